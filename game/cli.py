@@ -1,0 +1,54 @@
+"""The ``rose-king`` command: play (no arguments), ``check``, and the other subcommands.
+
+Subcommands are small modules under ``game.commands``; each exposes
+``register(subparsers)`` adding its parser with ``set_defaults(run=...)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from game import __version__
+from game.commands import check as _check
+
+#: Modules that add a subcommand; later features append theirs here.
+COMMANDS = [_check]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rose-king",
+        description="Rose King (Rosenkönig): play the board game, or use one of the tools below. "
+                    "With no command (or a record file) it opens the game window.")
+    parser.add_argument("--version", action="version", version=f"rose-king {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``rose-king`` console script. Returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv or (argv[0] not in parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+                    and not argv[0].startswith("-")):
+        return _play(argv)
+    args = parser.parse_args(argv)
+    return int(args.run(args) or 0)
+
+
+def _play(argv: list[str]) -> int:
+    """Open the game window; an optional record path is opened for replay."""
+    try:
+        from game.client.app import run  # the only place the CLI pulls in pygame
+    except ImportError as e:
+        print(f"rose-king: the game window is not available: {e}", file=sys.stderr)
+        return 1
+    return int(run(argv) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

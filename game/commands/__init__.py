@@ -1,0 +1,1 @@
+"""Subcommands of the ``rose-king`` command line, one module each."""
