@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from .cards import Card
+from .cards import CARDS, Card
 
 
 class Color(IntEnum):
@@ -82,6 +82,9 @@ class Move:
     @staticmethod
     def from_str(text: str) -> "Move":
         """Parse record notation. Raises :class:`InvalidMoveError` saying what is wrong."""
+        move = _PARSED.get(text) if isinstance(text, str) else None
+        if move is not None:
+            return move
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be a string, not {type(text).__name__}")
         parts = text.split(" ")
@@ -117,3 +120,12 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.from_str({str(self)!r})"
+
+
+#: Every well-formed move text (146 of them) parsed once: moves are immutable, so they are shared.
+_PARSED: dict[str, Move] = {}
+for _p in (Color.RED, Color.WHITE):
+    _PARSED[f"{_p} draw"] = Move(_p, DRAW, None)
+    for _k in (PLAY, HERO, DRAW):
+        for _c in CARDS:
+            _PARSED[f"{_p} {_k.value} {_c}"] = Move(_p, _k, _c)

@@ -213,9 +213,10 @@ def now_iso() -> str:
 def status_line(state: State) -> str:
     """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ... to-move=..``
     (the format of ``rose-king check``)."""
-    rs, ws = state.scores()
     outcome = state.outcome()
     if outcome is not None:
         winner = "draw" if outcome.winner is None else str(outcome.winner)
-        return f"ok finished red={rs} white={ws} winner={winner} plies={state.ply}"
+        return (f"ok finished red={outcome.red_score} white={outcome.white_score} "
+                f"winner={winner} plies={state.ply}")
+    rs, ws = state.scores()
     return f"ok in-progress red={rs} white={ws} to-move={Color(state.turn)} plies={state.ply}"

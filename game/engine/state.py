@@ -179,6 +179,63 @@ class State:
         red, white = random_deal(rng)
         return cls(red, white)
 
+    @classmethod
+    def from_position(cls, *, red: Iterable[str] = (), white: Iterable[str] = (), crown: str = "e5",
+                      red_hand: Iterable[str] = (), white_hand: Iterable[str] = (),
+                      discard: Iterable[str] = (), heroes: tuple[int, int] = (4, 4),
+                      turn: Color = Color.RED) -> "State":
+        """A custom mid-game position (for puzzles, tests and tutorials); it has no move stack.
+
+        Squares and cards are given by name; the draw pile is every card in no hand and not
+        in ``discard`` (``discard`` lists the discard pile, its last card on top). If ``turn``
+        cannot move, the turn passes or the game is over, as after a move (rulings 6, 7).
+        Raises ValueError for an impossible position: a card twice, more than 5 cards in a
+        hand, an empty draw pile, a square twice, more than 52 stones, heroes outside 0..4,
+        or the crown off a stone once stones are down.
+        """
+        from .cards import parse_square
+        rs = [parse_square(x) for x in red]
+        ws = [parse_square(x) for x in white]
+        if len(set(rs) | set(ws)) != len(rs) + len(ws):
+            raise ValueError("a square is listed twice")
+        if len(rs) + len(ws) > TOTAL_STONES:
+            raise ValueError("more than 52 stones")
+        hands = [[Card.from_name(c) for c in red_hand], [Card.from_name(c) for c in white_hand]]
+        disc = [Card.from_name(c) for c in discard]
+        every = [c.index for c in hands[0] + hands[1] + disc]
+        if len(set(every)) != len(every):
+            raise ValueError("a card is listed twice")
+        if any(len(h) > HAND_LIMIT for h in hands):
+            raise ValueError("a hand holds more than 5 cards")
+        if len(every) >= NUM_CARDS:
+            raise ValueError("the draw pile would be empty (ruling 5 reshuffles it at once)")
+        if not all(0 <= h <= HEROES_PER_PLAYER for h in heroes):
+            raise ValueError("heroes must be 0..4 each")
+        c = parse_square(crown)
+        s = cls.__new__(cls)
+        s.stones = [sum(1 << q for q in rs), sum(1 << q for q in ws)]
+        if (s.stones[0] | s.stones[1]) and not ((s.stones[0] | s.stones[1]) >> c) & 1:
+            raise ValueError("the crown must stand on a stone once stones are on the board")
+        s.crown = c
+        s.hands = [_mask(hands[0]), _mask(hands[1])]
+        s.heroes = list(heroes)
+        s.discard_pile = _mask(disc)
+        s.discard_top = disc[-1].index if disc else -1
+        s.draw_pile = ALL_CARDS_MASK & ~(s.hands[0] | s.hands[1] | s.discard_pile)
+        s.turn = Color(turn)
+        s.termination = None
+        s.deal = (tuple(hands[0]), tuple(hands[1]))
+        s.move_stack = []
+        s._undo = []
+        if s.stones_placed == TOTAL_STONES:
+            s.termination = Termination.STONES
+        elif not s._can_move(s.turn):
+            if s._can_move(1 - s.turn):
+                s.turn = _COLORS[1 - s.turn]
+            else:
+                s.termination = Termination.BLOCKED
+        return s
+
     def copy(self, stack: bool = True) -> "State":
         """An independent copy; ``stack=False`` drops the move and undo stacks (for search)."""
         s = State.__new__(State)
@@ -354,8 +411,11 @@ class State:
         """The result once the game is over (ruling 7 and 8), else None."""
         if self.termination is None:
             return None
-        winner, by = decide(self.stones[0], self.stones[1])
         rs, ws = self.scores()
+        if rs != ws:
+            winner, by = (Color.RED if rs > ws else Color.WHITE), "score"
+        else:
+            winner, by = decide(self.stones[0], self.stones[1])
         return Outcome(self.termination, winner, rs, ws, by)
 
     # ------------------------------------------------------------------ push / pop
