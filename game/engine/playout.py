@@ -2,7 +2,8 @@
 
 It follows exactly the rules of :mod:`game.engine.state` (a test replays its
 traces through the checked engine move by move) but keeps the position in local
-ints and lists and creates no Move objects.
+ints and lists, seen from the side to move (``mine``/``theirs``, swapped when the
+turn passes), and creates no Move objects.
 
 Randomness: the kernel takes 64 bits from the caller's :class:`~game.engine.rng.Rng`
 and runs the PCG's underlying 64-bit LCG inline, using its high 32 bits with a
@@ -44,36 +45,39 @@ def random_playout(state: State, rng: Rng, trace: list | None = None) -> tuple[i
     """
     if state.termination is not None:
         return state.stones[0], state.stones[1], 0
-    st = state.stones[:]
-    hands = [_bits(state.hands[0]), _bits(state.hands[1])]
-    heroes = state.heroes[:]
+    p = int(state.turn)  # colour of "mine"
+    mine, theirs = state.stones[p], state.stones[1 - p]
+    my_hand, their_hand = _bits(state.hands[p]), _bits(state.hands[1 - p])
+    my_heroes, their_heroes = state.heroes[p], state.heroes[1 - p]
     crown = state.crown
     draw = _bits(state.draw_pile)
     discard = _bits(state.discard_pile)
-    p = int(state.turn)
-    placed = (st[0] | st[1]).bit_count()
+    placed = (mine | theirs).bit_count()
     x = ((rng.next_u32() << 32) | rng.next_u32()) | 1
     plies = 0
-    tbr = _TB_ROW
-    tgr = _TG_ROW
+    tbr, tgr = _TB_ROW, _TG_ROW
+    mult, inc, mask64 = _MULT, _INC, _MASK64
+    limit, total = HAND_LIMIT, TOTAL_STONES
     while True:
-        hand = hands[p]
-        occ = st[0] | st[1]
-        opp = st[1 - p] if heroes[p] else 0
+        occ = mine | theirs
+        opp = theirs if my_heroes else 0
         row = tbr[crown]
-        cand = [c for c in hand if (b := row[c]) and (not occ & b or opp & b)]
+        cand = []
+        for c in my_hand:
+            b = row[c]
+            if b and (not occ & b or opp & b):
+                cand.append(c)
         n = len(cand)
-        options = n + 1 if len(hand) < HAND_LIMIT else n
-        x = (x * _MULT + _INC) & _MASK64
-        r = ((x >> 32) * options) >> 32
+        x = (x * mult + inc) & mask64
+        r = ((x >> 32) * (n + 1 if len(my_hand) < limit else n)) >> 32
         plies += 1
         if r == n:  # draw: the chance outcome is uniform over the draw pile
-            x = (x * _MULT + _INC) & _MASK64
+            x = (x * mult + inc) & mask64
             k = ((x >> 32) * len(draw)) >> 32
             c = draw[k]
             draw[k] = draw[-1]
             draw.pop()
-            hand.append(c)
+            my_hand.append(c)
             if not draw:  # ruling 5: eager reshuffle
                 draw, discard = discard, []
             if trace is not None:
@@ -81,36 +85,48 @@ def random_playout(state: State, rng: Rng, trace: list | None = None) -> tuple[i
         else:
             c = cand[r]
             b = row[c]
-            hand.remove(c)
+            my_hand.remove(c)
             discard.append(c)
             crown = tgr[crown][c]
             if occ & b:
-                st[1 - p] ^= b
-                st[p] |= b
-                heroes[p] -= 1
+                theirs ^= b
+                mine |= b
+                my_heroes -= 1
                 if trace is not None:
                     trace.append((1, c))
             else:
-                st[p] |= b
+                mine |= b
                 placed += 1
                 if trace is not None:
                     trace.append((0, c))
-                if placed == TOTAL_STONES:
-                    return st[0], st[1], plies
-        # ruling 6/7: the opponent moves if they can, else the mover again, else the game ends
-        o = 1 - p
-        if len(hands[o]) < HAND_LIMIT:
-            p = o
+                if placed == total:
+                    break
+        # rulings 6/7: the opponent moves if they can, else the mover again, else the game ends
+        if len(their_hand) < limit:
+            can = True
+        else:
+            occ = mine | theirs
+            row = tbr[crown]
+            opp = mine if their_heroes else 0
+            can = False
+            for c in their_hand:
+                b = row[c]
+                if b and (not occ & b or opp & b):
+                    can = True
+                    break
+        if can:
+            p = 1 - p
+            mine, theirs = theirs, mine
+            my_hand, their_hand = their_hand, my_hand
+            my_heroes, their_heroes = their_heroes, my_heroes
             continue
-        occ = st[0] | st[1]
-        row = tbr[crown]
-        opp = st[p] if heroes[o] else 0
-        if any((b := row[c]) and (not occ & b or opp & b) for c in hands[o]):
-            p = o
+        if len(my_hand) < limit:
             continue
-        if len(hands[p]) < HAND_LIMIT:
-            continue
-        opp = st[o] if heroes[p] else 0
-        if any((b := row[c]) and (not occ & b or opp & b) for c in hands[p]):
-            continue
-        return st[0], st[1], plies
+        opp = theirs if my_heroes else 0
+        for c in my_hand:
+            b = row[c]
+            if b and (not occ & b or opp & b):
+                break
+        else:
+            break
+    return (mine, theirs, plies) if p == 0 else (theirs, mine, plies)
