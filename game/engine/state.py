@@ -398,6 +398,32 @@ class State:
         return (self.termination is None and bool(self.move_stack)
                 and self.move_stack[-1].player == self.turn)
 
+    def observation(self, player: Color) -> dict:
+        """What ``player`` sees (OpenSpiel's information state), as plain data.
+
+        Everything but the draw pile's order, which does not exist in the engine:
+        the *set* of cards in the draw pile is public knowledge (all 24 cards are
+        known and hands and the discard pile are open), so both players'
+        observations are equal. Shape: ``{"player", "to_move", "crown", "red",
+        "white" (square names), "hands" {"red", "white"} (card names), "heroes"
+        {"red", "white"}, "draw_pile" (card names, canonical order),
+        "draw_pile_count", "discard_pile", "discard_top" (name or None),
+        "stones_left", "ply", "over"}``.
+        """
+        def squares(mask: int) -> list[str]:
+            return [square_name(q) for q in iter_bits(mask)]
+
+        return {
+            "player": str(Color(player)), "to_move": None if self.termination else str(Color(self.turn)),
+            "crown": square_name(self.crown), "red": squares(self.stones[0]), "white": squares(self.stones[1]),
+            "hands": {"red": [c.name for c in self.hand(Color.RED)], "white": [c.name for c in self.hand(Color.WHITE)]},
+            "heroes": {"red": self.heroes[0], "white": self.heroes[1]},
+            "draw_pile": [c.name for c in self.draw_pile_cards()], "draw_pile_count": self.draw_pile.bit_count(),
+            "discard_pile": [c.name for c in self.discard_pile_cards()],
+            "discard_top": None if self.discard_top < 0 else CARDS[self.discard_top].name,
+            "stones_left": self.stones_left, "ply": self.ply, "over": self.termination is not None,
+        }
+
     # ------------------------------------------------------------------ outcome
     def scores(self) -> tuple[int, int]:
         """(red, white) sums of territory sizes squared (ruling 8)."""

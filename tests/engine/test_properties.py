@@ -155,3 +155,17 @@ def test_rng_is_pinned():
 
 GOLDEN_RNG = [1425719730, 915299857, 1028619527]
 GOLDEN_DEAL = ['S2', 'W1', 'SW3', 'N3', 'SE1', 'E2', 'SE2', 'W2', 'S1', 'NE1']
+
+
+def test_observation_is_public_and_equal_for_both_players():
+    s = random_game(31, upto=40)
+    red, white = s.observation(0), s.observation(1)
+    assert red.pop("player") == "red" and white.pop("player") == "white"
+    assert red == white
+    assert red["draw_pile_count"] == len(red["draw_pile"]) == len(s.chance_outcomes())
+    assert sorted(red["draw_pile"] + red["discard_pile"] + red["hands"]["red"] + red["hands"]["white"]) == \
+        sorted(c.name for c in CARDS)
+    assert len(red["red"]) + len(red["white"]) + red["stones_left"] == 52
+    # two games that reach the same position through different draws give the same observation
+    import json
+    json.dumps(red)  # plain data
