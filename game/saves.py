@@ -121,10 +121,10 @@ def read_game(path: str | os.PathLike[str]) -> tuple[Record, State]:
 
 def parse_record(data: bytes) -> Record:
     """Parse (not replay) record bytes; raises :class:`SaveError` naming what is wrong."""
-    if not data.strip():
-        raise SaveError(_("the file is empty"))
     if len(data) > MAX_FILE_BYTES:
         raise SaveError(_("not a Rose King record: the file is too large"))
+    if not data.strip():
+        raise SaveError(_("the file is empty"))
     if b"\x00" in data:
         raise SaveError(_("not a Rose King record: binary data"))
     try:
