@@ -25,6 +25,8 @@ import os
 import re
 import secrets
 import tempfile
+import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +41,7 @@ APP_NAME = "rose-king"
 KINDS = ("local", "computer", "lan")
 #: Kinds of game that can be resumed on this machine (a LAN game needs its peer).
 RESUMABLE_KINDS = ("local", "computer")
+TEMP_MAX_AGE = 60.0  # seconds after which a temporary file left by a killed writer is litter
 MAX_FILE_BYTES = 1 << 20  # a 10 000-move record is ~200 kB; anything past 1 MiB is not ours
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -326,9 +329,13 @@ class SaveStore:
         (about 20 bytes a move) and two fsyncs; see ``bench/replay.py``.
         Raises OSError if the disk refuses; the previous save is then intact.
         """
+        return self.write(meta.game_id, meta.record(state).to_json())
+
+    def write(self, game_id: str, text: str) -> Path:
+        """Atomically write record ``text`` as the save of ``game_id``; returns the path. Raises OSError."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.path_for(meta.game_id)
-        atomic_write_text(path, meta.record(state).to_json())
+        path = self.path_for(game_id)
+        atomic_write_text(path, text)
         return path
 
     @staticmethod
@@ -377,15 +384,29 @@ class SaveStore:
         """Every ``*.json`` in the saves folder, newest first (by last write).
 
         Never raises for a bad file: it appears with ``error`` set. An absent
-        folder is an empty list.
+        folder is an empty list. Temporary files left by a writer that was killed
+        (older than :data:`TEMP_MAX_AGE`) are removed on the way.
         """
         try:
-            paths = [p for p in self.folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".")]
+            names = list(self.folder.iterdir())
         except FileNotFoundError:
             return []
+        self._remove_stale_temp(names)
+        paths = [p for p in names if p.suffix == ".json" and not p.name.startswith(".")]
         entries = [self.entry(p) for p in paths]
         entries.sort(key=lambda e: (e.mtime_ns, e.path.name), reverse=True)
         return entries
+
+    @staticmethod
+    def _remove_stale_temp(paths: list[Path]) -> None:
+        now = time.time()
+        for p in paths:
+            if p.name.startswith(".") and p.name.endswith(".tmp"):
+                try:
+                    if now - p.stat().st_mtime > TEMP_MAX_AGE:
+                        p.unlink()
+                except OSError:
+                    pass  # another process got there first, or it is not ours to remove
 
     def resumable(self) -> SaveEntry | None:
         """The newest good, unfinished local game (two people, or against the computer), or None."""
@@ -404,3 +425,79 @@ def load_game(path: str | os.PathLike[str]) -> tuple[State, GameMeta]:
     metadata (see :meth:`GameMeta.from_record`). Raises :class:`SaveError`."""
     record, state = read_game(path)
     return state, GameMeta.from_record(record, Path(path).stem)
+
+
+class BackgroundAutosaver:
+    """Autosave without stalling the frame loop: the disk work runs on a worker thread.
+
+    An autosave costs two fsyncs (about 10-20 ms on an ordinary disk, see
+    ``bench/replay.py``), longer than a 60 Hz frame. :meth:`submit` turns the
+    state into JSON on the caller's thread (well under a millisecond) and hands
+    the text over; the worker writes it with :func:`atomic_write_text`. If saves
+    come faster than the disk, only the newest text of each game is written.
+
+    ``error`` holds the last write's OSError (None after a good write) for the
+    screen to show. Call :meth:`close` (or :meth:`flush`) before quitting.
+
+    >>> import tempfile
+    >>> from game.engine import Rng, State
+    >>> saver = BackgroundAutosaver(SaveStore(tempfile.mkdtemp()))
+    >>> meta = GameMeta.new()
+    >>> saver.submit(State.random(Rng(1)), meta)
+    >>> saver.close()
+    True
+    >>> [e.game_id == meta.game_id for e in saver.store.list()]
+    [True]
+    """
+
+    def __init__(self, store: SaveStore) -> None:
+        self.store = store
+        self.error: OSError | None = None
+        self._cond = threading.Condition()
+        self._pending: dict[str, str] = {}  # game id -> newest JSON text
+        self._busy = False
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name="rose-king-autosave", daemon=True)
+        self._thread.start()
+
+    def submit(self, state: State, meta: GameMeta) -> None:
+        """Queue ``state``'s game for writing to its save. Raises RuntimeError after close()."""
+        text = meta.record(state).to_json()
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the autosaver is closed")
+            self._pending[meta.game_id] = text
+            self._cond.notify_all()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until everything submitted is written; False if ``timeout`` (seconds) ran out."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+
+    def close(self, timeout: float | None = 10.0) -> bool:
+        """Write what is pending, then stop the worker. Returns :meth:`flush`'s answer."""
+        done = self.flush(timeout)
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._thread.join(timeout)
+        return done
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._pending or self._closed)
+                if not self._pending:
+                    return  # closed and nothing left
+                game_id, text = next(iter(self._pending.items()))
+                del self._pending[game_id]
+                self._busy = True
+            try:
+                self.store.write(game_id, text)
+                error = None
+            except OSError as e:
+                error = e
+            with self._cond:
+                self.error = error
+                self._busy = False
+                self._cond.notify_all()

@@ -83,3 +83,16 @@ def test_a_write_into_a_missing_folder_fails_cleanly(tmp_path):
     with pytest.raises(FileNotFoundError):
         atomic_write_text(tmp_path / "nope" / "f.json", "{}")
     assert os.listdir(tmp_path) == []
+
+
+def test_stale_temp_files_of_a_killed_writer_are_cleaned_by_the_list(game):
+    store = SaveStore()
+    meta = GameMeta.new()
+    store.autosave(game(1, upto=2), meta)
+    stale = store.folder / f".{meta.game_id}.json.abc123.tmp"
+    fresh = store.folder / f".{meta.game_id}.json.def456.tmp"
+    stale.write_text('{"format": "rose-ki')
+    fresh.write_text('{"format": "rose-ki')
+    os.utime(stale, (1, 1))
+    assert [e.game_id for e in store.list()] == [meta.game_id]
+    assert not stale.exists() and fresh.exists()  # a fresh one may belong to a running writer
