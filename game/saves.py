@@ -315,6 +315,7 @@ class SaveStore:
     def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
         self.folder = self.data_dir / "saves"
+        self._cache: dict[Path, tuple[tuple[int, int, int], SaveEntry]] = {}
 
     def path_for(self, game_id: str) -> Path:
         if not _GAME_ID.fullmatch(game_id):
@@ -363,12 +364,27 @@ class SaveStore:
 
     # -------------------------------------------------------------- reading
     def entry(self, path: str | os.PathLike[str]) -> SaveEntry:
-        """Read one file into a list entry; a bad file gives an entry with ``error`` set."""
+        """Read one file into a list entry; a bad file gives an entry with ``error`` set.
+
+        Entries are cached by (inode, size, mtime): reopening the list rereads only
+        files that changed (an atomic write always makes a new inode).
+        """
         path = Path(path)
         try:
-            mtime = path.stat().st_mtime_ns
+            st = path.stat()
+            key: tuple[int, int, int] | None = (st.st_ino, st.st_size, st.st_mtime_ns)
         except OSError:
-            mtime = 0
+            key = None
+        cached = self._cache.get(path)
+        if key is not None and cached is not None and cached[0] == key:
+            return cached[1]
+        entry = self._read_entry(path, 0 if key is None else key[2])
+        if key is not None:
+            self._cache[path] = (key, entry)
+        return entry
+
+    @staticmethod
+    def _read_entry(path: Path, mtime: int) -> SaveEntry:
         stem = path.stem
         try:
             record, state = read_game(path)
@@ -393,6 +409,8 @@ class SaveStore:
             return []
         self._remove_stale_temp(names)
         paths = [p for p in names if p.suffix == ".json" and not p.name.startswith(".")]
+        for gone in set(self._cache) - set(paths):
+            del self._cache[gone]
         entries = [self.entry(p) for p in paths]
         entries.sort(key=lambda e: (e.mtime_ns, e.path.name), reverse=True)
         return entries

@@ -174,3 +174,24 @@ def test_resumable_is_the_newest_unfinished_local_game(game):
     assert store.resumable().game_id == old.game_id
     state, meta = store.load(old.game_id)
     assert state == game(1, upto=5) and meta == old
+
+
+def test_the_list_rereads_only_changed_files(game, monkeypatch):
+    import game.saves as saves
+    store = SaveStore()
+    a, b = GameMeta.new(), GameMeta.new()
+    store.autosave(game(1, upto=3), a)
+    store.autosave(game(2, upto=3), b)
+    reads = []
+    real = saves.read_game
+    monkeypatch.setattr(saves, "read_game", lambda p: reads.append(Path(p).stem) or real(p))
+    store.list()
+    assert sorted(reads) == sorted([a.game_id, b.game_id])
+    reads.clear()
+    store.list()
+    assert reads == []
+    store.autosave(game(1, upto=4), a)  # an autosave changes the file: it is read again
+    entries = {e.game_id: e for e in store.list()}
+    assert reads == [a.game_id] and entries[a.game_id].plies == 4
+    store.delete(b.game_id)
+    assert [e.game_id for e in store.list()] == [a.game_id]
