@@ -121,7 +121,7 @@ def main() -> None:
         for i in range(100):
             store.autosave(games[i % len(games)], GameMeta.new())
         t = time.perf_counter()
-        n = len(SaveStore(d).list())
+        n = len(store.list())
         print(f"list {n} saves, first time (each file read and every move checked): "
               f"{(time.perf_counter() - t) * 1e3:.1f} ms")
         times = []

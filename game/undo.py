@@ -20,7 +20,7 @@ Both work on the engine's :class:`~game.engine.State` and its move stack.
 from __future__ import annotations
 
 import secrets
-from typing import Callable, Iterable, Union
+from typing import Iterable, Protocol
 
 from game.engine import CARDS, DRAW, Card, Color, Move, Rng, State
 from game.engine.cards import ALL_CARDS_MASK
@@ -99,8 +99,11 @@ class DeckChance:
     __call__ = outcome
 
 
-#: A chance source: ``source(state) -> Card`` among ``state.chance_outcomes()``.
-ChanceSource = Union[DeckChance, Callable[[State], Card]]
+class ChanceSource(Protocol):
+    """Supplies a draw's card: ``outcome(state)`` returns one of ``state.chance_outcomes()``
+    (the client's ``Match`` uses the same protocol)."""
+
+    def outcome(self, state: State) -> Card | None: ...
 
 
 class UndoHistory:
@@ -112,8 +115,16 @@ class UndoHistory:
     times), otherwise it takes back one action. ``chance``: the source of draws'
     cards (default: a new :class:`DeckChance`).
 
+    Moves go in either through :meth:`push`, or - when something else pushes
+    them, like the client's ``Match`` - by using the history as that pusher's
+    chance source and calling :meth:`on_move` after each move::
+
+        history = UndoHistory(match.state, humans=[RED], chance=DeckChance(meta.chance_seed))
+        match.chance = history                 # redo-aware draws
+        match.on_move.append(history.on_move)  # keeps the redo list right
+
     After an undo while the computer is thinking, the caller cancels its
-    ``Thinker``: the state has moved under it.
+    ``Thinker`` and starts the turn again: the state has moved under it.
 
     >>> from game.engine import Rng, State, Color
     >>> h = UndoHistory(State.random(Rng(1)), humans=[Color.RED], chance=DeckChance(7))
@@ -133,18 +144,31 @@ class UndoHistory:
         self._redo: list[list[Move]] = []
 
     # ------------------------------------------------------------------ moving
-    def complete(self, move: Move) -> Move:
-        """``move`` with a draw's card filled in (other moves are returned unchanged).
+    def outcome(self, state: State | None = None) -> Card | None:
+        """The card a draw by the player to move brings now (a chance source itself).
 
-        A draw decision that repeats the next move on the redo list gets that move's
-        card; any other gets the chance source's card.
+        The next move of the redo list, if it is a draw by that player, gives its
+        card; otherwise the chance source decides. ``state`` must be :attr:`state`
+        (accepted for the ChanceSource protocol).
+        """
+        if state is not None and state is not self.state:
+            raise ValueError("UndoHistory.outcome: not this history's state")
+        nxt = self._next_redo()
+        if nxt is not None and nxt.kind is DRAW and nxt.player == self.state.turn:
+            return nxt.card
+        return self.chance.outcome(self.state)
+
+    def complete(self, move: Move) -> Move:
+        """``move`` with a draw's card filled in by :meth:`outcome` (other moves are returned unchanged).
+
+        Raises ValueError if the chance source has no card for it yet.
         """
         if move.kind is not DRAW or move.card is not None:
             return move
-        nxt = self._next_redo()
-        if nxt is not None and nxt.kind is DRAW and nxt.player == move.player:
-            return nxt
-        return move.with_outcome(self.chance(self.state))
+        card = self.outcome()
+        if card is None:
+            raise ValueError("the chance source has no card for this draw yet")
+        return move.with_outcome(card)
 
     def push(self, move: Move) -> Move:
         """Complete and apply ``move`` (checked); returns the move as pushed.
@@ -155,6 +179,12 @@ class UndoHistory:
         """
         move = self.complete(move)
         self.state.push_checked(move)
+        self.on_move(move, self.state)
+        return move
+
+    def on_move(self, move: Move, state: State | None = None) -> None:
+        """Bookkeeping after ``move`` was applied to :attr:`state` (by :meth:`push` or by
+        a ``Match``; the signature fits ``Match.on_move`` hooks)."""
         nxt = self._next_redo()
         if nxt is not None and nxt == move:
             group = self._redo[-1]
@@ -163,7 +193,6 @@ class UndoHistory:
                 self._redo.pop()
         else:
             self._redo.clear()
-        return move
 
     # ------------------------------------------------------------------ undo
     def _undo_count(self) -> int:

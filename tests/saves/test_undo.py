@@ -162,7 +162,12 @@ def test_a_redo_list_draw_keeps_its_card_even_with_a_random_chance_source():
     """Belt and braces: with a chance source that would give another card, the redo list wins."""
     state = State.random(Rng(5))
     rng = Rng(99)
-    h = UndoHistory(state, humans=[RED, WHITE], chance=lambda s: rng.choice(s.chance_outcomes()))
+
+    class RandomChance:  # like the client's LocalChance: a fresh random card each time
+        def outcome(self, s):
+            return rng.choice(s.chance_outcomes())
+
+    h = UndoHistory(state, humans=[RED, WHITE], chance=RandomChance())
     _until_a_draw_is_legal(h, Rng(6))
     first = _draw(h)
     for _ in range(10):
@@ -251,3 +256,26 @@ def test_random_sequences_keep_the_state_consistent(seed, humans, actions):
         for m in state.move_stack:
             replayed.push_checked(m)
         assert replayed == state
+
+
+def test_a_match_that_pushes_itself_uses_the_history_as_its_chance_and_hook():
+    """The client's Match pushes moves itself, asks ``chance.outcome(state)`` for a draw's
+    card and calls its ``on_move`` hooks; the history plugs into both."""
+    state = State.random(Rng(5))
+    h = UndoHistory(state, humans=[RED, WHITE], chance=DeckChance(4))
+    rng = Rng(6)
+
+    def match_take(decision: Move) -> Move:  # what Match._take does
+        move = decision.with_outcome(h.outcome(state)) if decision.card is None else decision
+        state.push_checked(move)
+        h.on_move(move, state)
+        return move
+
+    while not any(m.kind is DRAW for m in state.legal_moves()):
+        match_take(rng.choice(state.legal_moves()))
+    drawn = match_take(Move(state.turn, DRAW, None))
+    h.undo()
+    assert h.can_redo()
+    assert match_take(Move(state.turn, DRAW, None)) == drawn and not h.can_redo()
+    with pytest.raises(ValueError, match="not this history's state"):
+        h.outcome(state.copy())
