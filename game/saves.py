@@ -24,7 +24,6 @@ import json
 import os
 import re
 import secrets
-import tempfile
 import threading
 import time
 import uuid
@@ -70,7 +69,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """
     path = Path(path)
     folder = path.parent
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _create_temp(path)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8"))
@@ -84,6 +83,22 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             pass
         raise
     _fsync_dir(folder)
+
+
+def _create_temp(path: Path) -> tuple[int, str]:
+    """A new temporary file ``.<name>.<random>.tmp`` next to ``path``, opened for writing.
+
+    Unlike ``tempfile.mkstemp`` (always 0600) it gets the permissions a plain new
+    file would (0666 minus the umask), so a "Save as…" file is as readable as any other.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _attempt in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"cannot create a temporary file next to {path}")  # pragma: no cover
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -459,13 +474,15 @@ class BackgroundAutosaver:
 
     >>> import tempfile
     >>> from game.engine import Rng, State
-    >>> saver = BackgroundAutosaver(SaveStore(tempfile.mkdtemp()))
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> saver = BackgroundAutosaver(SaveStore(folder.name))
     >>> meta = GameMeta.new()
     >>> saver.submit(State.random(Rng(1)), meta)
     >>> saver.close()
     True
     >>> [e.game_id == meta.game_id for e in saver.store.list()]
     [True]
+    >>> folder.cleanup()
     """
 
     def __init__(self, store: SaveStore) -> None:

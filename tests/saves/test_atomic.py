@@ -96,3 +96,12 @@ def test_stale_temp_files_of_a_killed_writer_are_cleaned_by_the_list(game):
     os.utime(stale, (1, 1))
     assert [e.game_id for e in store.list()] == [meta.game_id]
     assert not stale.exists() and fresh.exists()  # a fresh one may belong to a running writer
+
+
+def test_a_new_file_gets_the_usual_permissions_not_0600(tmp_path):
+    old = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "shared.json", "{}")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "shared.json").stat().st_mode & 0o777 == 0o644
