@@ -29,7 +29,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from game.engine import Color, Record, RecordError, State, now_iso
 from game.engine.record import FORMAT, VERSION
@@ -236,17 +236,15 @@ class GameMeta:
         game_id = x.get("game_id")
         if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
             game_id = fallback_id if _GAME_ID.fullmatch(fallback_id) else "game"
-        kind = x.get("kind") if x.get("kind") in KINDS else "local"
-        level = color = None
+        kind: str = x["kind"] if x.get("kind") in KINDS else "local"
+        level: str | None = None
+        color: Color | None = None
         comp = x.get("computer")
         if kind == "computer":
-            try:
-                level = comp["level"]
-                color = Color.from_name(comp["color"])
-                if not isinstance(level, str):
-                    raise TypeError
-            except (TypeError, KeyError, ValueError):
-                kind, level, color = "local", None, None
+            if isinstance(comp, dict) and isinstance(comp.get("level"), str) and comp.get("color") in ("red", "white"):
+                level, color = comp["level"], Color.from_name(comp["color"])
+            else:
+                kind = "local"
         seed = x.get("chance_seed")
         if type(seed) is not int:
             seed = None
@@ -277,7 +275,7 @@ class SaveEntry:
     error: str | None = None
     meta: GameMeta | None = None
     plies: int = 0
-    result: dict | None = None
+    result: dict[str, Any] | None = None
     scores: tuple[int, int] = (0, 0)
     to_move: Color | None = None
     record: Record | None = field(default=None, repr=False, compare=False)
@@ -431,7 +429,7 @@ class SaveStore:
         return entries
 
     @staticmethod
-    def _remove_stale_temp(paths: list[Path]) -> None:
+    def _remove_stale_temp(paths: Iterable[Path]) -> None:
         now = time.time()
         for p in paths:
             if p.name.startswith(".") and p.name.endswith(".tmp"):

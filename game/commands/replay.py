@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     return int(run_window(["--replay", args.file]) or 0)
 
 
-def register(sub) -> None:
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("replay", help="watch a saved game (window, or --text)",
                        description="Check a game record and play it back in the game window; "
                                    "--text prints it ply by ply instead. Exit 1 for a bad file.")

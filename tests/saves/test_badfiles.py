@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.cli import main
-from game.engine import Record
 from game.saves import GameMeta, SaveError, SaveStore, parse_record, read_record
 
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.cli import main
-from game.engine import Color, Record, RecordError, Rng, State
+from game.engine import Record, RecordError, Rng, State
 from game.replay import MAX_SPEED, MIN_SPEED, Playback, Replay
 from game.saves import GameMeta, SaveStore
 
@@ -80,7 +80,7 @@ def test_per_ply_info_who_what_passes_and_scores(game):
     replay = Replay(Record.from_state(live))
     assert replay.scores == [p.scores() for p in positions]
     passes = 0
-    for info, before, after in zip(replay.moves, positions, positions[1:]):
+    for info, before, after in zip(replay.moves, positions[:-1], positions[1:], strict=True):
         assert info.player == before.turn and info.move == after.move_stack[-1]
         assert info.text == str(info.move) and info.scores == after.scores()
         assert (info.crown_from, info.crown_to) == (before.crown, after.crown)
@@ -154,7 +154,7 @@ def test_replay_text_command(game, capsys):
     assert lines[0].split() == ["ply", "move", "red", "white"]
     assert lines[1].split() == ["0", "(start)", "0", "0"]
     assert len(lines) == live.ply + 3
-    for info, line in zip(Replay(Record.from_state(live)).moves, lines[2:]):
+    for info, line in zip(Replay(Record.from_state(live)).moves, lines[2:-1], strict=True):
         fields = line.split()
         assert fields[0] == str(info.number) and " ".join(fields[1:4]) == info.text
         assert (int(fields[4]), int(fields[5])) == info.scores
