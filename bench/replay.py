@@ -16,6 +16,7 @@ Numbers depend on the machine and on what else runs on it; rerun for a fair comp
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -55,6 +56,9 @@ def main() -> None:
     games = sorted((random_game(seed) for seed in range(400)), key=lambda s: -s.ply)[:args.games]
     records = [Record.from_state(g) for g in games]
     print(f"games: {len(games)} longest of 400 random games, plies {[g.ply for g in games]}")
+    if hasattr(os, "getloadavg"):
+        print(f"load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+              "(wall-clock maxima below include time the process was not running)")
 
     times = []
     for rec in records:
@@ -66,16 +70,18 @@ def main() -> None:
 
     for every in (1, 4, 16, 64, 10_000):
         rng = Rng(every)
-        times = []
+        times, cpu = [], []
         for rec in records:
             r = Replay(rec, snapshot_every=every)
             for _ in range(args.seeks):
                 ply = rng.randbelow(r.length + 1)
+                c = time.thread_time()
                 t = time.perf_counter()
                 r.seek(ply)
                 times.append(time.perf_counter() - t)
+                cpu.append(time.thread_time() - c)
         label = "none" if every == 10_000 else str(every)
-        print(f"seek, snapshot every {label:>4}: {ms(times)}")
+        print(f"seek, snapshot every {label:>4}: {ms(times)}; CPU time max {max(cpu) * 1e3:.3f} ms")
 
     tracemalloc.start()
     r = Replay(records[0])

@@ -19,6 +19,7 @@ import argparse
 import sys
 
 from game.engine import Color
+from game.i18n import _
 from game.replay import Replay
 from game.saves import SaveError, read_game
 
@@ -59,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from game.client.app import run as run_window  # the only pygame import on this path
     except ImportError as e:
-        print(f"rose-king replay: the game window is not available ({e}); "
-              f"use --text to print the replay", file=sys.stderr)
+        print(_("rose-king replay: the game window is not available ({reason}); "
+                "use --text to print the replay").format(reason=e), file=sys.stderr)
         return 1
     return int(run_window(["--replay", args.file]) or 0)
 
