@@ -147,6 +147,12 @@ class LanGame:
         self.state.pop()
         self.hashes.pop()
 
+    def snapshot(self) -> "LanGame":
+        """An independent copy (for handing to another thread)."""
+        return LanGame(self.game_id, self.host_color, self.red_name, self.white_name, self.date,
+                       self.state.copy(), list(self.hashes), self.resigned, self.aborted, dict(self.coins),
+                       list(self.log))
+
     def note(self, line: str) -> None:
         self.log.append(line)
         del self.log[:-LOG_LINES]
