@@ -60,8 +60,9 @@ def encode_frame(message: dict) -> bytes:
     return HEADER.pack(len(payload)) + payload
 
 
-def decode_payload(payload: bytes) -> dict:
-    """Decode one frame's payload into a checked message map. Raises FrameError."""
+def decode_payload(payload: bytes, schemas: dict | None = None) -> dict:
+    """Decode one frame's payload (or a beacon datagram) into a map checked against
+    ``schemas`` (default :data:`SCHEMAS`). Raises FrameError."""
     unpacker = msgpack.Unpacker(ext_hook=_refuse_ext, **UNPACK_LIMITS)  # fresh: never reused after an error
     try:
         unpacker.feed(payload)
@@ -86,7 +87,7 @@ def decode_payload(payload: bytes) -> dict:
         raise FrameError("extra bytes after the message map")
     if _depth(obj) > MAX_DEPTH:
         raise FrameError(f"nesting deeper than {MAX_DEPTH} levels")
-    check_message(obj)
+    check_message(obj, schemas)
     return obj
 
 
@@ -237,7 +238,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
 }
 
 
-def check_message(msg: Any) -> None:
+def check_message(msg: Any, schemas: dict | None = None) -> None:
     """Check a decoded message against :data:`SCHEMAS`. Raises FrameError saying
     which key is wrong (code ``"schema"``), or code ``"version"`` for a hello of an
     incompatible protocol (checked before the rest of the hello, whose keys may
@@ -247,7 +248,7 @@ def check_message(msg: Any) -> None:
     t = msg.get("t")
     if type(t) is not str:
         raise FrameError('a message needs a string "t" (its type)', "schema")
-    schema = SCHEMAS.get(t)
+    schema = (SCHEMAS if schemas is None else schemas).get(t)
     if schema is None:
         raise FrameError(f"unknown message type {t[:32]!r}", "schema")
     if t == "hello":
