@@ -18,13 +18,14 @@ class HeadlessError(RuntimeError):
     """The game could not be finished (a fatal protocol error, or the time ran out)."""
 
 
-def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0,
+def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0, delay: float = 0.0,
                   on_event: Callable[[SessionEvent], None] | None = None,
                   clock: Callable[[], float] = time.monotonic) -> None:
     """Play ``player``'s moves in ``session`` until the game is over and our last move
     is acknowledged (so the peer holds the whole game), then return.
 
-    Interruptions are waited out (the session reconnects or the peer comes back).
+    ``delay``: seconds to pause before each of our moves (to watch a game, or to
+    give a test time to kill a peer mid-game). Interruptions are waited out (the session reconnects or the peer comes back).
     Raises HeadlessError after a fatal error (illegal move, desync, versions) or
     when ``timeout`` seconds pass. Does not close the session.
     """
@@ -54,7 +55,10 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
         if session.my_turn():
             state = session.state
             if state is not None and not state.is_game_over() and state.turn == session.color:
+                move = player.choose(state)
+                if delay:
+                    time.sleep(delay)
                 try:
-                    session.play(player.choose(state))
+                    session.play(move)
                 except ValueError:
                     continue  # the position moved on meanwhile; look again

@@ -419,11 +419,8 @@ class LanSession:
             elif isinstance(e, Closed):
                 closed = e
             out.append(e)
-        if events:
-            self._update_snapshot(conn)
-            if any(isinstance(e, (MoveMade, GameStarted, GameOver)) for e in events):
-                self._write_journal()
-        self._emit(*out)
+        if any(isinstance(e, (MoveMade, GameStarted, GameOver)) for e in events):
+            self._write_journal()
         if closed is not None:
             self._drop(sel)
             if closed.fatal:
@@ -437,6 +434,10 @@ class LanSession:
                 self._set_status("interrupted")
         elif conn.game is not None and conn.phase.value == "playing":
             self._set_status("over" if conn.game.over else "playing")
+        if events:
+            self._update_snapshot(conn)
+        # last: whoever sees the new position or an event also sees the journal and the status
+        self._emit(*out)
 
     def _update_snapshot(self, conn: Connection) -> None:
         with self._lock:

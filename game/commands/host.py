@@ -39,6 +39,9 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
                    help="headless: give up if the game has not ended after this long (default 600)")
     p.add_argument("--log-dir", metavar="DIR", help="where a desync report is written (default: current folder)")
+    p.add_argument("--move-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="headless: pause this long before each computer move (to watch it)")
+    p.add_argument("-v", "--verbose", action="store_true", help="headless: print every move")
 
 
 def load_game(path: str | None):
@@ -99,7 +102,7 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
 def _play(prog: str, session, args: argparse.Namespace, role) -> int:
     from game.ai import make_player
     from net.headless import HeadlessError, play_headless
-    from net.protocol import Closed, GameStarted
+    from net.protocol import Closed, GameStarted, MoveMade
     from net.transport import StatusChanged
 
     def show(e) -> None:
@@ -111,11 +114,13 @@ def _play(prog: str, session, args: argparse.Namespace, role) -> int:
             print(f"{prog}: {how}: {g.red_name} (red) vs {g.white_name} (white); you play {e.color}", flush=True)
         elif isinstance(e, Closed):
             print(f"{prog}: connection closed ({e.code}): {e.reason}", flush=True)
+        elif isinstance(e, MoveMade) and args.verbose:
+            print(f"{prog}: ply {e.ply}: {e.move}", flush=True)
 
     if role.value == "host":
         print(f"{prog}: listening on port {session.port}", flush=True)
     try:
-        play_headless(session, make_player(args.ai), timeout=args.timeout, on_event=show)
+        play_headless(session, make_player(args.ai), timeout=args.timeout, delay=args.move_delay, on_event=show)
     except HeadlessError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
