@@ -43,14 +43,12 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
                     raise HeadlessError(e.reason)
             elif isinstance(e, Closed) and e.fatal:
                 raise HeadlessError(e.reason)
+        game = session.game
+        if game is not None and (game.over or over) and session.acked_all():
+            return
         if session.status == "failed":
             raise HeadlessError(session.status_text)
-        game = session.game
-        if game is None:
-            continue
-        if game.over or over:
-            if session.acked_all():
-                return
+        if game is None or game.over or over:
             continue
         if session.my_turn():
             state = session.state

@@ -427,9 +427,17 @@ class LanSession:
                 if self.role is Role.JOIN:
                     self._fatal = True
                 self._set_status("failed", closed.reason)
-            elif closed.code == "bye" and self.role is Role.JOIN and closed.by_peer:
-                self._fatal = True  # the host left on purpose
-                self._set_status("failed", closed.reason)
+            elif closed.code == "bye" and closed.by_peer:
+                if self.role is Role.JOIN:
+                    self._fatal = True  # the host left on purpose: do not reconnect
+                if conn.game is not None and conn.game.over:
+                    self._set_status("over")
+                elif self.role is Role.JOIN:
+                    self._set_status("failed", closed.reason)
+                else:
+                    self._set_status("interrupted")
+            elif conn.game is not None and conn.game.over:
+                self._set_status("over")
             else:
                 self._set_status("interrupted")
         elif conn.game is not None and conn.phase.value == "playing":
