@@ -38,7 +38,7 @@ PING_FLOOD = 30  #: pings tolerated within one second
 LOG_LINES = 400  #: protocol log lines kept per game for desync diagnosis
 
 #: Closing codes after which reconnecting cannot help (the game is over or another game).
-FATAL_CODES = frozenset({"version", "illegal", "desync", "game", "coin", "self"})
+FATAL_CODES = frozenset({"version", "illegal", "desync", "game", "coin", "self", "role"})
 
 
 class Role(str, Enum):
