@@ -394,14 +394,39 @@ def test_truncated_frame_then_silence_times_out():
     assert p.closed(p.host).code == "timeout"
 
 
-@pytest.mark.parametrize("junk", [b"GET / HTTP/1.1\r\n\r\n", bytes(range(256)), b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1"])
-def test_junk_closes_with_a_reason_and_keeps_the_game(junk):
+def framed(payload: bytes) -> bytes:
+    return struct.pack(">I", len(payload)) + payload
+
+
+@pytest.mark.parametrize("junk, code", [
+    (b"\0\0\0\0", "frame"),  # length 0
+    (b"\xff\xff\xff\xff" + b"x" * 100, "frame"),  # huge declared length
+    (b"GET / HTTP/1.1\r\n\r\n", "frame"),
+    (bytes(range(256)), "frame"),  # random bytes
+    (framed(b"\xc1\xc1"), "frame"),
+    (framed(b"\x81\xa1t" + b"\x91" * 2000 + b"\xc0"), "frame"),  # deep nesting
+    (framed(b"\x81\xa1t\xa4p\xffng"), "frame"),  # invalid UTF-8
+    (framed(b"\x81\xa1t\xd4\x07\x00"), "frame"),  # ext type
+    (framed(b"\x81\xa1t\xdb\xff\xff\xff\xff"), "frame"),  # a string declaring 4 GiB
+    (raw({"t": "ack", "ply": 1}), "schema"),  # missing key
+    (raw({"t": "ack", "ply": "1", "hash": b"h" * 32}), "schema"),  # wrong type
+    (raw({"t": "ping", "extra": 1}), "schema"),  # unexpected key
+    (raw({"t": "launch"}), "schema"),  # unknown message type
+    (raw({"t": "move", "ply": 5, "m": "red jump N1", "hash": b"h" * 32}), "schema"),  # bad move text
+])
+def test_junk_closes_with_a_reason_and_keeps_the_game(junk, code):
     p = mid_game(4)
     g = p.host.game
     ev = p.host.receive_data(junk)
-    assert isinstance(ev[-1], Closed) and ev[-1].code == "frame" and not ev[-1].fatal
+    assert isinstance(ev[-1], Closed) and ev[-1].code == code and not ev[-1].fatal
     assert last_error(p.host)["reason"] == ev[-1].reason
     assert_kept(g, 4, g.hashes[4])
+    # the other side shows the same reason, and both can resume the game
+    back = p.join.receive_data(b"".join(encode_frame(m) for m in [{"t": "error", "code": code,
+                                                                   "reason": ev[-1].reason}]))
+    assert back[-1].by_peer and back[-1].reason == ev[-1].reason
+    q = reconnect(p, p.host.game, p.join.game)
+    assert q.host.game.state.ply == q.join.game.state.ply == 4 and q.host.closed is None
 
 
 # ----------------------------------------------------------------------- resume, resign, rematch
