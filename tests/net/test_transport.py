@@ -159,3 +159,42 @@ def test_joiner_reconnects_after_the_host_drops_it(sessions):
     assert resumed.game.state.ply >= 0
     assert play_both(host, join) == {"host": "ok", "join": "ok"}
     assert host.record().to_json() == join.record().to_json()
+
+
+def test_resign_and_rematch_over_sockets(sessions):
+    from net.protocol import GameOver, RematchOffered
+    host = sessions("host", "Alice", port=0)
+    join = sessions("join", "Bob", "127.0.0.1", host.port)
+    first = wait_for(join, GameStarted).game.game_id
+    wait_for(host, GameStarted)
+    join.resign()
+    over = wait_for(host, GameOver)
+    assert over.kind == "resigned" and over.winner == host.color
+    assert host.status == "over" and host.record().extra["lan"]["resigned"] == str(join.color)
+    host.offer_rematch()
+    wait_for(join, RematchOffered)
+    join.offer_rematch()
+    again = wait_for(join, GameStarted)
+    assert again.game.game_id != first and not again.resumed
+    wait_for(host, GameStarted, lambda e: e.game.game_id == again.game.game_id)
+    assert play_both(host, join) == {"host": "ok", "join": "ok"}
+    assert host.record().to_json() == join.record().to_json()
+
+
+def test_version_mismatch_over_a_socket_is_shown_on_both_sides(sessions):
+    import msgpack
+    host = sessions("host", "Alice", port=0)
+    newer = {"t": "hello", "proto": "rose-king-lan", "pv": 2, "name": "Bob", "features": ["x"]}
+    payload = msgpack.packb(newer)
+    with socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) as s:
+        s.sendall(struct.pack(">I", len(payload)) + payload)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    ours = wait_for(host, Closed)
+    assert ours.code == "version" and ours.fatal and "incompatible versions" in ours.reason
+    # what the newer program receives: the same reason, which it shows
+    theirs = FrameDecoder().feed(data)[-1]
+    assert theirs == {"t": "error", "code": "version", "reason": ours.reason}
+    assert "rose-king-lan 1" in ours.reason and "rose-king-lan 2" in ours.reason
+    assert host.status == "failed" and "incompatible versions" in host.status_text
