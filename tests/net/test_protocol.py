@@ -174,13 +174,14 @@ def test_bad_player_name_is_refused_locally():
 
 # ----------------------------------------------------------------------- coin faults
 def fresh_coin_pair():
-    """Host and joiner after hello only: the set-up coin is open on both sides."""
+    """A host that has the joiner's hello (its set-up coin is open) and has not heard more.
+    Returns (host, joiner, the joiner's hello, what the host sent after the hello)."""
     host = Connection(Role.HOST, "Alice", token_bytes=det_tokens(1))
     join = Connection(Role.JOIN, "Bob", token_bytes=det_tokens(2))
-    h_out, j_out = FrameDecoder().feed(host.data_to_send()), FrameDecoder().feed(join.data_to_send())
-    join_hello = encode_frame(j_out[0])
-    host.receive_data(join_hello)
-    return host, join, j_out[0], FrameDecoder().feed(host.data_to_send())
+    host.data_to_send()  # the host's hello; the joiner never sees it here
+    (join_hello,) = FrameDecoder().feed(join.data_to_send())
+    host.receive_data(encode_frame(join_hello))
+    return host, join, join_hello, FrameDecoder().feed(host.data_to_send())
 
 
 def test_reveal_before_commit_is_a_protocol_error():
