@@ -649,6 +649,8 @@ class Connection:
                 raise ProtocolViolation("order", f"{what}: commitment for ply {purpose}, the game is at ply {ply}")
             if coin is None:
                 peer_color = game.color_of(self.role.other)
+                if game.resigned is not None:
+                    return  # the peer drew before it heard of the resignation: nothing to toss
                 if game.over:
                     self._abort("illegal", "the peer tried to draw after the game ended", ply)
                 if game.state.turn != peer_color:
@@ -673,6 +675,8 @@ class Connection:
     def _on_reveal(self, msg: dict) -> None:
         coin = self._coin
         purpose = msg["for"]
+        if coin is None and self.game is not None and self.game.resigned is not None and purpose >= 0:
+            return  # a coin the resignation made moot
         if coin is None or coin.purpose != purpose or coin.their_commit is None:
             raise ProtocolViolation("order", f"reveal before commit (coin {purpose})")
         if coin.their_secret is not None:
@@ -754,6 +758,8 @@ class Connection:
             raise ProtocolViolation("order", f"a move while the draw at ply {self._coin.purpose} is decided")
         catching_up = ply <= self._catch_up_to
         peer_color = game.color_of(self.role.other)
+        if game.resigned is not None:
+            return  # crossed a resignation on the wire: the game ended before this move
         if game.over:
             self._abort("illegal", f"refused {move}: the game is already over", ply)
         if not catching_up and move.player != peer_color:
@@ -812,6 +818,10 @@ class Connection:
             return  # a repeat
         if game.over:
             return  # the game ended first; nothing to resign
+        if msg["ply"] > game.state.ply:
+            raise ProtocolViolation("order", f"resignation at ply {msg['ply']}, the game is at ply {game.state.ply}")
+        while game.state.ply > max(msg["ply"], self.acked_ply):
+            game.pop()  # our moves that crossed the resignation on the wire are void
         game.resigned = peer_color
         self._coin = None
         game.note(f"peer resigned at ply {msg['ply']}")

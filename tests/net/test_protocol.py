@@ -551,3 +551,43 @@ def test_acks_are_reported(pair):
     mover.play(next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW))
     p.pump()
     assert Acked(1) in p.events[mover] and mover.acked_ply == 1
+
+
+def test_a_move_crossing_a_resignation_on_the_wire_is_dropped_quietly():
+    p = mid_game(4)
+    mover = p.mover()
+    waiter = p.join if mover is p.host else p.host
+    mover.play(next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW))
+    waiter.resign()  # before the move arrives
+    p.pump()
+    for side in (p.host, p.join):
+        assert side.closed is None and side.game.aborted is None and side.game.resigned == waiter.color
+    assert p.game_over(mover).kind == "resigned"
+    assert waiter.game.state.ply == mover.game.state.ply == 4  # the move after the resignation is void
+    assert waiter.game.record().to_json() == mover.game.record().to_json()
+
+
+def test_a_draw_crossing_a_resignation_is_dropped_quietly():
+    p = mid_game(6)
+    until_mover_can_draw(p)
+    mover = p.mover()
+    waiter = p.join if mover is p.host else p.host
+    mover.play(Move(mover.color, DRAW, None))
+    waiter.resign()
+    p.pump()
+    assert p.host.closed is None and p.join.closed is None
+    assert p.host.game.aborted is None and p.join.game.aborted is None
+
+
+def test_a_resignation_lost_in_a_drop_is_resent_and_both_records_agree():
+    p = mid_game(6)
+    mover = p.mover()
+    waiter = p.join if mover is p.host else p.host
+    waiter.resign()
+    waiter.data_to_send()  # lost with the connection
+    mover.play(next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW))
+    mover.data_to_send()  # lost too
+    q = reconnect(p, p.host.game, p.join.game)
+    assert q.host.game.resigned == q.join.game.resigned == waiter.color
+    assert q.host.game.record().to_json() == q.join.game.record().to_json()
+    assert q.host.closed is None and q.join.closed is None
