@@ -50,6 +50,11 @@ class Pair:
         turn = self.host.game.state.turn
         return self.host if self.host.color == turn else self.join
 
+    def sides(self) -> tuple[Connection, Connection]:
+        """(the side to move, the other side)."""
+        m = self.mover()
+        return m, (self.join if m is self.host else self.host)
+
     def play_out(self, levels=("greedy", "random"), seed: int = 5, max_plies: int = 400) -> None:
         """Both sides play as the computer until the game ends (or a connection closes)."""
         players = {self.host: make_player(levels[0], seed), self.join: make_player(levels[1], seed + 1)}

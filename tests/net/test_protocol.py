@@ -220,8 +220,7 @@ def test_withheld_reveal_counts_as_disconnected_and_keeps_the_game():
     p = mid_game(6)
     g = p.host.game
     until_mover_can_draw(p)
-    mover = p.mover()
-    other = p.join if mover is p.host else p.host
+    mover, other = p.sides()
     ply, digest = g.state.ply, g.hashes[-1]
     mover.play(Move(mover.color, DRAW, None))
     other.receive_data(mover.data_to_send())  # the other side commits and reveals ...
@@ -247,8 +246,7 @@ def peer_move_frame(p: Pair, sender, move: Move, ply: int | None = None, digest:
 
 def test_out_of_turn_move_is_refused_and_ends_the_game():
     p = mid_game(4)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     move = next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW)
     fake = Move(waiter.color, move.kind, move.card)  # the waiting side plays in the mover's turn
     ev = mover.receive_data(peer_move_frame(p, waiter, fake))
@@ -263,8 +261,7 @@ def test_out_of_turn_move_is_refused_and_ends_the_game():
 
 def test_illegal_move_is_refused_with_the_engines_reason():
     p = mid_game(4)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     state = mover.game.state
     not_in_hand = next(c for c in state.draw_pile_cards())
     bad = Move(mover.color, Move.from_str("red play N1").kind, not_in_hand)
@@ -276,8 +273,7 @@ def test_illegal_move_is_refused_with_the_engines_reason():
 
 def test_a_draw_outside_the_coin_is_refused():
     p = mid_game(4)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     card = mover.game.state.chance_outcomes()[0]
     ev = waiter.receive_data(encode_frame({"t": "move", "ply": 5, "m": str(Move(mover.color, DRAW, card)),
                                            "hash": b"h" * 32}))
@@ -317,8 +313,7 @@ def test_gap_in_plies_is_a_protocol_error_and_keeps_the_game():
 
 def test_wrong_hash_is_a_desync_and_the_move_is_not_kept():
     p = mid_game(4)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     move = next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW)
     ev = waiter.receive_data(peer_move_frame(p, mover, move, digest=b"w" * 32))
     assert any(isinstance(e, Desync) for e in ev) and ev[-1].code == "desync"
@@ -333,8 +328,7 @@ def test_ack_of_a_ply_never_made_is_refused():
 
 def test_local_illegal_move_raises_and_sends_nothing():
     p = mid_game(4)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     from game.engine import IllegalMoveError
     move = next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW)
     with pytest.raises(IllegalMoveError, match="you play"):
@@ -476,8 +470,7 @@ def test_resume_of_a_peer_restarted_with_no_memory_adopts_the_game():
 def test_resume_after_a_draw_interrupted_mid_coin():
     p = mid_game(6)
     until_mover_can_draw(p)
-    mover = p.mover()
-    other = p.join if mover is p.host else p.host
+    mover, other = p.sides()
     mover.play(Move(mover.color, DRAW, None))
     other.receive_data(mover.data_to_send())
     mover.receive_data(other.data_to_send())  # mover has the draw now, the other side does not
@@ -555,8 +548,7 @@ def test_acks_are_reported(pair):
 
 def test_a_move_crossing_a_resignation_on_the_wire_is_dropped_quietly():
     p = mid_game(4)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     mover.play(next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW))
     waiter.resign()  # before the move arrives
     p.pump()
@@ -570,8 +562,7 @@ def test_a_move_crossing_a_resignation_on_the_wire_is_dropped_quietly():
 def test_a_draw_crossing_a_resignation_is_dropped_quietly():
     p = mid_game(6)
     until_mover_can_draw(p)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     mover.play(Move(mover.color, DRAW, None))
     waiter.resign()
     p.pump()
@@ -581,8 +572,7 @@ def test_a_draw_crossing_a_resignation_is_dropped_quietly():
 
 def test_a_resignation_lost_in_a_drop_is_resent_and_both_records_agree():
     p = mid_game(6)
-    mover = p.mover()
-    waiter = p.join if mover is p.host else p.host
+    mover, waiter = p.sides()
     waiter.resign()
     waiter.data_to_send()  # lost with the connection
     mover.play(next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW))
