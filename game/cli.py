@@ -13,9 +13,11 @@ from typing import Sequence
 from game import __version__
 from game.commands import check as _check
 from game.commands import replay as _replay
+from game.commands import host as _host
+from game.commands import join as _join
 
 #: Modules that add a subcommand; later features append theirs here.
-COMMANDS = [_check, _replay]
+COMMANDS = [_check, _replay, _host, _join]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,157 @@
+"""``rose-king host`` (and the shared code of ``rose-king join``): play over the LAN (issue 7).
+
+``rose-king host [--port P] [--bind A] [--name N] [--headless --ai LEVEL] [--record FILE]
+[--beacon-address A]`` waits for a player; ``--headless --ai LEVEL`` plays as the computer
+without a window and writes the record (``--record FILE``) after every move and at the
+end. A ``--record FILE`` that holds an unfinished LAN game is resumed. Exit status 0 when
+the game was played to its end, 1 when it could not be, 2 for bad options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from pathlib import Path
+
+from net import DEFAULT_PORT
+
+from game.engine import Record, RecordError, now_iso
+
+
+def default_name(fallback: str) -> str:
+    """The login name (for the player name), or ``fallback``."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name on this system
+        name = ""
+    name = "".join(ch for ch in name if ch.isprintable())[:32]
+    return name or fallback
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    from game.ai import LEVELS
+    p.add_argument("--name", help="your player name (default: your login name)")
+    p.add_argument("--headless", action="store_true", help="play without a window (needs --ai)")
+    p.add_argument("--ai", metavar="LEVEL", choices=sorted(LEVELS),
+                   help=f"the computer plays this side: {', '.join(sorted(LEVELS))}")
+    p.add_argument("--record", metavar="FILE", help="write the game record here (and resume an unfinished one)")
+    p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="headless: give up if the game has not ended after this long (default 600)")
+    p.add_argument("--log-dir", metavar="DIR", help="where a desync report is written (default: current folder)")
+    p.add_argument("--move-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="headless: pause this long before each computer move (to watch it)")
+    p.add_argument("-v", "--verbose", action="store_true", help="headless: print every move")
+
+
+def load_game(path: str | None):
+    """The unfinished LAN game journaled in ``path``, or None (no file, or a finished game)."""
+    from net.protocol import LanGame
+    if not path or not Path(path).exists():
+        return None
+    try:
+        game = LanGame.from_record(Record.load(path))
+    except (RecordError, ValueError, OSError) as e:
+        raise SystemExit(f"rose-king: cannot resume from {path}: {e}")
+    return None if game.over else game
+
+
+def run_peer(args: argparse.Namespace, role: str) -> int:
+    """Run one LAN peer from parsed options. Returns the exit status."""
+    from net.protocol import Role
+    from net.transport import LanSession
+    prog = f"rose-king {role}"
+    if args.headless != bool(args.ai):
+        print(f"{prog}: --headless and --ai LEVEL go together", file=sys.stderr)
+        return 2
+    name = args.name or default_name("Host" if role == "host" else "Guest")
+    if not args.headless:
+        try:
+            from game.client import app
+        except ImportError:
+            app = None
+        hook = getattr(app, "run_lan", None)
+        if hook is None:
+            print(f"{prog}: the windowed LAN mode needs the game window, which is not wired to the network "
+                  f"yet; use --headless --ai LEVEL", file=sys.stderr)
+            return 2
+        return int(hook(args) or 0)
+    game = load_game(args.record)
+    try:
+        if role == "host":
+            session = LanSession.host(name, port=args.port, bind=args.bind, game=game, journal=args.record,
+                                      log_dir=args.log_dir, date=now_iso())
+        else:
+            session = LanSession.join(name, args.address, args.port, game=game, journal=args.record,
+                                      log_dir=args.log_dir, date=now_iso())
+    except (OSError, ValueError) as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 1
+    beacon = None
+    if role == "host" and args.beacon_address:
+        from net.discovery import Beacon
+        beacon = Beacon(name, session.port, address=args.beacon_address)
+    try:
+        return _play(prog, session, args, Role(role))
+    finally:
+        if beacon is not None:
+            beacon.stop()
+        session.close()
+
+
+def _play(prog: str, session, args: argparse.Namespace, role) -> int:
+    from game.ai import make_player
+    from net.headless import HeadlessError, play_headless
+    from net.protocol import Closed, GameStarted, MoveMade
+    from net.transport import StatusChanged
+
+    def show(e) -> None:
+        if isinstance(e, StatusChanged):
+            print(f"{prog}: {e.text}", flush=True)
+        elif isinstance(e, GameStarted):
+            g = e.game
+            how = "resumed at ply %d" % g.state.ply if e.resumed else "new game"
+            print(f"{prog}: {how}: {g.red_name} (red) vs {g.white_name} (white); you play {e.color}", flush=True)
+        elif isinstance(e, Closed):
+            print(f"{prog}: connection closed ({e.code}): {e.reason}", flush=True)
+        elif isinstance(e, MoveMade) and args.verbose:
+            print(f"{prog}: ply {e.ply}: {e.move}", flush=True)
+
+    if role.value == "host":
+        print(f"{prog}: listening on port {session.port}", flush=True)
+    try:
+        play_headless(session, make_player(args.ai), timeout=args.timeout, delay=args.move_delay, on_event=show)
+    except HeadlessError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 1
+    game = session.game
+    record = session.record()
+    if args.record and record is not None:
+        Path(args.record).write_text(record.to_json(), encoding="utf-8")
+    outcome = game.state.outcome()
+    if game.resigned is not None:
+        print(f"{prog}: {game.resigned} resigned; {game.resigned.other} wins", flush=True)
+    elif outcome is not None:
+        winner = "draw" if outcome.winner is None else f"{outcome.winner} wins"
+        print(f"{prog}: game over: red={outcome.red_score} white={outcome.white_score} {winner} "
+              f"plies={game.state.ply} hash={game.state.state_hash()[:16]}", flush=True)
+    if args.record:
+        print(f"{prog}: record written to {args.record}", flush=True)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_peer(args, "host")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("host", help="host a LAN game and wait for a player",
+                       description="Host a Rose King game on the LAN and wait for a player to join.")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port to listen on (default {DEFAULT_PORT})")
+    p.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS",
+                   help="local address to listen on (default: all; 127.0.0.1 for this machine only)")
+    p.add_argument("--beacon-address", metavar="ADDRESS",
+                   help="send a discovery beacon to this address every 1.5 s (e.g. 127.255.255.255); "
+                        "headless hosts send none without it")
+    add_common(p)
+    p.set_defaults(run=run)

@@ -1,0 +1,270 @@
+"""Frames and messages of the Rose King LAN protocol (docs/protocol.md, "Frames").
+
+A frame is a 4-byte big-endian length N (1 <= N <= 65536) followed by N bytes
+holding exactly one msgpack map. Every received frame goes through three
+gates, and failing any of them is a :class:`FrameError` (a protocol error):
+
+1. the length: 0 or more than :data:`MAX_FRAME` is refused before any payload
+   is buffered, so a huge declared length costs nothing;
+2. msgpack with tight limits: a fresh ``msgpack.Unpacker`` per frame
+   (``raw=False``, ``strict_map_key=True``, ``max_buffer_size``, per-type length
+   limits, an ``ext_hook`` that refuses), no bytes after the map, and a nesting
+   depth of at most :data:`MAX_DEPTH`;
+3. the schema of the message type named by key ``"t"``: exactly the keys
+   listed in :data:`SCHEMAS`, each of its type and range.
+
+msgpack output is not canonical, so nothing here is ever hashed: hashes come
+from the engine's canonical bytes.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Callable
+
+import msgpack
+
+from . import PROTOCOL_NAME, PROTOCOL_VERSION
+
+MAX_FRAME = 64 * 1024  #: largest payload, bytes
+HEADER = struct.Struct(">I")
+MAX_DEPTH = 3  #: a message map is depth 1; sync's list of moves is depth 2
+MAX_PLY = 1000  #: far above any real game (about 130 plies at most)
+MAX_NAME = 32  #: characters in a player name
+
+UNPACK_LIMITS = dict(raw=False, strict_map_key=True, max_buffer_size=MAX_FRAME, max_str_len=4096,
+                     max_bin_len=64, max_array_len=MAX_PLY, max_map_len=16)
+
+
+class FrameError(ValueError):
+    """A frame or message that breaks the protocol. ``code`` is the error code sent
+    to the peer (``"frame"``, ``"schema"``, ``"version"``); ``str(e)`` the reason."""
+
+    def __init__(self, reason: str, code: str = "frame") -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise FrameError(f"msgpack extension type {code} is not allowed")
+
+
+# --------------------------------------------------------------------------- encoding
+def encode_frame(message: dict) -> bytes:
+    """One frame: length header + msgpack map. Raises FrameError if the map fails
+    its schema or the payload exceeds :data:`MAX_FRAME` (nothing is sent then)."""
+    check_message(message)
+    payload = msgpack.packb(message, use_bin_type=True)
+    if len(payload) > MAX_FRAME:
+        raise FrameError(f"message too large: {len(payload)} bytes (limit {MAX_FRAME})")
+    return HEADER.pack(len(payload)) + payload
+
+
+def decode_payload(payload: bytes, schemas: dict | None = None) -> dict:
+    """Decode one frame's payload (or a beacon datagram) into a map checked against
+    ``schemas`` (default :data:`SCHEMAS`). Raises FrameError."""
+    unpacker = msgpack.Unpacker(ext_hook=_refuse_ext, **UNPACK_LIMITS)  # fresh: never reused after an error
+    try:
+        unpacker.feed(payload)
+        obj = unpacker.unpack()
+    except FrameError:
+        raise
+    except msgpack.OutOfData:
+        raise FrameError("truncated msgpack data inside the frame") from None
+    except UnicodeDecodeError:
+        raise FrameError("a string is not valid UTF-8") from None
+    except msgpack.StackError:
+        raise FrameError(f"nesting deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, TypeError, msgpack.UnpackException) as e:
+        raise FrameError(f"bad msgpack data: {e or type(e).__name__}") from None
+    try:
+        unpacker.unpack()
+    except msgpack.OutOfData:
+        pass
+    except Exception:
+        raise FrameError("extra bytes after the message map") from None
+    else:
+        raise FrameError("extra bytes after the message map")
+    if _depth(obj) > MAX_DEPTH:
+        raise FrameError(f"nesting deeper than {MAX_DEPTH} levels")
+    check_message(obj, schemas)
+    return obj
+
+
+def _depth(obj: Any, limit: int = MAX_DEPTH + 1) -> int:
+    """Nesting depth (a scalar 0, a map or array 1 + its deepest item), walking at most
+    ``limit`` levels down so a deeply nested frame costs no recursion."""
+    if limit <= 0:
+        return 0
+    if isinstance(obj, dict):
+        obj = list(obj.values())
+    if isinstance(obj, list):
+        return 1 + max((_depth(v, limit - 1) for v in obj), default=0)
+    return 0
+
+
+class FrameDecoder:
+    """Turns a byte stream, fed in chunks of any size, into checked messages.
+
+    >>> d = FrameDecoder(); f = encode_frame({"t": "ping"})
+    >>> d.feed(f[:3]), d.feed(f[3:] + f)
+    ([], [{'t': 'ping'}, {'t': 'ping'}])
+
+    After a FrameError the stream is out of step: the decoder refuses further
+    input (raise again) and the connection must be closed.
+    """
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._need: int | None = None  # payload length once the header is read
+        self._error: FrameError | None = None
+
+    @property
+    def pending(self) -> int:
+        """Bytes received but not yet part of a whole frame (a truncated frame at EOF)."""
+        return len(self._buf) + (HEADER.size if self._need is not None else 0)
+
+    def feed(self, data: bytes) -> list[dict]:
+        """Add bytes; return the whole messages they complete, in order. Raises FrameError."""
+        if self._error is not None:
+            raise self._error
+        self._buf += data
+        out = []
+        try:
+            while True:
+                if self._need is None:
+                    if len(self._buf) < HEADER.size:
+                        break
+                    (n,) = HEADER.unpack_from(self._buf)
+                    if n == 0:
+                        raise FrameError("frame of length 0")
+                    if n > MAX_FRAME:
+                        raise FrameError(f"frame length {n} exceeds the limit of {MAX_FRAME} bytes "
+                                         f"(is the peer speaking another protocol?)")
+                    del self._buf[:HEADER.size]
+                    self._need = n
+                if len(self._buf) < self._need:
+                    break
+                payload = bytes(self._buf[:self._need])
+                del self._buf[:self._need]
+                self._need = None
+                out.append(decode_payload(payload))
+        except FrameError as e:
+            self._error = e
+            self._buf.clear()
+            raise
+        return out
+
+
+# --------------------------------------------------------------------------- schema
+Check = Callable[[Any], str | None]  # returns what is wrong, or None
+
+
+def _str(lo: int, hi: int, printable: bool = False) -> Check:
+    def check(v: Any) -> str | None:
+        if type(v) is not str:
+            return "must be a string"
+        if not lo <= len(v) <= hi:
+            return f"must have {lo}..{hi} characters"
+        if printable and any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in v):
+            return "must not contain control characters"
+        return None
+    return check
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(v: Any) -> str | None:
+        if type(v) is not int:
+            return "must be an integer"
+        if not lo <= v <= hi:
+            return f"must be in {lo}..{hi}"
+        return None
+    return check
+
+
+def _bin(*sizes: int) -> Check:
+    def check(v: Any) -> str | None:
+        if type(v) is not bytes:
+            return "must be binary"
+        if len(v) not in sizes:
+            return f"must be {' or '.join(map(str, sizes))} bytes"
+        return None
+    return check
+
+
+def _enum(*values: str) -> Check:
+    def check(v: Any) -> str | None:
+        return None if type(v) is str and v in values else f"must be one of {', '.join(map(repr, values))}"
+    return check
+
+
+def _list(item: Check, lo: int, hi: int) -> Check:
+    def check(v: Any) -> str | None:
+        if type(v) is not list:
+            return "must be an array"
+        if not lo <= len(v) <= hi:
+            return f"must have {lo}..{hi} items"
+        for i, x in enumerate(v):
+            why = item(x)
+            if why:
+                return f"item {i} {why}"
+        return None
+    return check
+
+
+_NAME = _str(1, MAX_NAME, printable=True)
+_MOVE = _str(6, 24)
+_HASH = _bin(32)
+_SECRET = _bin(32)
+_PLY = _int(0, MAX_PLY)
+
+#: Message type -> {key: check}. Every message also has ``"t"``; no other key is allowed.
+SCHEMAS: dict[str, dict[str, Check]] = {
+    "hello": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "rec": _int(0, 65535),
+              "name": _NAME, "peer": _bin(16), "role": _enum("host", "join"), "date": _str(0, 32),
+              "game": _bin(0, 16), "ply": _PLY, "hash": _bin(0, 32)},
+    "sync": {"game": _bin(16), "host": _enum("red", "white"), "red": _NAME, "white": _NAME,
+             "date": _str(0, 32), "deal": _list(_int(0, 23), 10, 10), "moves": _list(_MOVE, 0, MAX_PLY),
+             "hash": _HASH, "resigned": _enum("", "red", "white")},
+    "commit": {"for": _int(-1, MAX_PLY), "c": _bin(32)},
+    "reveal": {"for": _int(-1, MAX_PLY), "s": _SECRET},
+    "move": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH},
+    "draw": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH, "s": _list(_SECRET, 2, 2)},
+    "ack": {"ply": _PLY, "hash": _HASH},
+    "resign": {"ply": _PLY},
+    "rematch": {},
+    "ping": {},
+    "error": {"code": _str(1, 32), "reason": _str(0, 500)},
+}
+
+
+def check_message(msg: Any, schemas: dict | None = None) -> None:
+    """Check a decoded message against :data:`SCHEMAS`. Raises FrameError saying
+    which key is wrong (code ``"schema"``), or code ``"version"`` for a hello of an
+    incompatible protocol (checked before the rest of the hello, whose keys may
+    differ in other versions)."""
+    if not isinstance(msg, dict):
+        raise FrameError(f"a message must be a map, not {type(msg).__name__}", "schema")
+    t = msg.get("t")
+    if type(t) is not str:
+        raise FrameError('a message needs a string "t" (its type)', "schema")
+    schema = (SCHEMAS if schemas is None else schemas).get(t)
+    if schema is None:
+        raise FrameError(f"unknown message type {t[:32]!r}", "schema")
+    if t == "hello":
+        proto, pv = msg.get("proto"), msg.get("pv")
+        if proto != PROTOCOL_NAME or pv != PROTOCOL_VERSION:
+            theirs = f"{str(proto)[:32]} {str(pv)[:8]}"
+            raise FrameError(f"incompatible versions: this program speaks {PROTOCOL_NAME} {PROTOCOL_VERSION}, "
+                             f"the peer {theirs}; both players need the same Rose King version", "version")
+    keys = set(msg) - {"t"}
+    missing = set(schema) - keys
+    if missing:
+        raise FrameError(f"{t}: missing key {sorted(missing)[0]!r}", "schema")
+    extra = keys - set(schema)
+    if extra:
+        raise FrameError(f"{t}: unexpected key {str(sorted(map(str, extra))[0])[:32]!r}", "schema")
+    for key, check in schema.items():
+        why = check(msg[key])
+        if why:
+            raise FrameError(f"{t}: {key!r} {why}", "schema")

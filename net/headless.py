@@ -1,0 +1,62 @@
+"""A headless peer: the computer plays one side of a LAN game without a window.
+
+Used by ``rose-king host/join --headless --ai LEVEL`` and by the tests.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from game.ai import Player
+
+from .protocol import Closed, GameOver
+from .transport import LanSession, SessionEvent
+
+
+class HeadlessError(RuntimeError):
+    """The game could not be finished (a fatal protocol error, or the time ran out)."""
+
+
+def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0, delay: float = 0.0,
+                  on_event: Callable[[SessionEvent], None] | None = None,
+                  clock: Callable[[], float] = time.monotonic) -> None:
+    """Play ``player``'s moves in ``session`` until the game is over and our last move
+    is acknowledged (so the peer holds the whole game), then return.
+
+    ``delay``: seconds to pause before each of our moves (to watch a game, or to
+    give a test time to kill a peer mid-game). Interruptions are waited out (the session reconnects or the peer comes back).
+    Raises HeadlessError after a fatal error (illegal move, desync, versions) or
+    when ``timeout`` seconds pass. Does not close the session.
+    """
+    deadline = clock() + timeout
+    over = False
+    while True:
+        if clock() > deadline:
+            raise HeadlessError(f"the game did not end within {timeout:g} seconds (status: {session.status})")
+        for e in session.wait(0.1):
+            if on_event is not None:
+                on_event(e)
+            if isinstance(e, GameOver):
+                over = True
+                if e.kind in ("illegal", "desync"):
+                    raise HeadlessError(e.reason)
+            elif isinstance(e, Closed) and e.fatal:
+                raise HeadlessError(e.reason)
+        game = session.game
+        if game is not None and (game.over or over) and session.acked_all():
+            return
+        if session.status == "failed":
+            raise HeadlessError(session.status_text)
+        if game is None or game.over or over:
+            continue
+        if session.my_turn():
+            state = session.state
+            if state is not None and not state.is_game_over() and state.turn == session.color:
+                move = player.choose(state)
+                if delay:
+                    time.sleep(delay)
+                try:
+                    session.play(move)
+                except ValueError:
+                    continue  # the position moved on meanwhile; look again

@@ -1,0 +1,475 @@
+"""A thin TCP transport running :class:`net.protocol.Connection` in a background thread.
+
+A frame loop uses :class:`LanSession` without ever waiting on the network::
+
+    session = LanSession.host("Alice", port=47123)          # or LanSession.join("Bob", "127.0.0.1", 47123)
+    ...every frame:
+    for event in session.poll():                            # never blocks
+        ...  # GameStarted, MoveMade (animate it), GameOver, StatusChanged, ...
+    if session.my_turn():
+        session.play(move)                                  # a draw: Move(color, DRAW, None)
+    banner = session.status_text                            # "Connection interrupted, reconnecting…"
+    session.close()
+
+The host keeps listening for the whole session (a peer that comes back is let
+in again and the game resumes); the joiner reconnects every
+``reconnect_delay`` seconds until it succeeds, the game cannot go on (a fatal
+error) or :meth:`LanSession.close` is called. Only the background thread
+touches the sockets and the live :class:`~net.protocol.LanGame`; the caller
+sees copies (:attr:`LanSession.state`, :meth:`LanSession.record`).
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from game.engine import DRAW, Color, IllegalMoveError, Move, Record, State
+from game.i18n import _
+
+from . import DEFAULT_PORT
+from .protocol import (Closed, Connection, Desync, Event, GameOver, GameStarted, Handshake, LanGame, MoveMade,
+                       Role)
+
+RECV_SIZE = 65536
+TICK = 0.05  #: seconds between protocol ticks in the background thread
+
+
+@dataclass(frozen=True)
+class StatusChanged:
+    """The session's status changed; ``status`` is a code, ``text`` the line to show."""
+
+    status: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A local action could not be carried out (``reason`` says why); nothing was sent."""
+
+    action: str
+    reason: str
+
+
+SessionEvent = Event | StatusChanged | Refused
+
+#: Status codes of :attr:`LanSession.status`.
+STATUSES = ("listening", "connecting", "handshake", "playing", "interrupted", "over", "failed", "closed")
+
+
+class LanSession:
+    """One player's side of a LAN game over TCP (see the module docstring).
+
+    Use :meth:`host` or :meth:`join`. ``journal``: a path where the game record is
+    rewritten after every move (a peer restarted with ``game=LanGame.from_record(...)``
+    resumes from it). ``log_dir``: where a desync report is written
+    (``rose-king-desync-<game>-<role>.log``). ``clock``: a monotonic clock in seconds.
+    """
+
+    def __init__(self, role: Role, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
+                 game: LanGame | None = None, journal: str | os.PathLike | None = None,
+                 log_dir: str | os.PathLike | None = None, date: str = "", reconnect_delay: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        Connection(Role(role), name)  # validates the name now, in the caller's thread (raises ValueError)
+        self.role = Role(role)
+        self.name = name
+        self.address = address
+        self.port = port
+        self.journal = Path(journal) if journal else None
+        self.log_dir = Path(log_dir) if log_dir else None
+        self.date = date
+        self.reconnect_delay = reconnect_delay
+        self.desync_logs: list[Path] = []
+        self._clock = clock
+        self._game = game  # the live game: background thread only
+        self._peer_id = os.urandom(16)
+        self._conn: Connection | None = None
+        self._sock: socket.socket | None = None
+        self._listener: socket.socket | None = None
+        self._lock = threading.Condition()
+        self._events: deque[SessionEvent] = deque()
+        self._commands: deque[tuple[str, object]] = deque()
+        self._status = "closed"
+        self._status_text = ""
+        self._snapshot: LanGame | None = game.snapshot() if game else None
+        self._color: Color | None = None
+        self._peer_name: str | None = None
+        self._busy = False
+        self._acked_all = True
+        self._stopping = False
+        self._fatal = False
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        if self.role is Role.HOST:
+            self._listener = socket.create_server((address, port), backlog=4)
+            self._listener.setblocking(False)
+            self.port = self._listener.getsockname()[1]
+            self._set_status("listening")
+        else:
+            self._set_status("connecting")
+        self._thread = threading.Thread(target=self._run, name=f"rose-king-lan-{self.role.value}", daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def host(cls, name: str, port: int = DEFAULT_PORT, bind: str = "127.0.0.1", **kw) -> "LanSession":
+        """Listen on ``bind:port`` (``port=0``: any free port, see :attr:`port`). Raises OSError
+        if the port cannot be opened."""
+        return cls(Role.HOST, name, address=bind, port=port, **kw)
+
+    @classmethod
+    def join(cls, name: str, address: str, port: int = DEFAULT_PORT, **kw) -> "LanSession":
+        """Connect to a host (in the background; see :attr:`status`)."""
+        return cls(Role.JOIN, name, address=address, port=port, **kw)
+
+    # ------------------------------------------------------------------ caller's API (any thread)
+    def poll(self) -> list[SessionEvent]:
+        """Events since the last call, oldest first. Never blocks."""
+        with self._lock:
+            events = list(self._events)
+            self._events.clear()
+            return events
+
+    def wait(self, timeout: float) -> list[SessionEvent]:
+        """Like :meth:`poll`, but waits up to ``timeout`` seconds for a first event (for
+        scripts and headless peers; a frame loop uses :meth:`poll`)."""
+        with self._lock:
+            if not self._events:
+                self._lock.wait(timeout)
+            events = list(self._events)
+            self._events.clear()
+            return events
+
+    @property
+    def status(self) -> str:
+        """One of :data:`STATUSES`."""
+        return self._status
+
+    @property
+    def status_text(self) -> str:
+        """The status as a line for the banner, already translated."""
+        return self._status_text
+
+    @property
+    def state(self) -> State | None:
+        """A copy of the game position (with its move stack), or None before a game."""
+        with self._lock:
+            return None if self._snapshot is None else self._snapshot.state.copy()
+
+    @property
+    def game(self) -> LanGame | None:
+        """A copy of the game (names, colours, resigned/aborted, state), or None."""
+        with self._lock:
+            return None if self._snapshot is None else self._snapshot.snapshot()
+
+    @property
+    def color(self) -> Color | None:
+        """The local player's colour in the current game."""
+        return self._color
+
+    @property
+    def peer_name(self) -> str | None:
+        return self._peer_name
+
+    def record(self) -> Record | None:
+        """The current game's record (identical on both peers), or None."""
+        with self._lock:
+            return None if self._snapshot is None else self._snapshot.record()
+
+    def my_turn(self) -> bool:
+        """Whether the local player may act now (connected, game on, our turn, no draw pending)."""
+        with self._lock:
+            g = self._snapshot
+            return (self._status == "playing" and g is not None and not g.over and not self._busy
+                    and g.state.turn == self._color)
+
+    def acked_all(self) -> bool:
+        """Whether the peer has acknowledged every move of ours (so it holds the whole game)."""
+        with self._lock:
+            return self._acked_all
+
+    def play(self, move: Move) -> None:
+        """Play the local player's move; a draw is ``Move(color, DRAW, None)`` and its card
+        comes back in a MoveMade event once the joint coin is tossed.
+
+        Raises IllegalMoveError at once if the move cannot be played now (the
+        engine's reason, not our turn, not connected); otherwise the move is
+        handed to the network thread (a later failure arrives as :class:`Refused`).
+        """
+        with self._lock:
+            g = self._snapshot
+            if self._status != "playing" or g is None:
+                raise IllegalMoveError(f"{move}: not connected to the other player")
+            if g.over:
+                raise IllegalMoveError(f"{move}: game already over")
+            if move.player != self._color:
+                raise IllegalMoveError(f"{move}: you play {self._color}")
+            if self._busy:
+                raise IllegalMoveError(f"{move}: the previous action (or a draw) is still being settled")
+            if move.kind is DRAW:
+                if Move(move.player, DRAW, None) not in g.state.legal_moves():
+                    raise IllegalMoveError(f"{move}: {g.state.illegal_reason(move) or 'cannot draw now'}")
+                move = Move(move.player, DRAW, None)
+            else:
+                reason = g.state.illegal_reason(move)
+                if reason:
+                    raise IllegalMoveError(f"{move}: {reason}")
+            self._busy = True  # busy until the network thread has played it
+        self._command("play", move)
+
+    def resign(self) -> None:
+        """Resign the current game."""
+        self._command("resign", None)
+
+    def offer_rematch(self) -> None:
+        """Offer a rematch (or accept the peer's offer) once the game is over."""
+        self._command("rematch", None)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Tell the peer we leave, stop the thread and close every socket. Idempotent."""
+        self._command("close", None)
+        self._thread.join(timeout)
+        for s in (self._wake_r, self._wake_w):
+            s.close()
+
+    give_up = close
+
+    # ------------------------------------------------------------------ background thread
+    def _command(self, name: str, arg: object) -> None:
+        with self._lock:
+            self._commands.append((name, arg))
+        try:
+            self._wake_w.send(b"x")
+        except OSError:
+            pass
+
+    def _emit(self, *events: SessionEvent) -> None:
+        with self._lock:
+            self._events.extend(events)
+            self._lock.notify_all()
+
+    def _set_status(self, status: str, reason: str = "") -> None:
+        peer = self._peer_name or _("the other player")
+        texts = {
+            "listening": _("Waiting for a player on port {port}").format(port=self.port),
+            "connecting": _("Connecting to {address}…").format(address=f"{self.address}:{self.port}"),
+            "handshake": _("Connected, agreeing on the game…"),
+            "playing": _("Playing against {name}").format(name=peer),
+            "interrupted": (_("Connection interrupted, reconnecting…") if self.role is Role.JOIN
+                            else _("Connection interrupted, waiting for {name} to come back…").format(name=peer)),
+            "over": _("Game over"),
+            "failed": _("The game cannot go on: {reason}").format(reason=reason),
+            "closed": _("Disconnected"),
+        }
+        text = texts[status]
+        if status == self._status and text == self._status_text:
+            return
+        with self._lock:
+            self._status, self._status_text = status, text
+        self._emit(StatusChanged(status, text))
+
+    def _run(self) -> None:
+        sel = selectors.DefaultSelector()
+        sel.register(self._wake_r, selectors.EVENT_READ, "wake")
+        if self._listener is not None:
+            sel.register(self._listener, selectors.EVENT_READ, "listen")
+        next_connect = 0.0
+        try:
+            while not self._stopping:
+                now = self._clock()
+                if (self.role is Role.JOIN and self._sock is None and not self._fatal and now >= next_connect):
+                    if not self._connect(sel):
+                        next_connect = self._clock() + self.reconnect_delay
+                for key, _mask in sel.select(TICK):
+                    if key.data == "wake":
+                        try:
+                            self._wake_r.recv(4096)
+                        except OSError:
+                            pass
+                    elif key.data == "listen":
+                        self._accept(sel)
+                    elif key.fileobj is self._sock:
+                        self._read(sel)
+                self._run_commands(sel)
+                if self._conn is not None:
+                    self._handle(sel, self._conn.tick(self._clock()))
+                if self._sock is None and self.role is Role.JOIN and not self._fatal and next_connect < now:
+                    next_connect = now + self.reconnect_delay
+        finally:
+            self._drop(sel)
+            if self._listener is not None:
+                self._listener.close()
+            sel.close()
+            self._set_status("closed")
+
+    def _connect(self, sel: selectors.BaseSelector) -> bool:
+        try:
+            sock = socket.create_connection((self.address, self.port), timeout=2.0)
+        except OSError:
+            return False
+        self._attach(sel, sock)
+        return True
+
+    def _accept(self, sel: selectors.BaseSelector) -> None:
+        try:
+            sock, _addr = self._listener.accept()  # type: ignore[union-attr]
+        except OSError:
+            return
+        if self._conn is not None:  # the peer came back before we noticed it had gone
+            self._handle(sel, self._conn.close("replaced by a new connection"))
+            self._drop(sel)
+        self._attach(sel, sock)
+
+    def _attach(self, sel: selectors.BaseSelector, sock: socket.socket) -> None:
+        sock.settimeout(5.0)  # sends block at most this long; reads happen only when readable
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._sock = sock
+        self._conn = Connection(self.role, self.name, game=self._game, peer_id=self._peer_id, date=self.date,
+                                now=self._clock())
+        sel.register(sock, selectors.EVENT_READ, "conn")
+        self._set_status("handshake")
+        self._flush(sel)
+
+    def _drop(self, sel: selectors.BaseSelector) -> None:
+        if self._sock is not None:
+            try:
+                sel.unregister(self._sock)
+            except (KeyError, ValueError):
+                pass
+            self._sock.close()
+        self._sock = None
+        self._conn = None
+        with self._lock:
+            self._busy = False
+
+    def _read(self, sel: selectors.BaseSelector) -> None:
+        assert self._sock is not None and self._conn is not None
+        try:
+            data = self._sock.recv(RECV_SIZE)
+        except (BlockingIOError, InterruptedError, socket.timeout):
+            return
+        except OSError:
+            data = b""  # reset by the peer: like an end of stream
+        self._handle(sel, self._conn.receive_data(data))
+
+    def _flush(self, sel: selectors.BaseSelector) -> None:
+        if self._conn is None or self._sock is None:
+            return
+        data = self._conn.data_to_send()
+        if data:
+            try:
+                self._sock.sendall(data)
+            except OSError:
+                self._handle(sel, self._conn.receive_data(b""))
+
+    def _run_commands(self, sel: selectors.BaseSelector) -> None:
+        while True:
+            with self._lock:
+                if not self._commands:
+                    return
+                name, arg = self._commands.popleft()
+            if name == "close":
+                if self._conn is not None:
+                    self._conn.close("the other player left")
+                    self._flush(sel)
+                self._stopping = True
+                return
+            conn = self._conn
+            try:
+                if conn is None:
+                    raise ValueError("not connected to the other player")
+                if name == "play":
+                    events = conn.play(arg)  # type: ignore[arg-type]
+                elif name == "resign":
+                    events = conn.resign()
+                else:
+                    events = conn.offer_rematch()
+            except ValueError as e:  # IllegalMoveError is a ValueError
+                if name == "play":
+                    with self._lock:
+                        self._busy = False
+                self._emit(Refused(name, str(e)))
+                continue
+            self._handle(sel, events)
+
+    def _handle(self, sel: selectors.BaseSelector, events: list[Event]) -> None:
+        conn = self._conn
+        if conn is None:
+            return
+        self._flush(sel)
+        if conn.game is not None:
+            self._game = conn.game
+        out: list[SessionEvent] = []
+        closed: Closed | None = None
+        for e in events:
+            if isinstance(e, Handshake):
+                self._peer_name = e.peer_name
+            elif isinstance(e, GameStarted):
+                self._color = e.color
+                e = replace(e, game=e.game.snapshot())
+            elif isinstance(e, Desync):
+                self._write_desync(e)
+            elif isinstance(e, Closed):
+                closed = e
+            out.append(e)
+        if any(isinstance(e, (MoveMade, GameStarted, GameOver)) for e in events):
+            self._write_journal()
+        if closed is not None:
+            self._drop(sel)
+            if closed.fatal:
+                if self.role is Role.JOIN:
+                    self._fatal = True
+                self._set_status("failed", closed.reason)
+            elif closed.code == "bye" and closed.by_peer:
+                if self.role is Role.JOIN:
+                    self._fatal = True  # the host left on purpose: do not reconnect
+                if conn.game is not None and conn.game.over:
+                    self._set_status("over")
+                elif self.role is Role.JOIN:
+                    self._set_status("failed", closed.reason)
+                else:
+                    self._set_status("interrupted")
+            elif conn.game is not None and conn.game.over:
+                self._set_status("over")
+            else:
+                self._set_status("interrupted")
+        elif conn.game is not None and conn.phase.value == "playing":
+            self._set_status("over" if conn.game.over else "playing")
+        if events:
+            self._update_snapshot(conn)
+        # last: whoever sees the new position or an event also sees the journal and the status
+        self._emit(*out)
+
+    def _update_snapshot(self, conn: Connection) -> None:
+        with self._lock:
+            self._snapshot = None if self._game is None else self._game.snapshot()
+            self._busy = conn.coin_pending or any(name == "play" for name, _arg in self._commands)
+            game, me = self._game, conn.color
+            if game is not None and me is not None:
+                own = [i for i, m in enumerate(game.state.move_stack, 1) if m.player == me]
+                self._acked_all = not own or conn.acked_ply >= own[-1]
+
+    def _write_journal(self) -> None:
+        if self.journal is None or self._game is None:
+            return
+        tmp = self.journal.with_name(self.journal.name + ".tmp")
+        tmp.write_text(self._game.record().to_json(), encoding="utf-8")
+        os.replace(tmp, self.journal)
+
+    def _write_desync(self, e: Desync) -> None:
+        folder = self.log_dir or Path.cwd()
+        gid = self._game.game_id.hex() if self._game else "nogame"
+        path = folder / f"rose-king-desync-{gid}-{self.role.value}.log"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(e.log, encoding="utf-8")
+            self.desync_logs.append(path)
+        except OSError:
+            pass

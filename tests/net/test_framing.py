@@ -1,0 +1,135 @@
+"""Frames and schemas (net.framing): chunking, limits, hostile bytes."""
+
+import struct
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from net.framing import MAX_FRAME, FrameDecoder, FrameError, check_message, decode_payload, encode_frame
+
+PING = {"t": "ping"}
+ACK = {"t": "ack", "ply": 3, "hash": b"h" * 32}
+
+
+def raw(obj) -> bytes:
+    """A frame around any msgpack payload, bypassing our schema (for hostile input)."""
+    payload = obj if isinstance(obj, bytes) else msgpack.packb(obj, use_bin_type=True)
+    return struct.pack(">I", len(payload)) + payload
+
+
+def test_one_byte_at_a_time_and_many_frames_in_one_read():
+    stream = encode_frame(PING) + encode_frame(ACK) + encode_frame(PING)
+    d = FrameDecoder()
+    got = []
+    for i in range(len(stream)):
+        got += d.feed(stream[i:i + 1])
+    assert got == [PING, ACK, PING]
+    assert FrameDecoder().feed(stream * 50) == [PING, ACK, PING] * 50
+
+
+def test_split_header_keeps_the_partial_frame_pending():
+    f = encode_frame(ACK)
+    d = FrameDecoder()
+    assert d.feed(f[:2]) == [] and d.pending == 2
+    assert d.feed(f[2:3]) == [] and d.feed(f[3:10]) == []
+    assert d.pending == 10
+    assert d.feed(f[10:]) == [ACK] and d.pending == 0
+
+
+def test_length_zero_is_refused():
+    with pytest.raises(FrameError, match="length 0"):
+        FrameDecoder().feed(b"\0\0\0\0")
+
+
+@pytest.mark.parametrize("n", [MAX_FRAME + 1, 0xFFFFFFFF])
+def test_oversized_or_huge_declared_length_is_refused_before_buffering(n):
+    d = FrameDecoder()
+    with pytest.raises(FrameError, match="exceeds the limit"):
+        d.feed(struct.pack(">I", n))
+    assert d.pending == 0
+
+
+def test_largest_frame_is_accepted():
+    # a frame of exactly MAX_FRAME bytes passes the length gate (and then fails the schema)
+    filler = {"t": "error", "code": "x", "reason": "y" * 10}
+    payload = msgpack.packb(filler)
+    payload += b"\xc0" * (MAX_FRAME - len(payload))
+    with pytest.raises(FrameError, match="extra bytes"):
+        FrameDecoder().feed(struct.pack(">I", MAX_FRAME) + payload)
+
+
+def test_http_text_is_refused_with_a_hint():
+    with pytest.raises(FrameError, match="another protocol"):
+        FrameDecoder().feed(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+
+
+def test_decoder_refuses_further_input_after_an_error():
+    d = FrameDecoder()
+    with pytest.raises(FrameError):
+        d.feed(b"\0\0\0\0")
+    with pytest.raises(FrameError):
+        d.feed(encode_frame(PING))
+
+
+@pytest.mark.parametrize("payload, match", [
+    (b"\x91" * 5000 + b"\xc0", "nesting"),  # deeper than msgpack's own stack
+    (msgpack.packb({"t": "ping", "x": [[[[1]]]]}), "nesting"),
+    (b"\xdb\xff\xff\xff\xff", "truncated"),  # str32 declaring 4 GiB inside a small frame
+    (b"\xdd\x7f\xff\xff\xff", "max_array_len"),  # array32 declaring 2**31 items
+    (b"\xc6\x00\x01\x00\x00" + b"x" * 10, "truncated|max_bin_len"),
+    (b"\x81\xa1t\xa3\xff\xfe\xfd", "UTF-8"),  # invalid UTF-8 in a string
+    (b"\xd4\x01\x00", "extension type 1"),  # fixext 1
+    (b"\xc7\x03\x05abc", "extension type 5"),  # ext 8
+    (b"\x81\x01\xa4ping", "map key"),  # int map key
+    (b"\xc1", "bad msgpack"),  # the never-used byte
+    (msgpack.packb(PING) + b"\xc0", "extra bytes"),
+    (msgpack.packb([1, 2]), "must be a map"),
+    (msgpack.packb({"x": 1}), '"t"'),
+    (msgpack.packb({"t": "teleport"}), "unknown message type"),
+    (msgpack.packb({"t": "ack", "ply": 3}), "missing key 'hash'"),
+    (msgpack.packb({"t": "ack", "ply": 3, "hash": b"h" * 32, "x": 1}, use_bin_type=True), "unexpected key 'x'"),
+    (msgpack.packb({"t": "ack", "ply": "3", "hash": b"h" * 32}, use_bin_type=True), "'ply' must be an integer"),
+    (msgpack.packb({"t": "ack", "ply": True, "hash": b"h" * 32}, use_bin_type=True), "'ply' must be an integer"),
+    (msgpack.packb({"t": "ack", "ply": -1, "hash": b"h" * 32}, use_bin_type=True), "'ply' must be in"),
+    (msgpack.packb({"t": "ack", "ply": 1, "hash": b"h" * 31}, use_bin_type=True), "32 bytes"),
+    (msgpack.packb({"t": "ack", "ply": 1, "hash": "h" * 32}, use_bin_type=True), "must be binary"),
+    (msgpack.packb({"t": "move", "ply": 1, "m": "x" * 100, "hash": b"h" * 32}, use_bin_type=True), "'m'"),
+])
+def test_hostile_payloads_are_protocol_errors(payload, match):
+    with pytest.raises(FrameError, match=match):
+        FrameDecoder().feed(raw(payload))
+
+
+def test_hello_of_another_version_is_a_version_error_whatever_its_other_keys():
+    with pytest.raises(FrameError, match="incompatible versions") as e:
+        decode_payload(msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 2, "future": 1}))
+    assert e.value.code == "version"
+    with pytest.raises(FrameError, match="incompatible versions"):
+        decode_payload(msgpack.packb({"t": "hello", "proto": "chess", "pv": 1}))
+
+
+def test_names_with_control_characters_are_refused():
+    with pytest.raises(FrameError, match="control characters"):
+        check_message({"t": "sync", "game": b"g" * 16, "host": "red", "red": "A\x1b[2J", "white": "B",
+                       "date": "", "deal": list(range(10)), "moves": [], "hash": b"h" * 32, "resigned": ""})
+
+
+def test_encode_refuses_what_decode_would_refuse():
+    with pytest.raises(FrameError, match="missing key"):
+        encode_frame({"t": "ack"})
+    with pytest.raises(FrameError):
+        encode_frame({"t": "error", "code": "x", "reason": "y" * 1000})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.integers(1, 40))
+def test_random_bytes_never_crash_the_decoder(data, chunk):
+    d = FrameDecoder()
+    try:
+        for i in range(0, len(data), chunk):
+            for msg in d.feed(data[i:i + chunk]):
+                check_message(msg)  # anything that comes out passed the schema
+    except FrameError:
+        pass
