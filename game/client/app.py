@@ -1,0 +1,186 @@
+"""The window, the fixed-timestep loop and the scene stack.
+
+``App`` updates the top scene at a fixed 60 Hz from an accumulator of real time
+and renders once per frame, interpolated by how far the accumulator is into the
+next step (Glenn Fiedler, "Fix Your Timestep!"). Every frame is a full redraw of
+the 1280x800 logical canvas and a flip; the window is ``SCALED | RESIZABLE`` so
+SDL scales the canvas (letterboxed) to any window size and mouse events arrive in
+canvas coordinates. F11 toggles full screen. Only the display and font modules
+are initialised, so the game runs without a sound device.
+
+Tests drive it deterministically: ``app.step(dt)`` runs one frame as if ``dt``
+seconds had passed, ``app.run_frames(n)`` runs ``n`` frames of 1/60 s; neither
+sleeps.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+
+import pygame
+
+from game.i18n import _
+
+from .art import Art
+from .layout import CANVAS
+from .scene import Scene, ViewOptions
+
+STEP = 1 / 60
+MAX_FRAME = 0.25  # seconds; a longer stall (window dragged, debugger) is not caught up
+MIN_WINDOW = (640, 400)
+
+
+class App:
+    """Owns the window, the loop and the scene stack (the top scene gets events and updates)."""
+
+    def __init__(self, options: ViewOptions | None = None, vsync: bool = True) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption(_("Rose King"))
+        flags = pygame.SCALED | pygame.RESIZABLE
+        try:
+            self.screen = pygame.display.set_mode(CANVAS, flags, vsync=1 if vsync else 0)
+        except pygame.error:  # no vsync-capable renderer: plain scaled window
+            self.screen = pygame.display.set_mode(CANVAS, flags)
+        self._set_minimum_size()
+        self.art = Art()
+        self.options = options or ViewOptions()
+        self.scenes: list[Scene] = []
+        self.running = True
+        self.accumulator = 0.0
+        self.frame_alpha = 0.0
+        self.updates = 0
+        self.frames = 0
+
+    @staticmethod
+    def _set_minimum_size() -> None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().minimum_size = MIN_WINDOW
+        except (AttributeError, pygame.error):  # older pygame-ce: the window can shrink further
+            pass
+
+    # ------------------------------------------------------------------ scene stack
+    @property
+    def top(self) -> Scene | None:
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> None:
+        self.scenes.append(scene)
+
+    def pop(self) -> Scene:
+        """Remove and close the top scene. Raises IndexError on an empty stack."""
+        scene = self.scenes.pop()
+        scene.close()
+        return scene
+
+    def replace(self, scene: Scene) -> None:
+        if self.scenes:
+            self.pop()
+        self.push(scene)
+
+    def reset(self, scene: Scene) -> None:
+        """Close every scene and start over with ``scene`` (e.g. back to the main menu)."""
+        while self.scenes:
+            self.pop()
+        self.push(scene)
+
+    def quit(self) -> None:
+        self.running = False
+
+    def request_quit(self) -> None:
+        """The window's close button: ask first if a game in progress would be lost."""
+        from .dialogs import ConfirmDialog
+
+        if isinstance(self.top, ConfirmDialog):
+            self.quit()  # a second close while asking: the person means it
+        elif any(s.unsaved_game() for s in self.scenes):
+            self.push(ConfirmDialog(self, "Quit and discard the game in progress?", self.quit,
+                                    yes="Quit", no="Stay"))
+        else:
+            self.quit()
+
+    # ------------------------------------------------------------------ loop
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.request_quit()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+        elif self.top is not None:
+            self.top.handle_event(event)
+
+    def toggle_fullscreen(self) -> None:
+        try:
+            pygame.display.toggle_fullscreen()
+        except pygame.error:  # some drivers (dummy, some WMs) cannot; the game goes on windowed
+            pass
+
+    def step(self, dt: float) -> None:
+        """One frame: handle queued events, run the fixed updates ``dt`` seconds of real time
+        call for, draw interpolated, flip."""
+        for event in pygame.event.get():
+            self.handle_event(event)
+            if not self.running:
+                return
+        self.accumulator += min(dt, MAX_FRAME)
+        while self.accumulator >= STEP:
+            scene = self.top
+            if scene is not None:
+                scene.update(STEP)
+            self.accumulator -= STEP
+            self.updates += 1
+        self.frame_alpha = self.accumulator / STEP
+        self.draw()
+        pygame.display.flip()
+        self.frames += 1
+
+    def draw(self) -> None:
+        """Full redraw: every scene from the topmost opaque one upwards."""
+        start = 0
+        for i in range(len(self.scenes) - 1, -1, -1):
+            if self.scenes[i].opaque:
+                start = i
+                break
+        for scene in self.scenes[start:]:
+            scene.draw(self.screen, self.frame_alpha)
+
+    def run_frames(self, n: int, dt: float = STEP) -> None:
+        """Run ``n`` frames of ``dt`` seconds each without sleeping (tests, benches)."""
+        for _i in range(n):
+            if not self.running:
+                return
+            self.step(dt)
+
+    def run(self) -> int:
+        """The real-time loop until quit; returns the exit status."""
+        clock = pygame.time.Clock()
+        last = time.perf_counter()
+        while self.running:
+            now = time.perf_counter()
+            self.step(now - last)
+            last = now
+            clock.tick(240)  # vsync paces the loop where available; this stops a busy spin where not
+        while self.scenes:
+            self.pop()
+        pygame.quit()
+        return 0
+
+
+def run(argv: list[str]) -> int:
+    """Open the game window at the main menu (``rose-king`` with no arguments).
+
+    ``argv``: remaining command-line words; a record path (replay) is not supported by this
+    client yet and is refused with a message and exit status 2.
+    """
+    if argv:
+        print(_("rose-king: opening a record in the window is not available yet: {path}").format(path=argv[0]),
+              file=sys.stderr)
+        return 2
+    from .menus import MainMenu
+
+    app = App()
+    app.push(MainMenu(app))
+    return app.run()
