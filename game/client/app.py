@@ -30,6 +30,7 @@ from .scene import Scene, ViewOptions
 STEP = 1 / 60
 MAX_FRAME = 0.25  # seconds; a longer stall (window dragged, debugger) is not caught up
 MIN_WINDOW = (640, 400)
+EPSILON = 1e-9
 
 
 class App:
@@ -126,12 +127,13 @@ class App:
             if not self.running:
                 return
         self.accumulator += min(dt, MAX_FRAME)
-        while self.accumulator >= STEP:
+        while self.accumulator >= STEP - EPSILON:  # float sums of dt must not lose a step
             scene = self.top
             if scene is not None:
                 scene.update(STEP)
             self.accumulator -= STEP
             self.updates += 1
+        self.accumulator = max(0.0, self.accumulator)
         self.frame_alpha = self.accumulator / STEP
         self.draw()
         pygame.display.flip()
