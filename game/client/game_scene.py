@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .app import App
 
 TOAST_SECONDS = 2.6
+STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)
 TERRITORY_LINE = {Color.RED: (150, 20, 24), Color.WHITE: (250, 250, 240)}
 BANNER_SECONDS = 2.4
 
@@ -109,14 +110,26 @@ class GameScene(Scene):
         self.tiles = {
             "play": _tile(TEAL, 110), "play_ring": _tile((190, 255, 225), 220, border=3),
             "hero": _tile(HERO_UI, 120), "hero_ring": _tile((236, 200, 255), 230, border=4),
-            "pick": _tile(GOLD, 150), "pick_ring": _tile((255, 244, 200), 255, border=4),
+            "pick": _tile((255, 170, 40), 150), "pick_ring": _tile((255, 250, 220), 255, border=4),
             "red_land": _tile((200, 40, 40), 90, 2, size=SQUARE - 2),
             "white_land": _tile((255, 255, 255), 120, 2, size=SQUARE - 2),
         }
         self.card_dim = pygame.Surface((CARD_W, CARD_H), pygame.SRCALPHA)
         pygame.draw.rect(self.card_dim, (20, 12, 6, 130), self.card_dim.get_rect(), border_radius=8)
+        self.backdrop = self._backdrop(app.art)
         self.ghost_crown = app.art.scaled(app.art.crown, CROWN_SCALE, "crown").copy()
         self.ghost_crown.set_alpha(140)
+
+    @staticmethod
+    def _backdrop(art: Art) -> pygame.Surface:
+        """Everything that never moves (table, board, panels, pile frames) composed once, opaque."""
+        back = art.table.copy()
+        back.blit(art.board, BOARD_RECT)
+        for r in (*PANEL_RECT.values(), STATUS_RECT):
+            back.blit(panel(r.size), r)
+        for r in (DRAW_PILE_RECT, DISCARD_RECT):
+            pygame.draw.rect(back, (20, 44, 30), r.inflate(8, 8), 2, border_radius=10)
+        return back
 
     # ------------------------------------------------------------------ match -> view
     def _on_move(self, move: Move, state: State) -> None:
@@ -174,12 +187,16 @@ class GameScene(Scene):
     def pause(self) -> None:
         self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game))
 
-    def update(self, dt: float) -> None:
+    def tick(self, dt: float) -> None:
+        """Advance the clocks of pulses, the toast and the banner (also while an overlay is on top)."""
         self.clock += dt
         if self.toast:
             self.toast = (self.toast[0], self.toast[1] - dt) if self.toast[1] > dt else None
         if self.banner:
             self.banner = (self.banner[0], self.banner[1] - dt) if self.banner[1] > dt else None
+
+    def update(self, dt: float) -> None:
+        self.tick(dt)
         speed = self.app.options.anim_speed
         if self.anim is None and self.queue:
             self._start_next()
@@ -359,14 +376,15 @@ class GameScene(Scene):
         state = self.shown
         anim = self.anim
         t = anim.time(alpha) if anim is not None else 0.0
-        surface.blit(art.table, (0, 0))
-        surface.blit(art.board, BOARD_RECT)
+        surface.blit(self.backdrop, (0, 0))
         idle_human = not self.busy() and self.match.human_to_move() and not state.is_game_over()
         if idle_human:
             self._draw_targets(surface, state)
         if state.is_game_over() and not self.busy():
             self._draw_final_territories(surface, state)
         self._draw_stones(surface, art, state, anim)
+        if idle_human:
+            self._draw_hero_rings(surface, state)
         if state.is_game_over() and not self.busy():
             for color in (Color.RED, Color.WHITE):
                 for group in territories(state.stones[color]):
@@ -409,6 +427,12 @@ class GameScene(Scene):
                 tile.set_alpha(200)
                 surface.blit(tile, r)
 
+    def _draw_hero_rings(self, surface: pygame.Surface, state: State) -> None:
+        """A ring over each stone a hero move could flip (all if targets are shown, else the selected one)."""
+        for m in state.legal_moves():
+            if m.kind is HERO and (m.card == self.selected or self.app.options.show_targets):
+                surface.blit(self.tiles["hero_ring"], square_rect(state.target(m.card)).inflate(-6, -6))  # type: ignore[arg-type]
+
     def _draw_final_territories(self, surface: pygame.Surface, state: State) -> None:
         """Tint every square of each side's territories (the end of the game, ruling 8)."""
         for color in (Color.RED, Color.WHITE):
@@ -426,7 +450,7 @@ class GameScene(Scene):
 
     def _draw_hover_territory(self, surface: pygame.Surface, art: Art, state: State) -> None:
         sq = square_at(self.hover_pos)
-        if sq is None or self.busy():
+        if sq is None or self.busy() or self.armed is not None:
             return
         group = territory_of(state, sq)
         if not group:
@@ -434,16 +458,23 @@ class GameScene(Scene):
         owner = state.owner(sq)
         outline(surface, group, GOLD, 4)
         n = group.bit_count()
-        text = art.text(_("{colour} territory: {n} stones, worth {points}").format(
-            colour=color_name(owner), n=n, points=n * n), 22, CREAM, shadow=True)  # type: ignore[arg-type]
+        if n == 1:
+            label = _("{colour} territory: a single stone, worth 1 point").format(colour=color_name(owner))  # type: ignore[arg-type]
+        else:
+            label = _("{colour} territory: {n} stones, worth {n}² = {points} points").format(
+                colour=color_name(owner), n=n, points=n * n)  # type: ignore[arg-type]
+        text = art.text(label, 22, CREAM, shadow=True)
         box = text.get_rect(midbottom=(self.hover_pos[0], self.hover_pos[1] - 18)).inflate(18, 10)
         box.clamp_ip(surface.get_rect())
         surface.blit(panel(box.size, 235, 8), box)
         surface.blit(text, text.get_rect(center=box.center))
 
     def _draw_preview(self, surface: pygame.Surface, art: Art, state: State) -> None:
+        """Dotted path and a ghost crown where the hovered (else the selected) card would go."""
         card, color = self.card_at(self.hover_pos)
-        if card is None or color != state.turn or card == self.selected:
+        if card is None or color != state.turn:
+            card = self.selected
+        if card is None:
             return
         t = state.target(card)
         a = square_center(state.crown)
@@ -495,7 +526,7 @@ class GameScene(Scene):
             heroes = anim.heroes(color)  # type: ignore[assignment]
         for i in range(heroes):
             surface.blit(art.heroes[color], hero_rect(color, i))
-        label = art.text(_("Heroes: {n}").format(n=state.heroes[color]), 20, CREAM, shadow=True)
+        label = art.text(_("Heroes: {n}").format(n=heroes), 20, CREAM, shadow=True)
         hr = hero_rect(color, 0)
         ly = hr.bottom + 2 if color is Color.WHITE else hr.top - label.get_height() - 2
         surface.blit(label, (hr.x, ly))
@@ -519,7 +550,6 @@ class GameScene(Scene):
 
     def _draw_player_panel(self, surface: pygame.Surface, art: Art, state: State, color: Color) -> None:
         r = PANEL_RECT[color]
-        surface.blit(panel(r.size), r)
         to_move = state.turn == color and not state.is_game_over()
         if to_move:
             glow = 0.5 + 0.5 * math.sin(self.clock * 4)
@@ -546,7 +576,6 @@ class GameScene(Scene):
         if anim is not None and anim.draw_count(t) is not None:
             count = anim.draw_count(t)  # type: ignore[assignment]
         base = DRAW_PILE_RECT
-        pygame.draw.rect(surface, (20, 44, 30), base.inflate(8, 8), 2, border_radius=10)
         for dx, dy in pile_offsets(count):
             surface.blit(art.card_back, base.move(dx, dy))
         can_draw = (not self.busy() and self.match.human_to_move() and not state.is_game_over()
@@ -557,7 +586,6 @@ class GameScene(Scene):
         top = state.discard_top
         if anim is not None and anim.discard_top(t) is not None:
             top = anim.discard_top(t)  # type: ignore[assignment]
-        pygame.draw.rect(surface, (20, 44, 30), DISCARD_RECT.inflate(8, 8), 2, border_radius=10)
         if top >= 0:
             surface.blit(art.card(CARDS[top]), DISCARD_RECT)
         for rect, title, n in ((DRAW_PILE_RECT, _("Draw pile"), count),
@@ -584,8 +612,7 @@ class GameScene(Scene):
 
     def _draw_status(self, surface: pygame.Surface, art: Art, state: State, idle_human: bool) -> None:
         r = SIDE_LEFT
-        box = pygame.Rect(r.x, r.y + 40, r.w, 250)
-        surface.blit(panel(box.size), box)
+        box = STATUS_RECT
         title = art.text(_("Rose King"), 40, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.y + 16)))
         y = box.y + 70

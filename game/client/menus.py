@@ -132,7 +132,9 @@ class ComputerSetup(Scene):
         bw = (self.rect.w - 80 - (per_row - 1) * 10) // per_row
         for i, level in enumerate(levels):
             r = (x0 + (i % per_row) * (bw + 10), self.rect.y + 205 + (i // per_row) * 62, bw, 52)
-            self.buttons.append(Button(r, level, self._set_level(level), selected=self._is_level(level), size=28))
+            label = _(level)
+            self.buttons.append(Button(r, label[:1].upper() + label[1:], self._set_level(level),
+                                       selected=self._is_level(level), size=28))
         self.buttons += [
             Button((x0, self.rect.bottom - 80, 285, 56), "Back", self.back, size=30),
             Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), "Start", self.start,

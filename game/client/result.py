@@ -84,7 +84,7 @@ class ResultPanel(Scene):
         handle_buttons(self.buttons, event)
 
     def update(self, dt: float) -> None:
-        self.game.clock += dt
+        self.game.tick(dt)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
