@@ -31,7 +31,10 @@ class Anim:
     hide_crown = False
     hidden_square: int | None = None
 
-    def __init__(self) -> None:
+    def __init__(self, move: Move) -> None:
+        assert move.card is not None, "animations show completed moves (a draw carries its card)"
+        self.move = move
+        self.layout: list[tuple[Card, int]] | None = None  # the mover's hand while this runs
         self.t = 0.0
         self.prev = 0.0
 
@@ -48,7 +51,8 @@ class Anim:
 
     # what the static view shows instead of the shown state while this runs (None: no change)
     def hand(self, color: Color) -> list[tuple[Card, int]] | None:
-        return None
+        """(card, slot) pairs of ``color``'s hand as drawn under this animation."""
+        return self.layout if color == self.move.player else None
 
     def discard_top(self, time: float) -> int | None:
         return None
@@ -83,11 +87,9 @@ class PlayAnim(Anim):
     hide_crown = True
 
     def __init__(self, shown: State, move: Move) -> None:
-        super().__init__()
-        assert move.card is not None
-        self.move = move
-        p = move.player
-        card = move.card
+        super().__init__(move)
+        p, card = move.player, move.card
+        assert card is not None
         self.src = shown.crown
         self.dst = shown.target(card)
         assert self.dst is not None
@@ -105,9 +107,6 @@ class PlayAnim(Anim):
         self.land_at = self.duration - self.land
         if self.hero:
             self.hidden_square = self.dst
-
-    def hand(self, color: Color) -> list[tuple[Card, int]] | None:
-        return self.layout if color == self.move.player else None
 
     def discard_top(self, time: float) -> int | None:
         return self.move.card.index if time >= self.fly else self.old_top  # type: ignore[union-attr]
@@ -159,11 +158,9 @@ class DrawAnim(Anim):
     face up; if it was the last card, the discard pile is then shuffled into a new draw pile."""
 
     def __init__(self, shown: State, move: Move) -> None:
-        super().__init__()
-        assert move.card is not None
-        self.move = move
-        p = move.player
-        card = move.card
+        super().__init__(move)
+        p, card = move.player, move.card
+        assert card is not None
         post = sorted(shown.hand(p) + [card])
         self.layout = [(c, i) for i, c in enumerate(post) if c != card]
         self.slot = hand_slot_rect(p, post.index(card)).center
@@ -175,9 +172,6 @@ class DrawAnim(Anim):
         self.shuffle_at = self.fly + self.flip
         extra = (self.stagger * max(0, len(self.returning) - 1) + self.back + 0.25) if self.reshuffle else 0.0
         self.duration = self.shuffle_at + extra
-
-    def hand(self, color: Color) -> list[tuple[Card, int]] | None:
-        return self.layout if color == self.move.player else None
 
     def draw_count(self, time: float) -> int | None:
         if not self.reshuffle or time < self.shuffle_at:

@@ -10,8 +10,7 @@ from game.i18n import _
 
 from .art import CREAM, GOLD
 from .layout import CANVAS
-from .scene import Scene
-from .widgets import Button, handle_buttons, panel
+from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -28,7 +27,7 @@ def dim(surface: pygame.Surface, alpha: int = 140) -> None:
     surface.blit(veil, (0, 0))
 
 
-class ConfirmDialog(Scene):
+class ConfirmDialog(ButtonScene):
     """"Are you sure?" over whatever is below. ``on_yes`` runs after the dialog pops itself.
 
     Esc or "No" just closes it.
@@ -55,22 +54,17 @@ class ConfirmDialog(Scene):
     def _no(self) -> None:
         self.app.pop()
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self._no()
-            return
-        handle_buttons(self.buttons, event)
+    on_escape = _no
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         dim(surface)
         surface.blit(panel(self.rect.size), self.rect)
         text = self.app.art.text(_(self.question), 32, CREAM, shadow=True, wrap=self.rect.w - 60)
         surface.blit(text, text.get_rect(midtop=(self.rect.centerx, self.rect.y + 36)))
-        for b in self.buttons:
-            b.draw(surface, self.app.art)
+        self.draw_buttons(surface)
 
 
-class PauseMenu(Scene):
+class PauseMenu(ButtonScene):
     """Esc during a game: resume, animation speed, main menu, quit (the last two ask first)."""
 
     opaque = False
@@ -109,16 +103,11 @@ class PauseMenu(Scene):
         else:
             self.app.quit()
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.resume()
-            return
-        handle_buttons(self.buttons, event)
+    on_escape = resume
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         dim(surface)
         surface.blit(panel(self.rect.size), self.rect)
         title = self.app.art.text(_("Paused"), 52, GOLD, shadow=True)
         surface.blit(title, title.get_rect(center=(self.rect.centerx, self.rect.y + 55)))
-        for b in self.buttons:
-            b.draw(surface, self.app.art)
+        self.draw_buttons(surface)

@@ -31,6 +31,7 @@ from .dialogs import PauseMenu
 from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
                      SIDE_LEFT, SQUARE, hand_slot_rect, hero_rect, square_at, square_center, square_rect)
 from .match import Match
+from .result import ResultPanel
 from .scene import Scene
 from .widgets import Button, handle_buttons, panel
 
@@ -213,7 +214,6 @@ class GameScene(Scene):
             self.match.update(dt)
             if self.match.state.is_game_over() and not self.busy() and not self.result_shown:
                 self.result_shown = True
-                from .result import ResultPanel  # the panel draws on this scene; imported here to keep the module graph flat
                 self.app.push(ResultPanel(self.app, self))
 
     # ------------------------------------------------------------------ input

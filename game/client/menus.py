@@ -12,10 +12,10 @@ from game.engine import Color
 from game.i18n import _
 
 from .art import CREAM, GOLD
+from .game_scene import GameScene
 from .layout import CANVAS
 from .match import ComputerController, HumanController, Match, local_match
-from .scene import Scene
-from .widgets import Button, handle_buttons, panel
+from .widgets import Button, ButtonScene, chooser, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -65,8 +65,6 @@ class GameConfig:
 
 def start_game(app: "App", config: GameConfig) -> None:
     """Replace the whole stack by a new game of ``config``."""
-    from .game_scene import GameScene
-
     def again() -> None:
         start_game(app, config)
 
@@ -76,7 +74,7 @@ def start_game(app: "App", config: GameConfig) -> None:
     app.reset(GameScene(app, config.new_match(), on_new_game=again, on_main_menu=menu))
 
 
-class MainMenu(Scene):
+class MainMenu(ButtonScene):
     """Play a friend on this machine, play the computer, or quit."""
 
     def __init__(self, app: "App") -> None:
@@ -98,21 +96,17 @@ class MainMenu(Scene):
     def update(self, dt: float) -> None:
         self.clock += dt
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.quit()
-            return
-        handle_buttons(self.buttons, event)
+    def on_escape(self) -> None:
+        self.app.quit()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         draw_title(surface, self.app, self.clock)
-        for b in self.buttons:
-            b.draw(surface, self.app.art)
+        self.draw_buttons(surface)
         foot = self.app.art.text(_("A game by Dirk Henn. F11: full screen."), 20, (200, 190, 160))
         surface.blit(foot, foot.get_rect(midbottom=(CANVAS[0] // 2, CANVAS[1] - 16)))
 
 
-class ComputerSetup(Scene):
+class ComputerSetup(ButtonScene):
     """Choose your colour and the computer's level (from :data:`game.ai.LEVELS`), then start."""
 
     def __init__(self, app: "App") -> None:
@@ -123,39 +117,23 @@ class ComputerSetup(Scene):
         self.level = "greedy" if "greedy" in levels else levels[0]
         self.rect = pygame.Rect(CANVAS[0] // 2 - 330, 270, 660, 460)
         x0 = self.rect.x + 40
-        self.buttons: list[Button] = []
         for i, color in enumerate((Color.RED, Color.WHITE)):
             label = _("Red (moves first)") if color is Color.RED else _("White")
-            self.buttons.append(Button((x0 + i * 295, self.rect.y + 85, 285, 54), label, self._set_you(color),
-                                       selected=self._is_you(color), size=28))
+            choose, chosen = chooser(self, "you", color)
+            self.buttons.append(Button((x0 + i * 295, self.rect.y + 85, 285, 54), label, choose,
+                                       selected=chosen, size=28))
         per_row = 3
         bw = (self.rect.w - 80 - (per_row - 1) * 10) // per_row
         for i, level in enumerate(levels):
             r = (x0 + (i % per_row) * (bw + 10), self.rect.y + 205 + (i // per_row) * 62, bw, 52)
             label = _(level)
-            self.buttons.append(Button(r, label[:1].upper() + label[1:], self._set_level(level),
-                                       selected=self._is_level(level), size=28))
+            choose, chosen = chooser(self, "level", level)
+            self.buttons.append(Button(r, label[:1].upper() + label[1:], choose, selected=chosen, size=28))
         self.buttons += [
             Button((x0, self.rect.bottom - 80, 285, 56), "Back", self.back, size=30),
             Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), "Start", self.start,
                    key=pygame.K_RETURN, size=30),
         ]
-
-    def _set_you(self, color: Color):
-        def f() -> None:
-            self.you = color
-        return f
-
-    def _is_you(self, color: Color):
-        return lambda: self.you == color
-
-    def _set_level(self, level: str):
-        def f() -> None:
-            self.level = level
-        return f
-
-    def _is_level(self, level: str):
-        return lambda: self.level == level
 
     def back(self) -> None:
         self.app.pop()
@@ -166,11 +144,7 @@ class ComputerSetup(Scene):
     def update(self, dt: float) -> None:
         self.clock += dt
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.back()
-            return
-        handle_buttons(self.buttons, event)
+    on_escape = back
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
@@ -179,5 +153,4 @@ class ComputerSetup(Scene):
         for text, y in ((_("Your colour"), 40), (_("Computer level"), 160)):
             s = art.text(text, 30, GOLD, shadow=True)
             surface.blit(s, (self.rect.x + 40, self.rect.y + y))
-        for b in self.buttons:
-            b.draw(surface, art)
+        self.draw_buttons(surface)

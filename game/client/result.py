@@ -12,8 +12,7 @@ from game.i18n import _
 
 from .art import COLOR_UI, CREAM, GOLD
 from .layout import SIDE_RIGHT
-from .scene import Scene
-from .widgets import Button, handle_buttons, panel
+from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -56,7 +55,7 @@ def decided_line(state, outcome) -> str:
     return _("Points, largest territory and stones are all equal.")
 
 
-class ResultPanel(Scene):
+class ResultPanel(ButtonScene):
     """Over the finished board (territories outlined by the game scene): each side's territories,
     totals, the tie-break where it decided, and buttons for a new game and the main menu."""
 
@@ -81,7 +80,7 @@ class ResultPanel(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
             self.game.hover_pos = event.pos
-        handle_buttons(self.buttons, event)
+        super().handle_event(event)
 
     def update(self, dt: float) -> None:
         self.game.tick(dt)
@@ -116,5 +115,4 @@ class ResultPanel(Scene):
                 s = art.text(line, 17, CREAM, wrap=r.w - 44)
                 surface.blit(s, (r.x + 24, y))
                 y += s.get_height() + 3
-        for b in self.buttons:
-            b.draw(surface, art)
+        self.draw_buttons(surface)

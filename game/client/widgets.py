@@ -9,6 +9,7 @@ import pygame
 from game.i18n import _
 
 from .art import CREAM, GOLD, GOLD_DARK, INK, Art
+from .scene import Scene
 
 
 _panel_cache: dict[tuple, pygame.Surface] = {}
@@ -105,3 +106,31 @@ def handle_buttons(buttons: list[Button], event: pygame.event.Event) -> bool:
             if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
                 break
     return used
+
+
+class ButtonScene(Scene):
+    """A scene made of buttons: the buttons get every event; Esc calls :meth:`on_escape`."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.buttons: list[Button] = []
+
+    def on_escape(self) -> None:
+        """What Esc does here (default: nothing)."""
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.on_escape()
+            return
+        handle_buttons(self.buttons, event)
+
+    def draw_buttons(self, surface: pygame.Surface) -> None:
+        for b in self.buttons:
+            b.draw(surface, self.app.art)
+
+
+def chooser(obj: object, attr: str, value: object) -> tuple[Callable[[], None], Callable[[], bool]]:
+    """(set, is_set) callables for a radio button setting ``obj.attr`` to ``value``."""
+    def choose() -> None:
+        setattr(obj, attr, value)
+    return choose, lambda: getattr(obj, attr) == value

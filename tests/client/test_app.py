@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 
 from game.ai import LEVELS
-from game.client.app import STEP, App
+from game.client.app import STEP
 from game.client.dialogs import ConfirmDialog, PauseMenu
 from game.client.game_scene import GameScene
 from game.client.layout import CANVAS
