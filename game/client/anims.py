@@ -57,6 +57,10 @@ class Anim:
     def discard_top(self, time: float) -> int | None:
         return None
 
+    def discard_count(self, time: float, before: int) -> int:
+        """Cards shown in the discard pile while :meth:`discard_top` overrides it."""
+        return before
+
     def draw_count(self, time: float) -> int | None:
         return None
 
@@ -110,6 +114,9 @@ class PlayAnim(Anim):
 
     def discard_top(self, time: float) -> int | None:
         return self.move.card.index if time >= self.fly else self.old_top  # type: ignore[union-attr]
+
+    def discard_count(self, time: float, before: int) -> int:
+        return before + 1 if time >= self.fly else before
 
     def heroes(self, color: Color) -> int | None:
         return self.heroes_before - 1 if self.hero and color == self.move.player else None
@@ -182,6 +189,9 @@ class DrawAnim(Anim):
 
     def discard_top(self, time: float) -> int | None:
         return -1 if self.reshuffle and time >= self.shuffle_at else None
+
+    def discard_count(self, time: float, before: int) -> int:
+        return 0
 
     def draw(self, surface: pygame.Surface, art: Art, time: float) -> None:
         f = window(time, 0.0, self.fly)

@@ -99,6 +99,7 @@ class GameScene(Scene):
         self.toast: tuple[str, float] | None = None
         self.banner: tuple[str, float] | None = None
         self.clock = 0.0
+        self.card_x: dict[tuple[Color, int], float] = {}  # drawn x of each hand card while it glides
         self.result_shown = False
         match.on_move.append(self._on_move)
         opts = app.options
@@ -196,6 +197,22 @@ class GameScene(Scene):
         if self.banner:
             self.banner = (self.banner[0], self.banner[1] - dt) if self.banner[1] > dt else None
 
+    def _slide_hands(self, dt: float) -> None:
+        """Cards glide to their slots when the hand closes a gap or makes room (about 0.15 s)."""
+        speed = self.app.options.anim_speed
+        k = 1.0 if speed <= 0 else min(1.0, dt * speed * 16)
+        seen = set()
+        for color in (Color.RED, Color.WHITE):
+            for card, slot in self.hand_layout(color):
+                key = (color, card.index)
+                seen.add(key)
+                target = hand_slot_rect(color, slot).x
+                x = self.card_x.get(key, target)
+                x += (target - x) * k
+                self.card_x[key] = target if abs(target - x) < 0.5 else x
+        for key in [key for key in self.card_x if key not in seen]:
+            del self.card_x[key]
+
     def update(self, dt: float) -> None:
         self.tick(dt)
         speed = self.app.options.anim_speed
@@ -210,6 +227,7 @@ class GameScene(Scene):
                     self._commit(self.anim.move)  # type: ignore[attr-defined]
                     if self.queue:
                         self._start_next()
+        self._slide_hands(dt)
         if not self.busy():
             self.match.update(dt)
             if self.match.state.is_game_over() and not self.busy() and not self.result_shown:
@@ -350,7 +368,11 @@ class GameScene(Scene):
         return [(c, i) for i, c in enumerate(self.shown.hand(color))]
 
     def card_rect(self, color: Color, card: Card, slot: int) -> pygame.Rect:
+        """Where ``card`` is drawn: its slot, or on its way there after the hand closed a gap."""
         r = hand_slot_rect(color, slot)
+        x = self.card_x.get((color, card.index))
+        if x is not None:
+            r.x = round(x)
         if card == self.selected and color == self.shown.turn:
             return r.move(0, LIFT[color])
         return r
@@ -583,13 +605,14 @@ class GameScene(Scene):
         if can_draw:
             glow = 0.5 + 0.5 * math.sin(self.clock * 5)
             pygame.draw.rect(surface, (255, int(210 + 40 * glow), 120), base.inflate(10, 10), 3, border_radius=10)
-        top = state.discard_top
+        top, discards = state.discard_top, state.discard_pile.bit_count()
         if anim is not None and anim.discard_top(t) is not None:
             top = anim.discard_top(t)  # type: ignore[assignment]
+            discards = anim.discard_count(t, discards)
         if top >= 0:
             surface.blit(art.card(CARDS[top]), DISCARD_RECT)
         for rect, title, n in ((DRAW_PILE_RECT, _("Draw pile"), count),
-                               (DISCARD_RECT, _("Discard pile"), state.discard_pile.bit_count())):
+                               (DISCARD_RECT, _("Discard pile"), discards)):
             lab = art.text(title, 21, CREAM, shadow=True)
             surface.blit(lab, lab.get_rect(midbottom=(rect.centerx, rect.top - 12)))
             num = art.text(str(n), 30, GOLD, shadow=True)

@@ -256,3 +256,34 @@ def test_input_ignored_while_result_or_other_turn(app, driver, new_hotseat):
     white_card = s.hand(Color.WHITE)[0]
     driver.click_card(Color.WHITE, white_card)
     assert s.ply == 0 and "Those are" in scene.toast[0]
+
+
+def test_drawing_the_last_card_shows_the_reshuffle(app, driver, new_hotseat):
+    state, _seed = find(lambda s: s.draw_pile.bit_count() == 1 and s.discard_pile
+                        and any(m.kind is DRAW for m in s.legal_moves()))
+    discards = state.discard_pile
+    scene = new_hotseat(1, state)
+    driver.click_draw_pile()
+    anim = scene.anim
+    assert isinstance(anim, DrawAnim) and anim.reshuffle and len(anim.returning) == discards.bit_count()
+    assert "shuffled" in scene.banner[0]
+    app.run_frames(int(anim.shuffle_at * 60) + 3)
+    assert anim.draw_count(anim.t) < discards.bit_count() and anim.discard_top(anim.t) == -1
+    driver.settle()
+    assert scene.shown.draw_pile == discards and scene.shown.discard_pile == 0
+
+
+def test_hand_closes_the_gap_smoothly(app, driver, new_hotseat):
+    scene = new_hotseat(9)
+    s = scene.match.state
+    first = s.hand(Color.RED)[0]
+    move = next(m for m in s.legal_moves() if m.kind is PLAY and m.card == first)
+    driver.click_square(s.target(first))
+    driver.settle()
+    second = s.hand(Color.RED)[0]
+    from game.client.layout import hand_slot_rect
+    x = scene.card_rect(Color.RED, second, 0).x
+    assert x > hand_slot_rect(Color.RED, 0).x  # still gliding left from slot 1
+    app.run_frames(30)
+    assert scene.card_rect(Color.RED, second, 0).x == hand_slot_rect(Color.RED, 0).x
+    assert move == s.move_stack[0]
