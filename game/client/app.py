@@ -21,6 +21,7 @@ import warnings
 
 import pygame
 
+import assets
 from game.i18n import _
 
 from .art import Art
@@ -40,6 +41,11 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption(_("Rose King"))
+        try:
+            with assets.open_binary("stone_red.png") as f:
+                pygame.display.set_icon(pygame.image.load(f, "stone_red.png"))
+        except (OSError, pygame.error):  # an icon is a nicety; the game runs without one
+            pass
         flags = pygame.SCALED | pygame.RESIZABLE
         try:
             self.screen = pygame.display.set_mode(CANVAS, flags, vsync=1 if vsync else 0)

@@ -110,7 +110,7 @@ class GameScene(Scene):
             Button((x, 616, w, 46), "Menu", self.pause, size=26),
         ]
         self.tiles = {
-            "play": _tile(TEAL, 110), "play_ring": _tile((190, 255, 225), 220, border=3),
+            "play": _tile(TEAL, 150), "play_ring": _tile((30, 120, 90), 230, border=3),
             "hero": _tile(HERO_UI, 120), "hero_ring": _tile((236, 200, 255), 230, border=4),
             "pick": _tile((255, 170, 40), 150), "pick_ring": _tile((255, 250, 220), 255, border=4),
             "red_land": _tile((200, 40, 40), 90, 2, size=SQUARE - 2),
@@ -446,8 +446,10 @@ class GameScene(Scene):
                 surface.blit(self.tiles[ring], r)
             elif self.app.options.show_targets:
                 tile = self.tiles["hero" if hero else "play"]
-                tile.set_alpha(200)
+                tile.set_alpha(255)
                 surface.blit(tile, r)
+                if not hero:
+                    surface.blit(self.tiles["play_ring"], r)
 
     def _draw_hero_rings(self, surface: pygame.Surface, state: State) -> None:
         """A ring over each stone a hero move could flip (all if targets are shown, else the selected one)."""

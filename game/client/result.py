@@ -29,7 +29,9 @@ def territory_lines(state, color: Color) -> list[str]:
             singles.append(squares)
         else:
             lines.append(_("{n} × {n} = {points}: {squares}").format(n=n, points=n * n, squares=squares))
-    if singles:
+    if len(singles) == 1:
+        lines.append(_("a single stone, 1 point: {square}").format(square=singles[0]))
+    elif singles:
         lines.append(_("{count} single stones, 1 point each: {squares}").format(
             count=len(singles), squares=" ".join(singles)))
     return lines
