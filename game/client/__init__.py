@@ -6,3 +6,7 @@
 - :mod:`.menus`, :mod:`.dialogs`, :mod:`.result`: main menu, pause/confirm, result panel
 - :mod:`.art`, :mod:`.layout`, :mod:`.widgets`, :mod:`.tween`: sprites, geometry, buttons, easing
 """
+
+import os as _os
+
+_os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before any module here imports pygame

@@ -189,6 +189,10 @@ def run(argv: list[str]) -> int:
         return 2
     from .menus import MainMenu
 
-    app = App()
+    try:
+        app = App()
+    except pygame.error as e:  # no display at all (e.g. a server without X or Wayland)
+        print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
+        return 1
     app.push(MainMenu(app))
     return app.run()

@@ -159,7 +159,7 @@ class GameScene(Scene):
     def skip(self) -> None:
         """Finish every running and queued animation at once."""
         if self.anim is not None:
-            self._commit(self.anim.move)  # type: ignore[attr-defined]
+            self._commit(self.anim.move)
         while self.queue:
             move = self.queue.popleft()
             if move.kind is DRAW and self.shown.draw_pile == 1 << move.card.index:  # type: ignore[union-attr]
@@ -224,7 +224,7 @@ class GameScene(Scene):
             else:
                 self.anim.advance(dt * speed)
                 if self.anim.done:
-                    self._commit(self.anim.move)  # type: ignore[attr-defined]
+                    self._commit(self.anim.move)
                     if self.queue:
                         self._start_next()
         self._slide_hands(dt)
