@@ -15,6 +15,7 @@ sleeps.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import warnings
@@ -38,6 +39,11 @@ class App:
     """Owns the window, the loop and the scene stack (the top scene gets events and updates)."""
 
     def __init__(self, options: ViewOptions | None = None, vsync: bool = True) -> None:
+        # SCALED would otherwise scale only by whole numbers in a window (a 900x600 window would crop the
+        # canvas) and forbid windows smaller than the canvas; pygame-ce reads this (oddly named) variable
+        # to allow any scale, and SDL's own variable asks for smooth (linear) filtering.
+        os.environ.setdefault("SDL_HINT_RENDER_SCALE_QUALITY", "1")
+        os.environ.setdefault("SDL_RENDER_SCALE_QUALITY", "linear")
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption(_("Rose King"))
@@ -51,7 +57,7 @@ class App:
             self.screen = pygame.display.set_mode(CANVAS, flags, vsync=1 if vsync else 0)
         except pygame.error:  # no vsync-capable renderer: plain scaled window
             self.screen = pygame.display.set_mode(CANVAS, flags)
-        self._set_minimum_size()
+        self._fit_window()
         self.art = Art()
         self.options = options or ViewOptions()
         self.scenes: list[Scene] = []
@@ -62,12 +68,22 @@ class App:
         self.frames = 0
 
     @staticmethod
-    def _set_minimum_size() -> None:
+    def _fit_window() -> None:
+        """Open at the canvas size, shrunk to fit a smaller desktop; allow shrinking to MIN_WINDOW."""
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
-                pygame.Window.from_display_module().minimum_size = MIN_WINDOW
-        except (AttributeError, pygame.error):  # older pygame-ce: the window can shrink further
+                window = pygame.Window.from_display_module()
+            window.minimum_size = MIN_WINDOW
+            desktops = pygame.display.get_desktop_sizes()
+            if desktops:
+                dw, dh = desktops[0]
+                scale = min(1.0, 0.92 * dw / CANVAS[0], 0.88 * dh / CANVAS[1])
+                size = (max(MIN_WINDOW[0], int(CANVAS[0] * scale)), max(MIN_WINDOW[1], int(CANVAS[1] * scale)))
+                if tuple(window.size) != size:
+                    window.size = size
+                    window.position = pygame.WINDOWPOS_CENTERED
+        except (AttributeError, pygame.error):  # older pygame-ce or a driver without windows
             pass
 
     # ------------------------------------------------------------------ scene stack
@@ -155,6 +171,15 @@ class App:
         for scene in self.scenes[start:]:
             scene.draw(self.screen, self.frame_alpha)
 
+    @staticmethod
+    def frame_cap() -> int:
+        """Frames per second worth drawing: the display's refresh rate (60 if unknown), at most 240."""
+        try:
+            rate = pygame.display.get_current_refresh_rate()
+        except (AttributeError, pygame.error):
+            rate = 0
+        return max(30, min(240, rate or 60))
+
     def run_frames(self, n: int, dt: float = STEP) -> None:
         """Run ``n`` frames of ``dt`` seconds each without sleeping (tests, benches)."""
         for _i in range(n):
@@ -165,12 +190,13 @@ class App:
     def run(self) -> int:
         """The real-time loop until quit; returns the exit status."""
         clock = pygame.time.Clock()
+        fps = self.frame_cap()
         last = time.perf_counter()
         while self.running:
             now = time.perf_counter()
             self.step(now - last)
             last = now
-            clock.tick(240)  # vsync paces the loop where available; this stops a busy spin where not
+            clock.tick(fps)  # vsync paces the loop where available; this stops a busy spin where not
         while self.scenes:
             self.pop()
         pygame.quit()
