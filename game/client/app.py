@@ -53,10 +53,12 @@ class App:
         except (OSError, pygame.error):  # an icon is a nicety; the game runs without one
             pass
         flags = pygame.SCALED | pygame.RESIZABLE
-        try:
-            self.screen = pygame.display.set_mode(CANVAS, flags, vsync=1 if vsync else 0)
-        except pygame.error:  # no vsync-capable renderer: plain scaled window
-            self.screen = pygame.display.set_mode(CANVAS, flags)
+        with warnings.catch_warnings():  # "no fast renderer" / "could not enable vsync": the game runs anyway
+            warnings.filterwarnings("ignore", message="(no fast renderer|could not enable vsync)")
+            try:
+                self.screen = pygame.display.set_mode(CANVAS, flags, vsync=1 if vsync else 0)
+            except pygame.error:  # no vsync-capable renderer: plain scaled window
+                self.screen = pygame.display.set_mode(CANVAS, flags)
         self._fit_window()
         self.art = Art()
         self.options = options or ViewOptions()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pygame
 
 from game.ai import LEVELS
@@ -130,7 +132,9 @@ def test_pause_main_menu_asks_then_leaves(app, driver, new_hotseat):
 
 def test_resizing_keeps_the_canvas_and_clicks_land(app, driver, new_hotseat):
     scene = new_hotseat(1)
-    window = pygame.Window.from_display_module()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
     for size in ((900, 560), (1600, 1000), (640, 400)):
         window.size = size
         pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
