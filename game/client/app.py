@@ -1,0 +1,226 @@
+"""The window, the fixed-timestep loop and the scene stack.
+
+``App`` updates the top scene at a fixed 60 Hz from an accumulator of real time
+and renders once per frame, interpolated by how far the accumulator is into the
+next step (Glenn Fiedler, "Fix Your Timestep!"). Every frame is a full redraw of
+the 1280x800 logical canvas and a flip; the window is ``SCALED | RESIZABLE`` so
+SDL scales the canvas (letterboxed) to any window size and mouse events arrive in
+canvas coordinates. F11 toggles full screen. Only the display and font modules
+are initialised, so the game runs without a sound device.
+
+Tests drive it deterministically: ``app.step(dt)`` runs one frame as if ``dt``
+seconds had passed, ``app.run_frames(n)`` runs ``n`` frames of 1/60 s; neither
+sleeps.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import warnings
+
+import pygame
+
+import assets
+from game.i18n import _
+
+from .art import Art
+from .layout import CANVAS
+from .scene import Scene, ViewOptions
+
+STEP = 1 / 60
+MAX_FRAME = 0.25  # seconds; a longer stall (window dragged, debugger) is not caught up
+MIN_WINDOW = (640, 400)
+EPSILON = 1e-9
+
+
+class App:
+    """Owns the window, the loop and the scene stack (the top scene gets events and updates)."""
+
+    def __init__(self, options: ViewOptions | None = None, vsync: bool = True) -> None:
+        # SCALED would otherwise scale only by whole numbers in a window (a 900x600 window would crop the
+        # canvas) and forbid windows smaller than the canvas; pygame-ce reads this (oddly named) variable
+        # to allow any scale, and SDL's own variable asks for smooth (linear) filtering.
+        os.environ.setdefault("SDL_HINT_RENDER_SCALE_QUALITY", "1")
+        os.environ.setdefault("SDL_RENDER_SCALE_QUALITY", "linear")
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption(_("Rose King"))
+        try:
+            with assets.open_binary("stone_red.png") as f:
+                pygame.display.set_icon(pygame.image.load(f, "stone_red.png"))
+        except (OSError, pygame.error):  # an icon is a nicety; the game runs without one
+            pass
+        flags = pygame.SCALED | pygame.RESIZABLE
+        with warnings.catch_warnings():  # "no fast renderer" / "could not enable vsync": the game runs anyway
+            warnings.filterwarnings("ignore", message="(no fast renderer|could not enable vsync)")
+            try:
+                self.screen = pygame.display.set_mode(CANVAS, flags, vsync=1 if vsync else 0)
+            except pygame.error:  # no vsync-capable renderer: plain scaled window
+                self.screen = pygame.display.set_mode(CANVAS, flags)
+        self._fit_window()
+        self.art = Art()
+        self.options = options or ViewOptions()
+        self.scenes: list[Scene] = []
+        self.running = True
+        self.accumulator = 0.0
+        self.frame_alpha = 0.0
+        self.updates = 0
+        self.frames = 0
+
+    @staticmethod
+    def _fit_window() -> None:
+        """Open at the canvas size, shrunk to fit a smaller desktop; allow shrinking to MIN_WINDOW."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            window.minimum_size = MIN_WINDOW
+            desktops = pygame.display.get_desktop_sizes()
+            if desktops:
+                dw, dh = desktops[0]
+                scale = min(1.0, 0.92 * dw / CANVAS[0], 0.88 * dh / CANVAS[1])
+                size = (max(MIN_WINDOW[0], int(CANVAS[0] * scale)), max(MIN_WINDOW[1], int(CANVAS[1] * scale)))
+                if tuple(window.size) != size:
+                    window.size = size
+                    window.position = pygame.WINDOWPOS_CENTERED
+        except (AttributeError, pygame.error):  # older pygame-ce or a driver without windows
+            pass
+
+    # ------------------------------------------------------------------ scene stack
+    @property
+    def top(self) -> Scene | None:
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> None:
+        self.scenes.append(scene)
+
+    def pop(self) -> Scene:
+        """Remove and close the top scene. Raises IndexError on an empty stack."""
+        scene = self.scenes.pop()
+        scene.close()
+        return scene
+
+    def replace(self, scene: Scene) -> None:
+        if self.scenes:
+            self.pop()
+        self.push(scene)
+
+    def reset(self, scene: Scene) -> None:
+        """Close every scene and start over with ``scene`` (e.g. back to the main menu)."""
+        while self.scenes:
+            self.pop()
+        self.push(scene)
+
+    def quit(self) -> None:
+        self.running = False
+
+    def request_quit(self) -> None:
+        """The window's close button: ask first if a game in progress would be lost."""
+        from .dialogs import ConfirmDialog
+
+        if isinstance(self.top, ConfirmDialog):
+            self.quit()  # a second close while asking: the person means it
+        elif any(s.unsaved_game() for s in self.scenes):
+            self.push(ConfirmDialog(self, "Quit and discard the game in progress?", self.quit,
+                                    yes="Quit", no="Stay"))
+        else:
+            self.quit()
+
+    # ------------------------------------------------------------------ loop
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.request_quit()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+        elif self.top is not None:
+            self.top.handle_event(event)
+
+    def toggle_fullscreen(self) -> None:
+        try:
+            pygame.display.toggle_fullscreen()
+        except pygame.error:  # some drivers (dummy, some WMs) cannot; the game goes on windowed
+            pass
+
+    def step(self, dt: float) -> None:
+        """One frame: handle queued events, run the fixed updates ``dt`` seconds of real time
+        call for, draw interpolated, flip."""
+        for event in pygame.event.get():
+            self.handle_event(event)
+            if not self.running:
+                return
+        self.accumulator += min(dt, MAX_FRAME)
+        while self.accumulator >= STEP - EPSILON:  # float sums of dt must not lose a step
+            scene = self.top
+            if scene is not None:
+                scene.update(STEP)
+            self.accumulator -= STEP
+            self.updates += 1
+        self.accumulator = max(0.0, self.accumulator)
+        self.frame_alpha = self.accumulator / STEP
+        self.draw()
+        pygame.display.flip()
+        self.frames += 1
+
+    def draw(self) -> None:
+        """Full redraw: every scene from the topmost opaque one upwards."""
+        start = 0
+        for i in range(len(self.scenes) - 1, -1, -1):
+            if self.scenes[i].opaque:
+                start = i
+                break
+        for scene in self.scenes[start:]:
+            scene.draw(self.screen, self.frame_alpha)
+
+    @staticmethod
+    def frame_cap() -> int:
+        """Frames per second worth drawing: the display's refresh rate (60 if unknown), at most 240."""
+        try:
+            rate = pygame.display.get_current_refresh_rate()
+        except (AttributeError, pygame.error):
+            rate = 0
+        return max(30, min(240, rate or 60))
+
+    def run_frames(self, n: int, dt: float = STEP) -> None:
+        """Run ``n`` frames of ``dt`` seconds each without sleeping (tests, benches)."""
+        for _i in range(n):
+            if not self.running:
+                return
+            self.step(dt)
+
+    def run(self) -> int:
+        """The real-time loop until quit; returns the exit status."""
+        clock = pygame.time.Clock()
+        fps = self.frame_cap()
+        last = time.perf_counter()
+        while self.running:
+            now = time.perf_counter()
+            self.step(now - last)
+            last = now
+            clock.tick(fps)  # vsync paces the loop where available; this stops a busy spin where not
+        while self.scenes:
+            self.pop()
+        pygame.quit()
+        return 0
+
+
+def run(argv: list[str]) -> int:
+    """Open the game window at the main menu (``rose-king`` with no arguments).
+
+    ``argv``: remaining command-line words; a record path (replay) is not supported by this
+    client yet and is refused with a message and exit status 2.
+    """
+    if argv:
+        print(_("rose-king: opening a record in the window is not available yet: {path}").format(path=argv[0]),
+              file=sys.stderr)
+        return 2
+    from .menus import MainMenu
+
+    try:
+        app = App()
+    except pygame.error as e:  # no display at all (e.g. a server without X or Wayland)
+        print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
+        return 1
+    app.push(MainMenu(app))
+    return app.run()

@@ -1,0 +1,113 @@
+"""Overlay scenes over a game: the pause menu and the yes/no confirmation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+
+from game.i18n import _
+
+from .art import CREAM, GOLD
+from .layout import CANVAS
+from .widgets import Button, ButtonScene, panel
+
+if TYPE_CHECKING:
+    from .app import App
+
+_dim_cache: list[pygame.Surface] = []
+
+
+def dim(surface: pygame.Surface, alpha: int = 140) -> None:
+    """Darken the whole canvas (behind a modal panel)."""
+    if not _dim_cache or _dim_cache[0].get_size() != surface.get_size():
+        _dim_cache[:] = [pygame.Surface(surface.get_size())]
+    veil = _dim_cache[0]
+    veil.set_alpha(alpha)
+    surface.blit(veil, (0, 0))
+
+
+class ConfirmDialog(ButtonScene):
+    """"Are you sure?" over whatever is below. ``on_yes`` runs after the dialog pops itself.
+
+    Esc or "No" just closes it.
+    """
+
+    opaque = False
+
+    def __init__(self, app: "App", question: str, on_yes: Callable[[], None], yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(app)
+        self.question = question
+        self.on_yes = on_yes
+        self.rect = pygame.Rect(0, 0, 560, 230)
+        self.rect.center = (CANVAS[0] // 2, CANVAS[1] // 2)
+        bw = 200
+        self.buttons = [
+            Button((self.rect.centerx - bw - 15, self.rect.bottom - 80, bw, 52), yes, self._yes, key=pygame.K_y),
+            Button((self.rect.centerx + 15, self.rect.bottom - 80, bw, 52), no, self._no, key=pygame.K_n),
+        ]
+
+    def _yes(self) -> None:
+        self.app.pop()
+        self.on_yes()
+
+    def _no(self) -> None:
+        self.app.pop()
+
+    on_escape = _no
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        dim(surface)
+        surface.blit(panel(self.rect.size), self.rect)
+        text = self.app.art.text(_(self.question), 32, CREAM, shadow=True, wrap=self.rect.w - 60)
+        surface.blit(text, text.get_rect(midtop=(self.rect.centerx, self.rect.y + 36)))
+        self.draw_buttons(surface)
+
+
+class PauseMenu(ButtonScene):
+    """Esc during a game: resume, animation speed, main menu, quit (the last two ask first)."""
+
+    opaque = False
+
+    def __init__(self, app: "App", on_main_menu: Callable[[], None], game_running: Callable[[], bool]) -> None:
+        super().__init__(app)
+        self.on_main_menu = on_main_menu
+        self.game_running = game_running
+        self.rect = pygame.Rect(0, 0, 420, 430)
+        self.rect.center = (CANVAS[0] // 2, CANVAS[1] // 2)
+        x, w = self.rect.x + 50, self.rect.w - 100
+        y = self.rect.y + 100
+        opts = app.options
+        self.buttons = [
+            Button((x, y, w, 54), "Resume", self.resume, key=pygame.K_r),
+            Button((x, y + 70, w, 54), lambda: _("Animations: {speed}").format(speed=_(opts.speed_label())),
+                   opts.next_speed, size=28),
+            Button((x, y + 140, w, 54), "Main menu", self.main_menu, key=pygame.K_m),
+            Button((x, y + 210, w, 54), "Quit", self.quit, key=pygame.K_q),
+        ]
+
+    def resume(self) -> None:
+        self.app.pop()
+
+    def main_menu(self) -> None:
+        if self.game_running():
+            self.app.push(ConfirmDialog(self.app, "Leave this game? It will be lost.", self.on_main_menu,
+                                        yes="Leave", no="Stay"))
+        else:
+            self.on_main_menu()
+
+    def quit(self) -> None:
+        if self.game_running():
+            self.app.push(ConfirmDialog(self.app, "Quit and discard the game in progress?", self.app.quit,
+                                        yes="Quit", no="Stay"))
+        else:
+            self.app.quit()
+
+    on_escape = resume
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        dim(surface)
+        surface.blit(panel(self.rect.size), self.rect)
+        title = self.app.art.text(_("Paused"), 52, GOLD, shadow=True)
+        surface.blit(title, title.get_rect(center=(self.rect.centerx, self.rect.y + 55)))
+        self.draw_buttons(surface)

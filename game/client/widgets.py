@@ -1,0 +1,136 @@
+"""Buttons and panels in the board-game look (dark wood, gold rim, cream type)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pygame
+
+from game.i18n import _
+
+from .art import CREAM, GOLD, GOLD_DARK, INK, Art
+from .scene import Scene
+
+
+_panel_cache: dict[tuple, pygame.Surface] = {}
+
+
+def panel(size: tuple[int, int], alpha: int = 225, radius: int = 14) -> pygame.Surface:
+    """A translucent dark-wood panel with a double gold rim, cached per size."""
+    key = (size, alpha, radius)
+    surf = _panel_cache.get(key)
+    if surf is None:
+        w, h = size
+        surf = pygame.Surface(size, pygame.SRCALPHA)
+        for y in range(h):  # vertical warm gradient
+            t = y / max(1, h - 1)
+            col = (int(62 - 22 * t), int(38 - 14 * t), int(22 - 8 * t), alpha)
+            surf.fill(col, (0, y, w, 1))
+        mask = pygame.Surface(size, pygame.SRCALPHA)
+        pygame.draw.rect(mask, (255, 255, 255, 255), mask.get_rect(), border_radius=radius)
+        surf.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+        pygame.draw.rect(surf, GOLD_DARK, surf.get_rect(), 3, border_radius=radius)
+        pygame.draw.rect(surf, (*GOLD, 120), surf.get_rect().inflate(-10, -10), 1, border_radius=max(1, radius - 4))
+        _panel_cache[key] = surf
+    return surf
+
+
+class Button:
+    """A clickable button. ``label`` is a string (translated when drawn) or a callable returning one.
+
+    Clicks count on release inside the button after a press inside it; ``key``
+    (a pygame key constant) also triggers it when the owner forwards key events.
+    """
+
+    def __init__(self, rect: pygame.Rect | tuple, label: str | Callable[[], str], action: Callable[[], None],
+                 key: int | None = None, size: int = 30, enabled: Callable[[], bool] | None = None,
+                 selected: Callable[[], bool] | None = None) -> None:
+        self.rect = pygame.Rect(rect)
+        self.label = label
+        self.action = action
+        self.key = key
+        self.size = size
+        self.enabled = enabled or (lambda: True)
+        self.selected = selected or (lambda: False)
+        self.hover = False
+        self._pressed = False
+
+    def text(self) -> str:
+        return self.label() if callable(self.label) else _(self.label)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Feed an event; returns True if it was used (and the action ran on a click)."""
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.rect.collidepoint(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
+            self._pressed = True
+            return True
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            was, self._pressed = self._pressed, False
+            if was and self.rect.collidepoint(event.pos) and self.enabled():
+                self.action()
+                return True
+        elif event.type == pygame.KEYDOWN and self.key is not None and event.key == self.key and self.enabled():
+            self.action()
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface, art: Art) -> None:
+        on = self.enabled()
+        sel = self.selected()
+        r = self.rect
+        shadow = r.move(0, 4)
+        pygame.draw.rect(surface, (20, 10, 4), shadow, border_radius=12)
+        if not on:
+            top, bottom = (96, 84, 70), (70, 60, 50)
+        elif sel:
+            top, bottom = (250, 214, 120), (206, 150, 48)
+        elif self.hover:
+            top, bottom = (160, 100, 56), (116, 66, 32)
+        else:
+            top, bottom = (132, 80, 42), (92, 52, 24)
+        pygame.draw.rect(surface, bottom, r, border_radius=12)
+        pygame.draw.rect(surface, top, (r.x + 3, r.y + 3, r.w - 6, r.h // 2), border_radius=10)
+        pygame.draw.rect(surface, GOLD if (self.hover and on) or sel else GOLD_DARK, r, 3, border_radius=12)
+        color = INK if sel else (CREAM if on else (170, 160, 150))
+        label = art.text(self.text(), self.size, color, shadow=not sel)
+        surface.blit(label, label.get_rect(center=(r.centerx, r.centery + 1)))
+
+
+def handle_buttons(buttons: list[Button], event: pygame.event.Event) -> bool:
+    """Offer ``event`` to every button (all see motion); True if one used it."""
+    used = False
+    for b in buttons:
+        if b.handle_event(event) and event.type != pygame.MOUSEMOTION:
+            used = True
+            if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
+                break
+    return used
+
+
+class ButtonScene(Scene):
+    """A scene made of buttons: the buttons get every event; Esc calls :meth:`on_escape`."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.buttons: list[Button] = []
+
+    def on_escape(self) -> None:
+        """What Esc does here (default: nothing)."""
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.on_escape()
+            return
+        handle_buttons(self.buttons, event)
+
+    def draw_buttons(self, surface: pygame.Surface) -> None:
+        for b in self.buttons:
+            b.draw(surface, self.app.art)
+
+
+def chooser(obj: object, attr: str, value: object) -> tuple[Callable[[], None], Callable[[], bool]]:
+    """(set, is_set) callables for a radio button setting ``obj.attr`` to ``value``."""
+    def choose() -> None:
+        setattr(obj, attr, value)
+    return choose, lambda: getattr(obj, attr) == value

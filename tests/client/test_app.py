@@ -1,0 +1,163 @@
+"""The loop, the scene stack, menus, pause, closing, resizing (headless)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pygame
+
+from game.ai import LEVELS
+from game.client.app import STEP
+from game.client.dialogs import ConfirmDialog, PauseMenu
+from game.client.game_scene import GameScene
+from game.client.layout import CANVAS
+from game.client.match import ComputerController
+from game.client.menus import ComputerSetup, MainMenu
+from game.client.scene import Scene
+from game.engine import PLAY, Color
+
+
+class Counter(Scene):
+    def __init__(self, app):
+        super().__init__(app)
+        self.updates = 0
+        self.alphas = []
+
+    def update(self, dt):
+        assert dt == STEP
+        self.updates += 1
+
+    def draw(self, surface, alpha=1.0):
+        self.alphas.append(alpha)
+
+
+def test_fixed_timestep_accumulates_and_interpolates(app):
+    c = Counter(app)
+    app.push(c)
+    app.step(STEP * 2.5)
+    assert c.updates == 2 and abs(c.alphas[-1] - 0.5) < 1e-9
+    app.step(STEP * 0.5)
+    assert c.updates == 3 and abs(c.alphas[-1]) < 1e-9
+    app.step(10.0)  # a stall is not caught up beyond MAX_FRAME
+    assert c.updates == 3 + 15
+
+
+def test_only_the_top_scene_updates_but_overlays_draw_on_top(app):
+    below, above = Counter(app), Counter(app)
+    above.opaque = False
+    app.push(below)
+    app.push(above)
+    app.step(STEP)
+    assert (below.updates, above.updates) == (0, 1)
+    assert len(below.alphas) == 1 and len(above.alphas) == 1
+    app.pop()
+    app.step(STEP)
+    assert below.updates == 1
+
+
+def test_main_menu_to_game_against_computer(app, driver):
+    app.push(MainMenu(app))
+    app.step(STEP)
+    menu = app.top
+    driver.click(menu.buttons[1].rect.center)  # play the computer
+    setup = app.top
+    assert isinstance(setup, ComputerSetup)
+    white = setup.buttons[1]
+    driver.click(white.rect.center)  # I take White: the computer opens as Red
+    level_buttons = setup.buttons[2:2 + len(LEVELS)]
+    driver.click(level_buttons[list(LEVELS).index("greedy")].rect.center)
+    assert setup.you is Color.WHITE and setup.level == "greedy"
+    driver.click(setup.buttons[-1].rect.center)  # start
+    game = app.top
+    assert isinstance(game, GameScene)
+    cpu = game.match.controllers[Color.RED]
+    assert isinstance(cpu, ComputerController) and game.match.controllers[Color.WHITE].local_human
+    # the computer thinks off the frame loop; frames keep coming until it has moved and the move is animated
+    for _i in range(600):
+        app.step(STEP)
+        if game.match.state.ply >= 1 and not game.busy():
+            break
+    assert game.match.state.ply >= 1 and game.match.state.move_stack[0].player is Color.RED
+    assert game.shown.state_hash() == game.match.state.state_hash()
+    assert game.match.human_to_move()
+
+
+def test_escape_pauses_and_resumes(app, driver, new_hotseat):
+    scene = new_hotseat(1)
+    driver.key(pygame.K_ESCAPE)
+    pause = app.top
+    assert isinstance(pause, PauseMenu)
+    speed = app.options.anim_speed
+    driver.click(pause.buttons[1].rect.center)
+    assert app.options.anim_speed != speed
+    driver.click(pause.buttons[0].rect.center)
+    assert app.top is scene
+
+
+def test_closing_mid_game_asks_first(app, driver, new_hotseat):
+    scene = new_hotseat(1)
+    move = next(m for m in scene.match.state.legal_moves() if m.kind is PLAY)
+    driver.play(move, via_square=True)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.step(STEP)
+    dialog = app.top
+    assert isinstance(dialog, ConfirmDialog) and app.running
+    driver.click(dialog.buttons[1].rect.center)  # stay
+    assert app.top is scene and app.running and scene.match.state.ply == 1
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.step(STEP)
+    driver.click(app.top.buttons[0].rect.center)  # quit
+    assert not app.running
+
+
+def test_closing_with_no_game_in_progress_quits_at_once(app, driver):
+    app.push(MainMenu(app))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.step(STEP)
+    assert not app.running
+
+
+def test_pause_main_menu_asks_then_leaves(app, driver, new_hotseat):
+    scene = new_hotseat(1)
+    scene.on_main_menu = lambda: app.reset(MainMenu(app))
+    move = next(m for m in scene.match.state.legal_moves() if m.kind is PLAY)
+    driver.play(move, via_square=True)
+    driver.key(pygame.K_ESCAPE)
+    driver.click(app.top.buttons[2].rect.center)
+    assert isinstance(app.top, ConfirmDialog)
+    driver.click(app.top.buttons[0].rect.center)
+    assert isinstance(app.top, MainMenu) and len(app.scenes) == 1
+    assert scene._on_move not in scene.match.on_move  # the old game was closed
+
+
+def test_resizing_keeps_the_canvas_and_clicks_land(app, driver, new_hotseat):
+    scene = new_hotseat(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
+    for size in ((900, 560), (1600, 1000), (640, 400)):
+        window.size = size
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        app.step(STEP)
+        assert app.screen.get_size() == CANVAS
+    window.size = (300, 200)  # below the minimum: SDL keeps the window at least 640x400
+    assert window.size[0] >= 640 and window.size[1] >= 400
+    driver.key(pygame.K_F11)  # the dummy driver cannot go full screen: the game goes on
+    move = next(m for m in scene.match.state.legal_moves() if m.kind is PLAY)
+    driver.play(move, via_square=True)
+    assert scene.match.state.ply == 1
+
+
+def test_record_argument_is_refused_politely(capsys):
+    from game.client.app import run
+    assert run(["game.json"]) == 2
+    assert "not available yet" in capsys.readouterr().err
+
+
+def test_frames_do_not_sleep(app):
+    import time
+    app.push(Counter(app))
+    t0 = time.perf_counter()
+    app.run_frames(120)
+    assert app.frames == 120 and app.updates == 120
+    assert time.perf_counter() - t0 < 1.9  # 120 frames at 60 Hz would take 2 s if the loop slept
