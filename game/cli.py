@@ -12,9 +12,10 @@ from typing import Sequence
 
 from game import __version__
 from game.commands import check as _check
+from game.commands import match as _match
 
 #: Modules that add a subcommand; later features append theirs here.
-COMMANDS = [_check]
+COMMANDS = [_check, _match]
 
 
 def build_parser() -> argparse.ArgumentParser:
