@@ -30,6 +30,7 @@ import math
 import time
 from dataclasses import dataclass
 from random import Random
+from typing import Callable
 
 from game.engine import State, decide
 
@@ -138,8 +139,12 @@ class MCTS:
         return acts
 
     # ---------------------------------------------------------------- search
-    def search(self, root_state: list[int]) -> SearchResult:
-        """Search from ``root_state`` (not modified). Raises ValueError if the game is over."""
+    def search(self, root_state: list[int], stop: Callable[[], bool] | None = None) -> SearchResult:
+        """Search from ``root_state`` (not modified). Raises ValueError if the game is over.
+
+        ``stop``: optional callable polled every 16 iterations; when it returns True the
+        search ends early and answers with what it has (used to cancel a thinker).
+        """
         start = time.perf_counter()
         cfg = self.cfg
         acts = K.legal_actions(root_state)
@@ -160,6 +165,8 @@ class MCTS:
             if max_iter is not None and it >= max_iter:
                 break
             if deadline is not None and perf() >= deadline:
+                break
+            if stop is not None and not it & 15 and stop():
                 break
             it += 1
             st = root_state[:]

@@ -165,11 +165,13 @@ class SearchPlayer:
         self.rng = Rng(seed)
         self.config = SearchConfig(seconds=seconds, iterations=iterations, **knobs)  # type: ignore[arg-type]
         self.last: SearchResult | None = None
+        #: Optional callable polled during a search; returning True ends it early (see ProcessThinker).
+        self.stop: Callable[[], bool] | None = None
 
     def choose(self, state: State) -> Move:
         st = K.from_state(state)
         search = MCTS(self.config, Random(self.rng.next_u32()))
-        self.last = search.search(st)
+        self.last = search.search(st, self.stop)
         return K.to_move(st[K.TURN], self.last.action)
 
 
