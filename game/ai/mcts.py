@@ -11,13 +11,17 @@ uniformly from the draw pile set (ruling 5). The tree therefore has
   can bring, sampled uniformly per iteration (the standard treatment of chance
   in MCTS, e.g. OpenSpiel's ``MCTSBot`` and "expectimax-MCTS").
 
-Selection is UCT (UCB1 on rewards in [0, 1]) with a heuristic prior: each new
-edge starts with a few virtual visits worth the :func:`~game.ai.kernel.evaluate`
-value of the position after it. Leaves are valued by a playout with the
-kernel's smart default policy (optionally cut off after a number of plies and
-valued by the evaluation). The reward of a finished game is 1 / 0.5 / 0 (win,
-draw, loss, with every tie-break of ruling 8) blended with a small bonus for
-the score margin, so won (or lost) positions still prefer bigger margins.
+Selection is UCT (UCB1 on rewards in [0, 1]). A leaf is valued by a short
+playout (``cutoff``, default 8 plies) with the kernel's smart default policy,
+then by the fitted evaluation :func:`~game.ai.kernel.evaluate` (a logistic model
+of the win chance: territory structure, hero cards, reach, crown mobility); a
+game that ends inside the playout is valued by its result: 1 / 0.5 / 0 (win,
+draw, loss, with every tie-break of ruling 8) blended with a small bonus for the
+score margin, so won (or lost) positions still prefer bigger margins. Measured
+at 0.1 s per move, this beat the same tree with full uniform-random playouts
+(plain MCTS, as published Rose King AIs use) 54-6 over 60 games. An optional
+prior (``prior_visits``) seeds new edges with the evaluation; it did not help
+(51-9 against the same baseline with 2 virtual visits) and is off by default.
 
 The budget is a wall-clock deadline checked every iteration and/or an exact
 iteration count; with the same seed and the same number of iterations the
@@ -71,7 +75,6 @@ class SearchConfig:
     - ``iterations``: exact iteration budget (None: no limit); at least one of the two must be set.
     - ``c``: UCT exploration constant (rewards in [0, 1]).
     - ``prior_visits``: virtual visits given to a new edge's heuristic value (0: none).
-    - ``eval_scale``: score points that move the heuristic win chance from 50% to 73%.
     - ``cutoff``: stop a playout after this many plies and use the evaluation (None: play to the end).
     - ``eps``: share of uniformly random actions in the default policy.
     - ``margin_weight``: weight of the score-margin bonus in a finished game's reward.
@@ -80,12 +83,11 @@ class SearchConfig:
     seconds: float | None = 1.0
     iterations: int | None = None
     c: float = 0.6
-    prior_visits: float = 4.0
-    eval_scale: float = 12.0
-    cutoff: int | None = None
+    prior_visits: float = 0.0
+    cutoff: int | None = 8
     eps: float = 0.1
     margin_weight: float = 0.1
-    safety: float = 0.93
+    safety: float = 0.95
 
 
 @dataclass
@@ -123,14 +125,14 @@ class MCTS:
         else:
             K.playout(st, self.rng, cfg.eps, max_plies=cfg.cutoff)
             if not st[K.OVER]:
-                return _sigmoid(K.evaluate(st, 0) / cfg.eval_scale)
+                return _sigmoid(K.evaluate(st, 0))
         return self._terminal_value_red(st)
 
     def _prior(self, st: list[int], mover: int) -> float:
         if st[K.OVER]:
             v = self._terminal_value_red(st)
             return v if mover == 0 else 1.0 - v
-        return _sigmoid(K.evaluate(st, mover) / self.cfg.eval_scale)
+        return _sigmoid(K.evaluate(st, mover))
 
     def _expand_order(self, st: list[int]) -> list[int]:
         """Untried actions, to be popped from the end: best policy score last, so tried first."""

@@ -12,8 +12,8 @@ Levels (:data:`LEVELS`, friendlier names in :data:`LEVEL_LABELS`):
 - ``easy``: looks one action ahead with the heuristic evaluation (a draw is
   averaged over its chance outcomes) and picks among the good actions with some
   randomness, like a casual player; it never picks an action far worse than its best.
-- ``medium``: the ``hard`` search with a tenth of the budget and no heuristic prior.
-- ``hard``: MCTS with chance nodes, evaluation prior and smart playouts
+- ``medium``: the ``hard`` search with a tenth of the budget.
+- ``hard``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation
   (:mod:`game.ai.mcts`), at the full budget (1 s per move by default).
 """
 
@@ -85,7 +85,7 @@ class GreedyPlayer:
 
 
 def action_values(st: list[int]) -> dict[int, float]:
-    """One-ply heuristic value of each legal action for the mover, in score points.
+    """One-ply heuristic value of each legal action for the mover, as a logit (see ``kernel.evaluate``).
 
     A play or hero action is valued by :func:`~game.ai.kernel.evaluate` of the
     position after it; a draw by the mean over every card the draw can bring
@@ -116,7 +116,7 @@ def action_values(st: list[int]) -> dict[int, float]:
 class EasyPlayer:
     """A casual player: one action of look-ahead with the evaluation, chosen with some randomness.
 
-    Actions within ``window`` score points of the best are kept (so it never
+    Actions whose value (a logit, see :func:`action_values`) is within ``window`` of the best are kept (so it never
     makes an absurd move); one of them is drawn with probability proportional
     to ``exp(value / temperature)``. Budget arguments are accepted and ignored
     (it is instant).
@@ -124,7 +124,7 @@ class EasyPlayer:
 
     name = "easy"
 
-    def __init__(self, seed: int | None = None, temperature: float = 3.0, window: float = 8.0,
+    def __init__(self, seed: int | None = None, temperature: float = 0.25, window: float = 0.8,
                  **_budget: object) -> None:
         self.rng = Rng(seed)
         self.temperature = temperature
@@ -182,13 +182,12 @@ class HardPlayer(SearchPlayer):
 
 
 class MediumPlayer(SearchPlayer):
-    """The same search with a tenth of the budget and no heuristic prior."""
+    """The same search with a tenth of the budget."""
 
     name = "medium"
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:
-        knobs.setdefault("prior_visits", 0.0)
         super().__init__(seed, None if seconds is None else seconds / 10,
                          None if iterations is None else max(1, iterations // 10), **knobs)
 

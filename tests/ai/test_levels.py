@@ -99,8 +99,10 @@ def test_search_needs_a_budget_and_a_live_game():
 
 def test_search_prefers_an_obvious_winning_move():
     from tests.ai.conftest import build
-    # Red to move: E1 joins two red groups of 4 (score +32), the other plays are isolated.
-    s = build("E1 N3 S3 W3 NW3", "N2 E2 S2 W2 NE2", "d5", red="a5 b5 c5 d5 f5 g5 h5 i5", white="a1 i9 a9")
+    # Red to move: E1 joins two red groups of 4 into one of 9 (score 32 -> 81); White has
+    # no hero cards left to break the row again, and the other plays are isolated stones.
+    s = build("E1 N3 S3 W3 NW3", "N2 E2 S2 W2 NE2", "d5", red="a5 b5 c5 d5 f5 g5 h5 i5", white="a1 i9 a9",
+              heroes=(4, 0))
     move = HardPlayer(seed=1, seconds=None, iterations=400).choose(s)
     assert str(move) == "red play E1"
 
