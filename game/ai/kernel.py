@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from random import Random
 
-from game.engine import CARDS, DRAW, HERO, PLAY, Color, Move, State, decide, score_of
+from game.engine import CARDS, DRAW, HERO, PLAY, Color, Move, State, decide, score_of, territories
 from game.engine.cards import NUM_CARDS, NUM_SQUARES, SIZE, TARGET
-from game.engine.state import HAND_LIMIT, TOTAL_STONES, TARGET_BIT
+from game.engine.state import HAND_LIMIT, TARGET_BIT, TOTAL_STONES, _spread
 
 # Indices into a raw position (a list of 11 ints).
 S0, S1, CROWN, H0, H1, HE0, HE1, PILE, DISCARD, TURN, OVER = range(11)
@@ -196,7 +196,6 @@ def policy_action(st: list[int], rng_random, eps: float = 0.1) -> int:
     n = hand.bit_count()
     best = -1
     best_v = -1e9
-    acts = 0
     h = hand
     r = rng_random()
     explore = r < eps
@@ -216,7 +215,6 @@ def policy_action(st: list[int], rng_random, eps: float = 0.1) -> int:
             a = NUM_CARDS + c
         else:
             continue
-        acts += 1
         v += rng_random()
         if explore:
             v = rng_random()
@@ -316,21 +314,21 @@ def evaluate(st: list[int], p: int) -> float:
     return v if p == 0 else -v
 
 
-_NOT_FILE_A = sum(1 << sq for sq in range(NUM_SQUARES) if sq % SIZE != 0)
-_NOT_FILE_I = sum(1 << sq for sq in range(NUM_SQUARES) if sq % SIZE != SIZE - 1)
-_FULL = (1 << NUM_SQUARES) - 1
-
 
 def frontier(stones: int, occupied: int) -> int:
     """Empty squares edge-adjacent to ``stones`` (where a territory can still grow), as a bitmask."""
-    m = stones
-    grown = ((m << 1) & _NOT_FILE_A) | ((m >> 1) & _NOT_FILE_I) | ((m << SIZE) & _FULL) | (m >> SIZE)
-    return grown & ~occupied
+    return _spread(stones) & ~occupied
 
 
 def features(st: list[int]) -> list[float]:
-    """Evaluation features of a position, Red minus White (see :func:`evaluate`)."""
-    from game.engine import territories
+    """Evaluation features of a position, Red minus White (see :func:`evaluate`).
+
+    In order: score difference / 100, largest-territory difference / 10, stone
+    difference / 10, hero cards left, playable cards, best own-neighbour count of
+    a play, best flip (neighbours of the flipped stone), stuck (full hand, nothing
+    playable), side to move (+1 Red), the mover's best join (signed), frontier
+    (empty squares next to one's stones) / 10, hand sizes.
+    """
     r, w = st[S0], st[S1]
     occ = r | w
     tr, tw = territories(r), territories(w)

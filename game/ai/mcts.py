@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Callable
 
-from game.engine import State, decide
+from game.engine import State
 
 from . import kernel as K
 
@@ -112,8 +112,7 @@ class MCTS:
 
     # ---------------------------------------------------------------- values
     def _terminal_value_red(self, st: list[int]) -> float:
-        w, _ = decide(st[K.S0], st[K.S1])
-        win = 0.5 if w is None else (1.0 if int(w) == 0 else 0.0)
+        win = K.winner_value(st, 0)
         mw = self.cfg.margin_weight
         return (1.0 - mw) * win + mw * _sigmoid(K.final_margin(st) / 20.0)
 
