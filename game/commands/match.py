@@ -7,7 +7,8 @@ Output: one progress line per game, then the last line::
 counted per player (A is the level named first), not per colour; colours
 alternate (A is Red in games 1, 3, 5, ...). The win rate is X / N (a draw is
 not a win) with its Wilson score 95% confidence interval. Exit status 0, or 2
-for bad arguments (argparse), 1 if the output directory cannot be written.
+for bad arguments (argparse), 1 if the output directory cannot be written,
+130 if interrupted (Ctrl-C; the summary of the games played so far is still printed last).
 """
 
 from __future__ import annotations
@@ -50,17 +51,21 @@ def run(args: argparse.Namespace) -> int:
             return 1
     won = {"a": 0, "b": 0, None: 0}
     n = 0
-    for r in run_match(a, b, args.games, args.seconds, seed=args.seed, jobs=args.jobs):
-        n += 1
-        won[r.winner] += 1
-        if args.out is not None:
-            path = record_path(args.out, a, b, r.index)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(r.record_json)
-        red, white = (a, b) if r.a_is_red else (b, a)
-        result = "draw" if r.winner is None else f"{a if r.winner == 'a' else b} wins"
-        print(f"game {r.index + 1}/{args.games}: {red} (red) {r.red_score} - {r.white_score} {white} (white), "
-              f"{result}, {r.plies} plies", flush=True)
+    try:
+        for r in run_match(a, b, args.games, args.seconds, seed=args.seed, jobs=args.jobs):
+            n += 1
+            won[r.winner] += 1
+            if args.out is not None:
+                with open(record_path(args.out, a, b, r.index), "w", encoding="utf-8") as f:
+                    f.write(r.record_json)
+            red, white = (a, b) if r.a_is_red else (b, a)
+            result = "draw" if r.winner is None else f"{a if r.winner == 'a' else b} wins"
+            print(f"game {r.index + 1}/{args.games}: {red} (red) {r.red_score} - {r.white_score} {white} (white), "
+                  f"{result}, {r.plies} plies", flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted after {n} of {args.games} games", flush=True)
+        print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
+        return 130
     print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
     return 0
 

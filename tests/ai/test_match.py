@@ -76,3 +76,20 @@ def test_wilson_interval():
     assert wilson(0, 0) == (0.0, 1.0)
     assert summary_line("hard", "greedy", 200, 190, 8, 2) == (
         "hard vs greedy: 200 games, hard won 190, greedy won 8, drawn 2; hard win rate 95.0% (95% CI 91.0%-97.3%)")
+
+
+def test_interrupt_prints_the_summary_of_the_games_played(monkeypatch, capsys):
+    from game.ai import match as ai_match
+    from game.commands import match as cmd
+
+    def two_then_ctrl_c(a, b, games, seconds, seed=0, jobs=1):
+        yield ai_match.run_game(a, b, seed, 0, seconds)
+        yield ai_match.run_game(a, b, seed, 1, seconds)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cmd, "run_match", two_then_ctrl_c)
+    assert main(["match", "greedy", "random", "--games", "10"]) == 130
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-2] == "interrupted after 2 of 10 games"
+    m = LAST.match(lines[-1])
+    assert m and m.group(3) == "2"
