@@ -15,9 +15,10 @@ from game.commands import check as _check
 from game.commands import replay as _replay
 from game.commands import host as _host
 from game.commands import join as _join
+from game.commands import match as _match
 
 #: Modules that add a subcommand; later features append theirs here.
-COMMANDS = [_check, _replay, _host, _join]
+COMMANDS = [_check, _match, _replay, _host, _join]
 
 
 def build_parser() -> argparse.ArgumentParser:

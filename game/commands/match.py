@@ -1,0 +1,88 @@
+"""``rose-king match A B``: headless matches between computer levels (issue 4).
+
+Output: one progress line per game, then the last line::
+
+    A vs B: N games, A won X, B won Y, drawn Z; A win rate R% (95% CI LO%-HI%)
+
+counted per player (A is the level named first), not per colour; colours
+alternate (A is Red in games 1, 3, 5, ...). The win rate is X / N (a draw is
+not a win) with its Wilson score 95% confidence interval. Exit status 0, or 2
+for bad arguments (argparse), 1 if the output directory cannot be written,
+130 if interrupted (Ctrl-C; the summary of the games played so far is still printed last).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from game.ai.match import record_path, run_match, summary_line
+from game.ai.players import DEFAULT_SECONDS, LEVELS
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _seconds(text: str) -> float:
+    try:
+        s = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (s > 0 and s < 3600):
+        raise argparse.ArgumentTypeError(f"seconds per move must be above 0 and below 3600, got {text}")
+    return s
+
+
+def run(args: argparse.Namespace) -> int:
+    a, b = args.a, args.b
+    if args.out is not None:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as e:
+            print(f"rose-king match: cannot create {args.out}: {e.strerror or e}", file=sys.stderr)
+            return 1
+    won = {"a": 0, "b": 0, None: 0}
+    n = 0
+    try:
+        for r in run_match(a, b, args.games, args.seconds, seed=args.seed, jobs=args.jobs):
+            n += 1
+            won[r.winner] += 1
+            if args.out is not None:
+                with open(record_path(args.out, a, b, r.index), "w", encoding="utf-8") as f:
+                    f.write(r.record_json)
+            red, white = (a, b) if r.a_is_red else (b, a)
+            result = "draw" if r.winner is None else f"{a if r.winner == 'a' else b} wins"
+            print(f"game {r.index + 1}/{args.games}: {red} (red) {r.red_score} - {r.white_score} {white} (white), "
+                  f"{result}, {r.plies} plies", flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted after {n} of {args.games} games", flush=True)
+        print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
+        return 130
+    print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
+    return 0
+
+
+def register(sub) -> None:
+    levels = list(LEVELS)
+    p = sub.add_parser(
+        "match", help="play headless games between computer levels",
+        description="Play games between two computer levels, alternating colours. The last line is "
+                    "'A vs B: N games, A won X, B won Y, drawn Z; A win rate R%% (95%% CI LO%%-HI%%)', "
+                    "counted per player (A is named first), not per colour; the interval is Wilson's.")
+    p.add_argument("a", metavar="RED", choices=levels, help=f"first player, Red in odd games ({', '.join(levels)})")
+    p.add_argument("b", metavar="WHITE", choices=levels, help="second player, Red in even games")
+    p.add_argument("--games", type=_positive_int, default=10, help="number of games (default 10)")
+    p.add_argument("--seconds", type=_seconds, default=DEFAULT_SECONDS,
+                   help=f"thinking time per move of the search levels (default {DEFAULT_SECONDS})")
+    p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/A-vs-B-NNNN.json")
+    p.add_argument("--seed", type=int, default=0, help="match seed: same seed, same deals and draws (default 0)")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="games played in parallel processes (default 1)")
+    p.set_defaults(run=run)
