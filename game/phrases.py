@@ -169,11 +169,13 @@ def illegal_text(state: State, move: Move, names: Sequence[str] | None = None) -
     Mirrors :meth:`State.illegal_reason` (same checks, same order: the engine
     decides), worded for the person clicking and with hints (an opponent's stone
     can be taken with a hero card). A reason the engine adds later shows as a
-    generic sentence rather than untranslated English.
+    generic sentence rather than untranslated English. A draw decision
+    (``Move(color, DRAW, None)``, a click on the draw pile) counts as legal when
+    the player may draw.
     """
     reason = state.illegal_reason(move)
-    if reason is None:
-        return None
+    if reason is None or (move.kind is Kind.DRAW and move.card is None and reason.startswith("a draw needs")):
+        return None  # a click on the draw pile is a decision; chance supplies the card afterwards
     card = card_label(move.card) if move.card is not None else ""
     target = state.target(move.card) if move.card is not None else None
     square = square_name(target) if target is not None else ""

@@ -45,17 +45,18 @@ _META = dict(project="Rose King", version=__version__, charset="utf-8", last_tra
              language_team="Rose King authors", creation_date=_TEMPLATE_DATE, revision_date=_TEMPLATE_DATE)
 
 
-def po_path(lang: str, locale_dir: Path = LOCALE_DIR) -> Path:
-    return locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(lang: str, locale_dir: Path | None = None) -> Path:
+    """``<locale_dir>/<lang>/LC_MESSAGES/rose-king.po`` (default folder: this package's)."""
+    return (locale_dir or LOCALE_DIR) / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def extract(source_dirs: Iterable[Path] = SOURCE_DIRS) -> Catalog:
+def extract(source_dirs: Iterable[Path] | None = None) -> Catalog:
     """The template: every message marked in the Python files below ``source_dirs``.
 
     Comments starting ``TRANSLATORS:`` just above a call are kept for translators.
     """
     template = Catalog(domain=DOMAIN, fuzzy=False, header_comment=_HEADER, **_META)
-    for folder in source_dirs:
+    for folder in SOURCE_DIRS if source_dirs is None else source_dirs:
         if not folder.is_dir():
             continue
         for filename, lineno, message, comments, context in extract_from_dir(
@@ -72,7 +73,7 @@ def _read(path: Path, lang: str) -> Catalog:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
-def update(locale_dir: Path = LOCALE_DIR, source_dirs: Iterable[Path] = SOURCE_DIRS) -> None:
+def update(locale_dir: Path | None = None, source_dirs: Iterable[Path] | None = None) -> None:
     """Merge the current template into every language's .po (creating missing files)."""
     template = extract(source_dirs)
     for lang in LANGUAGES:
@@ -94,7 +95,7 @@ def update(locale_dir: Path = LOCALE_DIR, source_dirs: Iterable[Path] = SOURCE_D
         path.write_bytes(buffer.getvalue())
 
 
-def compile_all(locale_dir: Path = LOCALE_DIR) -> None:
+def compile_all(locale_dir: Path | None = None) -> None:
     """Write ``rose-king.mo`` beside every ``rose-king.po`` (fuzzy entries left out)."""
     for lang in LANGUAGES:
         path = po_path(lang, locale_dir)
@@ -120,7 +121,7 @@ def _key(message: Message) -> tuple[str | None, str]:
     return message.context, msgid
 
 
-def problems(locale_dir: Path = LOCALE_DIR, source_dirs: Iterable[Path] = SOURCE_DIRS) -> list[str]:
+def problems(locale_dir: Path | None = None, source_dirs: Iterable[Path] | None = None) -> list[str]:
     """Every reason the catalogues are not ready to ship, one line each (empty list: all good).
 
     Per language: a .po missing or unreadable; a string used in the code but absent
