@@ -40,9 +40,12 @@ MIXER_ARGS = dict(frequency=44_100, size=-16, channels=2, buffer=512)
 def sound_folder() -> Traversable:
     """Where the WAV files are: the ``assets`` package's ``sounds`` folder (works from a wheel)."""
     try:
-        return resources.files("assets").joinpath("sounds")
-    except ModuleNotFoundError:  # a checkout whose assets/ is not importable: the folder beside game/
-        return Path(__file__).resolve().parents[2] / "assets" / "sounds"
+        folder = resources.files("assets").joinpath("sounds")
+        if folder.is_dir():
+            return folder
+    except (ImportError, OSError):  # assets/ not importable, or a namespace package importlib cannot read
+        pass
+    return Path(__file__).resolve().parents[2] / "assets" / "sounds"  # a checkout: the folder beside game/
 
 
 class Audio:
