@@ -9,7 +9,8 @@
 Workflow after changing a visible string: ``update``, translate the empty ``msgstr``
 entries in ``game/locale/{de,nl,fr}/LC_MESSAGES/rose-king.po``, ``compile``, commit
 the .po and .mo files. Entries whose source text vanished stay in the .po files as
-obsolete (``#~``) so that no translation is lost; they are not compiled.
+obsolete (``#~``) so that no translation is lost; they are not compiled, and
+``update`` brings one back as soon as the code uses its exact text again.
 
 Needs Babel (``pip install -e '.[test]'``).
 """
@@ -81,6 +82,9 @@ def update(locale_dir: Path | None = None, source_dirs: Iterable[Path] | None = 
         template_copy = copy.deepcopy(template)  # Catalog.update shares the template's Message objects
         if path.exists():
             catalog = _read(path, lang)
+            for message in list(catalog.obsolete.values()):  # a kept translation comes back when its text does
+                catalog[message.id] = message
+            catalog.obsolete.clear()
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=lang, domain=DOMAIN, fuzzy=False, header_comment=_HEADER, **_META)

@@ -74,6 +74,13 @@ def test_update_adds_the_new_string_untranslated_and_english_filled(sandbox):
     de = read_po(tools.po_path("de", locale).open("rb"), locale="de")
     assert any(m.string == "Nachziehstapel" for m in de if m.id == "Draw pile")
     assert any(m.id == "How to play" and m.string == "Spielregeln" for m in de.obsolete.values())
+    # ... and comes back, translated, as soon as the code shows it again
+    (src[0] / "menu.py").write_text('from game.i18n import _\nA = _("How to play")\n')
+    tools.update(locale, src)
+    tools.compile_all(locale)
+    assert tools.problems(locale, src) == []
+    de = read_po(tools.po_path("de", locale).open("rb"), locale="de")
+    assert de["How to play"].string == "Spielregeln" and "How to play" not in de.obsolete
 
 
 def test_untranslated_fuzzy_and_wrong_fields_are_reported(sandbox):
