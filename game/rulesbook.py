@@ -36,7 +36,8 @@ class Illustration:
       * ``pass``: ``player`` holds ``hand`` and none of it can move the crown
         from ``crown``; draw each card's blocked target crossed out;
       * ``territories``: outline each territory and write its size and value.
-    ``red``/``white``: squares (0..80) with a stone of that colour before the action.
+    ``red``/``white``: squares (0..80) with a stone of that colour before the action; the
+    crown stands on the opponent's stone (the opponent moved last), except in ``territories``.
     ``player``: ``"red"`` or ``"white"``. ``caption``: translated text under the picture.
     """
 
@@ -97,7 +98,7 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...], Illustration | None], ...] = (
         N_("To play a power card, move the crown exactly as far as the card says in the direction of its arrow, "
            "jumping over anything in between. The target square must be on the board and empty. "
            "Place one of your stones there and the crown on top. The card goes to the discard pile."),
-    ), Illustration("card_move", crown=parse_square("e5"), red=_sq("e4"), white=_sq("f6"),
+    ), Illustration("card_move", crown=parse_square("e5"), red=_sq("e4"), white=_sq("e5", "f6"),
                     card=Card.from_name("NE2"), player="red", highlight=_sq("g7"),
                     caption=N_("NE II moves the crown two squares north-east, from e5 to g7, "
                                "jumping over f6. Red places a stone on g7."))),
@@ -111,7 +112,7 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...], Illustration | None], ...] = (
            "Play it together with a power card whose target is such a square: the stone there is turned over "
            "to your colour and the crown is placed on it. No new stone is placed."),
         N_("Each of your 4 hero cards can be used once. Use them wisely: they turn the tide."),
-    ), Illustration("hero_flip", crown=parse_square("d4"), red=_sq("d4", "e3"), white=_sq("f4", "f5", "g4"),
+    ), Illustration("hero_flip", crown=parse_square("d4"), red=_sq("e3", "c4"), white=_sq("d4", "f4", "f5", "g4"),
                     card=Card.from_name("E2"), player="red", highlight=_sq("f4"),
                     caption=N_("E II would move the crown onto White's stone on f4. "
                                "With a hero card, Red turns that stone red."))),
@@ -119,7 +120,7 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...], Illustration | None], ...] = (
         N_("Moving is compulsory: if you can act, you must, even with a hero card if that is the only way."),
         N_("If you cannot act at all, because you hold 5 power cards and none of them can move the crown "
            "and no hero card helps, you pass and your opponent moves again, as long as this lasts."),
-    ), Illustration("pass", crown=parse_square("a9"), red=_sq("a9", "a8", "b9"), white=_sq("c9"),
+    ), Illustration("pass", crown=parse_square("a9"), red=_sq("a8", "b9"), white=_sq("a9", "c9"),
                     hand=tuple(Card.from_name(n) for n in ("N1", "W2", "NW3", "S1", "E1")), player="red",
                     caption=N_("Red holds 5 cards: N I, W II and NW III would leave the board, S I and E I "
                                "lead onto Red's own stones. Red cannot move and passes."))),

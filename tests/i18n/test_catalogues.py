@@ -151,3 +151,17 @@ GLOSSARY = {
 def test_each_language_uses_its_own_names_for_the_pieces(lang):
     catalog = read_po(tools.po_path(lang).open("rb"), locale=lang)
     assert {k: catalog[k].string for k in GLOSSARY[lang]} == GLOSSARY[lang]
+
+
+def test_the_default_font_has_a_glyph_for_every_character_of_every_translation():
+    """The client draws with pygame's default font; a missing glyph would show as a box."""
+    import pygame
+    pygame.font.init()
+    font = pygame.font.Font(None, 24)
+    chars = set()
+    for lang in LANGUAGES:
+        for message in read_po(tools.po_path(lang).open("rb"), locale=lang):
+            if message.id:
+                chars.update(*([message.string] if isinstance(message.string, str) else message.string))
+    assert {"ß", "é", "ë", "×", "…", "–", "\u00a0"} <= chars
+    assert [c for c in sorted(chars) if font.metrics(c)[0] is None] == []

@@ -86,3 +86,12 @@ def test_colours_in_pictures_are_names_the_engine_knows():
     for section in rulesbook.how_to_play():
         if section.illustration:
             assert Color.from_name(section.illustration.player) in Color
+
+
+def test_each_move_picture_is_a_position_after_the_opponents_move():
+    for section in rulesbook.how_to_play():
+        pic = section.illustration
+        if pic and pic.kind != "territories":
+            opponent = pic.white if pic.player == "red" else pic.red
+            assert pic.crown in opponent, section.title
+            assert not set(pic.red) & set(pic.white)
