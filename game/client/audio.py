@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 #: Every effect the game plays (file stems under ``assets/sounds``).
 SOUND_NAMES = ("card_played", "stone_placed", "hero_flip", "card_drawn", "pass", "game_end")
 #: Mixer format: the files are 44.1 kHz 16-bit; a short buffer keeps effects in step with animations.
-MIXER_ARGS = dict(frequency=44_100, size=-16, channels=2, buffer=512)
+MIXER_FREQUENCY, MIXER_BUFFER = 44_100, 512
 
 
 def sound_folder() -> Traversable:
@@ -137,7 +137,7 @@ class Audio:
         if self._mixer is None:
             try:
                 if not pygame.mixer.get_init():
-                    pygame.mixer.init(**MIXER_ARGS)
+                    pygame.mixer.init(frequency=MIXER_FREQUENCY, size=-16, channels=2, buffer=MIXER_BUFFER)
                     self._opened_mixer = True
                 self._mixer = True
             except (pygame.error, NotImplementedError, OSError) as e:  # no device / no SDL_mixer
@@ -151,12 +151,12 @@ class Audio:
             folder = self._folder if self._folder is not None else sound_folder()
             try:
                 with folder.joinpath(f"{name}.wav").open("rb") as f:
-                    sound: pygame.mixer.Sound | None = pygame.mixer.Sound(file=f)
+                    sound = pygame.mixer.Sound(file=f)
                 sound.set_volume(self._volume)
+                self._sounds[name] = sound
             except (OSError, pygame.error) as e:
                 log.warning("cannot load sound %s: %s", name, e)
-                sound = None
-            self._sounds[name] = sound
+                self._sounds[name] = None
         return self._sounds[name]
 
 

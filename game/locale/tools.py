@@ -25,7 +25,7 @@ import sys
 from datetime import datetime, timezone
 from gettext import GNUTranslations
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -42,7 +42,7 @@ SOURCE_DIRS = (ROOT / "game", ROOT / "net")
 #: A fixed template date keeps the .po headers from changing on every update.
 _TEMPLATE_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
 _HEADER = "# Rose King: translations of the game's texts.\n# Made by the Rose King authors; MIT licence, as the game.\n#"
-_META = dict(project="Rose King", version=__version__, charset="utf-8", last_translator="Rose King authors",
+_META: dict[str, Any] = dict(project="Rose King", version=__version__, charset="utf-8", last_translator="Rose King authors",
              language_team="Rose King authors", creation_date=_TEMPLATE_DATE, revision_date=_TEMPLATE_DATE)
 
 
@@ -164,7 +164,7 @@ def problems(locale_dir: Path | None = None, source_dirs: Iterable[Path] | None 
 
 def _field_problems(message: Message) -> list[str]:
     ids = [message.id] if isinstance(message.id, str) else list(message.id)
-    strings = [message.string] if isinstance(message.string, str) else list(message.string)
+    strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
     try:
         allowed = set().union(*(_fields(i) for i in ids))
         out = []
@@ -197,9 +197,11 @@ def _mo_problems(po: Path, catalog: Catalog) -> list[str]:
             stale = got != message.string
         else:
             singular, plural = message.id
+            forms = tuple(message.string or ())
+            index = compiled.plural  # type: ignore[attr-defined]  # set from the .mo's Plural-Forms
             stale = any(
                 (compiled.npgettext(message.context, singular, plural, n) if message.context
-                 else compiled.ngettext(singular, plural, n)) != message.string[compiled.plural(n)]
+                 else compiled.ngettext(singular, plural, n)) != forms[index(n)]
                 for n in (0, 1, 2, 5))
         if stale:
             return [f"{mo.name} is older than {po.name}; run: python -m game.locale.tools compile"]
