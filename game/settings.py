@@ -112,15 +112,15 @@ def _number(low: float, high: float) -> Callable[[Any], float]:
 def _name(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError(f"expected text, got {value!r}")
-    value = " ".join(value.split())  # no newlines or tabs in a name on the board
-    if len(value) > MAX_NAME_LENGTH:
+    name = " ".join(value.split())  # no newlines or tabs in a name on the board
+    if len(name) > MAX_NAME_LENGTH:
         raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
-    return value
+    return name
 
 
 def _choice(options: tuple[str, ...]) -> Callable[[Any], str]:
     def check(value: Any) -> str:
-        if value not in options:
+        if not isinstance(value, str) or value not in options:
             raise ValueError(f"expected one of {', '.join(options)}, got {value!r}")
         return value
     return check
