@@ -34,12 +34,13 @@ def _noise(seed: int, n: int) -> list[float]:
 
 
 def _lowpass(samples: Iterable[float], cutoff: Callable[[float], float]) -> list[float]:
-    """One-pole low-pass whose cutoff (Hz) may change with time (s)."""
-    out, y = [], 0.0
+    """Two cascaded one-pole low-passes (12 dB/octave) whose cutoff (Hz) may change with time (s)."""
+    out, y1, y2 = [], 0.0, 0.0
     for i, x in enumerate(samples):
         a = 1.0 - math.exp(-2.0 * math.pi * cutoff(i / RATE) / RATE)
-        y += a * (x - y)
-        out.append(y)
+        y1 += a * (x - y1)
+        y2 += a * (y1 - y2)
+        out.append(y2)
     return out
 
 
@@ -71,7 +72,7 @@ def _render(duration: float, *voices: Callable[[float], float], extra: list[floa
 def card_played() -> list[float]:
     """A card slid onto the discard pile: a soft paper swish, then a low tap as it lands."""
     n = int(0.22 * RATE)
-    swish = _lowpass(_noise(1, n), lambda t: 900 + 2500 * t / 0.22)
+    swish = _lowpass(_noise(1, n), lambda t: 700 + 1800 * t / 0.22)
     swish = [x * _env(i / RATE, 0.03, 0.05) * 2.2 for i, x in enumerate(swish)]
     return _render(0.22, _tone(170, 0.09, 0.002, 0.03, 0.12, ((1, 0.5), (2.1, 0.15))), extra=swish)
 
@@ -97,7 +98,7 @@ def hero_flip() -> list[float]:
 def card_drawn() -> list[float]:
     """A card taken from the draw pile: a rising swish and a light tick."""
     n = int(0.18 * RATE)
-    swish = _lowpass(_noise(3, n), lambda t: 600 + 4000 * t / 0.18)
+    swish = _lowpass(_noise(3, n), lambda t: 500 + 2500 * t / 0.18)
     swish = [x * math.sin(math.pi * i / n) * 1.8 for i, x in enumerate(swish)]
     return _render(0.18, _tone(1800, 0.15, 0.001, 0.01, 0.03, ((1, 0.25),)), extra=swish)
 
