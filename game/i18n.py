@@ -112,7 +112,8 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
     Looks, in gettext's order, at ``LANGUAGE`` (a colon-separated list), ``LC_ALL``,
     ``LC_MESSAGES``, ``LANG`` in ``environ`` (default: ``os.environ``), then at
     :func:`locale.getlocale` (which on Windows and macOS reads the system setting).
-    ``"de_AT.UTF-8"`` -> ``"de"``; ``"C"``/``"POSIX"`` mean no choice.
+    ``"de_AT.UTF-8"`` -> ``"de"``, Windows' ``"Dutch_Belgium.1252"`` -> ``"nl"``;
+    ``"C"``/``"POSIX"`` mean no choice.
     """
     env = os.environ if environ is None else environ
     candidates: list[str] = []
@@ -127,9 +128,14 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
             pass
     for name in candidates:
         code = name.replace("-", "_").split("_")[0].split(".")[0].lower()
+        code = _WINDOWS_NAMES.get(code, code)
         if code in LANGUAGES:
             return code
     return "en"
+
+
+#: Windows reports locales by English name ("German_Germany.1252").
+_WINDOWS_NAMES = {"english": "en", "german": "de", "dutch": "nl", "french": "fr"}
 
 
 def _(text: str) -> str:

@@ -103,9 +103,20 @@ def test_a_corrupt_catalogue_gives_english(monkeypatch, tmp_path):
     ({"LC_ALL": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"}, "de"),
     ({"LC_MESSAGES": "nl_NL", "LANG": "fr_FR"}, "nl"),
     ({"LANGUAGE": "", "LANG": "DE_de"}, "de"),
+    ({"LANG": "Dutch_Belgium.1252"}, "nl"),  # how Windows names a locale
+    ({"LANG": "German_Germany"}, "de"),
 ])
 def test_first_language_follows_the_system_locale(env, expected):
     assert i18n.detect_language(env) == expected
+
+
+def test_without_environment_variables_the_process_locale_decides(monkeypatch):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(i18n._locale, "getlocale", lambda: ("French_France", "1252"))
+    assert i18n.detect_language() == "fr"
+    monkeypatch.setattr(i18n._locale, "getlocale", lambda: (None, None))
+    assert i18n.detect_language() == "en"
 
 
 def test_detect_language_reads_the_process_environment(monkeypatch):
