@@ -18,6 +18,7 @@ Needs Babel (``pip install -e '.[test]'``).
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import io
 import string
@@ -125,16 +126,49 @@ def _key(message: Message) -> tuple[str | None, str]:
     return message.context, msgid
 
 
+_CALLS = {"_": 1, "gettext": 1, "ngettext": 2, "pgettext": 2, "npgettext": 3}
+
+
+def misuses(source_dirs: Iterable[Path] | None = None) -> list[str]:
+    """Calls that can never be translated: ``_(f"...")``, ``_("a" + b)``, ``_("...".format(x))``, ``_("a" % x)``.
+
+    The text must reach ``_()`` unchanged so that the catalogue lookup finds it;
+    fields are filled after translating. A variable argument is fine (a ``N_`` text).
+    Returns ``"file:line: ..."`` lines.
+    """
+    found = []
+    for folder in SOURCE_DIRS if source_dirs is None else source_dirs:
+        for path in sorted(folder.rglob("*.py")) if folder.is_dir() else ():
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = node.func.id if isinstance(node.func, ast.Name) else (
+                    node.func.attr if isinstance(node.func, ast.Attribute) else None)
+                if name not in _CALLS:
+                    continue
+                for arg in node.args[:_CALLS[name]]:
+                    if isinstance(arg, ast.JoinedStr) or (
+                            isinstance(arg, ast.BinOp) and isinstance(arg.op, (ast.Add, ast.Mod))) or (
+                            isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
+                            and isinstance(arg.func.value, ast.Constant) and arg.func.attr == "format"):
+                        where = f"{folder.name}/{path.relative_to(folder)}:{node.lineno}"
+                        found.append(f"{where}: {name}() of a text built at run time; pass the literal "
+                                     "and fill fields after translating: _(\"...{x}\").format(x=...)")
+    return found
+
+
 def problems(locale_dir: Path | None = None, source_dirs: Iterable[Path] | None = None) -> list[str]:
     """Every reason the catalogues are not ready to ship, one line each (empty list: all good).
 
+    In the code: a call of ``_()`` on a text built at run time (:func:`misuses`).
     Per language: a .po missing or unreadable; a string used in the code but absent
     from the .po; an entry fuzzy or untranslated (every plural form); ``{fields}``
     that differ from the source's (a translation may drop the number in a singular
     plural form but never add a field); a .mo missing or older than its .po.
     """
     template = extract(source_dirs)
-    found: list[str] = []
+    found: list[str] = misuses(source_dirs)
     for lang in LANGUAGES:
         path = po_path(lang, locale_dir)
         try:

@@ -129,6 +129,23 @@ def test_the_check_command_exits_1_with_problems(sandbox, monkeypatch, capsys):
     assert out.rstrip().endswith("4 problem(s)")
 
 
+def test_texts_built_before_translation_are_reported(sandbox):
+    locale, src = sandbox
+    (src[0] / "bad.py").write_text(
+        "from game.i18n import _, ngettext\n"
+        "name = 'Ann'\n"
+        "a = _(f'{name} wins')\n"
+        "b = _('Red' + ' wins')\n"
+        "c = _('{name} wins'.format(name=name))\n"
+        "d = ngettext('%d card' % 1, 'cards', 2)\n"
+        "e = _(name)\n"                       # a variable holding an N_ text: fine
+        "f = _('{name} wins').format(name=name)\n")  # the right way
+    found = tools.misuses(src)
+    assert [line.split(":")[1] for line in found] == ["3", "4", "5", "6"]
+    assert all(line.startswith("game/bad.py:") for line in found)
+    assert set(found) <= set(tools.problems(locale, src))
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_compiled_catalogue_loads_with_the_standard_library(lang):
     with tools.po_path(lang).with_suffix(".mo").open("rb") as f:
