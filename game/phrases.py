@@ -236,7 +236,7 @@ LABELS = (
     N_("over the network"), N_("Undo"), N_("Redo"), N_("Nothing to undo."),
     N_("First move"), N_("Previous move"), N_("Next move"), N_("Last move"), N_("Play"), N_("Pause"),
     # settings screen
-    N_("Language"), N_("Animation speed"), N_("Slow"), N_("Normal"), N_("Fast"), N_("Very fast"),
+    N_("Language"), N_("Animation speed"), N_("Slow"), N_("Normal"), N_("Fast"), N_("Instant"),
     N_("Sound"), N_("Volume"), N_("On"), N_("Off"), N_("Full screen"), N_("Show legal targets"),
     N_("Red player's name"), N_("White player's name"), N_("Default computer level"),
     N_("Show the tutorial again"),

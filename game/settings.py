@@ -52,9 +52,10 @@ BROKEN_NAME = "settings.broken.json"
 #: The file format's version; a file with a higher one was written by a newer game.
 VERSION = 1
 MAX_NAME_LENGTH = 20
-#: Animation speed presets (a multiplier on every animation's duration; 4.0 = four times as fast).
-ANIMATION_SPEEDS: Mapping[float, str] = {0.5: N_("Slow"), 1.0: N_("Normal"), 2.0: N_("Fast"), 4.0: N_("Very fast")}
-MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED = 0.25, 8.0
+#: Animation speed presets in the order a settings row cycles through them: a multiplier on the
+#: speed of every animation (2.0 = twice as fast), 0 = no animation (moves appear at once).
+ANIMATION_SPEEDS: Mapping[float, str] = {0.6: N_("Slow"), 1.0: N_("Normal"), 2.0: N_("Fast"), 0.0: N_("Instant")}
+MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED = 0.0, 8.0
 
 
 def _default_level() -> str:
@@ -66,7 +67,7 @@ def _default_level() -> str:
 class Settings:
     """All settings (immutable; change them through :meth:`SettingsStore.update`).
 
-    ``animation_speed``: multiplier of animation speed, 0.25..8 (1 = normal).
+    ``animation_speed``: multiplier of animation speed, 0..8 (1 = normal, 0 = no animation).
     ``volume``: 0..1 linear (0.35 by default: quiet). ``red_name``/``white_name``:
     at most 20 characters; blank means the colour's name in the current language.
     ``computer_level``: a key of ``game.ai.LEVELS``.

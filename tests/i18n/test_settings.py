@@ -66,7 +66,7 @@ def test_a_bad_update_changes_and_writes_nothing(folder):
     store.on_change(lambda s, c: heard.append(c))
     for bad in [dict(volume=1.5), dict(volume="loud"), dict(language="es"), dict(sound=1),
                 dict(red_name="x" * 21), dict(computer_level="godlike"), dict(colour="red"),
-                dict(volume=0.2, animation_speed=0)]:
+                dict(volume=0.2, animation_speed=-1), dict(animation_speed=9)]:
         with pytest.raises(ValueError):
             store.update(**bad)
     assert store.settings.volume == 0.5 and (folder / FILE_NAME).read_bytes() == before and heard == []
@@ -207,7 +207,7 @@ def test_the_folder_comes_from_the_argument_then_the_environment_then_platformdi
 
 def test_every_field_has_a_label_for_the_settings_screen():
     assert set(settings.FIELD_LABELS) == {f for f in Settings.__dataclass_fields__}
-    assert sorted(settings.ANIMATION_SPEEDS) == [0.5, 1.0, 2.0, 4.0]
+    assert list(settings.ANIMATION_SPEEDS) == [0.6, 1.0, 2.0, 0.0]  # slow, normal, fast, instant
 
 
 def test_save_writes_a_complete_readable_file_in_one_step(folder, monkeypatch):
