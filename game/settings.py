@@ -20,7 +20,7 @@ File format (version 1)::
 
 Reading never fails: a missing file gives the defaults (language from the system
 locale); a missing key takes its default silently (an older file); a damaged file
-(not JSON, not an object, truncated) or a field of the wrong type or out of range
+(not JSON, not an object, truncated, over 64 KiB) or a field of the wrong type or out of range
 takes the defaults field by field, with a notice, and the damaged file is copied to
 ``settings.broken.json`` first so nothing is lost; keys this version does not know
 (a newer version's) are kept and written back unchanged.
@@ -52,6 +52,8 @@ BROKEN_NAME = "settings.broken.json"
 #: The file format's version; a file with a higher one was written by a newer game.
 VERSION = 1
 MAX_NAME_LENGTH = 20
+#: A settings file is a few hundred bytes; anything over this is not ours.
+MAX_FILE_SIZE = 64 * 1024
 #: Animation speed presets in the order a settings row cycles through them: a multiplier on the
 #: speed of every animation (2.0 = twice as fast), 0 = no animation (moves appear at once).
 ANIMATION_SPEEDS: Mapping[float, str] = {0.6: N_("Slow"), 1.0: N_("Normal"), 2.0: N_("Fast"), 0.0: N_("Instant")}
@@ -196,17 +198,16 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:
     """Read the settings file at ``path``; never raises (see the module docstring for each case)."""
     base = defaults(environ)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_SIZE + 1)
     except FileNotFoundError:
         return Loaded(base, {})
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
         log.warning("cannot read %s: %s", path, e)
-        if isinstance(e, UnicodeDecodeError):
-            return Loaded(base, {}, ((_DAMAGED, {"backup": _backup(path)}),))
         return Loaded(base, {}, ((_UNREADABLE, {"error": e.strerror or str(e)}),))
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_FILE_SIZE else None
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested beyond the parser's depth
         data = None
     if not isinstance(data, dict):
         log.warning("settings file %s is not a JSON object", path)

@@ -93,7 +93,7 @@ def test_follow_language_applies_now_and_on_change(folder):
 
 @pytest.mark.parametrize("content", [
     "", "{", '{"language": "de", "volume": 0.5', "null", "[1, 2, 3]", '"settings"', "42",
-    b"\xff\xfe\x00garbage\x80", b"\x00" * 100,
+    b"\xff\xfe\x00garbage\x80", b"\x00" * 100, "[" * 100_000, '{"a": "' + "x" * 70_000 + '"}',
 ])
 def test_a_damaged_file_gives_defaults_a_notice_and_a_kept_copy(folder, content):
     _write(folder, content)
