@@ -27,6 +27,7 @@ import gettext as _gettext
 import locale as _locale
 import logging
 import os
+import struct
 from importlib import resources
 from typing import Callable, Mapping
 
@@ -67,7 +68,7 @@ def translations(code: str) -> _gettext.NullTranslations:
     try:
         with path.open("rb") as f:
             result: _gettext.NullTranslations = _gettext.GNUTranslations(f)
-    except (OSError, ValueError, UnicodeDecodeError) as e:  # missing file; bad magic/charset
+    except (OSError, ValueError, struct.error) as e:  # missing; bad magic, corrupt, truncated, bad charset
         log.warning("catalogue for %s unusable (%s): showing English", code, e)
         result = _gettext.NullTranslations()
     _loaded[code] = result

@@ -1,6 +1,7 @@
 """Run-time language switching, listeners, plural forms and the first-start language (issue 6)."""
 
 import gettext
+from pathlib import Path
 
 import pytest
 
@@ -78,10 +79,17 @@ def test_a_missing_catalogue_gives_english_instead_of_a_crash(monkeypatch, tmp_p
     assert "catalogue for fr unusable" in caplog.text
 
 
-def test_a_corrupt_catalogue_gives_english(monkeypatch, tmp_path):
+REAL_MO = Path(i18n.__file__).parent / "locale" / "nl" / "LC_MESSAGES" / "rose-king.mo"
+
+
+@pytest.mark.parametrize("content", [
+    b"not a catalogue at all", b"", REAL_MO.read_bytes()[:10], REAL_MO.read_bytes()[:200],
+    REAL_MO.read_bytes()[: REAL_MO.stat().st_size // 2],
+])
+def test_a_corrupt_catalogue_gives_english(monkeypatch, tmp_path, content):
     mo = tmp_path / "locale" / "nl" / "LC_MESSAGES" / "rose-king.mo"
     mo.parent.mkdir(parents=True)
-    mo.write_bytes(b"not a catalogue at all")
+    mo.write_bytes(content)
     monkeypatch.setattr(i18n.resources, "files", lambda package: tmp_path)
     monkeypatch.setattr(i18n, "_loaded", {})
     assert isinstance(i18n.translations("nl"), gettext.NullTranslations)
