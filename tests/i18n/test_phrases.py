@@ -172,3 +172,12 @@ def test_every_label_is_translated_in_every_language():
                         if i18n._(label) == label and label not in {"OK", "Port", "Volume", "Score", "Pause",
                                                                     "Total", "Start", "Normal", "Replay"}]
         assert untranslated == [], lang
+
+
+def test_settings_values():
+    assert (phrases.on_off_text(True), phrases.on_off_text(False)) == ("On", "Off")
+    assert (phrases.speed_text(2.0), phrases.speed_text(0.0), phrases.speed_text(1.5)) == ("Fast", "Instant", "×1.5")
+    assert phrases.volume_text(0.35) == "35%"
+    i18n.set_language("fr")
+    assert (phrases.on_off_text(True), phrases.speed_text(0.6), phrases.volume_text(1)) == (
+        "Activé", "Lente", "100\u00a0%")
