@@ -3,7 +3,9 @@
 import json
 import os
 
+import hypothesis as settings_
 import pytest
+from hypothesis import strategies as st
 
 from game import i18n, settings
 from game.settings import BROKEN_NAME, FILE_NAME, Settings, SettingsStore
@@ -223,3 +225,22 @@ def test_save_writes_a_complete_readable_file_in_one_step(folder, monkeypatch):
     monkeypatch.setattr(settings.os, "replace", spy)
     store.update(volume=0.6)
     assert seen == [(0.6, 0.4)]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=10)
+field_names = st.sampled_from([f for f in Settings.__dataclass_fields__] + ["version", "extra"])
+
+
+@settings_.given(data=st.dictionaries(field_names, json_values, max_size=12))
+@settings_.settings(max_examples=60, deadline=None,
+                    suppress_health_check=[settings_.HealthCheck.function_scoped_fixture])
+def test_any_json_object_loads_into_valid_settings(folder, data):
+    _write(folder, data)
+    loaded = settings.load(folder / FILE_NAME, ENV)
+    for name in Settings.__dataclass_fields__:
+        value = getattr(loaded.settings, name)
+        assert settings.validate(name, value) == value  # every field valid, whatever the file said
+    assert loaded.notice() is None or loaded.notice().strip()
