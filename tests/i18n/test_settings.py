@@ -1,0 +1,246 @@
+"""Settings: round trip, atomic save, listeners, and every kind of bad file (issue 6)."""
+
+import json
+import os
+
+import hypothesis as settings_
+import pytest
+from hypothesis import strategies as st
+
+from game import i18n, settings
+from game.settings import BROKEN_NAME, FILE_NAME, Settings, SettingsStore
+
+ENV = {"LANG": "nl_NL.UTF-8"}  # the "system" of these tests: Dutch
+
+
+@pytest.fixture
+def folder(tmp_path):
+    return tmp_path / "config"
+
+
+def _write(folder, content) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / FILE_NAME
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_text(json.dumps(content), encoding="utf-8")
+
+
+def test_first_start_uses_the_system_language_and_writes_nothing(folder):
+    store = SettingsStore(folder, ENV)
+    assert store.settings.language == "nl"
+    assert store.settings.volume == 0.35 and store.settings.sound and not store.settings.tutorial_seen
+    assert store.notice() is None
+    assert not folder.exists()
+
+
+def test_round_trip_of_every_field(folder):
+    store = SettingsStore(folder, ENV)
+    store.update(language="fr", animation_speed=2, sound=False, volume=0.8, fullscreen=True,
+                 show_legal_targets=False, red_name="Anne", white_name="Bruno", computer_level="random",
+                 tutorial_seen=True)
+    again = SettingsStore(folder, {"LANG": "de_DE"})
+    assert again.settings == Settings("fr", 2.0, False, 0.8, True, False, "Anne", "Bruno", "random", True)
+    assert again.notice() is None
+    data = json.loads((folder / FILE_NAME).read_text())
+    assert data["version"] == settings.VERSION and data["language"] == "fr"
+
+
+def test_update_notifies_listeners_with_what_changed(folder):
+    store = SettingsStore(folder, ENV)
+    heard = []
+    unsubscribe = store.on_change(lambda s, changed: heard.append((s.volume, changed)))
+    store.update(volume=0.5, sound=True)  # sound was already on
+    store.update(volume=0.5)  # no change: no call
+    unsubscribe()
+    store.update(volume=0.1)
+    assert heard == [(0.5, frozenset({"volume"}))]
+
+
+def test_a_bad_update_changes_and_writes_nothing(folder):
+    store = SettingsStore(folder, ENV)
+    store.update(volume=0.5)
+    before = (folder / FILE_NAME).read_bytes()
+    heard = []
+    store.on_change(lambda s, c: heard.append(c))
+    for bad in [dict(volume=1.5), dict(volume="loud"), dict(language="es"), dict(sound=1),
+                dict(red_name="x" * 21), dict(computer_level="godlike"), dict(colour="red"),
+                dict(volume=0.2, animation_speed=-1), dict(animation_speed=9)]:
+        with pytest.raises(ValueError):
+            store.update(**bad)
+    assert store.settings.volume == 0.5 and (folder / FILE_NAME).read_bytes() == before and heard == []
+
+
+def test_names_are_tidied(folder):
+    store = SettingsStore(folder, ENV)
+    store.update(red_name="  Anne\n  Marie ", white_name="")
+    assert (store.settings.red_name, store.settings.white_name) == ("Anne Marie", "")
+
+
+def test_follow_language_applies_now_and_on_change(folder):
+    _write(folder, {"language": "de"})
+    store = SettingsStore(folder, ENV)
+    heard = []
+    i18n.on_language_change(heard.append)
+    settings.follow_language(store)
+    assert i18n.language() == "de" and i18n._("Settings") == "Einstellungen"
+    store.update(language="fr")
+    assert i18n._("Settings") == "Paramètres" and heard == ["de", "fr"]
+    store.update(volume=0.2)
+    assert heard == ["de", "fr"]
+
+
+@pytest.mark.parametrize("content", [
+    "", "{", '{"language": "de", "volume": 0.5', "null", "[1, 2, 3]", '"settings"', "42",
+    b"\xff\xfe\x00garbage\x80", b"\x00" * 100, "[" * 100_000, '{"a": "' + "x" * 70_000 + '"}',
+])
+def test_a_damaged_file_gives_defaults_a_notice_and_a_kept_copy(folder, content):
+    _write(folder, content)
+    original = (folder / FILE_NAME).read_bytes()
+    store = SettingsStore(folder, ENV)
+    assert store.settings == settings.defaults(ENV)
+    assert store.notice() == ("The settings file was damaged and the defaults are used. "
+                              f"A copy was kept as {BROKEN_NAME}.")
+    assert (folder / BROKEN_NAME).read_bytes() == original  # nothing lost
+    store.update(volume=0.6)  # the first change writes a good file
+    assert SettingsStore(folder, ENV).settings.volume == 0.6
+    assert (folder / BROKEN_NAME).read_bytes() == original
+
+
+def test_wrong_typed_fields_fall_back_one_by_one(folder):
+    _write(folder, {"language": "fr", "volume": "loud", "sound": "yes", "animation_speed": float("nan"),
+                    "red_name": ["Anne"], "white_name": "Bruno", "fullscreen": 1, "tutorial_seen": True,
+                    "computer_level": "godlike", "show_legal_targets": None})
+    store = SettingsStore(folder, ENV)
+    s, d = store.settings, settings.defaults(ENV)
+    assert (s.language, s.white_name, s.tutorial_seen) == ("fr", "Bruno", True)  # the good ones are kept
+    assert (s.volume, s.sound, s.animation_speed, s.red_name, s.fullscreen, s.computer_level,
+            s.show_legal_targets) == (d.volume, d.sound, d.animation_speed, d.red_name, d.fullscreen,
+                                      d.computer_level, d.show_legal_targets)
+    notice = store.notice()
+    assert notice.startswith("Some settings were not valid and were reset: Animation speed, Sound, Volume, "
+                             "Full screen, Show legal targets, Red player's name, Default computer level.")
+    assert (folder / BROKEN_NAME).exists()
+    i18n.set_language("fr")  # the notice is worded when shown, in the language of the moment
+    assert store.notice().startswith("Certains paramètres n'étaient pas valides et ont été réinitialisés\u00a0: "
+                                     "Vitesse des animations, Son, Volume")
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.01, True, "0.5", None, float("inf")])
+def test_volume_out_of_range_or_type(folder, value):
+    _write(folder, {"volume": value, "fullscreen": True})
+    store = SettingsStore(folder, ENV)
+    assert store.settings.volume == 0.35 and store.settings.fullscreen is True
+    assert "Volume" in store.notice()
+
+
+def test_an_older_file_missing_keys_takes_their_defaults_silently(folder):
+    _write(folder, {"version": 1, "language": "de", "volume": 0.1})
+    store = SettingsStore(folder, ENV)
+    assert (store.settings.language, store.settings.volume, store.settings.sound) == ("de", 0.1, True)
+    assert store.notice() is None and not (folder / BROKEN_NAME).exists()
+
+
+def test_a_newer_file_keeps_what_it_does_not_know(folder):
+    _write(folder, {"version": 3, "language": "de", "colour_blind_mode": "deuteranopia", "window": [800, 600]})
+    store = SettingsStore(folder, ENV)
+    assert store.settings.language == "de"
+    assert "newer version" in store.notice()
+    store.dismiss_notice()
+    assert store.notice() is None
+    store.update(volume=0.2)
+    data = json.loads((folder / FILE_NAME).read_text())
+    assert data["colour_blind_mode"] == "deuteranopia" and data["window"] == [800, 600]
+    assert data["volume"] == 0.2 and data["version"] == settings.VERSION
+
+
+def test_an_unreadable_file_gives_defaults_and_a_notice(folder):
+    (folder / FILE_NAME).mkdir(parents=True)  # a folder where the file should be: reading fails
+    store = SettingsStore(folder, ENV)
+    assert store.settings == settings.defaults(ENV)
+    assert store.notice().startswith("The settings file could not be read (")
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_litter(folder, monkeypatch):
+    store = SettingsStore(folder, ENV)
+    store.update(volume=0.5)
+    before = (folder / FILE_NAME).read_bytes()
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(settings.os, "replace", broken_replace)
+    heard = []
+    store.on_change(lambda s, c: heard.append(c))
+    store.update(volume=0.9)  # no exception: the game goes on
+    assert store.settings.volume == 0.9 and heard == [frozenset({"volume"})]  # applies for this session
+    assert store.notice() == ("The settings could not be saved (No space left on device); "
+                              "they apply until the game is closed.")
+    assert (folder / FILE_NAME).read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == [FILE_NAME]
+    monkeypatch.undo()
+    store.update(volume=0.7)
+    assert store.notice() is None and SettingsStore(folder, ENV).settings.volume == 0.7
+
+
+def test_a_failed_fsync_leaves_no_temporary_file(folder, monkeypatch):
+    folder.mkdir()
+
+    def broken_fsync(fd):
+        raise OSError(5, "I/O error")
+    monkeypatch.setattr(settings.os, "fsync", broken_fsync)
+    with pytest.raises(OSError):
+        settings.save(folder / FILE_NAME, settings.defaults(ENV))
+    assert list(folder.iterdir()) == []
+
+
+def test_the_folder_comes_from_the_argument_then_the_environment_then_platformdirs(tmp_path, monkeypatch):
+    assert settings.config_dir(tmp_path / "a", {settings.ENV_CONFIG_DIR: str(tmp_path / "b")}) == tmp_path / "a"
+    assert settings.config_dir(None, {settings.ENV_CONFIG_DIR: str(tmp_path / "b")}) == tmp_path / "b"
+    monkeypatch.setattr(settings.platformdirs, "user_config_dir", lambda app, appauthor: f"/cfg/{app}")
+    assert str(settings.config_dir(None, {})) == "/cfg/rose-king"
+    monkeypatch.setenv(settings.ENV_CONFIG_DIR, str(tmp_path / "env"))
+    store = SettingsStore(environ=None)
+    store.update(volume=0.3)
+    assert (tmp_path / "env" / FILE_NAME).exists()
+
+
+def test_every_field_has_a_label_for_the_settings_screen():
+    assert set(settings.FIELD_LABELS) == {f for f in Settings.__dataclass_fields__}
+    assert list(settings.ANIMATION_SPEEDS) == [0.6, 1.0, 2.0, 0.0]  # slow, normal, fast, instant
+
+
+def test_save_writes_a_complete_readable_file_in_one_step(folder, monkeypatch):
+    """Between the temporary file and the rename, the old file is whole (what a crash would leave)."""
+    store = SettingsStore(folder, ENV)
+    store.update(volume=0.4)
+    seen = []
+    real_replace = os.replace
+
+    def spy(src, dst):
+        seen.append((json.loads(open(src).read())["volume"], json.loads(open(dst).read())["volume"]))
+        real_replace(src, dst)
+    monkeypatch.setattr(settings.os, "replace", spy)
+    store.update(volume=0.6)
+    assert seen == [(0.6, 0.4)]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=10)
+field_names = st.sampled_from([f for f in Settings.__dataclass_fields__] + ["version", "extra"])
+
+
+@settings_.given(data=st.dictionaries(field_names, json_values, max_size=12))
+@settings_.settings(max_examples=60, deadline=None,
+                    suppress_health_check=[settings_.HealthCheck.function_scoped_fixture])
+def test_any_json_object_loads_into_valid_settings(folder, data):
+    _write(folder, data)
+    loaded = settings.load(folder / FILE_NAME, ENV)
+    for name in Settings.__dataclass_fields__:
+        value = getattr(loaded.settings, name)
+        assert settings.validate(name, value) == value  # every field valid, whatever the file said
+    assert loaded.notice() is None or loaded.notice().strip()
