@@ -5,3 +5,13 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+# Never read or write the player's real settings or saves from a test run.
+import atexit as _atexit
+import shutil as _shutil
+import tempfile as _tempfile
+
+_home = _tempfile.mkdtemp(prefix="rose-king-tests-")
+_atexit.register(_shutil.rmtree, _home, True)
+os.environ.setdefault("ROSE_KING_CONFIG_DIR", os.path.join(_home, "config"))
+os.environ.setdefault("ROSE_KING_DATA_DIR", os.path.join(_home, "data"))
