@@ -28,7 +28,7 @@ from game.i18n import _
 from game.phrases import card_label
 
 from .art import CREAM
-from .layout import DISCARD_RECT, DRAW_PILE_RECT, square_rect
+from .layout import DISCARD_RECT, DRAW_PILE_RECT, SQUARE, square_rect
 from .match import Match, position_key
 from .thinking import ThinkerLike, computer_thinker
 from .widgets import panel
@@ -79,6 +79,8 @@ class Hint:
         self._thinker: ThinkerLike | None = None
         self._position: tuple | None = None
         self._clock = 0.0
+        self._tile = pygame.Surface((SQUARE - 10, SQUARE - 10), pygame.SRCALPHA)
+        pygame.draw.rect(self._tile, (*HINT_COLOR, 255), self._tile.get_rect(), border_radius=8)
 
     def request(self, match: Match) -> str | None:
         """Start the search for the person to move in ``match``. Returns why it cannot (then
@@ -155,7 +157,10 @@ class Hint:
                     pygame.draw.rect(surface, HINT_COLOR, rect.inflate(12, 12), width, border_radius=12)
                 target = state.target(self.move.card)  # type: ignore[arg-type]
                 if target is not None:
-                    pygame.draw.rect(surface, HINT_COLOR, square_rect(target).inflate(-4, -4), width, border_radius=10)
+                    r = square_rect(target).inflate(-4, -4)
+                    self._tile.set_alpha(int(60 + 70 * pulse))
+                    surface.blit(self._tile, r.inflate(-2, -2))
+                    pygame.draw.rect(surface, HINT_COLOR, r, width, border_radius=10)
             text = hint_text(self.move, state)
         else:
             text = _("Hint: thinking…")
