@@ -17,11 +17,15 @@ from __future__ import annotations
 import threading
 from typing import Callable, Protocol
 
-from game.ai import DEFAULT_SECONDS, make_thinker
+from game.ai import DEFAULT_SECONDS, LEVELS, ProcessThinker, make_thinker
+from game.ai.process import SEARCH_LEVELS
 from game.engine import Move, State
 
 #: How long :meth:`BackgroundThinker.close` waits for a worker still being built, seconds.
 BUILD_TIMEOUT = 10.0
+#: How much the search worker's scheduling priority is lowered (POSIX nice), so the frame
+#: loop wins the CPU on a machine with few or busy cores (see bench/think_frames.py).
+WORKER_NICE = 5
 
 
 class ThinkerLike(Protocol):
@@ -121,19 +125,20 @@ class BackgroundThinker:
 
 
 def computer_thinker(level: str, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                     iterations: int | None = None) -> ThinkerLike:
+                     iterations: int | None = None, nice: int = WORKER_NICE) -> ThinkerLike:
     """The thinker for a computer opponent of ``level`` in the window.
 
     Search levels (``medium``, ``hard``) run in a worker process that is started
     on a background thread (:class:`BackgroundThinker`); the instant levels run on
     a thread (:class:`game.ai.Thinker`). ``seconds``/``iterations``: the budget, as
-    for :func:`game.ai.make_player`. Raises ValueError for an unknown level.
+    for :func:`game.ai.make_player`; ``nice``: how much lower the worker's priority is.
+    Raises ValueError for an unknown level.
     """
-    from game.ai.process import SEARCH_LEVELS
-
     if level in SEARCH_LEVELS:
-        return BackgroundThinker(lambda: make_thinker(level, seed, seconds, iterations))
+        if level not in LEVELS:
+            raise ValueError(f"unknown computer level {level!r}")
+        return BackgroundThinker(lambda: ProcessThinker(level, seed, seconds, iterations, nice=nice))
     return make_thinker(level, seed, seconds, iterations)
 
 
-__all__ = ["BUILD_TIMEOUT", "BackgroundThinker", "ThinkerLike", "computer_thinker"]
+__all__ = ["BUILD_TIMEOUT", "WORKER_NICE", "BackgroundThinker", "ThinkerLike", "computer_thinker"]

@@ -23,7 +23,7 @@ from game.client.layout import DRAW_PILE_RECT, square_rect
 from game.client.match import ComputerController, HumanController, Match, local_match
 from game.client.menus import ComputerSetup, GameConfig, MainMenu, start_game
 from game.client.result import ResultPanel
-from game.client.thinking import BackgroundThinker, computer_thinker
+from game.client.thinking import WORKER_NICE, BackgroundThinker, computer_thinker
 from game.engine import DRAW, PLAY, Color, Rng, State
 from game.phrases import level_name
 
@@ -177,6 +177,20 @@ def test_quitting_while_hard_thinks_leaves_no_process(app, driver):
     assert time.monotonic() - t0 < 5  # the search was cancelled, not waited for
     assert gone(pid) and multiprocessing.active_children() == []
     pygame.display.init()  # for the fixture's own clean-up
+
+
+def test_the_worker_yields_the_cpu_to_the_window():
+    t = computer_thinker("medium", seed=1, **TINY)
+    try:
+        t.start(State.random(Rng(1)))
+        deadline = time.monotonic() + 30
+        while t.poll() is None:  # answered: the worker is up and has lowered its priority
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        pid = worker_pids(t)[0]
+        assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICE
+    finally:
+        t.close()
 
 
 def test_quitting_before_the_worker_is_up_leaves_no_process():
