@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import time
 
 import pygame
 import pytest
 
-from game.ai import LEVELS
+from game.ai import LEVELS, Thinker, make_player
 from game.client.app import STEP
 from game.client.game_scene import GameScene
 from game.client.hint import HINT_COLOR, Hint, hint_text
@@ -177,6 +178,21 @@ def test_quitting_while_hard_thinks_leaves_no_process(app, driver):
     assert time.monotonic() - t0 < 5  # the search was cancelled, not waited for
     assert gone(pid) and multiprocessing.active_children() == []
     pygame.display.init()  # for the fixture's own clean-up
+
+
+def test_the_game_goes_on_if_the_worker_is_killed(app):
+    app.options.anim_speed = 0
+    thinker = computer_thinker("hard", seed=2, seconds=20.0)  # a long search, so it dies while searching
+    match = local_match(ComputerController(None, "hard", 0, thinker=thinker),  # type: ignore[arg-type]
+                        HumanController("me"), seed=8)
+    app.reset(GameScene(app, match, on_new_game=lambda: None, on_main_menu=lambda: None))
+    step_until(app, lambda: thinker.ready)
+    for _i in range(3):
+        app.step(STEP)
+    os.kill(worker_pids(thinker)[0], signal.SIGKILL)
+    thinker._fallback = lambda: Thinker(make_player("hard", 2, iterations=24, seconds=None))  # quick stand-in
+    step_until(app, lambda: match.state.ply == 1)  # the computer still moves, from a thread now
+    assert "died" in thinker.fell_back  # (the match checked the move: push_checked)
 
 
 def test_the_worker_yields_the_cpu_to_the_window():

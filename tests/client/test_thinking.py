@@ -112,6 +112,40 @@ def test_a_failed_start_is_reported_by_poll():
     bt.close()
 
 
+def test_a_failed_start_falls_back_and_the_request_is_not_lost():
+    factory, gate, _began = gated(FakeThinker(), fail=True)
+    spare = FakeThinker()
+    bt = BackgroundThinker(factory, fallback=lambda: spare)
+    s = State.random(Rng(1))
+    bt.start(s)
+    gate.set()
+    bt._thread.join(10)
+    assert bt.poll() is None  # swapped in, and handed the request
+    assert "no more processes" in bt.fell_back
+    assert [x.state_hash() for x in spare.started] == [s.state_hash()]
+    assert bt.poll() == s.legal_moves()[0]
+    bt.close()
+    assert spare.closed
+
+
+class Dying(FakeThinker):
+    def poll(self):
+        raise RuntimeError("computer player process died")
+
+
+def test_a_worker_that_dies_is_replaced_by_the_fallback():
+    dying, spare = Dying(), FakeThinker()
+    factory, gate, _began = gated(dying)
+    gate.set()
+    bt = BackgroundThinker(factory, fallback=lambda: spare)
+    wait_ready(bt)
+    s = State.random(Rng(2))
+    bt.start(s)
+    assert bt.poll() is None and dying.closed and bt.fell_back == "computer player process died"
+    assert bt.poll() == s.legal_moves()[0]  # the spare thought about the same position
+    bt.close()
+
+
 def test_search_levels_get_a_process_started_in_the_background_instant_levels_a_thread():
     assert isinstance(computer_thinker("greedy", seed=1), Thinker)
     with pytest.raises(ValueError, match="unknown computer level"):
