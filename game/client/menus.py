@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
@@ -13,8 +13,8 @@ from game.i18n import _
 
 from .art import CREAM, GOLD
 from .game_scene import GameScene
-from .layout import CANVAS
 from .hint import Hint
+from .layout import CANVAS
 from .levels import default_level, level_blurb, level_name
 from .match import ComputerController, HumanController, Match, local_match
 from .thinking import computer_thinker
@@ -50,7 +50,7 @@ class GameConfig:
 
     def __init__(self, computer: tuple[Color, str] | None = None, seed: int | None = None,
                  min_delay: float = 0.35, seconds: float | None = 1.0, iterations: int | None = None,
-                 hint: type[Hint] | None = Hint) -> None:
+                 hint: Callable[[], Hint] | None = Hint) -> None:
         self.computer = computer
         self.seed = seed
         self.min_delay = min_delay
