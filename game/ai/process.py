@@ -22,6 +22,7 @@ The worker's player persists, so one seed reproduces one sequence of choices.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import traceback
 from typing import Any
 
@@ -34,7 +35,12 @@ SEARCH_LEVELS = ("medium", "hard")
 
 
 def _worker(conn: Any, shared_token: Any, level: str, seed: int | None, seconds: float | None,
-            iterations: int | None) -> None:
+            iterations: int | None, nice: int = 0) -> None:
+    if nice and hasattr(os, "nice"):
+        try:
+            os.nice(nice)  # yield the CPU to the window's frame loop when cores are scarce
+        except OSError:
+            pass
     player = make_player(level, seed, seconds=seconds, iterations=iterations)
     while True:
         try:
@@ -64,13 +70,15 @@ class ProcessThinker:
     """Runs a level's choice in a worker process; same interface as :class:`~game.ai.players.Thinker`.
 
     ``level``, ``seed``, ``seconds``, ``iterations``: as for :func:`~game.ai.players.make_player`.
+    ``nice``: how much to lower the worker's scheduling priority (POSIX ``nice``; 0 leaves it
+    alone) so a window's frame loop wins a contended CPU; ignored where unsupported.
     The worker starts at construction (about 0.1-0.3 s of process start-up, outside
     any move's budget). ``poll()`` never blocks; it raises RuntimeError if the worker
     failed or died.
     """
 
     def __init__(self, level: str, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None) -> None:
+                 iterations: int | None = None, nice: int = 0) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown computer level {level!r} (choose from {', '.join(LEVELS)})")
         ctx = multiprocessing.get_context("spawn")
@@ -78,7 +86,7 @@ class ProcessThinker:
         self._shared = ctx.RawValue("q", 0)
         self._token = 0
         self._process = ctx.Process(target=_worker, name=f"rose-king-{level}",
-                                    args=(child, self._shared, level, seed, seconds, iterations), daemon=True)
+                                    args=(child, self._shared, level, seed, seconds, iterations, nice), daemon=True)
         self._process.start()
         child.close()
         self._closed = False

@@ -37,6 +37,7 @@ from .widgets import Button, handle_buttons, panel
 
 if TYPE_CHECKING:
     from .app import App
+    from .hint import Hint
 
 TOAST_SECONDS = 2.6
 STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)
@@ -85,9 +86,10 @@ class GameScene(Scene):
     result panel and the pause menu do (the caller decides, so this scene knows no other screen)."""
 
     def __init__(self, app: "App", match: Match, on_new_game: Callable[[], None],
-                 on_main_menu: Callable[[], None]) -> None:
+                 on_main_menu: Callable[[], None], hint: "Hint | None" = None) -> None:
         super().__init__(app)
         self.match = match
+        self.hint = hint  # the hard AI's suggestion (H key, button) in local games; None: no hints
         self.on_new_game = on_new_game
         self.on_main_menu = on_main_menu
         self.shown = match.state.copy()
@@ -109,6 +111,10 @@ class GameScene(Scene):
                    self.toggle_targets, key=pygame.K_t, size=26, selected=lambda: opts.show_targets),
             Button((x, 616, w, 46), "Menu", self.pause, size=26),
         ]
+        if hint is not None:
+            from .hint import BUTTON_RECT
+            self.buttons.append(Button(BUTTON_RECT, lambda: _("Hint (H)"), self.ask_hint, key=pygame.K_h, size=26,
+                                       enabled=lambda: not self.busy() and self.match.human_to_move()))
         self.tiles = {
             "play": _tile(TEAL, 150), "play_ring": _tile((30, 120, 90), 230, border=3),
             "hero": _tile(HERO_UI, 120), "hero_ring": _tile((236, 200, 255), 230, border=4),
@@ -137,6 +143,15 @@ class GameScene(Scene):
     def _on_move(self, move: Move, state: State) -> None:
         self.queue.append(move)
         self.selected = self.armed = None
+        if self.hint is not None:
+            self.hint.cancel()
+
+    def ask_hint(self) -> None:
+        """The H key / Hint button: start the suggestion search (a reason shows if it cannot)."""
+        if self.hint is not None and not self.busy():
+            reason = self.hint.request(self.match)
+            if reason is not None:
+                self.say(reason)
 
     def busy(self) -> bool:
         """Whether moves are still being animated (input then skips instead of playing)."""
@@ -182,6 +197,8 @@ class GameScene(Scene):
         if self._on_move in self.match.on_move:
             self.match.on_move.remove(self._on_move)
         self.match.close()
+        if self.hint is not None:
+            self.hint.close()
 
     def toggle_targets(self) -> None:
         self.app.options.show_targets = not self.app.options.show_targets
@@ -228,6 +245,10 @@ class GameScene(Scene):
                     if self.queue:
                         self._start_next()
         self._slide_hands(dt)
+        if self.hint is not None:
+            message = self.hint.update(self.match, dt)
+            if message:
+                self.say(message)
         if not self.busy():
             self.match.update(dt)
             if self.match.state.is_game_over() and not self.busy() and not self.result_shown:
@@ -428,6 +449,8 @@ class GameScene(Scene):
             b.draw(surface, art)
         if anim is not None:
             anim.draw(surface, art, t)
+        if idle_human and self.hint is not None:
+            self.hint.draw(surface, self)
         if idle_human and self.armed is not None:
             self._draw_hero_tag(surface, art, state)
         self._draw_banner(surface, art)

@@ -41,6 +41,11 @@ class Controller(Protocol):
     def close(self) -> None: ...
 
 
+def position_key(state: State) -> tuple:
+    """A cheap key that tells two positions apart (ply, side to move, crown, stones, hands, piles, heroes)."""
+    return (state.ply, int(state.turn), state.crown, *state.stones, *state.hands, state.draw_pile, *state.heroes)
+
+
 class HumanController:
     """A person at this machine: moves arrive through :meth:`Match.submit`."""
 
@@ -78,13 +83,17 @@ class ComputerController:
         self.thinker = thinker if thinker is not None else Thinker(player)
         self._waited = 0.0
         self._ready: Move | None = None
+        self._position: tuple | None = None
 
     def begin_turn(self, state: State) -> None:
         self._waited = 0.0
         self._ready = None
+        self._position = position_key(state)
         self.thinker.start(state)
 
     def poll(self, state: State, dt: float) -> Move | None:
+        if position_key(state) != self._position:  # taken back (undo) or changed: think about this one
+            self.begin_turn(state)
         self._waited += dt
         if self._ready is None:
             self._ready = self.thinker.poll()
@@ -221,4 +230,4 @@ def local_match(red: Controller, white: Controller, seed: int | None = None) -> 
 
 
 __all__ = ["ChanceSource", "ComputerController", "Controller", "HumanController", "LocalChance", "Match",
-           "MoveHook", "local_match"]
+           "MoveHook", "local_match", "position_key"]

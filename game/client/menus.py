@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
@@ -13,8 +13,11 @@ from game.i18n import _
 
 from .art import CREAM, GOLD
 from .game_scene import GameScene
+from .hint import Hint
 from .layout import CANVAS
+from .levels import default_level, level_blurb, level_name
 from .match import ComputerController, HumanController, Match, local_match
+from .thinking import computer_thinker
 from .widgets import Button, ButtonScene, chooser, panel
 
 if TYPE_CHECKING:
@@ -40,13 +43,20 @@ class GameConfig:
     """Who plays which colour; builds fresh matches for "new game" with the same set-up.
 
     ``computer``: None (two people at this machine) or (computer colour, level name).
+    ``seconds``/``iterations``: the computer's budget per move (see :func:`game.ai.make_player`);
+    the search levels think in a worker process (:func:`~game.client.thinking.computer_thinker`).
+    ``hint``: whether the game offers the hint key and button (a factory of :class:`Hint`; None: no hints).
     """
 
     def __init__(self, computer: tuple[Color, str] | None = None, seed: int | None = None,
-                 min_delay: float = 0.35) -> None:
+                 min_delay: float = 0.35, seconds: float | None = 1.0, iterations: int | None = None,
+                 hint: Callable[[], Hint] | None = Hint) -> None:
         self.computer = computer
         self.seed = seed
         self.min_delay = min_delay
+        self.seconds = seconds
+        self.iterations = iterations
+        self.hint = hint
 
     def new_match(self) -> Match:
         if self.computer is None:
@@ -54,7 +64,9 @@ class GameConfig:
         else:
             color, level = self.computer
             player = make_player(level, self.seed)
-            cpu = ComputerController(player, _("Computer · {level}").format(level=_(level)), self.min_delay)
+            thinker = computer_thinker(level, self.seed, self.seconds, self.iterations)
+            cpu = ComputerController(player, _("Computer · {level}").format(level=level_name(level)), self.min_delay,
+                                     thinker=thinker)
             human = HumanController(_("You"))
             red, white = (cpu, human) if color is Color.RED else (human, cpu)
         seed = self.seed
@@ -71,7 +83,8 @@ def start_game(app: "App", config: GameConfig) -> None:
     def menu() -> None:
         app.reset(MainMenu(app))
 
-    app.reset(GameScene(app, config.new_match(), on_new_game=again, on_main_menu=menu))
+    hint = config.hint() if config.hint is not None else None
+    app.reset(GameScene(app, config.new_match(), on_new_game=again, on_main_menu=menu, hint=hint))
 
 
 class MainMenu(ButtonScene):
@@ -114,7 +127,7 @@ class ComputerSetup(ButtonScene):
         self.clock = 0.0
         self.you = Color.RED
         levels = list(LEVELS)
-        self.level = "greedy" if "greedy" in levels else levels[0]
+        self.level = default_level()
         self.rect = pygame.Rect(CANVAS[0] // 2 - 330, 270, 660, 460)
         x0 = self.rect.x + 40
         for i, color in enumerate((Color.RED, Color.WHITE)):
@@ -126,9 +139,8 @@ class ComputerSetup(ButtonScene):
         bw = (self.rect.w - 80 - (per_row - 1) * 10) // per_row
         for i, level in enumerate(levels):
             r = (x0 + (i % per_row) * (bw + 10), self.rect.y + 205 + (i // per_row) * 62, bw, 52)
-            label = _(level)
             choose, chosen = chooser(self, "level", level)
-            self.buttons.append(Button(r, label[:1].upper() + label[1:], choose, selected=chosen, size=28))
+            self.buttons.append(Button(r, lambda lv=level: level_name(lv), choose, selected=chosen, size=28))
         self.buttons += [
             Button((x0, self.rect.bottom - 80, 285, 56), "Back", self.back, size=30),
             Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), "Start", self.start,
@@ -153,4 +165,6 @@ class ComputerSetup(ButtonScene):
         for text, y in ((_("Your colour"), 40), (_("Computer level"), 160)):
             s = art.text(text, 30, GOLD, shadow=True)
             surface.blit(s, (self.rect.x + 40, self.rect.y + y))
+        blurb = art.text(level_blurb(self.level), 22, CREAM, shadow=True, wrap=self.rect.w - 80)
+        surface.blit(blurb, (self.rect.x + 40, self.rect.y + 335))
         self.draw_buttons(surface)

@@ -124,3 +124,9 @@ def new_hotseat(app):
     def make(seed: int = 1, state=None) -> GameScene:
         return hotseat(app, seed, state)
     return make
+
+
+@pytest.fixture(autouse=True)
+def _own_settings_folder(tmp_path, monkeypatch):
+    """Screens that read the player's settings (the default computer level) read a fresh folder, never the home one."""
+    monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(tmp_path / "config"))
