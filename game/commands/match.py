@@ -75,7 +75,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "match", help="play headless games between computer levels",
         description="Play games between two computer levels, alternating colours. The last line is "
-                    "'A vs B: N games, A won X, B won Y, drawn Z; A win rate R%% (95%% CI LO%%-HI%%)', "
+                    "'A vs B: N games, A won X, B won Y, drawn Z; A win rate R% (95% CI LO%-HI%)', "
                     "counted per player (A is named first), not per colour; the interval is Wilson's.")
     p.add_argument("a", metavar="RED", choices=levels, help=f"first player, Red in odd games ({', '.join(levels)})")
     p.add_argument("b", metavar="WHITE", choices=levels, help="second player, Red in even games")
