@@ -533,7 +533,7 @@ class JoinScene(ButtonScene):
     discovery port (none with ``listen=False``, or if that port cannot be opened: typing
     still works). ``name``: the player's name (default: the login name)."""
 
-    ROWS = 5
+    ROWS = 4
 
     def __init__(self, app: "App", name: str | None = None, listener: BeaconListener | None = None,
                  store: SaveStore | None = None, listen: bool = True) -> None:

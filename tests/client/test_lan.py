@@ -267,3 +267,47 @@ def test_keep_record_without_a_game_writes_nothing(tmp_path):
         assert SaveStore(tmp_path).list() == []
     finally:
         session.close()
+
+
+def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch):
+    """``run_lan`` for ``rose-king join HOST:PORT --record FILE``: the window opens at the waiting
+    screen, the unfinished game in the journal is resumed against the host, and the journal grows."""
+    import argparse
+
+    from game.client import app as app_module
+    from game.client.app import App
+    from net.protocol import LanGame
+
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    journal = tmp_path / "bob.json"
+    try:
+        hp, jp = Peer(host), Peer(join)
+        end = time.monotonic() + LIMIT
+        while (join.state is None or join.state.ply < 3) and time.monotonic() < end:
+            hp.pump(), jp.pump()
+            time.sleep(0.005)
+        assert join.state is not None and join.state.ply >= 3
+        hp.auto = False
+        journal.write_text(join.record().to_json(), encoding="utf-8")
+        join.close()
+        seen = {}
+
+        def run(self) -> int:  # instead of the real-time loop: frames until the game is on again
+            run_until(self, hp, lambda: isinstance(self.top, LanGameScene) and not self.top.waiting(), "resume")
+            scene = self.top
+            seen["resumed"] = scene.match.started.resumed
+            seen["ply"] = scene.match.state.ply
+            seen["you"] = scene.match.controllers[scene.match.color].label
+            while self.scenes:
+                self.pop()
+            return 0
+
+        monkeypatch.setattr(App, "run", run)
+        args = argparse.Namespace(target=("127.0.0.1", host.port), address="127.0.0.1", port=host.port,
+                                  name="Bob", record=str(journal), log_dir=str(tmp_path), headless=False, ai=None)
+        assert app_module.run_lan(args) == 0
+        assert seen == {"resumed": True, "ply": LanGame.from_record(Record.load(journal)).state.ply, "you": "Bob (you)"}
+    finally:
+        host.close()
+        pygame.display.quit()
