@@ -275,6 +275,18 @@ class LanGameScene(GameScene):
             self.app.push(LanResultPanel(self.app, self) if self.match.over.kind == "finished"
                           else LanEndPanel(self.app, self))
 
+    def waiting_line(self, mover: Color) -> str:
+        m = self.match
+        if m.over is not None:
+            return _("Game over")
+        if m.session.status == "failed":
+            return _("The game cannot go on")
+        if self.waiting():
+            return _("Waiting for the connection…")
+        if mover is m.color:
+            return _("Your move is on its way…")
+        return _("Waiting for {name}…").format(name=m.names[mover])
+
     def peer_name(self) -> str:
         return self.match.names[self.match.color.other]
 

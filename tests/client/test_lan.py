@@ -105,6 +105,7 @@ def test_windowed_host_plays_moves_by_mouse_against_a_network_peer(app, driver, 
     _lobby, host, peer, _store, _made = lan
     me = scene.match.color
     assert {c.label for c in scene.match.controllers} == {"Alice (you)", "Bob"}
+    assert scene.waiting_line(me.other) == "Waiting for Bob…"
     assert scene.match.controllers[me].local_human and not scene.match.controllers[me.other].local_human
     mine = 0
     while mine < 4:
@@ -138,6 +139,7 @@ def test_interruption_shows_the_banner_and_the_game_resumes(app, driver, lan):
     run_until(app, None, scene.waiting, "the banner")
     app.step(STEP)
     assert "interrupted" in host.status_text
+    assert scene.waiting_line(scene.match.state.turn) == "Waiting for the connection…"
     # a click on the board does nothing while waiting
     ply = scene.match.state.ply
     driver.click(BOARD_RECT.center)
