@@ -321,8 +321,8 @@ class LanGameScene(GameScene):
         if self.waiting() or self.match.session.status == "failed":
             if self.give_up_button.handle_event(event) and event.type != pygame.MOUSEMOTION:
                 return
-            if event.type == pygame.MOUSEBUTTONDOWN and BOARD_RECT.collidepoint(event.pos):
-                return  # the board is under the banner
+            if event.type == pygame.MOUSEBUTTONDOWN and not any(b.rect.collidepoint(event.pos) for b in self.buttons):
+                return  # nothing can be played until the connection is back
         super().handle_event(event)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
