@@ -224,3 +224,10 @@ def run(argv: list[str]) -> int:
         return 1
     app.push(MainMenu(app))
     return app.run()
+
+
+def run_lan(args) -> int:
+    """``rose-king host`` / ``rose-king join`` with the window (issue 7); see :func:`game.client.lan.run_lan`."""
+    from .lan import run_lan as run_lan_window
+
+    return run_lan_window(args)

@@ -677,7 +677,7 @@ class GameScene(Scene):
                         _("Pick a card, click a square it reaches, or draw."))
                 lines.append((hint, 22, CREAM))
             else:
-                lines.append((_("{colour} is thinking…").format(colour=color_name(mover)), 22, CREAM))
+                lines.append((self.waiting_line(mover), 22, CREAM))
         for text, size, col in lines:
             s = art.text(text, size, col, shadow=True, wrap=box.w - 36)
             surface.blit(s, (box.x + 18, y))
@@ -697,6 +697,10 @@ class GameScene(Scene):
             s2.set_alpha(int(255 * fade))
             surface.blit(s2, (tb.x + 20, tb.y + 14))
             bg.set_alpha(255)
+
+    def waiting_line(self, mover: Color) -> str:
+        """The status line while ``mover`` (not a local person) is to move; a LAN view says whom it waits for."""
+        return _("{colour} is thinking…").format(colour=color_name(mover))
 
     def _draw_banner(self, surface: pygame.Surface, art: Art) -> None:
         if not self.banner:

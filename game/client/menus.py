@@ -99,6 +99,10 @@ class MainMenu(ButtonScene):
             Button((x, 414, w, 64), "Play the computer", self.computer, key=pygame.K_2, size=32),
             Button((x, 498, w, 64), "Quit", app.quit, key=pygame.K_q, size=32),
         ]
+        from .lan import lan_menu_buttons  # LAN play (issue 7): "Host a game", "Join a game" before "Quit"
+        self.buttons[-1:-1] = lan_menu_buttons(app, x, w, 498)
+        for i, b in enumerate(self.buttons):
+            b.rect.y = 300 + 84 * i
 
     def friend(self) -> None:
         start_game(self.app, GameConfig(None))

@@ -134,3 +134,81 @@ def chooser(obj: object, attr: str, value: object) -> tuple[Callable[[], None], 
     def choose() -> None:
         setattr(obj, attr, value)
     return choose, lambda: getattr(obj, attr) == value
+
+
+class TextInput:
+    """A one-line text field: click to focus, type (pygame ``TEXTINPUT`` events, so any
+    keyboard layout and IME), Backspace deletes, Return calls ``on_submit(text)``.
+
+    ``allowed``: None (any printable character) or a string of the characters
+    accepted; ``max_len``: at most this many characters; ``placeholder`` (translated
+    when drawn) shows while the field is empty. The owner forwards events to
+    :meth:`handle_event` and draws it with :meth:`draw`.
+    """
+
+    def __init__(self, rect: pygame.Rect | tuple, text: str = "", *, placeholder: str = "", max_len: int = 64,
+                 allowed: str | None = None, on_submit: Callable[[str], None] | None = None,
+                 focused: bool = False, size: int = 30) -> None:
+        self.rect = pygame.Rect(rect)
+        self.text = text[:max_len]
+        self.placeholder = placeholder
+        self.max_len = max_len
+        self.allowed = allowed
+        self.on_submit = on_submit
+        self.focused = focused
+        self.size = size
+        self.clock = 0.0
+
+    def insert(self, chars: str) -> None:
+        """Append the acceptable characters of ``chars`` (up to ``max_len``)."""
+        for ch in chars:
+            if len(self.text) >= self.max_len:
+                break
+            if ch.isprintable() and (self.allowed is None or ch in self.allowed):
+                self.text += ch
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Feed an event; returns True if it was used."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.focused = self.rect.collidepoint(event.pos)
+            return self.focused
+        if not self.focused:
+            return False
+        if event.type == pygame.TEXTINPUT:
+            self.insert(event.text)
+            return True
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_BACKSPACE:
+                self.text = self.text[:-1]
+                return True
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                if self.on_submit is not None:
+                    self.on_submit(self.text)
+                return True
+            if event.key == pygame.K_v and event.mod & pygame.KMOD_CTRL:
+                try:
+                    self.insert(pygame.scrap.get_text() or "")
+                except (AttributeError, pygame.error):  # no clipboard on this driver
+                    pass
+                return True
+        return False
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+
+    def draw(self, surface: pygame.Surface, art: Art) -> None:
+        r = self.rect
+        pygame.draw.rect(surface, (250, 240, 215), r, border_radius=8)
+        pygame.draw.rect(surface, GOLD if self.focused else GOLD_DARK, r, 3, border_radius=8)
+        if self.text:
+            label = art.text(self.text, self.size, INK)
+        else:
+            label = art.text(_(self.placeholder), self.size, (150, 135, 115)) if self.placeholder else None
+        x = r.x + 12
+        if label is not None:
+            area = pygame.Rect(max(0, label.get_width() - (r.w - 30)), 0, r.w - 30, label.get_height())
+            surface.blit(label, label.get_rect(midleft=(x, r.centery)), area)
+            if self.text:
+                x += min(label.get_width(), r.w - 30)
+        if self.focused and int(self.clock * 2) % 2 == 0:
+            pygame.draw.line(surface, INK, (x + 2, r.y + 10), (x + 2, r.bottom - 10), 2)

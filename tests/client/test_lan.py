@@ -1,0 +1,315 @@
+"""LAN play in the window (issue 7): a windowed host driven by posted mouse events against a
+joiner session on 127.0.0.1 that a greedy player runs between frames. Every wait is bounded
+(LIMIT seconds of wall time) and ends on a condition, never on a sleep."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+import pytest
+
+from game.ai import make_player
+from game.client.app import STEP
+from game.client.lan import JoinScene, LanEndPanel, LanGameScene, LanLobby, LanResultPanel, keep_record
+from game.client.menus import MainMenu
+from game.client.widgets import TextInput
+from game.client.layout import BOARD_RECT
+from game.engine import DRAW, Record
+from game.saves import SaveStore
+from net.discovery import Beacon, BeaconListener
+from net.protocol import GameOver, GameStarted
+from net.transport import LanSession
+
+LIMIT = 20.0
+
+
+class Peer:
+    """The far side: a LanSession that a computer player moves for, one call per frame."""
+
+    def __init__(self, session: LanSession, level: str = "greedy") -> None:
+        self.session = session
+        self.player = make_player(level, 3)
+        self.events: list = []
+        self.auto = True
+
+    def pump(self) -> None:
+        self.events += self.session.poll()
+        s = self.session
+        if self.auto and s.my_turn():
+            state = s.state
+            if state is not None and not state.is_game_over():
+                try:
+                    s.play(self.player.choose(state))
+                except ValueError:
+                    pass  # the position moved on meanwhile: look again next frame
+
+
+class Me:
+    """Our side in the window, moved by a computer player through the same path as clicks."""
+
+    def __init__(self, scene, level: str = "greedy") -> None:
+        self.scene = scene
+        self.player = make_player(level, 5)
+
+    def pump(self) -> None:
+        scene = self.scene
+        if scene.match.human_to_move() and not scene.busy():
+            scene._submit(self.player.choose(scene.shown))
+
+
+def run_until(app, peer, cond, what: str, limit: float = LIMIT) -> None:
+    """Step the app (and pump ``peer``: None, one or a tuple of them) until ``cond()``."""
+    peers = peer if isinstance(peer, tuple) else (peer,)
+    end = time.monotonic() + limit
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        for p in peers:
+            if p is not None:
+                p.pump()
+        app.step(STEP)
+
+
+@pytest.fixture
+def lan(app, tmp_path):
+    """A windowed host at its waiting screen and a joiner; yields (lobby, host, peer, store)."""
+    made: list = []
+    store = SaveStore(tmp_path)
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    made.append(host)
+    lobby = LanLobby(app, host, store=store)
+    app.reset(lobby)
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    made.append(join)
+    yield lobby, host, Peer(join), store, made
+    for s in made:
+        s.close()
+
+
+def game_scene(app) -> LanGameScene:
+    for s in reversed(app.scenes):
+        if isinstance(s, LanGameScene):
+            return s
+    raise LookupError("no LAN game on the stack")
+
+
+def start(app, lan) -> LanGameScene:
+    lobby, host, peer, store, made = lan
+    run_until(app, peer, lambda: any(isinstance(s, LanGameScene) for s in app.scenes), "the game to start")
+    return game_scene(app)
+
+
+def test_windowed_host_plays_moves_by_mouse_against_a_network_peer(app, driver, lan):
+    scene = start(app, lan)
+    _lobby, host, peer, _store, _made = lan
+    me = scene.match.color
+    assert {c.label for c in scene.match.controllers} == {"Alice (you)", "Bob"}
+    assert scene.waiting_line(me.other) == "Waiting for Bob…"
+    assert scene.match.controllers[me].local_human and not scene.match.controllers[me.other].local_human
+    mine = 0
+    while mine < 4:
+        run_until(app, peer, lambda: scene.match.human_to_move() and not scene.busy(), "our turn")
+        state = scene.shown
+        moves = state.legal_moves()
+        move = next((m for m in moves if m.kind is DRAW), None) if mine == 1 else None
+        move = move or next((m for m in moves if m.kind is not DRAW), moves[0])
+        before = scene.match.state.ply
+        if mine == 0:  # the match hands the move to the network and waits for it to come back
+            assert scene.match.submit(move) is None
+            assert scene.match.state.ply == before and not scene.match.human_to_move()
+        else:
+            driver.play(move)
+        run_until(app, peer, lambda: scene.match.state.ply > before, "our move to come back")
+        got = scene.match.state.move_stack[before]
+        assert got.player is me and got.kind is move.kind and (move.kind is DRAW or got == move)
+        mine += 1
+    run_until(app, peer, lambda: not scene.busy(), "animations")
+    for _i in range(3):
+        app.step(STEP)
+    assert scene.shown.move_stack == scene.match.state.move_stack == host.state.move_stack
+    assert peer.session.state.state_hash() == scene.match.state.state_hash()
+
+
+def test_interruption_shows_the_banner_and_the_game_resumes(app, driver, lan):
+    scene = start(app, lan)
+    _lobby, host, peer, _store, made = lan
+    run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 2, "two plies")
+    peer.session.close()  # the joiner's program goes away
+    run_until(app, None, scene.waiting, "the banner")
+    app.step(STEP)
+    assert "interrupted" in host.status_text
+    assert scene.waiting_line(scene.match.state.turn) == "Waiting for the connection…"
+    # a click on the board does nothing while waiting
+    ply = scene.match.state.ply
+    driver.click(BOARD_RECT.center)
+    assert scene.match.state.ply == ply
+    back = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)  # restarted, no journal
+    made.append(back)
+    peer2 = Peer(back)
+    run_until(app, peer2, lambda: not scene.waiting() and any(isinstance(e, GameStarted) for e in peer2.events),
+              "the resume")
+    assert [e.resumed for e in peer2.events if isinstance(e, GameStarted)] == [True]
+    assert back.state.move_stack[:ply] == scene.match.state.move_stack[:ply]
+    run_until(app, (peer2, Me(scene)), lambda: scene.match.state.ply >= ply + 2, "play to go on")
+
+
+def test_give_up_while_interrupted_goes_to_the_main_menu(app, driver, lan):
+    scene = start(app, lan)
+    _lobby, host, peer, _store, _made = lan
+    peer.session.close()
+    run_until(app, None, scene.waiting, "the banner")
+    driver.click(scene.give_up_button.rect.center)
+    assert isinstance(app.top, MainMenu)
+    assert host.status == "closed"
+
+
+def test_resign_ends_the_game_on_both_sides_keeps_the_record_and_a_rematch_starts(app, driver, lan):
+    scene = start(app, lan)
+    _lobby, host, peer, store, _made = lan
+    peer.auto = False
+    first_id = scene.match.game_id
+    resign = next(b for b in scene.buttons if b.label == "Resign")
+    driver.click(resign.rect.center)
+    driver.key(pygame.K_y)  # confirm
+    run_until(app, peer, lambda: isinstance(app.top, LanEndPanel)
+              and any(isinstance(e, GameOver) for e in peer.events), "the end panel")
+    over = next(e for e in peer.events if isinstance(e, GameOver))
+    assert over.kind == "resigned" and over.winner is scene.match.color.other
+    saved = store.list()
+    assert [e.kind for e in saved] == ["lan"] and saved[0].game_id == first_id.hex()
+    assert Record.load(saved[0].path).extra["lan"]["resigned"] == str(scene.match.color)
+    panel = app.top
+    driver.click(panel.buttons[0].rect.center)  # offer a rematch
+    assert scene.match.rematch_sent
+    peer.session.offer_rematch()
+    run_until(app, peer, lambda: scene.match.game_id != first_id, "the new game")
+    assert app.top is scene and scene.match.over is None and scene.shown.ply == 0
+
+
+def test_a_finished_game_shows_the_result_and_both_records_match(app, lan):
+    """The host's side is played by the computer through the same submit path as clicks."""
+    scene = start(app, lan)
+    _lobby, host, peer, store, _made = lan
+    app.options.anim_speed = 0
+    run_until(app, (peer, Me(scene)), lambda: isinstance(app.top, LanResultPanel), "the end", LIMIT * 3)
+    run_until(app, peer, lambda: peer.session.acked_all() and host.acked_all(), "the last acks")
+    assert scene.match.over.kind == "finished"
+    assert host.record().to_json() == peer.session.record().to_json()
+    assert Record.load(store.list()[0].path).moves == host.record().moves
+
+
+def test_text_input_takes_typed_text_and_refuses_what_it_must():
+    got = []
+    field = TextInput((0, 0, 300, 50), max_len=8, allowed="0123456789.:", on_submit=got.append)
+    down = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(10, 10), button=1)
+    assert field.handle_event(down) and field.focused
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="127.0.0.1:47123"))
+    assert field.text == "127.0.0."  # cut at max_len
+    field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode=""))
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="x1"))
+    assert field.text == "127.0.01"
+    field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode=""))
+    assert got == ["127.0.01"]
+    field.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(400, 10), button=1))
+    assert not field.focused
+    assert not field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="9"))
+    assert field.text == "127.0.01"
+
+
+def test_join_screen_lists_a_beacon_and_joins_it_by_a_click(app, driver, tmp_path):
+    host = LanSession.host("Carol", port=0, bind="127.0.0.1")
+    own_id = bytes(range(16))
+    listener = BeaconListener(bind="127.0.0.1", port=0, ignore={own_id})
+    own = Beacon("Me", 1, address="127.0.0.1", dest_port=listener.port, interval=0.05, peer_id=own_id)
+    beacon = Beacon("Carol", host.port, address="127.0.0.1", dest_port=listener.port, interval=0.05)
+    scene = JoinScene(app, name="Dave", listener=listener, store=SaveStore(tmp_path))
+    app.reset(scene)
+    try:
+        run_until(app, None, lambda: len(scene.found) >= 1 and own.sent >= 2, "the beacon")
+        assert [g.name for g in scene.found] == ["Carol"]
+        driver.click(scene.rows[0].rect.center)
+        assert isinstance(app.top, (LanLobby, LanGameScene))  # the lobby may hand over within the frame
+        run_until(app, None, lambda: isinstance(app.top, LanGameScene), "the game to start")
+        assert app.top.match.names[app.top.match.color.other] == "Carol"
+    finally:
+        for b in (own, beacon):
+            b.stop()
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_join_screen_says_what_is_wrong_with_a_typed_address(app, driver):
+    scene = JoinScene(app, name="Dave", listen=False)
+    app.reset(scene)
+    driver.post(pygame.TEXTINPUT, text="host:notaport")
+    driver.key(pygame.K_RETURN)
+    assert "192.168.1.20" in scene.error and app.top is scene
+
+
+def test_main_menu_has_host_and_join(app, driver, monkeypatch):
+    import game.client.lan as lan_module
+    monkeypatch.setattr(lan_module, "BeaconListener", lambda **kw: BeaconListener(bind="127.0.0.1", port=0, **kw))
+    menu = MainMenu(app)
+    app.reset(menu)
+    labels = [b.label for b in menu.buttons]
+    assert labels.index("Host a game") < labels.index("Join a game") < labels.index("Quit")
+    rects = [b.rect for b in menu.buttons]
+    assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    driver.click(menu.buttons[labels.index("Join a game")].rect.center)
+    assert isinstance(app.top, JoinScene) and app.top.listener is not None
+    app.pop()  # closing the screen stops its listener
+
+
+def test_keep_record_without_a_game_writes_nothing(tmp_path):
+    session = LanSession.host("Eve", port=0, bind="127.0.0.1")
+    try:
+        assert keep_record(session, SaveStore(tmp_path)) is None
+        assert SaveStore(tmp_path).list() == []
+    finally:
+        session.close()
+
+
+def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch):
+    """``run_lan`` for ``rose-king join HOST:PORT --record FILE``: the window opens at the waiting
+    screen, the unfinished game in the journal is resumed against the host, and the journal grows."""
+    import argparse
+
+    from game.client import app as app_module
+    from game.client.app import App
+    from net.protocol import LanGame
+
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    journal = tmp_path / "bob.json"
+    try:
+        hp, jp = Peer(host), Peer(join)
+        end = time.monotonic() + LIMIT
+        while (join.state is None or join.state.ply < 3) and time.monotonic() < end:
+            hp.pump(), jp.pump()
+            time.sleep(0.005)
+        assert join.state is not None and join.state.ply >= 3
+        hp.auto = False
+        journal.write_text(join.record().to_json(), encoding="utf-8")
+        join.close()
+        seen = {}
+
+        def run(self) -> int:  # instead of the real-time loop: frames until the game is on again
+            run_until(self, hp, lambda: isinstance(self.top, LanGameScene) and not self.top.waiting(), "resume")
+            scene = self.top
+            seen["resumed"] = scene.match.started.resumed
+            seen["ply"] = scene.match.state.ply
+            seen["you"] = scene.match.controllers[scene.match.color].label
+            while self.scenes:
+                self.pop()
+            return 0
+
+        monkeypatch.setattr(App, "run", run)
+        args = argparse.Namespace(target=("127.0.0.1", host.port), address="127.0.0.1", port=host.port,
+                                  name="Bob", record=str(journal), log_dir=str(tmp_path), headless=False, ai=None)
+        assert app_module.run_lan(args) == 0
+        assert seen == {"resumed": True, "ply": LanGame.from_record(Record.load(journal)).state.ply, "you": "Bob (you)"}
+    finally:
+        host.close()
+        pygame.display.quit()
