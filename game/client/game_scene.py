@@ -23,7 +23,7 @@ import pygame
 
 from game.engine import CARDS, DRAW, HERO, SIZE, Card, Color, Move, State, TOTAL_STONES, square_name, territories
 from game.engine.cards import iter_bits
-from game.i18n import _
+from game.i18n import N_, _
 
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, DrawAnim, PlayAnim, blit_center, pile_offsets
 from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, Art
@@ -107,7 +107,7 @@ class GameScene(Scene):
         self.buttons = [
             Button((x, 560, w, 46), lambda: _("Targets: on") if opts.show_targets else _("Targets: off"),
                    self.toggle_targets, key=pygame.K_t, size=26, selected=lambda: opts.show_targets),
-            Button((x, 616, w, 46), "Menu", self.pause, size=26),
+            Button((x, 616, w, 46), N_("Menu"), self.pause, size=26),
         ]
         self.tiles = {
             "play": _tile(TEAL, 150), "play_ring": _tile((30, 120, 90), 230, border=3),
@@ -145,16 +145,28 @@ class GameScene(Scene):
     def _start_next(self) -> None:
         move = self.queue.popleft()
         self.anim = DrawAnim(self.shown, move) if move.kind is DRAW else PlayAnim(self.shown, move)
+        self.app.prefs.play("card_drawn" if move.kind is DRAW else "card_played")
         if isinstance(self.anim, DrawAnim) and self.anim.reshuffle:
             self.show_banner(_("Last card drawn: the discard pile is shuffled into a new draw pile"))
 
     def _commit(self, move: Move) -> None:
         self.shown.push(move)
         self.anim = None
+        self._sound_after(move)
         if self.shown.passed():
             mover = self.shown.turn
             self.show_banner(_("{passer} cannot move and must pass. {mover} moves again.").format(
                 passer=color_name(mover.other), mover=color_name(mover)))
+
+    def _sound_after(self, move: Move) -> None:
+        """The effect of a move that just landed (issue 6): stone placed or hero flip, a pass, the end."""
+        prefs = self.app.prefs
+        if move.kind is not DRAW:
+            prefs.play("hero_flip" if move.kind is HERO else "stone_placed")
+        if self.shown.is_game_over():
+            prefs.play("game_end")
+        elif self.shown.passed():
+            prefs.play("pass")
 
     def skip(self) -> None:
         """Finish every running and queued animation at once."""
@@ -185,6 +197,7 @@ class GameScene(Scene):
 
     def toggle_targets(self) -> None:
         self.app.options.show_targets = not self.app.options.show_targets
+        self.app.prefs.remember_options()
 
     def pause(self) -> None:
         self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game))
@@ -580,11 +593,13 @@ class GameScene(Scene):
             pygame.draw.rect(surface, (255, int(200 + 50 * glow), 120), r.inflate(6, 6), 3, border_radius=16)
         stone = art.scaled(art.stones[color], 0.8, ("stone", int(color)))
         surface.blit(stone, (r.x + 12, r.y + 12))
-        name = art.text(color_name(color), 32, COLOR_UI[color], shadow=True)
+        controller = self.match.controllers[color]
+        shown_name = self.app.prefs.player_name(color) if controller.local_human else color_name(color)
+        name = art.text(shown_name, 32 if len(shown_name) < 10 else 26, COLOR_UI[color], shadow=True)
         surface.blit(name, (r.x + 58, r.y + 14))
-        who = self.match.controllers[color].label
+        who = controller.label
         if who:
-            sub = art.text(who, 19, (220, 200, 160))
+            sub = art.text(_(who), 20, (220, 200, 160))  # N_ labels are translated when drawn
             surface.blit(sub, (r.x + 58, r.y + 42))
         score = state.scores()[color]
         big = art.text(str(score), 42, GOLD, shadow=True)

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game import phrases
 from game.ai import LEVELS, make_player
 from game.engine import Color
-from game.i18n import _
+from game.i18n import N_, _
 
 from .art import CREAM, GOLD
 from .game_scene import GameScene
@@ -50,12 +51,13 @@ class GameConfig:
 
     def new_match(self) -> Match:
         if self.computer is None:
-            red, white = HumanController(_("Player 1")), HumanController(_("Player 2"))
+            red, white = HumanController(N_("Player 1")), HumanController(N_("Player 2"))
         else:
             color, level = self.computer
             player = make_player(level, self.seed)
-            cpu = ComputerController(player, _("Computer · {level}").format(level=_(level)), self.min_delay)
-            human = HumanController(_("You"))
+            cpu = ComputerController(player, _("Computer · {level}").format(level=phrases.level_name(level)),
+                                     self.min_delay)
+            human = HumanController(N_("You"))
             red, white = (cpu, human) if color is Color.RED else (human, cpu)
         seed = self.seed
         if self.seed is not None:
@@ -82,9 +84,11 @@ class MainMenu(ButtonScene):
         self.clock = 0.0
         w, x = 440, CANVAS[0] // 2 - 220
         self.buttons = [
-            Button((x, 330, w, 64), "Play a friend (same screen)", self.friend, key=pygame.K_1, size=32),
-            Button((x, 414, w, 64), "Play the computer", self.computer, key=pygame.K_2, size=32),
-            Button((x, 498, w, 64), "Quit", app.quit, key=pygame.K_q, size=32),
+            Button((x, 330, w, 64), N_("Play a friend (same screen)"), self.friend, key=pygame.K_1, size=32),
+            Button((x, 414, w, 64), N_("Play the computer"), self.computer, key=pygame.K_2, size=32),
+            Button((x, 498, w, 64), N_("How to play"), self.how_to_play, key=pygame.K_h, size=32),
+            Button((x, 582, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
+            Button((x, 666, w, 64), N_("Quit"), app.quit, key=pygame.K_q, size=32),
         ]
 
     def friend(self) -> None:
@@ -92,6 +96,14 @@ class MainMenu(ButtonScene):
 
     def computer(self) -> None:
         self.app.push(ComputerSetup(self.app))
+
+    def how_to_play(self) -> None:
+        from .howto import HowToPlay
+        self.app.push(HowToPlay(self.app))
+
+    def settings(self) -> None:
+        from .settings_scene import SettingsScene
+        self.app.push(SettingsScene(self.app))
 
     def update(self, dt: float) -> None:
         self.clock += dt
@@ -114,7 +126,7 @@ class ComputerSetup(ButtonScene):
         self.clock = 0.0
         self.you = Color.RED
         levels = list(LEVELS)
-        self.level = "greedy" if "greedy" in levels else levels[0]
+        self.level = app.prefs.settings.computer_level if app.prefs.settings.computer_level in levels else levels[0]
         self.rect = pygame.Rect(CANVAS[0] // 2 - 330, 270, 660, 460)
         x0 = self.rect.x + 40
         for i, color in enumerate((Color.RED, Color.WHITE)):
@@ -126,12 +138,12 @@ class ComputerSetup(ButtonScene):
         bw = (self.rect.w - 80 - (per_row - 1) * 10) // per_row
         for i, level in enumerate(levels):
             r = (x0 + (i % per_row) * (bw + 10), self.rect.y + 205 + (i // per_row) * 62, bw, 52)
-            label = _(level)
+            label = phrases.level_name(level)
             choose, chosen = chooser(self, "level", level)
             self.buttons.append(Button(r, label[:1].upper() + label[1:], choose, selected=chosen, size=28))
         self.buttons += [
-            Button((x0, self.rect.bottom - 80, 285, 56), "Back", self.back, size=30),
-            Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), "Start", self.start,
+            Button((x0, self.rect.bottom - 80, 285, 56), N_("Back"), self.back, size=30),
+            Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), N_("Start"), self.start,
                    key=pygame.K_RETURN, size=30),
         ]
 

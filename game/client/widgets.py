@@ -118,6 +118,9 @@ class ButtonScene(Scene):
     def on_escape(self) -> None:
         """What Esc does here (default: nothing)."""
 
+    def uses_key(self, key: int) -> bool:
+        return any(b.key == key for b in self.buttons)
+
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.on_escape()
