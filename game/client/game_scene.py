@@ -59,10 +59,12 @@ def territory_of(state: State, sq: int) -> int:
     return 0
 
 
-def outline(surface: pygame.Surface, mask: int, color, width: int = 3) -> None:
-    """Draw the outer border of the squares in ``mask`` (edges to squares outside it)."""
+def outline(surface: pygame.Surface, mask: int, color, width: int = 3,
+            rect_of: Callable[[int], pygame.Rect] = square_rect) -> None:
+    """Draw the outer border of the squares in ``mask`` (edges to squares outside it);
+    ``rect_of(sq)`` places a square (default: the game board's; "How to play" draws a small board)."""
     for sq in iter_bits(mask):
-        r = square_rect(sq)
+        r = rect_of(sq)
         f, rk = sq % SIZE, sq // SIZE
         if rk == SIZE - 1 or not (mask >> (sq + SIZE)) & 1:
             pygame.draw.line(surface, color, r.topleft, (r.right - 1, r.top), width)

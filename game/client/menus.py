@@ -74,6 +74,8 @@ def start_game(app: "App", config: GameConfig) -> None:
         app.reset(MainMenu(app))
 
     app.reset(GameScene(app, config.new_match(), on_new_game=again, on_main_menu=menu))
+    from .tutorial import maybe_show_tutorial
+    maybe_show_tutorial(app, app.top)  # type: ignore[arg-type]
 
 
 class MainMenu(ButtonScene):

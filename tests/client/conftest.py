@@ -98,8 +98,10 @@ def private_settings(tmp_path_factory, monkeypatch):
     """Settings in a fresh temporary folder (never the real home), English first, no listeners left behind."""
     from game import i18n
     from game.settings import ENV_CONFIG_DIR
-    monkeypatch.setenv(ENV_CONFIG_DIR, str(tmp_path_factory.mktemp("config")))
-    monkeypatch.setenv("LANGUAGE", "en")
+    folder = tmp_path_factory.mktemp("config")
+    # a returning English player: the first-game tutorial would otherwise cover every new game
+    (folder / "settings.json").write_text('{"version": 1, "language": "en", "tutorial_seen": true}', encoding="utf-8")
+    monkeypatch.setenv(ENV_CONFIG_DIR, str(folder))
     listeners = list(i18n._listeners)
     yield
     i18n._listeners[:] = listeners
