@@ -82,6 +82,26 @@ def _tile(color, alpha: int, radius: int = 8, border: int = 0, size: int = SQUAR
     return s
 
 
+def _dot(color, radius: int, border: int = 0, size: int = SQUARE - 6) -> pygame.Surface:
+    """A round dot in the middle of a square (a legal target for a stone)."""
+    s = pygame.Surface((size, size), pygame.SRCALPHA)
+    pygame.draw.circle(s, (*color, 235), (size // 2, size // 2), radius, border)
+    return s
+
+
+def _ring(color, width: int, notches: bool = False, size: int = SQUARE - 6) -> pygame.Surface:
+    """A ring round a stone, with four notches pointing in (a hero target: this stone can be flipped)."""
+    s = pygame.Surface((size, size), pygame.SRCALPHA)
+    c, r = size // 2, size // 2 - 1
+    pygame.draw.circle(s, (*color, 240), (c, c), r, width)
+    if notches:
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            tip = (c + dx * (r - 9), c + dy * (r - 9))
+            base = [(c + dx * r - dy * 6, c + dy * r - dx * 6), (c + dx * r + dy * 6, c + dy * r + dx * 6)]
+            pygame.draw.polygon(s, (*color, 250), [tip, *base])
+    return s
+
+
 class GameScene(Scene):
     """Plays one :class:`Match` on screen. ``on_new_game`` / ``on_main_menu`` are what the
     result panel and the pause menu do (the caller decides, so this scene knows no other screen)."""
@@ -112,8 +132,10 @@ class GameScene(Scene):
             Button((x, 616, w, 46), N_("Menu"), self.pause, size=26),
         ]
         self.tiles = {
-            "play": _tile(TEAL, 150), "play_ring": _tile((30, 120, 90), 230, border=3),
-            "hero": _tile(HERO_UI, 120), "hero_ring": _tile((236, 200, 255), 230, border=4),
+            # shapes as well as colours (issue 6): a play target is a dot on an empty square, a hero
+            # target a ring with four notches round the opponent's stone, a selected card's target a square
+            "play": _dot(TEAL, 12), "play_ring": _dot((20, 90, 64), 12, border=3),
+            "hero": _ring(HERO_UI, 6), "hero_ring": _ring((236, 200, 255), 3, notches=True),
             "pick": _tile((255, 170, 40), 150), "pick_ring": _tile((255, 250, 220), 255, border=4),
             "red_land": _tile((200, 40, 40), 90, 2, size=SQUARE - 2),
             "white_land": _tile((255, 255, 255), 120, 2, size=SQUARE - 2),

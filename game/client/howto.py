@@ -28,10 +28,9 @@ from game.i18n import N_
 from game.rulesbook import Illustration, Section
 
 from .art import CREAM, GOLD, HERO_UI, INK, Art
-from .fit import FitButton, fit_size
 from .game_scene import outline
 from .layout import CANVAS, FRAME, SQUARE
-from .widgets import ButtonScene, panel
+from .widgets import Button, ButtonScene, fit_size, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -191,16 +190,16 @@ class HowToPlay(ButtonScene):
         self._refresh()
         self.page = max(0, min(page, len(self.sections) - 1))
         for i in range(len(self.sections)):
-            self.buttons.append(FitButton((24, 24 + i * 66, PAGE.x - 44, 56),
+            self.buttons.append(Button((24, 24 + i * 66, PAGE.x - 44, 56),
                                           lambda i=i: self.sections[i].title, lambda i=i: self.go(i), size=26,
                                           selected=lambda i=i: self.page == i))
         y = PAGE.bottom + 22
         self.buttons += [
-            FitButton((PAGE.x, y, 240, 54), N_("Previous"), lambda: self.go(self.page - 1), key=pygame.K_LEFT,
+            Button((PAGE.x, y, 240, 54), N_("Previous"), lambda: self.go(self.page - 1), key=pygame.K_LEFT,
                       enabled=lambda: self.page > 0, size=28),
-            FitButton((PAGE.x + 260, y, 240, 54), N_("Next"), lambda: self.go(self.page + 1), key=pygame.K_RIGHT,
+            Button((PAGE.x + 260, y, 240, 54), N_("Next"), lambda: self.go(self.page + 1), key=pygame.K_RIGHT,
                       enabled=lambda: self.page < len(self.sections) - 1, size=28),
-            FitButton((PAGE.right - 240, y, 240, 54), N_("Back"), self.back, size=28),
+            Button((PAGE.right - 240, y, 240, 54), N_("Back"), self.back, size=28),
         ]
 
     def _refresh(self) -> None:

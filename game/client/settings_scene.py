@@ -20,10 +20,9 @@ from game.i18n import N_, _
 from game.settings import ANIMATION_SPEEDS, FIELD_LABELS, MAX_NAME_LENGTH
 
 from .art import CREAM, GOLD
-from .fit import FitButton, fit_size
 from .layout import CANVAS
 from .textinput import TextInput
-from .widgets import ButtonScene, panel
+from .widgets import Button, ButtonScene, fit_size, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -55,18 +54,18 @@ class SettingsScene(ButtonScene):
         self._switch("sound")
         y = self._y("volume")
         self.buttons += [
-            FitButton((CONTROL_X, y, 64, 48), lambda: "−", lambda: self._volume(-VOLUME_STEP), size=34),
-            FitButton((CONTROL_X + 370, y, 64, 48), lambda: "+", lambda: self._volume(VOLUME_STEP), size=34),
+            Button((CONTROL_X, y, 64, 48), lambda: "−", lambda: self._volume(-VOLUME_STEP), size=34),
+            Button((CONTROL_X + 370, y, 64, 48), lambda: "+", lambda: self._volume(VOLUME_STEP), size=34),
         ]
         self._switch("fullscreen")
         self._switch("show_legal_targets")
         self._row("computer_level", [(lambda lv=lv: phrases.level_name(lv), lv) for lv in LEVELS])
         bottom = PANEL.bottom - 76
         self.buttons += [
-            FitButton((LABEL_X, bottom, 460, 54), FIELD_LABELS["tutorial_seen"],
+            Button((LABEL_X, bottom, 400, 54), FIELD_LABELS["tutorial_seen"],
                       lambda: self.prefs.update(tutorial_seen=False), size=28,
                       enabled=lambda: self.prefs.settings.tutorial_seen),
-            FitButton((PANEL.right - 40 - 260, bottom, 260, 54), N_("Back"), self.back, size=30),
+            Button((PANEL.right - 40 - 260, bottom, 260, 54), N_("Back"), self.back, size=30),
         ]
 
     # ------------------------------------------------------------------ building rows
@@ -79,14 +78,14 @@ class SettingsScene(ButtonScene):
         n, gap = len(options), 10
         w = (CONTROL_W - (n - 1) * gap) // n
         for i, (label, value) in enumerate(options):
-            self.buttons.append(FitButton(
+            self.buttons.append(Button(
                 (CONTROL_X + i * (w + gap), self._y(field), w, 48), label,
                 lambda value=value: self.prefs.update(**{field: value}), size=28,
                 selected=lambda value=value: getattr(self.prefs.settings, field) == value))
 
     def _switch(self, field: str) -> None:
         """An on/off button for a boolean ``field``."""
-        self.buttons.append(FitButton(
+        self.buttons.append(Button(
             (CONTROL_X, self._y(field), 160, 48), lambda: phrases.on_off_text(getattr(self.prefs.settings, field)),
             lambda: self.prefs.update(**{field: not getattr(self.prefs.settings, field)}), size=28,
             selected=lambda: getattr(self.prefs.settings, field)))
@@ -145,8 +144,8 @@ class SettingsScene(ButtonScene):
         self.draw_buttons(surface)
         for field in self.names.values():
             field.draw(surface, art)
-        hint = art.text(_("Changes apply at once. M: sound on/off"), 22, (220, 200, 160))
-        surface.blit(hint, hint.get_rect(midleft=(LABEL_X + 490, PANEL.bottom - 49)))
+        hint = art.text(_("Changes apply at once. M: sound on/off"), 20, (220, 200, 160), wrap=340)
+        surface.blit(hint, hint.get_rect(center=(LABEL_X + 590, PANEL.bottom - 49)))
 
     def _draw_volume(self, surface: pygame.Surface) -> None:
         """A bar between "−" and "+" showing the volume, with its percentage."""

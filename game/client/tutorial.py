@@ -21,9 +21,8 @@ from game.engine import Color
 from game.i18n import _
 
 from .art import CREAM, GOLD
-from .fit import FitButton
 from .layout import BOARD_RECT, CANVAS, DRAW_PILE_RECT, HAND_SLOTS, PANEL_RECT, hand_slot_rect, hero_rect
-from .widgets import ButtonScene, panel
+from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -60,9 +59,9 @@ class TutorialOverlay(ButtonScene):
         self.step = 0
         self.clock = 0.0
         self.bubble = pygame.Rect(0, 0, BUBBLE_W, 200)
-        self.next_button = FitButton((0, 0, 230, 50), self._next_label,
+        self.next_button = Button((0, 0, 230, 50), self._next_label,
                                      self.next, key=pygame.K_RETURN, size=28)
-        self.skip_button = FitButton((0, 0, 230, 50), SKIP, self.finish, size=26,
+        self.skip_button = Button((0, 0, 230, 50), SKIP, self.finish, size=26,
                                      enabled=lambda: not self.last())
         self.buttons = [self.next_button, self.skip_button]
 

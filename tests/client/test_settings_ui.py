@@ -223,3 +223,26 @@ def test_sound_off_never_opens_the_mixer(app, driver):
     driver.play(next(m for m in scene.match.state.legal_moves() if m.kind is PLAY))
     assert app.prefs.audio.available is None  # never tried
     assert scene.match.state.ply == 1
+
+
+def test_legal_and_hero_targets_differ_in_shape_not_only_colour(app):
+    scene = hotseat(app, 1)
+    dot, ring = (pygame.mask.from_surface(scene.tiles[k]) for k in ("play", "hero_ring"))
+    size = scene.tiles["play"].get_width()
+    c = size // 2
+    assert dot.get_at((c, c)) and not ring.get_at((c, c))  # a dot is full in the middle, a ring is empty
+    assert not dot.get_at((c, 2)) and ring.get_at((c, 1))  # a ring reaches the rim, a dot does not
+
+
+def test_first_start_follows_the_system_language(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("LANGUAGE", "de_AT:en")
+    app = App(vsync=False)
+    try:
+        app.push(MainMenu(app))
+        assert app.prefs.settings.language == "de" and i18n.language() == "de"
+        assert button(app.top, "Einstellungen")
+        assert app.prefs.store.notice() is None  # no file yet is not a problem
+    finally:
+        app.prefs.close()
+        pygame.display.quit()
