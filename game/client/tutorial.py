@@ -64,6 +64,8 @@ class TutorialOverlay(ButtonScene):
         self.skip_button = Button((0, 0, 230, 50), SKIP, self.finish, size=26,
                                      enabled=lambda: not self.last())
         self.buttons = [self.next_button, self.skip_button]
+        self._veil_key: object = None
+        self._veil_surface: pygame.Surface | None = None
 
     def _next_label(self) -> str:
         return _(DONE) if self.last() else _(NEXT)
@@ -125,16 +127,24 @@ class TutorialOverlay(ButtonScene):
             self.next_button.rect.bottomright = (b.right - 20, b.bottom - 18)
             self.skip_button.rect.bottomleft = (b.x + 20, b.bottom - 18)
 
+    def _veil(self, size: tuple[int, int], hole: pygame.Rect | None) -> pygame.Surface:
+        """The dimming over everything but ``hole`` (made once per step)."""
+        key = (size, None if hole is None else tuple(hole))
+        veil = self._veil_surface
+        if veil is None or self._veil_key != key:
+            veil = pygame.Surface(size, pygame.SRCALPHA)
+            veil.fill((0, 0, 0, 150))
+            if hole is not None:
+                veil.fill((0, 0, 0, 0), hole)
+            self._veil_surface, self._veil_key = veil, key
+        return veil
+
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
         steps = self.steps()
         step = steps[min(self.step, len(steps) - 1)]
         target = anchor_rect(step.anchor, self.color)
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, 150))
-        if target is not None:
-            veil.fill((0, 0, 0, 0), target)
-        surface.blit(veil, (0, 0))
+        surface.blit(self._veil(surface.get_size(), target), (0, 0))
         if target is not None:
             glow = 3 + round(2 * (0.5 + 0.5 * math.sin(self.clock * 5)))
             pygame.draw.rect(surface, GOLD, target, glow, border_radius=12)

@@ -39,12 +39,22 @@ def panel(size: tuple[int, int], alpha: int = 225, radius: int = 14) -> pygame.S
 MIN_TEXT = 20
 
 
+_fit_cache: dict[tuple[str, int, int, int], int] = {}
+
+
 def fit_size(art: Art, text: str, size: int, width: int, minimum: int = MIN_TEXT) -> int:
     """The largest font size <= ``size`` (px) at which ``text`` is at most ``width`` px wide, but
-    never below ``minimum`` (labels run up to 3.5x the English in German, Dutch and French)."""
-    while size > minimum and art.font(size).size(text)[0] > width:
-        size -= 1
-    return size
+    never below ``minimum`` (labels run up to 3.5x the English in German, Dutch and French). Cached."""
+    key = (text, size, width, minimum)
+    fitted = _fit_cache.get(key)
+    if fitted is None:
+        fitted = size
+        while fitted > minimum and art.font(fitted).size(text)[0] > width:
+            fitted -= 1
+        if len(_fit_cache) > 2000:
+            _fit_cache.clear()
+        _fit_cache[key] = fitted
+    return fitted
 
 
 class Button:
