@@ -16,7 +16,7 @@ from game.client.menus import ComputerSetup, MainMenu
 from game.client.result import ResultPanel
 from game.client.scene import ViewOptions
 from game.client.settings_scene import SettingsScene
-from game.engine import DRAW, HERO, PLAY
+from game.engine import DRAW, HERO, PLAY, Color
 from game.settings import BROKEN_NAME, FILE_NAME, SettingsStore
 
 from .conftest import Driver, hotseat
@@ -246,3 +246,18 @@ def test_first_start_follows_the_system_language(tmp_path, monkeypatch):
     finally:
         app.prefs.close()
         pygame.display.quit()
+
+
+def test_names_take_any_letters_and_a_click_elsewhere_keeps_them(app, driver):
+    scene = open_settings(app, driver)
+    field = scene.names["white_name"]
+    driver.click(field.rect.center)
+    type_text(driver, "Jörg Ĳsselmeer\x07")  # a control character is dropped
+    driver.key(pygame.K_HOME)
+    driver.key(pygame.K_DELETE)
+    type_text(driver, "j")
+    driver.click((20, 20))  # outside: editing ends and the name is kept
+    assert not field.focused and app.prefs.settings.white_name == "jörg Ĳsselmeer"
+    hotseat(app, 1)
+    assert app.prefs.player_name(Color.WHITE) == "jörg Ĳsselmeer"
+    assert app.prefs.player_name(Color.RED) == "Red"
