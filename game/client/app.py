@@ -19,26 +19,33 @@ import os
 import sys
 import time
 import warnings
+from typing import TYPE_CHECKING
 
 import pygame
 
 import assets
-from game.i18n import _
+from game.i18n import N_, _
 
 from .art import Art
 from .layout import CANVAS
 from .scene import Scene, ViewOptions
 
+if TYPE_CHECKING:
+    from game.settings import SettingsStore
+
+    from .audio import Audio
+
 STEP = 1 / 60
 MAX_FRAME = 0.25  # seconds; a longer stall (window dragged, debugger) is not caught up
-MIN_WINDOW = (640, 400)
+MIN_WINDOW = (960, 600)  # 3/4 of the canvas: the smallest text (20 px) stays 15 px high
 EPSILON = 1e-9
 
 
 class App:
     """Owns the window, the loop and the scene stack (the top scene gets events and updates)."""
 
-    def __init__(self, options: ViewOptions | None = None, vsync: bool = True) -> None:
+    def __init__(self, options: ViewOptions | None = None, vsync: bool = True,
+                 store: "SettingsStore | None" = None, audio: "Audio | None" = None) -> None:
         # SCALED would otherwise scale only by whole numbers in a window (a 900x600 window would crop the
         # canvas) and forbid windows smaller than the canvas; pygame-ce reads this (oddly named) variable
         # to allow any scale, and SDL's own variable asks for smooth (linear) filtering.
@@ -68,6 +75,8 @@ class App:
         self.frame_alpha = 0.0
         self.updates = 0
         self.frames = 0
+        from .prefs import Prefs  # settings, language, sound and notices (issue 6)
+        self.prefs = Prefs(self, store, audio, sync_options=options is None)
 
     @staticmethod
     def _fit_window() -> None:
@@ -123,8 +132,8 @@ class App:
         if isinstance(self.top, ConfirmDialog):
             self.quit()  # a second close while asking: the person means it
         elif any(s.unsaved_game() for s in self.scenes):
-            self.push(ConfirmDialog(self, "Quit and discard the game in progress?", self.quit,
-                                    yes="Quit", no="Stay"))
+            self.push(ConfirmDialog(self, N_("Quit and discard the game in progress?"), self.quit,
+                                    yes=N_("Quit"), no=N_("Stay")))
         else:
             self.quit()
 
@@ -134,6 +143,9 @@ class App:
             self.request_quit()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
             self.toggle_fullscreen()
+            self.prefs.remember_fullscreen()
+        elif self.prefs.handle_event(event):
+            pass
         elif self.top is not None:
             self.top.handle_event(event)
 
@@ -159,6 +171,7 @@ class App:
             self.updates += 1
         self.accumulator = max(0.0, self.accumulator)
         self.frame_alpha = self.accumulator / STEP
+        self.prefs.update_clock(min(dt, MAX_FRAME))
         self.draw()
         pygame.display.flip()
         self.frames += 1
@@ -172,6 +185,7 @@ class App:
                 break
         for scene in self.scenes[start:]:
             scene.draw(self.screen, self.frame_alpha)
+        self.prefs.draw(self.screen)
 
     @staticmethod
     def frame_cap() -> int:
@@ -201,6 +215,7 @@ class App:
             clock.tick(fps)  # vsync paces the loop where available; this stops a busy spin where not
         while self.scenes:
             self.pop()
+        self.prefs.close()
         pygame.quit()
         return 0
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game.i18n import _
+from game.i18n import N_, _
 
 from .art import CREAM, GOLD
 from .layout import CANVAS
@@ -35,7 +35,7 @@ class ConfirmDialog(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "App", question: str, on_yes: Callable[[], None], yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, app: "App", question: str, on_yes: Callable[[], None], yes: str = N_("Yes"), no: str = N_("No")) -> None:
         super().__init__(app)
         self.question = question
         self.on_yes = on_yes
@@ -73,33 +73,42 @@ class PauseMenu(ButtonScene):
         super().__init__(app)
         self.on_main_menu = on_main_menu
         self.game_running = game_running
-        self.rect = pygame.Rect(0, 0, 420, 430)
+        self.rect = pygame.Rect(0, 0, 420, 500)
         self.rect.center = (CANVAS[0] // 2, CANVAS[1] // 2)
         x, w = self.rect.x + 50, self.rect.w - 100
         y = self.rect.y + 100
         opts = app.options
         self.buttons = [
-            Button((x, y, w, 54), "Resume", self.resume, key=pygame.K_r),
+            Button((x, y, w, 54), N_("Resume"), self.resume, key=pygame.K_r),
             Button((x, y + 70, w, 54), lambda: _("Animations: {speed}").format(speed=_(opts.speed_label())),
-                   opts.next_speed, size=28),
-            Button((x, y + 140, w, 54), "Main menu", self.main_menu, key=pygame.K_m),
-            Button((x, y + 210, w, 54), "Quit", self.quit, key=pygame.K_q),
+                   self.next_speed, size=28),
+            Button((x, y + 210, w, 54), N_("Main menu"), self.main_menu, key=pygame.K_m),
+            Button((x, y + 280, w, 54), N_("Quit"), self.quit, key=pygame.K_q),
+            Button((x, y + 140, w, 54), N_("Settings"), self.settings, key=pygame.K_s),
         ]
 
     def resume(self) -> None:
         self.app.pop()
 
+    def next_speed(self) -> None:
+        self.app.options.next_speed()
+        self.app.prefs.remember_options()
+
+    def settings(self) -> None:
+        from .settings_scene import SettingsScene
+        self.app.push(SettingsScene(self.app))
+
     def main_menu(self) -> None:
         if self.game_running():
-            self.app.push(ConfirmDialog(self.app, "Leave this game? It will be lost.", self.on_main_menu,
-                                        yes="Leave", no="Stay"))
+            self.app.push(ConfirmDialog(self.app, N_("Leave this game? It will be lost."), self.on_main_menu,
+                                        yes=N_("Leave"), no=N_("Stay")))
         else:
             self.on_main_menu()
 
     def quit(self) -> None:
         if self.game_running():
-            self.app.push(ConfirmDialog(self.app, "Quit and discard the game in progress?", self.app.quit,
-                                        yes="Quit", no="Stay"))
+            self.app.push(ConfirmDialog(self.app, N_("Quit and discard the game in progress?"), self.app.quit,
+                                        yes=N_("Quit"), no=N_("Stay")))
         else:
             self.app.quit()
 

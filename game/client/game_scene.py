@@ -23,7 +23,7 @@ import pygame
 
 from game.engine import CARDS, DRAW, HERO, SIZE, Card, Color, Move, State, TOTAL_STONES, square_name, territories
 from game.engine.cards import iter_bits
-from game.i18n import _
+from game.i18n import N_, _
 
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, DrawAnim, PlayAnim, blit_center, pile_offsets
 from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, Art
@@ -60,10 +60,12 @@ def territory_of(state: State, sq: int) -> int:
     return 0
 
 
-def outline(surface: pygame.Surface, mask: int, color, width: int = 3) -> None:
-    """Draw the outer border of the squares in ``mask`` (edges to squares outside it)."""
+def outline(surface: pygame.Surface, mask: int, color, width: int = 3,
+            rect_of: Callable[[int], pygame.Rect] = square_rect) -> None:
+    """Draw the outer border of the squares in ``mask`` (edges to squares outside it);
+    ``rect_of(sq)`` places a square (default: the game board's; "How to play" draws a small board)."""
     for sq in iter_bits(mask):
-        r = square_rect(sq)
+        r = rect_of(sq)
         f, rk = sq % SIZE, sq // SIZE
         if rk == SIZE - 1 or not (mask >> (sq + SIZE)) & 1:
             pygame.draw.line(surface, color, r.topleft, (r.right - 1, r.top), width)
@@ -78,6 +80,26 @@ def outline(surface: pygame.Surface, mask: int, color, width: int = 3) -> None:
 def _tile(color, alpha: int, radius: int = 8, border: int = 0, size: int = SQUARE - 6) -> pygame.Surface:
     s = pygame.Surface((size, size), pygame.SRCALPHA)
     pygame.draw.rect(s, (*color, alpha), s.get_rect(), border, border_radius=radius)
+    return s
+
+
+def _dot(color, radius: int, border: int = 0, size: int = SQUARE - 6) -> pygame.Surface:
+    """A round dot in the middle of a square (a legal target for a stone)."""
+    s = pygame.Surface((size, size), pygame.SRCALPHA)
+    pygame.draw.circle(s, (*color, 235), (size // 2, size // 2), radius, border)
+    return s
+
+
+def _ring(color, width: int, notches: bool = False, size: int = SQUARE - 6) -> pygame.Surface:
+    """A ring round a stone, with four notches pointing in (a hero target: this stone can be flipped)."""
+    s = pygame.Surface((size, size), pygame.SRCALPHA)
+    c, r = size // 2, size // 2 - 1
+    pygame.draw.circle(s, (*color, 240), (c, c), r, width)
+    if notches:
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            tip = (c + dx * (r - 9), c + dy * (r - 9))
+            base = [(c + dx * r - dy * 6, c + dy * r - dx * 6), (c + dx * r + dy * 6, c + dy * r + dx * 6)]
+            pygame.draw.polygon(s, (*color, 250), [tip, *base])
     return s
 
 
@@ -109,15 +131,17 @@ class GameScene(Scene):
         self.buttons = [
             Button((x, 560, w, 46), lambda: _("Targets: on") if opts.show_targets else _("Targets: off"),
                    self.toggle_targets, key=pygame.K_t, size=26, selected=lambda: opts.show_targets),
-            Button((x, 616, w, 46), "Menu", self.pause, size=26),
+            Button((x, 616, w, 46), N_("Menu"), self.pause, size=26),
         ]
         if hint is not None:
             from .hint import BUTTON_RECT
             self.buttons.append(Button(BUTTON_RECT, lambda: _("Hint (H)"), self.ask_hint, key=pygame.K_h, size=26,
                                        enabled=lambda: not self.busy() and self.match.human_to_move()))
         self.tiles = {
-            "play": _tile(TEAL, 150), "play_ring": _tile((30, 120, 90), 230, border=3),
-            "hero": _tile(HERO_UI, 120), "hero_ring": _tile((236, 200, 255), 230, border=4),
+            # shapes as well as colours (issue 6): a play target is a dot on an empty square, a hero
+            # target a ring with four notches round the opponent's stone, a selected card's target a square
+            "play": _dot(TEAL, 12), "play_ring": _dot((20, 90, 64), 12, border=3),
+            "hero": _ring(HERO_UI, 6), "hero_ring": _ring((236, 200, 255), 3, notches=True),
             "pick": _tile((255, 170, 40), 150), "pick_ring": _tile((255, 250, 220), 255, border=4),
             "red_land": _tile((200, 40, 40), 90, 2, size=SQUARE - 2),
             "white_land": _tile((255, 255, 255), 120, 2, size=SQUARE - 2),
@@ -160,16 +184,28 @@ class GameScene(Scene):
     def _start_next(self) -> None:
         move = self.queue.popleft()
         self.anim = DrawAnim(self.shown, move) if move.kind is DRAW else PlayAnim(self.shown, move)
+        self.app.prefs.play("card_drawn" if move.kind is DRAW else "card_played")
         if isinstance(self.anim, DrawAnim) and self.anim.reshuffle:
             self.show_banner(_("Last card drawn: the discard pile is shuffled into a new draw pile"))
 
     def _commit(self, move: Move) -> None:
         self.shown.push(move)
         self.anim = None
+        self._sound_after(move)
         if self.shown.passed():
             mover = self.shown.turn
             self.show_banner(_("{passer} cannot move and must pass. {mover} moves again.").format(
                 passer=color_name(mover.other), mover=color_name(mover)))
+
+    def _sound_after(self, move: Move) -> None:
+        """The effect of a move that just landed (issue 6): stone placed or hero flip, a pass, the end."""
+        prefs = self.app.prefs
+        if move.kind is not DRAW:
+            prefs.play("hero_flip" if move.kind is HERO else "stone_placed")
+        if self.shown.is_game_over():
+            prefs.play("game_end")
+        elif self.shown.passed():
+            prefs.play("pass")
 
     def skip(self) -> None:
         """Finish every running and queued animation at once."""
@@ -202,6 +238,7 @@ class GameScene(Scene):
 
     def toggle_targets(self) -> None:
         self.app.options.show_targets = not self.app.options.show_targets
+        self.app.prefs.remember_options()
 
     def pause(self) -> None:
         self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game))
@@ -603,11 +640,13 @@ class GameScene(Scene):
             pygame.draw.rect(surface, (255, int(200 + 50 * glow), 120), r.inflate(6, 6), 3, border_radius=16)
         stone = art.scaled(art.stones[color], 0.8, ("stone", int(color)))
         surface.blit(stone, (r.x + 12, r.y + 12))
-        name = art.text(color_name(color), 32, COLOR_UI[color], shadow=True)
+        controller = self.match.controllers[color]
+        shown_name = self.app.prefs.player_name(color) if controller.local_human else color_name(color)
+        name = art.text(shown_name, 32 if len(shown_name) < 10 else 26, COLOR_UI[color], shadow=True)
         surface.blit(name, (r.x + 58, r.y + 14))
-        who = self.match.controllers[color].label
+        who = controller.label
         if who:
-            sub = art.text(who, 19, (220, 200, 160))
+            sub = art.text(_(who), 20, (220, 200, 160))  # N_ labels are translated when drawn
             surface.blit(sub, (r.x + 58, r.y + 42))
         score = state.scores()[color]
         big = art.text(str(score), 42, GOLD, shadow=True)

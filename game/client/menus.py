@@ -9,7 +9,7 @@ import pygame
 
 from game.ai import LEVELS, make_player
 from game.engine import Color
-from game.i18n import _
+from game.i18n import N_, _
 
 from .art import CREAM, GOLD
 from .game_scene import GameScene
@@ -60,14 +60,14 @@ class GameConfig:
 
     def new_match(self) -> Match:
         if self.computer is None:
-            red, white = HumanController(_("Player 1")), HumanController(_("Player 2"))
+            red, white = HumanController(N_("Player 1")), HumanController(N_("Player 2"))
         else:
             color, level = self.computer
             player = make_player(level, self.seed)
             thinker = computer_thinker(level, self.seed, self.seconds, self.iterations)
             cpu = ComputerController(player, _("Computer · {level}").format(level=level_name(level)), self.min_delay,
                                      thinker=thinker)
-            human = HumanController(_("You"))
+            human = HumanController(N_("You"))
             red, white = (cpu, human) if color is Color.RED else (human, cpu)
         seed = self.seed
         if self.seed is not None:
@@ -85,6 +85,8 @@ def start_game(app: "App", config: GameConfig) -> None:
 
     hint = config.hint() if config.hint is not None else None
     app.reset(GameScene(app, config.new_match(), on_new_game=again, on_main_menu=menu, hint=hint))
+    from .tutorial import maybe_show_tutorial
+    maybe_show_tutorial(app, app.top)  # type: ignore[arg-type]
 
 
 class MainMenu(ButtonScene):
@@ -95,20 +97,31 @@ class MainMenu(ButtonScene):
         self.clock = 0.0
         w, x = 440, CANVAS[0] // 2 - 220
         self.buttons = [
-            Button((x, 330, w, 64), "Play a friend (same screen)", self.friend, key=pygame.K_1, size=32),
-            Button((x, 414, w, 64), "Play the computer", self.computer, key=pygame.K_2, size=32),
-            Button((x, 498, w, 64), "Quit", app.quit, key=pygame.K_q, size=32),
+            Button((x, 330, w, 64), N_("Play a friend (same screen)"), self.friend, key=pygame.K_1, size=32),
+            Button((x, 414, w, 64), N_("Play the computer"), self.computer, key=pygame.K_2, size=32),
+            Button((x, 498, w, 64), N_("How to play"), self.how_to_play, key=pygame.K_h, size=32),
+            Button((x, 582, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
+            Button((x, 666, w, 64), N_("Quit"), app.quit, key=pygame.K_q, size=32),
         ]
         from .lan import lan_menu_buttons  # LAN play (issue 7): "Host a game", "Join a game" before "Quit"
         self.buttons[-1:-1] = lan_menu_buttons(app, x, w, 498)
-        for i, b in enumerate(self.buttons):
-            b.rect.y = 300 + 84 * i
+        for i, b in enumerate(self.buttons):  # seven buttons under the title, inside the 800 px canvas
+            b.rect.h = 56
+            b.rect.y = 284 + 66 * i
 
     def friend(self) -> None:
         start_game(self.app, GameConfig(None))
 
     def computer(self) -> None:
         self.app.push(ComputerSetup(self.app))
+
+    def how_to_play(self) -> None:
+        from .howto import HowToPlay
+        self.app.push(HowToPlay(self.app))
+
+    def settings(self) -> None:
+        from .settings_scene import SettingsScene
+        self.app.push(SettingsScene(self.app))
 
     def update(self, dt: float) -> None:
         self.clock += dt
@@ -131,7 +144,7 @@ class ComputerSetup(ButtonScene):
         self.clock = 0.0
         self.you = Color.RED
         levels = list(LEVELS)
-        self.level = default_level()
+        self.level = default_level(app.prefs.store)
         self.rect = pygame.Rect(CANVAS[0] // 2 - 330, 270, 660, 460)
         x0 = self.rect.x + 40
         for i, color in enumerate((Color.RED, Color.WHITE)):
@@ -146,8 +159,8 @@ class ComputerSetup(ButtonScene):
             choose, chosen = chooser(self, "level", level)
             self.buttons.append(Button(r, lambda lv=level: level_name(lv), choose, selected=chosen, size=28))
         self.buttons += [
-            Button((x0, self.rect.bottom - 80, 285, 56), "Back", self.back, size=30),
-            Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), "Start", self.start,
+            Button((x0, self.rect.bottom - 80, 285, 56), N_("Back"), self.back, size=30),
+            Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), N_("Start"), self.start,
                    key=pygame.K_RETURN, size=30),
         ]
 

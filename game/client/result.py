@@ -8,7 +8,7 @@ import pygame
 
 from game.engine import Color, Termination, square_name
 from game.engine.cards import iter_bits
-from game.i18n import _
+from game.i18n import N_, _
 
 from .art import COLOR_UI, CREAM, GOLD
 from .layout import SIDE_RIGHT
@@ -72,8 +72,8 @@ class ResultPanel(ButtonScene):
         bw = (self.rect.w - 50) // 2
         by = self.rect.bottom - 66
         self.buttons = [
-            Button((self.rect.x + 20, by, bw, 48), "New game", game.on_new_game, key=pygame.K_n, size=26),
-            Button((self.rect.right - 20 - bw, by, bw, 48), "Main menu", game.on_main_menu, key=pygame.K_m, size=26),
+            Button((self.rect.x + 20, by, bw, 48), N_("New game"), game.on_new_game, key=pygame.K_n, size=26),
+            Button((self.rect.right - 20 - bw, by, bw, 48), N_("Main menu"), game.on_main_menu, key=pygame.K_m, size=26),
         ]
 
     def unsaved_game(self) -> bool:

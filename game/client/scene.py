@@ -57,6 +57,10 @@ class Scene:
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         """Full redraw onto the 1280x800 canvas; ``alpha`` 0..1 is how far we are between updates."""
 
+    def uses_key(self, key: int) -> bool:
+        """True if this scene itself handles ``key`` (then app-wide keys such as mute leave it alone)."""
+        return False
+
     def unsaved_game(self) -> bool:
         """True if closing now would discard a game in progress (the app then asks first)."""
         return False

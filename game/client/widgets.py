@@ -35,6 +35,28 @@ def panel(size: tuple[int, int], alpha: int = 225, radius: int = 14) -> pygame.S
     return surf
 
 
+#: Below this a label is no longer comfortably readable at the minimum window size (x0.75).
+MIN_TEXT = 20
+
+
+_fit_cache: dict[tuple[str, int, int, int], int] = {}
+
+
+def fit_size(art: Art, text: str, size: int, width: int, minimum: int = MIN_TEXT) -> int:
+    """The largest font size <= ``size`` (px) at which ``text`` is at most ``width`` px wide, but
+    never below ``minimum`` (labels run up to 3.5x the English in German, Dutch and French). Cached."""
+    key = (text, size, width, minimum)
+    fitted = _fit_cache.get(key)
+    if fitted is None:
+        fitted = size
+        while fitted > minimum and art.font(fitted).size(text)[0] > width:
+            fitted -= 1
+        if len(_fit_cache) > 2000:
+            _fit_cache.clear()
+        _fit_cache[key] = fitted
+    return fitted
+
+
 class Button:
     """A clickable button. ``label`` is a string (translated when drawn) or a callable returning one.
 
@@ -93,7 +115,8 @@ class Button:
         pygame.draw.rect(surface, top, (r.x + 3, r.y + 3, r.w - 6, r.h // 2), border_radius=10)
         pygame.draw.rect(surface, GOLD if (self.hover and on) or sel else GOLD_DARK, r, 3, border_radius=12)
         color = INK if sel else (CREAM if on else (170, 160, 150))
-        label = art.text(self.text(), self.size, color, shadow=not sel)
+        text = self.text()
+        label = art.text(text, fit_size(art, text, self.size, r.w - 20), color, shadow=not sel)
         surface.blit(label, label.get_rect(center=(r.centerx, r.centery + 1)))
 
 
@@ -117,6 +140,9 @@ class ButtonScene(Scene):
 
     def on_escape(self) -> None:
         """What Esc does here (default: nothing)."""
+
+    def uses_key(self, key: int) -> bool:
+        return any(b.key == key for b in self.buttons)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:

@@ -93,6 +93,21 @@ class Driver:
         self.settle()
 
 
+@pytest.fixture(autouse=True)
+def private_settings(tmp_path_factory, monkeypatch):
+    """Settings in a fresh temporary folder (never the real home), English first, no listeners left behind."""
+    from game import i18n
+    from game.settings import ENV_CONFIG_DIR
+    folder = tmp_path_factory.mktemp("config")
+    # a returning English player: the first-game tutorial would otherwise cover every new game
+    (folder / "settings.json").write_text('{"version": 1, "language": "en", "tutorial_seen": true}', encoding="utf-8")
+    monkeypatch.setenv(ENV_CONFIG_DIR, str(folder))
+    listeners = list(i18n._listeners)
+    yield
+    i18n._listeners[:] = listeners
+    i18n.set_language("en")
+
+
 @pytest.fixture
 def app():
     a = App(ViewOptions(), vsync=False)
@@ -100,6 +115,7 @@ def app():
     yield a
     while a.scenes:
         a.pop()
+    a.prefs.close()
     pygame.event.clear()
     pygame.display.quit()  # each test gets a fresh window
 

@@ -217,11 +217,8 @@ def test_quitting_before_the_worker_is_up_leaves_no_process():
 
 
 # ---------------------------------------------------------------- the computer set-up
-def test_setup_shows_friendly_names_and_starts_on_the_settings_level(app, driver, tmp_path, monkeypatch):
-    folder = tmp_path / "cfg"
-    folder.mkdir()
-    (folder / "settings.json").write_text(json.dumps({"version": 1, "computer_level": "hard"}))
-    monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(folder))
+def test_setup_shows_friendly_names_and_starts_on_the_settings_level(app, driver):
+    app.prefs.store.update(computer_level="hard")  # the "Default computer level" setting
     setup = ComputerSetup(app)
     app.push(setup)
     app.step(STEP)
@@ -231,14 +228,15 @@ def test_setup_shows_friendly_names_and_starts_on_the_settings_level(app, driver
     assert "Beginner" in labels and not any(lv in labels for lv in ("random", "greedy"))
     driver.click(setup.buttons[2].rect.center)  # the first (weakest) level
     assert setup.level == list(LEVELS)[0]
-    assert (folder / "settings.json").read_text() == json.dumps({"version": 1, "computer_level": "hard"})  # only read
+    assert app.prefs.settings.computer_level == "hard"  # choosing a level for one game keeps the default
 
 
 @pytest.mark.parametrize("content", ['{"computer_level": "grandmaster"}', "not json"])
 def test_setup_falls_back_to_medium_on_a_bad_setting(app, tmp_path, monkeypatch, content):
     (tmp_path / "settings.json").write_text(content)
-    monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(tmp_path))
-    assert ComputerSetup(app).level == "medium"
+    from game.settings import SettingsStore
+    from game.client.levels import default_level
+    assert default_level(SettingsStore(directory=tmp_path)) == "medium"
 
 
 def test_new_game_against_medium_thinks_in_a_worker(app):

@@ -1,0 +1,263 @@
+"""The settings screen, run-time language switching, the settings notice, sound and the mute key (issue 6)."""
+
+from __future__ import annotations
+
+import json
+
+import pygame
+import pytest
+
+from game import i18n
+from game.client.app import App
+from game.client.audio import Audio
+from game.client.dialogs import PauseMenu
+from game.client.game_scene import GameScene
+from game.client.menus import ComputerSetup, MainMenu
+from game.client.result import ResultPanel
+from game.client.scene import ViewOptions
+from game.client.settings_scene import SettingsScene
+from game.engine import DRAW, HERO, PLAY, Color
+from game.settings import BROKEN_NAME, FILE_NAME, SettingsStore
+
+from .conftest import Driver, hotseat
+from .test_play import find, pass_move
+
+
+def button(scene, text):
+    """The button of ``scene`` showing ``text`` now (in the current language)."""
+    found = [b for b in scene.buttons if b.text() == text]
+    assert found, f"no button {text!r} among {[b.text() for b in scene.buttons]}"
+    return found[0]
+
+
+def open_settings(app, driver) -> SettingsScene:
+    app.reset(MainMenu(app))
+    driver.click(button(app.top, "Settings").rect.center)
+    assert isinstance(app.top, SettingsScene)
+    return app.top
+
+
+def type_text(driver, text):
+    for ch in text:
+        driver.post(pygame.TEXTINPUT, text=ch)
+    driver.app.step(1 / 60)
+
+
+def test_settings_round_trip_through_the_screen(app, driver):
+    scene = open_settings(app, driver)
+    store = app.prefs.store
+    driver.click(button(scene, "Fast").rect.center)
+    assert store.settings.animation_speed == 2.0 and app.options.anim_speed == 2.0
+    targets_before = store.settings.show_legal_targets
+    off_on = [b for b in scene.buttons if b.text() in ("On", "Off")]
+    assert len(off_on) == 3  # sound, full screen, legal targets
+    driver.click(off_on[2].rect.center)
+    assert store.settings.show_legal_targets is (not targets_before) and app.options.show_targets is (not targets_before)
+    volume = store.settings.volume
+    driver.click(button(scene, "+").rect.center)
+    assert store.settings.volume == pytest.approx(volume + 0.05)
+    driver.click(button(scene, "Hard").rect.center)
+    assert store.settings.computer_level == "hard"
+    driver.click(scene.names["red_name"].rect.center)
+    assert scene.names["red_name"].focused and scene.uses_key(pygame.K_m)
+    type_text(driver, "Anne-Marie M")
+    driver.key(pygame.K_BACKSPACE)
+    driver.key(pygame.K_BACKSPACE)
+    driver.key(pygame.K_m)  # typing: M is a letter here, not the mute key
+    assert store.settings.sound is True
+    driver.key(pygame.K_RETURN)
+    assert store.settings.red_name == "Anne-Marie"
+    assert not scene.names["red_name"].focused
+    driver.click(button(scene, "Deutsch").rect.center)
+    assert store.settings.language == "de" and i18n.language() == "de"
+    # on disk, read back by a fresh store exactly as set
+    again = SettingsStore(store.path.parent).settings
+    assert again == store.settings
+    assert json.loads(store.path.read_text(encoding="utf-8"))["red_name"] == "Anne-Marie"
+    driver.key(pygame.K_ESCAPE)
+    assert isinstance(app.top, MainMenu)
+    driver.click(button(app.top, "Gegen den Computer spielen").rect.center)
+    assert isinstance(app.top, ComputerSetup) and app.top.level == "hard"
+
+
+def test_a_name_too_long_is_cut_and_escape_puts_the_old_one_back(app, driver):
+    scene = open_settings(app, driver)
+    field = scene.names["white_name"]
+    driver.click(field.rect.center)
+    type_text(driver, "x" * 40)
+    assert field.text == "x" * 20
+    driver.key(pygame.K_ESCAPE)
+    assert field.text == "" and app.prefs.settings.white_name == ""
+    assert isinstance(app.top, SettingsScene)  # Esc left the field, not the screen
+
+
+def rendered(app):
+    app.draw()
+    return pygame.image.tobytes(app.screen, "RGB")
+
+
+def test_switching_language_re_renders_menus_game_and_result_at_once(app, driver):
+    app.reset(MainMenu(app))
+    english = rendered(app)
+    assert [b.text() for b in app.top.buttons][:2] == ["Play a friend (same screen)", "Play the computer"]
+    app.prefs.update(language="nl")
+    assert rendered(app) != english
+    assert app.top.buttons[1].text() == i18n._("Play the computer") != "Play the computer"
+    # the game screen and the result panel over it, with no new scene built
+    state, _seed = find(lambda s: s.stones_placed >= 51 and any(m.kind is PLAY for m in s.legal_moves()))
+    app.options.anim_speed = 0.0
+    scene = hotseat(app, 1, state)
+    driver.play(next(m for m in state.legal_moves() if m.kind is PLAY), via_square=True)
+    app.run_frames(2)
+    assert isinstance(app.top, ResultPanel)
+    dutch = rendered(app)
+    app.prefs.update(language="fr")
+    french = rendered(app)
+    assert french != dutch and app.top.buttons[0].text() == "Nouvelle partie"
+    assert app.scenes[0] is scene
+
+
+def test_a_broken_settings_file_gives_defaults_and_a_visible_notice(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(tmp_path))
+    (tmp_path / FILE_NAME).write_text('{"language": "de", "volume": 7, ', encoding="utf-8")
+    app = App(vsync=False)
+    try:
+        driver = Driver(app)
+        app.push(MainMenu(app))
+        assert app.prefs.settings == SettingsStore(tmp_path / "elsewhere").settings  # the defaults
+        assert (tmp_path / BROKEN_NAME).exists()
+        app.step(1 / 60)
+        box = app.prefs._notice_rect
+        assert box is not None and "damaged" in app.prefs.store.notice()
+        driver.click(box.center)  # clicking the notice closes it, and does not reach the menu
+        assert app.prefs.store.notice() is None and app.prefs._notice_rect is None
+        assert isinstance(app.top, MainMenu)
+    finally:
+        app.prefs.close()
+        pygame.display.quit()
+
+
+class Recorder(Audio):
+    """Audio that remembers what the game asked to play (and plays nothing)."""
+
+    def __init__(self):
+        super().__init__()
+        self.played = []
+
+    def play(self, name):
+        self.played.append(name)
+        return False
+
+
+@pytest.fixture
+def rec_app():
+    audio = Recorder()
+    a = App(ViewOptions(), vsync=False, audio=audio)
+    pygame.event.clear()
+    yield a, audio
+    while a.scenes:
+        a.pop()
+    a.prefs.close()
+    pygame.display.quit()
+
+
+def test_game_events_play_their_sounds(rec_app):
+    app, audio = rec_app
+    driver = Driver(app)
+    scene = hotseat(app, 4)
+    driver.play(next(m for m in scene.match.state.legal_moves() if m.kind is PLAY))
+    assert audio.played == ["card_played", "stone_placed"]
+    audio.played.clear()
+    while scene.match.state.hands[scene.match.state.turn].bit_count() >= 5:
+        driver.play(next(m for m in scene.match.state.legal_moves() if m.kind is PLAY))
+    audio.played.clear()
+    driver.play(next(m for m in scene.match.state.legal_moves() if m.kind is DRAW))
+    assert audio.played == ["card_drawn"]
+    state, _seed = find(lambda s: any(m.kind is HERO for m in s.legal_moves()))
+    hotseat(app, 1, state)
+    audio.played.clear()
+    driver.play(next(m for m in state.legal_moves() if m.kind is HERO))
+    assert audio.played == ["card_played", "hero_flip"]
+    state, _seed = find(lambda s: pass_move(s) is not None)
+    hotseat(app, 1, state)
+    audio.played.clear()
+    driver.play(pass_move(state), via_square=True)
+    assert audio.played[-1] == "pass"
+    state, _seed = find(lambda s: s.stones_placed >= 51 and any(m.kind is PLAY for m in s.legal_moves()))
+    hotseat(app, 1, state)
+    audio.played.clear()
+    driver.play(next(m for m in state.legal_moves() if m.kind is PLAY), via_square=True)
+    assert audio.played[-1] == "game_end"
+
+
+def test_mute_key_flips_sound_except_where_m_is_a_button(app, driver):
+    scene = hotseat(app, 1)
+    left = []
+    scene.on_main_menu = lambda: left.append(True)
+    assert app.prefs.settings.sound is True and app.prefs.audio.enabled
+    driver.key(pygame.K_m)
+    assert app.prefs.settings.sound is False and not app.prefs.audio.enabled
+    assert app.prefs.flash is not None and app.prefs.flash[0] == "Sound off"
+    assert SettingsStore(app.prefs.store.path.parent).settings.sound is False  # remembered
+    driver.key(pygame.K_ESCAPE)
+    assert isinstance(app.top, PauseMenu)
+    driver.key(pygame.K_m)  # the pause menu's own M (main menu) wins
+    assert app.prefs.settings.sound is False
+    assert left == [True]
+
+
+def test_no_audio_device_plays_silently(app, driver, monkeypatch):
+    def no_device(*args, **kwargs):
+        raise pygame.error("No available audio device")
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    monkeypatch.setattr(pygame.mixer, "init", no_device)
+    scene = hotseat(app, 2)
+    driver.play(next(m for m in scene.match.state.legal_moves() if m.kind is PLAY))
+    assert app.prefs.audio.available is False and "audio device" in app.prefs.audio.error
+    assert scene.match.state.ply == 1 and isinstance(app.top, GameScene)
+
+
+def test_sound_off_never_opens_the_mixer(app, driver):
+    app.prefs.update(sound=False)
+    scene = hotseat(app, 2)
+    driver.play(next(m for m in scene.match.state.legal_moves() if m.kind is PLAY))
+    assert app.prefs.audio.available is None  # never tried
+    assert scene.match.state.ply == 1
+
+
+def test_legal_and_hero_targets_differ_in_shape_not_only_colour(app):
+    scene = hotseat(app, 1)
+    dot, ring = (pygame.mask.from_surface(scene.tiles[k]) for k in ("play", "hero_ring"))
+    size = scene.tiles["play"].get_width()
+    c = size // 2
+    assert dot.get_at((c, c)) and not ring.get_at((c, c))  # a dot is full in the middle, a ring is empty
+    assert not dot.get_at((c, 2)) and ring.get_at((c, 1))  # a ring reaches the rim, a dot does not
+
+
+def test_first_start_follows_the_system_language(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("LANGUAGE", "de_AT:en")
+    app = App(vsync=False)
+    try:
+        app.push(MainMenu(app))
+        assert app.prefs.settings.language == "de" and i18n.language() == "de"
+        assert button(app.top, "Einstellungen")
+        assert app.prefs.store.notice() is None  # no file yet is not a problem
+    finally:
+        app.prefs.close()
+        pygame.display.quit()
+
+
+def test_names_take_any_letters_and_a_click_elsewhere_keeps_them(app, driver):
+    scene = open_settings(app, driver)
+    field = scene.names["white_name"]
+    driver.click(field.rect.center)
+    type_text(driver, "Jörg Ĳsselmeer\x07")  # a control character is dropped
+    driver.key(pygame.K_HOME)
+    driver.key(pygame.K_DELETE)
+    type_text(driver, "j")
+    driver.click((20, 20))  # outside: editing ends and the name is kept
+    assert not field.focused and app.prefs.settings.white_name == "jörg Ĳsselmeer"
+    hotseat(app, 1)
+    assert app.prefs.player_name(Color.WHITE) == "jörg Ĳsselmeer"
+    assert app.prefs.player_name(Color.RED) == "Red"
