@@ -14,7 +14,9 @@ from game.i18n import _
 from .art import CREAM, GOLD
 from .game_scene import GameScene
 from .layout import CANVAS
-from .match import ComputerController, HumanController, Match, local_match
+from .local_game import LocalGame, play
+from .match import ComputerController, Controller, HumanController, Match, local_match
+from .saved_games import add_save_buttons
 from .widgets import Button, ButtonScene, chooser, panel
 
 if TYPE_CHECKING:
@@ -49,6 +51,19 @@ class GameConfig:
         self.min_delay = min_delay
 
     def new_match(self) -> Match:
+        red, white = self.controllers()
+        return local_match(red, white, self.next_seed())
+
+    def next_seed(self) -> int | None:
+        """The seed of the next deal (None: random); each call moves a set seed on by one,
+        so the next "new game" is a different deal, still reproducible."""
+        seed = self.seed
+        if self.seed is not None:
+            self.seed += 1
+        return seed
+
+    def controllers(self) -> tuple[Controller, Controller]:
+        """Fresh (red, white) controllers for this set-up."""
         if self.computer is None:
             red, white = HumanController(_("Player 1")), HumanController(_("Player 2"))
         else:
@@ -57,21 +72,12 @@ class GameConfig:
             cpu = ComputerController(player, _("Computer · {level}").format(level=_(level)), self.min_delay)
             human = HumanController(_("You"))
             red, white = (cpu, human) if color is Color.RED else (human, cpu)
-        seed = self.seed
-        if self.seed is not None:
-            self.seed += 1  # the next "new game" is a different deal, still reproducible
-        return local_match(red, white, seed)
+        return red, white
 
 
 def start_game(app: "App", config: GameConfig) -> None:
-    """Replace the whole stack by a new game of ``config``."""
-    def again() -> None:
-        start_game(app, config)
-
-    def menu() -> None:
-        app.reset(MainMenu(app))
-
-    app.reset(GameScene(app, config.new_match(), on_new_game=again, on_main_menu=menu))
+    """Replace the whole stack by a new game of ``config`` (autosaved, with undo)."""
+    play(app, LocalGame.new(config), config)
 
 
 class MainMenu(ButtonScene):
@@ -86,6 +92,7 @@ class MainMenu(ButtonScene):
             Button((x, 414, w, 64), "Play the computer", self.computer, key=pygame.K_2, size=32),
             Button((x, 498, w, 64), "Quit", app.quit, key=pygame.K_q, size=32),
         ]
+        add_save_buttons(self)
 
     def friend(self) -> None:
         start_game(self.app, GameConfig(None))
