@@ -255,7 +255,11 @@ class TextEntryDialog(ButtonScene):
             Button((self.rect.centerx - bw - 15, self.rect.bottom - 76, bw, 52), ok, self.accept),
             Button((self.rect.centerx + 15, self.rect.bottom - 76, bw, 52), N_("Cancel"), self.cancel),
         ]
+        self.ready = False
         pygame.key.start_text_input()
+
+    def update(self, dt: float) -> None:
+        self.ready = True
 
     def accept(self) -> None:
         text = self.text.strip()
@@ -282,7 +286,8 @@ class TextEntryDialog(ButtonScene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.TEXTINPUT:
-            self.text += event.text
+            if self.ready:  # not the letter of the key that opened this dialog, in the same frame
+                self.text += event.text
             self.error = None
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE:
             self.text = self.text[:-1]
@@ -300,7 +305,7 @@ class TextEntryDialog(ButtonScene):
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
         dim(surface)
-        surface.blit(panel(self.rect.size, 250), self.rect)
+        surface.blit(panel(self.rect.size, 255), self.rect)
         title = art.text(_(self.title), 34, GOLD, shadow=True)
         surface.blit(title, (self.rect.x + 30, self.rect.y + 28))
         pygame.draw.rect(surface, (250, 240, 215), self.field, border_radius=8)

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 #: Pause after each move's animation at 1× (seconds).
 PAUSE_PER_PLY = 0.45
-LIST_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y - 4, SIDE_LEFT.w, SIDE_LEFT.h + 8)
+LIST_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 16, SIDE_LEFT.w, SIDE_LEFT.h - 32)  # clear of the hero labels
 LINE_H = 24
 CHART_RECT = pygame.Rect(SIDE_RIGHT.x, 494, SIDE_RIGHT.w, 96)
 TIMELINE_RECT = pygame.Rect(SIDE_RIGHT.x + 10, 604, SIDE_RIGHT.w - 20, 22)

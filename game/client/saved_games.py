@@ -116,7 +116,7 @@ class MessageDialog(ButtonScene):
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
         dim(surface)
-        surface.blit(panel(self.rect.size, 250), self.rect)
+        surface.blit(panel(self.rect.size, 255), self.rect)
         title = art.text(_(self.title), 36, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(self.rect.centerx, self.rect.y + 26)))
         text = art.text(self.message, 24, CREAM, shadow=True, wrap=self.rect.w - 60)
