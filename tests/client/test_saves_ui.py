@@ -370,3 +370,49 @@ def test_save_as_writes_the_chosen_file_and_a_bad_folder_keeps_the_dialog(app, d
     assert not isinstance(app.top, TextEntryDialog)
     saved = Record.load(tmp_path / "mine.json")
     assert saved.replay().state_hash() == scene.match.state.state_hash()
+
+
+# ---------------------------------------------------------------------- kill -9, then Continue
+@pytest.mark.parametrize("seed, kill_after", [(3, 6)])
+def test_kill_9_mid_game_then_continue_in_the_window(app, driver: Driver, seed, kill_after):
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from .kill_child import policy
+
+    child = Path(__file__).with_name("kill_child.py")
+    proc = subprocess.Popen([sys.executable, str(child), str(seed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    watchdog = threading.Timer(60, proc.kill)  # bounds the test if the child hangs
+    watchdog.start()
+    played: list[str] = []
+    try:
+        while len(played) < kill_after:
+            line = proc.stdout.readline()
+            assert line.startswith("saved "), f"child said {line!r}: {proc.stderr.read()}"
+            played.append(line.split(" ", 2)[2].strip())
+        os.kill(proc.pid, signal.SIGKILL)  # mid-game, while it is playing the next move
+        proc.wait()
+    finally:
+        watchdog.cancel()
+        for f in (proc.stdout, proc.stderr, proc.stdin):
+            f.close()
+    assert proc.returncode == -signal.SIGKILL
+
+    app.push(MainMenu(app))
+    menu = app.top
+    assert menu.buttons[0].label == "Continue"
+    driver.click(menu.buttons[0].rect.center)
+    scene = app.top
+    assert isinstance(scene, LocalGameScene)
+    resumed = [str(m) for m in scene.match.state.move_stack]
+    assert len(resumed) >= kill_after and resumed[:kill_after] == played  # every reported move survived
+    record = Record.load(scene.game.saver.store.path_for(scene.game.meta.game_id))
+    assert record.moves == resumed and record.replay().state_hash() == scene.shown.state_hash()
+    for _i in range(3):  # and the game goes on by mouse, saving to the same file
+        driver.play(policy(scene.shown, seed))
+    assert scene.game.saver.flush(5)
+    assert saved_moves(SaveStore(), scene.game.meta.game_id)[:len(resumed)] == resumed
