@@ -56,7 +56,10 @@ class LocalGame:
         if meta.chance_seed is None:
             meta = dataclasses.replace(meta, chance_seed=chance.seed)
         self.meta = meta
-        self.saver = saver if saver is not None else BackgroundAutosaver(SaveStore())
+        if saver is None:
+            from .saved_games import shared_store
+            saver = BackgroundAutosaver(shared_store())
+        self.saver = saver
         humans = [c for c in (Color.RED, Color.WHITE) if controllers[c].local_human]
         self.history = UndoHistory(state, humans, chance)
         self.match = Match(state, controllers, self.history)

@@ -17,7 +17,7 @@ import pygame
 
 from game.i18n import N_, _
 from game.replay import Replay
-from game.saves import RESUMABLE_KINDS, SaveEntry, SaveError, SaveStore, read_game
+from game.saves import RESUMABLE_KINDS, SaveEntry, SaveError, SaveStore, default_data_dir, read_game
 
 from .art import CREAM, GOLD
 from .dialogs import ConfirmDialog, dim
@@ -29,6 +29,19 @@ if TYPE_CHECKING:
 
 ROW_H = 58
 ERROR_RED = (255, 150, 130)
+
+
+_stores: dict[str, SaveStore] = {}
+
+
+def shared_store() -> SaveStore:
+    """The client's :class:`~game.saves.SaveStore` of the current data folder (one per folder,
+    so its cache makes reopening the menu and the list cheap: see ``bench/replay.py``)."""
+    folder = str(default_data_dir())
+    store = _stores.get(folder)
+    if store is None:
+        store = _stores[folder] = SaveStore(folder)
+    return store
 
 
 def layout_menu_buttons(buttons: list[Button], top: int = 300, bottom: int = 740) -> None:
@@ -45,7 +58,7 @@ def add_save_buttons(menu: ButtonScene) -> None:
     above the last button (Quit) of a main menu, then re-stack its buttons."""
     app = menu.app
     x, w = CANVAS[0] // 2 - 220, 440
-    store = SaveStore()
+    store = shared_store()
     entry = store.resumable()
     def saved_games() -> None:  # back to a fresh menu: "Continue" may have come or gone
         app.push(SavedGamesScene(app, store, on_back=lambda: app.reset(type(menu)(app))))
@@ -131,7 +144,7 @@ class SavedGamesScene(ButtonScene):
     def __init__(self, app: "App", store: SaveStore | None = None,
                  on_back: Callable[[], None] | None = None) -> None:
         super().__init__(app)
-        self.store = store or SaveStore()
+        self.store = store or shared_store()
         self.on_back = on_back or app.pop
         self.entries: list[SaveEntry] = []
         self.selected = 0
