@@ -26,7 +26,7 @@ from game.replay import PlyInfo, Playback, Replay
 
 from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK
 from .game_scene import GameScene, color_name
-from .layout import BOARD_RECT, SIDE_LEFT, SIDE_RIGHT
+from .layout import SIDE_LEFT, SIDE_RIGHT
 from .match import Match
 from .widgets import Button, handle_buttons, panel
 
@@ -242,24 +242,19 @@ class ReplayScene(GameScene):
         art = self.app.art
         rep, pb = self.replay, self.playback
         head = pygame.Rect(SIDE_RIGHT.x, SIDE_RIGHT.y - 4, SIDE_RIGHT.w, 40)
-        title = art.text(_("Replay · ply {ply} of {total}").format(ply=rep.ply, total=rep.length), 24, GOLD,
-                         shadow=True)
-        surface.blit(title, title.get_rect(midtop=(head.centerx, head.y)))
+        title = _("Replay · ply {ply} of {total}").format(ply=rep.ply, total=rep.length)
+        if rep.at_end() and not self.busy():  # the end: the result (or that it never came) takes the line
+            o = rep.outcome
+            title = (_("The game was not finished") if o is None else
+                     _("Red wins {red}–{white}") if o.winner is Color.RED else
+                     _("White wins {red}–{white}") if o.winner is Color.WHITE else
+                     _("Draw {red}–{white}")).format(red=o.red_score if o else 0, white=o.white_score if o else 0)
+        s = art.text(title, 24 if not rep.at_end() else 28, GOLD, shadow=True)
+        surface.blit(s, s.get_rect(midtop=(head.centerx, head.y)))
         self._draw_chart(surface, art)
         self._draw_timeline(surface)
         speed = art.text(_("Speed {speed}×").format(speed=f"{pb.speed:g}"), 24, CREAM, shadow=True)
         surface.blit(speed, speed.get_rect(center=(SIDE_RIGHT.centerx, 640 + 56 + 20)))
-        if rep.at_end() and rep.outcome is not None and not self.busy():
-            o = rep.outcome
-            text = (_("Red wins {red}–{white}") if o.winner is Color.RED else _("White wins {red}–{white}")
-                    if o.winner is Color.WHITE else _("Draw {red}–{white}")).format(red=o.red_score, white=o.white_score)
-            s = art.text(text, 30, GOLD, shadow=True)
-            box = s.get_rect(midtop=(BOARD_RECT.centerx, BOARD_RECT.bottom + 2)).inflate(24, 6)
-            surface.blit(panel(box.size, 240, 8), box)
-            surface.blit(s, s.get_rect(center=box.center))
-        elif rep.at_end() and rep.outcome is None:
-            s = art.text(_("The game was not finished"), 22, CREAM, shadow=True)
-            surface.blit(s, s.get_rect(midtop=(BOARD_RECT.centerx, BOARD_RECT.bottom + 4)))
 
     def _x_of(self, rect: pygame.Rect, ply: int) -> float:
         return rect.x + rect.w * ply / max(1, self.replay.length)
