@@ -15,3 +15,11 @@ _home = _tempfile.mkdtemp(prefix="rose-king-tests-")
 _atexit.register(_shutil.rmtree, _home, True)
 os.environ.setdefault("ROSE_KING_CONFIG_DIR", os.path.join(_home, "config"))
 os.environ.setdefault("ROSE_KING_DATA_DIR", os.path.join(_home, "data"))
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory, monkeypatch):
+    """Saved games go to a fresh folder per test, never the real user data folder."""
+    monkeypatch.setenv("ROSE_KING_DATA_DIR", str(tmp_path_factory.mktemp("data")))

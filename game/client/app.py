@@ -129,11 +129,11 @@ class App:
         """The window's close button: ask first if a game in progress would be lost."""
         from .dialogs import ConfirmDialog
 
+        question = next((q for q in (s.quit_question() for s in reversed(self.scenes)) if q), None)
         if isinstance(self.top, ConfirmDialog):
             self.quit()  # a second close while asking: the person means it
-        elif any(s.unsaved_game() for s in self.scenes):
-            self.push(ConfirmDialog(self, N_("Quit and discard the game in progress?"), self.quit,
-                                    yes=N_("Quit"), no=N_("Stay")))
+        elif question:
+            self.push(ConfirmDialog(self, question, self.quit, yes=N_("Quit"), no=N_("Stay")))
         else:
             self.quit()
 
@@ -221,16 +221,21 @@ class App:
 
 
 def run(argv: list[str]) -> int:
-    """Open the game window at the main menu (``rose-king`` with no arguments).
+    """Open the game window (``rose-king`` with no arguments) at the main menu.
 
-    ``argv``: remaining command-line words; a record path (replay) is not supported by this
-    client yet and is refused with a message and exit status 2.
+    ``argv``: the remaining command-line words: nothing, a record path, or
+    ``["--replay", path]`` (``rose-king replay FILE``) open the replay viewer of that
+    record over the main menu. A file that cannot be opened prints
+    ``FILE: error: <reason>`` on stderr and shows the same message in the window.
+    Returns the exit status (2 for words it does not understand).
     """
-    if argv:
-        print(_("rose-king: opening a record in the window is not available yet: {path}").format(path=argv[0]),
+    path = argv[1] if len(argv) == 2 and argv[0] == "--replay" else argv[0] if len(argv) == 1 else None
+    if argv and (path is None or path.startswith("-")):
+        print(_("rose-king: expected a record file to open, got: {words}").format(words=" ".join(argv)),
               file=sys.stderr)
         return 2
     from .menus import MainMenu
+    from .saved_games import open_replay
 
     try:
         app = App()
@@ -238,6 +243,9 @@ def run(argv: list[str]) -> int:
         print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
         return 1
     app.push(MainMenu(app))
+    error = None if path is None else open_replay(app, path)
+    if error is not None:
+        print(f"{path}: error: {error}", file=sys.stderr)
     return app.run()
 
 

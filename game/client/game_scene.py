@@ -267,7 +267,33 @@ class GameScene(Scene):
         for key in [key for key in self.card_x if key not in seen]:
             del self.card_x[key]
 
+    def resync(self) -> None:
+        """Show the match's state as it is now, without animating: drops running and queued
+        animations and the selection (after an undo, or a jump in a replay)."""
+        self.queue.clear()
+        self.anim = None
+        self.shown = self.match.state.copy()
+        self.selected = self.armed = None
+        self.card_x.clear()
+        if self.hint is not None:
+            self.hint.cancel()  # a suggestion for the old position must not show
+        if not self.shown.is_game_over():
+            self.result_shown = False
+
     def update(self, dt: float) -> None:
+        self.animate(dt)
+        if self.hint is not None:
+            message = self.hint.update(self.match, dt)
+            if message:
+                self.say(message)
+        if not self.busy():
+            self.match.update(dt)
+            if self.match.state.is_game_over() and not self.busy() and not self.result_shown:
+                self.result_shown = True
+                self.app.push(ResultPanel(self.app, self))
+
+    def animate(self, dt: float) -> None:
+        """Advance clocks, the running animation (starting queued ones) and the hand glide by ``dt`` seconds."""
         self.tick(dt)
         speed = self.app.options.anim_speed
         if self.anim is None and self.queue:
@@ -282,15 +308,6 @@ class GameScene(Scene):
                     if self.queue:
                         self._start_next()
         self._slide_hands(dt)
-        if self.hint is not None:
-            message = self.hint.update(self.match, dt)
-            if message:
-                self.say(message)
-        if not self.busy():
-            self.match.update(dt)
-            if self.match.state.is_game_over() and not self.busy() and not self.result_shown:
-                self.result_shown = True
-                self.app.push(ResultPanel(self.app, self))
 
     # ------------------------------------------------------------------ input
     def handle_event(self, event: pygame.event.Event) -> None:

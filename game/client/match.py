@@ -102,6 +102,11 @@ class ComputerController:
             return move
         return None
 
+    def cancel(self) -> None:
+        """Forget the move being thought about (the position changed under it, e.g. an undo)."""
+        self.thinker.cancel()
+        self._ready = None
+
     def close(self) -> None:
         self.thinker.close()
 
@@ -216,6 +221,18 @@ class Match:
             return
         self._turn_begun_at = self.state.ply
         self.controllers[self.state.turn].begin_turn(self.state)
+
+    def restart_turn(self) -> None:
+        """Begin the turn of the player to move again after :attr:`state` changed under the
+        match (an undo popped moves): forgets a waiting draw, cancels every controller's
+        thinking (those with a ``cancel()``), then calls ``begin_turn`` of the one to move."""
+        for ctl in self.controllers:
+            cancel = getattr(ctl, "cancel", None)
+            if cancel is not None:
+                cancel()
+        self._pending_draw = None
+        self._turn_begun_at = -1
+        self._begin_turn()
 
     def close(self) -> None:
         """Stop every controller (cancels computer thinking)."""

@@ -16,7 +16,9 @@ from .game_scene import GameScene
 from .hint import Hint
 from .layout import CANVAS
 from .levels import default_level, level_blurb, level_name
-from .match import ComputerController, HumanController, Match, local_match
+from .local_game import LocalGame, play
+from .match import ComputerController, Controller, HumanController, Match, local_match
+from .saved_games import add_save_buttons
 from .thinking import computer_thinker
 from .widgets import Button, ButtonScene, chooser, panel
 
@@ -59,6 +61,19 @@ class GameConfig:
         self.hint = hint
 
     def new_match(self) -> Match:
+        red, white = self.controllers()
+        return local_match(red, white, self.next_seed())
+
+    def next_seed(self) -> int | None:
+        """The seed of the next deal (None: random); each call moves a set seed on by one,
+        so the next "new game" is a different deal, still reproducible."""
+        seed = self.seed
+        if self.seed is not None:
+            self.seed += 1
+        return seed
+
+    def controllers(self) -> tuple[Controller, Controller]:
+        """Fresh (red, white) controllers for this set-up."""
         if self.computer is None:
             red, white = HumanController(N_("Player 1")), HumanController(N_("Player 2"))
         else:
@@ -69,24 +84,28 @@ class GameConfig:
                                      thinker=thinker)
             human = HumanController(N_("You"))
             red, white = (cpu, human) if color is Color.RED else (human, cpu)
-        seed = self.seed
-        if self.seed is not None:
-            self.seed += 1  # the next "new game" is a different deal, still reproducible
-        return local_match(red, white, seed)
+        return red, white
 
 
 def start_game(app: "App", config: GameConfig) -> None:
-    """Replace the whole stack by a new game of ``config``."""
-    def again() -> None:
-        start_game(app, config)
-
-    def menu() -> None:
-        app.reset(MainMenu(app))
-
-    hint = config.hint() if config.hint is not None else None
-    app.reset(GameScene(app, config.new_match(), on_new_game=again, on_main_menu=menu, hint=hint))
+    """Replace the whole stack by a new game of ``config`` (autosaved, with undo)."""
+    play(app, LocalGame.new(config), config)
     from .tutorial import maybe_show_tutorial
     maybe_show_tutorial(app, app.top)  # type: ignore[arg-type]
+
+
+def layout_main_menu(buttons: list[Button], has_continue: bool, top: int = 290) -> None:
+    """Two columns of buttons under the title, in list order, row by row; "Continue"
+    (when there is a game to continue) spans the top row."""
+    cx = CANVAS[0] // 2
+    rows = buttons
+    y = top
+    if has_continue:
+        buttons[0].rect.update(cx - 220, y, 440, 60)
+        rows = buttons[1:]
+        y += 76
+    for i, b in enumerate(rows):
+        b.rect.update(cx - 390 if i % 2 == 0 else cx + 10, y + (i // 2) * 76, 380, 60)
 
 
 class MainMenu(ButtonScene):
@@ -103,11 +122,13 @@ class MainMenu(ButtonScene):
             Button((x, 582, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
             Button((x, 666, w, 64), N_("Quit"), app.quit, key=pygame.K_q, size=32),
         ]
-        from .lan import lan_menu_buttons  # LAN play (issue 7): "Host a game", "Join a game" before "Quit"
-        self.buttons[-1:-1] = lan_menu_buttons(app, x, w, 498)
-        for i, b in enumerate(self.buttons):  # seven buttons under the title, inside the 800 px canvas
-            b.rect.h = 56
-            b.rect.y = 284 + 66 * i
+        from .lan import lan_menu_buttons  # LAN play (issue 7): "Host a game", "Join a game"
+        self.buttons[2:2] = lan_menu_buttons(app, x, w, 498)
+        add_save_buttons(self)  # saved games (issue 5): "Continue" on top, "Saved games"
+        saved = next(b for b in self.buttons if b.key == pygame.K_l)
+        self.buttons.remove(saved)
+        self.buttons.insert(len(self.buttons) - 3, saved)  # beside "How to play"
+        layout_main_menu(self.buttons, has_continue=self.buttons[0].key == pygame.K_c)
 
     def friend(self) -> None:
         start_game(self.app, GameConfig(None))

@@ -65,5 +65,10 @@ class Scene:
         """True if closing now would discard a game in progress (the app then asks first)."""
         return False
 
+    def quit_question(self) -> str | None:
+        """What to ask before the window closes (an English source text, translated when
+        shown), or None to close at once. Default: ask if :meth:`unsaved_game`."""
+        return "Quit and discard the game in progress?" if self.unsaved_game() else None
+
     def close(self) -> None:
         """Called when the scene leaves the stack for good (stop threads, drop hooks)."""

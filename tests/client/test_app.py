@@ -148,10 +148,11 @@ def test_resizing_keeps_the_canvas_and_clicks_land(app, driver, new_hotseat):
     assert scene.match.state.ply == 1
 
 
-def test_record_argument_is_refused_politely(capsys):
+def test_unknown_arguments_are_refused_politely(capsys):
     from game.client.app import run
-    assert run(["game.json"]) == 2
-    assert "not available yet" in capsys.readouterr().err
+    assert run(["--bogus"]) == 2
+    assert run(["a.json", "b.json"]) == 2
+    assert "expected a record file" in capsys.readouterr().err
 
 
 def test_frames_do_not_sleep(app):
