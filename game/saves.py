@@ -33,6 +33,7 @@ from typing import Any, Iterable
 
 from game.engine import Color, Record, RecordError, State, now_iso
 from game.engine.record import FORMAT, VERSION
+from game.fsutil import atomic_write_text, fsync_dir
 from game.i18n import _
 
 ENV_DATA_DIR = "ROSE_KING_DATA_DIR"
@@ -57,58 +58,6 @@ def default_data_dir() -> Path:
         return Path(env)
     from platformdirs import user_data_dir
     return Path(user_data_dir(APP_NAME, appauthor=False))
-
-
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Replace ``path``'s contents with ``text`` (UTF-8) atomically and durably.
-
-    Steps: a temporary file in the same folder, write, flush, fsync, ``os.replace``
-    onto ``path``, then fsync the folder (POSIX) so the rename itself survives a
-    power cut. If any step fails the temporary file is removed, ``path`` keeps its
-    old contents, and the OSError is raised.
-    """
-    path = Path(path)
-    folder = path.parent
-    fd, tmp = _create_temp(path)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(folder)
-
-
-def _create_temp(path: Path) -> tuple[int, str]:
-    """A new temporary file ``.<name>.<random>.tmp`` next to ``path``, opened for writing.
-
-    Unlike ``tempfile.mkstemp`` (always 0600) it gets the permissions a plain new
-    file would (0666 minus the umask), so a "Save as…" file is as readable as any other.
-    """
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    for _attempt in range(100):
-        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            return os.open(tmp, flags, 0o666), tmp
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"cannot create a temporary file next to {path}")  # pragma: no cover
-
-
-def _fsync_dir(folder: Path) -> None:
-    if os.name != "posix":  # Windows cannot open a directory; its rename is durable enough
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def read_record(path: str | os.PathLike[str]) -> Record:
@@ -373,7 +322,7 @@ class SaveStore:
             path = self.path_for(target)
         os.unlink(path)
         if self.folder.exists():
-            _fsync_dir(self.folder)
+            fsync_dir(self.folder)
 
     # -------------------------------------------------------------- reading
     def entry(self, path: str | os.PathLike[str]) -> SaveEntry:

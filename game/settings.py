@@ -33,7 +33,6 @@ import logging
 import math
 import os
 import shutil
-import tempfile
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -41,6 +40,7 @@ from typing import Any, Callable, Mapping
 import platformdirs
 
 from game import i18n
+from game.fsutil import atomic_write_text
 from game.i18n import N_, _
 
 log = logging.getLogger(__name__)
@@ -252,25 +252,7 @@ def save(path: Path, settings: Settings, extra: Mapping[str, Any] | None = None)
     data.update({"version": VERSION, **asdict(settings)})
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    if hasattr(os, "O_DIRECTORY"):  # POSIX: make the rename itself durable
-        dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+    atomic_write_text(path, text)
 
 
 def config_dir(directory: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None) -> Path:

@@ -26,7 +26,7 @@ from net import DEFAULT_PORT
 from net.discovery import DEFAULT_BEACON_ADDRESS, Beacon, BeaconListener
 from net.discovery import FoundGame
 from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
-from net.transport import LanSession, Refused, StatusChanged
+from net.transport import LanSession, Refused
 
 from .art import COLOR_UI, CREAM, GOLD
 from .dialogs import ConfirmDialog, dim
@@ -34,7 +34,7 @@ from .game_scene import BOARD_RECT, GameScene, color_name
 from .layout import CANVAS, DISCARD_RECT, DRAW_PILE_RECT
 from .match import Match
 from .result import ResultPanel, headline
-from .widgets import Button, ButtonScene, TextInput, handle_buttons, panel
+from .widgets import Button, ButtonScene, TextInput, panel
 
 if TYPE_CHECKING:
     from .app import App

@@ -12,7 +12,6 @@ from game.engine import Color
 from game.i18n import N_, _
 
 from .art import CREAM, GOLD
-from .game_scene import GameScene
 from .hint import Hint
 from .layout import CANVAS
 from .levels import default_level, level_blurb, level_name

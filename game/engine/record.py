@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .cards import Card
-from .moves import Color, IllegalMoveError, InvalidMoveError, Move
+from .moves import Color, IllegalMoveError, InvalidMoveError
 from .state import State
 
 FORMAT = "rose-king-record"
