@@ -132,6 +132,10 @@ def stone(color: str) -> pygame.Surface:
         col = _mix(rim, body, min(1, 0.4 + t))
         pygame.draw.circle(s, col, (c - t * 14, c - t * 14), (c - 18) * (1 - t * 0.55))
     rose(s, (c, c), c * 0.55, petal, heart, line)
+    if color != "red":  # York's rim is beaded, Lancaster's smooth: told apart by shape, not only colour
+        for k in range(12):
+            a = k * math.tau / 12
+            pygame.draw.circle(s, line, (c + math.cos(a) * (c - 24), c + math.sin(a) * (c - 24)), 7)
     glint = pygame.Surface((big, big), pygame.SRCALPHA)
     pygame.draw.ellipse(glint, (255, 255, 255, 60), (c - 58, c - 60, 50, 30))
     s.blit(glint, (0, 0))
