@@ -261,7 +261,7 @@ def card_back(rng: Rng) -> pygame.Surface:
 
 
 def hero_card(color: str, rng: Rng, font) -> pygame.Surface:
-    """A hero card of ``color``: a knight's shield bearing the house rose, titled HERO."""
+    """A hero card of ``color``: a knight's shield bearing the house rose (untitled: see game.client.art)."""
     body, rim = (RED, RED_DARK) if color == "red" else (WHITE, WHITE_DARK)
     s = _card_base(rng, border=rim if color == "red" else (130, 120, 100))
     k = 4
@@ -275,8 +275,7 @@ def hero_card(color: str, rng: Rng, font) -> pygame.Surface:
     rose(big, (W * 0.5, H * 0.42), W * 0.3, petal, GOLD, rim if color == "red" else (150, 140, 120))
     big = pygame.transform.smoothscale(big, (60, 70))
     s.blit(big, big.get_rect(center=(CARD_W // 2, 44)))
-    title = font.render("HERO", True, INK)
-    s.blit(title, title.get_rect(center=(CARD_W // 2, CARD_H - 16)))
+    # The title ("HERO", "HELD", "HÉROS"...) is drawn by the client in the player's language.
     return s
 
 

@@ -41,7 +41,7 @@ class Art:
         self.crown = self._load("crown.png")
         self.card_back = self._load("card_back.png")
         self.cards = [self._load(f"card_{card.name}.png") for card in CARDS]
-        self.heroes = {Color.RED: self._load("hero_red.png"), Color.WHITE: self._load("hero_white.png")}
+        self.heroes = HeroCards(self, {Color.RED: self._load("hero_red.png"), Color.WHITE: self._load("hero_white.png")})
         self._fonts: dict[int, pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self._scaled: dict[tuple, pygame.Surface] = {}
@@ -96,3 +96,29 @@ class Art:
                 self._scaled.clear()
             out = self._scaled[k] = pygame.transform.smoothscale_by(surf, f)
         return out
+
+
+class HeroCards:
+    """``art.heroes[color]``: the hero card image titled in the current language
+    ("HERO", "HELD", "HÉROS"), made once per colour and language."""
+
+    def __init__(self, art: "Art", blanks: dict[Color, pygame.Surface]) -> None:
+        self._art = art
+        self._blanks = blanks
+        self._titled: dict[tuple[Color, str], pygame.Surface] = {}
+
+    def __getitem__(self, color: Color) -> pygame.Surface:
+        from game.i18n import _, language
+
+        key = (Color(color), language())
+        card = self._titled.get(key)
+        if card is None:
+            card = self._blanks[key[0]].copy()
+            # TRANSLATORS: the title printed on a hero card, shown in capitals
+            title = self._art.font(17).render(_("Hero").upper(), True, INK)
+            if title.get_width() > card.get_width() - 6:
+                title = pygame.transform.smoothscale_by(title, (card.get_width() - 6) / title.get_width())
+            card.blit(title, title.get_rect(center=(card.get_width() // 2, card.get_height() - 16)))
+            self._titled[key] = card
+        return card
+
