@@ -34,7 +34,8 @@ from .game_scene import BOARD_RECT, GameScene, color_name
 from .layout import CANVAS, DISCARD_RECT, DRAW_PILE_RECT
 from .match import Match
 from .result import ResultPanel, headline
-from .widgets import Button, ButtonScene, TextInput, panel
+from .textinput import TextInput
+from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -568,7 +569,8 @@ class JoinScene(ButtonScene):
                             size=26, enabled=self._row_enabled(i)) for i in range(self.ROWS)]
         fy = self.rect.y + 80 + self.ROWS * 58 + 50
         self.field = TextInput((x0, fy, w - 200, 54), placeholder=N_("host or host:port"), max_len=64,
-                               allowed=ADDRESS_CHARS, on_submit=lambda _t: self.join_typed(), focused=True)
+                               allowed=ADDRESS_CHARS, on_submit=lambda _t: self.join_typed(), focused=True,
+                               escape=False, style="light", size=30)
         self.buttons = [*self.rows,
                         Button((x0 + w - 180, fy, 180, 54), N_("Join"), self.join_typed, size=30),
                         Button((x0, self.rect.bottom - 70, 200, 52), N_("Back"), self.back, size=28)]
@@ -616,6 +618,7 @@ class JoinScene(ButtonScene):
     on_escape = back
 
     def close(self) -> None:
+        self.field.blur()
         if self.listener is not None:
             self.listener.stop()
             self.listener = None

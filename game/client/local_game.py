@@ -33,6 +33,7 @@ from .dialogs import ConfirmDialog, PauseMenu, dim
 from .game_scene import GameScene
 from .layout import CANVAS, DISCARD_RECT, DRAW_PILE_RECT
 from .match import Controller, Match
+from .textinput import TextInput
 from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
@@ -239,8 +240,8 @@ class LocalPauseMenu(PauseMenu):
 
 
 class TextEntryDialog(ButtonScene):
-    """A one-line text entry over the game: typing (TEXTINPUT), Backspace, Ctrl+U clears,
-    Enter or OK accepts, Esc or Cancel closes.
+    """A one-line text entry over the game (a :class:`TextInput`: typing, cursor keys,
+    Ctrl+U clears, Ctrl+V pastes), Enter or OK accepts, Esc or Cancel closes.
 
     ``on_accept(path)`` gets the text as a :class:`~pathlib.Path` (``~`` expanded) and may
     raise OSError or ValueError: the message is shown in the dialog and the text is kept,
@@ -253,23 +254,28 @@ class TextEntryDialog(ButtonScene):
                  ok: str = N_("OK")) -> None:
         super().__init__(app)
         self.title = title
-        self.text = text
         self.default_folder = Path(text).parent
         self.on_accept = on_accept
         self.error: str | None = None
         self.rect = pygame.Rect(0, 0, 900, 290)
         self.rect.center = (CANVAS[0] // 2, CANVAS[1] // 2)
-        self.field = pygame.Rect(self.rect.x + 30, self.rect.y + 90, self.rect.w - 60, 50)
+        self.field = TextInput((self.rect.x + 30, self.rect.y + 90, self.rect.w - 60, 50), text,
+                               on_submit=lambda _text: self.accept(), focused=True, escape=False,
+                               style="light", size=24)
         bw = 200
         self.buttons = [
             Button((self.rect.centerx - bw - 15, self.rect.bottom - 76, bw, 52), ok, self.accept),
             Button((self.rect.centerx + 15, self.rect.bottom - 76, bw, 52), N_("Cancel"), self.cancel),
         ]
         self.ready = False
-        pygame.key.start_text_input()
+
+    @property
+    def text(self) -> str:
+        return self.field.text
 
     def update(self, dt: float) -> None:
         self.ready = True
+        self.field.update(dt)
 
     def accept(self) -> None:
         text = self.text.strip()
@@ -295,22 +301,16 @@ class TextEntryDialog(ButtonScene):
     on_escape = cancel
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.TEXTINPUT:
-            if self.ready:  # not the letter of the key that opened this dialog, in the same frame
-                self.text += event.text
+        if event.type == pygame.TEXTINPUT and not self.ready:
+            return  # not the letter of the key that opened this dialog, in the same frame
+        if event.type == pygame.TEXTINPUT or (event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE):
             self.error = None
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE:
-            self.text = self.text[:-1]
-            self.error = None
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_u and event.mod & pygame.KMOD_CTRL:
-            self.text = ""
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.accept()
-        else:
-            super().handle_event(event)
+        if event.type != pygame.MOUSEBUTTONDOWN and self.field.handle_event(event):
+            return  # clicks are for the buttons: the field stays in use until the dialog closes
+        super().handle_event(event)
 
     def close(self) -> None:
-        pygame.key.stop_text_input()
+        self.field.blur(keep=False)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
@@ -318,21 +318,14 @@ class TextEntryDialog(ButtonScene):
         surface.blit(panel(self.rect.size, 255), self.rect)
         title = art.text(_(self.title), 34, GOLD, shadow=True)
         surface.blit(title, (self.rect.x + 30, self.rect.y + 28))
-        pygame.draw.rect(surface, (250, 240, 215), self.field, border_radius=8)
-        pygame.draw.rect(surface, GOLD, self.field, 2, border_radius=8)
-        shown = art.text(self.text, 24, (40, 26, 14))
-        room = self.field.w - 24
-        clip = pygame.Rect(max(0, shown.get_width() - room), 0, min(room, shown.get_width()), shown.get_height())
-        y = self.field.centery - shown.get_height() // 2
-        surface.blit(shown, (self.field.x + 12, y), clip)
-        caret_x = self.field.x + 12 + clip.w + 2
-        pygame.draw.line(surface, (40, 26, 14), (caret_x, self.field.y + 10), (caret_x, self.field.bottom - 10), 2)
+        self.field.draw(surface, art)
+        below = self.field.rect.bottom
         if self.error:
             msg = art.text(self.error, 22, (255, 140, 120), shadow=True, wrap=self.rect.w - 60)
-            surface.blit(msg, (self.rect.x + 30, self.field.bottom + 10))
+            surface.blit(msg, (self.rect.x + 30, below + 10))
         else:
             hint = art.text(_("Enter: save   Esc: cancel"), 19, CREAM)
-            surface.blit(hint, (self.rect.x + 30, self.field.bottom + 12))
+            surface.blit(hint, (self.rect.x + 30, below + 12))
         self.draw_buttons(surface)
 
 

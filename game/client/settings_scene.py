@@ -47,7 +47,7 @@ class SettingsScene(ButtonScene):
             y = ROW_Y0 + ROWS.index(field) * ROW_H
             self.names[field] = TextInput(
                 (CONTROL_X, y, 420, 48), getattr(self.prefs.settings, field), self._namer(field),
-                max_length=MAX_NAME_LENGTH, size=28,
+                max_len=MAX_NAME_LENGTH, size=28,
                 placeholder=lambda field=field: phrases.player_names()[field == "white_name"])
         self._row("language", [(lambda code=code: i18n.LANGUAGE_NAMES[code], code) for code in i18n.LANGUAGES])
         self._row("animation_speed", [(lambda s=s: phrases.speed_text(s), s) for s in ANIMATION_SPEEDS])

@@ -13,7 +13,7 @@ from game.ai import make_player
 from game.client.app import STEP
 from game.client.lan import JoinScene, LanEndPanel, LanGameScene, LanLobby, LanResultPanel, keep_record
 from game.client.menus import MainMenu
-from game.client.widgets import TextInput
+from game.client.textinput import TextInput
 from game.client.layout import BOARD_RECT
 from game.engine import DRAW, Record
 from game.saves import SaveStore
