@@ -16,7 +16,7 @@ from .hint import Hint
 from .layout import CANVAS
 from .levels import default_level, level_blurb, level_name
 from .local_game import LocalGame, play
-from .match import ComputerController, Controller, HumanController, Match, local_match
+from .match import ComputerController, Controller, HumanController
 from .saved_games import add_save_buttons
 from .thinking import computer_thinker
 from .widgets import Button, ButtonScene, chooser, panel
@@ -58,10 +58,6 @@ class GameConfig:
         self.seconds = seconds
         self.iterations = iterations
         self.hint = hint
-
-    def new_match(self) -> Match:
-        red, white = self.controllers()
-        return local_match(red, white, self.next_seed())
 
     def next_seed(self) -> int | None:
         """The seed of the next deal (None: random); each call moves a set seed on by one,

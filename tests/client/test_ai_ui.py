@@ -7,7 +7,6 @@ steps the app frame by frame until the answer is there (bounded by a deadline).
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import signal
@@ -241,7 +240,7 @@ def test_setup_falls_back_to_medium_on_a_bad_setting(app, tmp_path, monkeypatch,
 
 def test_new_game_against_medium_thinks_in_a_worker(app):
     config = GameConfig((Color.WHITE, "medium"), seed=4, min_delay=0, seconds=None, iterations=20)
-    match: Match = config.new_match()
+    match: Match = local_match(*config.controllers(), config.next_seed())
     try:
         cpu = match.controllers[Color.WHITE]
         assert isinstance(cpu.thinker, BackgroundThinker)
