@@ -19,7 +19,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from game.engine import CARDS, Rng  # noqa: E402
+from game.roseking.engine import CARDS, Rng  # noqa: E402
 
 OUT = Path(__file__).resolve().parent
 
@@ -261,7 +261,7 @@ def card_back(rng: Rng) -> pygame.Surface:
 
 
 def hero_card(color: str, rng: Rng, font) -> pygame.Surface:
-    """A hero card of ``color``: a knight's shield bearing the house rose (untitled: see game.client.art)."""
+    """A hero card of ``color``: a knight's shield bearing the house rose (untitled: see game.client.roseking.art)."""
     body, rim = (RED, RED_DARK) if color == "red" else (WHITE, WHITE_DARK)
     s = _card_base(rng, border=rim if color == "red" else (130, 120, 100))
     k = 4

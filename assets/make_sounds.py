@@ -8,7 +8,7 @@ library (``math``, ``array``, ``wave``): no recordings, no downloads, so the fil
 are ours to ship (see assets/LICENSES.md). Output: 44.1 kHz, 16-bit, mono PCM,
 peaks at most -10 dBFS (quiet; the game's volume setting lowers them further).
 The same script always writes the same bytes (noise from the project's seeded
-:class:`game.engine.Rng`, no time stamps in WAV files).
+:class:`game.roseking.engine.Rng`, no time stamps in WAV files).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ OUT_DIR = Path(__file__).resolve().parent / "sounds"
 def _noise(seed: int, n: int) -> list[float]:
     """``n`` samples of white noise in -1..1 from a seeded PCG32 (reproducible everywhere)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from game.engine.rng import Rng
+    from game.rng import Rng
     rng = Rng(seed)
     return [rng.random() * 2.0 - 1.0 for _ in range(n)]
 

@@ -5,8 +5,8 @@ Prints:
 2. the hard search: iterations (= playouts) per second and time per move over positions
    sampled from real games, against its budget (``--seconds``, default 1.0);
 3. frame times of a pygame-free 60 Hz loop (16.7 ms frames, ~2 ms of work each) while
-   ``hard`` thinks in a :class:`~game.ai.process.ProcessThinker`, and for comparison in a
-   thread :class:`~game.ai.players.Thinker`: p50 / p99 / max of the frame interval.
+   ``hard`` thinks in a :class:`~game.roseking.ai.process.ProcessThinker`, and for comparison in a
+   thread :class:`~game.roseking.ai.players.Thinker`: p50 / p99 / max of the frame interval.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.ai import kernel as K  # noqa: E402
-from game.ai.players import HardPlayer, Thinker, make_player  # noqa: E402
-from game.ai.process import ProcessThinker  # noqa: E402
-from game.engine import DRAW, Rng, State  # noqa: E402
+from game.roseking.ai import kernel as K  # noqa: E402
+from game.roseking.ai.players import HardPlayer, Thinker, make_player  # noqa: E402
+from game.roseking.ai.process import ProcessThinker  # noqa: E402
+from game.roseking.engine import DRAW, Rng, State  # noqa: E402
 
 
 def bench_playouts(seconds: float) -> None:

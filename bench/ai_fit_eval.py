@@ -1,4 +1,4 @@
-"""Fit the weights of ``game.ai.kernel.evaluate`` (run by hand; needs ``pip install numpy``).
+"""Fit the weights of ``game.roseking.ai.kernel.evaluate`` (run by hand; needs ``pip install numpy``).
 
 Plays ``--games`` games with the kernel's default policy, samples ~8% of their
 positions, labels each with the game's result for Red (1 / 0.5 / 0), and fits one
@@ -6,7 +6,7 @@ L2-regularised logistic regression per phase (``kernel.PHASE_LIMITS``) on
 ``kernel.features``. Half of the games are held out: the script prints, per
 phase, the held-out log-loss and accuracy of the fitted model and of a model
 that sees the score difference only, then the ``WEIGHTS`` rows to paste into
-``game/ai/kernel.py``. numpy is only needed here, never at run time.
+``game/roseking/ai/kernel.py``. numpy is only needed here, never at run time.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.ai import kernel as K  # noqa: E402
-from game.engine import Rng, State, decide  # noqa: E402
+from game.roseking.ai import kernel as K  # noqa: E402
+from game.roseking.engine import Rng, State, decide  # noqa: E402
 
 
 def positions(games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,11 +19,11 @@ os.environ["ROSE_KING_CONFIG_DIR"] = tempfile.mkdtemp(prefix="rose-king-bench-")
 
 from game import i18n  # noqa: E402
 from game.client.app import App  # noqa: E402
-from game.client.howto import HowToPlay  # noqa: E402
-from game.client.match import HumanController, local_match  # noqa: E402
-from game.client.game_scene import GameScene  # noqa: E402
+from game.client.roseking.howto import HowToPlay  # noqa: E402
+from game.client.roseking.match import HumanController, local_match  # noqa: E402
+from game.client.roseking.game_scene import GameScene  # noqa: E402
 from game.client.settings_scene import SettingsScene  # noqa: E402
-from game.client.tutorial import TutorialOverlay  # noqa: E402
+from game.client.roseking.tutorial import TutorialOverlay  # noqa: E402
 from game.client.scene import ViewOptions  # noqa: E402
 
 

@@ -16,8 +16,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.commands.check import check_file  # noqa: E402
-from game.engine import Record, Rng, State  # noqa: E402
-from game.engine.playout import random_playout  # noqa: E402
+from game.roseking.engine import Record, Rng, State  # noqa: E402
+from game.roseking.engine.playout import random_playout  # noqa: E402
 
 
 def games_per_second(seconds: float, kernel: bool) -> tuple[float, float]:

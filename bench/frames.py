@@ -22,11 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-from game.ai import GreedyPlayer, RandomPlayer  # noqa: E402
+from game.roseking.ai import GreedyPlayer, RandomPlayer  # noqa: E402
 from game.client.app import STEP, App  # noqa: E402
-from game.client.game_scene import GameScene  # noqa: E402
-from game.client.match import ComputerController, local_match  # noqa: E402
-from game.client.result import ResultPanel  # noqa: E402
+from game.client.roseking.game_scene import GameScene  # noqa: E402
+from game.client.roseking.match import ComputerController, local_match  # noqa: E402
+from game.client.roseking.result import ResultPanel  # noqa: E402
 
 
 def play_one(app: App, seed: int) -> tuple[list[float], list[float]]:

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from frames import summary, timed_step  # noqa: E402
 
-from game.ai import GreedyPlayer, RandomPlayer  # noqa: E402
+from game.roseking.ai import GreedyPlayer, RandomPlayer  # noqa: E402
 from game.client.app import STEP, App  # noqa: E402
-from game.client.lan import LanGameScene, LanLobby, LanMatch, LanResultPanel  # noqa: E402
+from game.client.roseking.lan import LanGameScene, LanLobby, LanMatch, LanResultPanel  # noqa: E402
 from net.headless import play_headless  # noqa: E402
 from net.transport import LanSession  # noqa: E402
 

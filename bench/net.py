@@ -25,8 +25,8 @@ import time
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
-from game.ai import make_player  # noqa: E402
-from game.engine import DRAW
+from game.roseking.ai import make_player  # noqa: E402
+from game.roseking.engine import DRAW
 from net.loopback import Pair
 from net.protocol import Acked, GameStarted, MoveMade
 from net.transport import LanSession

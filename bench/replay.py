@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.engine import Record, Rng, State  # noqa: E402
-from game.replay import Replay  # noqa: E402
+from game.roseking.engine import Record, Rng, State  # noqa: E402
+from game.roseking.replay import Replay  # noqa: E402
 from game.saves import BackgroundAutosaver, GameMeta, SaveStore  # noqa: E402
 
 

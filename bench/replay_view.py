@@ -25,9 +25,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.client.app import STEP, App  # noqa: E402
-from game.client.replay_view import ReplayScene  # noqa: E402
-from game.engine import Record, Rng, State  # noqa: E402
-from game.replay import Replay  # noqa: E402
+from game.client.roseking.replay_view import ReplayScene  # noqa: E402
+from game.roseking.engine import Record, Rng, State  # noqa: E402
+from game.roseking.replay import Replay  # noqa: E402
 
 
 def longest_game(games: int = 200) -> Record:

@@ -31,12 +31,12 @@ import pygame  # noqa: E402
 
 from frames import summary  # noqa: E402  (bench/frames.py)
 from game.client.app import STEP, App  # noqa: E402
-from game.client.game_scene import GameScene  # noqa: E402
-from game.client.hint import Hint  # noqa: E402
-from game.client.match import ComputerController, HumanController, local_match  # noqa: E402
-from game.ai import Thinker, make_player  # noqa: E402
-from game.client.thinking import WORKER_NICE, computer_thinker  # noqa: E402
-from game.engine import Color  # noqa: E402
+from game.client.roseking.game_scene import GameScene  # noqa: E402
+from game.client.roseking.hint import Hint  # noqa: E402
+from game.client.roseking.match import ComputerController, HumanController, local_match  # noqa: E402
+from game.roseking.ai import Thinker, make_player  # noqa: E402
+from game.client.roseking.thinking import WORKER_NICE, computer_thinker  # noqa: E402
+from game.roseking.engine import Color  # noqa: E402
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ Metadata the record format lacks rides in extra top-level keys that other
 readers ignore (documented in ``docs/record-format.md``, "Saved-game keys"):
 ``game_id``, ``kind`` (``local``/``computer``/``lan``), ``computer``
 (``{"level": ..., "color": ...}``) and ``chance_seed`` (the hidden pile order of
-:class:`game.undo.DeckChance`).
+:class:`game.roseking.undo.DeckChance`).
 
 Every write is atomic (:func:`atomic_write_text`): a kill at any moment leaves
 either the old file or the new one, never a torn one. A file that cannot be read
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from game.engine import Color, Record, RecordError, State, now_iso
-from game.engine.record import FORMAT, VERSION
+from game.roseking.engine import Color, Record, RecordError, State, now_iso
+from game.roseking.engine.record import FORMAT, VERSION
 from game.fsutil import atomic_write_text, fsync_dir
 from game.i18n import _
 
@@ -133,7 +133,7 @@ class GameMeta:
 
     ``kind``: ``"local"`` (two people on one machine), ``"computer"`` or ``"lan"``.
     ``computer_level`` / ``computer_color``: set for ``kind == "computer"``.
-    ``chance_seed``: the seed of the game's :class:`~game.undo.DeckChance` (local
+    ``chance_seed``: the seed of the game's :class:`~game.roseking.undo.DeckChance` (local
     games), so a resumed game draws the same cards; None for LAN games.
     ``date``: when the game started (ISO 8601 UTC).
     """
@@ -420,7 +420,7 @@ class BackgroundAutosaver:
     screen to show. Call :meth:`close` (or :meth:`flush`) before quitting.
 
     >>> import tempfile
-    >>> from game.engine import Rng, State
+    >>> from game.roseking.engine import Rng, State
     >>> folder = tempfile.TemporaryDirectory()
     >>> saver = BackgroundAutosaver(SaveStore(folder.name))
     >>> meta = GameMeta.new()

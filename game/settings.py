@@ -61,7 +61,7 @@ MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED = 0.0, 8.0
 
 
 def _default_level() -> str:
-    from game.ai import LEVELS
+    from game.roseking.ai import LEVELS
     return next((lv for lv in ("medium", "greedy") if lv in LEVELS), next(iter(LEVELS)))
 
 
@@ -72,7 +72,7 @@ class Settings:
     ``animation_speed``: multiplier of animation speed, 0..8 (1 = normal, 0 = no animation).
     ``volume``: 0..1 linear (0.35 by default: quiet). ``red_name``/``white_name``:
     at most 20 characters; blank means the colour's name in the current language.
-    ``computer_level``: a key of ``game.ai.LEVELS``.
+    ``computer_level``: a key of ``game.roseking.ai.LEVELS``.
     """
 
     language: str = "en"
@@ -130,7 +130,7 @@ def _choice(options: tuple[str, ...]) -> Callable[[Any], str]:
 
 
 def _level(value: Any) -> str:
-    from game.ai import LEVELS
+    from game.roseking.ai import LEVELS
     return _choice(tuple(LEVELS))(value)
 
 

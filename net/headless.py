@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from game.ai import Player
+from game.roseking.ai import Player
 
 from .protocol import Closed, GameOver
 from .transport import LanSession, SessionEvent

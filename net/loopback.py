@@ -6,8 +6,8 @@ LAN game without a network.
 
 from __future__ import annotations
 
-from game.ai import make_player
-from game.engine.rng import Rng
+from game.roseking.ai import make_player
+from game.rng import Rng
 from net.protocol import Closed, Connection, GameOver, Role
 
 

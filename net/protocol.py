@@ -23,10 +23,10 @@ from enum import Enum
 from typing import Callable
 
 from game import __version__ as APP_VERSION
-from game.engine import (CARDS, DRAW, Color, IllegalMoveError, InvalidMoveError, Move, Record, State,
+from game.roseking.engine import (CARDS, DRAW, Color, IllegalMoveError, InvalidMoveError, Move, Record, State,
                          random_deal)
-from game.engine.record import VERSION as RECORD_VERSION
-from game.engine.rng import Rng
+from game.roseking.engine.record import VERSION as RECORD_VERSION
+from game.rng import Rng
 
 from . import PROTOCOL_NAME, PROTOCOL_VERSION
 from .framing import MAX_NAME, FrameDecoder, FrameError, encode_frame

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from game.engine import DRAW, Color, IllegalMoveError, Move, Record, State
+from game.roseking.engine import DRAW, Color, IllegalMoveError, Move, Record, State
 from game.i18n import _
 
 from . import DEFAULT_PORT

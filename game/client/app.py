@@ -26,8 +26,8 @@ import pygame
 import assets
 from game.i18n import N_, _
 
-from .art import Art
-from .layout import CANVAS
+from .roseking.art import Art
+from .roseking.layout import CANVAS
 from .scene import Scene, ViewOptions
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ def run(argv: list[str]) -> int:
 
 
 def run_lan(args) -> int:
-    """``rose-king host`` / ``rose-king join`` with the window (issue 7); see :func:`game.client.lan.run_lan`."""
-    from .lan import run_lan as run_lan_window
+    """``rose-king host`` / ``rose-king join`` with the window (issue 7); see :func:`game.client.roseking.lan.run_lan`."""
+    from .roseking.lan import run_lan as run_lan_window
 
     return run_lan_window(args)

@@ -8,8 +8,8 @@ import pygame
 
 from game.i18n import N_, _
 
-from .art import CREAM, GOLD
-from .layout import CANVAS
+from .roseking.art import CREAM, GOLD
+from .roseking.layout import CANVAS
 from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:

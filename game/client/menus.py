@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game.ai import LEVELS, make_player
-from game.engine import Color
+from game.roseking.ai import LEVELS, make_player
+from game.roseking.engine import Color
 from game.i18n import N_, _
 
-from .art import CREAM, GOLD
-from .hint import Hint
-from .layout import CANVAS
-from .levels import default_level, level_blurb, level_name
-from .local_game import LocalGame, play
-from .match import ComputerController, Controller, HumanController
+from .roseking.art import CREAM, GOLD
+from .roseking.hint import Hint
+from .roseking.layout import CANVAS
+from .roseking.levels import default_level, level_blurb, level_name
+from .roseking.local_game import LocalGame, play
+from .roseking.match import ComputerController, Controller, HumanController
 from .saved_games import add_save_buttons
-from .thinking import computer_thinker
+from .roseking.thinking import computer_thinker
 from .widgets import Button, ButtonScene, chooser, panel
 
 if TYPE_CHECKING:
@@ -44,8 +44,8 @@ class GameConfig:
     """Who plays which colour; builds fresh matches for "new game" with the same set-up.
 
     ``computer``: None (two people at this machine) or (computer colour, level name).
-    ``seconds``/``iterations``: the computer's budget per move (see :func:`game.ai.make_player`);
-    the search levels think in a worker process (:func:`~game.client.thinking.computer_thinker`).
+    ``seconds``/``iterations``: the computer's budget per move (see :func:`game.roseking.ai.make_player`);
+    the search levels think in a worker process (:func:`~game.client.roseking.thinking.computer_thinker`).
     ``hint``: whether the game offers the hint key and button (a factory of :class:`Hint`; None: no hints).
     """
 
@@ -85,7 +85,7 @@ class GameConfig:
 def start_game(app: "App", config: GameConfig) -> None:
     """Replace the whole stack by a new game of ``config`` (autosaved, with undo)."""
     play(app, LocalGame.new(config), config)
-    from .tutorial import maybe_show_tutorial
+    from .roseking.tutorial import maybe_show_tutorial
     maybe_show_tutorial(app, app.top)  # type: ignore[arg-type]
 
 
@@ -117,7 +117,7 @@ class MainMenu(ButtonScene):
             Button((x, 582, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
             Button((x, 666, w, 64), N_("Quit"), app.quit, key=pygame.K_q, size=32),
         ]
-        from .lan import lan_menu_buttons  # LAN play (issue 7): "Host a game", "Join a game"
+        from .roseking.lan import lan_menu_buttons  # LAN play (issue 7): "Host a game", "Join a game"
         self.buttons[2:2] = lan_menu_buttons(app, x, w, 498)
         add_save_buttons(self)  # saved games (issue 5): "Continue" on top, "Saved games"
         saved = next(b for b in self.buttons if b.key == pygame.K_l)
@@ -132,7 +132,7 @@ class MainMenu(ButtonScene):
         self.app.push(ComputerSetup(self.app))
 
     def how_to_play(self) -> None:
-        from .howto import HowToPlay
+        from .roseking.howto import HowToPlay
         self.app.push(HowToPlay(self.app))
 
     def settings(self) -> None:
@@ -153,7 +153,7 @@ class MainMenu(ButtonScene):
 
 
 class ComputerSetup(ButtonScene):
-    """Choose your colour and the computer's level (from :data:`game.ai.LEVELS`), then start."""
+    """Choose your colour and the computer's level (from :data:`game.roseking.ai.LEVELS`), then start."""
 
     def __init__(self, app: "App") -> None:
         super().__init__(app)

@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game import phrases
-from game.engine import Color
+from game.roseking import phrases
+from game.roseking.engine import Color
 from game.i18n import _
 from game.settings import Settings, SettingsStore, follow_language
 
-from .art import CREAM, GOLD
+from .roseking.art import CREAM, GOLD
 from .audio import Audio
-from .layout import CANVAS
+from .roseking.layout import CANVAS
 from .widgets import panel
 
 if TYPE_CHECKING:

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 from game.i18n import N_, _
-from game.replay import Replay
+from game.roseking.replay import Replay
 from game.saves import RESUMABLE_KINDS, SaveEntry, SaveError, SaveStore, default_data_dir, read_game
 
-from .art import CREAM, GOLD
+from .roseking.art import CREAM, GOLD
 from .dialogs import ConfirmDialog, dim
-from .layout import CANVAS
+from .roseking.layout import CANVAS
 from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def add_save_buttons(menu: ButtonScene) -> None:
 
 def open_game(app: "App", entry: SaveEntry) -> None:
     """Resume ``entry``'s game; a file that went bad meanwhile shows why instead."""
-    from .local_game import resume
+    from .roseking.local_game import resume
 
     try:
         resume(app, entry.path)
@@ -84,7 +84,7 @@ def open_game(app: "App", entry: SaveEntry) -> None:
 def open_replay(app: "App", path: str | os.PathLike[str], on_back: Callable[[], None] | None = None) -> str | None:
     """Push the replay viewer for the record at ``path``. A bad file pushes a message panel
     instead and its one-line reason is returned (None when the viewer opened)."""
-    from .replay_view import ReplayScene
+    from .roseking.replay_view import ReplayScene
 
     try:
         record, _state = read_game(path)

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
 
-from game import i18n, phrases
-from game.ai import LEVELS
+from game import i18n
+from game.roseking import phrases
+from game.roseking.ai import LEVELS
 from game.i18n import N_, _
 from game.settings import ANIMATION_SPEEDS, FIELD_LABELS, MAX_NAME_LENGTH
 
-from .art import CREAM, GOLD
-from .layout import CANVAS
+from .roseking.art import CREAM, GOLD
+from .roseking.layout import CANVAS
 from .textinput import TextInput
 from .widgets import Button, ButtonScene, fit_size, panel
 

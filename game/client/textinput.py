@@ -18,7 +18,7 @@ import pygame
 
 from game.i18n import _
 
-from .art import CREAM, GOLD, GOLD_DARK, INK, Art
+from .roseking.art import CREAM, GOLD, GOLD_DARK, INK, Art
 
 _EDIT_KEYS = {pygame.K_BACKSPACE, pygame.K_DELETE, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END}
 

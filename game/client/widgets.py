@@ -8,7 +8,7 @@ import pygame
 
 from game.i18n import _
 
-from .art import CREAM, GOLD, GOLD_DARK, INK, Art
+from .roseking.art import CREAM, GOLD, GOLD_DARK, INK, Art
 from .scene import Scene
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from game.engine.record import Record, RecordError, status_line
+from game.roseking.engine.record import Record, RecordError, status_line
 
 
 def check_file(path: str) -> tuple[bool, str]:

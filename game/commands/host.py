@@ -16,7 +16,7 @@ from pathlib import Path
 
 from net import DEFAULT_PORT
 
-from game.engine import Record, RecordError, now_iso
+from game.roseking.engine import Record, RecordError, now_iso
 
 
 def default_name(fallback: str) -> str:
@@ -30,7 +30,7 @@ def default_name(fallback: str) -> str:
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
-    from game.ai import LEVELS
+    from game.roseking.ai import LEVELS
     p.add_argument("--name", help="your player name (default: your login name)")
     p.add_argument("--headless", action="store_true", help="play without a window (needs --ai)")
     p.add_argument("--ai", metavar="LEVEL", choices=sorted(LEVELS),
@@ -100,7 +100,7 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
 
 
 def _play(prog: str, session, args: argparse.Namespace, role) -> int:
-    from game.ai import make_player
+    from game.roseking.ai import make_player
     from net.headless import HeadlessError, play_headless
     from net.protocol import Closed, GameStarted, MoveMade
     from net.transport import StatusChanged

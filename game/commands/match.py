@@ -17,8 +17,8 @@ import argparse
 import os
 import sys
 
-from game.ai.match import record_path, run_match, summary_line
-from game.ai.players import DEFAULT_SECONDS, LEVELS
+from game.roseking.ai.match import record_path, run_match, summary_line
+from game.roseking.ai.players import DEFAULT_SECONDS, LEVELS
 
 
 def _positive_int(text: str) -> int:

@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from game.engine import Color
+from game.roseking.engine import Color
 from game.i18n import _
-from game.replay import Replay
+from game.roseking.replay import Replay
 from game.saves import SaveError, read_game
 
 

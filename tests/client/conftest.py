@@ -10,11 +10,11 @@ import pygame
 import pytest
 
 from game.client.app import STEP, App
-from game.client.game_scene import GameScene
-from game.client.layout import DRAW_PILE_RECT, square_center
-from game.client.match import HumanController, Match, local_match
+from game.client.roseking.game_scene import GameScene
+from game.client.roseking.layout import DRAW_PILE_RECT, square_center
+from game.client.roseking.match import HumanController, Match, local_match
 from game.client.scene import ViewOptions
-from game.engine import DRAW, HERO, Move
+from game.roseking.engine import DRAW, HERO, Move
 
 
 class Driver:

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from game.client.app import App  # noqa: E402
 from game.client.menus import MainMenu  # noqa: E402
-from game.engine import Move, Rng, State  # noqa: E402
+from game.roseking.engine import Move, Rng, State  # noqa: E402
 from tests.client.conftest import Driver  # noqa: E402
 
 

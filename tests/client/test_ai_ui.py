@@ -15,17 +15,17 @@ import time
 import pygame
 import pytest
 
-from game.ai import LEVELS, Thinker, make_player
+from game.roseking.ai import LEVELS, Thinker, make_player
 from game.client.app import STEP
-from game.client.game_scene import GameScene
-from game.client.hint import HINT_COLOR, Hint, hint_text
-from game.client.layout import DRAW_PILE_RECT, square_rect
-from game.client.match import ComputerController, HumanController, Match, local_match
+from game.client.roseking.game_scene import GameScene
+from game.client.roseking.hint import HINT_COLOR, Hint, hint_text
+from game.client.roseking.layout import DRAW_PILE_RECT, square_rect
+from game.client.roseking.match import ComputerController, HumanController, Match, local_match
 from game.client.menus import ComputerSetup, GameConfig, MainMenu, start_game
-from game.client.result import ResultPanel
-from game.client.thinking import WORKER_NICE, BackgroundThinker, computer_thinker
-from game.engine import DRAW, PLAY, Color, Rng, State
-from game.phrases import level_name
+from game.client.roseking.result import ResultPanel
+from game.client.roseking.thinking import WORKER_NICE, BackgroundThinker, computer_thinker
+from game.roseking.engine import DRAW, PLAY, Color, Rng, State
+from game.roseking.phrases import level_name
 
 TINY = dict(seconds=None, iterations=24)
 
@@ -234,7 +234,7 @@ def test_setup_shows_friendly_names_and_starts_on_the_settings_level(app, driver
 def test_setup_falls_back_to_medium_on_a_bad_setting(app, tmp_path, monkeypatch, content):
     (tmp_path / "settings.json").write_text(content)
     from game.settings import SettingsStore
-    from game.client.levels import default_level
+    from game.client.roseking.levels import default_level
     assert default_level(SettingsStore(directory=tmp_path)) == "medium"
 
 

@@ -6,15 +6,15 @@ import warnings
 
 import pygame
 
-from game.ai import LEVELS
+from game.roseking.ai import LEVELS
 from game.client.app import STEP
 from game.client.dialogs import ConfirmDialog, PauseMenu
-from game.client.game_scene import GameScene
-from game.client.layout import CANVAS
-from game.client.match import ComputerController
+from game.client.roseking.game_scene import GameScene
+from game.client.roseking.layout import CANVAS
+from game.client.roseking.match import ComputerController
 from game.client.menus import ComputerSetup, MainMenu
 from game.client.scene import Scene
-from game.engine import PLAY, Color
+from game.roseking.engine import PLAY, Color
 
 
 class Counter(Scene):

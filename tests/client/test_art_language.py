@@ -3,7 +3,7 @@
 import pygame
 import pytest
 
-from game.engine import Color
+from game.roseking.engine import Color
 from game.i18n import language, set_language
 
 
@@ -12,7 +12,7 @@ def art():
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_mode((64, 64))
-    from game.client.art import Art
+    from game.client.roseking.art import Art
     before = language()
     yield Art()
     set_language(before)

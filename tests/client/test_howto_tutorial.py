@@ -5,14 +5,15 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game import i18n, rulesbook
-from game.client.game_scene import GameScene
-from game.client.howto import PAGE, PICTURE, HowToPlay, MiniBoard, draw_illustration
-from game.client.layout import CANVAS
+from game import i18n
+from game.roseking import rulesbook
+from game.client.roseking.game_scene import GameScene
+from game.client.roseking.howto import PAGE, PICTURE, HowToPlay, MiniBoard, draw_illustration
+from game.client.roseking.layout import CANVAS
 from game.client.menus import MainMenu
 from game.client.settings_scene import SettingsScene
-from game.client.tutorial import TutorialOverlay, anchor_rect
-from game.engine import Color, parse_square
+from game.client.roseking.tutorial import TutorialOverlay, anchor_rect
+from game.roseking.engine import Color, parse_square
 
 from .test_settings_ui import button
 

@@ -9,13 +9,13 @@ import time
 import pygame
 import pytest
 
-from game.ai import make_player
+from game.roseking.ai import make_player
 from game.client.app import STEP
-from game.client.lan import JoinScene, LanEndPanel, LanGameScene, LanLobby, LanResultPanel, keep_record
+from game.client.roseking.lan import JoinScene, LanEndPanel, LanGameScene, LanLobby, LanResultPanel, keep_record
 from game.client.menus import MainMenu
 from game.client.textinput import TextInput
-from game.client.layout import BOARD_RECT
-from game.engine import DRAW, Record
+from game.client.roseking.layout import BOARD_RECT
+from game.roseking.engine import DRAW, Record
 from game.saves import SaveStore
 from net.discovery import Beacon, BeaconListener
 from net.protocol import GameOver, GameStarted
@@ -249,7 +249,7 @@ def test_join_screen_says_what_is_wrong_with_a_typed_address(app, driver):
 
 
 def test_main_menu_has_host_and_join(app, driver, monkeypatch):
-    import game.client.lan as lan_module
+    import game.client.roseking.lan as lan_module
     monkeypatch.setattr(lan_module, "BeaconListener", lambda **kw: BeaconListener(bind="127.0.0.1", port=0, **kw))
     menu = MainMenu(app)
     app.reset(menu)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from game.client.layout import (BOARD_RECT, CANVAS, DISCARD_RECT, DRAW_PILE_RECT, PANEL_RECT, hand_slot_rect,
+from game.client.roseking.layout import (BOARD_RECT, CANVAS, DISCARD_RECT, DRAW_PILE_RECT, PANEL_RECT, hand_slot_rect,
                                 hero_rect, square_at, square_center, square_rect)
 from game.client.tween import arc, bounce_out, ease_in_out, ease_out_back, ease_out_cubic, window
-from game.engine import Color, parse_square
+from game.roseking.engine import Color, parse_square
 
 
 def test_square_centres_round_trip_and_orientation():

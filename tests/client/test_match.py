@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai import GreedyPlayer
-from game.client.match import ComputerController, HumanController, LocalChance, Match, local_match
-from game.engine import DRAW, PLAY, Card, Color, Move, Rng, State
+from game.roseking.ai import GreedyPlayer
+from game.client.roseking.match import ComputerController, HumanController, LocalChance, Match, local_match
+from game.roseking.engine import DRAW, PLAY, Card, Color, Move, Rng, State
 
 
 class Scripted:

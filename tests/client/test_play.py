@@ -5,12 +5,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.ai import GreedyPlayer, RandomPlayer
-from game.client.anims import DrawAnim, PlayAnim
-from game.client.game_scene import GameScene
-from game.client.layout import BOARD_RECT, square_at, square_center
-from game.client.result import ResultPanel
-from game.engine import DRAW, HERO, PLAY, Color, Move, Rng, State
+from game.roseking.ai import GreedyPlayer, RandomPlayer
+from game.client.roseking.anims import DrawAnim, PlayAnim
+from game.client.roseking.game_scene import GameScene
+from game.client.roseking.layout import BOARD_RECT, square_at, square_center
+from game.client.roseking.result import ResultPanel
+from game.roseking.engine import DRAW, HERO, PLAY, Color, Move, Rng, State
 
 
 def find(pred, seeds=range(400)):
@@ -230,7 +230,7 @@ def test_hover_stone_shows_territory(app, driver, new_hotseat):
     sq = (group & -group).bit_length() - 1
     driver.move_mouse(square_center(sq))
     assert square_at(scene.hover_pos) == sq
-    from game.client.game_scene import territory_of
+    from game.client.roseking.game_scene import territory_of
     assert territory_of(scene.shown, sq) == group
 
 
@@ -281,7 +281,7 @@ def test_hand_closes_the_gap_smoothly(app, driver, new_hotseat):
     driver.click_square(s.target(first))
     driver.settle()
     second = s.hand(Color.RED)[0]
-    from game.client.layout import hand_slot_rect
+    from game.client.roseking.layout import hand_slot_rect
     x = scene.card_rect(Color.RED, second, 0).x
     assert x > hand_slot_rect(Color.RED, 0).x  # still gliding left from slot 1
     app.run_frames(30)

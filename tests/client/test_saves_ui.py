@@ -9,15 +9,15 @@ import threading
 import pygame
 import pytest
 
-from game.ai import RandomPlayer
+from game.roseking.ai import RandomPlayer
 from game.client.app import STEP, run
 from game.client.dialogs import ConfirmDialog
-from game.client.local_game import LocalGame, LocalGameScene, LocalPauseMenu, TextEntryDialog, play
-from game.client.match import ComputerController
+from game.client.roseking.local_game import LocalGame, LocalGameScene, LocalPauseMenu, TextEntryDialog, play
+from game.client.roseking.match import ComputerController
 from game.client.menus import GameConfig, MainMenu, start_game
-from game.client.replay_view import LIST_RECT, TIMELINE_RECT, ReplayScene
+from game.client.roseking.replay_view import LIST_RECT, TIMELINE_RECT, ReplayScene
 from game.client.saved_games import MessageDialog, SavedGamesScene
-from game.engine import DRAW, PLAY, Color, Move, Record, Rng, State
+from game.roseking.engine import DRAW, PLAY, Color, Move, Record, Rng, State
 from game.saves import GameMeta, SaveStore
 
 from .conftest import Driver
@@ -184,7 +184,7 @@ class Blocking(RandomPlayer):
 def test_undo_cancels_the_computers_thinking(app, driver: Driver):
     player = Blocking()
     cpu = ComputerController(player, "cpu", min_delay=0.0)
-    from game.client.match import HumanController
+    from game.client.roseking.match import HumanController
     state = State.random(Rng(4))
     game = LocalGame(state, GameMeta.new("computer", computer_level="random", computer_color=Color.WHITE),
                      (HumanController("me"), cpu))
@@ -254,7 +254,7 @@ def test_saved_games_list_shows_good_and_bad_files(app, driver: Driver):
 def viewer(app):
     rec = finished_record(21)
     app.push(MainMenu(app))
-    scene = ReplayScene(app, __import__("game.replay", fromlist=["Replay"]).Replay(rec), on_back=app.pop)
+    scene = ReplayScene(app, __import__("game.roseking.replay", fromlist=["Replay"]).Replay(rec), on_back=app.pop)
     app.push(scene)
     return scene
 
@@ -306,7 +306,7 @@ def test_replay_keys_timeline_and_move_list_seek(app, driver: Driver, viewer):
 
 
 def test_passes_are_marked_in_the_replay(app, driver: Driver):
-    from game.replay import Replay
+    from game.roseking.replay import Replay
     for seed in range(200):
         rec = finished_record(seed)
         rep = Replay(rec)

@@ -11,12 +11,12 @@ from game import i18n
 from game.client.app import App
 from game.client.audio import Audio
 from game.client.dialogs import PauseMenu
-from game.client.game_scene import GameScene
+from game.client.roseking.game_scene import GameScene
 from game.client.menus import ComputerSetup, MainMenu
-from game.client.result import ResultPanel
+from game.client.roseking.result import ResultPanel
 from game.client.scene import ViewOptions
 from game.client.settings_scene import SettingsScene
-from game.engine import DRAW, HERO, PLAY, Color
+from game.roseking.engine import DRAW, HERO, PLAY, Color
 from game.settings import BROKEN_NAME, FILE_NAME, SettingsStore
 
 from .conftest import Driver, hotseat

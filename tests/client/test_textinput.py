@@ -6,8 +6,8 @@ import pygame
 import pytest
 
 from game import i18n
-from game.client.lan import JoinScene
-from game.client.local_game import TextEntryDialog
+from game.client.roseking.lan import JoinScene
+from game.client.roseking.local_game import TextEntryDialog
 from game.client.menus import MainMenu
 from game.client.textinput import TextInput
 

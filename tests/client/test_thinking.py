@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from game.ai import Thinker
-from game.client.match import ComputerController, HumanController, local_match
-from game.client.thinking import BackgroundThinker, computer_thinker
-from game.engine import PLAY, Rng, State
+from game.roseking.ai import Thinker
+from game.client.roseking.match import ComputerController, HumanController, local_match
+from game.client.roseking.thinking import BackgroundThinker, computer_thinker
+from game.roseking.engine import PLAY, Rng, State
 
 
 class FakeThinker:

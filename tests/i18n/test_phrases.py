@@ -2,9 +2,10 @@
 
 import pytest
 
-from game import i18n, phrases
-from game.ai import RandomPlayer
-from game.engine import CARDS, DRAW, HERO, PLAY, Card, Color, Move, Outcome, Rng, State, Termination
+from game import i18n
+from game.roseking import phrases
+from game.roseking.ai import RandomPlayer
+from game.roseking.engine import CARDS, DRAW, HERO, PLAY, Card, Color, Move, Outcome, Rng, State, Termination
 
 REASONS = ("game already over", "wrong player to move", "hand full", "not in hand", "off the board",
            "square occupied", "hero needs an opponent's stone", "no hero cards left")

@@ -2,8 +2,9 @@
 
 import pytest
 
-from game import i18n, rulesbook
-from game.engine import Color, parse_square, score_of, territories
+from game import i18n
+from game.roseking import rulesbook
+from game.roseking.engine import Color, parse_square, score_of, territories
 
 
 def _mask(squares):

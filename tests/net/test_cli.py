@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from game.engine import Record
+from game.roseking.engine import Record
 
 LIMIT = 60.0
 

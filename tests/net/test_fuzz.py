@@ -6,7 +6,7 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.engine import CARD_NAMES
+from game.roseking.engine import CARD_NAMES
 from net.framing import encode_frame
 from net.loopback import Pair
 

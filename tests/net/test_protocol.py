@@ -6,7 +6,7 @@ import struct
 import msgpack
 import pytest
 
-from game.engine import DRAW, Color, Move, Record
+from game.roseking.engine import DRAW, Color, Move, Record
 from net.framing import FrameDecoder, encode_frame
 from net.protocol import (HEARTBEAT, PING_FLOOD, REVEAL_TIMEOUT, TIMEOUT, Acked, Closed, Connection, Desync,
                           DrawStarted, GameOver, GameStarted, LanGame, MoveMade, Phase, RematchOffered, Role,
@@ -35,7 +35,7 @@ def mid_game(plies: int = 10, seed: int = 1) -> Pair:
     """A pair that played ``plies`` moves (computer vs computer), all delivered."""
     p = Pair(seed)
     p.pump()
-    from game.ai import make_player
+    from game.roseking.ai import make_player
     players = {p.host: make_player("random", 7), p.join: make_player("random", 8)}
     while p.host.game.state.ply < plies:
         m = p.mover()
@@ -111,7 +111,7 @@ def test_a_draw_is_decided_by_a_fresh_commit_reveal_on_both_sides(pair):
     p = pair
     g = p.host.game
     # play until the mover can draw
-    from game.ai import make_player
+    from game.roseking.ai import make_player
     rnd = make_player("random", 3)
     while Move(g.state.turn, DRAW, None) not in g.state.legal_moves():
         m = p.mover()
@@ -329,7 +329,7 @@ def test_ack_of_a_ply_never_made_is_refused():
 def test_local_illegal_move_raises_and_sends_nothing():
     p = mid_game(4)
     mover, waiter = p.sides()
-    from game.engine import IllegalMoveError
+    from game.roseking.engine import IllegalMoveError
     move = next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW)
     with pytest.raises(IllegalMoveError, match="you play"):
         waiter.play(Move(mover.color, move.kind, move.card))

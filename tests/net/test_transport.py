@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from game.ai import make_player
-from game.engine import IllegalMoveError, Move
+from game.roseking.ai import make_player
+from game.roseking.engine import IllegalMoveError, Move
 from net.framing import FrameDecoder, encode_frame
 from net.headless import HeadlessError, play_headless
 from net.protocol import Closed, Connection, GameStarted, Role

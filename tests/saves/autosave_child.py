@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import sys
 
-from game.engine import Color, Move, Rng, State
+from game.roseking.engine import Color, Move, Rng, State
 from game.saves import GameMeta, SaveStore
-from game.undo import DeckChance, UndoHistory
+from game.roseking.undo import DeckChance, UndoHistory
 
 
 def policy(state: State, seed: int) -> Move:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine import Move, Rng, State
+from game.roseking.engine import Move, Rng, State
 
 
 @pytest.fixture(autouse=True)

@@ -155,5 +155,5 @@ def test_a_wrong_value_in_any_key_is_a_save_error(value, key):
     except SaveError:
         pass
     except Exception as e:  # RecordError from replay is allowed only via read_record; parse must be clean
-        from game.engine import RecordError
+        from game.roseking.engine import RecordError
         assert isinstance(e, RecordError), repr(e)

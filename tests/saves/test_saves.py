@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from game.engine import Color, Record, Rng, State
+from game.roseking.engine import Color, Record, Rng, State
 from game.saves import GameMeta, SaveStore, default_data_dir, load_game, read_record
-from game.undo import DeckChance, UndoHistory
+from game.roseking.undo import DeckChance, UndoHistory
 
 
 def test_data_dir_comes_from_env_then_argument(data_dir, tmp_path, monkeypatch):

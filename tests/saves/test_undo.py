@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.engine import DRAW, IllegalMoveError, Move, Rng, State
-from game.engine.moves import RED, WHITE
+from game.roseking.engine import DRAW, IllegalMoveError, Move, Rng, State
+from game.roseking.engine.moves import RED, WHITE
 from game.saves import GameMeta, SaveStore
-from game.undo import DeckChance, UndoHistory
+from game.roseking.undo import DeckChance, UndoHistory
 
 
 def _draw(history: UndoHistory) -> Move:

@@ -1,0 +1,712 @@
+"""LAN play in the window (issue 7): the network match, the game view's extras, the host
+and join screens, and ``rose-king host/join`` with a window (:func:`run_lan`).
+
+The network core (``net/``, docs/protocol.md "usage for the client") runs the protocol
+in a background thread; everything here only calls :meth:`LanSession.poll` once per
+update and never waits on the network. :class:`LanMatch` is a :class:`Match` whose
+moves all come from the session's ``MoveMade`` events, the local player's own moves
+included (they are handed to ``session.play`` and come back once the network thread
+has applied them), so the game view animates them exactly like a local game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+
+from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
+from game.i18n import N_, _
+from game.saves import GameMeta, SaveStore
+from net import DEFAULT_PORT
+from net.discovery import DEFAULT_BEACON_ADDRESS, Beacon, BeaconListener
+from net.discovery import FoundGame
+from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
+from net.transport import LanSession, Refused
+
+from .art import COLOR_UI, CREAM, GOLD
+from ..dialogs import ConfirmDialog, dim
+from .game_scene import BOARD_RECT, GameScene, color_name
+from .layout import CANVAS, DISCARD_RECT, DRAW_PILE_RECT
+from .match import Match
+from .result import ResultPanel, headline
+from ..textinput import TextInput
+from ..widgets import Button, ButtonScene, panel
+
+if TYPE_CHECKING:
+    from ..app import App
+
+#: Session statuses during which the game waits for the connection (the banner shows).
+WAITING = ("connecting", "handshake", "interrupted", "listening")
+#: Where "Host a game" in the menu listens (all interfaces, as ``rose-king host``); a
+#: development machine sets ROSE_KING_LAN_BIND=127.0.0.1 to keep everything on loopback.
+MENU_BIND = os.environ.get("ROSE_KING_LAN_BIND", "0.0.0.0")
+#: Peer ids of the beacons this program sends: the join screen does not list its own game.
+own_beacons: set[bytes] = set()
+ADDRESS_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:[]_"
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses as others may type them (loopback last). Sends nothing."""
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
+    except OSError:
+        infos = []
+    for info in infos:
+        addr = str(info[4][0])
+        if addr not in found and not addr.startswith("127."):
+            found.append(addr)
+    return found + ["127.0.0.1"]
+
+
+class NetworkController:
+    """One colour of a LAN game: the local player (``local_human``: clicks go to
+    ``session.play``) or the peer (moves arrive from the network). ``label``: the name shown."""
+
+    def __init__(self, label: str, local_human: bool) -> None:
+        self.label = label
+        self.local_human = local_human
+
+    def begin_turn(self, state: State) -> None:
+        pass
+
+    def poll(self, state: State, dt: float) -> Move | None:
+        return None  # moves arrive through LanMatch.pump, never from a poll
+
+    def close(self) -> None:
+        pass
+
+
+class LanMatch(Match):
+    """A :class:`Match` fed by a :class:`LanSession`.
+
+    ``started``: the session's :class:`GameStarted` event. :meth:`pump` (call once per
+    update) applies every ``MoveMade`` to :attr:`state` through the ``on_move`` hooks and
+    returns the other events; :meth:`submit` hands a local move to ``session.play``.
+    When the session's game is replaced (a rematch) or taken back (a resignation voids
+    moves that crossed it on the wire), :attr:`state` is rebuilt from the session and the
+    ``on_reset`` hooks run. ``beacon``: stopped with the match.
+    """
+
+    def __init__(self, session: LanSession, started: GameStarted, beacon: Beacon | None = None,
+                 pending: list | None = None) -> None:
+        self.session = session
+        self._pending_events = list(pending or [])
+        self.beacon = beacon
+        self.on_reset: list[Callable[[], None]] = []
+        self.over: GameOver | None = None
+        self.rematch_offered = False  # by the peer
+        self.rematch_sent = False
+        self._set_game(started)
+        super().__init__(started.game.state.copy(), self.controllers, _NoChance())
+
+    def _set_game(self, started: GameStarted) -> None:
+        self.started = started
+        g = started.game
+        self.game_id = g.game_id
+        self.color = started.color
+        self.names = {Color.RED: g.red_name, Color.WHITE: g.white_name}
+        me = self.color
+        self.controllers = tuple(
+            NetworkController(_("{name} (you)").format(name=self.names[c]) if c is me else self.names[c], c is me)
+            for c in (Color.RED, Color.WHITE))  # type: ignore[assignment]
+        self.over = None
+        self.rematch_offered = self.rematch_sent = False
+        self._can_move = False
+
+    def _reset(self, state: State) -> None:
+        self.state = state
+        self._pending_draw = None
+        self._turn_begun_at = -1
+        for hook in list(self.on_reset):
+            hook()
+
+    # ------------------------------------------------------------------ network -> match
+    def pump(self) -> list:
+        """Apply what the session reports; returns the events other than moves. Never blocks."""
+        out = []
+        events, self._pending_events = self._pending_events + self.session.poll(), []
+        for e in events:
+            if isinstance(e, MoveMade):
+                self._apply(e)
+            elif isinstance(e, GameStarted):
+                self._set_game(e)
+                self._reset(e.game.state.copy())
+                out.append(e)
+            else:
+                if isinstance(e, GameOver):
+                    self.over = e
+                    self._catch_up()
+                elif isinstance(e, RematchOffered):
+                    self.rematch_offered = True
+                out.append(e)
+        snap = self.session.state
+        self._can_move = (snap is not None and snap.ply == self.state.ply and self.session.my_turn())
+        return out
+
+    def _apply(self, e: MoveMade) -> None:
+        if e.ply <= self.state.ply:
+            return  # already in the position (it was rebuilt from the session)
+        if e.ply == self.state.ply + 1 and self.reason(e.move) is None:
+            self._take(e.move)
+        else:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Rebuild from the session's position when ours can no longer follow it move by move."""
+        game = self.session.game
+        if game is None or game.game_id != self.game_id:
+            return
+        if game.state.move_stack != self.state.move_stack:
+            self._reset(game.state)
+
+    # ------------------------------------------------------------------ match API
+    def human_to_move(self) -> bool:
+        return self._can_move and not self.state.is_game_over() and self.over is None
+
+    def submit(self, move: Move) -> str | None:
+        """Hand the local player's move to the network; it is applied when it comes back."""
+        if not self.human_to_move():
+            return _("Wait: the other player's move or the connection comes first.")
+        reason = self.reason(move)
+        if reason is not None:
+            return reason
+        try:
+            self.session.play(move)
+        except IllegalMoveError as e:
+            return str(e)
+        self._can_move = False
+        return None
+
+    def update(self, dt: float) -> None:
+        """Nothing to poll here: the scene calls :meth:`pump` every update, overlays or not."""
+
+    def close(self) -> None:
+        """Leave the game: tell the peer, stop the session and the beacon."""
+        if self.beacon is not None:
+            self.beacon.stop()
+            self.beacon = None
+        self.session.close()
+
+
+class _NoChance:
+    """A LAN draw's card comes from the joint coin, inside the session: never from here."""
+
+    def outcome(self, state: State) -> None:
+        return None
+
+
+def keep_record(session: LanSession, store: SaveStore | None = None) -> str | None:
+    """Write the session's game into the saved-games folder (kind ``"lan"``, named by the
+    LAN game id, so both sides' saves of one game carry the same id). Returns the path,
+    or None when there is no game or the disk refuses (the game itself is unaffected)."""
+    record = session.record()
+    game = session.game
+    if record is None or game is None:
+        return None
+    meta = GameMeta(game_id=game.game_id.hex(), kind="lan", red=record.red, white=record.white, date=record.date)
+    record.extra.update(meta.extra())
+    try:
+        return str((store or SaveStore()).write(meta.game_id, record.to_json()))
+    except OSError:
+        return None
+
+
+# --------------------------------------------------------------------------- the game view
+class LanGameScene(GameScene):
+    """The game view of a :class:`LanMatch`: plus a resign button, a connection banner with
+    "give up", the end panels with a rematch offer, and the record kept when a game ends."""
+
+    def __init__(self, app: "App", match: LanMatch, on_main_menu: Callable[[], None],
+                 store: SaveStore | None = None) -> None:
+        super().__init__(app, match, on_new_game=self.offer_rematch, on_main_menu=on_main_menu)
+        self.match: LanMatch = match
+        self.store = store
+        self.saved: str | None = None
+        match.on_reset.append(self._on_reset)
+        x, w = DRAW_PILE_RECT.x - 10, DISCARD_RECT.right - DRAW_PILE_RECT.x + 20
+        self.buttons.append(Button((x, 672, w, 46), N_("Resign"), self.ask_resign, size=26,
+                                   enabled=lambda: self.match.over is None))
+        self.give_up_button = Button((BOARD_RECT.centerx - 120, BOARD_RECT.centery + 40, 240, 54), N_("Give up"),
+                                     self.give_up, size=28)
+        self.result_shown = True  # the base class's local result panel is replaced by ours (see update)
+        self.end_shown = False
+        self.announce(match.started)
+
+    # ------------------------------------------------------------------ network
+    def _on_reset(self) -> None:
+        self.shown = self.match.state.copy()
+        self.queue.clear()
+        self.anim = None
+        self.selected = self.armed = None
+        self.card_x.clear()
+
+    def tick(self, dt: float) -> None:
+        super().tick(dt)
+        for e in self.match.pump():
+            if isinstance(e, GameStarted):
+                while self.app.top is not self and self in self.app.scenes:
+                    self.app.pop()
+                self.end_shown = False
+                self.saved = None
+                self.announce(e)
+            elif isinstance(e, GameOver):
+                self.saved = keep_record(self.match.session, self.store)
+            elif isinstance(e, RematchOffered):
+                self.say(_("{name} offers a rematch.").format(name=self.peer_name()))
+            elif isinstance(e, Refused):
+                self.say(e.reason)
+
+    def announce(self, started: GameStarted) -> None:
+        """The banner at the start of a game: who the opponent is and our colour, or a resume."""
+        name = self.peer_name()
+        self.show_banner(_("Resumed against {name}").format(name=name) if started.resumed
+                         else _("New game against {name}: you play {colour}").format(
+                             name=name, colour=color_name(started.color)))
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.match.over is not None and not self.busy() and not self.end_shown:
+            self.end_shown = True
+            self.app.push(LanResultPanel(self.app, self) if self.match.over.kind == "finished"
+                          else LanEndPanel(self.app, self))
+
+    def waiting_line(self, mover: Color) -> str:
+        m = self.match
+        if m.over is not None:
+            return _("Game over")
+        if m.session.status == "failed":
+            return _("The game cannot go on")
+        if self.waiting():
+            return _("Waiting for the connection…")
+        if mover is m.color:
+            return _("Your move is on its way…")
+        return _("Waiting for {name}…").format(name=m.names[mover])
+
+    def peer_name(self) -> str:
+        return self.match.names[self.match.color.other]
+
+    def waiting(self) -> bool:
+        """Whether the connection is down (the banner shows and the game waits)."""
+        return self.match.session.status in WAITING and self.match.over is None
+
+    # ------------------------------------------------------------------ actions
+    def ask_resign(self) -> None:
+        if self.match.over is None:
+            self.app.push(ConfirmDialog(self.app, N_("Resign this game?"), self.resign,
+                                        yes=N_("Resign"), no=N_("Play on")))
+
+    def resign(self) -> None:
+        if self.match.over is None:
+            self.match.session.resign()
+
+    def offer_rematch(self) -> None:
+        if not self.match.rematch_sent:
+            self.match.rematch_sent = True
+            self.match.session.offer_rematch()
+
+    def give_up(self) -> None:
+        """Stop waiting for the other player: leave (the game stays in their journal) and go to the menu."""
+        self.on_main_menu()
+
+    def unsaved_game(self) -> bool:
+        return self.match.over is None and self.match.state.ply > 0
+
+    # ------------------------------------------------------------------ input and drawing
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.waiting() or self.match.session.status == "failed":
+            if self.give_up_button.handle_event(event) and event.type != pygame.MOUSEMOTION:
+                return
+            if event.type == pygame.MOUSEBUTTONDOWN and not any(b.rect.collidepoint(event.pos) for b in self.buttons):
+                return  # nothing can be played until the connection is back
+        super().handle_event(event)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        status = self.match.session.status
+        blocked = self.waiting() or status == "failed"
+        hover = self.hover_pos
+        if blocked:
+            self.hover_pos = (-1, -1)  # no hover tips under the banner
+        super().draw(surface, alpha)
+        self.hover_pos = hover
+        if blocked:
+            self._draw_connection_banner(surface, status)
+
+    def _draw_connection_banner(self, surface: pygame.Surface, status: str) -> None:
+        art = self.app.art
+        box = pygame.Rect(0, 0, BOARD_RECT.w + 60, 230)
+        box.center = BOARD_RECT.center
+        surface.blit(panel(box.size, 245), box)
+        pygame.draw.rect(surface, (210, 70, 60), box, 3, border_radius=14)
+        title = _("Connection interrupted") if status != "failed" else _("The game cannot go on")
+        t = art.text(title, 36, GOLD, shadow=True)
+        surface.blit(t, t.get_rect(midtop=(box.centerx, box.y + 18)))
+        s = art.text(self.match.session.status_text, 24, CREAM, shadow=True, wrap=box.w - 40)
+        surface.blit(s, s.get_rect(midtop=(box.centerx, box.y + 70)))
+        self.give_up_button.label = N_("Give up") if status != "failed" else N_("Main menu")
+        self.give_up_button.rect.midbottom = (box.centerx, box.bottom - 18)
+        self.give_up_button.draw(surface, art)
+
+
+def _rematch_label(scene: LanGameScene) -> str:
+    m = scene.match
+    if m.rematch_sent:
+        return _("Rematch offered…")
+    if m.rematch_offered:
+        return _("Accept the rematch")
+    return _("Offer a rematch")
+
+
+class LanResultPanel(ResultPanel):
+    """The local result panel (territories, totals, tie-break) with "offer a rematch"
+    instead of "new game", and where the record was kept."""
+
+    def __init__(self, app: "App", game: LanGameScene) -> None:
+        super().__init__(app, game)
+        self.buttons[0].label = lambda: _rematch_label(game)
+        self.buttons[0].enabled = lambda: not game.match.rematch_sent and game.match.session.status == "over"
+
+    def update(self, dt: float) -> None:
+        self.game.tick(dt)  # keeps polling the network: the peer's rematch offer, a new game
+
+
+class LanEndPanel(ButtonScene):
+    """A game that ended without a final position: a resignation, an illegal move or a desync."""
+
+    opaque = False
+
+    def __init__(self, app: "App", game: LanGameScene) -> None:
+        super().__init__(app)
+        self.game = game
+        self.rect = pygame.Rect(0, 0, 620, 330)
+        self.rect.center = BOARD_RECT.center
+        bw = (self.rect.w - 60) // 2
+        by = self.rect.bottom - 74
+        can_rematch = game.match.over is not None and game.match.over.kind == "resigned"
+        self.buttons = [Button((self.rect.x + 20, by, bw, 52), lambda: _rematch_label(game), game.offer_rematch,
+                               size=26, enabled=lambda: can_rematch and not game.match.rematch_sent
+                               and game.match.session.status == "over"),
+                        Button((self.rect.right - 20 - bw, by, bw, 52), N_("Main menu"), game.on_main_menu,
+                               key=pygame.K_m, size=26)]
+
+    def update(self, dt: float) -> None:
+        self.game.tick(dt)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        over = self.game.match.over
+        assert over is not None
+        dim(surface, 90)
+        surface.blit(panel(self.rect.size, 250), self.rect)
+        if over.kind == "resigned" and over.winner is not None:
+            loser = over.winner.other
+            title = (_("You resigned.") if loser is self.game.match.color else
+                     _("{name} resigned.").format(name=self.game.match.names[loser]))
+            lines = [headline(over)]
+            color = COLOR_UI[over.winner]
+        elif over.kind == "desync":
+            title, color = _("The two games differ"), GOLD
+            lines = [_("Both machines stopped the game and wrote a report: {reason}").format(reason=over.reason)]
+        else:
+            title, color = _("Illegal move"), GOLD
+            lines = [_("The game was stopped: {reason}").format(reason=over.reason)]
+        if self.game.saved:
+            lines.append(_("The record is kept in the saved games."))
+        t = art.text(title, 44, color, shadow=True)
+        surface.blit(t, t.get_rect(midtop=(self.rect.centerx, self.rect.y + 24)))
+        y = self.rect.y + 90
+        for line in lines:
+            s = art.text(line, 26, CREAM, shadow=True, wrap=self.rect.w - 60)
+            surface.blit(s, s.get_rect(midtop=(self.rect.centerx, y)))
+            y += s.get_height() + 10
+        self.draw_buttons(surface)
+
+
+# --------------------------------------------------------------------------- before the game
+def main_menu(app: "App") -> None:
+    from ..menus import MainMenu
+    app.reset(MainMenu(app))
+
+
+def start_beacon(name: str, port: int, address: str = DEFAULT_BEACON_ADDRESS) -> Beacon | None:
+    """The discovery beacon of a hosted game (None if no UDP socket can be made: then
+    players type the address)."""
+    try:
+        beacon = Beacon(name, port, address=address)
+    except OSError:
+        return None
+    own_beacons.add(beacon.peer_id)
+    return beacon
+
+
+class LanLobby(ButtonScene):
+    """Waiting for the game: the host shows this machine's addresses and port and waits for a
+    player; the joiner connects. On the session's :class:`GameStarted` it hands the session to
+    a :class:`LanGameScene`. "Cancel" (Esc) closes the session and goes back."""
+
+    def __init__(self, app: "App", session: LanSession, beacon: Beacon | None = None,
+                 on_back: Callable[[], None] | None = None, store: SaveStore | None = None) -> None:
+        super().__init__(app)
+        self.session: LanSession | None = session
+        self.beacon = beacon
+        self.on_back = on_back or (lambda: main_menu(app))
+        self.store = store
+        self.clock = 0.0
+        self.error = ""
+        self.addresses = local_addresses() if session.role.value == "host" else []
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 380, 250, 760, 440)
+        self.buttons = [Button((self.rect.centerx - 140, self.rect.bottom - 84, 280, 56), N_("Cancel"), self.cancel,
+                               size=30)]
+
+    def cancel(self) -> None:
+        self.close()
+        self.on_back()
+
+    on_escape = cancel
+
+    def close(self) -> None:
+        if self.beacon is not None:
+            self.beacon.stop()
+            self.beacon = None
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        session = self.session
+        if session is None:
+            return
+        events = session.poll()
+        for i, e in enumerate(events):
+            if isinstance(e, Closed) and e.fatal:
+                self.error = e.reason
+            elif isinstance(e, GameStarted):
+                match = LanMatch(session, e, self.beacon, pending=events[i + 1:])
+                self.session = self.beacon = None  # handed over: closing the lobby must not close them
+                self.app.replace(LanGameScene(self.app, match, on_main_menu=lambda: main_menu(self.app),
+                                              store=self.store))
+                return
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        from ..menus import draw_title
+        art = self.app.art
+        draw_title(surface, self.app, self.clock, y=130)
+        surface.blit(panel(self.rect.size), self.rect)
+        session = self.session
+        hosting = bool(self.addresses)
+        title = _("Hosting a game") if hosting else _("Joining a game")
+        t = art.text(title, 40, GOLD, shadow=True)
+        surface.blit(t, t.get_rect(midtop=(self.rect.centerx, self.rect.y + 24)))
+        lines: list[tuple[str, int, tuple]] = []
+        if hosting and session is not None:
+            lines.append((_("Your name: {name}").format(name=session.name), 26, CREAM))
+            lines.append((_("Players join at this address:"), 26, CREAM))
+            for addr in self.addresses[:3]:
+                lines.append((f"{addr}:{session.port}", 34, GOLD))
+        elif session is not None:
+            lines.append((_("Your name: {name}").format(name=session.name), 26, CREAM))
+        if session is not None:
+            dots = "." * (1 + int(self.clock * 2) % 3)
+            lines.append((session.status_text + (dots if session.status != "failed" else ""), 26, CREAM))
+        if self.error:
+            lines.append((_("The game cannot start: {reason}").format(reason=self.error), 24, (255, 180, 160)))
+        y = self.rect.y + 86
+        for text, size, col in lines:
+            s = art.text(text, size, col, shadow=True, wrap=self.rect.w - 60)
+            surface.blit(s, s.get_rect(midtop=(self.rect.centerx, y)))
+            y += s.get_height() + 8
+        self.draw_buttons(surface)
+
+
+def host_game(app: "App", name: str | None = None, port: int = DEFAULT_PORT, bind: str | None = None,
+              beacon_address: str = DEFAULT_BEACON_ADDRESS, store: SaveStore | None = None) -> LanLobby:
+    """"Host a game" from the menu: listen on ``port`` (any free port if it is taken), send
+    the beacon, and put the waiting screen up. Raises OSError if no port can be opened."""
+    from game.commands.host import default_name
+    name = name or default_name(_("Host"))
+    bind = MENU_BIND if bind is None else bind
+    try:
+        session = LanSession.host(name, port=port, bind=bind, date=now_iso())
+    except OSError:
+        session = LanSession.host(name, port=0, bind=bind, date=now_iso())
+    lobby = LanLobby(app, session, start_beacon(name, session.port, beacon_address), store=store)
+    app.push(lobby)
+    return lobby
+
+
+class JoinScene(ButtonScene):
+    """"Join a game": the games the beacon listener hears (not our own), and a field to type
+    ``host[:port]``. ``listener``: a :class:`BeaconListener` to use (tests), else one on the
+    discovery port (none with ``listen=False``, or if that port cannot be opened: typing
+    still works). ``name``: the player's name (default: the login name)."""
+
+    ROWS = 4
+
+    def __init__(self, app: "App", name: str | None = None, listener: BeaconListener | None = None,
+                 store: SaveStore | None = None, listen: bool = True) -> None:
+        super().__init__(app)
+        from game.commands.host import default_name
+        self.name = name or default_name(_("Guest"))
+        self.store = store
+        self.clock = 0.0
+        self.error = ""
+        self.listener = listener
+        if listener is None and listen:
+            try:
+                self.listener = BeaconListener(ignore=own_beacons)
+            except OSError:
+                self.listener = None
+        self.found: list[FoundGame] = []
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 215, 800, 560)
+        x0, w = self.rect.x + 40, self.rect.w - 80
+        self.rows = [Button((x0, self.rect.y + 80 + i * 58, w, 50), self._row_label(i), self._row_action(i),
+                            size=26, enabled=self._row_enabled(i)) for i in range(self.ROWS)]
+        fy = self.rect.y + 80 + self.ROWS * 58 + 50
+        self.field = TextInput((x0, fy, w - 200, 54), placeholder=N_("host or host:port"), max_len=64,
+                               allowed=ADDRESS_CHARS, on_submit=lambda _t: self.join_typed(), focused=True,
+                               escape=False, style="light", size=30)
+        self.buttons = [*self.rows,
+                        Button((x0 + w - 180, fy, 180, 54), N_("Join"), self.join_typed, size=30),
+                        Button((x0, self.rect.bottom - 70, 200, 52), N_("Back"), self.back, size=28)]
+
+    def _row_label(self, i: int) -> Callable[[], str]:
+        def label() -> str:
+            if i >= len(self.found):
+                return ""
+            g = self.found[i]
+            text = _("{name} at {address}").format(name=g.name, address=f"{g.address}:{g.port}")
+            return text if g.compatible else _("{game} (another version)").format(game=text)
+        return label
+
+    def _row_enabled(self, i: int) -> Callable[[], bool]:
+        return lambda: i < len(self.found) and self.found[i].compatible
+
+    def _row_action(self, i: int) -> Callable[[], None]:
+        def action() -> None:
+            if i < len(self.found):
+                self.join(self.found[i].address, self.found[i].port)
+        return action
+
+    def join_typed(self) -> None:
+        from game.commands.join import parse_address
+        try:
+            host, port = parse_address(self.field.text.strip())
+        except argparse.ArgumentTypeError:
+            self.error = _("Type the host's address, like 192.168.1.20 or 192.168.1.20:{port}.").format(
+                port=DEFAULT_PORT)
+            return
+        self.join(host, port)
+
+    def join(self, host: str, port: int) -> None:
+        """Connect to ``host:port`` (in the background) and show the waiting screen."""
+        try:
+            session = LanSession.join(self.name, host, port, date=now_iso())
+        except (OSError, ValueError) as e:
+            self.error = str(e)
+            return
+        self.app.push(LanLobby(self.app, session, on_back=self.app.pop, store=self.store))
+
+    def back(self) -> None:
+        self.app.pop()
+
+    on_escape = back
+
+    def close(self) -> None:
+        self.field.blur()
+        if self.listener is not None:
+            self.listener.stop()
+            self.listener = None
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.TEXTINPUT:
+            self.error = ""
+        if self.field.handle_event(event):
+            return
+        super().handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        self.field.update(dt)
+        if self.listener is not None:
+            self.found = self.listener.games()[:self.ROWS]
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        from ..menus import draw_title
+        art = self.app.art
+        draw_title(surface, self.app, self.clock, y=110)
+        surface.blit(panel(self.rect.size), self.rect)
+        t = art.text(_("Games on the network"), 34, GOLD, shadow=True)
+        surface.blit(t, (self.rect.x + 40, self.rect.y + 26))
+        if not self.found:
+            dots = "." * (1 + int(self.clock * 2) % 3)
+            text = (_("Looking for games") + dots if self.listener is not None
+                    else _("Cannot listen for games here; type the address below."))
+            s = art.text(text, 26, CREAM, shadow=True)
+            surface.blit(s, (self.rect.x + 48, self.rect.y + 92))
+        for b in self.rows:
+            if b.text():
+                b.draw(surface, art)
+        s = art.text(_("Or type the host's address:"), 26, CREAM, shadow=True)
+        surface.blit(s, (self.field.rect.x, self.field.rect.y - 36))
+        self.field.draw(surface, art)
+        for b in self.buttons[self.ROWS:]:
+            b.draw(surface, art)
+        if self.error:
+            e = art.text(self.error, 22, (255, 180, 160), shadow=True, wrap=self.rect.w - 300)
+            surface.blit(e, (self.rect.x + 270, self.rect.bottom - 66))
+
+
+def lan_menu_buttons(app: "App", x: int, w: int, y: int) -> list[Button]:
+    """The main menu's "Host a game" and "Join a game" buttons (64 px high, 84 apart from ``y``)."""
+    def host() -> None:
+        try:
+            host_game(app)
+        except OSError as e:
+            print(_("rose-king: cannot host a game: {error}").format(error=e), file=sys.stderr)
+
+    return [Button((x, y, w, 64), N_("Host a game"), host, key=pygame.K_3, size=32),
+            Button((x, y + 84, w, 64), N_("Join a game"), lambda: app.push(JoinScene(app)), key=pygame.K_4,
+                   size=32)]
+
+
+# --------------------------------------------------------------------------- rose-king host / join
+def run_lan(args: argparse.Namespace) -> int:
+    """``rose-king host|join`` with a window: open it at the waiting screen and play.
+
+    ``args``: the parsed options of :mod:`game.commands.host` / :mod:`game.commands.join`
+    (a join has ``address``/``port`` set from ``HOST[:PORT]``). ``--record FILE`` is the
+    journal: rewritten after every move, and an unfinished game in it is resumed.
+    Returns the exit status (1 if the window or the port cannot be opened).
+    """
+    from game.commands.host import default_name, load_game
+
+    from ..app import App
+
+    joining = "target" in vars(args)
+    name = args.name or default_name("Guest" if joining else "Host")
+    game = load_game(args.record)
+    try:
+        app = App()
+    except pygame.error as e:
+        print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
+        return 1
+    try:
+        if joining:
+            session = LanSession.join(name, args.address, args.port, game=game, journal=args.record,
+                                      log_dir=args.log_dir, date=now_iso())
+        else:
+            session = LanSession.host(name, port=args.port, bind=args.bind, game=game, journal=args.record,
+                                      log_dir=args.log_dir, date=now_iso())
+    except (OSError, ValueError) as e:
+        print(f"rose-king: {e}", file=sys.stderr)
+        pygame.quit()
+        return 1
+    beacon = None if joining else start_beacon(name, session.port, args.beacon_address or DEFAULT_BEACON_ADDRESS)
+    app.push(LanLobby(app, session, beacon))
+    return app.run()

@@ -1,0 +1,120 @@
+"""The result panel shown over the finished game: who won and why (rulings 7 and 8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.roseking.engine import Color, Termination, square_name
+from game.roseking.engine.cards import iter_bits
+from game.i18n import N_, _
+
+from .art import COLOR_UI, CREAM, GOLD
+from .layout import SIDE_RIGHT
+from ..widgets import Button, ButtonScene, panel
+
+if TYPE_CHECKING:
+    from ..app import App
+    from .game_scene import GameScene
+
+
+def territory_lines(state, color: Color) -> list[str]:
+    """One line per territory of ``color``: size, points and squares, largest first."""
+    lines, singles = [], []
+    for group in state.territories(color):
+        n = group.bit_count()
+        squares = " ".join(square_name(sq) for sq in iter_bits(group))
+        if n == 1:
+            singles.append(squares)
+        else:
+            lines.append(_("{n} × {n} = {points}: {squares}").format(n=n, points=n * n, squares=squares))
+    if len(singles) == 1:
+        lines.append(_("a single stone, 1 point: {square}").format(square=singles[0]))
+    elif singles:
+        lines.append(_("{count} single stones, 1 point each: {squares}").format(
+            count=len(singles), squares=" ".join(singles)))
+    return lines
+
+
+def headline(outcome) -> str:
+    if outcome.winner is None:
+        return _("A draw!")
+    return _("Red wins!") if outcome.winner is Color.RED else _("White wins!")
+
+
+def decided_line(state, outcome) -> str:
+    """Which rule decided (ruling 8), with the figures that decided it."""
+    if outcome.decided_by == "score":
+        return _("Decided by points: {red} to {white}.").format(red=outcome.red_score, white=outcome.white_score)
+    red, white = state.territories(Color.RED), state.territories(Color.WHITE)
+    if outcome.decided_by == "largest territory":
+        return _("Points tied at {score}; the larger single territory decides: {red} to {white}.").format(
+            score=outcome.red_score, red=red[0].bit_count() if red else 0, white=white[0].bit_count() if white else 0)
+    if outcome.decided_by == "stones":
+        return _("Points and largest territory tied; more stones on the board decide: {red} to {white}.").format(
+            red=state.stones[0].bit_count(), white=state.stones[1].bit_count())
+    return _("Points, largest territory and stones are all equal.")
+
+
+class ResultPanel(ButtonScene):
+    """Over the finished board (territories outlined by the game scene): each side's territories,
+    totals, the tie-break where it decided, and buttons for a new game and the main menu."""
+
+    opaque = False
+
+    def __init__(self, app: "App", game: "GameScene") -> None:
+        super().__init__(app)
+        self.game = game
+        self.state = game.match.state
+        self.outcome = self.state.outcome()
+        self.rect = SIDE_RIGHT.inflate(10, 60)
+        bw = (self.rect.w - 50) // 2
+        by = self.rect.bottom - 66
+        self.buttons = [
+            Button((self.rect.x + 20, by, bw, 48), N_("New game"), game.on_new_game, key=pygame.K_n, size=26),
+            Button((self.rect.right - 20 - bw, by, bw, 48), N_("Main menu"), game.on_main_menu, key=pygame.K_m, size=26),
+        ]
+
+    def unsaved_game(self) -> bool:
+        return False
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.game.hover_pos = event.pos
+        super().handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.game.tick(dt)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        o = self.outcome
+        r = self.rect
+        surface.blit(panel(r.size, 255), r)
+        color = GOLD if o.winner is None else COLOR_UI[o.winner]
+        title = art.text(headline(o), 46, color, shadow=True)
+        surface.blit(title, title.get_rect(midtop=(r.centerx, r.y + 18)))
+        y = r.y + 74
+        why = _("All 52 stones are on the board.") if o.termination is Termination.STONES else \
+            _("Neither player can move.")
+        for text, size, col in ((why, 20, (220, 200, 160)), (decided_line(self.state, o), 22, CREAM)):
+            s = art.text(text, size, col, wrap=r.w - 36)
+            surface.blit(s, (r.x + 18, y))
+            y += s.get_height() + 8
+        for c, score in ((Color.RED, o.red_score), (Color.WHITE, o.white_score)):
+            y += 6
+            name = art.text(_("{colour}: {points} points").format(
+                colour=_("Red") if c is Color.RED else _("White"), points=score), 28, COLOR_UI[c], shadow=True)
+            surface.blit(name, (r.x + 18, y))
+            y += name.get_height() + 4
+            lines = territory_lines(self.state, c) or [_("no stones on the board")]
+            for line in lines:
+                if y > r.bottom - 110:
+                    more = art.text("…", 18, CREAM)
+                    surface.blit(more, (r.x + 24, y))
+                    break
+                s = art.text(line, 17, CREAM, wrap=r.w - 44)
+                surface.blit(s, (r.x + 24, y))
+                y += s.get_height() + 3
+        self.draw_buttons(surface)

@@ -1,0 +1,17 @@
+"""Computer players (pure Python, no pygame).
+
+- :mod:`game.roseking.ai.players`: the :class:`Player` protocol, the levels (:data:`LEVELS`,
+  :data:`LEVEL_LABELS`), :func:`make_player`, the thread :class:`Thinker`.
+- :mod:`game.roseking.ai.process`: :class:`ProcessThinker` and :func:`make_thinker` (what a
+  window should use: the search runs in another process).
+- :mod:`game.roseking.ai.mcts`: MCTS with chance nodes; :mod:`game.roseking.ai.kernel`: the fast
+  raw-int rules, playout policy and evaluation it runs on.
+- :mod:`game.roseking.ai.match`: headless matches (``rose-king match``).
+"""
+
+from .players import (DEFAULT_SECONDS, LEVEL_LABELS, LEVELS, EasyPlayer, GreedyPlayer, HardPlayer, MediumPlayer,
+                      Player, RandomPlayer, SearchPlayer, Thinker, make_player)
+from .process import ProcessThinker, make_thinker
+
+__all__ = ["DEFAULT_SECONDS", "LEVEL_LABELS", "LEVELS", "EasyPlayer", "GreedyPlayer", "HardPlayer", "MediumPlayer",
+           "Player", "ProcessThinker", "RandomPlayer", "SearchPlayer", "Thinker", "make_player", "make_thinker"]

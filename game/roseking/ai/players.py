@@ -1,0 +1,282 @@
+"""The computer-player interface and the five levels.
+
+A player chooses an *action*; it never chooses a draw's card. For a draw it
+returns ``Move(color, DRAW, None)`` and whoever runs the game supplies the card
+as a chance outcome (local :class:`~game.roseking.engine.Rng`, the network's joint coin,
+or a record). Players therefore reason only over what a player can see.
+
+Levels (:data:`LEVELS`, friendlier names in :data:`LEVEL_LABELS`):
+
+- ``random``: a uniformly random legal action.
+- ``greedy``: the best immediate score difference.
+- ``easy``: looks one action ahead with the heuristic evaluation (a draw is
+  averaged over its chance outcomes) and picks among the good actions with some
+  randomness, like a casual player; it never picks an action far worse than its best.
+- ``medium``: the ``hard`` search with a tenth of the budget.
+- ``hard``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation
+  (:mod:`game.roseking.ai.mcts`), at the full budget (1 s per move by default).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from random import Random
+from typing import Callable, Protocol
+
+from game.roseking.engine import DRAW, Move, Rng, State, score_of
+
+from . import kernel as K
+from .mcts import MCTS, SearchConfig, SearchResult
+
+#: Default thinking time of the search levels, seconds per move (issue 4).
+DEFAULT_SECONDS = 1.0
+
+
+class Player(Protocol):
+    """Anything with ``choose(state) -> Move`` returning one of ``state.legal_moves()``."""
+
+    name: str
+
+    def choose(self, state: State) -> Move: ...
+
+
+class RandomPlayer:
+    """Uniformly random legal action (a draw counts as one action)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None, **_budget: object) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, state: State) -> Move:
+        return self.rng.choice(state.legal_moves())
+
+
+class GreedyPlayer:
+    """The action with the best immediate score difference (mover minus opponent).
+
+    A draw keeps the current difference. Ties are broken at random with its own Rng.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, **_budget: object) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, state: State) -> Move:
+        moves = state.legal_moves()
+        p = state.turn
+        best: list[Move] = []
+        best_value = None
+        base = score_of(state.stones[p]) - score_of(state.stones[1 - p])
+        for m in moves:
+            if m.kind is DRAW:
+                value = base
+            else:
+                state.push(m)
+                value = score_of(state.stones[p]) - score_of(state.stones[1 - p])
+                state.pop()
+            if best_value is None or value > best_value:
+                best, best_value = [m], value
+            elif value == best_value:
+                best.append(m)
+        return self.rng.choice(best)
+
+
+def action_values(st: list[int]) -> dict[int, float]:
+    """One-ply heuristic value of each legal action for the mover, as a logit (see ``kernel.evaluate``).
+
+    A play or hero action is valued by :func:`~game.roseking.ai.kernel.evaluate` of the
+    position after it; a draw by the mean over every card the draw can bring
+    (its chance outcomes, ruling 5). ``st`` is a raw kernel position; not modified.
+    """
+    p = st[K.TURN]
+    out = {}
+    for a in K.legal_actions(st):
+        if a == K.DRAW_ACTION:
+            pile = st[K.PILE]
+            total = 0.0
+            n = 0
+            while pile:
+                low = pile & -pile
+                pile ^= low
+                s2 = st[:]
+                K.apply(s2, a, low.bit_length() - 1)
+                total += K.evaluate(s2, p)
+                n += 1
+            out[a] = total / n
+        else:
+            s2 = st[:]
+            K.apply(s2, a)
+            out[a] = K.evaluate(s2, p)
+    return out
+
+
+class EasyPlayer:
+    """A casual player: one action of look-ahead with the evaluation, chosen with some randomness.
+
+    Actions whose value (a logit, see :func:`action_values`) is within ``window`` of the best are kept (so it never
+    makes an absurd move); one of them is drawn with probability proportional
+    to ``exp(value / temperature)``. Budget arguments are accepted and ignored
+    (it is instant).
+    """
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None, temperature: float = 0.25, window: float = 0.8,
+                 **_budget: object) -> None:
+        self.rng = Rng(seed)
+        self.temperature = temperature
+        self.window = window
+
+    def choose(self, state: State) -> Move:
+        st = K.from_state(state)
+        values = action_values(st)
+        if not values:
+            raise ValueError("no legal move: the game is over")
+        top = max(values.values())
+        keep = sorted((a, v) for a, v in values.items() if v >= top - self.window)
+        weights = [math.exp((v - top) / self.temperature) for _, v in keep]
+        x = self.rng.random() * sum(weights)
+        for (a, _), wgt in zip(keep, weights):
+            x -= wgt
+            if x < 0:
+                break
+        return K.to_move(st[K.TURN], a)
+
+
+class SearchPlayer:
+    """A player that runs :class:`~game.roseking.ai.mcts.MCTS` for each choice.
+
+    ``seconds``: wall-clock budget per move (default 1.0; None for none);
+    ``iterations``: exact iteration budget (None for none), which makes a choice
+    reproducible from ``seed`` regardless of the machine's speed. Each choice
+    seeds the search from the player's own :class:`~game.roseking.engine.Rng`, so a player
+    built with the same seed makes the same sequence of choices given the same
+    positions and the same iteration counts. ``last`` holds the last
+    :class:`~game.roseking.ai.mcts.SearchResult` (figures for benches and hints).
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
+                 iterations: int | None = None, **knobs: object) -> None:
+        self.rng = Rng(seed)
+        self.config = SearchConfig(seconds=seconds, iterations=iterations, **knobs)  # type: ignore[arg-type]
+        self.last: SearchResult | None = None
+        #: Optional callable polled during a search; returning True ends it early (see ProcessThinker).
+        self.stop: Callable[[], bool] | None = None
+
+    def choose(self, state: State) -> Move:
+        st = K.from_state(state)
+        search = MCTS(self.config, Random(self.rng.next_u32()))
+        self.last = search.search(st, self.stop)
+        return K.to_move(st[K.TURN], self.last.action)
+
+
+class HardPlayer(SearchPlayer):
+    """The strongest level: the full search at the full budget (default 1 s per move)."""
+
+    name = "hard"
+
+
+class MediumPlayer(SearchPlayer):
+    """The same search with a tenth of the budget."""
+
+    name = "medium"
+
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
+                 iterations: int | None = None, **knobs: object) -> None:
+        super().__init__(seed, None if seconds is None else seconds / 10,
+                         None if iterations is None else max(1, iterations // 10), **knobs)
+
+
+#: Level name -> factory(seed, seconds=..., iterations=...).
+LEVELS: dict[str, Callable[..., Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "easy": EasyPlayer,
+    "medium": MediumPlayer,
+    "hard": HardPlayer,
+}
+
+#: Level name -> English label for menus. Translate at display time: ``_(LEVEL_LABELS[level])``.
+LEVEL_LABELS: dict[str, str] = {
+    "random": "Random",
+    "greedy": "Greedy",
+    "easy": "Easy",
+    "medium": "Medium",
+    "hard": "Hard",
+}
+
+
+def make_player(level: str, seed: int | None = None, *, seconds: float | None = DEFAULT_SECONDS,
+                iterations: int | None = None) -> Player:
+    """A player of level ``level`` (a key of :data:`LEVELS`). Raises ValueError for an unknown level.
+
+    ``seconds`` (per move) and ``iterations`` set the budget of the search levels;
+    the others ignore them.
+    """
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown computer level {level!r} (choose from {', '.join(LEVELS)})") from None
+    return factory(seed, seconds=seconds, iterations=iterations)
+
+
+class Thinker:
+    """Runs a player's choice off the caller's thread so a frame loop never waits.
+
+    ``start(state)`` begins thinking on a copy; ``poll()`` returns the move once
+    ready (else None); ``cancel()`` forgets a pending result. Errors inside the
+    player are re-raised by ``poll``.
+
+    A thread shares the interpreter lock with the frame loop: fine for the
+    instant levels, but use :class:`game.roseking.ai.process.ProcessThinker` (or
+    :func:`game.roseking.ai.process.make_thinker`) for the search levels.
+    """
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self._lock = threading.Lock()
+        self._result: Move | None = None
+        self._error: BaseException | None = None
+        self._token = 0
+
+    def start(self, state: State) -> None:
+        with self._lock:
+            self._token += 1
+            token = self._token
+            self._result = None
+            self._error = None
+        snapshot = state.copy(stack=False)
+
+        def work() -> None:
+            try:
+                move = self.player.choose(snapshot)
+                err = None
+            except BaseException as e:  # handed to poll()
+                move, err = None, e
+            with self._lock:
+                if token == self._token:
+                    self._result, self._error = move, err
+
+        threading.Thread(target=work, name="rose-king-thinker", daemon=True).start()
+
+    def poll(self) -> Move | None:
+        with self._lock:
+            if self._error is not None:
+                err, self._error = self._error, None
+                raise err
+            move, self._result = self._result, None
+            return move
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._token += 1
+            self._result = None
+            self._error = None
+
+    def close(self) -> None:
+        self.cancel()

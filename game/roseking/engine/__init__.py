@@ -1,0 +1,24 @@
+"""The Rose King rules engine: pure Python, no pygame.
+
+>>> from game.roseking.engine import State, Move, Rng
+>>> s = State.random(Rng(1))
+>>> s.turn
+<Color.RED: 0>
+"""
+
+from .cards import (CARDS, CARD_NAMES, CENTER, DIRECTIONS, NUM_CARDS, NUM_SQUARES, SIZE, Card,
+                    parse_square, square, square_file, square_name, square_rank)
+from .moves import DRAW, HERO, PLAY, RED, WHITE, Color, IllegalMoveError, InvalidMoveError, Kind, Move
+from .record import FORMAT, VERSION, Record, RecordError, now_iso, status_line
+from game.rng import Rng
+from .state import (HAND_LIMIT, HEROES_PER_PLAYER, TOTAL_STONES, Outcome, State, Termination, decide,
+                    random_deal, score_of, territories)
+
+__all__ = [
+    "CARDS", "CARD_NAMES", "CENTER", "DIRECTIONS", "NUM_CARDS", "NUM_SQUARES", "SIZE", "Card",
+    "parse_square", "square", "square_file", "square_name", "square_rank",
+    "DRAW", "HERO", "PLAY", "RED", "WHITE", "Color", "IllegalMoveError", "InvalidMoveError", "Kind", "Move",
+    "FORMAT", "VERSION", "Record", "RecordError", "now_iso", "status_line", "Rng",
+    "HAND_LIMIT", "HEROES_PER_PLAYER", "TOTAL_STONES", "Outcome", "State", "Termination", "decide",
+    "random_deal", "score_of", "territories",
+]

@@ -1,0 +1,122 @@
+"""Every level returns a legal move everywhere; budgets hold; a seed reproduces a choice."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from game.roseking.ai import LEVEL_LABELS, LEVELS, make_player
+from game.roseking.ai import kernel as K
+from game.roseking.ai.mcts import MCTS, SearchConfig
+from game.roseking.ai.players import EasyPlayer, HardPlayer, action_values
+from game.roseking.engine import DRAW, Move, Rng, State
+from game.i18n import _
+
+TINY = {"seconds": None, "iterations": 12}
+
+
+def _positions(n_games: int, seed: int):
+    """Every position of ``n_games`` random games (copies)."""
+    rng = Rng(seed)
+    for _ in range(n_games):
+        s = State.random(rng)
+        while not s.is_game_over():
+            yield s.copy(stack=False)
+            m = rng.choice(s.legal_moves())
+            if m.kind is DRAW:
+                m = m.with_outcome(rng.choice(s.chance_outcomes()))
+            s.push(m)
+
+
+def test_levels_and_labels():
+    assert list(LEVELS) == ["random", "greedy", "easy", "medium", "hard"]
+    assert set(LEVEL_LABELS) == set(LEVELS)
+    assert all(_(label) for label in LEVEL_LABELS.values())
+    with pytest.raises(ValueError, match="unknown computer level 'expert'"):
+        make_player("expert")
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_returns_a_legal_move_in_every_position(level):
+    player = make_player(level, seed=1, **TINY)
+    count = 0
+    for s in _positions(6, seed=hash(level) % 1000):
+        before = s.canonical_bytes()
+        move = player.choose(s)
+        assert isinstance(move, Move)
+        assert move in s.legal_moves(), (level, move, s.board_text())
+        assert s.canonical_bytes() == before  # the player did not change the position
+        count += 1
+    assert count > 300
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_forced_hero_and_pass_positions(level, forced_hero, after_pass):
+    player = make_player(level, seed=2, **TINY)
+    assert str(player.choose(forced_hero)) == "red hero N1"
+    move = player.choose(after_pass)
+    assert move in after_pass.legal_moves() and move.player == after_pass.turn
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "easy", "medium", "hard"])
+def test_same_seed_same_choices(level):
+    positions = list(_positions(1, seed=21))[::7]
+    a = make_player(level, seed=99, **TINY)
+    b = make_player(level, seed=99, **TINY)
+    assert [a.choose(s) for s in positions] == [b.choose(s) for s in positions]
+
+
+def test_different_seeds_can_differ():
+    positions = list(_positions(2, seed=22))
+    a = make_player("easy", seed=1)
+    b = make_player("easy", seed=2)
+    assert [a.choose(s) for s in positions] != [b.choose(s) for s in positions]
+
+
+def test_hard_budget_holds():
+    s = State.random(Rng(8))
+    s.push(s.legal_moves()[0] if s.legal_moves()[0].kind is not DRAW else s.legal_moves()[0].with_outcome(
+        s.chance_outcomes()[0]))
+    player = HardPlayer(seed=5, seconds=0.2)
+    walls = []
+    for _ in range(3):
+        t0, c0 = time.perf_counter(), time.process_time()
+        player.choose(s)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        walls.append(wall)
+        # CPU time cannot be inflated by other processes: the search itself keeps its budget (+10%).
+        assert cpu <= 0.22, cpu
+        assert player.last is not None and player.last.iterations > 10
+    # Wall time also counts time the OS gave to other processes; a loaded CI machine may
+    # deschedule one run, so at least one of three must keep the budget on the wall clock.
+    assert min(walls) <= 0.22, walls
+
+
+def test_search_needs_a_budget_and_a_live_game():
+    with pytest.raises(ValueError, match="budget"):
+        MCTS(SearchConfig(seconds=None, iterations=None), None)  # type: ignore[arg-type]
+    from random import Random
+    st = K.from_state(State.random(Rng(1)))
+    K.playout(st, Random(1))
+    with pytest.raises(ValueError, match="game is over"):
+        MCTS(SearchConfig(seconds=None, iterations=5), Random(1)).search(st)
+
+
+def test_search_prefers_an_obvious_winning_move():
+    from tests.roseking.ai.conftest import build
+    # Red to move: E1 joins two red groups of 4 into one of 9 (score 32 -> 81); White has
+    # no hero cards left to break the row again, and the other plays are isolated stones.
+    s = build("E1 N3 S3 W3 NW3", "N2 E2 S2 W2 NE2", "d5", red="a5 b5 c5 d5 f5 g5 h5 i5", white="a1 i9 a9",
+              heroes=(4, 0))
+    move = HardPlayer(seed=1, seconds=None, iterations=400).choose(s)
+    assert str(move) == "red play E1"
+
+
+def test_easy_never_picks_an_absurd_move():
+    positions = list(_positions(3, seed=23))
+    player = EasyPlayer(seed=4)
+    for s in positions:
+        values = action_values(K.from_state(s))
+        chosen = K.action_of(player.choose(s))
+        assert values[chosen] >= max(values.values()) - player.window
