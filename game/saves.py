@@ -33,6 +33,7 @@ from typing import Any, Iterable
 
 from game.roseking.engine import Color, Record, RecordError, State, now_iso
 from game.roseking.engine.record import FORMAT, VERSION
+from game.records import RecordError as BaseRecordError
 from game.fsutil import atomic_write_text, fsync_dir
 from game.i18n import _
 
@@ -83,11 +84,25 @@ def read_game(path: str | os.PathLike[str]) -> tuple[Record, State]:
     try:
         return record, record.replay()
     except RecordError as e:
-        raise SaveError(_record_error_text(e)) from None
+        raise SaveError(record_error_text(e)) from None
 
 
-def parse_record(data: bytes) -> Record:
-    """Parse (not replay) record bytes; raises :class:`SaveError` naming what is wrong."""
+def read_json_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a record file of any game of the app into its top-level JSON object (not yet
+    checked against the game's rules). Raises :class:`SaveError` with the same one-line
+    reasons as :func:`read_game`."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise SaveError(_("cannot read the file: {reason}").format(reason=e.strerror or e)) from None
+    return parse_json_record(data)
+
+
+def parse_json_record(data: bytes) -> dict[str, Any]:
+    """Parse record bytes into the top-level object of a record of one of the app's games;
+    raises :class:`SaveError` naming what is wrong."""
+    from game.registry import GAMES
     if len(data) > MAX_FILE_BYTES:
         raise SaveError(_("not a Rose King record: the file is too large"))
     if not data.strip():
@@ -107,22 +122,35 @@ def parse_record(data: bytes) -> Record:
                         .format(msg=e.msg, line=e.lineno, col=e.colno)) from None
     except RecursionError:
         raise SaveError(_("not a Rose King record: JSON nested too deeply")) from None
-    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+    game = next((g for g in GAMES if isinstance(obj, dict) and obj.get("format") == g.record_format), None)
+    if game is None:
         raise SaveError(_("not a Rose King record: a JSON file of another kind"))
     version = obj.get("version")
-    if type(version) is int and version > VERSION:
+    if type(version) is int and version > game.record_version:
         raise SaveError(_("made by a newer Rose King (record version {version}; this one reads up to {max}): "
-                          "update Rose King to open it").format(version=version, max=VERSION))
+                          "update Rose King to open it").format(version=version, max=game.record_version))
+    return obj
+
+
+def parse_record(data: bytes) -> Record:
+    """Parse (not replay) Rose King record bytes; raises :class:`SaveError` naming what is wrong."""
+    obj = parse_json_record(data)
+    if obj.get("format") != FORMAT:
+        raise SaveError(_("not a Rose King record: a JSON file of another kind"))
     try:
         return Record.from_dict(obj)
     except RecordError as e:
-        raise SaveError(_record_error_text(e)) from None
+        raise SaveError(record_error_text(e)) from None
 
 
-def _record_error_text(e: RecordError) -> str:
-    if e.move_number is not None:
+def record_error_text(e: BaseRecordError) -> str:
+    """The one-line, player-readable text of a record's rule or shape error (any game)."""
+    move_number = getattr(e, "move_number", None)
+    if move_number is not None:
         return _("damaged record: move {number} {move}: {reason}").format(
-            number=e.move_number, move=json.dumps(e.move_text), reason=e.reason)
+            number=move_number, move=json.dumps(e.move_text), reason=e.reason)
+    if e.where is not None:
+        return _("damaged record: {where}: {reason}").format(where=e.where, reason=e.reason)
     return _("damaged record: {reason}").format(reason=e.reason)
 
 

@@ -17,8 +17,8 @@ import argparse
 import os
 import sys
 
-from game.roseking.ai.match import record_path, run_match, summary_line
-from game.roseking.ai.players import DEFAULT_SECONDS, LEVELS
+from game.registry import GAMES, game_by_key
+from game.roseking.ai.players import DEFAULT_SECONDS
 
 
 def _positive_int(text: str) -> int:
@@ -42,47 +42,38 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    a, b = args.a, args.b
+    game = game_by_key(args.game)
+    if len(args.players) not in game.seats:
+        counts = " or ".join(map(str, game.seats))
+        args.parser.error(f"{game.title} takes {counts} players, got {len(args.players)}")  # exits 2
+    for level in args.players:
+        if level not in game.levels:
+            args.parser.error(f"argument LEVEL: invalid choice: {level!r} for {game.title} "
+                              f"(choose from {', '.join(game.levels)})")
     if args.out is not None:
         try:
             os.makedirs(args.out, exist_ok=True)
         except OSError as e:
             print(f"rose-king match: cannot create {args.out}: {e.strerror or e}", file=sys.stderr)
             return 1
-    won = {"a": 0, "b": 0, None: 0}
-    n = 0
-    try:
-        for r in run_match(a, b, args.games, args.seconds, seed=args.seed, jobs=args.jobs):
-            n += 1
-            won[r.winner] += 1
-            if args.out is not None:
-                with open(record_path(args.out, a, b, r.index), "w", encoding="utf-8") as f:
-                    f.write(r.record_json)
-            red, white = (a, b) if r.a_is_red else (b, a)
-            result = "draw" if r.winner is None else f"{a if r.winner == 'a' else b} wins"
-            print(f"game {r.index + 1}/{args.games}: {red} (red) {r.red_score} - {r.white_score} {white} (white), "
-                  f"{result}, {r.plies} plies", flush=True)
-    except KeyboardInterrupt:
-        print(f"interrupted after {n} of {args.games} games", flush=True)
-        print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
-        return 130
-    print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
-    return 0
+    return game.run_match(args)
 
 
 def register(sub) -> None:
-    levels = list(LEVELS)
     p = sub.add_parser(
         "match", help="play headless games between computer levels",
         description="Play games between two computer levels, alternating colours. The last line is "
                     "'A vs B: N games, A won X, B won Y, drawn Z; A win rate R% (95% CI LO%-HI%)', "
                     "counted per player (A is named first), not per colour; the interval is Wilson's.")
-    p.add_argument("a", metavar="RED", choices=levels, help=f"first player, Red in odd games ({', '.join(levels)})")
-    p.add_argument("b", metavar="WHITE", choices=levels, help="second player, Red in even games")
+    p.add_argument("players", nargs="+", metavar="LEVEL",
+                   help="the players' computer levels, first named first (Rose King: RED WHITE, Red in odd games; "
+                        + "; ".join(f"{g.key}: {', '.join(g.levels)}" for g in GAMES) + ")")
+    p.add_argument("--game", choices=[g.key for g in GAMES], default=GAMES[0].key,
+                   help=f"which game (default {GAMES[0].key})")
     p.add_argument("--games", type=_positive_int, default=10, help="number of games (default 10)")
     p.add_argument("--seconds", type=_seconds, default=DEFAULT_SECONDS,
                    help=f"thinking time per move of the search levels (default {DEFAULT_SECONDS})")
     p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/A-vs-B-NNNN.json")
     p.add_argument("--seed", type=int, default=0, help="match seed: same seed, same deals and draws (default 0)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="games played in parallel processes (default 1)")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, parser=p)

@@ -18,44 +18,24 @@ from __future__ import annotations
 import argparse
 import sys
 
-from game.roseking.engine import Color
 from game.i18n import _
-from game.roseking.replay import Replay
-from game.saves import SaveError, read_game
-
-
-def text_lines(replay: Replay) -> list[str]:
-    """The ``--text`` listing: a header, one line per ply (0 = the start), and the result line."""
-    width = max([len("(start)")] + [len(m.text) for m in replay.moves])
-    lines = [f"{'ply':>4}  {'move':<{width}}  {'red':>4} {'white':>5}"]
-    r, w = replay.scores[0]
-    lines.append(f"{0:>4}  {'(start)':<{width}}  {r:>4} {w:>5}")
-    for info in replay.moves:
-        r, w = info.scores
-        line = f"{info.number:>4}  {info.text:<{width}}  {r:>4} {w:>5}"
-        if info.passed is not None:
-            line += f"   {info.passed} passes"
-        lines.append(line)
-    outcome = replay.outcome
-    if outcome is None:
-        r, w = replay.scores[-1]
-        lines.append(f"in progress: red {r}, white {w}, {Color(replay.final_state.turn)} to move")
-    else:
-        who = "draw" if outcome.winner is None else f"{outcome.winner} wins"
-        lines.append(f"result: red {outcome.red_score}, white {outcome.white_score} - {who} ({outcome.decided_by}); "
-                     f"ended because {outcome.termination.value}")
-    return lines
+from game.records import RecordError
+from game.registry import game_for_record
+from game.saves import SaveError, read_json_record, record_error_text
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        record, _state = read_game(args.file)
-        replay = Replay(record)
+        record = read_json_record(args.file)
+        lines = game_for_record(record).replay_text(record)  # checks every action
     except SaveError as e:
         print(f"{args.file}: error: {e}", file=sys.stderr)
         return 1
+    except RecordError as e:
+        print(f"{args.file}: error: {record_error_text(e)}", file=sys.stderr)
+        return 1
     if args.text:
-        print("\n".join(text_lines(replay)))
+        print("\n".join(lines))
         return 0
     try:
         from game.client.app import run as run_window  # the only pygame import on this path

@@ -22,26 +22,24 @@ from typing import Any
 from .cards import Card
 from .moves import Color, IllegalMoveError, InvalidMoveError
 from .state import State
+from game.records import RecordError as _RecordError
 
 FORMAT = "rose-king-record"
 VERSION = 1
 MAX_MOVES = 10_000  # far above any real game; guards against absurd files
 
 
-class RecordError(ValueError):
-    """A file that is not a valid record, or whose moves break the rules.
+class RecordError(_RecordError):
+    """A file that is not a valid Rose King record, or whose moves break the rules.
 
-    ``move_number`` (counted from 1) and ``move_text`` are set when a move is at fault.
+    ``move_number`` (counted from 1) and ``move_text`` are set when a move is at fault;
+    then ``where`` is ``move N "TEXT"`` (see :class:`game.records.RecordError`).
     """
 
     def __init__(self, reason: str, move_number: int | None = None, move_text: str | None = None) -> None:
-        self.reason = reason
         self.move_number = move_number
         self.move_text = move_text
-        if move_number is None:
-            super().__init__(reason)
-        else:
-            super().__init__(f"move {move_number} {json.dumps(move_text)}: {reason}")
+        super().__init__(reason, None if move_number is None else f"move {move_number} {json.dumps(move_text)}")
 
 
 @dataclass

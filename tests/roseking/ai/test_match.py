@@ -80,14 +80,13 @@ def test_wilson_interval():
 
 def test_interrupt_prints_the_summary_of_the_games_played(monkeypatch, capsys):
     from game.roseking.ai import match as ai_match
-    from game.commands import match as cmd
 
     def two_then_ctrl_c(a, b, games, seconds, seed=0, jobs=1):
         yield ai_match.run_game(a, b, seed, 0, seconds)
         yield ai_match.run_game(a, b, seed, 1, seconds)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cmd, "run_match", two_then_ctrl_c)
+    monkeypatch.setattr(ai_match, "run_match", two_then_ctrl_c)
     assert main(["match", "greedy", "random", "--games", "10"]) == 130
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-2] == "interrupted after 2 of 10 games"

@@ -1,0 +1,88 @@
+"""The games this app holds, and the one small interface through which the shell reaches them.
+
+The shell (``rose-king check``/``replay``/``match``, the saved-games list, the main
+menu's game choice) iterates :data:`GAMES` and asks each entry; it never names a
+game. A game adds itself by providing one object that satisfies :class:`Game` (in
+``game/<game>/plugin.py``) and one line in :data:`GAMES`. Everything here is pure
+Python: no pygame (the window's side of a game is found in ``game.client.games``).
+
+>>> [g.key for g in GAMES][0]
+'rose-king'
+>>> game_for_record({"format": "rose-king-record"}).title
+'Rose King'
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Mapping, Protocol, Sequence
+
+from game.records import RecordError
+
+
+class Game(Protocol):
+    """What the shell needs of one game (python-chess's ``Board`` / OpenSpiel's ``Game`` are the models).
+
+    - ``key``: the CLI's ``--game`` value and the saved games' tag (``"rose-king"``).
+    - ``title``: the English title; the window translates it.
+    - ``record_format``: the ``"format"`` value of the game's records;
+      ``record_version``: the newest record version it reads.
+    - ``seats``: the allowed numbers of players, e.g. ``range(2, 3)``.
+    - ``levels``: the names of its computer players, weakest first.
+    """
+
+    key: str
+    title: str
+    record_format: str
+    record_version: int
+    seats: Sequence[int]
+    levels: Sequence[str]
+
+    def check(self, record: Mapping[str, Any]) -> str:
+        """Fully validate a parsed record (shape, every action, the result).
+
+        Returns the status shown after ``PATH: `` by ``rose-king check``
+        (``ok finished ...`` or ``ok in-progress ...``). Raises :class:`RecordError`.
+        """
+        ...
+
+    def replay_text(self, record: Mapping[str, Any]) -> list[str]:
+        """The record played back as text, one line per ply/action (``rose-king replay --text``).
+        Raises :class:`RecordError`."""
+        ...
+
+    def run_match(self, args: argparse.Namespace) -> int:
+        """``rose-king match``: headless games between ``args.players`` (level names, already
+        checked against :attr:`levels` and :attr:`seats`); prints progress and the summary
+        line; returns the exit status."""
+        ...
+
+
+def _games() -> tuple[Game, ...]:
+    from game.roseking.plugin import GAME as ROSE_KING
+    return (ROSE_KING,)
+
+
+#: Every game of the app, in the order the menus show them.
+GAMES: tuple[Game, ...] = _games()
+
+
+def game_by_key(key: str) -> Game:
+    """The game whose ``key`` is ``key``. Raises KeyError naming the known keys."""
+    for g in GAMES:
+        if g.key == key:
+            return g
+    raise KeyError(f"unknown game {key!r} (known: {', '.join(g.key for g in GAMES)})")
+
+
+def game_for_record(record: Mapping[str, Any]) -> Game:
+    """The game a parsed record belongs to, by its ``"format"`` key.
+
+    Raises :class:`RecordError` ("not a record of this app") for any other format.
+    """
+    fmt = record.get("format")
+    for g in GAMES:
+        if g.record_format == fmt:
+            return g
+    known = ", ".join(repr(g.record_format) for g in GAMES)
+    raise RecordError(f"not a record of this app: format must be one of {known}, got {fmt!r}"[:200])

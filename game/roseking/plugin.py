@@ -1,0 +1,96 @@
+"""Rose King as one entry of the app's game registry (:mod:`game.registry`).
+
+>>> GAME.key, GAME.record_format, list(GAME.seats)
+('rose-king', 'rose-king-record', [2])
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Mapping
+
+from game.i18n import N_
+
+from .ai.players import LEVELS
+from .engine import Color
+from .engine.record import FORMAT, VERSION, Record, status_line
+
+
+class RoseKing:
+    """The :class:`game.registry.Game` of Rose King."""
+
+    key = "rose-king"
+    title = N_("Rose King")
+    record_format = FORMAT
+    record_version = VERSION
+    seats = range(2, 3)
+    levels = tuple(LEVELS)
+
+    def check(self, record: Mapping[str, Any]) -> str:
+        """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ...``
+        (docs/record-format.md). Raises :class:`game.roseking.engine.RecordError`."""
+        return status_line(Record.from_dict(dict(record)).replay())
+
+    def replay_text(self, record: Mapping[str, Any]) -> list[str]:
+        """The ``replay --text`` listing (see :func:`text_lines`). Raises RecordError."""
+        from .replay import Replay
+        return text_lines(Replay(Record.from_dict(dict(record))))
+
+    def run_match(self, args: argparse.Namespace) -> int:
+        """Headless games between two levels, colours alternating (issue 4); see ``rose-king match --help``."""
+        from .ai.match import record_path, run_match, summary_line
+        a, b = args.players
+        won = {"a": 0, "b": 0, None: 0}
+        n = 0
+        try:
+            for r in run_match(a, b, args.games, args.seconds, seed=args.seed, jobs=args.jobs):
+                n += 1
+                won[r.winner] += 1
+                if args.out is not None:
+                    with open(record_path(args.out, a, b, r.index), "w", encoding="utf-8") as f:
+                        f.write(r.record_json)
+                red, white = (a, b) if r.a_is_red else (b, a)
+                result = "draw" if r.winner is None else f"{a if r.winner == 'a' else b} wins"
+                print(f"game {r.index + 1}/{args.games}: {red} (red) {r.red_score} - {r.white_score} {white} (white), "
+                      f"{result}, {r.plies} plies", flush=True)
+        except KeyboardInterrupt:
+            print(f"interrupted after {n} of {args.games} games", flush=True)
+            print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
+            return 130
+        print(summary_line(a, b, n, won["a"], won["b"], won[None]), flush=True)
+        return 0
+
+
+def text_lines(replay) -> list[str]:
+    """The ``--text`` listing of a :class:`game.roseking.replay.Replay`: a header, one line
+    per ply (0 = the start), and the result line::
+
+        ply  move             red  white
+          0  (start)            0      0
+          1  red play NE2       1      0
+        result: red 140, white 42 - red wins (score); ended because ...
+    """
+    width = max([len("(start)")] + [len(m.text) for m in replay.moves])
+    lines = [f"{'ply':>4}  {'move':<{width}}  {'red':>4} {'white':>5}"]
+    r, w = replay.scores[0]
+    lines.append(f"{0:>4}  {'(start)':<{width}}  {r:>4} {w:>5}")
+    for info in replay.moves:
+        r, w = info.scores
+        line = f"{info.number:>4}  {info.text:<{width}}  {r:>4} {w:>5}"
+        if info.passed is not None:
+            line += f"   {info.passed} passes"
+        lines.append(line)
+    outcome = replay.outcome
+    if outcome is None:
+        r, w = replay.scores[-1]
+        lines.append(f"in progress: red {r}, white {w}, {Color(replay.final_state.turn)} to move")
+    else:
+        who = "draw" if outcome.winner is None else f"{outcome.winner} wins"
+        lines.append(f"result: red {outcome.red_score}, white {outcome.white_score} - {who} ({outcome.decided_by}); "
+                     f"ended because {outcome.termination.value}")
+    return lines
+
+
+GAME = RoseKing()
