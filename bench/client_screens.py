@@ -19,6 +19,7 @@ os.environ["ROSE_KING_CONFIG_DIR"] = tempfile.mkdtemp(prefix="rose-king-bench-")
 
 from game import i18n  # noqa: E402
 from game.client.app import App  # noqa: E402
+from game.client.main import open_window
 from game.client.roseking.howto import HowToPlay  # noqa: E402
 from game.client.roseking.match import HumanController, local_match  # noqa: E402
 from game.client.roseking.game_scene import GameScene  # noqa: E402
@@ -36,7 +37,7 @@ def per_frame(app: App, frames: int) -> float:
 
 
 def main(frames: int = 240) -> None:
-    app = App(ViewOptions(), vsync=False)
+    app = open_window(ViewOptions(), vsync=False)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'screen':<28}" + "".join(f"{code:>8}" for code in i18n.LANGUAGES) + "   (CPU ms per frame)")
     rows: dict[str, list[float]] = {}

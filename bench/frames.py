@@ -24,6 +24,7 @@ import pygame  # noqa: E402
 
 from game.roseking.ai import GreedyPlayer, RandomPlayer  # noqa: E402
 from game.client.app import STEP, App  # noqa: E402
+from game.client.main import open_window
 from game.client.roseking.game_scene import GameScene  # noqa: E402
 from game.client.roseking.match import ComputerController, local_match  # noqa: E402
 from game.client.roseking.result import ResultPanel  # noqa: E402
@@ -67,7 +68,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", type=int, default=1)
     args = ap.parse_args()
-    app = App(vsync=False)
+    app = open_window(vsync=False)
     times: list[float] = []
     cpu: list[float] = []
     for g in range(args.games):

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import summary, timed_step  # noqa: E402
 
 from game.roseking.ai import GreedyPlayer, RandomPlayer  # noqa: E402
-from game.client.app import STEP, App  # noqa: E402
+from game.client.main import open_window
 from game.client.roseking.lan import LanGameScene, LanLobby, LanMatch, LanResultPanel  # noqa: E402
 from net.headless import play_headless  # noqa: E402
 from net.transport import LanSession  # noqa: E402
@@ -38,7 +38,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    app = App(vsync=False)
+    app = open_window(vsync=False)
     host = LanSession.host("Bench", port=0, bind="127.0.0.1")
     join = LanSession.join("Peer", "127.0.0.1", host.port, reconnect_delay=0.05)
     peer = threading.Thread(target=play_headless, args=(join, RandomPlayer(args.seed + 1)),

@@ -24,7 +24,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.client.app import STEP, App  # noqa: E402
+from game.client.app import STEP  # noqa: E402
+from game.client.main import open_window
 from game.client.roseking.replay_view import ReplayScene  # noqa: E402
 from game.roseking.engine import Record, Rng, State  # noqa: E402
 from game.roseking.replay import Replay  # noqa: E402
@@ -56,7 +57,7 @@ def main() -> None:
     ap.add_argument("--seeks", type=int, default=500)
     args = ap.parse_args()
     record = longest_game()
-    app = App(vsync=False)
+    app = open_window(vsync=False)
     scene = ReplayScene(app, Replay(record), on_back=app.quit)
     app.push(scene)
     length = scene.replay.length

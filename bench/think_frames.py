@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pygame  # noqa: E402
 
 from frames import summary  # noqa: E402  (bench/frames.py)
-from game.client.app import STEP, App  # noqa: E402
+from game.client.app import STEP  # noqa: E402
+from game.client.main import open_window
 from game.client.roseking.game_scene import GameScene  # noqa: E402
 from game.client.roseking.hint import Hint  # noqa: E402
 from game.client.roseking.match import ComputerController, HumanController, local_match  # noqa: E402
@@ -49,7 +50,7 @@ def main() -> None:
                     help="for comparison: the opponent searches on a thread of the window's process")
     args = ap.parse_args()
 
-    app = App(vsync=False)
+    app = open_window(vsync=False)
     t0 = time.perf_counter()
     if args.thread:
         thinker = Thinker(make_player("hard", args.seed, seconds=args.seconds))

@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _play(argv: list[str]) -> int:
     """Open the game window; an optional record path is opened for replay."""
     try:
-        from game.client.app import run  # the only place the CLI pulls in pygame
+        from game.client.main import run  # the only place the CLI pulls in pygame
     except ImportError as e:
         print(f"rose-king: the game window is not available: {e}", file=sys.stderr)
         return 1

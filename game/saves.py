@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from game.roseking.engine import Color, Record, RecordError, State, now_iso
-from game.roseking.engine.record import FORMAT, VERSION
+from game.roseking.engine.record import FORMAT
 from game.records import RecordError as BaseRecordError
 from game.fsutil import atomic_write_text, fsync_dir
 from game.i18n import _
@@ -433,6 +433,19 @@ def load_game(path: str | os.PathLike[str]) -> tuple[State, GameMeta]:
     metadata (see :meth:`GameMeta.from_record`). Raises :class:`SaveError`."""
     record, state = read_game(path)
     return state, GameMeta.from_record(record, Path(path).stem)
+
+
+_stores: dict[str, SaveStore] = {}
+
+
+def shared_store() -> SaveStore:
+    """The :class:`SaveStore` of the current data folder, one per folder for the whole
+    process (its cache makes reopening the menu and the list cheap: see ``bench/replay.py``)."""
+    folder = str(default_data_dir())
+    store = _stores.get(folder)
+    if store is None:
+        store = _stores[folder] = SaveStore(folder)
+    return store
 
 
 class BackgroundAutosaver:

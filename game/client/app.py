@@ -16,18 +16,16 @@ sleeps.
 from __future__ import annotations
 
 import os
-import sys
 import time
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
 import assets
 from game.i18n import N_, _
 
-from .roseking.art import Art
-from .roseking.layout import CANVAS
+from .theme import CANVAS, Theme
 from .scene import Scene, ViewOptions
 
 if TYPE_CHECKING:
@@ -67,7 +65,10 @@ class App:
             except pygame.error:  # no vsync-capable renderer: plain scaled window
                 self.screen = pygame.display.set_mode(CANVAS, flags)
         self._fit_window()
-        self.art = Art()
+        self.art = Theme()
+        #: Makes the home scene (the main menu) for :meth:`go_home`; set by whoever builds the window
+        #: (:func:`game.client.main.run`); None: home just closes every scene.
+        self.home: Callable[[], Scene] | None = None
         self.options = options or ViewOptions()
         self.scenes: list[Scene] = []
         self.running = True
@@ -121,6 +122,15 @@ class App:
         while self.scenes:
             self.pop()
         self.push(scene)
+
+    def go_home(self) -> None:
+        """Close every scene and show the home scene (the main menu), or quit if there is none."""
+        if self.home is None:
+            while self.scenes:
+                self.pop()
+            self.quit()
+        else:
+            self.reset(self.home())
 
     def quit(self) -> None:
         self.running = False
@@ -220,37 +230,3 @@ class App:
         return 0
 
 
-def run(argv: list[str]) -> int:
-    """Open the game window (``rose-king`` with no arguments) at the main menu.
-
-    ``argv``: the remaining command-line words: nothing, a record path, or
-    ``["--replay", path]`` (``rose-king replay FILE``) open the replay viewer of that
-    record over the main menu. A file that cannot be opened prints
-    ``FILE: error: <reason>`` on stderr and shows the same message in the window.
-    Returns the exit status (2 for words it does not understand).
-    """
-    path = argv[1] if len(argv) == 2 and argv[0] == "--replay" else argv[0] if len(argv) == 1 else None
-    if argv and (path is None or path.startswith("-")):
-        print(_("rose-king: expected a record file to open, got: {words}").format(words=" ".join(argv)),
-              file=sys.stderr)
-        return 2
-    from .menus import MainMenu
-    from .saved_games import open_replay
-
-    try:
-        app = App()
-    except pygame.error as e:  # no display at all (e.g. a server without X or Wayland)
-        print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
-        return 1
-    app.push(MainMenu(app))
-    error = None if path is None else open_replay(app, path)
-    if error is not None:
-        print(f"{path}: error: {error}", file=sys.stderr)
-    return app.run()
-
-
-def run_lan(args) -> int:
-    """``rose-king host`` / ``rose-king join`` with the window (issue 7); see :func:`game.client.roseking.lan.run_lan`."""
-    from .roseking.lan import run_lan as run_lan_window
-
-    return run_lan_window(args)

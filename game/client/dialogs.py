@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import pygame
 
 from game.i18n import N_, _
 
-from .roseking.art import CREAM, GOLD
-from .roseking.layout import CANVAS
+from .theme import CANVAS, CREAM, GOLD
+from .scene import AppLike
 from .widgets import Button, ButtonScene, panel
-
-if TYPE_CHECKING:
-    from .app import App
 
 _dim_cache: list[pygame.Surface] = []
 
@@ -35,7 +32,7 @@ class ConfirmDialog(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "App", question: str, on_yes: Callable[[], None], yes: str = N_("Yes"), no: str = N_("No")) -> None:
+    def __init__(self, app: "AppLike", question: str, on_yes: Callable[[], None], yes: str = N_("Yes"), no: str = N_("No")) -> None:
         super().__init__(app)
         self.question = question
         self.on_yes = on_yes
@@ -69,7 +66,7 @@ class PauseMenu(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "App", on_main_menu: Callable[[], None], game_running: Callable[[], bool]) -> None:
+    def __init__(self, app: "AppLike", on_main_menu: Callable[[], None], game_running: Callable[[], bool]) -> None:
         super().__init__(app)
         self.on_main_menu = on_main_menu
         self.game_running = game_running

@@ -19,7 +19,7 @@ global). It
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import pygame
 
@@ -28,13 +28,10 @@ from game.roseking.engine import Color
 from game.i18n import _
 from game.settings import Settings, SettingsStore, follow_language
 
-from .roseking.art import CREAM, GOLD
+from .theme import CANVAS, CREAM, GOLD
 from .audio import Audio
-from .roseking.layout import CANVAS
+from .scene import AppLike
 from .widgets import panel
-
-if TYPE_CHECKING:
-    from .app import App
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +47,7 @@ class Prefs:
     ``sync_options``: also take the animation speed and legal targets from the settings now
     (False when the caller passed its own view options, as tests do)."""
 
-    def __init__(self, app: "App", store: SettingsStore | None = None, audio: Audio | None = None,
+    def __init__(self, app: "AppLike", store: SettingsStore | None = None, audio: Audio | None = None,
                  sync_options: bool = True) -> None:
         self.app = app
         self.store = store if store is not None else SettingsStore()

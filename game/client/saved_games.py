@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 from game.i18n import N_, _
-from game.roseking.replay import Replay
-from game.saves import RESUMABLE_KINDS, SaveEntry, SaveError, SaveStore, default_data_dir, read_game
+from game.saves import RESUMABLE_KINDS, SaveEntry, SaveError, SaveStore, read_json_record, shared_store
 
-from .roseking.art import CREAM, GOLD
+from .theme import CANVAS, CREAM, GOLD
 from .dialogs import ConfirmDialog, dim
-from .roseking.layout import CANVAS
+from .games import client_for_record
 from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
@@ -29,19 +28,6 @@ if TYPE_CHECKING:
 
 ROW_H = 58
 ERROR_RED = (255, 150, 130)
-
-
-_stores: dict[str, SaveStore] = {}
-
-
-def shared_store() -> SaveStore:
-    """The client's :class:`~game.saves.SaveStore` of the current data folder (one per folder,
-    so its cache makes reopening the menu and the list cheap: see ``bench/replay.py``)."""
-    folder = str(default_data_dir())
-    store = _stores.get(folder)
-    if store is None:
-        store = _stores[folder] = SaveStore(folder)
-    return store
 
 
 def layout_menu_buttons(buttons: list[Button], top: int = 300, bottom: int = 740) -> None:
@@ -73,27 +59,24 @@ def add_save_buttons(menu: ButtonScene) -> None:
 
 def open_game(app: "App", entry: SaveEntry) -> None:
     """Resume ``entry``'s game; a file that went bad meanwhile shows why instead."""
-    from .roseking.local_game import resume
-
     try:
-        resume(app, entry.path)
-    except (SaveError, ValueError) as e:
+        client_for_record(read_json_record(entry.path)).resume(app, entry.path)
+    except (SaveError, ValueError) as e:  # game.records.RecordError is a ValueError
         app.push(MessageDialog(app, N_("This game cannot be opened"), f"{entry.path.name}: {e}"))
 
 
 def open_replay(app: "App", path: str | os.PathLike[str], on_back: Callable[[], None] | None = None) -> str | None:
     """Push the replay viewer for the record at ``path``. A bad file pushes a message panel
     instead and its one-line reason is returned (None when the viewer opened)."""
-    from .roseking.replay_view import ReplayScene
-
     try:
-        record, _state = read_game(path)
-        replay = Replay(record)
+        client = client_for_record(read_json_record(path))
     except SaveError as e:
-        app.push(MessageDialog(app, N_("This game cannot be opened"), f"{os.path.basename(path)}: {e}"))
-        return str(e)
-    app.push(ReplayScene(app, replay, on_back=on_back or app.pop))
-    return None
+        error: str | None = str(e)
+    else:
+        error = client.open_replay(app, path, on_back)
+    if error is not None:
+        app.push(MessageDialog(app, N_("This game cannot be opened"), f"{os.path.basename(path)}: {error}"))
+    return error
 
 
 def format_date(entry: SaveEntry) -> str:

@@ -1,6 +1,6 @@
 """The scene protocol and the options the views share.
 
-The :class:`~game.client.app.App` keeps a stack of scenes; the top one gets the
+The :class:`~game.client.app.App` (seen by scenes as :class:`AppLike`) keeps a stack of scenes; the top one gets the
 events and the fixed-step updates, and every scene from the topmost opaque one up
 is drawn (so a pause menu or the result panel shows the game underneath).
 Scenes move between each other with ``app.push/pop/replace`` on objects they are
@@ -10,12 +10,12 @@ handed, never by looking screens up by name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
 if TYPE_CHECKING:
-    from .app import App
+    from .theme import Theme
 
 #: (label, factor) of the animation speed setting, in the order a button cycles them; 0 = no animation.
 ANIM_SPEEDS: tuple[tuple[str, float], ...] = (("Normal", 1.0), ("Fast", 2.0), ("Instant", 0.0), ("Slow", 0.6))
@@ -40,12 +40,34 @@ class ViewOptions:
         self.anim_speed = factors[(i + 1) % len(factors)]
 
 
+class AppLike(Protocol):
+    """What a scene may use of the window that holds it. :class:`game.client.app.App` is the one
+    implementation; the modules the app itself imports (scenes, widgets, dialogs, settings)
+    name this protocol instead of the class, so nothing imports the app back."""
+
+    art: "Theme"
+    options: ViewOptions
+    prefs: Any  # game.client.prefs.Prefs
+    scenes: list["Scene"]
+
+    @property
+    def top(self) -> "Scene | None": ...
+    def push(self, scene: "Scene") -> None: ...
+    def pop(self) -> "Scene": ...
+    def replace(self, scene: "Scene") -> None: ...
+    def reset(self, scene: "Scene") -> None: ...
+    def go_home(self) -> None: ...
+    def quit(self) -> None: ...
+    def request_quit(self) -> None: ...
+    def toggle_fullscreen(self) -> None: ...
+
+
 class Scene:
     """Base scene: override what you need. ``opaque`` scenes hide the ones below."""
 
     opaque = True
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: AppLike) -> None:
         self.app = app
 
     def handle_event(self, event: pygame.event.Event) -> None:

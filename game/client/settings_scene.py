@@ -10,7 +10,7 @@ at once (a language switch re-renders this screen and every screen under it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import pygame
 
@@ -20,13 +20,10 @@ from game.roseking.ai import LEVELS
 from game.i18n import N_, _
 from game.settings import ANIMATION_SPEEDS, FIELD_LABELS, MAX_NAME_LENGTH
 
-from .roseking.art import CREAM, GOLD
-from .roseking.layout import CANVAS
+from .theme import CANVAS, CREAM, GOLD
 from .textinput import TextInput
+from .scene import AppLike
 from .widgets import Button, ButtonScene, fit_size, panel
-
-if TYPE_CHECKING:
-    from .app import App
 
 #: Volume changes by this much per click of "−"/"+".
 VOLUME_STEP = 0.05
@@ -40,7 +37,7 @@ ROWS = ("language", "animation_speed", "sound", "volume", "fullscreen", "show_le
 class SettingsScene(ButtonScene):
     """Change the settings; Back or Esc returns to where it was opened."""
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: "AppLike") -> None:
         super().__init__(app)
         self.prefs = app.prefs
         self.names: dict[str, TextInput] = {}

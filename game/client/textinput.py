@@ -18,7 +18,7 @@ import pygame
 
 from game.i18n import _
 
-from .roseking.art import CREAM, GOLD, GOLD_DARK, INK, Art
+from .theme import CREAM, GOLD, GOLD_DARK, INK, Theme
 
 _EDIT_KEYS = {pygame.K_BACKSPACE, pygame.K_DELETE, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END}
 
@@ -175,7 +175,7 @@ class TextInput:
     def update(self, dt: float) -> None:
         self.clock += dt
 
-    def draw(self, surface: pygame.Surface, art: Art) -> None:
+    def draw(self, surface: pygame.Surface, art: Theme) -> None:
         background, ink, grey, caret = _STYLES[self.style]
         r = self.rect
         pygame.draw.rect(surface, background, r, border_radius=8)

@@ -8,7 +8,7 @@ import pygame
 
 from game.i18n import _
 
-from .roseking.art import CREAM, GOLD, GOLD_DARK, INK, Art
+from .theme import CREAM, GOLD, GOLD_DARK, INK, Theme
 from .scene import Scene
 
 
@@ -42,7 +42,7 @@ MIN_TEXT = 20
 _fit_cache: dict[tuple[str, int, int, int], int] = {}
 
 
-def fit_size(art: Art, text: str, size: int, width: int, minimum: int = MIN_TEXT) -> int:
+def fit_size(art: Theme, text: str, size: int, width: int, minimum: int = MIN_TEXT) -> int:
     """The largest font size <= ``size`` (px) at which ``text`` is at most ``width`` px wide, but
     never below ``minimum`` (labels run up to 3.5x the English in German, Dutch and French). Cached."""
     key = (text, size, width, minimum)
@@ -97,7 +97,7 @@ class Button:
             return True
         return False
 
-    def draw(self, surface: pygame.Surface, art: Art) -> None:
+    def draw(self, surface: pygame.Surface, art: Theme) -> None:
         on = self.enabled()
         sel = self.selected()
         r = self.rect

@@ -10,23 +10,13 @@ the game was played to its end, 1 when it could not be, 2 for bad options.
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from pathlib import Path
 
 from net import DEFAULT_PORT
 
-from game.roseking.engine import Record, RecordError, now_iso
-
-
-def default_name(fallback: str) -> str:
-    """The login name (for the player name), or ``fallback``."""
-    try:
-        name = getpass.getuser()
-    except Exception:  # no login name on this system
-        name = ""
-    name = "".join(ch for ch in name if ch.isprintable())[:32]
-    return name or fallback
+from game.lan import default_name, load_game
+from game.roseking.engine import now_iso
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -44,18 +34,6 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="headless: print every move")
 
 
-def load_game(path: str | None):
-    """The unfinished LAN game journaled in ``path``, or None (no file, or a finished game)."""
-    from net.protocol import LanGame
-    if not path or not Path(path).exists():
-        return None
-    try:
-        game = LanGame.from_record(Record.load(path))
-    except (RecordError, ValueError, OSError) as e:
-        raise SystemExit(f"rose-king: cannot resume from {path}: {e}")
-    return None if game.over else game
-
-
 def run_peer(args: argparse.Namespace, role: str) -> int:
     """Run one LAN peer from parsed options. Returns the exit status."""
     from net.protocol import Role
@@ -67,10 +45,10 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
     name = args.name or default_name("Host" if role == "host" else "Guest")
     if not args.headless:
         try:
-            from game.client import app
+            from game.client import main as window  # the window's one entry point
         except ImportError:
-            app = None
-        hook = getattr(app, "run_lan", None)
+            window = None
+        hook = getattr(window, "run_lan", None)
         if hook is None:
             print(f"{prog}: the windowed LAN mode needs the game window, which is not wired to the network "
                   f"yet; use --headless --ai LEVEL", file=sys.stderr)

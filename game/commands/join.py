@@ -10,30 +10,9 @@ import argparse
 
 from net import DEFAULT_PORT
 
+from game.lan import parse_address
+
 from .host import add_common, run_peer
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``"host"``, ``"host:port"`` or ``"[v6]:port"`` -> (host, port). Raises argparse.ArgumentTypeError."""
-    host, port = text, DEFAULT_PORT
-    if text.startswith("["):
-        end = text.find("]")
-        if end < 0:
-            raise argparse.ArgumentTypeError(f"bad address {text!r}")
-        host, rest = text[1:end], text[end + 1:]
-        if rest:
-            if not rest.startswith(":"):
-                raise argparse.ArgumentTypeError(f"bad address {text!r}")
-            port = rest[1:]  # type: ignore[assignment]
-    elif text.count(":") == 1:
-        host, port = text.split(":")  # type: ignore[assignment]
-    try:
-        port = int(port)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"bad port in {text!r}") from None
-    if not host or not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"bad address {text!r} (expected HOST or HOST:PORT)")
-    return host, port
 
 
 def run(args: argparse.Namespace) -> int:

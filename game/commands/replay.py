@@ -2,7 +2,7 @@
 
 The record is checked first; a bad file prints one line
 ``FILE: error: <reason>`` on stderr and exits 1 (never a traceback). Then the
-game window opens on the replay viewer (``game.client.app.run(["--replay",
+game window opens on the replay viewer (``game.client.main.run(["--replay",
 FILE])``), or with ``--text`` the replay is printed ply by ply::
 
     ply  move             red  white
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(lines))
         return 0
     try:
-        from game.client.app import run as run_window  # the only pygame import on this path
+        from game.client.main import run as run_window  # the only pygame import on this path
     except ImportError as e:
         print(_("rose-king replay: the game window is not available ({reason}); "
                 "use --text to print the replay").format(reason=e), file=sys.stderr)

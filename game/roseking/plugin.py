@@ -7,8 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from typing import Any, Mapping
 
 from game.i18n import N_

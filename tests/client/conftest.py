@@ -10,6 +10,7 @@ import pygame
 import pytest
 
 from game.client.app import STEP, App
+from game.client.main import open_window
 from game.client.roseking.game_scene import GameScene
 from game.client.roseking.layout import DRAW_PILE_RECT, square_center
 from game.client.roseking.match import HumanController, Match, local_match
@@ -110,7 +111,7 @@ def private_settings(tmp_path_factory, monkeypatch):
 
 @pytest.fixture
 def app():
-    a = App(ViewOptions(), vsync=False)
+    a = open_window(ViewOptions(), vsync=False)
     pygame.event.clear()
     yield a
     while a.scenes:

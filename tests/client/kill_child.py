@@ -16,7 +16,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from game.client.app import App  # noqa: E402
+from game.client.main import open_window
 from game.client.menus import MainMenu  # noqa: E402
 from game.roseking.engine import Move, Rng, State  # noqa: E402
 from tests.client.conftest import Driver  # noqa: E402
@@ -29,7 +29,7 @@ def policy(state: State, seed: int) -> Move:
 
 def main() -> None:
     seed = int(sys.argv[1])
-    app = App(vsync=False)
+    app = open_window(vsync=False)
     app.push(MainMenu(app))
     driver = Driver(app)
     app.step(1 / 60)

@@ -21,7 +21,9 @@ from game.client.roseking.game_scene import GameScene
 from game.client.roseking.hint import HINT_COLOR, Hint, hint_text
 from game.client.roseking.layout import DRAW_PILE_RECT, square_rect
 from game.client.roseking.match import ComputerController, HumanController, Match, local_match
-from game.client.menus import ComputerSetup, GameConfig, MainMenu, start_game
+from game.client.menus import MainMenu
+from game.client.roseking.setup import ComputerSetup, start_game
+from game.client.roseking.local_game import GameConfig
 from game.client.roseking.result import ResultPanel
 from game.client.roseking.thinking import WORKER_NICE, BackgroundThinker, computer_thinker
 from game.roseking.engine import DRAW, PLAY, Color, Rng, State

@@ -12,7 +12,8 @@ from game.client.dialogs import ConfirmDialog, PauseMenu
 from game.client.roseking.game_scene import GameScene
 from game.client.roseking.layout import CANVAS
 from game.client.roseking.match import ComputerController
-from game.client.menus import ComputerSetup, MainMenu
+from game.client.menus import MainMenu
+from game.client.roseking.setup import ComputerSetup
 from game.client.scene import Scene
 from game.roseking.engine import PLAY, Color
 
@@ -149,7 +150,7 @@ def test_resizing_keeps_the_canvas_and_clicks_land(app, driver, new_hotseat):
 
 
 def test_unknown_arguments_are_refused_politely(capsys):
-    from game.client.app import run
+    from game.client.main import run
     assert run(["--bogus"]) == 2
     assert run(["a.json", "b.json"]) == 2
     assert "expected a record file" in capsys.readouterr().err

@@ -13,8 +13,9 @@ def art():
     pygame.font.init()
     pygame.display.set_mode((64, 64))
     from game.client.roseking.art import Art
+    from game.client.theme import Theme
     before = language()
-    yield Art()
+    yield Art(Theme())
     set_language(before)
 
 

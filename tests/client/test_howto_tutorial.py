@@ -14,6 +14,7 @@ from game.client.menus import MainMenu
 from game.client.settings_scene import SettingsScene
 from game.client.roseking.tutorial import TutorialOverlay, anchor_rect
 from game.roseking.engine import Color, parse_square
+from game.client.roseking.art import art_of
 
 from .test_settings_ui import button
 
@@ -65,9 +66,9 @@ def test_pictures_show_the_move_the_text_describes(app, kind):
     board = MiniBoard(PICTURE.topleft)
     target = board.center(pic.highlight[0])
     canvas = pygame.Surface(CANVAS)
-    draw_illustration(canvas, app.art, pic, board, 0.0)
+    draw_illustration(canvas, art_of(app), pic, board, 0.0)
     before = pixel(canvas, (target[0], target[1]))  # the stone's centre
-    draw_illustration(canvas, app.art, pic, board, 1.0)
+    draw_illustration(canvas, art_of(app), pic, board, 1.0)
     after = pixel(canvas, (target[0], target[1]))
     assert (whitish(before) if kind == "hero_flip" else not reddish(before)) and reddish(after)
 

@@ -276,7 +276,7 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
     screen, the unfinished game in the journal is resumed against the host, and the journal grows."""
     import argparse
 
-    from game.client import app as app_module
+    from game.client import main as window
     from game.client.app import App
     from net.protocol import LanGame
 
@@ -308,7 +308,7 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
         monkeypatch.setattr(App, "run", run)
         args = argparse.Namespace(target=("127.0.0.1", host.port), address="127.0.0.1", port=host.port,
                                   name="Bob", record=str(journal), log_dir=str(tmp_path), headless=False, ai=None)
-        assert app_module.run_lan(args) == 0
+        assert window.run_lan(args) == 0
         assert seen == {"resumed": True, "ply": LanGame.from_record(Record.load(journal)).state.ply, "you": "Bob (you)"}
     finally:
         host.close()

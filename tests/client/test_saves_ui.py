@@ -10,11 +10,14 @@ import pygame
 import pytest
 
 from game.roseking.ai import RandomPlayer
-from game.client.app import STEP, run
+from game.client.app import STEP
+from game.client.main import run
 from game.client.dialogs import ConfirmDialog
 from game.client.roseking.local_game import LocalGame, LocalGameScene, LocalPauseMenu, TextEntryDialog, play
 from game.client.roseking.match import ComputerController
-from game.client.menus import GameConfig, MainMenu, start_game
+from game.client.menus import MainMenu
+from game.client.roseking.setup import start_game
+from game.client.roseking.local_game import GameConfig
 from game.client.roseking.replay_view import LIST_RECT, TIMELINE_RECT, ReplayScene
 from game.client.saved_games import MessageDialog, SavedGamesScene
 from game.roseking.engine import DRAW, PLAY, Color, Move, Record, Rng, State

@@ -8,11 +8,12 @@ import pygame
 import pytest
 
 from game import i18n
-from game.client.app import App
+from game.client.main import open_window
 from game.client.audio import Audio
 from game.client.dialogs import PauseMenu
 from game.client.roseking.game_scene import GameScene
-from game.client.menus import ComputerSetup, MainMenu
+from game.client.menus import MainMenu
+from game.client.roseking.setup import ComputerSetup
 from game.client.roseking.result import ResultPanel
 from game.client.scene import ViewOptions
 from game.client.settings_scene import SettingsScene
@@ -120,7 +121,7 @@ def test_switching_language_re_renders_menus_game_and_result_at_once(app, driver
 def test_a_broken_settings_file_gives_defaults_and_a_visible_notice(tmp_path, monkeypatch):
     monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(tmp_path))
     (tmp_path / FILE_NAME).write_text('{"language": "de", "volume": 7, ', encoding="utf-8")
-    app = App(vsync=False)
+    app = open_window(vsync=False)
     try:
         driver = Driver(app)
         app.push(MainMenu(app))
@@ -152,7 +153,7 @@ class Recorder(Audio):
 @pytest.fixture
 def rec_app():
     audio = Recorder()
-    a = App(ViewOptions(), vsync=False, audio=audio)
+    a = open_window(ViewOptions(), vsync=False, audio=audio)
     pygame.event.clear()
     yield a, audio
     while a.scenes:
@@ -237,7 +238,7 @@ def test_legal_and_hero_targets_differ_in_shape_not_only_colour(app):
 def test_first_start_follows_the_system_language(tmp_path, monkeypatch):
     monkeypatch.setenv("ROSE_KING_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("LANGUAGE", "de_AT:en")
-    app = App(vsync=False)
+    app = open_window(vsync=False)
     try:
         app.push(MainMenu(app))
         assert app.prefs.settings.language == "de" and i18n.language() == "de"

@@ -10,6 +10,7 @@ from game.client.roseking.lan import JoinScene
 from game.client.roseking.local_game import TextEntryDialog
 from game.client.menus import MainMenu
 from game.client.textinput import TextInput
+from game.client.roseking.art import art_of
 
 
 def key(field: TextInput, k: int, mod: int = 0) -> bool:
@@ -114,7 +115,7 @@ def test_a_focused_field_takes_every_key_and_an_idle_one_none(app):
 def test_the_placeholder_is_translated_when_drawn(app):
     def shot(field: TextInput) -> bytes:
         surface = pygame.Surface((300, 50))
-        field.draw(surface, app.art)
+        field.draw(surface, art_of(app))
         return pygame.image.tobytes(surface, "RGB")
 
     english = shot(TextInput((0, 0, 300, 50), placeholder="Zurück", style="light"))
@@ -132,7 +133,7 @@ def test_the_placeholder_is_translated_when_drawn(app):
 def test_long_text_slides_so_the_cursor_stays_in_view(app):
     field = TextInput((0, 0, 200, 50), "W" * 60, focused=True, style="light")
     surface = pygame.Surface((400, 50))
-    field.draw(surface, app.art)
+    field.draw(surface, art_of(app))
     ink = surface.get_at((180, 25))  # the field's right end shows text, not paper
     assert tuple(ink)[:3] != (250, 240, 215)
     assert surface.get_at((300, 25)) == surface.get_at((399, 25))  # nothing drawn past the field

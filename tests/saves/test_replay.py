@@ -175,12 +175,12 @@ def test_replay_without_text_opens_the_window_or_says_why_not(game, capsys, monk
     import types
     path = SaveStore().autosave(game(8, upto=5), GameMeta.new())
     calls = []
-    fake = types.ModuleType("game.client.app")
+    fake = types.ModuleType("game.client.main")
     fake.run = lambda argv: calls.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "game.client.app", fake)
+    monkeypatch.setitem(sys.modules, "game.client.main", fake)
     assert main(["replay", str(path)]) == 0
     assert calls == [["--replay", str(path)]]
-    monkeypatch.setitem(sys.modules, "game.client.app", None)  # import fails
+    monkeypatch.setitem(sys.modules, "game.client.main", None)  # import fails
     assert main(["replay", str(path)]) == 1
     assert "the game window is not available" in capsys.readouterr().err
 

@@ -1,4 +1,4 @@
-"""Images and text for the client, loaded once and cached.
+"""Rose King's sprites, loaded once per window and cached.
 
 Images come from the ``assets`` package (made by ``assets/make_art.py``), are
 converted for fast blitting once a display exists, and scaled copies are cached.
@@ -8,94 +8,46 @@ Text uses pygame-ce's default font (bundled, no download) and is rendered once p
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import pygame
 
-import assets
 from game.roseking.engine import CARDS, Card, Color
 
-INK = (58, 36, 22)
-CREAM = (250, 240, 214)
-GOLD = (232, 188, 80)
-GOLD_DARK = (150, 104, 30)
-SHADOW = (0, 0, 0)
+from ..theme import CREAM, GOLD, GOLD_DARK, INK, PANEL, SHADOW, TEAL, Theme, load_image  # noqa: F401 (re-exported palette)
+
 RED_UI = (200, 50, 52)
 WHITE_UI = (244, 238, 222)
-TEAL = (64, 200, 150)
 HERO_UI = (170, 90, 230)
-PANEL = (40, 24, 14)
 COLOR_UI = {Color.RED: RED_UI, Color.WHITE: WHITE_UI}
 
 
 class Art:
-    """Every sprite and a text cache. Create after ``display.set_mode``.
+    """Rose King's sprites over the shell's :class:`~game.client.theme.Theme` (whose text and
+    scaling caches it shares: ``art.text``/``art.font``/``art.scaled``/``art.table`` are the
+    theme's). Get it with :func:`art_of`, never build one per scene.
 
     Raises FileNotFoundError (naming the file) if an asset is missing.
     """
 
-    def __init__(self) -> None:
-        self.table = self._load("table.png", alpha=False)
-        self.board = self._load("board.png", alpha=False)
-        self.stones = {Color.RED: self._load("stone_red.png"), Color.WHITE: self._load("stone_white.png")}
-        self.crown = self._load("crown.png")
-        self.card_back = self._load("card_back.png")
-        self.cards = [self._load(f"card_{card.name}.png") for card in CARDS]
-        self.heroes = HeroCards(self, {Color.RED: self._load("hero_red.png"), Color.WHITE: self._load("hero_white.png")})
-        self._fonts: dict[int, pygame.font.Font] = {}
-        self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
-        self._scaled: dict[tuple, pygame.Surface] = {}
-
-    @staticmethod
-    def _load(name: str, alpha: bool = True) -> pygame.Surface:
-        with assets.open_binary(name) as f:
-            surf = pygame.image.load(f, name)
-        if pygame.display.get_surface() is None:
-            return surf
-        return surf.convert_alpha() if alpha else surf.convert()
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.table = theme.table
+        self.board = load_image("board.png", alpha=False)
+        self.stones = {Color.RED: load_image("stone_red.png"), Color.WHITE: load_image("stone_white.png")}
+        self.crown = load_image("crown.png")
+        self.card_back = load_image("card_back.png")
+        self.cards = [load_image(f"card_{card.name}.png") for card in CARDS]
+        self.heroes = HeroCards(self, {Color.RED: load_image("hero_red.png"), Color.WHITE: load_image("hero_white.png")})
+        self.text = theme.text
+        self.font = theme.font
+        self.scaled = theme.scaled
 
     def card(self, card: Card) -> pygame.Surface:
         return self.cards[card.index]
 
-    def font(self, size: int) -> pygame.font.Font:
-        f = self._fonts.get(size)
-        if f is None:
-            f = self._fonts[size] = pygame.font.Font(None, size)
-        return f
 
-    def text(self, text: str, size: int, color=CREAM, shadow: bool = False, wrap: int = 0) -> pygame.Surface:
-        """``text`` rendered anti-aliased at ``size`` px; ``shadow`` adds a soft drop shadow;
-        ``wrap`` > 0 wraps to that width in px. Cached (LRU, 600 entries)."""
-        key = (text, size, color, shadow, wrap)
-        surf = self._text.get(key)
-        if surf is not None:
-            self._text.move_to_end(key)
-            return surf
-        font = self.font(size)
-        face = font.render(text, True, color, None, wrap) if wrap else font.render(text, True, color)
-        if shadow:
-            back = font.render(text, True, SHADOW, None, wrap) if wrap else font.render(text, True, SHADOW)
-            back.set_alpha(150)
-            surf = pygame.Surface((face.get_width() + 3, face.get_height() + 3), pygame.SRCALPHA)
-            surf.blit(back, (3, 3))
-            surf.blit(face, (0, 0))
-        else:
-            surf = face
-        self._text[key] = surf
-        if len(self._text) > 600:
-            self._text.popitem(last=False)
-        return surf
-
-    def scaled(self, surf: pygame.Surface, factor: float, key: object) -> pygame.Surface:
-        """``surf`` smooth-scaled by ``factor``, cached under ``(key, factor)`` (factor rounded to 0.01)."""
-        f = round(factor, 2)
-        k = (key, f)
-        out = self._scaled.get(k)
-        if out is None:
-            if len(self._scaled) > 400:
-                self._scaled.clear()
-            out = self._scaled[k] = pygame.transform.smoothscale_by(surf, f)
-        return out
+def art_of(app) -> Art:
+    """The Rose King sprites of ``app``'s window (made once, on first use)."""
+    return app.art.extension(Art)
 
 
 class HeroCards:

@@ -26,7 +26,7 @@ from game.roseking.engine.cards import iter_bits
 from game.i18n import N_, _
 
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, DrawAnim, PlayAnim, blit_center, pile_offsets
-from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, Art
+from .art import Art, COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, art_of
 from ..dialogs import PauseMenu
 from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
                      SIDE_LEFT, SQUARE, hand_slot_rect, hero_rect, square_at, square_center, square_rect)
@@ -148,8 +148,8 @@ class GameScene(Scene):
         }
         self.card_dim = pygame.Surface((CARD_W, CARD_H), pygame.SRCALPHA)
         pygame.draw.rect(self.card_dim, (20, 12, 6, 130), self.card_dim.get_rect(), border_radius=8)
-        self.backdrop = self._backdrop(app.art)
-        self.ghost_crown = app.art.scaled(app.art.crown, CROWN_SCALE, "crown").copy()
+        self.backdrop = self._backdrop(art_of(app))
+        self.ghost_crown = art_of(app).scaled(art_of(app).crown, CROWN_SCALE, "crown").copy()
         self.ghost_crown.set_alpha(140)
 
     @staticmethod
@@ -469,7 +469,7 @@ class GameScene(Scene):
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        art = self.app.art
+        art = art_of(self.app)
         state = self.shown
         anim = self.anim
         t = anim.time(alpha) if anim is not None else 0.0

@@ -27,14 +27,14 @@ from game.roseking.engine import DRAW, HERO, Move, square_name
 from game.i18n import _
 from game.roseking.phrases import card_label
 
-from .art import CREAM
+from .art import CREAM, art_of
 from .layout import DISCARD_RECT, DRAW_PILE_RECT, SQUARE, square_rect
 from .match import Match, position_key
 from .thinking import ThinkerLike, computer_thinker
 from ..widgets import panel
 
 if TYPE_CHECKING:
-    from .game_scene import GameScene
+    from ..scene import Scene
 
 #: The glow of a suggestion: a cool blue no other highlight on the board uses.
 HINT_COLOR = (110, 200, 255)
@@ -136,10 +136,10 @@ class Hint:
             self._thinker = None
 
     # ------------------------------------------------------------------ drawing
-    def draw(self, surface: pygame.Surface, scene: "GameScene") -> None:
+    def draw(self, surface: pygame.Surface, scene: "Scene") -> None:
         """The suggestion's glow (card and target square, or the draw pile) and its line, or
         "thinking…" while the search runs. Call only while a person is to move and nothing animates."""
-        art = scene.app.art
+        art = art_of(scene.app)
         state = scene.shown
         if not (self.thinking or self.move is not None):
             return

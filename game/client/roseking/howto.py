@@ -28,9 +28,10 @@ from game.roseking.engine import SIZE, Color, territories
 from game.i18n import N_
 from game.roseking.rulesbook import Illustration, Section
 
-from .art import CREAM, GOLD, HERO_UI, INK, Art
+from .art import Art, CREAM, GOLD, HERO_UI, INK, art_of
 from .game_scene import outline
-from .layout import CANVAS, FRAME, SQUARE
+from .layout import FRAME, SQUARE
+from ..theme import CANVAS
 from ..widgets import Button, ButtonScene, fit_size, panel
 
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ class HowToPlay(ButtonScene):
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         self._refresh()
-        art = self.app.art
+        art = art_of(self.app)
         surface.blit(art.table, (0, 0))
         surface.blit(panel(PAGE.size, 235), PAGE)
         section = self.sections[self.page]

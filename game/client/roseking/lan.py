@@ -28,10 +28,11 @@ from net.discovery import FoundGame
 from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
 from net.transport import LanSession, Refused
 
-from .art import COLOR_UI, CREAM, GOLD
+from .art import COLOR_UI, CREAM, GOLD, art_of
 from ..dialogs import ConfirmDialog, dim
 from .game_scene import BOARD_RECT, GameScene, color_name
-from .layout import CANVAS, DISCARD_RECT, DRAW_PILE_RECT
+from .layout import DISCARD_RECT, DRAW_PILE_RECT
+from ..theme import CANVAS
 from .match import Match
 from .result import ResultPanel, headline
 from ..textinput import TextInput
@@ -338,7 +339,7 @@ class LanGameScene(GameScene):
             self._draw_connection_banner(surface, status)
 
     def _draw_connection_banner(self, surface: pygame.Surface, status: str) -> None:
-        art = self.app.art
+        art = art_of(self.app)
         box = pygame.Rect(0, 0, BOARD_RECT.w + 60, 230)
         box.center = BOARD_RECT.center
         surface.blit(panel(box.size, 245), box)
@@ -398,7 +399,7 @@ class LanEndPanel(ButtonScene):
         self.game.tick(dt)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        art = self.app.art
+        art = art_of(self.app)
         over = self.game.match.over
         assert over is not None
         dim(surface, 90)
@@ -429,8 +430,7 @@ class LanEndPanel(ButtonScene):
 
 # --------------------------------------------------------------------------- before the game
 def main_menu(app: "App") -> None:
-    from ..menus import MainMenu
-    app.reset(MainMenu(app))
+    app.go_home()
 
 
 def start_beacon(name: str, port: int, address: str = DEFAULT_BEACON_ADDRESS) -> Beacon | None:
@@ -494,8 +494,8 @@ class LanLobby(ButtonScene):
                 return
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        from ..menus import draw_title
-        art = self.app.art
+        from .setup import draw_title
+        art = art_of(self.app)
         draw_title(surface, self.app, self.clock, y=130)
         surface.blit(panel(self.rect.size), self.rect)
         session = self.session
@@ -528,7 +528,7 @@ def host_game(app: "App", name: str | None = None, port: int = DEFAULT_PORT, bin
               beacon_address: str = DEFAULT_BEACON_ADDRESS, store: SaveStore | None = None) -> LanLobby:
     """"Host a game" from the menu: listen on ``port`` (any free port if it is taken), send
     the beacon, and put the waiting screen up. Raises OSError if no port can be opened."""
-    from game.commands.host import default_name
+    from game.lan import default_name
     name = name or default_name(_("Host"))
     bind = MENU_BIND if bind is None else bind
     try:
@@ -551,7 +551,7 @@ class JoinScene(ButtonScene):
     def __init__(self, app: "App", name: str | None = None, listener: BeaconListener | None = None,
                  store: SaveStore | None = None, listen: bool = True) -> None:
         super().__init__(app)
-        from game.commands.host import default_name
+        from game.lan import default_name
         self.name = name or default_name(_("Guest"))
         self.store = store
         self.clock = 0.0
@@ -594,7 +594,7 @@ class JoinScene(ButtonScene):
         return action
 
     def join_typed(self) -> None:
-        from game.commands.join import parse_address
+        from game.lan import parse_address
         try:
             host, port = parse_address(self.field.text.strip())
         except argparse.ArgumentTypeError:
@@ -637,8 +637,8 @@ class JoinScene(ButtonScene):
             self.found = self.listener.games()[:self.ROWS]
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        from ..menus import draw_title
-        art = self.app.art
+        from .setup import draw_title
+        art = art_of(self.app)
         draw_title(surface, self.app, self.clock, y=110)
         surface.blit(panel(self.rect.size), self.rect)
         t = art.text(_("Games on the network"), 34, GOLD, shadow=True)
@@ -676,23 +676,22 @@ def lan_menu_buttons(app: "App", x: int, w: int, y: int) -> list[Button]:
 
 
 # --------------------------------------------------------------------------- rose-king host / join
-def run_lan(args: argparse.Namespace) -> int:
+def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
     """``rose-king host|join`` with a window: open it at the waiting screen and play.
 
     ``args``: the parsed options of :mod:`game.commands.host` / :mod:`game.commands.join`
     (a join has ``address``/``port`` set from ``HOST[:PORT]``). ``--record FILE`` is the
     journal: rewritten after every move, and an unfinished game in it is resumed.
+    ``open_window()`` makes the window (:func:`game.client.main.open_window`).
     Returns the exit status (1 if the window or the port cannot be opened).
     """
-    from game.commands.host import default_name, load_game
-
-    from ..app import App
+    from game.lan import default_name, load_game
 
     joining = "target" in vars(args)
     name = args.name or default_name("Guest" if joining else "Host")
     game = load_game(args.record)
     try:
-        app = App()
+        app = open_window()
     except pygame.error as e:
         print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
         return 1

@@ -28,18 +28,64 @@ from game.i18n import N_, _
 from game.saves import BackgroundAutosaver, GameMeta, SaveStore, load_game
 from game.roseking.undo import DeckChance, UndoHistory
 
-from .art import CREAM, GOLD
+from .art import CREAM, GOLD, art_of
 from ..dialogs import ConfirmDialog, PauseMenu, dim
 from .game_scene import GameScene
-from .layout import CANVAS, DISCARD_RECT, DRAW_PILE_RECT
-from .match import Controller, Match
+from .layout import DISCARD_RECT, DRAW_PILE_RECT
+from ..theme import CANVAS
+from game.roseking.ai import make_player
+
+from .hint import Hint
+from .levels import level_name
+from .match import ComputerController, Controller, HumanController, Match
+from .thinking import computer_thinker
 from ..textinput import TextInput
 from ..widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
-    from .hint import Hint
     from ..app import App
-    from ..menus import GameConfig
+
+
+class GameConfig:
+    """Who plays which colour; builds fresh matches for "new game" with the same set-up.
+
+    ``computer``: None (two people at this machine) or (computer colour, level name).
+    ``seconds``/``iterations``: the computer's budget per move (see :func:`game.roseking.ai.make_player`);
+    the search levels think in a worker process (:func:`~game.client.roseking.thinking.computer_thinker`).
+    ``hint``: whether the game offers the hint key and button (a factory of :class:`Hint`; None: no hints).
+    """
+
+    def __init__(self, computer: tuple[Color, str] | None = None, seed: int | None = None,
+                 min_delay: float = 0.35, seconds: float | None = 1.0, iterations: int | None = None,
+                 hint: Callable[[], Hint] | None = Hint) -> None:
+        self.computer = computer
+        self.seed = seed
+        self.min_delay = min_delay
+        self.seconds = seconds
+        self.iterations = iterations
+        self.hint = hint
+
+    def next_seed(self) -> int | None:
+        """The seed of the next deal (None: random); each call moves a set seed on by one,
+        so the next "new game" is a different deal, still reproducible."""
+        seed = self.seed
+        if self.seed is not None:
+            self.seed += 1
+        return seed
+
+    def controllers(self) -> tuple[Controller, Controller]:
+        """Fresh (red, white) controllers for this set-up."""
+        if self.computer is None:
+            red, white = HumanController(N_("Player 1")), HumanController(N_("Player 2"))
+        else:
+            color, level = self.computer
+            player = make_player(level, self.seed)
+            thinker = computer_thinker(level, self.seed, self.seconds, self.iterations)
+            cpu = ComputerController(player, _("Computer · {level}").format(level=level_name(level)), self.min_delay,
+                                     thinker=thinker)
+            human = HumanController(N_("You"))
+            red, white = (cpu, human) if color is Color.RED else (human, cpu)
+        return red, white
 
 
 class LocalGame:
@@ -59,7 +105,7 @@ class LocalGame:
             meta = dataclasses.replace(meta, chance_seed=chance.seed)
         self.meta = meta
         if saver is None:
-            from ..saved_games import shared_store
+            from game.saves import shared_store
             saver = BackgroundAutosaver(shared_store())
         self.saver = saver
         humans = [c for c in (Color.RED, Color.WHITE) if controllers[c].local_human]
@@ -70,7 +116,7 @@ class LocalGame:
 
     @classmethod
     def new(cls, config: "GameConfig", saver: BackgroundAutosaver | None = None) -> "LocalGame":
-        """A fresh deal for ``config`` (a menu's :class:`~game.client.menus.GameConfig`);
+        """A fresh deal for ``config`` (a :class:`GameConfig`);
         a seeded config gives a reproducible deal and draws."""
         seed = config.next_seed()
         red, white = config.controllers()
@@ -126,7 +172,6 @@ class LocalGame:
 
 def config_for(meta: GameMeta) -> "GameConfig":
     """The menu configuration that plays like the saved game ``meta`` (same sides and level)."""
-    from ..menus import GameConfig
 
     if meta.kind == "computer" and meta.computer_color is not None and meta.computer_level is not None:
         return GameConfig((meta.computer_color, meta.computer_level))
@@ -313,7 +358,7 @@ class TextEntryDialog(ButtonScene):
         self.field.blur(keep=False)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        art = self.app.art
+        art = art_of(self.app)
         dim(surface)
         surface.blit(panel(self.rect.size, 255), self.rect)
         title = art.text(_(self.title), 34, GOLD, shadow=True)
@@ -332,13 +377,11 @@ class TextEntryDialog(ButtonScene):
 # ---------------------------------------------------------------------- starting
 def play(app: "App", game: LocalGame, config: "GameConfig") -> LocalGameScene:
     """Replace the whole stack by ``game``; "New game" deals a fresh one of ``config``."""
-    from ..menus import MainMenu
-
     def again() -> None:
         play(app, LocalGame.new(config), config)
 
     hint = config.hint() if config.hint is not None else None  # the hard AI's suggestion (issue 4)
-    scene = LocalGameScene(app, game, on_new_game=again, on_main_menu=lambda: app.reset(MainMenu(app)), hint=hint)
+    scene = LocalGameScene(app, game, on_new_game=again, on_main_menu=app.go_home, hint=hint)
     app.reset(scene)
     return scene
 

@@ -24,7 +24,7 @@ from game.roseking.engine import Card, Color, State
 from game.i18n import N_, _
 from game.roseking.replay import PlyInfo, Playback, Replay
 
-from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK
+from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
 from .game_scene import GameScene, color_name
 from .layout import SIDE_LEFT, SIDE_RIGHT
 from .match import Match
@@ -239,7 +239,7 @@ class ReplayScene(GameScene):
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         super().draw(surface, alpha)
-        art = self.app.art
+        art = art_of(self.app)
         rep, pb = self.replay, self.playback
         head = pygame.Rect(SIDE_RIGHT.x, SIDE_RIGHT.y - 4, SIDE_RIGHT.w, 40)
         title = _("Replay · ply {ply} of {total}").format(ply=rep.ply, total=rep.length)

@@ -10,13 +10,13 @@ from game.roseking.engine import Color, Termination, square_name
 from game.roseking.engine.cards import iter_bits
 from game.i18n import N_, _
 
-from .art import COLOR_UI, CREAM, GOLD
+from .art import COLOR_UI, CREAM, GOLD, art_of
 from .layout import SIDE_RIGHT
 from ..widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
     from ..app import App
-    from .game_scene import GameScene
+    from ..scene import Scene
 
 
 def territory_lines(state, color: Color) -> list[str]:
@@ -63,7 +63,7 @@ class ResultPanel(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "App", game: "GameScene") -> None:
+    def __init__(self, app: "App", game: "Scene") -> None:
         super().__init__(app)
         self.game = game
         self.state = game.match.state
@@ -88,7 +88,7 @@ class ResultPanel(ButtonScene):
         self.game.tick(dt)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        art = self.app.art
+        art = art_of(self.app)
         o = self.outcome
         r = self.rect
         surface.blit(panel(r.size, 255), r)

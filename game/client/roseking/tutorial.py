@@ -20,8 +20,9 @@ from game.roseking import rulesbook
 from game.roseking.engine import Color
 from game.i18n import _
 
-from .art import CREAM, GOLD
-from .layout import BOARD_RECT, CANVAS, DRAW_PILE_RECT, HAND_SLOTS, PANEL_RECT, hand_slot_rect, hero_rect
+from .art import CREAM, GOLD, art_of
+from .layout import BOARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, PANEL_RECT, hand_slot_rect, hero_rect
+from ..theme import CANVAS
 from ..widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ class TutorialOverlay(ButtonScene):
         return veil
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        art = self.app.art
+        art = art_of(self.app)
         steps = self.steps()
         step = steps[min(self.step, len(steps) - 1)]
         target = anchor_rect(step.anchor, self.color)

@@ -38,7 +38,7 @@ from typing import Callable
 
 from game.roseking.engine import State
 
-from . import kernel as K
+import game.roseking.ai.kernel as K
 
 
 def _sigmoid(x: float) -> float:

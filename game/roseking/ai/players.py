@@ -26,7 +26,7 @@ from typing import Callable, Protocol
 
 from game.roseking.engine import DRAW, Move, Rng, State, score_of
 
-from . import kernel as K
+import game.roseking.ai.kernel as K
 from .mcts import MCTS, SearchConfig, SearchResult
 
 #: Default thinking time of the search levels, seconds per move (issue 4).

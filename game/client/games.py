@@ -1,0 +1,75 @@
+"""The window's side of each game in :data:`game.registry.GAMES`, found by key.
+
+The shell's screens (main menu, saved games, ``rose-king host/join`` with a window)
+ask these objects; they never import a game's scenes. A game adds itself with one
+object satisfying :class:`ClientGame` (in ``game/client/<game>/plugin.py``) and one
+line in :func:`_clients`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+
+import pygame
+
+from game.registry import game_for_record
+
+if TYPE_CHECKING:
+    from .app import App
+    from .scene import Scene
+    from .widgets import Button
+
+
+class ClientGame(Protocol):
+    """What the shell's screens need of one game's scenes. ``key`` matches its :class:`game.registry.Game`."""
+
+    key: str
+
+    def menu_buttons(self, app: "App", x: int, w: int) -> list["Button"]:
+        """The main menu's ways to start this game (the menu places their rects)."""
+        ...
+
+    def draw_title(self, surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
+        """The game's title art over the table (``clock`` in seconds, for gentle motion)."""
+        ...
+
+    def how_to_play(self, app: "App") -> "Scene":
+        """The game's illustrated rules."""
+        ...
+
+    def resume(self, app: "App", path: str | os.PathLike[str]) -> None:
+        """Play on a saved unfinished game. Raises game.saves.SaveError / ValueError for a bad file."""
+        ...
+
+    def open_replay(self, app: "App", path: str | os.PathLike[str],
+                    on_back: Callable[[], None] | None = None) -> str | None:
+        """Push the replay viewer of a record; return a one-line reason instead if it cannot be opened."""
+        ...
+
+    def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
+        """``rose-king host|join`` with a window made by ``open_window()``; returns the exit status."""
+        ...
+
+
+def _clients() -> tuple[ClientGame, ...]:
+    from .roseking.plugin import CLIENT as ROSE_KING
+    return (ROSE_KING,)
+
+
+#: The client side of every game, in :data:`game.registry.GAMES` order.
+CLIENT_GAMES: tuple[ClientGame, ...] = _clients()
+
+
+def client_by_key(key: str) -> ClientGame:
+    """Raises KeyError for an unknown key."""
+    for c in CLIENT_GAMES:
+        if c.key == key:
+            return c
+    raise KeyError(key)
+
+
+def client_for_record(record: Mapping[str, Any]) -> ClientGame:
+    """The client of the game a parsed record belongs to. Raises :class:`game.records.RecordError`."""
+    return client_by_key(game_for_record(record).key)

@@ -1,0 +1,57 @@
+"""The window's one entry point: ``rose-king`` (the main menu, or a record's replay) and
+``rose-king host|join`` with a window. The command line reaches the client only here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pygame
+
+from game.i18n import _
+
+from .app import App
+from .menus import MainMenu
+from .saved_games import open_replay
+
+
+def open_window(*args, **kwargs) -> App:
+    """A new :class:`App` whose home scene is the main menu (arguments as for ``App``).
+    Raises pygame.error if no window can be opened."""
+    app = App(*args, **kwargs)
+    app.home = lambda: MainMenu(app)
+    return app
+
+
+def run(argv: list[str]) -> int:
+    """Open the game window (``rose-king`` with no arguments) at the main menu.
+
+    ``argv``: the remaining command-line words: nothing, a record path, or
+    ``["--replay", path]`` (``rose-king replay FILE``) open the replay viewer of that
+    record over the main menu. A file that cannot be opened prints
+    ``FILE: error: <reason>`` on stderr and shows the same message in the window.
+    Returns the exit status (2 for words it does not understand).
+    """
+    path = argv[1] if len(argv) == 2 and argv[0] == "--replay" else argv[0] if len(argv) == 1 else None
+    if argv and (path is None or path.startswith("-")):
+        print(_("rose-king: expected a record file to open, got: {words}").format(words=" ".join(argv)),
+              file=sys.stderr)
+        return 2
+    try:
+        app = open_window()
+    except pygame.error as e:  # no display at all (e.g. a server without X or Wayland)
+        print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
+        return 1
+    app.go_home()
+    error = None if path is None else open_replay(app, path)
+    if error is not None:
+        print(f"{path}: error: {error}", file=sys.stderr)
+    return app.run()
+
+
+def run_lan(args: argparse.Namespace) -> int:
+    """``rose-king host`` / ``rose-king join`` with the window (issue 7), for the game of ``args.game``
+    (default: the first game)."""
+    from .games import CLIENT_GAMES, client_by_key
+    key = getattr(args, "game", None)
+    return (client_by_key(key) if key else CLIENT_GAMES[0]).run_lan(args, open_window)

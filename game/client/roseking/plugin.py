@@ -1,0 +1,70 @@
+"""Rose King's side of the window: what the shell's main menu, saved-games list and
+``rose-king host/join`` need of it (see :mod:`game.client.games`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+
+from game.i18n import N_
+
+from ..widgets import Button
+from .setup import ComputerSetup, GameConfig, draw_title, start_game
+
+if TYPE_CHECKING:
+    from ..app import App
+    from ..scene import Scene
+
+
+class RoseKingClient:
+    """The :class:`game.client.games.ClientGame` of Rose King."""
+
+    key = "rose-king"
+
+    def menu_buttons(self, app: "App", x: int, w: int) -> list[Button]:
+        """Play a friend, play the computer, host and join a LAN game (rects are placed by the menu)."""
+        from .lan import lan_menu_buttons
+        return [Button((x, 0, w, 64), N_("Play a friend (same screen)"), lambda: start_game(app, GameConfig(None)),
+                       key=pygame.K_1, size=32),
+                Button((x, 0, w, 64), N_("Play the computer"), lambda: app.push(ComputerSetup(app)),
+                       key=pygame.K_2, size=32),
+                *lan_menu_buttons(app, x, w, 0)]
+
+    def draw_title(self, surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
+        """The game's title art over the table."""
+        draw_title(surface, app, clock, y)
+
+    def how_to_play(self, app: "App") -> "Scene":
+        from .howto import HowToPlay
+        return HowToPlay(app)
+
+    def resume(self, app: "App", path: str | os.PathLike[str]) -> None:
+        """Play on the saved game at ``path``. Raises SaveError / ValueError for a bad file."""
+        from .local_game import resume
+        resume(app, path)
+
+    def open_replay(self, app: "App", path: str | os.PathLike[str],
+                    on_back: Callable[[], None] | None = None) -> str | None:
+        """Push the replay viewer of ``path``; a bad file returns its one-line reason instead (None: opened)."""
+        from game.roseking.replay import Replay
+        from game.saves import SaveError, read_game
+
+        from .replay_view import ReplayScene
+        try:
+            record, _state = read_game(path)
+            replay = Replay(record)
+        except SaveError as e:
+            return str(e)
+        app.push(ReplayScene(app, replay, on_back=on_back or app.pop))
+        return None
+
+    def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
+        """``rose-king host|join`` with the window (see :func:`game.client.roseking.lan.run_lan`)."""
+        from .lan import run_lan
+        return run_lan(args, open_window)
+
+
+CLIENT = RoseKingClient()
