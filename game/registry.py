@@ -60,7 +60,8 @@ class Game(Protocol):
 
 def _games() -> tuple[Game, ...]:
     from game.roseking.plugin import GAME as ROSE_KING
-    return (ROSE_KING,)
+    from game.royals.plugin import GAME as ROYALS_RIOTS
+    return (ROSE_KING, ROYALS_RIOTS)
 
 
 #: Every game of the app, in the order the menus show them.

@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         if level not in game.levels:
             args.parser.error(f"argument LEVEL: invalid choice: {level!r} for {game.title} "
                               f"(choose from {', '.join(game.levels)})")
+    if getattr(args, "teams", False) and (4 not in game.seats or len(args.players) != 4):
+        args.parser.error("--teams needs a game of 4 players in two teams (royals-riots with 4 levels)")
     if args.out is not None:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -75,5 +77,7 @@ def register(sub) -> None:
                    help=f"thinking time per move of the search levels (default {DEFAULT_SECONDS})")
     p.add_argument("--out", metavar="DIR", help="write each game's record to DIR/A-vs-B-NNNN.json")
     p.add_argument("--seed", type=int, default=0, help="match seed: same seed, same deals and draws (default 0)")
+    p.add_argument("--teams", action="store_true",
+                   help="royals-riots with 4 players: seats 1+3 against 2+4 (ruling 10)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="games played in parallel processes (default 1)")
     p.set_defaults(run=run, parser=p)

@@ -160,6 +160,30 @@ class Observation:
     scores: tuple[int, ...]
     steal_target: int
 
+    def legal_actions(self) -> list[Action]:
+        """The decisions open to ``seat`` when it is ``to_act`` (the same list as
+        :meth:`State.legal_actions`, computed from what the seat knows); else empty."""
+        if self.to_act != self.seat:
+            return []
+        s, p = self.seat, self.phase
+        if p is Phase.PLAY:
+            hand = self.hand
+            if self.trick_plays and self.led is not None:
+                follow = [c for c in hand if c.rank == self.led]
+                if follow:
+                    return [Action(PLAY, s, card=c) for c in hand if c.rank == self.led or c.is_rankless]
+            return [Action(PLAY, s, card=c) for c in hand]
+        if p is Phase.STEAL:
+            return [Action(STEAL, s)] + [Action(STEAL, s, target=t) for t in range(1, self.players + 1)
+                                         if t != s and self.hand_sizes[t - 1]]
+        if p is Phase.EXECUTE:
+            return [Action(EXECUTE, s, card=c) for _, c in self.trick if c.index != EXECUTIONER]
+        if p is Phase.KEEP:
+            return [Action(KEEP, s, cards=combo) for combo in combinations(self.dealt, SETUP[self.players][1])]
+        if p is Phase.START:
+            return [Action(START, m) for m in range(1, 5) if team_of(m) == team_of(s)]
+        return []
+
 
 def team_of(seat: int) -> int:
     """0 for seats 1 and 3, 1 for seats 2 and 4 (ruling 10)."""
@@ -233,6 +257,54 @@ class State:
         self.pending = 0
         self.known = [0] * n
         self.voids: list[tuple[int, int, int]] = []
+
+    @classmethod
+    def from_position(cls, players: int, hands: dict[int, Iterable[str]], piles: dict[int, Iterable[str]] | None = None,
+                      *, leader: int = 1, revolution: bool = False, teams: bool = False, round: int = 1,
+                      round_scores: Sequence[Sequence[int]] = (), loot: dict[int, Iterable[str]] | None = None
+                      ) -> "State":
+        """A custom position at the start of a trick (for tests, puzzles and tutorials); no history.
+
+        ``hands``/``piles``/``loot``: seat -> card names (piles top first); cards placed nowhere
+        count as set aside. Raises ValueError for a card listed twice, unequal hand or pile
+        sizes (ruling 5 keeps them equal), empty hands, or a bad seat.
+        """
+        s = cls(players, teams)
+        piles = piles or {}
+        loot = loot or {}
+        seen = 0
+        hand_masks, pile_lists, loot_masks = [0] * players, [[] for _ in range(players)], [0] * players
+        for what, src in (("hand", hands), ("pile", piles), ("loot", loot)):
+            for seat, names in src.items():
+                if not 1 <= seat <= players:
+                    raise ValueError(f"unknown seat {seat}")
+                for name in names:
+                    c = Card.from_name(name).index
+                    if (seen >> c) & 1:
+                        raise ValueError(f"{name} is listed twice")
+                    seen |= 1 << c
+                    if what == "hand":
+                        hand_masks[seat - 1] |= 1 << c
+                    elif what == "pile":
+                        pile_lists[seat - 1].insert(0, c)
+                    else:
+                        loot_masks[seat - 1] |= 1 << c
+        if len({h.bit_count() for h in hand_masks}) != 1 or not hand_masks[0]:
+            raise ValueError("every seat must hold the same number of cards, at least one")
+        if len({len(p) for p in pile_lists}) != 1:
+            raise ValueError("every draw pile must hold the same number of cards")
+        s.round = round
+        s.round_scores = [tuple(r) for r in round_scores]
+        s.phase = Phase.PLAY
+        s.starter = s.leader = s.to_act = leader
+        s.hands = hand_masks
+        s.kept = hand_masks[:]
+        s.piles = pile_lists
+        s.dealt = [h | sum(1 << c for c in p) for h, p in zip(hand_masks, pile_lists)]
+        s.loot = loot_masks
+        s.aside = ALL_CARDS_MASK & ~seen
+        s.revolution = revolution
+        return s
 
     # ------------------------------------------------------------------ copying
     def _snapshot(self) -> tuple:

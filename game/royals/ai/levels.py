@@ -1,0 +1,71 @@
+"""The five computer levels of Royals & Riots, weakest first, and :func:`make_player`.
+
+- ``random``, ``greedy``, ``easy``: :mod:`.players` (rule-based).
+- ``medium``: the ISMCTS of :mod:`.search` with a tenth of the budget.
+- ``hard``: ISMCTS at the full budget (``seconds`` per decision, default 1 s).
+
+Set-up decisions (the hand choice, a team's starter) use the greedy's rules at every search level.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from game.rng import Rng
+
+from ..engine.actions import Action
+from ..engine.state import Observation, Phase
+from .players import EasyPlayer, GreedyPlayer, Player, RandomPlayer, decide_keep, decide_start
+from .search import ISMCTS, SearchResult
+
+#: Default thinking time of the search levels, seconds per decision (issue 11: at most 1 s).
+DEFAULT_SECONDS = 1.0
+
+
+class SearchPlayer:
+    """ISMCTS from the seat's observation; ``seconds`` per decision (None with ``iterations``)."""
+
+    name = "hard"
+    share = 1.0
+
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
+                 iterations: int | None = None, **_: object) -> None:
+        self.rng = Rng(seed)
+        secs = None if seconds is None else seconds * self.share
+        its = None if iterations is None else max(1, int(iterations * self.share))
+        self.search = ISMCTS(self.rng, secs, its)
+        self.last: SearchResult | None = None
+
+    def choose(self, obs: Observation) -> Action:
+        if obs.phase is Phase.KEEP:
+            return decide_keep(obs)
+        if obs.phase is Phase.START:
+            return decide_start(obs)
+        self.last = self.search.search(obs)
+        return self.last.action
+
+
+class HardPlayer(SearchPlayer):
+    name = "hard"
+
+
+class MediumPlayer(SearchPlayer):
+    name = "medium"
+    share = 0.1
+
+
+LEVELS: dict[str, Callable[..., Player]] = {
+    "random": RandomPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer,
+    "medium": MediumPlayer, "hard": HardPlayer,
+}
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+
+
+def make_player(level: str, seed: int | None = None, *, seconds: float | None = DEFAULT_SECONDS,
+                iterations: int | None = None) -> Player:
+    """A player of ``level`` (a key of :data:`LEVELS`). Raises ValueError for an unknown level."""
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown computer level {level!r} (choose from {', '.join(LEVELS)})") from None
+    return factory(seed, seconds=seconds, iterations=iterations)

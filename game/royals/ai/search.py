@@ -1,0 +1,313 @@
+"""Information-set MCTS (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012) for one seat.
+
+Each iteration samples a *determinization*: a full :class:`~game.royals.engine.State` consistent
+with the seat's :class:`~game.royals.engine.Observation` (the unseen cards dealt at random into
+the other hands, the piles and the aside, respecting the voids shown by not following, with
+every pile order shuffled, the seat's own included), then walks one shared tree of decisions
+(UCB1 with availability counts), expands one node and plays the round out at random. The
+playout stops at the round's end; each seat's reward is its (team's) margin over the best
+other seat (team), squashed to 0..1, and in the last round mostly the match's win/loss.
+Chance inside an iteration (the Thief's pick, the draws) comes from the determinization or
+the search's own :class:`~game.rng.Rng`. The search never sees a hidden card: it is handed
+only the observation.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from game.rng import Rng
+
+from ..engine.actions import EXECUTE, PLAY, STEAL, Action
+from ..engine.cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, RANK_OF, THIEF
+from ..engine.state import SETUP, Observation, Phase, State, team_of
+
+_STEAL_NONE = 40
+_STEAL = 40  # + target seat
+_EXEC = 50   # + card
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c.index
+    return m
+
+
+def determinize(obs: Observation, rng: Rng) -> State:
+    """A full state drawn at random among those consistent with ``obs`` (see the module docstring).
+
+    Void constraints: a seat that did not follow rank L in trick k held no L card then, so
+    its hand now holds at most as many unseen L cards as it has drawn since. If the sampler
+    cannot meet every constraint it relaxes them (never fails). Only for PLAY, STEAL, STOLEN
+    and EXECUTE phases (the set-up has nothing to search).
+    """
+    n = obs.players
+    me = obs.seat - 1
+    s = State.__new__(State)
+    s.players, s.teams = n, obs.teams
+    s.round, s.phase, s.to_act = obs.round, obs.phase, obs.to_act
+    s.starter, s.leader, s.trick_no = obs.starter, obs.leader, obs.trick_no
+    s.trick = [(seat, c.index) for seat, c in obs.trick]
+    s.trick_plays = [(seat, c.index) for seat, c in obs.trick_plays]
+    s.led = -1 if obs.led is None else int(obs.led)
+    s.revolution = obs.revolution
+    s.pending = obs.steal_target
+    s.known = [_mask(k) for k in obs.known]
+    s.voids = [(seat, int(r), t) for seat, r, t in obs.voids]
+    s.round_scores = list(obs.round_scores)
+    s.loot = [_mask(lt) for lt in obs.loot]
+    s.removed = _mask(obs.removed)
+    s.history, s._undo, s.track = [], [], False
+    own_hand, own_pile = _mask(obs.hand), _mask(obs.pile)
+    placed = own_hand | own_pile | s.removed
+    for m in s.loot:
+        placed |= m
+    for m in s.known:
+        placed |= m
+    for _, c in s.trick:
+        placed |= 1 << c
+    pool = _bits(ALL_CARDS_MASK & ~placed)
+    rng.shuffle(pool)
+    hands = [s.known[i] for i in range(n)]
+    hands[me] = own_hand
+    need = [obs.hand_sizes[i] - s.known[i].bit_count() if i != me else 0 for i in range(n)]
+    # void caps: seat -> rank -> unseen cards of that rank it may hold now
+    p0 = SETUP[n][0] - SETUP[n][1]
+    caps: list[dict[int, int]] = [{} for _ in range(n)]
+    for seat, r, t in s.voids:
+        i = seat - 1
+        if i == me:
+            continue
+        drawn = p0 - obs.pile_sizes[i]
+        caps[i][r] = max(0, drawn - min(t - 1, p0))  # later voids of the same rank overwrite earlier ones
+    order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
+    for i in order:
+        cap = dict(caps[i])
+        take, rest = [], []
+        for c in pool:
+            r = RANK_OF[c]
+            if len(take) < need[i] and cap.get(r, 99) > 0:
+                take.append(c)
+                if r in cap:
+                    cap[r] -= 1
+            else:
+                rest.append(c)
+        if len(take) < need[i]:  # constraints cannot all hold: relax them
+            missing = need[i] - len(take)
+            take += rest[:missing]
+            rest = rest[missing:]
+        for c in take:
+            hands[i] |= 1 << c
+        pool = rest
+    piles: list[list[int]] = []
+    for i in range(n):
+        if i == me:
+            pile = _bits(own_pile)
+        else:
+            k = obs.pile_sizes[i]
+            pile, pool = pool[:k], pool[k:]
+        rng.shuffle(pile)
+        piles.append(pile)
+    s.hands = hands
+    s.piles = piles
+    aside = 0
+    for c in pool:
+        aside |= 1 << c
+    s.aside = aside
+    s.dealt = [h | _mask(CARDS[c] for c in p) for h, p in zip(hands, piles)]
+    s.kept = hands[:]
+    return s
+
+
+def legal_keys(s: State) -> list[int]:
+    """The decisions at ``s`` as small ints: a card index to play, 40 (steal none) / 40 + seat
+    (steal), 50 + card (execute)."""
+    p = s.phase
+    if p is Phase.PLAY:
+        return _bits(s.legal_plays())
+    if p is Phase.STEAL:
+        me = s.to_act
+        return [_STEAL_NONE] + [_STEAL + t for t in range(1, s.players + 1) if t != me and s.hands[t - 1]]
+    if p is Phase.EXECUTE:
+        return [_EXEC + c for _, c in s.trick if c != EXECUTIONER]
+    return []
+
+
+def apply_key(s: State, key: int, rng: Rng) -> None:
+    """Apply a decision key (see :func:`legal_keys`) to an untracked state; a steal's card is
+    drawn uniformly from the robbed hand with ``rng`` (the chance outcome)."""
+    if key < 36:
+        s._play(s.to_act, key)
+    elif key == _STEAL_NONE:
+        s._after_thief()
+    elif key < _EXEC:
+        t = key - _STEAL
+        cards = _bits(s.hands[t - 1])
+        s._steal(s.to_act, t, cards[rng.randbelow(len(cards))])
+    else:
+        s._execute(key - _EXEC)
+
+
+def key_action(seat: int, key: int) -> Action:
+    """The :class:`Action` of a decision key (a steal without its card)."""
+    if key < 36:
+        return Action(PLAY, seat, card=CARDS[key])
+    if key == _STEAL_NONE:
+        return Action(STEAL, seat)
+    if key < _EXEC:
+        return Action(STEAL, seat, target=key - _STEAL)
+    return Action(EXECUTE, seat, card=CARDS[key - _EXEC])
+
+
+def action_key(a: Action) -> int:
+    if a.kind is PLAY:
+        return a.card.index  # type: ignore[union-attr]
+    if a.kind is STEAL:
+        return _STEAL_NONE if a.target is None else _STEAL + a.target
+    return _EXEC + a.card.index  # type: ignore[union-attr]
+
+
+def rewards(s: State, scale: float = 10.0) -> list[float]:
+    """Each seat's reward in 0..1 at the end of a round (see the module docstring)."""
+    tot = s.scores()
+    n = s.players
+    final = s.phase is Phase.OVER
+    out = []
+    for i in range(n):
+        if s.teams:
+            mine = tot[i] + tot[(i + 2) % 4]
+            other = tot[(i + 1) % 4] + tot[(i + 3) % 4]
+        else:
+            mine = tot[i]
+            other = max(tot[j] for j in range(n) if j != i)
+        d = mine - other
+        margin = 0.5 + 0.5 * math.tanh(d / scale)
+        if final:
+            win = 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+            out.append(0.7 * win + 0.3 * margin)
+        else:
+            out.append(margin)
+    return out
+
+
+class Node:
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+@dataclass
+class SearchResult:
+    """The chosen action, iterations run, seconds taken (wall and CPU), and root visits per action."""
+
+    action: Action
+    iterations: int
+    wall: float
+    cpu: float
+    visits: dict[str, int]
+
+
+class ISMCTS:
+    """Single-observer ISMCTS over one seat's observation.
+
+    ``seconds``: wall-clock budget per decision (None: no time limit); ``iterations``: a
+    cap on iterations (None: none); at least one of them must be set. ``c``: UCB1's
+    exploration constant. ``rng``: the search's own generator (determinizations, playouts).
+    """
+
+    def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
+                 c: float = 0.7) -> None:
+        if seconds is None and iterations is None:
+            raise ValueError("a search needs a time or an iteration budget")
+        self.rng = rng
+        self.seconds = seconds
+        self.iterations = iterations
+        self.c = c
+
+    def search(self, obs: Observation) -> SearchResult:
+        """Search from ``obs`` (its seat must be to act in PLAY, STEAL or EXECUTE)."""
+        t0, c0 = time.perf_counter(), time.process_time()
+        legal = obs.legal_actions()
+        if len(legal) == 1:
+            return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
+        root = Node()
+        rng = self.rng
+        deadline = None if self.seconds is None else t0 + self.seconds * 0.97
+        limit = self.iterations
+        it = 0
+        rnd = obs.round
+        log, sqrt = math.log, math.sqrt
+        cexp = self.c
+        while True:
+            if limit is not None and it >= limit:
+                break
+            if deadline is not None and it and time.perf_counter() >= deadline:
+                break
+            it += 1
+            d = determinize(obs, rng)
+            node = root
+            path: list[tuple[Node, int]] = []  # (child, seat that chose it)
+            # selection / expansion
+            while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
+                keys = legal_keys(d)
+                seat = d.to_act
+                children = node.children
+                untried = [k for k in keys if k not in children]
+                for k in keys:
+                    ch = children.get(k)
+                    if ch is not None:
+                        ch.avail += 1
+                if untried:
+                    k = untried[rng.randbelow(len(untried))]
+                    ch = Node()
+                    ch.avail = 1
+                    children[k] = ch
+                    apply_key(d, k, rng)
+                    path.append((ch, seat))
+                    break
+                best, best_k = -1.0, keys[0]
+                for k in keys:
+                    ch = children[k]
+                    v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
+                    if v > best:
+                        best, best_k = v, k
+                node = children[best_k]
+                apply_key(d, best_k, rng)
+                path.append((node, seat))
+            # playout: uniformly random decisions to the round's end
+            while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
+                if d.phase is Phase.PLAY:
+                    legal_mask = d.legal_plays()
+                    cards = _bits(legal_mask)
+                    d._play(d.to_act, cards[rng.randbelow(len(cards))])
+                else:
+                    keys = legal_keys(d)
+                    apply_key(d, keys[rng.randbelow(len(keys))], rng)
+            r = rewards(d)
+            for ch, seat in path:
+                ch.visits += 1
+                ch.total += r[seat - 1]
+        seat = obs.seat
+        best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
+        visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
+        return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
+
+
+__all__ = ["ISMCTS", "SearchResult", "determinize", "legal_keys", "apply_key", "key_action", "action_key",
+           "rewards", "THIEF"]

@@ -1,0 +1,94 @@
+"""Royals & Riots as one entry of the app's game registry (:mod:`game.registry`).
+
+>>> GAME.key, GAME.record_format, list(GAME.seats)
+('royals-riots', 'royals-riots-record', [2, 3, 4])
+>>> GAME.check(SAMPLE)
+'ok in-progress round=1 trick=4 to-act=3 scores=6,0,1'
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Mapping
+
+from game.i18n import N_
+
+from .ai.levels import LEVEL_NAMES
+from .engine.actions import STEAL, Action
+from .engine.record import FORMAT, SAMPLE, VERSION, Record, RecordError, status_line
+from .engine.state import Phase, State
+
+__all__ = ["GAME", "RoyalsRiots", "text_lines", "SAMPLE"]
+
+
+class RoyalsRiots:
+    """The :class:`game.registry.Game` of Royals & Riots."""
+
+    key = "royals-riots"
+    title = N_("Royals & Riots")
+    record_format = FORMAT
+    record_version = VERSION
+    seats = range(2, 5)
+    levels = LEVEL_NAMES
+
+    def check(self, record: Mapping[str, Any]) -> str:
+        """``ok finished scores=.. winners=.. rounds=3`` or ``ok in-progress round=.. trick=..
+        to-act=.. scores=..`` (docs/royals-record-format.md). Raises :class:`RecordError`."""
+        return status_line(Record.from_dict(dict(record)).replay())
+
+    def replay_text(self, record: Mapping[str, Any]) -> list[str]:
+        """The ``replay --text`` listing (see :func:`text_lines`). Raises RecordError."""
+        rec = Record.from_dict(dict(record))
+        rec.replay()  # validates everything first
+        return text_lines(rec)
+
+    def run_match(self, args: argparse.Namespace) -> int:
+        """Headless matches between 2-4 levels, seats rotating (``rose-king match --game royals-riots``)."""
+        from .ai.match import main_match
+        return main_match(args)
+
+
+def text_lines(rec: Record) -> list[str]:
+    """A valid record played back as text: per round a header, then one line per action with
+    the trick number and the match totals after it, a line per trick's winner, and the result::
+
+        round 1: starter 1
+          1.1  1 play K4          6,0,1
+          ...
+          trick 1: seat 1 wins 5 points (revolution)
+        in progress: round 1 trick 4, seat 3 to act, scores 6,0,1
+    """
+    state = State(len(rec.players), rec.teams)
+    lines = [" vs ".join(f"{s}. {name}" for s, name in enumerate(rec.players, 1))
+             + ("  (teams 1+3 against 2+4)" if rec.teams else "")]
+    for r, rnd in enumerate(rec.rounds, 1):
+        Record._setup(state, r, rnd)
+        lines.append(f"round {r}: starter {rnd.starter}")
+        for text in rnd.actions:
+            a = Action.from_str(text)
+            trick, before = state.trick_no, state.loot[:]
+            state.push(a)
+            lines.append(f"  {r}.{trick:<3} {text:<22} {','.join(map(str, state.scores()))}")
+            if state.round != r or state.is_over() or state.trick_no != trick:
+                stolen = 1 << a.card.index if a.kind is STEAL and a.card is not None else 0
+                after = state.loot if state.round == r and not state.is_over() else None
+                won = [] if after is None else [i + 1 for i in range(state.players) if (after[i] & ~stolen) != before[i] & ~stolen
+                                                and (after[i] & ~before[i] & ~stolen)]
+                side = ", revolution" if state.revolution and after is not None else ""
+                if after is None:
+                    lines.append(f"  round {r} over: round scores {','.join(map(str, state.round_scores[-1]))}")
+                elif won:
+                    lines.append(f"  trick {trick}: seat {won[0]} wins{side}")
+                else:
+                    lines.append(f"  trick {trick}: nobody wins, seat {state.leader} leads again{side}")
+    out = state.outcome()
+    if out is None:
+        lines.append(status_line(state).replace("ok in-progress", "in progress:"))
+    else:
+        teams = "" if out.team_scores is None else f", teams {','.join(map(str, out.team_scores))}"
+        lines.append(f"result: scores {','.join(map(str, out.scores))}{teams}; "
+                     f"winners {','.join(map(str, out.winners))}")
+    return lines
+
+
+GAME = RoyalsRiots()
