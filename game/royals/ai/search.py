@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from game.rng import Rng
 
 from ..engine.actions import EXECUTE, PLAY, STEAL, Action
-from ..engine.cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, RANK_OF, THIEF
-from ..engine.state import SETUP, Observation, Phase, State, team_of
+from ..engine.cards import ALL_CARDS_MASK, BEGGAR, CARDS, EXECUTIONER, RANK_OF, THIEF
+from ..engine.state import Observation, Phase, State, _trick_winner, team_of
 
 _STEAL_NONE = 40
 _STEAL = 40  # + target seat
@@ -65,7 +65,7 @@ def determinize(obs: Observation, rng: Rng) -> State:
     s.revolution = obs.revolution
     s.pending = obs.steal_target
     s.known = [_mask(k) for k in obs.known]
-    s.voids = [(seat, int(r), t) for seat, r, t in obs.voids]
+    s.voids = [(seat, int(r), t, p) for seat, r, t, p in obs.voids]
     s.round_scores = list(obs.round_scores)
     s.loot = [_mask(lt) for lt in obs.loot]
     s.removed = _mask(obs.removed)
@@ -83,15 +83,12 @@ def determinize(obs: Observation, rng: Rng) -> State:
     hands = [s.known[i] for i in range(n)]
     hands[me] = own_hand
     need = [obs.hand_sizes[i] - s.known[i].bit_count() if i != me else 0 for i in range(n)]
-    # void caps: seat -> rank -> unseen cards of that rank it may hold now
-    p0 = SETUP[n][0] - SETUP[n][1]
+    # void caps: seat -> rank -> unseen cards of that rank it may hold now (the draws since the void)
     caps: list[dict[int, int]] = [{} for _ in range(n)]
-    for seat, r, t in s.voids:
+    for seat, r, _t, pile_then in s.voids:
         i = seat - 1
-        if i == me:
-            continue
-        drawn = p0 - obs.pile_sizes[i]
-        caps[i][r] = max(0, drawn - min(t - 1, p0))  # later voids of the same rank overwrite earlier ones
+        if i != me:
+            caps[i][r] = max(0, pile_then - obs.pile_sizes[i])  # a later void of the rank overwrites
     order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
     for i in order:
         cap = dict(caps[i])
@@ -127,6 +124,7 @@ def determinize(obs: Observation, rng: Rng) -> State:
         aside |= 1 << c
     s.aside = aside
     s.dealt = [h | _mask(CARDS[c] for c in p) for h, p in zip(hands, piles)]
+    s.dealt[me] = _mask(obs.dealt)
     s.kept = hands[:]
     return s
 
@@ -202,6 +200,30 @@ def rewards(s: State, scale: float = 10.0) -> list[float]:
     return out
 
 
+def playout_card(d: State, cards: list[int]) -> int:
+    """The playout's rule for a seat that follows (``cards``: its legal cards, at least two):
+    win the trick with the weakest card that takes it, else dump the Beggar on an
+    opponent, else throw the weakest card; when its side already wins, throw the weakest."""
+    seat = d.to_act
+    rev = d.revolution
+    led = d.led
+    w = _trick_winner(d.trick, led, rev)
+    teams = d.teams
+    friend = w == seat or (teams and w and (w - seat) % 2 == 0)
+    ranked = [c for c in cards if c < THIEF]
+    if not ranked:
+        return cards[0]
+    weakest = min(ranked) if rev else max(ranked)
+    if friend:
+        return weakest
+    winning = [c for c in ranked if _trick_winner(d.trick + [(seat, c)], led, rev) == seat]
+    if winning:
+        return min(winning) if rev else max(winning)
+    if BEGGAR in cards and w:
+        return BEGGAR
+    return weakest
+
+
 class Node:
     __slots__ = ("children", "visits", "total", "avail")
 
@@ -232,13 +254,14 @@ class ISMCTS:
     """
 
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
-                 c: float = 0.7) -> None:
+                 c: float = 0.7, noise: int = 25) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
         self.seconds = seconds
         self.iterations = iterations
         self.c = c
+        self.noise = noise
 
     def search(self, obs: Observation) -> SearchResult:
         """Search from ``obs`` (its seat must be to act in PLAY, STEAL or EXECUTE)."""
@@ -290,12 +313,15 @@ class ISMCTS:
                 node = children[best_k]
                 apply_key(d, best_k, rng)
                 path.append((node, seat))
-            # playout: uniformly random decisions to the round's end
+            # playout to the round's end: mostly a simple trick rule, sometimes at random
             while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
                 if d.phase is Phase.PLAY:
-                    legal_mask = d.legal_plays()
-                    cards = _bits(legal_mask)
-                    d._play(d.to_act, cards[rng.randbelow(len(cards))])
+                    cards = _bits(d.legal_plays())
+                    if len(cards) == 1 or not d.trick or rng.randbelow(100) < self.noise:
+                        c = cards[rng.randbelow(len(cards))]
+                    else:
+                        c = playout_card(d, cards)
+                    d._play(d.to_act, c)
                 else:
                     keys = legal_keys(d)
                     apply_key(d, keys[rng.randbelow(len(keys))], rng)

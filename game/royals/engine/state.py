@@ -127,8 +127,9 @@ class Observation:
       played into this trick, in order (cards taken back included); ``led``: the led rank.
     - ``loot``: per seat, the cards of its loot (every one was seen going there);
       ``removed``: cards that left the game this round.
-    - ``voids``: ``(seat, rank, trick)``: that seat showed it held no card of ``rank`` when it
-      did not follow in trick ``trick`` of this round.
+    - ``voids``: ``(seat, rank, trick, pile)``: that seat showed it held no card of ``rank`` when
+      it did not follow in trick ``trick`` of this round, with ``pile`` cards left in its pile
+      then (so it has drawn ``pile - pile_sizes[seat - 1]`` cards since).
     - ``round_scores``: finished rounds; ``scores``: totals so far (A3).
     - ``steal_target``: the robbed seat while chance picks the Thief's card, else 0.
     """
@@ -155,7 +156,7 @@ class Observation:
     led: Rank | None
     loot: tuple[tuple[Card, ...], ...]
     removed: tuple[Card, ...]
-    voids: tuple[tuple[int, Rank, int], ...]
+    voids: tuple[tuple[int, Rank, int, int], ...]
     round_scores: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...]
     steal_target: int
@@ -213,7 +214,7 @@ class State:
     - ``led``: the led rank or -1; ``revolution``: the order is reversed (ruling 7)
     - ``pending``: the seat whose pile is awaited (PILE), the robbed seat (STOLEN), else 0
     - ``known``: per seat, cards known to all to be in that hand (taken back after a theft)
-    - ``voids``: ``[(seat, rank, trick_no), ...]`` this round (not following shows a void)
+    - ``voids``: ``[(seat, rank, trick_no, pile left), ...]`` this round (not following shows a void)
     - ``round_scores``: one tuple per finished round
     - ``history``: the actions pushed so far
     """
@@ -256,7 +257,7 @@ class State:
         self.revolution = False
         self.pending = 0
         self.known = [0] * n
-        self.voids: list[tuple[int, int, int]] = []
+        self.voids: list[tuple[int, int, int, int]] = []
 
     @classmethod
     def from_position(cls, players: int, hands: dict[int, Iterable[str]], piles: dict[int, Iterable[str]] | None = None,
@@ -652,7 +653,7 @@ class State:
         if not self.trick_plays:
             self.led = RANK_OF[c]
         elif self.led >= 0 and c < THIEF and RANK_OF[c] != self.led:
-            self.voids.append((seat, self.led, self.trick_no))
+            self.voids.append((seat, self.led, self.trick_no, len(self.piles[i])))
         self.trick.append((seat, c))
         self.trick_plays.append((seat, c))
         pile = self.piles[i]
@@ -777,7 +778,7 @@ class State:
             trick_plays=tuple((s, CARDS[c]) for s, c in self.trick_plays),
             led=None if self.led < 0 or not self.trick_plays else Rank(self.led),
             loot=tuple(cards_of(m) for m in self.loot), removed=cards_of(self.removed),
-            voids=tuple((s, Rank(r), t) for s, r, t in self.voids),
+            voids=tuple((s, Rank(r), t, p) for s, r, t, p in self.voids),
             round_scores=tuple(self.round_scores), scores=self.scores(),
             steal_target=self.pending if self.phase is Phase.STOLEN else 0)
 

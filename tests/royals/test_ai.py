@@ -1,0 +1,178 @@
+"""Computer players: legal decisions at every level, sensible greedy choices, the search sees only
+the observation (and its determinizations agree with it), the time budget, the match command."""
+
+import re
+import time
+
+import pytest
+
+from game.cli import main
+from game.royals.ai.levels import LEVEL_NAMES, make_player
+from game.royals.ai.match import play_match, summary_line, wilson
+from game.royals.ai.players import GreedyPlayer, decide_keep
+from game.royals.ai.search import ISMCTS, determinize
+from game.royals.engine import Action, Card, Phase, Rng, State, cards_of
+
+from .helpers import random_match
+from .test_properties import hidden_from, scrambled
+
+
+def pos(players, hands, piles=None, **kw):
+    return State.from_position(players, {s: h.split() for s, h in hands.items()},
+                               {s: p.split() for s, p in (piles or {}).items()}, **kw)
+
+
+@pytest.mark.parametrize("players,teams", [(2, False), (3, False), (4, True)])
+def test_every_level_plays_legal_matches(players, teams):
+    levels = ["random", "easy", "greedy", "medium", "hard"]
+    chosen = [make_player(levels[(k + players) % 5], k, seconds=None, iterations=20) for k in range(players)]
+    state, stats = play_match(chosen, Rng(players), teams)
+    assert state.is_over() and sum(st[0] for st in stats) > 30
+
+
+def test_greedy_dumps_the_beggar_on_a_winning_opponent():
+    s = pos(2, {1: "KING M1", 2: "BEGGAR P10"})
+    s.push_str("1 play KING")
+    assert str(GreedyPlayer(1).choose(s.observation(2))) == "2 play BEGGAR"
+
+
+def test_greedy_wins_a_trick_with_its_cheapest_winning_card():
+    s = pos(2, {1: "K6 M1", 2: "K1 K5"})
+    s.push_str("1 play K6")
+    assert str(GreedyPlayer(1).choose(s.observation(2))) == "2 play K5"
+
+
+def test_greedy_robs_the_seat_whose_card_wins_and_executes_well():
+    s = pos(3, {1: "THIEF P1", 2: "KING P2", 3: "P9 P3"})
+    for t in ("1 play THIEF", "2 play KING", "3 play P9"):
+        s.push_str(t)
+    assert str(GreedyPlayer(1).choose(s.observation(1))) == "1 steal 2"
+    s = pos(3, {1: "EXECUTIONER P1", 2: "KING P2", 3: "P9 P3"})
+    for t in ("1 play EXECUTIONER", "2 play KING", "3 play P9"):
+        s.push_str(t)
+    assert str(GreedyPlayer(1).choose(s.observation(1))) == "1 execute KING"
+
+
+def test_greedy_keeps_a_sensible_hand():
+    s = State(3)
+    rng = Rng(4)
+    while s.phase is not Phase.KEEP:
+        s.push(s.chance().sample(rng))
+    o = s.observation(1)
+    a = decide_keep(o)
+    assert s.is_legal(a)
+    if Card.from_name("KING") in o.dealt:
+        assert Card.from_name("KING") in a.cards
+
+
+def test_team_computer_picks_its_lower_scorer():
+    s = pos(4, {1: "KING", 2: "P10", 3: "P9", 4: "P8"}, teams=True)
+    for t in ("1 play KING", "2 play P10", "3 play P9", "4 play P8"):
+        s.push_str(t)
+    for level in LEVEL_NAMES:
+        if level != "random":
+            assert str(make_player(level, 1, seconds=None, iterations=5).choose(s.observation(s.to_act))) == "start 2"
+
+
+def playing_states(n=12):
+    out = []
+    for seed in range(200):
+        s = random_match(seed, 2 + seed % 3, upto=40 + (seed * 7) % 60)
+        if s.phase is Phase.PLAY and s.to_act:
+            out.append(s)
+        if len(out) >= n:
+            return out
+    return out
+
+
+def test_determinizations_agree_with_the_observation():
+    rng = Rng(9)
+    for s in playing_states():
+        seat = s.to_act
+        o = s.observation(seat)
+        for _ in range(5):
+            d = determinize(o, rng)
+            assert d.observation(seat) == o
+
+
+def test_determinizations_respect_voids():
+    # Seat 2 did not follow Knights and has no pile to draw from: it holds no Knight.
+    s = pos(2, {1: "K5 K6 P1 P2", 2: "M1 M2 M3 M4"})
+    s.push_str("1 play K5")
+    s.push_str("2 play M1")
+    assert s.voids == [(2, 3, 1, 0)]
+    o = s.observation(1)
+    rng = Rng(3)
+    for _ in range(50):
+        d = determinize(o, rng)
+        assert d.observation(1) == o
+        assert not any(c.rank is not None and c.rank.name == "KNIGHTS" for c in d.hand(2))
+
+
+def test_the_search_never_reads_hidden_cards():
+    # Two states that differ only in what the seat cannot see give the same decision.
+    rng = Rng(5)
+    for s in playing_states(6):
+        seat = s.to_act
+        t = scrambled(s, seat, rng)
+        assert hidden_from(t, seat) == hidden_from(s, seat)
+        a = make_player("hard", 11, seconds=None, iterations=60).choose(s.observation(seat))
+        b = make_player("hard", 11, seconds=None, iterations=60).choose(t.observation(seat))
+        assert a == b and s.is_legal(a)
+
+
+def test_hard_keeps_to_its_time_budget():
+    s = playing_states(1)[0]
+    o = s.observation(s.to_act)
+    budget = 0.3
+    walls, cpus = [], []
+    for k in range(3):
+        t0, c0 = time.perf_counter(), time.process_time()
+        make_player("hard", k, seconds=budget).choose(o)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    assert max(cpus) <= budget * 1.1
+    assert min(walls) <= budget * 1.1
+
+
+def test_search_result_reports_iterations_and_visits():
+    s = playing_states(1)[0]
+    r = ISMCTS(Rng(1), seconds=None, iterations=50).search(s.observation(s.to_act))
+    assert r.iterations == 50 and sum(r.visits.values()) == 50 and str(r.action) in r.visits
+
+
+def test_wilson_and_summary_line():
+    lo, hi = wilson(7, 10)
+    assert 0.39 < lo < 0.40 and 0.89 < hi < 0.90
+    assert summary_line(["hard", "greedy", "random"], 10, [7, 2, 0], 1) == \
+        "hard vs greedy vs random: 10 matches, hard won 7, greedy won 2, random won 0, shared 1; " \
+        "hard win rate 70.0% (95% CI 39.7%-89.2%)"
+
+
+def test_match_command(capsys, tmp_path):
+    assert main(["match", "--game", "royals-riots", "greedy", "random", "random", "--games", "3",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"greedy vs random vs random: 3 matches, greedy won \d, random won \d, random won \d, "
+                        r"shared \d; greedy win rate \d+\.\d% \(95% CI \d+\.\d%-\d+\.\d%\)", out[-1])
+    assert out[-2].startswith("mean points per round: greedy ")
+    assert len(list(tmp_path.iterdir())) == 3
+    assert main(["check", *map(str, sorted(tmp_path.iterdir()))]) == 0
+    # seats rotate between matches
+    assert "greedy (seat 1)" in out[0] and "greedy (seat 2)" in out[1] and "greedy (seat 3)" in out[2]
+
+
+def test_match_command_teams_and_bad_arguments(capsys):
+    assert main(["match", "--game", "royals-riots", "greedy", "random", "greedy", "random", "--teams",
+                 "--games", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("greedy vs random vs greedy vs random: 2 matches")
+    with pytest.raises(SystemExit) as e:
+        main(["match", "--game", "royals-riots", "greedy", "random", "--teams"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["match", "--game", "royals-riots", "greedy"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["match", "--game", "royals-riots", "greedy", "nobody"])
+    assert e.value.code == 2
