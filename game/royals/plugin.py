@@ -11,8 +11,6 @@ from __future__ import annotations
 import argparse
 from typing import Any, Mapping
 
-from game.i18n import N_
-
 from .ai.levels import LEVEL_NAMES
 from .engine.actions import STEAL, Action
 from .engine.record import FORMAT, SAMPLE, VERSION, Record, RecordError, status_line
@@ -25,7 +23,7 @@ class RoyalsRiots:
     """The :class:`game.registry.Game` of Royals & Riots."""
 
     key = "royals-riots"
-    title = N_("Royals & Riots")
+    title = "Royals & Riots"  # the game's own name in every language (the Dutch original's too)
     record_format = FORMAT
     record_version = VERSION
     seats = range(2, 5)
