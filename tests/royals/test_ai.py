@@ -122,6 +122,7 @@ def test_the_search_never_reads_hidden_cards():
 
 
 def test_hard_keeps_to_its_time_budget():
+    # The budget is CPU time on one core (+10% at most); the wall clock never passes 1 s (+10%).
     s = playing_states(1)[0]
     o = s.observation(s.to_act)
     budget = 0.3
@@ -132,7 +133,8 @@ def test_hard_keeps_to_its_time_budget():
         walls.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
     assert max(cpus) <= budget * 1.1
-    assert min(walls) <= budget * 1.1
+    assert max(walls) <= 1.0 * 1.1
+    assert min(walls) >= budget * 0.9 or max(cpus) >= budget * 0.9
 
 
 def test_search_result_reports_iterations_and_visits():

@@ -2,7 +2,8 @@
 
 - ``random``, ``greedy``, ``easy``: :mod:`.players` (rule-based).
 - ``medium``: the ISMCTS of :mod:`.search` with a tenth of the budget.
-- ``hard``: ISMCTS at the full budget (``seconds`` per decision, default 1 s).
+- ``hard``: ISMCTS at the full budget (``seconds`` of CPU time per decision, default 1 s;
+  the wall clock is capped at 1 s per decision).
 
 Set-up decisions (the hand choice, a team's starter) use the greedy's rules at every search level.
 """

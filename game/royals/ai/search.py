@@ -248,10 +248,15 @@ class SearchResult:
 class ISMCTS:
     """Single-observer ISMCTS over one seat's observation.
 
-    ``seconds``: wall-clock budget per decision (None: no time limit); ``iterations``: a
-    cap on iterations (None: none); at least one of them must be set. ``c``: UCB1's
-    exploration constant. ``rng``: the search's own generator (determinizations, playouts).
+    ``seconds``: the budget per decision in seconds of CPU time on one core (the search's
+    own process time), and never more than ``max(seconds, WALL_CAP)`` of wall-clock time,
+    so a loaded machine slows a decision but never past 1 s (issue 11). None: no time
+    limit. ``iterations``: a cap on iterations (None: none); at least one of the two must
+    be set. ``c``: UCB1's exploration constant; ``noise``: percent of random playout
+    decisions. ``rng``: the search's own generator (determinizations, playouts).
     """
+
+    WALL_CAP = 1.0
 
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
                  c: float = 0.7, noise: int = 25) -> None:
@@ -271,7 +276,9 @@ class ISMCTS:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
         root = Node()
         rng = self.rng
-        deadline = None if self.seconds is None else t0 + self.seconds * 0.97
+        deadline = None if self.seconds is None else c0 + self.seconds * 0.97
+        wall_deadline = None if self.seconds is None else t0 + max(self.seconds, self.WALL_CAP) * 0.97
+        clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         it = 0
         rnd = obs.round
@@ -280,7 +287,7 @@ class ISMCTS:
         while True:
             if limit is not None and it >= limit:
                 break
-            if deadline is not None and it and time.perf_counter() >= deadline:
+            if deadline is not None and it and (clock() >= deadline or wall() >= wall_deadline):
                 break
             it += 1
             d = determinize(obs, rng)
