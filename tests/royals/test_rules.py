@@ -340,3 +340,32 @@ def test_push_pop_restores_every_field():
     for _ in texts:
         s.pop()
     assert s == before
+
+
+def test_action_notation_round_trips_and_errors():
+    from game.royals.engine import Action, InvalidMoveError
+    for text in ("2 play K4", "1 steal 2 M3", "1 steal 2", "1 steal none", "2 execute R3", "start 3",
+                 "1 keep K4,THIEF,R3", "1 pile R6,P10", "deal K4,THIEF/K1/P7,BEGGAR/"):
+        assert str(Action.from_str(text)) == text
+        assert eval(repr(Action.from_str(text))) == Action.from_str(text)
+    for bad, reason in (("0 play K4", "unknown seat"), ("x play K4", "unknown seat"), ("1 play K9", "unknown card"),
+                        ("1 dance K4", "unknown action"), ("1 play", "not an action"), ("", "not an action")):
+        with pytest.raises(InvalidMoveError, match=reason):
+            Action.from_str(bad)
+
+
+def test_only_the_seat_to_act_has_legal_actions():
+    s = pos(3, {1: "K5 P1", 2: "K6 P2", 3: "K7 P3"})
+    assert s.observation(1).legal_actions() and not s.observation(2).legal_actions()
+    assert not s.observation(3).legal_actions()
+
+
+def test_from_position_refuses_impossible_positions():
+    with pytest.raises(ValueError, match="twice"):
+        pos(2, {1: "K5", 2: "K5"})
+    with pytest.raises(ValueError, match="same number"):
+        pos(2, {1: "K5 K6", 2: "K7"})
+    with pytest.raises(ValueError, match="teams need 4"):
+        State(3, teams=True)
+    with pytest.raises(ValueError, match="2 to 4"):
+        State(5)
