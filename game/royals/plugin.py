@@ -13,8 +13,8 @@ from typing import Any, Mapping
 
 from .ai.levels import LEVEL_NAMES
 from .engine.actions import STEAL, Action
-from .engine.record import FORMAT, SAMPLE, VERSION, Record, RecordError, status_line
-from .engine.state import Phase, State
+from .engine.record import FORMAT, SAMPLE, VERSION, Record, status_line
+from .engine.state import State
 
 __all__ = ["GAME", "RoyalsRiots", "text_lines", "SAMPLE"]
 

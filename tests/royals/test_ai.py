@@ -11,7 +11,7 @@ from game.royals.ai.levels import LEVEL_NAMES, make_player
 from game.royals.ai.match import play_match, summary_line, wilson
 from game.royals.ai.players import GreedyPlayer, decide_keep
 from game.royals.ai.search import ISMCTS, determinize
-from game.royals.engine import Action, Card, Phase, Rng, State, cards_of
+from game.royals.engine import Card, Phase, Rng, State
 
 from .helpers import random_match
 from .test_properties import hidden_from, scrambled

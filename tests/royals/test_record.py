@@ -9,8 +9,7 @@ import pytest
 from game.cli import main
 from game.records import RecordError as BaseRecordError
 from game.registry import game_for_record
-from game.royals.engine import (SAMPLE, Action, Card, Phase, Rank, Record, RecordError, State, cards_of,
-                                status_line)
+from game.royals.engine import SAMPLE, Action, Card, Phase, Rank, Record, cards_of, status_line
 
 from .helpers import random_match
 

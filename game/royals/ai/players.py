@@ -20,7 +20,7 @@ from typing import Protocol
 
 from game.rng import Rng
 
-from ..engine.actions import EXECUTE, KEEP, PLAY, START, STEAL, Action
+from ..engine.actions import EXECUTE, PLAY, STEAL, Action
 from ..engine.cards import (BEGGAR, EXECUTIONER, GUILDMASTER, POINTS, PRINCES, RANK_OF, REBELS, THIEF, Card,
                             NUM_CARDS)
 from ..engine.state import Observation, Phase, team_of
@@ -288,4 +288,4 @@ class EasyPlayer(GreedyPlayer):
 
 
 __all__ = ["Player", "RandomPlayer", "GreedyPlayer", "EasyPlayer", "action_values", "decide_keep",
-           "decide_start", "keep_score", "resolve", "KEEP", "START"]
+           "decide_start", "keep_score", "resolve"]

@@ -22,7 +22,7 @@ from game.rng import Rng
 
 from ..engine.actions import EXECUTE, PLAY, STEAL, Action
 from ..engine.cards import ALL_CARDS_MASK, BEGGAR, CARDS, EXECUTIONER, RANK_OF, THIEF
-from ..engine.state import Observation, Phase, State, _trick_winner, team_of
+from ..engine.state import Observation, Phase, State, _trick_winner
 
 _STEAL_NONE = 40
 _STEAL = 40  # + target seat
@@ -343,4 +343,4 @@ class ISMCTS:
 
 
 __all__ = ["ISMCTS", "SearchResult", "determinize", "legal_keys", "apply_key", "key_action", "action_key",
-           "rewards", "THIEF"]
+           "rewards", "playout_card"]

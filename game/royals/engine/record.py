@@ -18,7 +18,7 @@ from typing import Any
 
 from game.records import RecordError as _RecordError
 
-from .actions import DEAL, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError, InvalidMoveError
+from .actions import DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError
 from .cards import THIEF, Card
 from .state import ROUNDS, Phase, State
 

@@ -23,7 +23,7 @@ from game.rng import Rng
 
 from .actions import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError,
                       InvalidMoveError)
-from .cards import (ALL_CARDS_MASK, BEGGAR, CARDS, EXECUTIONER, GUILDMASTER, NUM_CARDS, POINTS, PRINCES,
+from .cards import (ALL_CARDS_MASK, CARDS, EXECUTIONER, GUILDMASTER, POINTS, PRINCES,
                     RANK_MASK, RANK_OF, RANKLESS_MASK, REBELS, THIEF, Card, Rank, cards_of, iter_bits)
 
 #: Players -> (cards dealt to each seat, cards kept in hand, cards set aside) (ruling 4).
@@ -857,5 +857,4 @@ def setup_sizes(players: int) -> tuple[int, int, int]:
 
 
 __all__ = ["SETUP", "ROUNDS", "Phase", "ChanceEvent", "Outcome", "Observation", "State", "team_of",
-           "trick_winner", "setup_sizes", "IllegalMoveError", "InvalidMoveError", "ALL_CARDS_MASK",
-           "NUM_CARDS", "BEGGAR"]
+           "trick_winner", "setup_sizes", "IllegalMoveError", "InvalidMoveError"]
