@@ -338,3 +338,40 @@ def test_from_state_mid_round_and_mid_setup():
     assert status_line(rec.replay()) == status_line(s) or s.phase in (Phase.KEEP, Phase.PILE)
     s = random_match(2, 3, upto=3)  # in the middle of round 1's set-up: no round recorded yet
     assert Record.from_state(s).rounds == []
+
+
+# ---------------------------------------------------------------- fuzz: never a traceback
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_junk = st.one_of(st.none(), st.booleans(), st.integers(-5, 40), st.text(max_size=12),
+                  st.lists(st.text(max_size=6), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+                  st.sampled_from(["KING", "P7", "1 play K4", "2 steal 1 M3", "3 execute R3", "1 steal none", "THIEF"]))
+
+
+def _paths(obj, prefix=()):
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, prefix + (i,))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_any_mutation_gives_a_line_not_a_traceback(data):
+    d = copy.deepcopy(SAMPLE)
+    paths = [p for p in _paths(d) if p]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        target = d
+        try:
+            for k in path[:-1]:
+                target = target[k]
+            target[path[-1]] = data.draw(_junk)
+        except (KeyError, IndexError, TypeError):
+            pass
+    line = check(d)
+    assert line.startswith("ok ") or line.startswith("error")
