@@ -55,7 +55,8 @@ class ClientGame(Protocol):
 
 def _clients() -> tuple[ClientGame, ...]:
     from .roseking.plugin import CLIENT as ROSE_KING
-    return (ROSE_KING,)
+    from .royals.plugin import CLIENT as ROYALS_RIOTS
+    return (ROSE_KING, ROYALS_RIOTS)
 
 
 #: The client side of every game, in :data:`game.registry.GAMES` order.

@@ -1,0 +1,57 @@
+"""Royals & Riots' side of the window: what the shell's main menu, saved-games list and
+``rose-king host/join`` need of it (see :mod:`game.client.games`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+
+from game.i18n import N_, _
+
+from ..widgets import Button
+from .setup import RoyalsSetup, draw_title
+
+if TYPE_CHECKING:
+    from ..app import App
+    from ..scene import Scene
+
+
+class RoyalsClient:
+    """The :class:`game.client.games.ClientGame` of Royals & Riots."""
+
+    key = "royals-riots"
+    title = N_("Royals & Riots")
+
+    def menu_buttons(self, app: "App", x: int, w: int) -> list[Button]:
+        """One button: a new match (people and computers at this screen)."""
+        return [Button((x, 0, w, 64), N_("Play Royals & Riots"), lambda: app.push(RoyalsSetup(app)),
+                       key=pygame.K_3, size=32)]
+
+    def draw_title(self, surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
+        draw_title(surface, app, clock, y)
+
+    def how_to_play(self, app: "App") -> "Scene":
+        from .howto import RoyalsHowTo
+        return RoyalsHowTo(app)
+
+    def resume(self, app: "App", path: str | os.PathLike[str]) -> None:
+        """Play on the saved match at ``path``. Raises SaveError / ValueError for a bad file."""
+        from .saving import resume
+        resume(app, path)
+
+    def open_replay(self, app: "App", path: str | os.PathLike[str],
+                    on_back: Callable[[], None] | None = None) -> str | None:
+        from .saving import open_replay
+        return open_replay(app, path, on_back)
+
+    def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
+        """Royals & Riots has no network play yet (the next issue)."""
+        import sys
+        print(_("rose-king: network play of Royals & Riots is not there yet"), file=sys.stderr)
+        return 2
+
+
+CLIENT = RoyalsClient()

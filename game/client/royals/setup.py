@@ -1,0 +1,183 @@
+"""Royals & Riots' new-match set-up (2-4 seats, each a person or a computer level, names,
+teams for 4, who starts round 1), its title art, and starting a match."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+
+from game.i18n import N_, _
+from game.royals.engine import CARDS
+
+from ..theme import CANVAS, CREAM, GOLD
+from ..textinput import TextInput
+from ..widgets import Button, ButtonScene, panel
+from .art import royals_art
+from .scene import RoyalsTableScene
+from .table import LEVELS, Seat, TableConfig, TableMatch
+from .thinking import RoyalsThinker
+
+if TYPE_CHECKING:
+    from ..app import App
+
+#: How a computer level is named on the buttons (the same words as Rose King's levels).
+LEVEL_LABELS = {"random": N_("Beginner"), "greedy": N_("Casual"), "easy": N_("Easy"), "medium": N_("Medium"),
+                "hard": N_("Hard")}
+#: Names the computer seats get by default.
+COMPUTER_NAMES = ("Ada", "Bram", "Cato", "Dora")
+
+
+def level_label(level: str | None) -> str:
+    return _("Person") if level is None else _("Computer · {level}").format(level=_(LEVEL_LABELS[level]))
+
+
+def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
+    """The table, the title, and a fan of cards that sways gently."""
+    surface.blit(app.art.table, (0, 0))
+    ra = royals_art(app)
+    title = app.art.text(_("Royals & Riots"), 110, GOLD, shadow=True)
+    surface.blit(title, title.get_rect(center=(CANVAS[0] // 2, y)))
+    sub = app.art.text(_("Win tricks, start a revolution, keep your head"), 30, CREAM, shadow=True)
+    surface.blit(sub, sub.get_rect(center=(CANVAS[0] // 2, y + 74)))
+    for i, name in enumerate(("KING", "P7")):
+        card = next(c for c in CARDS if c.name == name)
+        img = pygame.transform.rotozoom(ra.face(card), (-1 if i else 1) * (10 + 3 * math.sin(clock * 1.5 + i)), 0.8)
+        x = CANVAS[0] // 2 + (-1 if i == 0 else 1) * (title.get_width() // 2 + 80)
+        surface.blit(img, img.get_rect(center=(x, y + 10)))
+
+
+def start_match(app: "App", config: TableConfig, *, min_delay: float = 0.45, use_process: bool = True,
+                saver_factory: Callable[[TableMatch], Callable[[TableMatch], None] | None] | None = None
+                ) -> RoyalsTableScene:
+    """Replace the whole stack by a new match of ``config``; "Rematch" starts another with the same seats."""
+    match = TableMatch(config)
+
+    def again() -> None:
+        if config.seed is not None:
+            config.seed += 1
+        start_match(app, config, min_delay=min_delay, use_process=use_process, saver_factory=saver_factory)
+
+    saver = saver_factory(match) if saver_factory is not None else None
+    scene = RoyalsTableScene(app, match, on_new_game=again, on_main_menu=app.go_home,
+                             thinker=RoyalsThinker(config.seconds, config.seed, use_process=use_process),
+                             min_delay=min_delay, saver=saver)
+    app.reset(scene)
+    return scene
+
+
+class RoyalsSetup(ButtonScene):
+    """Choose the seats (2-4; each a person or a computer level; names), teams, who starts."""
+
+    def __init__(self, app: "App", start: Callable[[TableConfig], None] | None = None) -> None:
+        super().__init__(app)
+        self.clock = 0.0
+        self.start_fn = start or (lambda cfg: start_match(app, cfg))
+        self.count = 3
+        self.levels: list[str | None] = [None, "medium", "medium", "medium"]
+        self.teams = False
+        self.starter = 0
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 232, 800, 540)
+        self.fields = [TextInput((self.rect.x + 170, self.rect.y + 120 + 56 * i, 260, 44),
+                                 _("You") if i == 0 else COMPUTER_NAMES[i], max_len=16, size=24) for i in range(4)]
+        self._build()
+
+    def _build(self) -> None:
+        r = self.rect
+        x0 = r.x + 40
+        self.buttons = []
+        for i, n in enumerate((2, 3, 4)):
+            self.buttons.append(Button((x0 + 130 + i * 90, r.y + 40, 80, 48), str(n), lambda n=n: self.set_count(n),
+                                       key=getattr(pygame, f"K_{n}"), selected=lambda n=n: self.count == n, size=28))
+        for i in range(4):
+            self.buttons.append(Button((r.x + 450, r.y + 120 + 56 * i, 310, 44), lambda i=i: level_label(self.levels[i]),
+                                       lambda i=i: self.cycle_level(i), size=24, enabled=lambda i=i: i < self.count))
+        y = r.y + 120 + 56 * 4 + 14
+        self.buttons.append(Button((x0 + 130, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
+                                   else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,
+                                   selected=lambda: self.teams and self.count == 4))
+        self.buttons.append(Button((x0 + 130, y + 58, 300, 46), self.starter_label, self.cycle_starter, size=24))
+        self.buttons += [
+            Button((x0, r.bottom - 74, 240, 54), N_("Back"), self.back, size=28),
+            Button((r.right - 280, r.bottom - 74, 240, 54), N_("Start"), self.start, key=pygame.K_RETURN, size=28),
+        ]
+
+    def starter_label(self) -> str:
+        if not self.starter:
+            return _("Round 1 starts: random")
+        return _("Round 1 starts: {name}").format(name=self.name(self.starter))
+
+    def name(self, seat: int) -> str:
+        text = self.fields[seat - 1].text.strip()
+        return text or _("Player {n}").format(n=seat)
+
+    def set_count(self, n: int) -> None:
+        self.count = n
+        if n != 4:
+            self.teams = False
+        if self.starter > n:
+            self.starter = 0
+
+    def cycle_level(self, i: int) -> None:
+        order: list[str | None] = [None, *LEVELS]
+        self.levels[i] = order[(order.index(self.levels[i]) + 1) % len(order)]
+        if self.levels[i] is None and self.fields[i].text in COMPUTER_NAMES:
+            self.fields[i].set_text(_("Player {n}").format(n=i + 1))
+        elif self.levels[i] is not None and self.fields[i].text.startswith(_("Player {n}").format(n=i + 1)):
+            self.fields[i].set_text(COMPUTER_NAMES[i])
+
+    def toggle_teams(self) -> None:
+        self.teams = not self.teams and self.count == 4
+
+    def cycle_starter(self) -> None:
+        self.starter = (self.starter + 1) % (self.count + 1)
+
+    def config(self) -> TableConfig:
+        seats = [Seat(self.name(i + 1), self.levels[i]) for i in range(self.count)]
+        return TableConfig(seats, teams=self.teams and self.count == 4, starter=self.starter)
+
+    def back(self) -> None:
+        self.app.pop()
+
+    on_escape = back
+
+    def start(self) -> None:
+        for f in self.fields:
+            f.blur()
+        self.start_fn(self.config())
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for i, f in enumerate(self.fields[:self.count]):
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and f.rect.collidepoint(event.pos):
+                for g in self.fields:
+                    if g is not f:
+                        g.blur()
+                f.focus()
+                return
+            if f.focused and f.handle_event(event):
+                return
+        super().handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        for f in self.fields:
+            f.update(dt)
+
+    def close(self) -> None:
+        for f in self.fields:
+            f.blur(keep=False)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        draw_title(surface, self.app, self.clock, y=110)
+        surface.blit(panel(self.rect.size), self.rect)
+        r = self.rect
+        surface.blit(art.text(_("Players"), 28, GOLD, shadow=True), (r.x + 40, r.y + 50))
+        for i in range(self.count):
+            surface.blit(art.text(_("Seat {n}").format(n=i + 1), 24, CREAM, shadow=True), (r.x + 40, r.y + 130 + 56 * i))
+            self.fields[i].draw(surface, art)
+        y = r.y + 120 + 56 * 4 + 14
+        surface.blit(art.text(_("Teams"), 24, CREAM, shadow=True), (r.x + 40, y + 12))
+        surface.blit(art.text(_("Start"), 24, CREAM, shadow=True), (r.x + 40, y + 70))
+        self.draw_buttons(surface)

@@ -1,0 +1,285 @@
+"""A Royals & Riots match at this machine, without pygame: who sits where, the state, chance,
+and what each action did (:class:`Beat`) for the table to animate.
+
+:class:`TableMatch` owns the :class:`~game.royals.engine.State` and a seeded
+:class:`~game.rng.Rng` for the chance events (the deal, each pile's order, the card a
+Thief takes unseen); :meth:`TableMatch.apply` pushes a decision checked, plays the chance
+events that follow, and returns the :class:`Beat` list of everything that happened, in
+order: cards played and drawn, a theft, an execution, a revolution starting or ending, the
+trick going to its winner (and why), the round's scores, the end of the match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from game.rng import Rng
+from game.royals.engine import (CARDS, DEAL, EXECUTE, KEEP, PLAY, START, STEAL, Action, Card, Phase, Rank,
+                                State, trick_winner)
+
+#: The levels a computer seat may have, weakest first (the engine's computer players).
+LEVELS = ("random", "greedy", "easy", "medium", "hard")
+#: Levels that think for a while (their search runs in a worker process).
+SEARCH_LEVELS = ("medium", "hard")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat: ``name`` (shown as typed), ``level`` None for a person at this machine."""
+
+    name: str
+    level: str | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.level is None
+
+
+@dataclass
+class TableConfig:
+    """A new match's set-up: 2-4 seats in clockwise order, ``teams`` (4 seats: 1+3 against
+    2+4), ``starter`` of round 1 (0: drawn at random), ``seed`` (None: a random deal),
+    ``seconds`` the search levels' time per decision."""
+
+    seats: list[Seat]
+    teams: bool = False
+    starter: int = 0
+    seed: int | None = None
+    seconds: float = 1.0
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats, 1) if s.human]
+
+
+@dataclass
+class Beat:
+    """Something that happened at the table, for the scene to show.
+
+    ``kind``: ``deal``, ``keep``, ``start``, ``play`` (``seat`` plays ``card``), ``draw``
+    (``seat`` draws ``card`` from its pile), ``steal`` (``seat``'s Thief takes ``card`` from
+    ``target``, who takes back ``back``), ``nosteal``, ``execute`` (``seat``'s Executioner
+    removes ``card``), ``revolution`` / ``restore`` (the order turns / returns), ``trick``
+    (``seat`` wins ``cards`` for ``reason``: ``highest``, ``guildmaster``, ``revolution``),
+    ``void`` (only rankless cards: ``cards`` leave the game), ``round`` (``scores`` of the
+    round), ``over``.
+    """
+
+    kind: str
+    seat: int = 0
+    card: Card | None = None
+    target: int = 0
+    back: Card | None = None
+    cards: tuple[tuple[int, Card], ...] = ()
+    reason: str = ""
+    scores: tuple[int, ...] = ()
+
+
+@dataclass
+class LastTrick:
+    """The last finished trick, to view again: every card played (in order), the cards
+    that counted, the winner (0: nobody) and why."""
+
+    plays: tuple[tuple[int, Card], ...]
+    kept: tuple[tuple[int, Card], ...]
+    winner: int
+    reason: str
+    stolen: Card | None = None
+    executed: Card | None = None
+
+
+@dataclass
+class TableMatch:
+    """The match, its seats and its chance. ``state`` is never pushed to from outside."""
+
+    config: TableConfig
+    state: State = field(init=False)
+    rng: Rng = field(init=False)
+    last_trick: LastTrick | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.state = State(len(self.config.seats), self.config.teams)
+        self.rng = Rng(self.config.seed)
+        self._trick_notes: dict[str, Card] = {}
+        self.beats_pending: list[Beat] = []
+
+    @classmethod
+    def resume(cls, config: TableConfig, state: State) -> "TableMatch":
+        m = cls(config)
+        m.state = state
+        return m
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    def name(self, seat: int) -> str:
+        return self.config.seats[seat - 1].name
+
+    def is_human(self, seat: int) -> bool:
+        return self.config.seats[seat - 1].human
+
+    # ---------------------------------------------------------------- whose decision
+    def decider(self) -> int:
+        """The seat whose decision is awaited (0 at chance and at the end). A team's choice of
+        starter is made by a person of that team if it has one."""
+        s = self.state
+        if s.phase is Phase.START and s.to_act:
+            members = s.starting_team_members()
+            people = [m for m in members if self.is_human(m)]
+            if s.to_act in people or not people:
+                return s.to_act
+            return people[0]
+        if s.is_chance() or s.is_over():
+            return 0
+        return s.to_act
+
+    def human_to_act(self) -> int:
+        """The person whose decision is awaited, or 0."""
+        d = self.decider()
+        return d if d and self.is_human(d) else 0
+
+    def computer_to_act(self) -> int:
+        d = self.decider()
+        return d if d and not self.is_human(d) else 0
+
+    # ---------------------------------------------------------------- acting
+    def advance(self) -> list[Beat]:
+        """Play the chance events that are due (deal, piles, round 1's starter). Returns the beats."""
+        beats: list[Beat] = []
+        s = self.state
+        while s.is_chance() and not s.is_over():
+            event = s.chance()
+            if event is None:
+                break
+            if event.kind is Phase.START and self.config.starter and s.round == 1:
+                a = Action.start(self.config.starter)
+            else:
+                a = event.sample(self.rng)
+            beats += self._push(a)
+        return beats
+
+    def apply(self, action: Action) -> list[Beat]:
+        """Push a decision (checked: raises IllegalMoveError), then the chance events it calls for."""
+        self.state.illegal_reason(action)
+        reason = self.state.illegal_reason(action)
+        if reason is not None:
+            from game.royals.engine import IllegalMoveError
+            raise IllegalMoveError(reason)
+        beats = self._push(action)
+        return beats + self.advance()
+
+    def _push(self, a: Action) -> list[Beat]:
+        s = self.state
+        pre = s.copy(stack=False)
+        s.push(a)
+        return self._beats(pre, a, s)
+
+    def _beats(self, pre: State, a: Action, post: State) -> list[Beat]:
+        k = a.kind
+        out: list[Beat] = []
+        trick = list(pre.trick)
+        if k is DEAL:
+            out.append(Beat("deal"))
+            self.last_trick = None
+        elif k is KEEP:
+            out.append(Beat("keep", a.seat))
+        elif k is START:
+            out.append(Beat("start", a.seat))
+        elif k is PLAY:
+            assert a.card is not None
+            out.append(Beat("play", a.seat, a.card))
+            trick.append((a.seat, a.card.index))
+            if len(post.piles[a.seat - 1]) < len(pre.piles[a.seat - 1]):
+                drawn = pre.piles[a.seat - 1][-1]
+                out.append(Beat("draw", a.seat, CARDS[drawn]))
+            self._trick_notes = {} if not pre.trick_plays else self._trick_notes
+        elif k is STEAL:
+            if a.target is None:
+                out.append(Beat("nosteal", a.seat))
+            elif a.card is not None:
+                back = next((c for s_, c in trick if s_ == a.target), None)
+                trick = [(s_, c) for s_, c in trick if s_ != a.target]
+                out.append(Beat("steal", a.seat, a.card, a.target, None if back is None else CARDS[back]))
+                self._trick_notes["stolen"] = a.card
+        elif k is EXECUTE:
+            assert a.card is not None
+            trick = [(s_, c) for s_, c in trick if c != a.card.index]
+            out.append(Beat("execute", a.seat, a.card))
+            self._trick_notes["executed"] = a.card
+        finished = bool(pre.trick_plays or k is PLAY) and (not post.trick_plays) and k in (PLAY, STEAL, EXECUTE) \
+            and post.phase is not Phase.STOLEN
+        if finished:
+            plays = tuple((s_, CARDS[c]) for s_, c in (list(pre.trick_plays) + ([(a.seat, a.card.index)] if k is PLAY else [])))  # type: ignore[union-attr]
+            kept = tuple((s_, CARDS[c]) for s_, c in trick)
+            names = {c.name for _, c in kept}
+            rev = pre.revolution
+            if "P7" in names:
+                rev = True
+            if rev and ("R3" in names or "R5" in names):
+                rev = False
+            if rev != pre.revolution:
+                out.append(Beat("revolution" if rev else "restore"))
+            led = None if pre.led < 0 else Rank(pre.led)
+            winner = trick_winner(kept, led, rev) or 0
+            reason = "highest"
+            if winner and led is not None and any(c.is_guildmaster and c.rank is led for _, c in kept):
+                reason = "guildmaster"
+            elif winner and rev:
+                reason = "revolution"
+            out.append(Beat("trick" if winner else "void", winner, cards=kept, reason=reason))
+            self.last_trick = LastTrick(plays, kept, winner, reason, self._trick_notes.get("stolen"),
+                                        self._trick_notes.get("executed"))
+            self._trick_notes = {}
+            if post.round != pre.round or post.is_over():
+                out.append(Beat("round", scores=post.round_scores[-1]))
+            if post.is_over():
+                out.append(Beat("over"))
+        return out
+
+    # ---------------------------------------------------------------- helpers for people
+    def suggested_hand(self, seat: int) -> tuple[Card, ...]:
+        """A sensible hand to keep from ``seat``'s dealt cards (the computer players' choice)."""
+        obs = self.state.observation(seat)
+        try:
+            from game.royals.ai.players import decide_keep
+            return decide_keep(obs).cards
+        except ImportError:  # an engine without computer players yet: keep the strongest cards
+            order = sorted(obs.dealt, key=_keep_value, reverse=True)
+            return tuple(sorted(order[:self.state.hand_size()]))
+
+
+def _keep_value(c: Card) -> float:
+    if c.is_rankless:
+        return 2.5 if c.name != "BEGGAR" else 3.0  # the Beggar is best played away, not drawn late
+    return c.points + (36 - c.index) / 36
+
+
+def computer_player(level: str, seed: int | None = None, seconds: float | None = 1.0):
+    """The engine's computer player of ``level`` (``player.choose(observation) -> Action``)."""
+    try:
+        from game.royals.ai.levels import make_player
+    except ImportError:  # an engine without computer players yet: legal random choices
+        return _RandomPlayer(seed)
+    return make_player(level, seed, seconds=seconds)
+
+
+class _RandomPlayer:
+    def __init__(self, seed: int | None) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, obs) -> Action:  # pragma: no cover - only before the engine's AI exists
+        raise NotImplementedError
+
+
+def choose_for(state: State, seat: int, player) -> Action:
+    """``player``'s decision for ``seat`` now (from the seat's observation only)."""
+    if isinstance(player, _RandomPlayer):
+        acts = state.legal_actions() if state.phase is not Phase.KEEP else []
+        if state.phase is Phase.KEEP:
+            dealt = list(state.observation(seat).dealt)
+            player.rng.shuffle(dealt)
+            return Action.keep(seat, dealt[:state.hand_size()])
+        if state.phase is Phase.START:
+            acts = [a for a in acts] or [Action.start(seat)]
+        return acts[player.rng.randbelow(len(acts))]
+    return player.choose(state.observation(seat))
