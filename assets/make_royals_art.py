@@ -205,7 +205,7 @@ def face(card: Card, rng: Rng) -> pygame.Surface:
     small = pygame.font.Font(None, 22 * SS)
     if card.number is not None and rank not in (Rank.KING, Rank.QUEEN):
         for x, anchor in ((14 * SS, "topleft"), (w - 14 * SS, "topright")):
-            num = font.render(str(card.number), True, col)
+            num = (font if card.number < 10 else pygame.font.Font(None, 34 * SS)).render(str(card.number), True, col)
             s.blit(num, num.get_rect(**{anchor: (x, 12 * SS)}))
     else:
         letter = {"KING": "K", "QUEEN": "Q"}.get(card.name, "")

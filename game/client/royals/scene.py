@@ -39,6 +39,10 @@ SMALL = 0.5  # other seats' cards
 TRICK_SCALE = 0.9
 TEAM_COLOURS = ((70, 110, 190), (190, 70, 60))
 HIGHLIGHT = (255, 226, 120)
+TRICK_Y = 350
+#: How a computer level is named (the same words as Rose King's levels).
+LEVEL_WORDS = {"random": N_("Beginner"), "greedy": N_("Casual"), "easy": N_("Easy"), "medium": N_("Medium"),
+               "hard": N_("Hard")}
 REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster: highest of the led rank"),
            "revolution": N_("highest card in the revolution's order")}
 
@@ -166,8 +170,8 @@ class RoyalsTableScene(Scene):
     def seat_anchor(self, seat: int) -> tuple[int, int]:
         """Centre of a seat's hand on screen."""
         pos = self.rel(seat)
-        return {"bottom": (CANVAS[0] // 2 - 40, HAND_Y + CARD_H // 2), "left": (80, 330),
-                "top": (CANVAS[0] // 2, 70), "right": (CANVAS[0] - 80, 330)}[pos]
+        return {"bottom": (CANVAS[0] // 2 - 40, HAND_Y + CARD_H // 2), "left": (270, 330),
+                "top": (CANVAS[0] // 2, 70), "right": (CANVAS[0] - 270, 330)}[pos]
 
     def back_rects(self, seat: int, count: int) -> list[pygame.Rect]:
         """Another seat's face-down cards (small)."""
@@ -187,7 +191,7 @@ class RoyalsTableScene(Scene):
 
     def trick_pos(self, seat: int) -> tuple[int, int]:
         """Centre of ``seat``'s card in the trick."""
-        cx, cy = CANVAS[0] // 2 - 40, 330
+        cx, cy = CANVAS[0] // 2 - 40, TRICK_Y
         d = {"bottom": (0, 95), "left": (-130, 0), "top": (0, -95), "right": (130, 0)}[self.rel(seat)]
         return (cx + d[0], cy + d[1])
 
@@ -197,9 +201,9 @@ class RoyalsTableScene(Scene):
         if pos == "bottom":
             return pygame.Rect(16, CANVAS[1] - 150, 200, 132)
         if pos == "left":
-            return pygame.Rect(150, 200, 200, 132)
+            return pygame.Rect(16, 244, 200, 132)
         if pos == "right":
-            return pygame.Rect(CANVAS[0] - 350, 200, 200, 132)
+            return pygame.Rect(CANVAS[0] - 216, 244, 200, 132)
         return pygame.Rect(170, 16, 200, 132)
 
     def pile_pos(self, seat: int) -> tuple[int, int]:
@@ -598,23 +602,32 @@ class RoyalsTableScene(Scene):
         surface.blit(panel(r.size, 215), r)
         title = _("Round {r} of 3 · trick {t}").format(r=min(3, self.state.round), t=self.view.trick_no)
         surface.blit(art.text(title, 22, GOLD, shadow=True), (r.x + 14, r.y + 12))
-        totals = self.state.scores()
-        rp = self.state.round_points()
+        rp, totals = self.shown_scores()
         y = r.y + 42
         for s in range(1, self.n + 1):
-            col = TEAL if s == self.match.decider() else CREAM
+            col = TEAL if self.idle() and s == self.match.decider() else CREAM
             name = art.text(self.match.name(s)[:14], 21, col)
             surface.blit(name, (r.x + 14, y))
             val = art.text(_("{round} / {total}").format(round=rp[s - 1], total=totals[s - 1]), 21, col)
             surface.blit(val, val.get_rect(topright=(r.right - 14, y)))
             y += 28
         if self.state.teams:
-            ts = self.state.team_scores() or (0, 0)
+            ts = (totals[0] + totals[2], totals[1] + totals[3])
             for team, label in enumerate((_("Team 1 + 3"), _("Team 2 + 4"))):
                 surface.blit(art.text(label, 21, TEAM_COLOURS[team]), (r.x + 14, y))
                 v = art.text(str(ts[team]), 21, TEAM_COLOURS[team])
                 surface.blit(v, v.get_rect(topright=(r.right - 14, y)))
                 y += 28
+
+    def shown_scores(self) -> tuple[list[int], list[int]]:
+        """(round points, match totals) per seat as the table shows them (following the beats)."""
+        from game.royals.engine import points_of, mask_of
+        rp = [points_of(mask_of(loot)) for loot in self.view.loot]
+        totals = list(rp)
+        for rs in self.state.round_scores[:self.view.round - 1]:
+            for i, v in enumerate(rs):
+                totals[i] += v
+        return rp, totals
 
     def _draw_seat(self, surface: pygame.Surface, seat: int) -> None:
         art = self.app.art
@@ -624,12 +637,14 @@ class RoyalsTableScene(Scene):
         col = CREAM
         if self.state.teams:
             pygame.draw.rect(surface, TEAM_COLOURS[team_of(seat)], plate.inflate(-6, -6), 3, border_radius=12)
-        if seat == self.match.decider():
+        if self.idle() and seat == self.match.decider():
             pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(6, 6), 3, border_radius=16)
         name = self.match.name(seat)
-        if not self.match.is_human(seat):
-            name = f"{name} ·"
         surface.blit(art.text(name[:18], 22, col, shadow=True), (plate.x + 12, plate.y + 10))
+        level = self.match.config.seats[seat - 1].level
+        if level is not None:
+            lv = art.text(_(LEVEL_WORDS.get(level, level)), 16, (210, 200, 170))
+            surface.blit(lv, lv.get_rect(topright=(plate.right - 12, plate.y + 14)))
         # pile and loot
         piles = self.view.piles[seat - 1]
         px, py = self.pile_pos(seat)
@@ -722,7 +737,7 @@ class RoyalsTableScene(Scene):
             img = ra.face(card, TRICK_SCALE)
             if sliding and a is not None:
                 p = (a.progress - TRICK_HOLD / DURATIONS["trick"]) / (1 - TRICK_HOLD / DURATIONS["trick"])
-                dest = self.loot_pos(a.beat.seat) if a.beat.kind == "trick" else (CANVAS[0] // 2 - 40, 330)
+                dest = self.loot_pos(a.beat.seat) if a.beat.kind == "trick" else (CANVAS[0] // 2 - 40, TRICK_Y)
                 c = _lerp(r.center, dest, max(0.0, min(1.0, p)))
                 img = ra.face(card, TRICK_SCALE * (1 - 0.55 * p))
                 if a.beat.kind == "void":
@@ -749,16 +764,21 @@ class RoyalsTableScene(Scene):
         if self.view.winner and a is not None and a.beat.kind == "trick":
             text = _("{name} wins the trick: {why}").format(name=self.match.name(self.view.winner),
                                                             why=_(REASONS.get(self.view.reason, "highest")))
-            t = self.app.art.text(text, 24, HIGHLIGHT, shadow=True)
-            surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, 190)))
+            self.banner(surface, text)
         elif a is not None and a.beat.kind == "void":
-            t = self.app.art.text(_("Only rankless cards: nobody wins, they leave the game."), 24, HIGHLIGHT, shadow=True)
-            surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, 190)))
+            self.banner(surface, _("Only rankless cards: nobody wins, they leave the game."))
         if self.state.phase is Phase.PLAY and self.view.trick and self.state.led >= 0 and self.idle():
             from game.royals.engine import Rank
             t = self.app.art.text(_("Led: {rank}").format(rank=rank_name(Rank(self.state.led))), 22, CREAM,
                                   shadow=True)
-            surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, 196)))
+            surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y)))
+
+    def banner(self, surface: pygame.Surface, text: str) -> None:
+        """A message across the middle of the trick."""
+        t = self.app.art.text(text, 26, HIGHLIGHT, shadow=True)
+        r = t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y + 190))
+        surface.blit(panel((r.w + 40, r.h + 24), 220), r.inflate(40, 24))
+        surface.blit(t, r)
 
     def _draw_flying(self, surface: pygame.Surface) -> None:
         a = self.anim
@@ -787,12 +807,11 @@ class RoyalsTableScene(Scene):
                 c2 = _lerp(self.trick_pos(b.target), self.seat_anchor(b.target), p)
                 img2 = ra.face(back, 0.6)
                 surface.blit(img2, img2.get_rect(center=(int(c2[0]), int(c2[1]))))
-            t = self.app.art.text(_("{thief} steals from {victim}").format(
-                thief=self.match.name(b.seat), victim=self.match.name(b.target)), 24, HIGHLIGHT, shadow=True)
-            surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, 190)))
+            self.banner(surface, _("{thief} steals from {victim}").format(
+                thief=self.match.name(b.seat), victim=self.match.name(b.target)))
         elif b.kind == "deal":
             for s in range(1, self.n + 1):
-                c = _lerp((CANVAS[0] // 2 - 40, 330), self.seat_anchor(s), p)
+                c = _lerp((CANVAS[0] // 2 - 40, TRICK_Y), self.seat_anchor(s), p)
                 img = ra.back_img(SMALL)
                 surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
 

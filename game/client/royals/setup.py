@@ -15,16 +15,13 @@ from ..theme import CANVAS, CREAM, GOLD
 from ..textinput import TextInput
 from ..widgets import Button, ButtonScene, panel
 from .art import royals_art
-from .scene import RoyalsTableScene
+from .scene import LEVEL_WORDS as LEVEL_LABELS, RoyalsTableScene
 from .table import LEVELS, Seat, TableConfig, TableMatch
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:
     from ..app import App
 
-#: How a computer level is named on the buttons (the same words as Rose King's levels).
-LEVEL_LABELS = {"random": N_("Beginner"), "greedy": N_("Casual"), "easy": N_("Easy"), "medium": N_("Medium"),
-                "hard": N_("Hard")}
 #: Names the computer seats get by default.
 COMPUTER_NAMES = ("Ada", "Bram", "Cato", "Dora")
 

@@ -1,0 +1,207 @@
+"""Royals & Riots in the window (issue 12), driven headless through the real event handlers:
+whole matches for 2 people and for a person with three computers in teams, the "pass to NAME"
+screen between people only, and no hand ever drawn face up for the wrong person."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game.client.app import STEP
+from game.client.royals.scene import RoyalsTableScene
+from game.client.royals.setup import RoyalsSetup, start_match
+from game.client.royals.table import Seat, TableConfig
+from game.royals.engine import Phase
+
+
+class Person:
+    """Plays a match on the screen with clicks and keys, as people at the screen would, and
+    checks after every frame that only the right hand was drawn face up."""
+
+    def __init__(self, app, scene: RoyalsTableScene) -> None:
+        self.app = app
+        self.scene = scene
+        self.passes: list[int] = []
+        self.rounds_seen = 0
+        self.face_ups: set[int] = set()
+        self.keys_used = 0
+
+    def post(self, type_: int, **attrs) -> None:
+        pygame.event.post(pygame.event.Event(type_, **attrs))
+
+    def click(self, pos) -> None:
+        pos = (int(pos[0]), int(pos[1]))
+        self.post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+        self.post(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)
+        self.post(pygame.MOUSEBUTTONUP, pos=pos, button=1)
+        self.step()
+
+    def key(self, key: int) -> None:
+        self.post(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0)
+        self.post(pygame.KEYUP, key=key, mod=0, unicode="", scancode=0)
+        self.step()
+
+    def step(self) -> None:
+        s = self.scene
+        before = s.passing
+        self.app.step(STEP)
+        if s.passing and s.passing != before:
+            self.passes.append(s.passing)
+        self.check_privacy()
+
+    def check_privacy(self) -> None:
+        s = self.scene
+        humans = s.humans
+        for seat in s.drawn_face_up:
+            self.face_ups.add(seat)
+            assert s.match.is_human(seat), f"a computer's hand (seat {seat}) was drawn face up"
+            if len(humans) >= 2:
+                assert not s.passing, "a hand was drawn face up behind the pass screen"
+                assert seat == s.revealed == s.match.human_to_act(), \
+                    f"seat {seat}'s hand was drawn face up while seat {s.match.human_to_act()} decides"
+        assert len(s.drawn_face_up) <= 1
+
+    def play_match(self, max_frames: int = 60000) -> None:
+        s = self.scene
+        for _i in range(max_frames):
+            if s.modal == "over":
+                return
+            if s.modal == "round":
+                self.rounds_seen += 1
+                self.click(s.modal_buttons[0].rect.center)
+                continue
+            if s.passing:
+                self.click((640, 400))
+                continue
+            seat = s.my_turn()
+            if not seat:
+                self.step()
+                continue
+            self.decide(seat)
+        raise AssertionError("the match did not end")
+
+    def decide(self, seat: int) -> None:
+        s = self.scene
+        phase = s.state.phase
+        ply = s.state.ply
+        if phase is Phase.KEEP:
+            if seat % 2:  # one person lets the game choose, the other clicks the cards
+                self.key(pygame.K_s)
+            else:
+                for card in s.match.suggested_hand(seat):
+                    dealt = list(s.state.observation(seat).dealt)
+                    self.click(s._keep_rects(dealt)[dealt.index(card)].center)
+            assert len(s.selected) == s.state.hand_size()
+            self.key(pygame.K_RETURN)
+        elif phase is Phase.PLAY:
+            legal = [a.card for a in s.state.legal_actions()]
+            hand = s.view.hands[seat - 1]
+            if len(legal) < len(hand) and self.keys_used < 3:
+                # an unplayable card is dimmed and says why when hovered; a click on it does nothing
+                bad = next(c for c in hand if c not in legal)
+                r = s.hand_rects(len(hand))[hand.index(bad)]
+                self.click(r.center)
+                assert s.state.ply == ply and "follow" in s.toast
+            if self.keys_used < 2 and len(hand) > 1:  # keyboard: arrows to a playable card, Enter
+                self.keys_used += 1
+                target = hand.index(legal[0])
+                while s.focus % len(hand) != target:
+                    self.key(pygame.K_RIGHT)
+                self.key(pygame.K_RETURN)
+            else:
+                card = legal[-1]
+                r = s.hand_rects(len(hand))[hand.index(card)]
+                self.click((r.centerx, r.centery))
+        elif phase is Phase.STEAL:
+            targets = s.choices(seat)
+            self.click(s.plate_rect(targets[0]).center)
+        elif phase is Phase.EXECUTE:
+            victim = next(c for _, c in s.view.trick if c.name != "EXECUTIONER")
+            seat_of = next(x for x, c in s.view.trick if c == victim)
+            self.click(s._trick_rect(seat_of).center)
+        elif phase is Phase.START:
+            self.click(s.plate_rect(s.choices(seat)[0]).center)
+        assert s.state.ply > ply, f"the decision in {phase} did not happen"
+
+
+@pytest.fixture
+def instant(app):
+    app.options.anim_speed = 0.0
+    return app
+
+
+def test_a_whole_two_person_match_passes_the_screen_between_them(instant):
+    cfg = TableConfig([Seat("Ann"), Seat("Bob")], seed=11)
+    scene = start_match(instant, cfg, min_delay=0, use_process=False)
+    p = Person(instant, scene)
+    p.play_match()
+    out = scene.state.outcome()
+    assert out is not None and len(out.rounds) == 3
+    assert p.rounds_seen == 2  # the score table after rounds 1 and 2; the result after round 3
+    assert p.passes and set(p.passes) == {1, 2}
+    assert p.face_ups == {1, 2}
+    assert scene.match.last_trick is not None
+
+
+def test_a_whole_four_player_team_match_against_computers_never_shows_the_pass_screen(instant):
+    cfg = TableConfig([Seat("You"), Seat("Ada", "greedy"), Seat("Bram", "random"), Seat("Cato", "greedy")],
+                      teams=True, seed=5)
+    scene = start_match(instant, cfg, min_delay=0, use_process=False)
+    p = Person(instant, scene)
+    p.play_match()
+    out = scene.state.outcome()
+    assert out is not None and out.team_scores is not None
+    assert p.passes == []
+    assert p.face_ups == {1}
+    # the result offers a rematch with the same seats
+    rematch = scene.modal_buttons[0]
+    p.click(rematch.rect.center)
+    assert isinstance(instant.top, RoyalsTableScene) and instant.top is not scene
+    assert instant.top.state.teams
+
+
+def test_the_pass_screen_comes_between_two_people_and_not_before_a_computer(instant):
+    cfg = TableConfig([Seat("Ann"), Seat("Bob"), Seat("Cas", "random")], seed=2)
+    scene = start_match(instant, cfg, min_delay=0, use_process=False)
+    p = Person(instant, scene)
+    for _i in range(4000):
+        if scene.modal:
+            break
+        if scene.passing:
+            assert scene.match.human_to_act() == scene.passing
+            p.click((640, 400))
+            continue
+        seat = scene.my_turn()
+        if seat:
+            p.decide(seat)
+        else:
+            p.step()
+    assert set(p.passes) == {1, 2}
+    assert 3 not in p.passes
+
+
+def test_set_up_starts_the_chosen_seats(instant):
+    setup = RoyalsSetup(instant)
+    instant.push(setup)
+    setup.set_count(4)
+    setup.toggle_teams()
+    setup.cycle_level(0)  # person -> random
+    cfg = setup.config()
+    assert [s.level for s in cfg.seats] == ["random", "medium", "medium", "medium"] and cfg.teams
+    setup.set_count(2)
+    assert not setup.config().teams and len(setup.config().seats) == 2
+
+
+def test_main_menu_offers_royals_and_riots(instant):
+    instant.go_home()
+    menu = instant.top
+    labels = [b.text() for b in menu.buttons]
+    assert "Play Royals & Riots" in labels
+    button = next(b for b in menu.buttons if b.text() == "Play Royals & Riots")
+    p = Person.__new__(Person)
+    p.app = instant
+    pos = button.rect.center
+    for t in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(t, pos=pos, button=1, rel=(0, 0), buttons=(0, 0, 0)))
+    instant.step(STEP)
+    assert isinstance(instant.top, RoyalsSetup)
