@@ -256,6 +256,10 @@ class SaveEntry:
     scores: tuple[int, int] = (0, 0)
     to_move: Color | None = None
     record: Record | None = field(default=None, repr=False, compare=False)
+    #: Another game's save (not Rose King): its players' names and its status line, and the game's key.
+    names: tuple[str, ...] | None = None
+    summary: str | None = None
+    game: str = "rose-king"
 
     @property
     def ok(self) -> bool:
@@ -277,6 +281,8 @@ class SaveEntry:
 
     def players(self) -> str:
         """``"Alice – Bob"`` with localized defaults for missing names."""
+        if self.names is not None:
+            return " – ".join(self.names)
         if self.meta is None:
             return ""
         return _("{red} – {white}").format(red=self.meta.red or _("Red"), white=self.meta.white or _("White"))
@@ -285,6 +291,8 @@ class SaveEntry:
         """The list's result column: ``in progress``, ``Red wins 140–42``, ``Draw 30–30``, or the error."""
         if self.error is not None:
             return self.error
+        if self.summary is not None:
+            return self.summary
         if self.result is None:
             return _("in progress")
         r, w = self.result["red"], self.result["white"]
@@ -377,6 +385,12 @@ class SaveStore:
     def _read_entry(path: Path, mtime: int) -> SaveEntry:
         stem = path.stem
         try:
+            obj = read_json_record(path)
+        except SaveError as e:
+            return SaveEntry(path, stem, mtime, error=str(e))
+        if obj.get("format") != FORMAT:
+            return _other_game_entry(path, mtime, obj)
+        try:
             record, state = read_game(path)
         except SaveError as e:
             return SaveEntry(path, stem, mtime, error=str(e))
@@ -426,6 +440,36 @@ class SaveStore:
     def load(self, game_id: str) -> tuple[State, GameMeta]:
         """Open a save of this store: the replayed state and its metadata. Raises SaveError."""
         return load_game(self.path_for(game_id))
+
+
+def _other_game_entry(path: Path, mtime: int, obj: dict[str, Any]) -> SaveEntry:
+    """A list entry for the save of another game of the app, from the game's own check
+    (:meth:`game.registry.Game.check`): its players, status, and whether it can be resumed."""
+    from game.registry import game_for_record
+    stem = path.stem
+    try:
+        game = game_for_record(obj)
+        status = game.check(obj)
+    except BaseRecordError as e:
+        return SaveEntry(path, stem, mtime, error=record_error_text(e))
+    fields = dict(part.split("=", 1) for part in status.split() if "=" in part)
+    game_id = obj.get("game_id") if isinstance(obj.get("game_id"), str) and _GAME_ID.fullmatch(obj["game_id"]) \
+        else (stem if _GAME_ID.fullmatch(stem) else "game")
+    kind = obj.get("kind") if obj.get("kind") in RESUMABLE_KINDS else "local"
+    meta = GameMeta(game_id, kind, date=obj.get("date") if isinstance(obj.get("date"), str) else None)
+    names = tuple(str(n) for n in obj.get("players", ()) if isinstance(n, str))
+    scores = fields.get("scores", "").replace(",", "–")
+    title = _(game.title)
+    if status.startswith("ok finished"):
+        result = obj.get("result") if isinstance(obj.get("result"), dict) else {"scores": scores}
+        summary = _("{game}: finished {scores}").format(game=title, scores=scores)
+    else:
+        result = None
+        summary = _("{game}: round {round}, {scores}").format(game=title, round=fields.get("round", "1"),
+                                                             scores=scores)
+    plies = sum(len(r.get("actions", ())) for r in obj.get("rounds", ()) if isinstance(r, dict))
+    return SaveEntry(path, game_id, mtime, None, meta, plies, result, names=names, summary=summary,
+                     game=game.key)
 
 
 def load_game(path: str | os.PathLike[str]) -> tuple[State, GameMeta]:

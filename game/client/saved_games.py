@@ -278,7 +278,7 @@ class SavedGamesScene(ButtonScene):
             surface.blit(err, (r.x + 14 + cols[1], y + 2), pygame.Rect(0, 0, room, err.get_height()))
             return
         status = e.status_text()
-        if e.result is None:
+        if e.result is None and e.summary is None:
             status = _("in progress · {colour} to move").format(
                 colour=_("Red") if int(e.to_move or 0) == 0 else _("White"))
         for text, x in zip((format_date(e), e.players(), status, str(e.plies)), cols):

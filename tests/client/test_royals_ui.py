@@ -205,3 +205,47 @@ def test_main_menu_offers_royals_and_riots(instant):
         pygame.event.post(pygame.event.Event(t, pos=pos, button=1, rel=(0, 0), buttons=(0, 0, 0)))
     instant.step(STEP)
     assert isinstance(instant.top, RoyalsSetup)
+
+
+def test_autosave_continue_and_replay_of_a_royals_match(instant):
+    from game.client.royals.replay_view import RoyalsReplayScene
+    from game.client.saved_games import open_game, open_replay
+    from game.saves import shared_store
+    cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "greedy")], seed=4)
+    scene = start_match(instant, cfg, min_delay=0, use_process=False)
+    p = Person(instant, scene)
+    for _i in range(400):  # part of round 1
+        seat = scene.my_turn()
+        if seat and scene.state.phase is Phase.PLAY and scene.state.trick_no >= 3:
+            break
+        p.decide(seat) if seat else p.step()
+    ply = scene.state.ply
+    # undo against the computers: back to the person's previous decision, and the same cards come again
+    scene.undo()
+    assert scene.state.ply < ply
+    for _i in range(400):
+        seat = scene.my_turn()
+        if seat and scene.state.phase is Phase.PLAY and scene.state.trick_no >= 3:
+            break
+        p.decide(seat) if seat else p.step()
+    instant.reset(RoyalsSetup(instant))  # leaving flushes the autosave
+    entry = shared_store().resumable()
+    assert entry is not None and entry.ok and entry.game == "royals-riots"
+    assert entry.players() == "You – Ada – Bram" and "Royals & Riots" in entry.status_text()
+    open_game(instant, entry)
+    resumed = instant.top
+    assert isinstance(resumed, RoyalsTableScene) and resumed.state.history == scene.state.history
+    assert resumed.match.config.seats[1].level == "random"
+    instant.reset(RoyalsSetup(instant))
+    assert open_replay(instant, entry.path) is None
+    replay = instant.top
+    assert isinstance(replay, RoyalsReplayScene)
+    for _i in range(3000):
+        instant.step(STEP)
+        if replay.pos == len(replay.actions) and replay.idle():
+            break
+    assert replay.match.state.history == scene.state.history
+    replay.seek(5)
+    assert replay.match.state.ply == 5
+    replay.back_step()
+    assert replay.match.state.ply < 5

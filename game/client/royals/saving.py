@@ -1,19 +1,123 @@
-"""Saves of Royals & Riots matches (placeholder until the saves land)."""
+"""Royals & Riots matches that keep themselves: autosave after every action, resume
+("Continue" and the saved-games list), and the replay viewer of a record.
+
+A save is the game's record (``docs/royals-record-format.md``) with extra top-level keys
+that other readers ignore: ``game_id``, ``kind`` (``local``), ``seats`` (each seat's
+``name`` and ``level``, null for a person), ``chance_seed`` (the seed every later chance
+outcome is drawn from with its position, so a resumed match deals as it would have) and
+``starter`` (round 1's chosen starter, 0: random).
+"""
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
-from game.i18n import _
+from game.royals.engine import Record, RecordError, now_iso
+
+from .table import LEVELS, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
     from ..app import App
 
 
+@dataclass
+class RoyalsSave:
+    """What :class:`game.saves.BackgroundAutosaver` needs of a game's save: its id and its record."""
+
+    game_id: str
+    match: TableMatch
+    date: str
+
+    @classmethod
+    def new(cls, match: TableMatch) -> "RoyalsSave":
+        return cls(uuid.uuid4().hex, match, now_iso())
+
+    def extra(self) -> dict[str, Any]:
+        cfg = self.match.config
+        return {"game_id": self.game_id, "kind": "local",
+                "seats": [{"name": s.name, "level": s.level} for s in cfg.seats],
+                "chance_seed": self.match.chance_seed, "starter": cfg.starter}
+
+    def record(self, state) -> Record:
+        rec = Record.from_state(state, players=[s.name for s in self.match.config.seats], date=self.date)
+        rec.extra = self.extra()
+        return rec
+
+
+def autosaver(match: TableMatch) -> Callable[[TableMatch], None]:
+    """An autosave hook for ``match``: writes its record off the frame loop after every action."""
+    from game.saves import BackgroundAutosaver, shared_store
+    save = RoyalsSave.new(match)
+    saver = BackgroundAutosaver(shared_store())
+
+    def hook(m: TableMatch | None = None) -> None:
+        if m is None:  # the scene closes: write what is pending, stop the thread
+            saver.close()
+        else:
+            saver.submit(m.state, save)  # type: ignore[arg-type]
+
+    hook.save = save  # type: ignore[attr-defined]
+    hook.saver = saver  # type: ignore[attr-defined]
+    return hook
+
+
+def load(path: str | os.PathLike[str]) -> tuple[TableMatch, RoyalsSave]:
+    """The match of the save at ``path``, replayed to its last action. Raises SaveError."""
+    from game.saves import SaveError, read_json_record, record_error_text
+    obj = read_json_record(path)
+    try:
+        record = Record.from_dict(obj)
+        state = record.replay()
+    except RecordError as e:
+        raise SaveError(record_error_text(e)) from None
+    seats_raw = obj.get("seats")
+    names = record.players
+    seats = []
+    for i, name in enumerate(names):
+        level = None
+        if isinstance(seats_raw, list) and i < len(seats_raw) and isinstance(seats_raw[i], dict):
+            lv = seats_raw[i].get("level")
+            level = lv if lv in LEVELS else None
+        seats.append(Seat(name, level))
+    seed = obj.get("chance_seed")
+    starter = obj.get("starter") if type(obj.get("starter")) is int else 0
+    config = TableConfig(seats, teams=record.teams, starter=starter if 0 <= starter <= len(seats) else 0)
+    match = TableMatch.resume(config, state)
+    match.chance_seed = seed if type(seed) is int else secrets.randbits(62)
+    game_id = obj.get("game_id") if isinstance(obj.get("game_id"), str) else uuid.uuid4().hex
+    return match, RoyalsSave(game_id, match, record.date or now_iso())
+
+
 def resume(app: "App", path: str | os.PathLike[str]) -> None:
-    raise ValueError(_("Royals & Riots saves cannot be resumed yet"))
+    """Play on the saved match at ``path`` (its autosave goes on in the same file).
+    Raises SaveError / ValueError for a bad file."""
+    from game.saves import BackgroundAutosaver, shared_store
+
+    from .setup import play_match
+    match, save = load(path)
+    saver = BackgroundAutosaver(shared_store())
+
+    def hook(m: TableMatch | None = None) -> None:
+        if m is None:
+            saver.close()
+        else:
+            saver.submit(m.state, save)  # type: ignore[arg-type]
+
+    play_match(app, match, hook)
 
 
 def open_replay(app: "App", path: str | os.PathLike[str], on_back: Callable[[], None] | None = None) -> str | None:
-    return _("Royals & Riots records cannot be replayed yet")
+    """Push the replay viewer of the record at ``path``; a bad file returns its reason instead."""
+    from game.saves import SaveError
+
+    from .replay_view import RoyalsReplayScene
+    try:
+        match, _save = load(path)
+    except SaveError as e:
+        return str(e)
+    app.push(RoyalsReplayScene(app, match, on_back=on_back or app.pop))
+    return None

@@ -59,7 +59,8 @@ class RoyalsTableScene(Scene):
 
     def __init__(self, app: "App", match: TableMatch, on_new_game: Callable[[], None],
                  on_main_menu: Callable[[], None], thinker: RoyalsThinker | None = None,
-                 min_delay: float = 0.45, saver: Callable[[TableMatch], None] | None = None) -> None:
+                 min_delay: float = 0.45, saver: Callable[[TableMatch], None] | None = None,
+                 advance: bool = True) -> None:
         super().__init__(app)
         self.match = match
         self.on_new_game = on_new_game
@@ -89,14 +90,26 @@ class RoyalsTableScene(Scene):
         self.drawn_face_up: set[int] = set()  # seats whose hand was drawn face up in the last frame
         self.hint_text = ""
         self._held: Action | None = None
+        x = CANVAS[0] - 210
         self.buttons = [
-            Button((CANVAS[0] - 210, 500, 190, 44), N_("Last trick"), self.toggle_last, key=pygame.K_l, size=24,
+            Button((x, 500, 92, 44), N_("Hint"), self.hint, key=pygame.K_h, size=22,
+                   enabled=lambda: bool(self.my_turn()) and self.state.phase is not Phase.KEEP),
+            Button((x + 98, 500, 92, 44), N_("Undo"), self.undo, key=pygame.K_u, size=22,
+                   enabled=lambda: self.match.can_undo() and self.idle() and not self.modal),
+            Button((x, 552, 190, 44), N_("Last trick"), self.toggle_last, key=pygame.K_l, size=24,
                    enabled=lambda: self.match.last_trick is not None),
-            Button((CANVAS[0] - 210, 552, 190, 44), N_("Menu"), self.pause, size=24),
+            Button((x, 604, 190, 44), N_("Menu"), self.pause, size=24),
         ]
+        if not self.match.undo_seat():
+            self.buttons.pop(1)
+            self.buttons[0].rect.w = 190
+        self.reveal_all = False  # the replay viewer shows every hand
+        self.hinter: RoyalsThinker | None = None
+        self.hint_for = -1
         self.action_buttons: list[Button] = []
         self.modal_buttons: list[Button] = []
-        self._queue_beats(self.match.advance())
+        if advance:  # play the chance events due (a replay pushes the record's own instead)
+            self._queue_beats(self.match.advance())
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -156,15 +169,77 @@ class RoyalsTableScene(Scene):
     def unsaved_game(self) -> bool:
         return bool(self.state.history) and not self.state.is_over() and self.saver is None
 
+    def quit_question(self) -> str | None:
+        if self.saver is None:
+            return super().quit_question()
+        return None  # saved after every action: Continue brings it back
+
+    # ------------------------------------------------------------------ undo and hint
+    def hint(self) -> None:
+        """Ask the hard computer player what it would do here (for the person to act only)."""
+        seat = self.my_turn()
+        if not seat or self.state.phase is Phase.KEEP:
+            return
+        if self.hinter is None:
+            self.hinter = RoyalsThinker(self.match.config.seconds, None, use_process=self.thinker.use_process)
+        self.hint_for = self.state.ply
+        self.hint_text = _("Thinking about a hint…")
+        self.hinter.start(self.state, seat, "hard")
+
+    def _poll_hint(self) -> None:
+        if self.hinter is None or self.hint_for < 0:
+            return
+        if self.hint_for != self.state.ply:
+            self.hinter.cancel()
+            self.hint_for = -1
+            self.hint_text = ""
+            return
+        try:
+            a = self.hinter.poll()
+        except RuntimeError:
+            self.hint_for = -1
+            self.hint_text = ""
+            return
+        if a is None:
+            return
+        self.hint_for = -1
+        if a.kind.value == "play" and a.card is not None:
+            self.hint_text = _("Hint: play {card}.").format(card=card_name(a.card))
+        elif a.kind.value == "steal":
+            self.hint_text = _("Hint: don't steal.") if a.target is None else _("Hint: rob {name}.").format(
+                name=self.match.name(a.target))
+        elif a.kind.value == "execute" and a.card is not None:
+            self.hint_text = _("Hint: execute {card}.").format(card=card_name(a.card))
+        elif a.kind.value == "start":
+            self.hint_text = _("Hint: {name} leads.").format(name=self.match.name(a.seat))
+
+    def undo(self) -> None:
+        """Take back the person's last decision (against computers), with everything after it."""
+        if not self.match.can_undo() or self.modal or self.passing:
+            self.say(_("Nothing to undo."))
+            return
+        self.thinker.cancel()
+        self.thinking = 0
+        self._held = None
+        self.queue.clear()
+        self.anim = None
+        self.match.undo()
+        self.view = View.of(self.state)
+        self.selected.clear()
+        self.steal_target = 0
+        self.hint_text = ""
+        self._buttons_for = None
+        self._after_action()
+
     # ------------------------------------------------------------------ geometry
     def hand_rects(self, count: int) -> list[pygame.Rect]:
         """The bottom hand's card rects, left to right."""
         if count == 0:
             return []
-        room = 860 if self.state.phase is not Phase.KEEP else 1000
+        room = 860
         step = min(CARD_W + 10, (room - CARD_W) // max(1, count - 1)) if count > 1 else 0
         width = step * (count - 1) + CARD_W
-        x0 = (CANVAS[0] - width) // 2 - (40 if self.state.phase is not Phase.KEEP else 0)
+        x0 = (CANVAS[0] - width) // 2 - 40
         return [pygame.Rect(x0 + i * step, HAND_Y, CARD_W, CARD_H) for i in range(count)]
 
     def seat_anchor(self, seat: int) -> tuple[int, int]:
@@ -246,6 +321,7 @@ class RoyalsTableScene(Scene):
 
     def update(self, dt: float) -> None:
         self.clock += dt
+        self._poll_hint()
         if self.toast_time > 0:
             self.toast_time -= dt
         if self.modal:
@@ -253,7 +329,22 @@ class RoyalsTableScene(Scene):
             if not self.humans and self.modal == "round" and self.modal_time > 2.5 / max(0.5, self.speed() or 4):
                 self.close_modal()
             return
-        # beats
+        if not self._play_beats(dt):
+            return
+        self.view = View.of(self.state) if self.view.trick_no != self.state.trick_no or \
+            len(self.view.trick) != len(self.state.trick) else self.view
+        # whose decision?
+        h = self.match.human_to_act()
+        if h and len(self.humans) >= 2 and h != self.revealed and not self.passing:
+            self.passing = h
+            self.revealed = 0
+        c = self.match.computer_to_act()
+        if c:
+            self._computer(c, dt)
+        self._layout_action_buttons()
+
+    def _play_beats(self, dt: float) -> bool:
+        """Advance the running beat animations by ``dt``; True when none is left (and no modal opened)."""
         for _i in range(64):  # instant speed plays many beats in one update
             if self.anim is None:
                 if not self.queue:
@@ -264,10 +355,10 @@ class RoyalsTableScene(Scene):
                     self.open_modal("over" if self.queue and self.queue[0].kind == "over" else "round", beat)
                     if self.queue and self.queue[0].kind == "over":
                         self.queue.popleft()
-                    return
+                    return False
                 if beat.kind == "over":
                     self.open_modal("over", beat)
-                    return
+                    return False
                 speed = self.speed()
                 dur = 0.0 if speed <= 0 else DURATIONS.get(beat.kind, 0.3) / speed
                 self.anim = Anim(beat, dur)
@@ -281,19 +372,7 @@ class RoyalsTableScene(Scene):
                     self.view = View.of(self.state)
                 continue
             break
-        if not self.idle():
-            return
-        self.view = View.of(self.state) if self.view.trick_no != self.state.trick_no or \
-            len(self.view.trick) != len(self.state.trick) else self.view
-        # whose decision?
-        h = self.match.human_to_act()
-        if h and len(self.humans) >= 2 and h != self.revealed and not self.passing:
-            self.passing = h
-            self.revealed = 0
-        c = self.match.computer_to_act()
-        if c:
-            self._computer(c, dt)
-        self._layout_action_buttons()
+        return self.idle()
 
     def _start_anim(self, a: Anim) -> None:
         b = a.beat
@@ -372,7 +451,7 @@ class RoyalsTableScene(Scene):
     # ------------------------------------------------------------------ input
     def uses_key(self, key: int) -> bool:
         return key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN, pygame.K_SPACE, pygame.K_UP, pygame.K_l,
-                       pygame.K_ESCAPE, pygame.K_s, pygame.K_n, pygame.K_KP_ENTER)
+                       pygame.K_ESCAPE, pygame.K_s, pygame.K_n, pygame.K_KP_ENTER, pygame.K_h, pygame.K_u, pygame.K_z)
 
     def pause(self) -> None:
         self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game))
@@ -396,6 +475,9 @@ class RoyalsTableScene(Scene):
                 self.revealed, self.passing = self.passing, 0
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 self.pause()
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
+            self.undo()
             return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.show_last:
@@ -536,7 +618,7 @@ class RoyalsTableScene(Scene):
         if getattr(self, "_buttons_for", None) == want:
             return
         self._buttons_for = want
-        x, y = CANVAS[0] - 210, 392
+        x, y = CANVAS[0] - 210, 396
         if want == "keep":
             self.action_buttons = [
                 Button((x, y, 190, 44), N_("Keep these"), self.confirm_keep, key=pygame.K_RETURN, size=24,
@@ -666,7 +748,7 @@ class RoyalsTableScene(Scene):
         else:
             target = self.state.phase is Phase.STEAL and self.my_turn() and seat in self.choices(self.my_turn())
             for i, r in enumerate(self.back_rects(seat, len(hand))):
-                img = ra.back_img(SMALL)
+                img = ra.face(hand[i], SMALL) if self.reveal_all else ra.back_img(SMALL)
                 surface.blit(img, r)
                 if target and r.collidepoint(self.mouse):
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=6)
@@ -675,7 +757,7 @@ class RoyalsTableScene(Scene):
 
     def _draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list[Card]) -> None:
         ra = royals_art(self.app)
-        face_up = self.face_up_seat() == seat
+        face_up = self.reveal_all or self.face_up_seat() == seat
         me = self.my_turn()
         phase = self.state.phase
         if face_up and me == seat and phase is Phase.KEEP:
@@ -836,6 +918,8 @@ class RoyalsTableScene(Scene):
             c = self.match.computer_to_act()
             if c:
                 text = _("{name} is thinking…").format(name=self.match.name(c))
+        if seat and self.hint_text:
+            text = f"{text}  {self.hint_text}"
         if text:
             t = art.text(text, 24, CREAM, shadow=True, wrap=760)
             surface.blit(t, t.get_rect(midbottom=(CANVAS[0] // 2 - 40, 168 if self.rel_has_top() else 60)))
@@ -945,6 +1029,10 @@ class RoyalsTableScene(Scene):
 
     def close(self) -> None:
         self.thinker.close()
+        if self.hinter is not None:
+            self.hinter.close()
+        if self.saver is not None:
+            self.saver(None)  # write what is pending and stop the autosave thread
 
 
 TEAL = (64, 200, 150)

@@ -46,17 +46,25 @@ def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) 
 
 
 def start_match(app: "App", config: TableConfig, *, min_delay: float = 0.45, use_process: bool = True,
-                saver_factory: Callable[[TableMatch], Callable[[TableMatch], None] | None] | None = None
-                ) -> RoyalsTableScene:
-    """Replace the whole stack by a new match of ``config``; "Rematch" starts another with the same seats."""
+                autosave: bool = True) -> RoyalsTableScene:
+    """Replace the whole stack by a new match of ``config`` (autosaved after every action);
+    "Rematch" starts another with the same seats."""
+    from .saving import autosaver
     match = TableMatch(config)
+    return play_match(app, match, autosaver(match) if autosave else None, min_delay=min_delay,
+                      use_process=use_process)
+
+
+def play_match(app: "App", match: TableMatch, saver: Callable[..., None] | None, *, min_delay: float = 0.45,
+               use_process: bool = True) -> RoyalsTableScene:
+    """Replace the whole stack by the table of ``match``."""
+    config = match.config
 
     def again() -> None:
         if config.seed is not None:
             config.seed += 1
-        start_match(app, config, min_delay=min_delay, use_process=use_process, saver_factory=saver_factory)
+        start_match(app, config, min_delay=min_delay, use_process=use_process, autosave=saver is not None)
 
-    saver = saver_factory(match) if saver_factory is not None else None
     scene = RoyalsTableScene(app, match, on_new_game=again, on_main_menu=app.go_home,
                              thinker=RoyalsThinker(config.seconds, config.seed, use_process=use_process),
                              min_delay=min_delay, saver=saver)

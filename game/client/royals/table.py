@@ -11,6 +11,7 @@ trick going to its winner (and why), the round's scores, the end of the match.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 from game.rng import Rng
@@ -99,6 +100,9 @@ class TableMatch:
     def __post_init__(self) -> None:
         self.state = State(len(self.config.seats), self.config.teams)
         self.rng = Rng(self.config.seed)
+        #: Every chance outcome comes from this seed and the position (round, trick, seats), so an
+        #: undone deal or theft brings the same cards again: undo cannot fish for hidden cards.
+        self.chance_seed = self.config.seed if self.config.seed is not None else secrets.randbits(62)
         self._trick_notes: dict[str, Card] = {}
         self.beats_pending: list[Beat] = []
 
@@ -154,19 +158,51 @@ class TableMatch:
             if event.kind is Phase.START and self.config.starter and s.round == 1:
                 a = Action.start(self.config.starter)
             else:
-                a = event.sample(self.rng)
+                a = event.sample(self._chance_rng(event))
             beats += self._push(a)
         return beats
 
     def apply(self, action: Action) -> list[Beat]:
         """Push a decision (checked: raises IllegalMoveError), then the chance events it calls for."""
-        self.state.illegal_reason(action)
         reason = self.state.illegal_reason(action)
         if reason is not None:
             from game.royals.engine import IllegalMoveError
             raise IllegalMoveError(reason)
         beats = self._push(action)
         return beats + self.advance()
+
+    def _chance_rng(self, event) -> Rng:
+        s = self.state
+        key = (self.chance_seed, s.round, s.trick_no, event.kind.value, event.seat, event.target)
+        text = ":".join(str(k) for k in key)
+        seed = 0
+        for ch in text.encode():
+            seed = (seed * 1_000_003 + ch) % (1 << 63)
+        return Rng(seed)
+
+    # ---------------------------------------------------------------- undo (against computers)
+    def undo_seat(self) -> int:
+        """The one person of a match against computers (undo is offered then), else 0."""
+        people = self.config.humans()
+        return people[0] if len(people) == 1 else 0
+
+    def can_undo(self) -> bool:
+        h = self.undo_seat()
+        return bool(h) and not self.state.is_over() and any(_is_decision(a, h) for a in self.state.history)
+
+    def undo(self) -> int:
+        """Take back the person's last decision and everything after it. Returns the actions taken back."""
+        h = self.undo_seat()
+        if not self.can_undo():
+            return 0
+        n = 0
+        while self.state.history:
+            a = self.state.pop()
+            n += 1
+            if _is_decision(a, h):
+                break
+        self.last_trick = None
+        return n
 
     def _push(self, a: Action) -> list[Beat]:
         s = self.state
@@ -246,6 +282,14 @@ class TableMatch:
         except ImportError:  # an engine without computer players yet: keep the strongest cards
             order = sorted(obs.dealt, key=_keep_value, reverse=True)
             return tuple(sorted(order[:self.state.hand_size()]))
+
+
+def _is_decision(a: Action, seat: int) -> bool:
+    if a.seat != seat:
+        return False
+    if a.kind is STEAL:
+        return a.card is None
+    return a.kind in (KEEP, PLAY, EXECUTE)
 
 
 def _keep_value(c: Card) -> float:
