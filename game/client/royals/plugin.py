@@ -39,7 +39,7 @@ class RoyalsClient:
 
     def resume(self, app: "App", path: str | os.PathLike[str]) -> None:
         """Play on the saved match at ``path``. Raises SaveError / ValueError for a bad file."""
-        from .saving import resume
+        from .setup import resume
         resume(app, path)
 
     def open_replay(self, app: "App", path: str | os.PathLike[str],

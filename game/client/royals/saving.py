@@ -48,10 +48,11 @@ class RoyalsSave:
         return rec
 
 
-def autosaver(match: TableMatch) -> Callable[[TableMatch], None]:
-    """An autosave hook for ``match``: writes its record off the frame loop after every action."""
+def autosaver(match: TableMatch, save: RoyalsSave | None = None) -> Callable[[TableMatch], None]:
+    """An autosave hook for ``match``: writes its record (to ``save``'s file, a new one if None)
+    off the frame loop after every action; called with None when the table closes."""
     from game.saves import BackgroundAutosaver, shared_store
-    save = RoyalsSave.new(match)
+    save = save or RoyalsSave.new(match)
     saver = BackgroundAutosaver(shared_store())
 
     def hook(m: TableMatch | None = None) -> None:
@@ -90,24 +91,6 @@ def load(path: str | os.PathLike[str]) -> tuple[TableMatch, RoyalsSave]:
     match.chance_seed = seed if type(seed) is int else secrets.randbits(62)
     game_id = obj.get("game_id") if isinstance(obj.get("game_id"), str) else uuid.uuid4().hex
     return match, RoyalsSave(game_id, match, record.date or now_iso())
-
-
-def resume(app: "App", path: str | os.PathLike[str]) -> None:
-    """Play on the saved match at ``path`` (its autosave goes on in the same file).
-    Raises SaveError / ValueError for a bad file."""
-    from game.saves import BackgroundAutosaver, shared_store
-
-    from .setup import play_match
-    match, save = load(path)
-    saver = BackgroundAutosaver(shared_store())
-
-    def hook(m: TableMatch | None = None) -> None:
-        if m is None:
-            saver.close()
-        else:
-            saver.submit(m.state, save)  # type: ignore[arg-type]
-
-    play_match(app, match, hook)
 
 
 def open_replay(app: "App", path: str | os.PathLike[str], on_back: Callable[[], None] | None = None) -> str | None:

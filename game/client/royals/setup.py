@@ -72,6 +72,14 @@ def play_match(app: "App", match: TableMatch, saver: Callable[..., None] | None,
     return scene
 
 
+def resume(app: "App", path) -> RoyalsTableScene:
+    """Play on the saved match at ``path`` (its autosave goes on in the same file).
+    Raises SaveError / ValueError for a bad file."""
+    from .saving import autosaver, load
+    match, save = load(path)
+    return play_match(app, match, autosaver(match, save))
+
+
 class RoyalsSetup(ButtonScene):
     """Choose the seats (2-4; each a person or a computer level; names), teams, who starts."""
 
