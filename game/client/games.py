@@ -26,6 +26,14 @@ class ClientGame(Protocol):
     """What the shell's screens need of one game's scenes. ``key`` matches its :class:`game.registry.Game`."""
 
     key: str
+    #: The game's English title (translated when shown), e.g. on the main menu's choice of game.
+    title: str
+    #: Who made the game, in English (translated when shown, under the main menu).
+    credit: str
+
+    def draw_badge(self, surface: pygame.Surface, app: "App", rect: pygame.Rect) -> None:
+        """A small picture of the game inside ``rect`` (the main menu's choice of game)."""
+        ...
 
     def menu_buttons(self, app: "App", x: int, w: int) -> list["Button"]:
         """The main menu's ways to start this game (the menu places their rects)."""

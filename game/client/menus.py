@@ -11,7 +11,7 @@ from game.i18n import N_, _
 
 from .games import CLIENT_GAMES
 from .saved_games import add_save_buttons
-from .theme import CANVAS
+from .theme import CANVAS, CREAM, GOLD
 from .widgets import Button, ButtonScene
 
 if TYPE_CHECKING:
@@ -32,16 +32,30 @@ def layout_main_menu(buttons: list[Button], has_continue: bool, top: int = 290) 
         b.rect.update(cx - 390 if i % 2 == 0 else cx + 10, y + (i // 2) * 76, 380, 60)
 
 
+#: Where the main menu's choice of game sits (one tab per game, side by side).
+TAB_W, TAB_H, TAB_Y = 300, 64, 14
+
+
+def game_tabs() -> list[pygame.Rect]:
+    """The rects of the main menu's game tabs, centred in a row."""
+    n = len(CLIENT_GAMES)
+    x0 = CANVAS[0] // 2 - (n * TAB_W + (n - 1) * 16) // 2
+    return [pygame.Rect(x0 + i * (TAB_W + 16), TAB_Y, TAB_W, TAB_H) for i in range(n)]
+
+
 class MainMenu(ButtonScene):
-    """Start a game, continue or open a saved one, read the rules, change settings, or quit."""
+    """Choose the game (a tab per game, with its picture; Tab switches), start it, continue or
+    open a saved game, read its rules, change settings, or quit."""
+
+    #: The game chosen last (kept while the app runs).
+    chosen = 0
 
     def __init__(self, app: "App") -> None:
         super().__init__(app)
         self.clock = 0.0
-        self.game = CLIENT_GAMES[0]
+        self.game = CLIENT_GAMES[min(MainMenu.chosen, len(CLIENT_GAMES) - 1)]
         w, x = 440, CANVAS[0] // 2 - 220
-        for game in CLIENT_GAMES:
-            self.buttons += game.menu_buttons(app, x, w)
+        self.buttons += self.game.menu_buttons(app, x, w)
         self.buttons += [
             Button((x, 0, w, 64), N_("How to play"), self.how_to_play, key=pygame.K_h, size=32),
             Button((x, 0, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
@@ -52,6 +66,26 @@ class MainMenu(ButtonScene):
         self.buttons.remove(saved)
         self.buttons.insert(len(self.buttons) - 3, saved)  # beside "How to play"
         layout_main_menu(self.buttons, has_continue=self.buttons[0].key == pygame.K_c)
+
+    def choose(self, index: int) -> None:
+        """Show game ``index``'s title and ways to start it."""
+        if index != CLIENT_GAMES.index(self.game):
+            MainMenu.chosen = index
+            self.app.replace(type(self)(self.app))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            for i, r in enumerate(game_tabs()):
+                if r.collidepoint(event.pos):
+                    self.choose(i)
+                    return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
+            self.choose((CLIENT_GAMES.index(self.game) + 1) % len(CLIENT_GAMES))
+            return
+        super().handle_event(event)
+
+    def uses_key(self, key: int) -> bool:
+        return key == pygame.K_TAB or super().uses_key(key)
 
     def how_to_play(self) -> None:
         self.app.push(self.game.how_to_play(self.app))
@@ -67,7 +101,22 @@ class MainMenu(ButtonScene):
         self.app.quit()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        self.game.draw_title(surface, self.app, self.clock)
+        self.game.draw_title(surface, self.app, self.clock, y=160)
+        if len(CLIENT_GAMES) > 1:
+            self.draw_tabs(surface)
         self.draw_buttons(surface)
-        foot = self.app.art.text(_("A game by Dirk Henn. F11: full screen."), 20, (200, 190, 160))
+        foot = self.app.art.text(f"{_(self.game.credit)} {_('F11: full screen.')}", 20, (200, 190, 160))
         surface.blit(foot, foot.get_rect(midbottom=(CANVAS[0] // 2, CANVAS[1] - 16)))
+
+    def draw_tabs(self, surface: pygame.Surface) -> None:
+        """Each game's tab: its picture and title; the chosen one lit."""
+        from .widgets import panel
+        art = self.app.art
+        for game, r in zip(CLIENT_GAMES, game_tabs()):
+            on = game is self.game
+            surface.blit(panel(r.size, 235 if on else 150, radius=12), r)
+            if on:
+                pygame.draw.rect(surface, GOLD, r.inflate(6, 6), 3, border_radius=14)
+            game.draw_badge(surface, self.app, pygame.Rect(r.x, r.y, 110, r.h))
+            title = art.text(_(game.title), 28, GOLD if on else CREAM, shadow=True)
+            surface.blit(title, title.get_rect(midleft=(r.x + 118, r.centery)))

@@ -193,9 +193,17 @@ def test_set_up_starts_the_chosen_seats(instant):
 
 
 def test_main_menu_offers_royals_and_riots(instant):
+    from game.client.menus import game_tabs
     instant.go_home()
+    labels = [b.text() for b in instant.top.buttons]
+    assert "Play Royals & Riots" not in labels and "Play the computer" in labels
+    pos = game_tabs()[1].center
+    for t in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(t, pos=pos, button=1, rel=(0, 0), buttons=(0, 0, 0)))
+    instant.step(STEP)
     menu = instant.top
     labels = [b.text() for b in menu.buttons]
+    assert "Play the computer" not in labels
     assert "Play Royals & Riots" in labels
     button = next(b for b in menu.buttons if b.text() == "Play Royals & Riots")
     p = Person.__new__(Person)
@@ -205,6 +213,8 @@ def test_main_menu_offers_royals_and_riots(instant):
         pygame.event.post(pygame.event.Event(t, pos=pos, button=1, rel=(0, 0), buttons=(0, 0, 0)))
     instant.step(STEP)
     assert isinstance(instant.top, RoyalsSetup)
+    from game.client.menus import MainMenu
+    MainMenu.chosen = 0
 
 
 def test_autosave_continue_and_replay_of_a_royals_match(instant):

@@ -23,6 +23,19 @@ class RoseKingClient:
     """The :class:`game.client.games.ClientGame` of Rose King."""
 
     key = "rose-king"
+    title = N_("Rose King")
+    credit = N_("A game by Dirk Henn.")
+
+    def draw_badge(self, surface: pygame.Surface, app: "App", rect: pygame.Rect) -> None:
+        """Two rose stones and the crown."""
+        from game.roseking.engine import Color
+
+        from .art import art_of
+        art = art_of(app)
+        size = rect.h - 16
+        for i, color in enumerate((Color.RED, Color.WHITE)):
+            img = art.scaled(art.stones[color], size / art.stones[color].get_height(), ("stone", int(color)))
+            surface.blit(img, img.get_rect(center=(rect.x + 8 + size // 2 + i * (size // 2), rect.centery)))
 
     def menu_buttons(self, app: "App", x: int, w: int) -> list[Button]:
         """Play a friend, play the computer, host and join a LAN game (rects are placed by the menu)."""

@@ -24,6 +24,19 @@ class RoyalsClient:
 
     key = "royals-riots"
     title = N_("Royals & Riots")
+    credit = N_("Royals & Riots: De Spelmakerij and The Gamefantry.")
+
+    def draw_badge(self, surface: pygame.Surface, app: "App", rect: pygame.Rect) -> None:
+        """The King and the Rebels, fanned."""
+        from game.royals.engine import Card
+
+        from .art import CARD_H, royals_art
+        ra = royals_art(app)
+        scale = (rect.h - 10) / CARD_H
+        for i, name in enumerate(("KING", "P7")):
+            img = ra.face(Card.from_name(name), round(scale, 2))
+            surface.blit(img, img.get_rect(center=(rect.x + 12 + img.get_width() // 2 + i * (img.get_width() * 2 // 3),
+                                                   rect.centery)))
 
     def menu_buttons(self, app: "App", x: int, w: int) -> list[Button]:
         """One button: a new match (people and computers at this screen)."""

@@ -103,9 +103,10 @@ class RoyalsSetup(ButtonScene):
         for i, n in enumerate((2, 3, 4)):
             self.buttons.append(Button((x0 + 130 + i * 90, r.y + 40, 80, 48), str(n), lambda n=n: self.set_count(n),
                                        key=getattr(pygame, f"K_{n}"), selected=lambda n=n: self.count == n, size=28))
-        for i in range(4):
-            self.buttons.append(Button((r.x + 450, r.y + 120 + 56 * i, 310, 44), lambda i=i: level_label(self.levels[i]),
-                                       lambda i=i: self.cycle_level(i), size=24, enabled=lambda i=i: i < self.count))
+        self.seat_buttons = [Button((r.x + 450, r.y + 120 + 56 * i, 310, 44), lambda i=i: level_label(self.levels[i]),
+                                    lambda i=i: self.cycle_level(i), size=24, enabled=lambda i=i: i < self.count)
+                             for i in range(4)]
+        self.buttons += self.seat_buttons
         y = r.y + 120 + 56 * 4 + 14
         self.buttons.append(Button((x0 + 130, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
                                    else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,
@@ -193,4 +194,6 @@ class RoyalsSetup(ButtonScene):
         y = r.y + 120 + 56 * 4 + 14
         surface.blit(art.text(_("Teams"), 24, CREAM, shadow=True), (r.x + 40, y + 12))
         surface.blit(art.text(_("Start"), 24, CREAM, shadow=True), (r.x + 40, y + 70))
-        self.draw_buttons(surface)
+        for b in self.buttons:
+            if b.enabled() or b not in self.seat_buttons:
+                b.draw(surface, art)
