@@ -634,7 +634,7 @@ class RoyalsTableScene(Scene):
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
         ra = royals_art(self.app)
-        surface.blit(art.table, (0, 0))
+        surface.blit(self._background(), (0, 0))
         self.drawn_face_up = set()
         self._draw_rank_card(surface)
         self._draw_scores(surface)
@@ -658,6 +658,29 @@ class RoyalsTableScene(Scene):
             self._draw_modal(surface)
         del ra
 
+    def _scores_rect(self) -> pygame.Rect:
+        return pygame.Rect(CANVAS[0] - 300, 16, 284, 44 + 28 * (self.n + (2 if self.state.teams else 0)))
+
+    def _background(self) -> pygame.Surface:
+        """The table with the seats' plates and the score panel, composed once per seating
+        (one opaque blit a frame instead of a translucent panel per seat)."""
+        key = (self.n, self.viewer(), self.state.teams)
+        cache = getattr(self, "_bg", None)
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        bg = self.app.art.table.copy()
+        for seat in range(1, self.n + 1):
+            plate = self.plate_rect(seat)
+            bg.blit(panel(plate.size, 200), plate)
+            if self.state.teams:
+                pygame.draw.rect(bg, TEAM_COLOURS[team_of(seat)], plate.inflate(-6, -6), 3, border_radius=12)
+        r = self._scores_rect()
+        bg.blit(panel(r.size, 215), r)
+        if pygame.display.get_surface() is not None:
+            bg = bg.convert()
+        self._bg = (key, bg)
+        return bg
+
     def _draw_rank_card(self, surface: pygame.Surface) -> None:
         ra = royals_art(self.app)
         rev = self.view.revolution
@@ -680,8 +703,7 @@ class RoyalsTableScene(Scene):
 
     def _draw_scores(self, surface: pygame.Surface) -> None:
         art = self.app.art
-        r = pygame.Rect(CANVAS[0] - 300, 16, 284, 44 + 28 * (self.n + (2 if self.state.teams else 0)))
-        surface.blit(panel(r.size, 215), r)
+        r = self._scores_rect()
         title = _("Round {r} of 3 · trick {t}").format(r=min(3, self.state.round), t=self.view.trick_no)
         surface.blit(art.text(title, 22, GOLD, shadow=True), (r.x + 14, r.y + 12))
         rp, totals = self.shown_scores()
@@ -715,10 +737,7 @@ class RoyalsTableScene(Scene):
         art = self.app.art
         ra = royals_art(self.app)
         plate = self.plate_rect(seat)
-        surface.blit(panel(plate.size, 200), plate)
         col = CREAM
-        if self.state.teams:
-            pygame.draw.rect(surface, TEAM_COLOURS[team_of(seat)], plate.inflate(-6, -6), 3, border_radius=12)
         if self.idle() and seat == self.match.decider():
             pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(6, 6), 3, border_radius=16)
         name = self.match.name(seat)
@@ -821,7 +840,7 @@ class RoyalsTableScene(Scene):
                 p = (a.progress - TRICK_HOLD / DURATIONS["trick"]) / (1 - TRICK_HOLD / DURATIONS["trick"])
                 dest = self.loot_pos(a.beat.seat) if a.beat.kind == "trick" else (CANVAS[0] // 2 - 40, TRICK_Y)
                 c = _lerp(r.center, dest, max(0.0, min(1.0, p)))
-                img = ra.face(card, TRICK_SCALE * (1 - 0.55 * p))
+                img = ra.face(card, round(TRICK_SCALE * (1 - 0.55 * p) * 20) / 20)  # a few cached sizes
                 if a.beat.kind == "void":
                     img = img.copy()
                     img.set_alpha(int(255 * (1 - p)))
