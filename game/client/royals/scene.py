@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..app import App
 
 HAND_Y = CANVAS[1] - CARD_H - 18
+HAND_LEFT, HAND_ROOM = 232, 826
 LIFT = 26
 SMALL = 0.5  # other seats' cards
 TRICK_SCALE = 0.9
@@ -236,10 +237,10 @@ class RoyalsTableScene(Scene):
         """The bottom hand's card rects, left to right."""
         if count == 0:
             return []
-        room = 860
+        left, room = HAND_LEFT, HAND_ROOM  # between the seat's plate and the buttons
         step = min(CARD_W + 10, (room - CARD_W) // max(1, count - 1)) if count > 1 else 0
         width = step * (count - 1) + CARD_W
-        x0 = (CANVAS[0] - width) // 2 - 40
+        x0 = left + (room - width) // 2
         return [pygame.Rect(x0 + i * step, HAND_Y, CARD_W, CARD_H) for i in range(count)]
 
     def seat_anchor(self, seat: int) -> tuple[int, int]:
@@ -649,7 +650,7 @@ class RoyalsTableScene(Scene):
             self._draw_last_trick(surface)
         if self.toast_time > 0 and self.toast:
             msg = art.text(self.toast, 26, CREAM, shadow=True)
-            r = msg.get_rect(center=(CANVAS[0] // 2 - 40, HAND_Y - 60))
+            r = msg.get_rect(center=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 44))
             surface.blit(panel((r.w + 40, r.h + 20), 235), r.inflate(40, 20))
             surface.blit(msg, r)
         if self.passing:
@@ -863,7 +864,7 @@ class RoyalsTableScene(Scene):
             if choosing and card.name != "EXECUTIONER" and r.collidepoint(self.mouse):
                 pygame.draw.rect(surface, (230, 80, 60), r.inflate(8, 8), 4, border_radius=10)
         if self.view.winner and a is not None and a.beat.kind == "trick":
-            text = _("{name} wins the trick: {why}").format(name=self.match.name(self.view.winner),
+            text = _("Trick to {name}: {why}").format(name=self.match.name(self.view.winner),
                                                             why=_(REASONS.get(self.view.reason, "highest")))
             self.banner(surface, text)
         elif a is not None and a.beat.kind == "void":
@@ -877,7 +878,7 @@ class RoyalsTableScene(Scene):
     def banner(self, surface: pygame.Surface, text: str) -> None:
         """A message across the middle of the trick."""
         t = self.app.art.text(text, 26, HIGHLIGHT, shadow=True)
-        r = t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y + 190))
+        r = t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y + 176))
         surface.blit(panel((r.w + 40, r.h + 24), 220), r.inflate(40, 24))
         surface.blit(t, r)
 
@@ -966,7 +967,7 @@ class RoyalsTableScene(Scene):
             if seat == lt.winner and card in kept:
                 pygame.draw.rect(surface, HIGHLIGHT, (x - 4, r.y + 76, CARD_W + 8, CARD_H + 8), 4, border_radius=10)
         if lt.winner:
-            why = _("{name} won it: {why}").format(name=self.match.name(lt.winner), why=_(REASONS[lt.reason]))
+            why = _("Won by {name}: {why}").format(name=self.match.name(lt.winner), why=_(REASONS[lt.reason]))
         else:
             why = _("Nobody won it: only rankless cards were left.")
         lines = [why]
@@ -1003,9 +1004,9 @@ class RoyalsTableScene(Scene):
                 title = _("The teams share the win") if a == b else _("Team {team} wins").format(
                     team=" + ".join(str(s) for s in winners))
             elif len(winners) == 1:
-                title = _("{name} wins the match").format(name=self.match.name(winners[0]))
+                title = _("Winner: {name}").format(name=self.match.name(winners[0]))
             else:
-                title = _("{names} share the win").format(names=", ".join(self.match.name(w) for w in winners))
+                title = _("Shared win: {names}").format(names=", ".join(self.match.name(w) for w in winners))
         else:
             title = _("Round {r} is over").format(r=len(rounds))
         t = art.text(title, 44, GOLD, shadow=True)
@@ -1040,7 +1041,7 @@ class RoyalsTableScene(Scene):
         if self.modal == "round" and not self.state.is_over():
             nxt = self.state.next_starter()
             if nxt:
-                s = art.text(_("{name} leads round {r}.").format(name=self.match.name(nxt), r=self.state.round), 24,
+                s = art.text(_("Round {r} starts with {name}.").format(name=self.match.name(nxt), r=self.state.round), 24,
                              CREAM, shadow=True)
                 surface.blit(s, s.get_rect(midtop=(r.centerx, r.bottom - 150)))
         for b in self.modal_buttons:
