@@ -113,8 +113,11 @@ class Person:
                 r = s.hand_rects(len(hand))[hand.index(card)]
                 self.click((r.centerx, r.centery))
         elif phase is Phase.STEAL:
-            targets = s.choices(seat)
-            self.click(s.plate_rect(targets[0]).center)
+            target = s.choices(seat)[0]
+            self.click(s.plate_rect(target).center)  # the player first ...
+            assert s.state.ply == ply and s.steal_target == target
+            backs = s.back_rects(target, len(s.view.hands[target - 1]))
+            self.click(backs[-1].center)  # ... then one of their face-down cards
         elif phase is Phase.EXECUTE:
             victim = next(c for _, c in s.view.trick if c.name != "EXECUTIONER")
             seat_of = next(x for x, c in s.view.trick if c == victim)

@@ -82,6 +82,7 @@ class RoyalsTableScene(Scene):
         self.focus = 0                     # keyboard focus (index into the current choices)
         self.mouse = (0, 0)
         self.steal_target = 0              # STEAL: the robbed seat picked, before its card is clicked
+        self.steal_from: tuple[int, int] | None = None  # where the clicked face-down card lies
         self.toast = ""
         self.toast_time = 0.0
         self.show_last = False
@@ -383,7 +384,9 @@ class RoyalsTableScene(Scene):
             a.data["src"] = src
         elif b.kind == "steal":
             hand = self.view.hands[b.target - 1]
-            a.data["src"] = self._hand_card_center(b.target, hand.index(b.card) if b.card in hand else 0, len(hand))
+            a.data["src"] = self.steal_from or self._hand_card_center(
+                b.target, hand.index(b.card) if b.card in hand else 0, len(hand))
+            self.steal_from = None
             back = next((c for s, c in self.view.trick if s == b.target), None)
             a.data["back"] = back
         begin(self.view, b)
@@ -539,7 +542,10 @@ class RoyalsTableScene(Scene):
             if phase is Phase.PLAY:
                 self.act(Action.play(seat, item))
             elif phase is Phase.STEAL:
-                self.act(Action.steal(seat, item))
+                if self.steal_target == item:
+                    self.act(Action.steal(seat, item))
+                else:
+                    self.steal_target = item
             elif phase is Phase.EXECUTE:
                 self.act(Action.execute(seat, item))
             elif phase is Phase.START:
@@ -557,10 +563,18 @@ class RoyalsTableScene(Scene):
             if card is not None:
                 self.act(Action.play(seat, card))
         elif phase is Phase.STEAL:
+            # first the player to rob, then one of their face-down cards (which one is chance: unseen)
+            if self.steal_target:
+                rects = self.back_rects(self.steal_target, len(self.view.hands[self.steal_target - 1]))
+                for r in reversed(rects):
+                    if r.collidepoint(pos):
+                        self.steal_from = r.center
+                        self.act(Action.steal(seat, self.steal_target))
+                        return
             for t in self.choices(seat):
                 if any(r.collidepoint(pos) for r in self.back_rects(t, len(self.view.hands[t - 1]))) \
                         or self.plate_rect(t).collidepoint(pos):
-                    self.act(Action.steal(seat, t))
+                    self.steal_target = t
                     return
         elif phase is Phase.EXECUTE:
             for s, c in reversed(self.view.trick):
@@ -766,7 +780,8 @@ class RoyalsTableScene(Scene):
         if self.rel(seat) == "bottom":
             self._draw_bottom_hand(surface, seat, hand)
         else:
-            target = self.state.phase is Phase.STEAL and self.my_turn() and seat in self.choices(self.my_turn())
+            target = self.state.phase is Phase.STEAL and self.my_turn() and seat in self.choices(self.my_turn()) \
+                and self.steal_target in (0, seat)
             for i, r in enumerate(self.back_rects(seat, len(hand))):
                 img = ra.face(hand[i], SMALL) if self.reveal_all else ra.back_img(SMALL)
                 surface.blit(img, r)
@@ -928,6 +943,9 @@ class RoyalsTableScene(Scene):
                     name=self.match.name(seat), n=self.state.hand_size())
             elif phase is Phase.PLAY:
                 text = _("{name}: play a card.").format(name=self.match.name(seat))
+            elif phase is Phase.STEAL and self.steal_target:
+                text = _("Thief: take one of {name}'s cards (you cannot see which).").format(
+                    name=self.match.name(self.steal_target))
             elif phase is Phase.STEAL:
                 text = _("Thief: pick a player to rob (click their cards), or don't steal.")
             elif phase is Phase.EXECUTE:

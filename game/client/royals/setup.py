@@ -149,6 +149,9 @@ class RoyalsSetup(ButtonScene):
 
     def config(self) -> TableConfig:
         seats = [Seat(self.name(i + 1), self.levels[i]) for i in range(self.count)]
+        people = [s for s in seats if s.human]
+        if len(people) > 1 and seats[0].human and seats[0].name == _("You"):  # "You" is no name at a shared screen
+            seats[0] = Seat(_("Player {n}").format(n=1))
         return TableConfig(seats, teams=self.teams and self.count == 4, starter=self.starter)
 
     def back(self) -> None:
