@@ -262,3 +262,27 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
     assert replay.match.state.ply == 5
     replay.back_step()
     assert replay.match.state.ply < 5
+
+
+def test_undo_cannot_fish_a_theft():
+    """Chance comes from the position: taking back a steal and stealing again from the same
+    player takes the same card (undo against the computer cannot fish for hidden cards)."""
+    from game.client.royals.table import TableMatch, choose_for, computer_player
+    from game.royals.engine import Action
+    for seed in range(40):
+        m = TableMatch(TableConfig([Seat("You"), Seat("A", "random"), Seat("B", "random")], seed=seed))
+        m.advance()
+        bot = computer_player("random", seed)
+        while not m.state.is_over():
+            seat = m.decider()
+            if seat == 1 and m.state.phase is Phase.STEAL:
+                target = next(a.target for a in m.state.legal_actions() if a.target is not None)
+                m.apply(Action.steal(1, target))
+                first = m.state.history[-1]
+                m.undo()
+                assert m.state.phase is Phase.STEAL
+                m.apply(Action.steal(1, target))
+                assert m.state.history[-1] == first and first.card is not None
+                return
+            m.apply(choose_for(m.state, seat, bot))
+    raise AssertionError("no theft by the person in 40 matches")
