@@ -525,6 +525,12 @@ class RoyalsTableScene(Scene):
             return [a.seat for a in self.state.legal_actions()]
         return []
 
+    def _focused(self):
+        """The choice the arrow keys point at now (a card, a seat), or None."""
+        seat = self.my_turn()
+        items = self.choices(seat) if seat else []
+        return items[self.focus % len(items)] if items else None
+
     def _key(self, seat: int, phase: Phase, key: int) -> None:
         items = self.choices(seat)
         if key in (pygame.K_LEFT, pygame.K_RIGHT) and items:
@@ -788,7 +794,8 @@ class RoyalsTableScene(Scene):
                 if target and r.collidepoint(self.mouse):
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=6)
             if target:
-                pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(12, 12), 2, border_radius=18)
+                width = 5 if seat in (self.steal_target, self._focused()) else 2
+                pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(12, 12), width, border_radius=18)
 
     def _draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list[Card]) -> None:
         ra = royals_art(self.app)
@@ -876,7 +883,7 @@ class RoyalsTableScene(Scene):
             surface.blit(img, r)
             if self.view.winner == seat:
                 pygame.draw.rect(surface, HIGHLIGHT, r.inflate(8, 8), 4, border_radius=10)
-            if choosing and card.name != "EXECUTIONER" and r.collidepoint(self.mouse):
+            if choosing and card.name != "EXECUTIONER" and (r.collidepoint(self.mouse) or card == self._focused()):
                 pygame.draw.rect(surface, (230, 80, 60), r.inflate(8, 8), 4, border_radius=10)
         if self.view.winner and a is not None and a.beat.kind == "trick":
             text = _("Trick to {name}: {why}").format(name=self.match.name(self.view.winner),
