@@ -193,6 +193,12 @@ def test_set_up_starts_the_chosen_seats(instant):
     assert [s.level for s in cfg.seats] == ["random", "medium", "medium", "medium"] and cfg.teams
     setup.set_count(2)
     assert not setup.config().teams and len(setup.config().seats) == 2
+    started = []
+    setup.start_fn = started.append
+    setup.start()
+    again = RoyalsSetup(instant)  # the next set-up offers the same seats
+    assert again.config() == started[0]
+    RoyalsSetup.last = None
 
 
 def test_main_menu_offers_royals_and_riots(instant):
@@ -286,3 +292,20 @@ def test_undo_cannot_fish_a_theft():
                 return
             m.apply(choose_for(m.state, seat, bot))
     raise AssertionError("no theft by the person in 40 matches")
+
+
+def test_the_hint_names_the_hard_players_choice(instant):
+    cfg = TableConfig([Seat("You"), Seat("Ada", "random")], seed=3, seconds=0.05)
+    scene = start_match(instant, cfg, min_delay=0, use_process=False)
+    p = Person(instant, scene)
+    for _i in range(300):
+        seat = scene.my_turn()
+        if seat and scene.state.phase is Phase.PLAY:
+            break
+        p.decide(seat) if seat else p.step()
+    p.key(pygame.K_h)
+    for _i in range(600):
+        if scene.hint_text.startswith("Hint:"):
+            break
+        p.step()
+    assert scene.hint_text.startswith("Hint: play ")

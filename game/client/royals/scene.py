@@ -933,11 +933,15 @@ class RoyalsTableScene(Scene):
                 surface.blit(img2, img2.get_rect(center=(int(c2[0]), int(c2[1]))))
             self.banner(surface, _("{thief} steals from {victim}").format(
                 thief=self.match.name(b.seat), victim=self.match.name(b.target)))
-        elif b.kind == "deal":
-            for s in range(1, self.n + 1):
-                c = _lerp((CANVAS[0] // 2 - 40, TRICK_Y), self.seat_anchor(s), p)
-                img = ra.back_img(SMALL)
-                surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
+        elif b.kind == "deal":  # a stream of cards to every seat, one after another
+            img = ra.back_img(SMALL)
+            for k in range(5):
+                pk = max(0.0, min(1.0, (p - k * 0.12) / 0.52))
+                if pk <= 0.0 or pk >= 1.0:
+                    continue
+                for s in range(1, self.n + 1):
+                    c = _lerp((CANVAS[0] // 2 - 40, TRICK_Y), self.seat_anchor(s), pk)
+                    surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
 
     def _draw_prompt(self, surface: pygame.Surface) -> None:
         seat = self.my_turn()

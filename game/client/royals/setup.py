@@ -83,6 +83,9 @@ def resume(app: "App", path) -> RoyalsTableScene:
 class RoyalsSetup(ButtonScene):
     """Choose the seats (2-4; each a person or a computer level; names), teams, who starts."""
 
+    #: The set-up of the last match started here, offered again (kept while the app runs).
+    last: TableConfig | None = None
+
     def __init__(self, app: "App", start: Callable[[TableConfig], None] | None = None) -> None:
         super().__init__(app)
         self.clock = 0.0
@@ -91,9 +94,15 @@ class RoyalsSetup(ButtonScene):
         self.levels: list[str | None] = [None, "medium", "medium", "medium"]
         self.teams = False
         self.starter = 0
+        last = RoyalsSetup.last
         self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 232, 800, 540)
         self.fields = [TextInput((self.rect.x + 170, self.rect.y + 120 + 56 * i, 260, 44),
                                  _("You") if i == 0 else COMPUTER_NAMES[i], max_len=16, size=24) for i in range(4)]
+        if last is not None:  # the seats of the last match started (while the app runs)
+            self.count, self.teams, self.starter = len(last.seats), last.teams, last.starter
+            for i, seat in enumerate(last.seats):
+                self.levels[i] = seat.level
+                self.fields[i].set_text(seat.name)
         self._build()
 
     def _build(self) -> None:
@@ -162,7 +171,9 @@ class RoyalsSetup(ButtonScene):
     def start(self) -> None:
         for f in self.fields:
             f.blur()
-        self.start_fn(self.config())
+        config = self.config()
+        RoyalsSetup.last = config
+        self.start_fn(config)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for i, f in enumerate(self.fields[:self.count]):
