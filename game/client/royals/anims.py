@@ -38,10 +38,18 @@ class View:
     reason: str = ""
 
     @classmethod
-    def of(cls, s: State) -> "View":
+    def of(cls, s: State, prev: "View | None" = None) -> "View":
+        """The table of state ``s``; ``prev`` keeps each loot in the order its cards arrived
+        (only the top card of a loot is seen)."""
+        loot = [list(_loot_order(s, i)) for i in range(s.players)]
+        if prev is not None and len(prev.loot) == len(loot):
+            for i, cards in enumerate(loot):
+                have = set(cards)
+                kept = [c for c in prev.loot[i] if c in have]
+                loot[i] = kept + [c for c in cards if c not in set(kept)]
         return cls(hands=[list(s.hand(i)) for i in range(1, s.players + 1)],
                    piles=[len(p) for p in s.piles],
-                   loot=[list(_loot_order(s, i)) for i in range(s.players)],
+                   loot=loot,
                    trick=[(seat, Card.from_name(_name(c))) for seat, c in s.trick],
                    revolution=s.revolution, round=s.round, trick_no=s.trick_no)
 

@@ -226,7 +226,7 @@ class RoyalsTableScene(Scene):
         self.queue.clear()
         self.anim = None
         self.match.undo()
-        self.view = View.of(self.state)
+        self.view = View.of(self.state, self.view)
         self.selected.clear()
         self.steal_target = 0
         self.hint_text = ""
@@ -333,7 +333,7 @@ class RoyalsTableScene(Scene):
             return
         if not self._play_beats(dt):
             return
-        self.view = View.of(self.state) if self.view.trick_no != self.state.trick_no or \
+        self.view = View.of(self.state, self.view) if self.view.trick_no != self.state.trick_no or \
             len(self.view.trick) != len(self.state.trick) else self.view
         # whose decision?
         h = self.match.human_to_act()
@@ -353,7 +353,7 @@ class RoyalsTableScene(Scene):
                     break
                 beat = self.queue.popleft()
                 if beat.kind == "round":
-                    self.view = View.of(self.state) if not self.queue else self.view
+                    self.view = View.of(self.state, self.view) if not self.queue else self.view
                     self.open_modal("over" if self.queue and self.queue[0].kind == "over" else "round", beat)
                     if self.queue and self.queue[0].kind == "over":
                         self.queue.popleft()
@@ -371,7 +371,7 @@ class RoyalsTableScene(Scene):
                 end(self.view, a.beat)
                 self.anim = None
                 if not self.queue:
-                    self.view = View.of(self.state)
+                    self.view = View.of(self.state, self.view)
                 continue
             break
         return self.idle()
@@ -437,7 +437,7 @@ class RoyalsTableScene(Scene):
         self.modal = kind
         self.modal_time = 0.0
         self.round_shown = len(self.state.round_scores)
-        self.view = View.of(self.state)
+        self.view = View.of(self.state, self.view)
         cx = CANVAS[0] // 2
         if kind == "round":
             self.modal_buttons = [Button((cx - 130, 620, 260, 56), N_("Next round"), self.close_modal,

@@ -160,7 +160,7 @@ class RoyalsThinker:
                 pass
             conn.close()
         if proc is not None:
-            proc.join(1.0)
+            proc.join(0.3)
             if proc.is_alive():
                 proc.terminate()
                 proc.join(1.0)
