@@ -1011,7 +1011,14 @@ class RoyalsTableScene(Scene):
 
     def _draw_pass(self, surface: pygame.Surface) -> None:
         art = self.app.art
-        surface.fill((24, 30, 26))
+        surface.blit(art.table, (0, 0))  # nothing of the table shows: every hand stays hidden
+        dim(surface, 120)
+        fan = getattr(self, "_fan", None)
+        if fan is None:
+            back = royals_art(self.app).back
+            fan = self._fan = [pygame.transform.rotozoom(back, (2 - k) * 9, 1.0) for k in range(5)]
+        for k, img in enumerate(fan):
+            surface.blit(img, img.get_rect(center=(CANVAS[0] // 2 + (k - 2) * 46, CANVAS[1] // 2 - 190 + abs(k - 2) * 8)))
         name = self.match.name(self.passing)
         t = art.text(_("Pass to {name}").format(name=name), 64, GOLD, shadow=True)
         surface.blit(t, t.get_rect(center=(CANVAS[0] // 2, CANVAS[1] // 2 - 40)))
