@@ -30,6 +30,15 @@ def level_label(level: str | None) -> str:
     return _("Person") if level is None else _("Computer · {level}").format(level=_(LEVEL_LABELS[level]))
 
 
+def default_level(app: "App") -> str:
+    """The settings' "Default computer level" (shared by both games' levels), else ``medium``."""
+    try:
+        level = app.prefs.store.settings.computer_level
+    except Exception:  # noqa: BLE001 - a settings problem must never keep a player from a game
+        level = None
+    return level if level in LEVELS else "medium"
+
+
 def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
     """The table, the title, and a fan of cards that sways gently."""
     surface.blit(app.art.table, (0, 0))
@@ -91,7 +100,8 @@ class RoyalsSetup(ButtonScene):
         self.clock = 0.0
         self.start_fn = start or (lambda cfg: start_match(app, cfg))
         self.count = 3
-        self.levels: list[str | None] = [None, "medium", "medium", "medium"]
+        level = default_level(app)
+        self.levels: list[str | None] = [None, level, level, level]
         self.teams = False
         self.starter = 0
         last = RoyalsSetup.last
