@@ -25,6 +25,7 @@ class Person:
         self.rounds_seen = 0
         self.face_ups: set[int] = set()
         self.keys_used = 0
+        self.starts = 0
 
     def post(self, type_: int, **attrs) -> None:
         pygame.event.post(pygame.event.Event(type_, **attrs))
@@ -123,7 +124,8 @@ class Person:
             seat_of = next(x for x, c in s.view.trick if c == victim)
             self.click(s._trick_rect(seat_of).center)
         elif phase is Phase.START:
-            self.click(s.plate_rect(s.choices(seat)[0]).center)
+            self.starts += 1
+            self.click(s.plate_rect(s.choices(seat)[-1]).center)
         assert s.state.ply > ply, f"the decision in {phase} did not happen"
 
 
@@ -309,3 +311,15 @@ def test_the_hint_names_the_hard_players_choice(instant):
             break
         p.step()
     assert scene.hint_text.startswith("Hint: play ")
+
+
+def test_a_person_in_the_starting_team_picks_who_leads(instant):
+    for seed in range(12):
+        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "random"), Seat("Cato", "random")],
+                          teams=True, seed=seed)
+        scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
+        p = Person(instant, scene)
+        p.play_match()
+        if p.starts:
+            return
+    raise AssertionError("the person's team never started a round in 12 matches")
