@@ -247,7 +247,7 @@ class RoyalsTableScene(Scene):
     def seat_anchor(self, seat: int) -> tuple[int, int]:
         """Centre of a seat's hand on screen."""
         pos = self.rel(seat)
-        return {"bottom": (CANVAS[0] // 2 - 40, HAND_Y + CARD_H // 2), "left": (270, 330),
+        return {"bottom": (HAND_LEFT + HAND_ROOM // 2, HAND_Y + CARD_H // 2), "left": (270, 330),
                 "top": (CANVAS[0] // 2, 70), "right": (CANVAS[0] - 270, 330)}[pos]
 
     def back_rects(self, seat: int, count: int) -> list[pygame.Rect]:
@@ -814,7 +814,7 @@ class RoyalsTableScene(Scene):
                     pygame.draw.rect(surface, TEAL, r.inflate(6, 6), 2, border_radius=10)
             count = self.app.art.text(_("Keep {k} of {n} · {s} chosen").format(
                 k=self.state.hand_size(), n=len(dealt), s=len(self.selected)), 24, GOLD, shadow=True)
-            surface.blit(count, count.get_rect(midbottom=(CANVAS[0] // 2, HAND_Y - 34)))
+            surface.blit(count, count.get_rect(midbottom=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 34)))
             return
         rects = self.hand_rects(len(hand))
         if not face_up:
@@ -844,7 +844,7 @@ class RoyalsTableScene(Scene):
                     tip = self.explain(self.state.illegal_reason(Action.play(seat, card)) or "")
         if tip:
             t = self.app.art.text(tip, 22, CREAM, shadow=True)
-            surface.blit(t, t.get_rect(midbottom=(CANVAS[0] // 2 - 40, HAND_Y - 30)))
+            surface.blit(t, t.get_rect(midbottom=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 30)))
 
     def _trick_rect(self, seat: int) -> pygame.Rect:
         w, h = int(CARD_W * TRICK_SCALE), int(CARD_H * TRICK_SCALE)
