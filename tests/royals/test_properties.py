@@ -5,7 +5,7 @@ the observation's legal actions equal the state's."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.royals.engine import Action, Phase, Record, Rng, State, cards_of, status_line
+from game.royals.engine import Action, Kind, Phase, Record, Rng, State, cards_of, status_line
 from game.royals.engine.cards import ALL_CARDS_MASK
 
 import os
@@ -130,4 +130,6 @@ def test_partial_records_check_like_the_state(m, upto):
                 s.push(s.chance().sample(rng))
     if s.phase in (Phase.KEEP, Phase.PILE) or (s.phase is Phase.DEAL and s.round == 1) or s.phase is Phase.START:
         return  # a record holds whole set-ups only
+    if s.phase is Phase.DEAL and s.history and s.history[-1].kind is Kind.START:
+        return  # a team chose its leader but the round is not dealt: the record says who a computer team picks (A2)
     assert status_line(Record.from_state(s).replay()) == status_line(s)
