@@ -12,7 +12,6 @@ from pathlib import Path
 
 from net import DEFAULT_PORT
 
-from game.roseking.engine import Record, RecordError
 
 
 def default_name(fallback: str) -> str:
@@ -21,8 +20,8 @@ def default_name(fallback: str) -> str:
         name = getpass.getuser()
     except Exception:  # no login name on this system
         name = ""
-    name = "".join(ch for ch in name if ch.isprintable())[:32]
-    return name or fallback
+    from net.limits import clean_name
+    return clean_name(name, 32, fallback)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -48,13 +47,33 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, port
 
 
-def load_game(path: str | None):
-    """The unfinished LAN game journaled in ``path``, or None (no file, or a finished game)."""
-    from net.protocol import LanGame
-    if not path or not Path(path).exists():
+def load_seat(path: str | None):
+    """The seat of the unfinished LAN game journaled next to ``path`` (the private journal
+    ``PATH.journal``, with the record ``PATH``), or None (no journal, or a finished game).
+    Exits with a one-line message for a file that cannot be read (bounded reading)."""
+    from net.transport import load_seat as load
+    if not path:
         return None
     try:
-        game = LanGame.from_record(Record.load(path))
-    except (RecordError, ValueError, OSError) as e:
+        return load(path)
+    except ValueError as e:
         raise SystemExit(f"rose-king: cannot resume from {path}: {e}")
-    return None if game.over else game
+
+
+def check_record_path(path: str | None) -> str | None:
+    """Why ``--record PATH`` cannot be written (missing or unwritable folder, a folder or a
+    special file in its place, a name too long), or None. Checked at start, before any connection."""
+    import os
+    if not path:
+        return None
+    p = Path(path)
+    if len(p.name) > 255:
+        return f"--record {path[:60]}…: the file name is too long"
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        return f"--record {path}: the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"--record {path}: the folder {folder} is not writable"
+    if p.exists() and not p.is_file():
+        return f"--record {path}: not a regular file"
+    return None

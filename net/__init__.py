@@ -12,6 +12,6 @@ Nothing here imports pygame. The layers, bottom up:
 """
 
 PROTOCOL_NAME = "rose-king-lan"
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 DEFAULT_PORT = 47123
 DISCOVERY_PORT = 47124

@@ -25,6 +25,7 @@ from typing import Any, Callable
 import msgpack
 
 from . import PROTOCOL_NAME, PROTOCOL_VERSION
+from .limits import name_problem
 
 MAX_FRAME = 64 * 1024  #: largest payload, bytes
 HEADER = struct.Struct(">I")
@@ -50,10 +51,11 @@ def _refuse_ext(code: int, data: bytes) -> Any:
 
 
 # --------------------------------------------------------------------------- encoding
-def encode_frame(message: dict) -> bytes:
+def encode_frame(message: dict, schemas: dict | None = None) -> bytes:
     """One frame: length header + msgpack map. Raises FrameError if the map fails
-    its schema or the payload exceeds :data:`MAX_FRAME` (nothing is sent then)."""
-    check_message(message)
+    its schema (``schemas``, default :data:`SCHEMAS`) or the payload exceeds
+    :data:`MAX_FRAME` (nothing is sent then)."""
+    check_message(message, schemas)
     payload = msgpack.packb(message, use_bin_type=True)
     if len(payload) > MAX_FRAME:
         raise FrameError(f"message too large: {len(payload)} bytes (limit {MAX_FRAME})")
@@ -114,7 +116,8 @@ class FrameDecoder:
     input (raise again) and the connection must be closed.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, schemas: dict | None = None) -> None:
+        self.schemas = schemas
         self._buf = bytearray()
         self._need: int | None = None  # payload length once the header is read
         self._error: FrameError | None = None
@@ -148,7 +151,7 @@ class FrameDecoder:
                 payload = bytes(self._buf[:self._need])
                 del self._buf[:self._need]
                 self._need = None
-                out.append(decode_payload(payload))
+                out.append(decode_payload(payload, self.schemas))
         except FrameError as e:
             self._error = e
             self._buf.clear()
@@ -192,6 +195,26 @@ def _bin(*sizes: int) -> Check:
     return check
 
 
+def _bool(v: Any) -> str | None:
+    return None if type(v) is bool else "must be true or false"
+
+
+def _name(v: Any) -> str | None:
+    return name_problem(v, MAX_NAME)
+
+
+def _tuple(*items: Check) -> Check:
+    def check(v: Any) -> str | None:
+        if type(v) is not list or len(v) != len(items):
+            return f"must be an array of {len(items)} items"
+        for i, (x, c) in enumerate(zip(v, items)):
+            why = c(x)
+            if why:
+                return f"item {i} {why}"
+        return None
+    return check
+
+
 def _enum(*values: str) -> Check:
     def check(v: Any) -> str | None:
         return None if type(v) is str and v in values else f"must be one of {', '.join(map(repr, values))}"
@@ -212,29 +235,38 @@ def _list(item: Check, lo: int, hi: int) -> Check:
     return check
 
 
-_NAME = _str(1, MAX_NAME, printable=True)
+_NAME = _name
 _MOVE = _str(6, 24)
 _HASH = _bin(32)
 _SECRET = _bin(32)
 _PLY = _int(0, MAX_PLY)
 
-#: Message type -> {key: check}. Every message also has ``"t"``; no other key is allowed.
-SCHEMAS: dict[str, dict[str, Check]] = {
+#: Messages every game's protocol shares (the connection skeleton): message type -> {key: check}.
+#: Every message also has ``"t"``; no other key is allowed.
+SHARED_SCHEMAS: dict[str, dict[str, Check]] = {
     "hello": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "rec": _int(0, 65535),
               "name": _NAME, "peer": _bin(16), "role": _enum("host", "join"), "date": _str(0, 32),
-              "game": _bin(0, 16), "ply": _PLY, "hash": _bin(0, 32)},
-    "sync": {"game": _bin(16), "host": _enum("red", "white"), "red": _NAME, "white": _NAME,
-             "date": _str(0, 32), "deal": _list(_int(0, 23), 10, 10), "moves": _list(_MOVE, 0, MAX_PLY),
-             "hash": _HASH, "resigned": _enum("", "red", "white")},
+              "nonce": _bin(16), "key": _bin(32), "game": _bin(0, 16), "ply": _PLY, "hash": _bin(0, 32),
+              "over": _bool},
+    "auth": {"proof": _bin(32)},
     "commit": {"for": _int(-1, MAX_PLY), "c": _bin(32)},
     "reveal": {"for": _int(-1, MAX_PLY), "s": _SECRET},
-    "move": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH},
-    "draw": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH, "s": _list(_SECRET, 2, 2)},
     "ack": {"ply": _PLY, "hash": _HASH},
-    "resign": {"ply": _PLY},
-    "rematch": {},
     "ping": {},
     "error": {"code": _str(1, 32), "reason": _str(0, 500)},
+}
+
+#: Rose King's messages on top of the shared ones (docs/protocol.md, "Messages").
+SCHEMAS: dict[str, dict[str, Check]] = {
+    **SHARED_SCHEMAS,
+    "sync": {"game": _bin(16), "host": _enum("red", "white"), "red": _NAME, "white": _NAME,
+             "date": _str(0, 32), "moves": _list(_MOVE, 0, MAX_PLY),
+             "coins": _list(_tuple(_int(-1, MAX_PLY), _HASH, _HASH, _SECRET, _SECRET), 1, MAX_PLY),
+             "hash": _HASH, "resigned": _enum("", "red", "white"), "forfeit": _enum("", "red", "white")},
+    "move": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH},
+    "draw": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH, "s": _list(_SECRET, 2, 2)},
+    "resign": {"ply": _PLY},
+    "rematch": {},
 }
 
 

@@ -1,14 +1,17 @@
 """Two pure protocol objects wired back to back in memory (no sockets, no threads).
 
 Used by the tests and the benchmark, and handy for trying a screen against a
-LAN game without a network.
+LAN game without a network. Each side has its own :class:`~net.journal.Journal`
+(``pair.journals[side]``), which outlives the connection: :meth:`Pair.reconnect`
+opens new connections over the same journals, as after a dropped TCP connection.
 """
 
 from __future__ import annotations
 
-from game.roseking.ai import make_player
 from game.rng import Rng
-from net.protocol import Closed, Connection, GameOver, Role
+from game.roseking.ai import make_player
+from net.journal import Journal
+from net.roseking import Closed, Connection, GameOver, Role
 
 
 def det_tokens(seed: int):
@@ -21,13 +24,27 @@ class Pair:
     """A host and a joiner connected in memory. ``pump()`` carries bytes both ways until
     both are quiet and keeps every event per side in ``events[side]``."""
 
-    def __init__(self, seed: int = 1, host_game=None, join_game=None, names=("Alice", "Bob")) -> None:
-        self.now = 0.0
-        self.host = Connection(Role.HOST, names[0], game=host_game, date="2026-11-22T03:00:00Z",
-                               token_bytes=det_tokens(seed))
-        self.join = Connection(Role.JOIN, names[1], game=join_game, date="2026-11-22T04:00:00Z",
-                               token_bytes=det_tokens(seed + 1000))
+    def __init__(self, seed: int = 1, host_journal: Journal | None = None, join_journal: Journal | None = None,
+                 names=("Alice", "Bob"), now: float = 0.0) -> None:
+        self.now = now
+        self.seed = seed
+        self.host_journal = host_journal if host_journal is not None else Journal()
+        self.join_journal = join_journal if join_journal is not None else Journal()
+        self.host = Connection(Role.HOST, names[0], journal=self.host_journal, date="2026-11-22T03:00:00Z",
+                               token_bytes=det_tokens(seed), now=now)
+        self.join = Connection(Role.JOIN, names[1], journal=self.join_journal, date="2026-11-22T04:00:00Z",
+                               token_bytes=det_tokens(seed + 1000), now=now)
+        self.names = names
         self.events = {self.host: [], self.join: []}
+
+    def reconnect(self, seed: int | None = None, pump: bool = True) -> "Pair":
+        """New connections over the same journals (the old ones are dropped without a word),
+        pumped until quiet unless ``pump`` is False."""
+        q = Pair(self.seed + 77 if seed is None else seed, self.host_journal, self.join_journal, self.names,
+                 self.now)
+        if pump:
+            q.pump()
+        return q
 
     def pump(self, limit: int = 1000) -> None:
         for _ in range(limit):

@@ -31,15 +31,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from game.roseking.engine import DRAW, Color, IllegalMoveError, Move, Record, State
+from game.fsutil import atomic_write_text
 from game.i18n import _
+from game.roseking.engine import DRAW, Color, IllegalMoveError, Move, Record, State
 
 from . import DEFAULT_PORT
-from .protocol import (Closed, Connection, Desync, Event, GameOver, GameStarted, Handshake, LanGame, MoveMade,
-                       Role)
+from .journal import Journal
+from .roseking import (FORFEIT_TIMEOUT, Closed, Connection, Desync, Event, GameOver, GameStarted, Handshake,
+                       LanGame, MoveMade, Role, Seated, apply_forfeit, forfeit_due)
 
 RECV_SIZE = 65536
 TICK = 0.05  #: seconds between protocol ticks in the background thread
+MAX_CANDIDATES = 4  #: connections a host holds at once besides the seated one (each must settle in 5 s)
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,16 @@ class Refused:
     reason: str
 
 
-SessionEvent = Event | StatusChanged | Refused
+@dataclass(frozen=True)
+class WriteFailed:
+    """Writing the record or the journal failed (``path``, ``reason``): the game goes on in
+    memory, but a restart could not resume it. Reported once per path and reason."""
+
+    path: str
+    reason: str
+
+
+SessionEvent = Event | StatusChanged | Refused | WriteFailed
 
 #: Status codes of :attr:`LanSession.status`.
 STATUSES = ("listening", "connecting", "handshake", "playing", "interrupted", "over", "failed", "closed")
@@ -68,14 +80,19 @@ class LanSession:
     """One player's side of a LAN game over TCP (see the module docstring).
 
     Use :meth:`host` or :meth:`join`. ``journal``: a path where the game record is
-    rewritten after every move (a peer restarted with ``game=LanGame.from_record(...)``
-    resumes from it). ``log_dir``: where a desync report is written
-    (``rose-king-desync-<game>-<role>.log``). ``clock``: a monotonic clock in seconds.
+    rewritten (atomically) after every move; this seat's private journal (secrets, coin
+    promises, own moves) is kept next to it as ``<journal>.journal``. ``seat``: the
+    :class:`~net.journal.Journal` to resume with (see :func:`load_seat`); ``game``: a game
+    to put in a fresh journal (it cannot be resumed with a peer without its journal).
+    ``log_dir``: where a desync report is written (``rose-king-desync-<game>-<role>.log``).
+    ``clock``: a monotonic clock in seconds. ``forfeit_timeout``: seconds from our reveal
+    after which a peer that did not reveal forfeits, connected or not.
     """
 
     def __init__(self, role: Role, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
                  game: LanGame | None = None, journal: str | os.PathLike | None = None,
-                 log_dir: str | os.PathLike | None = None, date: str = "", reconnect_delay: float = 0.5,
+                 seat: Journal | None = None, log_dir: str | os.PathLike | None = None, date: str = "",
+                 reconnect_delay: float = 0.5, forfeit_timeout: float = FORFEIT_TIMEOUT,
                  clock: Callable[[], float] = time.monotonic) -> None:
         Connection(Role(role), name)  # validates the name now, in the caller's thread (raises ValueError)
         self.role = Role(role)
@@ -86,18 +103,27 @@ class LanSession:
         self.log_dir = Path(log_dir) if log_dir else None
         self.date = date
         self.reconnect_delay = reconnect_delay
+        self.forfeit_timeout = forfeit_timeout
         self.desync_logs: list[Path] = []
+        self.write_errors: list[WriteFailed] = []
         self._clock = clock
-        self._game = game  # the live game: background thread only
+        self._seat = seat if seat is not None else Journal()  # background thread only
+        if game is not None:
+            self._seat.game = game
+            if not self._seat.game_id:
+                self._seat.game_id = game.game_id
+        self._seat.sink = self._save_seat
         self._peer_id = os.urandom(16)
-        self._conn: Connection | None = None
+        self._conn: Connection | None = None  # the seated connection (or the joiner's only one)
         self._sock: socket.socket | None = None
+        self._candidates: dict[socket.socket, Connection] = {}  # host: connections not seated yet
         self._listener: socket.socket | None = None
         self._lock = threading.Condition()
         self._events: deque[SessionEvent] = deque()
         self._commands: deque[tuple[str, object]] = deque()
         self._status = "closed"
         self._status_text = ""
+        game = self._seat.game
         self._snapshot: LanGame | None = game.snapshot() if game else None
         self._color: Color | None = None
         self._peer_name: str | None = None
@@ -108,7 +134,7 @@ class LanSession:
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         if self.role is Role.HOST:
-            self._listener = socket.create_server((address, port), backlog=4)
+            self._listener = socket.create_server((address, port), backlog=8)
             self._listener.setblocking(False)
             self.port = self._listener.getsockname()[1]
             self._set_status("listening")
@@ -116,6 +142,10 @@ class LanSession:
             self._set_status("connecting")
         self._thread = threading.Thread(target=self._run, name=f"rose-king-lan-{self.role.value}", daemon=True)
         self._thread.start()
+
+    @property
+    def _game(self) -> LanGame | None:
+        return self._seat.game
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -189,6 +219,14 @@ class LanSession:
             g = self._snapshot
             return (self._status == "playing" and g is not None and not g.over and not self._busy
                     and g.state.turn == self._color)
+
+    def seat_copy(self) -> Journal:
+        """A copy of this seat's journal with a snapshot of its game (to hand to a new session
+        after this one is closed: a program restarted with it takes its seat back)."""
+        with self._lock:
+            copy = Journal.from_json(self._seat.to_json().encode())
+            copy.game = self._snapshot.snapshot() if self._snapshot is not None else None
+            return copy
 
     def acked_all(self) -> bool:
         """Whether the peer has acknowledged every move of ours (so it holds the whole game)."""
@@ -280,13 +318,13 @@ class LanSession:
         sel.register(self._wake_r, selectors.EVENT_READ, "wake")
         if self._listener is not None:
             sel.register(self._listener, selectors.EVENT_READ, "listen")
-        next_connect = 0.0
+        self._next_connect = 0.0
         try:
             while not self._stopping:
                 now = self._clock()
-                if (self.role is Role.JOIN and self._sock is None and not self._fatal and now >= next_connect):
+                if (self.role is Role.JOIN and self._sock is None and not self._fatal and now >= self._next_connect):
                     if not self._connect(sel):
-                        next_connect = self._clock() + self.reconnect_delay
+                        self._next_connect = self._clock() + self.reconnect_delay
                 for key, _mask in sel.select(TICK):
                     if key.data == "wake":
                         try:
@@ -295,19 +333,39 @@ class LanSession:
                             pass
                     elif key.data == "listen":
                         self._accept(sel)
-                    elif key.fileobj is self._sock:
-                        self._read(sel)
+                    elif key.fileobj is self._sock or key.fileobj in self._candidates:
+                        self._read(sel, key.fileobj)  # type: ignore[arg-type]
                 self._run_commands(sel)
-                if self._conn is not None:
-                    self._handle(sel, self._conn.tick(self._clock()))
-                if self._sock is None and self.role is Role.JOIN and not self._fatal and next_connect < now:
-                    next_connect = now + self.reconnect_delay
+                now = self._clock()
+                if self._conn is not None and self._sock is not None:
+                    self._handle(sel, self._sock, self._conn.tick(now))
+                for sock, conn in list(self._candidates.items()):
+                    self._handle(sel, sock, conn.tick(now))
+                if self._conn is None or not self._conn.seated:
+                    self._check_forfeit(now)
         finally:
-            self._drop(sel)
+            for sock in list(self._candidates):
+                self._drop(sel, sock)
+            if self._sock is not None:
+                self._drop(sel, self._sock)
             if self._listener is not None:
                 self._listener.close()
             sel.close()
             self._set_status("closed")
+
+    def _check_forfeit(self, now: float) -> None:
+        """While no connection is seated: a peer that withheld its reveal forfeits after the timeout."""
+        reason = forfeit_due(self._seat, now, self.forfeit_timeout)
+        game = self._seat.game
+        if reason is None or game is None:
+            return
+        loser = game.color_of(self.role.other)
+        apply_forfeit(self._seat, loser, reason)
+        self._write_journal()
+        self._emit(GameOver("forfeit", loser.other, f"{loser} forfeits: {reason}"))
+        with self._lock:
+            self._snapshot = game.snapshot()
+        self._set_status("over")
 
     def _connect(self, sel: selectors.BaseSelector) -> bool:
         try:
@@ -322,52 +380,77 @@ class LanSession:
             sock, _addr = self._listener.accept()  # type: ignore[union-attr]
         except OSError:
             return
-        if self._conn is not None:  # the peer came back before we noticed it had gone
-            self._handle(sel, self._conn.close("replaced by a new connection"))
-            self._drop(sel)
-        self._attach(sel, sock)
+        if self._conn is None:
+            self._attach(sel, sock)
+            return
+        if len(self._candidates) >= MAX_CANDIDATES:
+            sock.close()  # too many connections settling at once: refuse without reading
+            return
+        # Someone connects while a connection holds the seat (or is settling): it may take the
+        # seat only by proving it holds the peer's resume secret; until then it touches nothing.
+        self._setup_sock(sock)
+        conn = self._new_connection(allow_new_game=False)
+        self._candidates[sock] = conn
+        sel.register(sock, selectors.EVENT_READ, "conn")
+        self._flush(sel, sock)
 
-    def _attach(self, sel: selectors.BaseSelector, sock: socket.socket) -> None:
+    def _setup_sock(self, sock: socket.socket) -> None:
         sock.settimeout(5.0)  # sends block at most this long; reads happen only when readable
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _new_connection(self, allow_new_game: bool = True) -> Connection:
+        conn = Connection(self.role, self.name, journal=self._seat, peer_id=self._peer_id, date=self.date,
+                          now=self._clock())
+        conn.allow_new_game = allow_new_game
+        return conn
+
+    def _attach(self, sel: selectors.BaseSelector, sock: socket.socket) -> None:
+        self._setup_sock(sock)
         self._sock = sock
-        self._conn = Connection(self.role, self.name, game=self._game, peer_id=self._peer_id, date=self.date,
-                                now=self._clock())
+        self._conn = self._new_connection()
         sel.register(sock, selectors.EVENT_READ, "conn")
         self._set_status("handshake")
-        self._flush(sel)
+        self._flush(sel, sock)
 
-    def _drop(self, sel: selectors.BaseSelector) -> None:
-        if self._sock is not None:
-            try:
-                sel.unregister(self._sock)
-            except (KeyError, ValueError):
-                pass
-            self._sock.close()
-        self._sock = None
-        self._conn = None
-        with self._lock:
-            self._busy = False
-
-    def _read(self, sel: selectors.BaseSelector) -> None:
-        assert self._sock is not None and self._conn is not None
+    def _drop(self, sel: selectors.BaseSelector, sock: socket.socket) -> None:
         try:
-            data = self._sock.recv(RECV_SIZE)
+            sel.unregister(sock)
+        except (KeyError, ValueError):
+            pass
+        sock.close()
+        if sock is self._sock:
+            self._sock = None
+            self._conn = None
+            self._next_connect = self._clock() + self.reconnect_delay
+            with self._lock:
+                self._busy = False
+        self._candidates.pop(sock, None)
+
+    def _conn_of(self, sock: socket.socket) -> Connection | None:
+        return self._conn if sock is self._sock else self._candidates.get(sock)
+
+    def _read(self, sel: selectors.BaseSelector, sock: socket.socket) -> None:
+        conn = self._conn_of(sock)
+        if conn is None:
+            return
+        try:
+            data = sock.recv(RECV_SIZE)
         except (BlockingIOError, InterruptedError, socket.timeout):
             return
         except OSError:
             data = b""  # reset by the peer: like an end of stream
-        self._handle(sel, self._conn.receive_data(data))
+        self._handle(sel, sock, conn.receive_data(data))
 
-    def _flush(self, sel: selectors.BaseSelector) -> None:
-        if self._conn is None or self._sock is None:
+    def _flush(self, sel: selectors.BaseSelector, sock: socket.socket) -> None:
+        conn = self._conn_of(sock)
+        if conn is None:
             return
-        data = self._conn.data_to_send()
+        data = conn.data_to_send()
         if data:
             try:
-                self._sock.sendall(data)
+                sock.sendall(data)
             except OSError:
-                self._handle(sel, self._conn.receive_data(b""))
+                self._handle(sel, sock, conn.receive_data(b""))
 
     def _run_commands(self, sel: selectors.BaseSelector) -> None:
         while True:
@@ -376,14 +459,14 @@ class LanSession:
                     return
                 name, arg = self._commands.popleft()
             if name == "close":
-                if self._conn is not None:
+                if self._conn is not None and self._sock is not None:
                     self._conn.close("the other player left")
-                    self._flush(sel)
+                    self._flush(sel, self._sock)
                 self._stopping = True
                 return
             conn = self._conn
             try:
-                if conn is None:
+                if conn is None or self._sock is None or not conn.seated:
                     raise ValueError("not connected to the other player")
                 if name == "play":
                     events = conn.play(arg)  # type: ignore[arg-type]
@@ -397,15 +480,29 @@ class LanSession:
                         self._busy = False
                 self._emit(Refused(name, str(e)))
                 continue
-            self._handle(sel, events)
+            self._handle(sel, self._sock, events)
 
-    def _handle(self, sel: selectors.BaseSelector, events: list[Event]) -> None:
-        conn = self._conn
+    def _handle(self, sel: selectors.BaseSelector, sock: socket.socket, events: list[Event]) -> None:
+        conn = self._conn_of(sock)
         if conn is None:
             return
-        self._flush(sel)
-        if conn.game is not None:
-            self._game = conn.game
+        if sock is not self._sock:  # a candidate: seated now, refused, or still settling
+            if any(isinstance(e, Seated) for e in events):
+                old_sock, old = self._sock, self._conn
+                if old is not None and old_sock is not None:
+                    old.close("replaced by a new connection of the same player")
+                    self._flush(sel, old_sock)
+                    self._drop(sel, old_sock)
+                self._candidates.pop(sock, None)
+                self._sock, self._conn = sock, conn
+            else:
+                self._flush(sel, sock)
+                closed = next((e for e in events if isinstance(e, Closed)), None)
+                if closed is not None:
+                    self._drop(sel, sock)
+                    self._emit(Refused("connect", f"a connection was refused: {closed.reason}"))
+                return
+        self._flush(sel, sock)
         out: list[SessionEvent] = []
         closed: Closed | None = None
         for e in events:
@@ -422,32 +519,48 @@ class LanSession:
         if any(isinstance(e, (MoveMade, GameStarted, GameOver)) for e in events):
             self._write_journal()
         if closed is not None:
-            self._drop(sel)
-            if closed.fatal:
+            self._drop(sel, sock)
+            game = self._seat.game
+            if not conn.seated:
+                # never seated: a stranger, a wrong version, or a seat we could not prove
+                if self.role is Role.JOIN and closed.fatal:
+                    self._fatal = True
+                    self._set_status("failed", closed.reason)
+                elif self.role is Role.JOIN:
+                    self._set_status("interrupted")
+                else:
+                    out = [Refused("connect", f"a connection was refused: {closed.reason}")]
+                    if game is not None and not game.over:
+                        self._set_status("interrupted")
+                    else:
+                        self._set_status("listening")
+            elif closed.fatal:
                 if self.role is Role.JOIN:
                     self._fatal = True
-                self._set_status("failed", closed.reason)
+                self._set_status("over" if closed.code == "forfeit" else "failed", closed.reason)
             elif closed.code == "bye" and closed.by_peer:
                 if self.role is Role.JOIN:
                     self._fatal = True  # the host left on purpose: do not reconnect
-                if conn.game is not None and conn.game.over:
+                if game is not None and game.over:
                     self._set_status("over")
                 elif self.role is Role.JOIN:
                     self._set_status("failed", closed.reason)
                 else:
                     self._set_status("interrupted")
-            elif conn.game is not None and conn.game.over:
+            elif game is not None and game.over:
                 self._set_status("over")
             else:
                 self._set_status("interrupted")
-        elif conn.game is not None and conn.phase.value == "playing":
-            self._set_status("over" if conn.game.over else "playing")
+        elif self._seat.game is not None and conn.phase.value == "playing":
+            self._set_status("over" if self._seat.game.over else "playing")
         if events:
             self._update_snapshot(conn)
         # last: whoever sees the new position or an event also sees the journal and the status
         self._emit(*out)
 
     def _update_snapshot(self, conn: Connection) -> None:
+        if conn is not self._conn:
+            return
         with self._lock:
             self._snapshot = None if self._game is None else self._game.snapshot()
             self._busy = conn.coin_pending or any(name == "play" for name, _arg in self._commands)
@@ -456,12 +569,31 @@ class LanSession:
                 own = [i for i, m in enumerate(game.state.move_stack, 1) if m.player == me]
                 self._acked_all = not own or conn.acked_ply >= own[-1]
 
+    def _write_failed(self, path: Path, e: OSError) -> None:
+        failure = WriteFailed(str(path), e.strerror or str(e))
+        if failure not in self.write_errors:
+            self.write_errors.append(failure)
+            self._emit(failure)
+
     def _write_journal(self) -> None:
+        """Rewrite the record file (atomic: write, fsync, rename); a failure is reported as
+        :class:`WriteFailed`, and the game goes on."""
         if self.journal is None or self._game is None:
             return
-        tmp = self.journal.with_name(self.journal.name + ".tmp")
-        tmp.write_text(self._game.record().to_json(), encoding="utf-8")
-        os.replace(tmp, self.journal)
+        try:
+            atomic_write_text(self.journal, self._game.record().to_json())
+        except OSError as e:
+            self._write_failed(self.journal, e)
+
+    def _save_seat(self, seat: Journal) -> None:
+        """The private journal's sink: ``<record>.journal``, atomic and durable, before a promise is sent."""
+        if self.journal is None:
+            return
+        path = seat_path(self.journal)
+        try:
+            atomic_write_text(path, seat.to_json())
+        except OSError as e:
+            self._write_failed(path, e)
 
     def _write_desync(self, e: Desync) -> None:
         folder = self.log_dir or Path.cwd()
@@ -473,3 +605,34 @@ class LanSession:
             self.desync_logs.append(path)
         except OSError:
             pass
+
+
+def seat_path(record: str | os.PathLike) -> Path:
+    """Where the private journal of the game recorded in ``record`` lives: ``<record>.journal``."""
+    record = Path(record)
+    return record.with_name(record.name + ".journal")
+
+
+def load_seat(record: str | os.PathLike) -> Journal | None:
+    """The seat to resume from a ``--record FILE``: the private journal ``FILE.journal`` with the
+    game rebuilt from ``FILE`` (if the record is there; without it the peer asks for a checked
+    copy). None when there is no journal, or its game is over (a new game will start).
+
+    Raises ValueError (one line) for a file that cannot be read or does not fit.
+    """
+    from .journal import load_journal
+    from game.records import RecordError
+    journal = load_journal(seat_path(record))
+    if journal is None:
+        return None
+    if os.path.lexists(record):
+        try:
+            rec = Record.load(record)
+            game = LanGame.from_record(rec, journal)
+        except (RecordError, ValueError) as e:
+            raise ValueError(f"{record}: {e}") from None
+        if game.game_id == journal.game_id:
+            journal.game = game
+    if journal.game is not None and journal.game.over:
+        return None
+    return journal

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from net import DEFAULT_PORT
 
-from game.lan import default_name, load_game
+from game.lan import check_record_path, default_name, load_seat
 from game.roseking.engine import now_iso
 
 
@@ -54,13 +54,17 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
                   f"yet; use --headless --ai LEVEL", file=sys.stderr)
             return 2
         return int(hook(args) or 0)
-    game = load_game(args.record)
+    problem = check_record_path(args.record)
+    if problem:
+        print(f"{prog}: {problem}", file=sys.stderr)
+        return 2
+    seat = load_seat(args.record)
     try:
         if role == "host":
-            session = LanSession.host(name, port=args.port, bind=args.bind, game=game, journal=args.record,
+            session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso())
         else:
-            session = LanSession.join(name, args.address, args.port, game=game, journal=args.record,
+            session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso())
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
@@ -81,7 +85,7 @@ def _play(prog: str, session, args: argparse.Namespace, role) -> int:
     from game.roseking.ai import make_player
     from net.headless import HeadlessError, play_headless
     from net.protocol import Closed, GameStarted, MoveMade
-    from net.transport import StatusChanged
+    from net.transport import Refused, StatusChanged, WriteFailed
 
     def show(e) -> None:
         if isinstance(e, StatusChanged):
@@ -92,6 +96,11 @@ def _play(prog: str, session, args: argparse.Namespace, role) -> int:
             print(f"{prog}: {how}: {g.red_name} (red) vs {g.white_name} (white); you play {e.color}", flush=True)
         elif isinstance(e, Closed):
             print(f"{prog}: connection closed ({e.code}): {e.reason}", flush=True)
+        elif isinstance(e, Refused):
+            print(f"{prog}: {e.reason}", flush=True)
+        elif isinstance(e, WriteFailed):
+            print(f"{prog}: cannot write {e.path}: {e.reason} (the game goes on; it could not be resumed "
+                  f"after a restart)", file=sys.stderr, flush=True)
         elif isinstance(e, MoveMade) and args.verbose:
             print(f"{prog}: ply {e.ply}: {e.move}", flush=True)
 
@@ -105,10 +114,17 @@ def _play(prog: str, session, args: argparse.Namespace, role) -> int:
     game = session.game
     record = session.record()
     if args.record and record is not None:
-        Path(args.record).write_text(record.to_json(), encoding="utf-8")
+        from game.fsutil import atomic_write_text
+        try:
+            atomic_write_text(args.record, record.to_json())
+        except OSError as e:
+            print(f"{prog}: cannot write {args.record}: {e.strerror or e}", file=sys.stderr)
+            return 1
     outcome = game.state.outcome()
     if game.resigned is not None:
         print(f"{prog}: {game.resigned} resigned; {game.resigned.other} wins", flush=True)
+    elif game.forfeited is not None:
+        print(f"{prog}: {game.forfeited} forfeits ({game.end_reason}); {game.forfeited.other} wins", flush=True)
     elif outcome is not None:
         winner = "draw" if outcome.winner is None else f"{outcome.winner} wins"
         print(f"{prog}: game over: red={outcome.red_score} white={outcome.white_score} {winner} "

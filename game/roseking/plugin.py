@@ -29,7 +29,8 @@ class RoseKing:
     def check(self, record: Mapping[str, Any]) -> str:
         """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ...``
         (docs/record-format.md). Raises :class:`game.roseking.engine.RecordError`."""
-        return status_line(Record.from_dict(dict(record)).replay())
+        rec = Record.from_dict(dict(record))
+        return status_line(rec.replay(), rec.termination)
 
     def replay_text(self, record: Mapping[str, Any]) -> list[str]:
         """The ``replay --text`` listing (see :func:`text_lines`). Raises RecordError."""

@@ -144,7 +144,8 @@ def test_interruption_shows_the_banner_and_the_game_resumes(app, driver, lan):
     ply = scene.match.state.ply
     driver.click(BOARD_RECT.center)
     assert scene.match.state.ply == ply
-    back = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)  # restarted, no journal
+    # restarted with its journal (a program without it would be a stranger, refused: issue 14)
+    back = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05, seat=peer.session.seat_copy())
     made.append(back)
     peer2 = Peer(back)
     run_until(app, peer2, lambda: not scene.waiting() and any(isinstance(e, GameStarted) for e in peer2.events),
@@ -281,8 +282,8 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
     from net.protocol import LanGame
 
     host = LanSession.host("Alice", port=0, bind="127.0.0.1")
-    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
     journal = tmp_path / "bob.json"
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05, journal=journal)
     try:
         hp, jp = Peer(host), Peer(join)
         end = time.monotonic() + LIMIT
@@ -291,8 +292,7 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
             time.sleep(0.005)
         assert join.state is not None and join.state.ply >= 3
         hp.auto = False
-        journal.write_text(join.record().to_json(), encoding="utf-8")
-        join.close()
+        join.close()  # the record and its private journal (bob.json.journal) stay
         seen = {}
 
         def run(self) -> int:  # instead of the real-time loop: frames until the game is on again

@@ -104,16 +104,30 @@ def test_hostile_payloads_are_protocol_errors(payload, match):
 
 def test_hello_of_another_version_is_a_version_error_whatever_its_other_keys():
     with pytest.raises(FrameError, match="incompatible versions") as e:
-        decode_payload(msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 2, "future": 1}))
+        decode_payload(msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 3, "future": 1}))
     assert e.value.code == "version"
     with pytest.raises(FrameError, match="incompatible versions"):
         decode_payload(msgpack.packb({"t": "hello", "proto": "chess", "pv": 1}))
 
 
-def test_names_with_control_characters_are_refused():
-    with pytest.raises(FrameError, match="control characters"):
-        check_message({"t": "sync", "game": b"g" * 16, "host": "red", "red": "A\x1b[2J", "white": "B",
-                       "date": "", "deal": list(range(10)), "moves": [], "hash": b"h" * 32, "resigned": ""})
+SYNC = {"t": "sync", "game": b"g" * 16, "host": "red", "red": "A", "white": "B", "date": "", "moves": [],
+        "coins": [[-1, b"c" * 32, b"d" * 32, b"s" * 32, b"u" * 32]], "hash": b"h" * 32, "resigned": "",
+        "forfeit": ""}
+
+
+@pytest.mark.parametrize("name, why", [
+    ("A\x1b[2J", "control characters"),
+    ("evil\u202egnp.exe", "control characters"),  # right-to-left override
+    ("Al\u200bice", "invisible"),  # zero-width space
+    ("Bob\u2066", "control characters"),  # bidi isolate
+    ("\ufeffBOM", "invisible"),
+    ("   ", "blank"),
+    ("x" * 33, "1..32"),
+])
+def test_names_with_control_bidi_or_zero_width_characters_are_refused(name, why):
+    check_message(SYNC)
+    with pytest.raises(FrameError, match=why):
+        check_message({**SYNC, "red": name})
 
 
 def test_encode_refuses_what_decode_would_refuse():

@@ -8,9 +8,10 @@ import pytest
 
 from game.roseking.engine import DRAW, Color, Move, Record
 from net.framing import FrameDecoder, encode_frame
-from net.protocol import (HEARTBEAT, PING_FLOOD, REVEAL_TIMEOUT, TIMEOUT, Acked, Closed, Connection, Desync,
-                          DrawStarted, GameOver, GameStarted, LanGame, MoveMade, Phase, RematchOffered, Role,
-                          commitment)
+from net.coin import commitment
+from net.journal import Journal
+from net.protocol import (COMMIT_TIMEOUT, HEARTBEAT, PING_FLOOD, TIMEOUT, Acked, Closed, Connection, Desync,
+                          DrawStarted, GameOver, GameStarted, LanGame, MoveMade, Phase, RematchOffered, Role)
 
 from net.loopback import Pair, det_tokens
 
@@ -148,7 +149,7 @@ def test_a_second_handshake_is_refused(pair):
 def test_wrong_version_is_refused_with_a_clear_message_on_both_sides():
     host = Connection(Role.HOST, "Alice")
     host.data_to_send()
-    future = {"t": "hello", "proto": "rose-king-lan", "pv": 2, "name": "Zed", "whatever": [1]}
+    future = {"t": "hello", "proto": "rose-king-lan", "pv": 3, "name": "Zed", "whatever": [1]}
     ev = host.receive_data(raw(future))
     assert ev[-1].code == "version" and ev[-1].fatal and "incompatible versions" in ev[-1].reason
     # the other side receives the same reason
@@ -167,7 +168,7 @@ def test_talking_to_ourselves_or_two_hosts_is_refused():
 
 
 def test_bad_player_name_is_refused_locally():
-    for bad in ("", "x" * 33, "bell\a"):
+    for bad in ("", "x" * 33, "bell\a", "rtl\u202e", "zero\u200bwidth"):
         with pytest.raises(ValueError, match="printable"):
             Connection(Role.HOST, bad)
 
@@ -202,21 +203,22 @@ def test_echoed_commitment_aborts():
 def test_mismatching_reveal_aborts():
     host, _join, hello, _msgs = fresh_coin_pair()
     secret = b"s" * 32
-    host.receive_data(encode_frame({"t": "commit", "for": -1, "c": commitment(hello["peer"], secret)}))
+    gid = host.journal.game_id
+    host.receive_data(encode_frame({"t": "commit", "for": -1, "c": commitment(gid, -1, 1, secret)}))
     ev = host.receive_data(encode_frame({"t": "reveal", "for": -1, "s": b"t" * 32}))
-    assert ev[-1].code == "coin" and "does not match its commitment" in ev[-1].reason
+    assert ev[-1].code == "coin" and "does not open its commitment" in ev[-1].reason
     assert host.game is None
 
 
 def test_honest_commit_and_reveal_by_hand_start_the_game():
     host, _join, hello, _msgs = fresh_coin_pair()
     secret = b"s" * 32
-    host.receive_data(encode_frame({"t": "commit", "for": -1, "c": commitment(hello["peer"], secret)}))
+    host.receive_data(encode_frame({"t": "commit", "for": -1, "c": commitment(host.journal.game_id, -1, 1, secret)}))
     ev = host.receive_data(encode_frame({"t": "reveal", "for": -1, "s": secret}))
     assert isinstance(ev[-1], GameStarted) and not ev[-1].resumed
 
 
-def test_withheld_reveal_counts_as_disconnected_and_keeps_the_game():
+def test_withheld_commitment_counts_as_disconnected_and_keeps_the_game():
     p = mid_game(6)
     g = p.host.game
     until_mover_can_draw(p)
@@ -229,7 +231,7 @@ def test_withheld_reveal_counts_as_disconnected_and_keeps_the_game():
     p.tick(HEARTBEAT)
     p.pump()  # heartbeats still flow
     assert mover.closed is None
-    p.tick(REVEAL_TIMEOUT - HEARTBEAT + 0.01)
+    p.tick(COMMIT_TIMEOUT - HEARTBEAT + 0.01)
     closed = p.closed(mover)
     assert closed is not None and closed.code == "withheld" and not closed.fatal
     assert "withheld its commitment" in closed.reason
@@ -277,7 +279,7 @@ def test_a_draw_outside_the_coin_is_refused():
     card = mover.game.state.chance_outcomes()[0]
     ev = waiter.receive_data(encode_frame({"t": "move", "ply": 5, "m": str(Move(mover.color, DRAW, card)),
                                            "hash": b"h" * 32}))
-    assert any(isinstance(e, GameOver) and "joint coin" in e.reason for e in ev)
+    assert any(isinstance(e, GameOver) and "only from a coin" in e.reason for e in ev)
 
 
 def test_duplicate_ply_with_identical_content_is_acknowledged_again():
@@ -420,47 +422,58 @@ def test_junk_closes_with_a_reason_and_keeps_the_game(junk, code):
     back = p.join.receive_data(b"".join(encode_frame(m) for m in [{"t": "error", "code": code,
                                                                    "reason": ev[-1].reason}]))
     assert back[-1].by_peer and back[-1].reason == ev[-1].reason
-    q = reconnect(p, p.host.game, p.join.game)
+    q = p.reconnect()
     assert q.host.game.state.ply == q.join.game.state.ply == 4 and q.host.closed is None
 
 
 # ----------------------------------------------------------------------- resume, resign, rematch
-def reconnect(p: Pair, host_game=None, join_game=None) -> Pair:
-    """New connections over the same games (as after a dropped TCP connection)."""
-    q = Pair(p.host.peer_id[0] + 77, host_game=host_game, join_game=join_game)
-    q.now = p.now
-    q.pump()
-    return q
+def until_mover_has_a_play(p: Pair) -> None:
+    """Play on (computer moves) until the side to move has a move that is not a draw."""
+    from game.roseking.ai import make_player
+    rnd = make_player("random", 4)
+    while not any(m.kind is not DRAW for m in p.host.game.state.legal_moves()):
+        m = p.mover()
+        m.play(rnd.choose(m.game.state))
+        p.pump()
 
 
 def test_resume_after_a_drop_sends_the_missing_move_and_finishes():
     p = mid_game(8)
+    until_mover_has_a_play(p)
+    ply = p.host.game.state.ply
     mover = p.mover()
     move = next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW)
     mover.play(move)
     mover.data_to_send()  # the connection drops before the move leaves
-    q = reconnect(p, p.host.game, p.join.game)
-    assert q.host.game.state.ply == q.join.game.state.ply == 9
+    q = p.reconnect()
+    assert q.host.game.state.ply == q.join.game.state.ply == ply + 1
     assert q.host.game.hashes == q.join.game.hashes
     assert any(isinstance(e, GameStarted) and e.resumed for e in q.events[q.host])
-    assert any(isinstance(e, MoveMade) and e.by_peer and e.ply == 9 for e in q.events[q.host] + q.events[q.join])
+    assert any(isinstance(e, MoveMade) and e.by_peer and e.ply == ply + 1
+               for e in q.events[q.host] + q.events[q.join])
     q.play_out()
     assert q.host.game.record().to_json() == q.join.game.record().to_json()
 
 
 def test_resume_of_a_peer_restarted_from_its_journal():
     p = mid_game(10)
-    journal = Record.from_json(p.join.game.record().to_json())  # what --record FILE holds
-    restored = LanGame.from_record(journal)
-    assert restored.hashes == p.join.game.hashes
-    q = reconnect(p, p.host.game, restored)
+    record = Record.from_json(p.join.game.record().to_json())  # what --record FILE holds
+    seat = Journal.from_json(p.join.journal.to_json().encode())  # what FILE.journal holds
+    restored = LanGame.from_record(record, seat)
+    seat.game = restored
+    assert restored.hashes == p.join.game.hashes and restored.coins == p.join.game.coins
+    q = Pair(9, p.host_journal, seat)
     q.play_out()
     assert q.host.game.record().to_json() == q.join.game.record().to_json()
 
 
-def test_resume_of_a_peer_restarted_with_no_memory_adopts_the_game():
+def test_resume_of_a_peer_restarted_with_its_journal_but_no_record_adopts_the_checked_copy():
     p = mid_game(10)
-    q = reconnect(p, p.host.game, None)
+    seat = Journal.from_json(p.join.journal.to_json().encode())  # the record is lost, the journal kept
+    q = Pair(9, p.host_journal, seat)
+    q.pump()
+    started = next(e for e in q.events[q.join] if isinstance(e, GameStarted))
+    assert started.adopted and started.resumed
     assert q.join.game.game_id == p.host.game.game_id and q.join.game.state.ply == 10
     assert q.join.color == p.join.color
     q.play_out()
@@ -476,7 +489,7 @@ def test_resume_after_a_draw_interrupted_mid_coin():
     mover.receive_data(other.data_to_send())  # mover has the draw now, the other side does not
     assert mover.game.state.ply == other.game.state.ply + 1
     mover.data_to_send()  # ...and the connection drops before the mover's reveal arrives
-    q = reconnect(p, p.host.game, p.join.game)
+    q = p.reconnect()
     assert q.host.game.hashes == q.join.game.hashes  # the draw travelled with both secrets
     q.play_out()
     assert q.host.game.record().to_json() == q.join.game.record().to_json()
@@ -484,7 +497,7 @@ def test_resume_after_a_draw_interrupted_mid_coin():
 
 def test_resume_with_a_different_history_is_a_desync():
     p = mid_game(6)
-    forged = p.join.game.snapshot()
+    forged = p.join.game
     last = forged.state.move_stack[-1]
     forged.pop()
     choices = [m for m in forged.state.legal_moves() if m.kind is not DRAW and m != last]
@@ -492,7 +505,7 @@ def test_resume_with_a_different_history_is_a_desync():
                 if Move(last.player, DRAW, None) in forged.state.legal_moves() and c != last.card]
     other = choices[0]
     forged.push(other)  # same ply, another position
-    q = Pair(5, host_game=p.host.game, join_game=forged)
+    q = p.reconnect()
     q.pump()
     desyncs = [e for e in q.events[q.host] + q.events[q.join] if isinstance(e, Desync)]
     assert len(desyncs) == 2 and "differ" in desyncs[0].log  # both sides write their log
@@ -501,7 +514,7 @@ def test_resume_with_a_different_history_is_a_desync():
 
 def test_two_different_unfinished_games_are_refused():
     a, b = mid_game(4, seed=1), mid_game(4, seed=2)
-    q = Pair(5, host_game=a.host.game, join_game=b.join.game)
+    q = Pair(5, a.host_journal, b.join_journal)
     q.pump()
     assert q.closed(q.host).code == "game" and q.closed(q.host).fatal
 
@@ -577,7 +590,7 @@ def test_a_resignation_lost_in_a_drop_is_resent_and_both_records_agree():
     waiter.data_to_send()  # lost with the connection
     mover.play(next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW))
     mover.data_to_send()  # lost too
-    q = reconnect(p, p.host.game, p.join.game)
+    q = p.reconnect()
     assert q.host.game.resigned == q.join.game.resigned == waiter.color
     assert q.host.game.record().to_json() == q.join.game.record().to_json()
     assert q.host.closed is None and q.join.closed is None

@@ -12,7 +12,7 @@ from game.roseking.engine import IllegalMoveError, Move
 from net.framing import FrameDecoder, encode_frame
 from net.headless import HeadlessError, play_headless
 from net.protocol import Closed, Connection, GameStarted, Role
-from net.transport import LanSession
+from net.transport import LanSession, Refused
 
 LIMIT = 30.0  # seconds: no test here should come near it
 
@@ -88,9 +88,9 @@ def test_play_refuses_at_once_when_it_cannot_be_played(sessions):
 class RawPeer:
     """A joiner speaking the protocol through a plain socket, so a test can misbehave."""
 
-    def __init__(self, port: int, game=None) -> None:
+    def __init__(self, port: int, journal=None, name: str = "Mallory") -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=LIMIT)
-        self.conn = Connection(Role.JOIN, "Mallory", game=game)
+        self.conn = Connection(Role.JOIN, name, journal=journal)
         self.sock.sendall(self.conn.data_to_send())
 
     def until(self, kind):
@@ -121,8 +121,9 @@ def test_http_text_gets_a_reason_and_the_host_keeps_listening(sessions):
     msgs = FrameDecoder().feed(data)
     assert msgs[0]["t"] == "hello" and msgs[-1] == {"t": "error", "code": "frame", "reason": msgs[-1]["reason"]}
     assert "another protocol" in msgs[-1]["reason"]
-    closed = wait_for(host, Closed)
-    assert closed.code == "frame" and "another protocol" in closed.reason
+    refused = wait_for(host, Refused)
+    assert refused.action == "connect" and "another protocol" in refused.reason
+    assert host.status == "listening"
     join = sessions("join", "Bob", "127.0.0.1", host.port)
     assert play_both(host, join) == {"host": "ok", "join": "ok"}
 
@@ -139,7 +140,7 @@ def test_reset_mid_frame_keeps_the_game_and_the_peer_resumes(sessions):
     assert closed.code == "eof" and not closed.fatal
     assert host.status == "interrupted" and host.game.game_id == started.game.game_id
     # the same player comes back with its copy of the game and they finish it
-    join = sessions("join", "Mallory", "127.0.0.1", host.port, game=peer.conn.game)
+    join = sessions("join", "Mallory", "127.0.0.1", host.port, seat=peer.conn.journal)
     resumed = wait_for(join, GameStarted)
     assert resumed.resumed and resumed.game.game_id == started.game.game_id
     assert play_both(host, join) == {"host": "ok", "join": "ok"}
@@ -184,17 +185,17 @@ def test_resign_and_rematch_over_sockets(sessions):
 def test_version_mismatch_over_a_socket_is_shown_on_both_sides(sessions):
     import msgpack
     host = sessions("host", "Alice", port=0)
-    newer = {"t": "hello", "proto": "rose-king-lan", "pv": 2, "name": "Bob", "features": ["x"]}
+    newer = {"t": "hello", "proto": "rose-king-lan", "pv": 3, "name": "Bob", "features": ["x"]}
     payload = msgpack.packb(newer)
     with socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) as s:
         s.sendall(struct.pack(">I", len(payload)) + payload)
         data = b""
         while chunk := s.recv(65536):
             data += chunk
-    ours = wait_for(host, Closed)
-    assert ours.code == "version" and ours.fatal and "incompatible versions" in ours.reason
+    ours = wait_for(host, Refused)
+    assert "incompatible versions" in ours.reason
     # what the newer program receives: the same reason, which it shows
     theirs = FrameDecoder().feed(data)[-1]
-    assert theirs == {"t": "error", "code": "version", "reason": ours.reason}
-    assert "rose-king-lan 1" in ours.reason and "rose-king-lan 2" in ours.reason
-    assert host.status == "failed" and "incompatible versions" in host.status_text
+    assert theirs["t"] == "error" and theirs["code"] == "version" and theirs["reason"] in ours.reason
+    assert "rose-king-lan 2" in ours.reason and "rose-king-lan 3" in ours.reason
+    assert host.status == "listening"  # a stranger's wrong version never ends a host

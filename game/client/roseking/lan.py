@@ -685,11 +685,15 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
     ``open_window()`` makes the window (:func:`game.client.main.open_window`).
     Returns the exit status (1 if the window or the port cannot be opened).
     """
-    from game.lan import default_name, load_game
+    from game.lan import check_record_path, default_name, load_seat
 
     joining = "target" in vars(args)
     name = args.name or default_name("Guest" if joining else "Host")
-    game = load_game(args.record)
+    problem = check_record_path(args.record)
+    if problem:
+        print(f"rose-king: {problem}", file=sys.stderr)
+        return 2
+    seat = load_seat(args.record)
     try:
         app = open_window()
     except pygame.error as e:
@@ -697,10 +701,10 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
         return 1
     try:
         if joining:
-            session = LanSession.join(name, args.address, args.port, game=game, journal=args.record,
+            session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso())
         else:
-            session = LanSession.host(name, port=args.port, bind=args.bind, game=game, journal=args.record,
+            session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso())
     except (OSError, ValueError) as e:
         print(f"rose-king: {e}", file=sys.stderr)

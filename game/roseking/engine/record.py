@@ -56,6 +56,16 @@ class Record:
     date: str | None = None
     result: dict | None = None
     extra: dict = field(default_factory=dict)
+    termination: dict | None = None
+
+    def set_termination(self, kind: str, loser: Color, state: State) -> None:
+        """Mark the game as ended early: ``kind`` ``"resigned"`` or ``"forfeit"`` (a LAN
+        peer withheld its part of a coin), ``loser`` the colour that resigned or forfeited,
+        at ``state`` (the position it ended in, not over by the rules). Sets ``termination``
+        and the ``result`` (the scores at that position; the winner is the other colour)."""
+        rs, ws = state.scores()
+        self.termination = {"kind": kind, "loser": str(loser)}
+        self.result = {"red": rs, "white": ws, "winner": str(loser.other)}
 
     # ---------------------------------------------------------------- building
     @classmethod
@@ -89,7 +99,16 @@ class Record:
                 # IllegalMoveError messages start with the move itself; keep only the reason.
                 prefix = f"{text}: "
                 raise RecordError(msg[len(prefix):] if msg.startswith(prefix) else msg, i, text) from None
-        if upto is None and self.result is not None:
+        if upto is None and self.termination is not None:
+            rs, ws = state.scores()
+            if state.outcome() is not None:
+                raise RecordError(f"the game was already over when it is said to have been {self.termination['kind']}")
+            want = {"red": rs, "white": ws, "winner": Color.from_name(self.termination["loser"]).other.__str__()}
+            if self.result != want:
+                raise RecordError(f"result does not match: a game {self.termination['kind']} by "
+                                  f"{self.termination['loser']} at this position gives red={rs} white={ws} "
+                                  f"winner={want['winner']}")
+        elif upto is None and self.result is not None:
             outcome = state.outcome()
             if outcome is None:
                 raise RecordError("result does not match: the record has a result but the game is not over")
@@ -109,6 +128,8 @@ class Record:
                 d[key] = getattr(self, key)
         d["deal"] = {"red": [c.name for c in self.deal_red], "white": [c.name for c in self.deal_white]}
         d["moves"] = list(self.moves)
+        if self.termination is not None:
+            d["termination"] = dict(self.termination)
         if self.result is not None:
             d["result"] = dict(self.result)
         for k, v in self.extra.items():
@@ -175,9 +196,18 @@ class Record:
                     or type(result["red"]) is not int or type(result["white"]) is not int
                     or result["winner"] not in ("red", "white", "draw")):
                 raise RecordError('bad result: must be {"red": int, "white": int, "winner": "red"|"white"|"draw"}')
+        termination = d.get("termination")
+        if termination is not None:
+            if (not isinstance(termination, dict) or set(termination) != {"kind", "loser"}
+                    or termination["kind"] not in ("resigned", "forfeit")
+                    or termination["loser"] not in ("red", "white")):
+                raise RecordError('bad termination: must be {"kind": "resigned"|"forfeit", "loser": "red"|"white"}')
+            if result is None:
+                raise RecordError("bad termination: a resigned or forfeited game needs its result")
         extra = {k: v for k, v in d.items()
-                 if k not in ("format", "version", "deal", "moves", "result", "red", "white", "date")}
-        rec = cls(hands[0], hands[1], list(moves), meta["red"], meta["white"], meta["date"], result, extra)
+                 if k not in ("format", "version", "deal", "moves", "result", "red", "white", "date", "termination")}
+        rec = cls(hands[0], hands[1], list(moves), meta["red"], meta["white"], meta["date"], result, extra,
+                  None if termination is None else dict(termination))
         rec.new_state()  # validates the deal itself
         return rec
 
@@ -198,9 +228,10 @@ class Record:
 
     @classmethod
     def load(cls, path) -> "Record":
-        """Read a record file. Raises RecordError, or OSError if it cannot be read."""
-        with open(path, "rb") as f:
-            return cls.from_json(f.read())
+        """Read a record file, bounded (:func:`game.records.read_json`: no FIFO or device, at
+        most 1 MiB, no absurd numbers). Raises RecordError, also when it cannot be read."""
+        from game.records import read_json
+        return cls.from_dict(read_json(path))
 
 
 def now_iso() -> str:
@@ -208,9 +239,15 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def status_line(state: State) -> str:
-    """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ... to-move=..``
-    (the format of ``rose-king check``)."""
+def status_line(state: State, termination: dict | None = None) -> str:
+    """``ok finished red=.. white=.. winner=.. plies=..`` (with `` termination=resigned|forfeit``
+    for a game a player resigned or forfeited) or ``ok in-progress ... to-move=..`` (the
+    format of ``rose-king check``)."""
+    if termination is not None:
+        rs, ws = state.scores()
+        winner = Color.from_name(termination["loser"]).other
+        return (f"ok finished red={rs} white={ws} winner={winner} plies={state.ply} "
+                f"termination={termination['kind']}")
     outcome = state.outcome()
     if outcome is not None:
         winner = "draw" if outcome.winner is None else str(outcome.winner)
