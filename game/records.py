@@ -60,7 +60,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> byt
     finally:
         os.close(fd)
     if size > limit:
-        raise RecordError(f"not a record: the file is larger than {limit // 1024} KiB")
+        raise RecordError(f"not a record: the file is too large (more than {limit // 1024} KiB)")
     return b"".join(chunks)
 
 
@@ -94,10 +94,29 @@ def parse_json(data: bytes) -> dict[str, Any]:
     return obj
 
 
-def _parse_int(text: str) -> int:
-    if len(text) > 20:
+MAX_INT_DIGITS = 20  #: a JSON integer longer than this is refused before Python converts it
+MAX_NAME_CHARS = 100  #: player names in a record (the window and the LAN allow 32)
+
+
+def parse_int(text: str) -> int:
+    """``json.loads``'s ``parse_int``: refuses an integer of more than :data:`MAX_INT_DIGITS`
+    digits (ValueError) instead of spending quadratic time on thousands of them."""
+    if len(text) > MAX_INT_DIGITS:
         raise ValueError("a number with too many digits")
     return int(text)
+
+
+_parse_int = parse_int
+
+
+def display_path(path: str | os.PathLike[str], limit: int = 120) -> str:
+    """``path`` for a one-line message: at most ``limit`` characters (a 500 000-character
+    name is cut in the middle with an ellipsis), control characters shown as ``?``."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in os.fspath(path))
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return f"{text[:half]}…{text[-half:]}"
 
 
 def read_json(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from typing import Any, Iterable
 from game.roseking.engine import Color, Record, RecordError, State, now_iso
 from game.roseking.engine.record import FORMAT
 from game.records import RecordError as BaseRecordError
+from game.records import parse_int as _parse_int
 from game.fsutil import atomic_write_text, fsync_dir
 from game.i18n import _
 
@@ -75,12 +76,7 @@ def read_record(path: str | os.PathLike[str]) -> Record:
 def read_game(path: str | os.PathLike[str]) -> tuple[Record, State]:
     """:func:`read_record` that also returns the state after the last move
     (the replay that checked it). Raises :class:`SaveError`."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise SaveError(_("cannot read the file: {reason}").format(reason=e.strerror or e)) from None
-    record = parse_record(data)
+    record = parse_record(_read_bounded(path))
     try:
         return record, record.replay()
     except RecordError as e:
@@ -91,12 +87,19 @@ def read_json_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a record file of any game of the app into its top-level JSON object (not yet
     checked against the game's rules). Raises :class:`SaveError` with the same one-line
     reasons as :func:`read_game`."""
+    return parse_json_record(_read_bounded(path))
+
+
+def _read_bounded(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (:func:`game.records.read_bytes`:
+    a FIFO or device named ``*.json`` is refused without blocking, a huge file without reading it
+    all, a name the system refuses with its reason). Raises :class:`SaveError` with the same
+    one-line reason ``rose-king check`` prints."""
+    from game.records import read_bytes
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise SaveError(_("cannot read the file: {reason}").format(reason=e.strerror or e)) from None
-    return parse_json_record(data)
+        return read_bytes(path, MAX_FILE_BYTES)
+    except BaseRecordError as e:
+        raise SaveError(_(e.reason)) from None
 
 
 def parse_json_record(data: bytes) -> dict[str, Any]:
@@ -114,7 +117,7 @@ def parse_json_record(data: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise SaveError(_("not a Rose King record: binary data (not UTF-8 text)")) from None
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as e:
         if not text[e.pos:].strip():
             raise SaveError(_("the file is cut short (truncated): it ends in the middle of the record")) from None
@@ -122,6 +125,8 @@ def parse_json_record(data: bytes) -> dict[str, Any]:
                         .format(msg=e.msg, line=e.lineno, col=e.colno)) from None
     except RecursionError:
         raise SaveError(_("not a Rose King record: JSON nested too deeply")) from None
+    except ValueError as e:  # a number of thousands of digits (game.records' refusal)
+        raise SaveError(_("not a record: {reason}").format(reason=e)) from None
     game = next((g for g in GAMES if isinstance(obj, dict) and obj.get("format") == g.record_format), None)
     if game is None:
         raise SaveError(_("not a Rose King record: a JSON file of another kind"))

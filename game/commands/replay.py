@@ -19,7 +19,7 @@ import argparse
 import sys
 
 from game.i18n import _
-from game.records import RecordError
+from game.records import RecordError, display_path
 from game.registry import game_for_record
 from game.saves import SaveError, read_json_record, record_error_text
 
@@ -29,10 +29,10 @@ def run(args: argparse.Namespace) -> int:
         record = read_json_record(args.file)
         lines = game_for_record(record).replay_text(record)  # checks every action
     except SaveError as e:
-        print(f"{args.file}: error: {e}", file=sys.stderr)
+        print(f"{display_path(args.file)}: error: {e}", file=sys.stderr)
         return 1
     except RecordError as e:
-        print(f"{args.file}: error: {record_error_text(e)}", file=sys.stderr)
+        print(f"{display_path(args.file)}: error: {record_error_text(e)}", file=sys.stderr)
         return 1
     if args.text:
         print("\n".join(lines))

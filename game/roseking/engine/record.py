@@ -185,10 +185,13 @@ class Record:
             if not isinstance(m, str):
                 raise RecordError(f"move must be a string, not {type(m).__name__}", i, json.dumps(m))
         meta = {}
+        from game.records import MAX_NAME_CHARS
         for key in ("red", "white", "date"):
             v = d.get(key)
             if v is not None and not isinstance(v, str):
                 raise RecordError(f'bad "{key}": must be a string')
+            if v is not None and len(v) > MAX_NAME_CHARS:
+                raise RecordError(f'bad "{key}": longer than {MAX_NAME_CHARS} characters')
             meta[key] = v
         result = d.get("result")
         if result is not None:
