@@ -197,16 +197,18 @@ _UNSAVED = N_("The settings could not be saved ({error}); they apply until the g
 def load(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:
     """Read the settings file at ``path``; never raises (see the module docstring for each case)."""
     base = defaults(environ)
-    try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_FILE_SIZE + 1)
-    except FileNotFoundError:
+    from game.records import RecordError, parse_int, read_bytes
+    if not os.path.lexists(path):
         return Loaded(base, {})
-    except OSError as e:
-        log.warning("cannot read %s: %s", path, e)
-        return Loaded(base, {}, ((_UNREADABLE, {"error": e.strerror or str(e)}),))
+    try:  # bounded, and a FIFO or device in its place is refused without blocking the start (issue 14)
+        raw: bytes | None = read_bytes(path, MAX_FILE_SIZE)
+    except RecordError as e:
+        if "too large" not in e.reason:
+            log.warning("cannot read %s: %s", path, e)
+            return Loaded(base, {}, ((_UNREADABLE, {"error": e.reason}),))
+        raw = None
     try:
-        data = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_FILE_SIZE else None
+        data = json.loads(raw.decode("utf-8"), parse_int=parse_int) if raw is not None else None
     except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested beyond the parser's depth
         data = None
     if not isinstance(data, dict):

@@ -127,3 +127,14 @@ def test_a_failed_write_during_play_is_reported(tmp_path):
     finally:
         host.close()
         join.close()
+
+
+def test_a_fifo_or_huge_number_as_the_settings_file_does_not_block_the_start(tmp_path):
+    from game.settings import load
+    fifo = tmp_path / "settings.json"
+    os.mkfifo(fifo)
+    loaded = load(fifo)  # returns at once with the defaults and a notice
+    assert loaded.problems and "not a regular file" in str(loaded.problems)
+    digits = tmp_path / "s2.json"
+    digits.write_text('{"version": 1' + "1" * 5000 + "}")
+    assert load(digits).problems
