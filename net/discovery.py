@@ -3,16 +3,17 @@
 A beacon is one UDP datagram holding one msgpack map (no length header),
 decoded with the same limits and schema machinery as the TCP frames::
 
-    {"t": "beacon", "proto": "rose-king-lan", "pv": 1, "app": "0.1.0",
+    {"t": "beacon", "proto": "rose-king-lan", "pv": 2, "app": "0.1.0",
      "name": "Alice", "addr": "192.0.2.7", "port": 47123, "peer": <16 bytes>}
 
-The destination is a setting. Its default is the loopback broadcast address
-127.255.255.255, so development machines and tests never send to a LAN or a
-public address; a real LAN needs ``--beacon-address`` (e.g. the LAN's
-broadcast address). The listener lists the *source* address of each datagram
-(the advertised ``addr`` is only informative), ignores its own beacons (same
-peer id) and anything malformed, and forgets a game not heard for
-:data:`EXPIRE` seconds.
+In the product a beacon goes to the LAN's broadcast addresses (:func:`broadcast_targets`:
+each IPv4 interface's broadcast address, and 255.255.255.255) and the listener listens on
+all interfaces. Loopback only (:func:`loopback_only`: the environment variable
+``ROSE_KING_LAN_LOOPBACK=1``, which ``--loopback`` and the test suite set) sends to
+127.0.0.1 and listens there; then a beacon refuses any other destination. The listener
+lists the *source* address of each datagram (the advertised ``addr`` is only
+informative), ignores its own beacons (same peer id) and anything malformed, forgets a
+game not heard for :data:`EXPIRE` seconds, and keeps at most :data:`MAX_FOUND` games.
 """
 
 from __future__ import annotations
@@ -33,8 +34,60 @@ from .framing import MAX_NAME, FrameError, _bin, _int, _NAME, _str, decode_paylo
 
 INTERVAL = 1.5  #: seconds between beacons
 EXPIRE = 5.0  #: seconds after which a silent game leaves the list
-DEFAULT_BEACON_ADDRESS = "127.255.255.255"
+MAX_FOUND = 32  #: games listed at once; beacons of further hosts are ignored until one expires
+LOOPBACK_ENV = "ROSE_KING_LAN_LOOPBACK"
+LOOPBACK_TARGET = "127.0.0.1"
+LIMITED_BROADCAST = "255.255.255.255"
+DEFAULT_BEACON_ADDRESS = LOOPBACK_TARGET  #: kept for callers that name one address
 MAX_DATAGRAM = 512
+
+
+def loopback_only(environ: "os._Environ[str] | dict[str, str] | None" = None) -> bool:
+    """Whether LAN traffic must stay on this machine (``ROSE_KING_LAN_LOOPBACK`` set and not "0")."""
+    env = os.environ if environ is None else environ
+    return env.get(LOOPBACK_ENV, "") not in ("", "0")
+
+
+def _is_loopback(address: str) -> bool:
+    return address.startswith("127.") or address in ("::1", "localhost")
+
+
+def interface_broadcasts() -> list[str]:
+    """The broadcast address of every IPv4 interface that is up and can broadcast (not
+    loopback), read with ioctls (Linux; elsewhere an empty list). Sends nothing."""
+    try:
+        import fcntl
+        import struct
+        names = [name for _index, name in socket.if_nameindex()]
+    except (ImportError, OSError, AttributeError):
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for name in names:
+            try:
+                req = struct.pack("256s", name.encode()[:15])
+                flags = struct.unpack("H", fcntl.ioctl(s.fileno(), 0x8913, req)[16:18])[0]  # SIOCGIFFLAGS
+                if not flags & 0x1 or not flags & 0x2 or flags & 0x8:  # up, broadcast, not loopback
+                    continue
+                found.append(socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8919, req)[20:24]))  # SIOCGIFBRDADDR
+            except OSError:
+                continue
+    return found
+
+
+def broadcast_targets(loopback: bool | None = None,
+                      interfaces: Callable[[], list[str]] = interface_broadcasts) -> list[str]:
+    """Where a host's beacon goes: with ``loopback`` (default :func:`loopback_only`) only
+    127.0.0.1; else each interface's broadcast address, then 255.255.255.255."""
+    if loopback_only() if loopback is None else loopback:
+        return [LOOPBACK_TARGET]
+    seen = [a for a in dict.fromkeys(interfaces()) if not _is_loopback(a) and a != LIMITED_BROADCAST]
+    return seen + [LIMITED_BROADCAST]
+
+
+def listen_address(loopback: bool | None = None) -> str:
+    """Where the join screen listens: all interfaces (``""``), or 127.0.0.1 when loopback only."""
+    return LOOPBACK_TARGET if (loopback_only() if loopback is None else loopback) else ""
 
 BEACON_SCHEMAS = {"beacon": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "name": _NAME,
                              "addr": _str(0, 64), "port": _int(1, 65535), "peer": _bin(16)}}
@@ -78,21 +131,29 @@ def parse_beacon(data: bytes, source: str, now: float) -> FoundGame | None:
 
 
 class Beacon:
-    """Sends a beacon every :data:`INTERVAL` seconds from a background thread until :meth:`stop`.
+    """Sends a beacon every :data:`INTERVAL` seconds to each of :attr:`targets` from a
+    background thread until :meth:`stop`.
 
-    ``address``: the destination (default loopback broadcast); ``dest_port``: the
-    listeners' port. Raises OSError if the UDP socket cannot be made.
+    ``address``: one destination; without it, :func:`broadcast_targets` (the LAN's
+    broadcast addresses, or 127.0.0.1 when loopback only). ``dest_port``: the listeners'
+    port. ``sock``: the UDP socket to use (tests pass a fake one that records instead of
+    sending). Raises ValueError for a destination off this machine while
+    :func:`loopback_only`, OSError if the UDP socket cannot be made.
     """
 
-    def __init__(self, name: str, port: int, *, address: str = DEFAULT_BEACON_ADDRESS,
-                 dest_port: int = DISCOVERY_PORT, peer_id: bytes | None = None, interval: float = INTERVAL,
-                 advertised: str = "") -> None:
+    def __init__(self, name: str, port: int, *, address: str | None = None, dest_port: int = DISCOVERY_PORT,
+                 peer_id: bytes | None = None, interval: float = INTERVAL, advertised: str = "",
+                 targets: list[str] | None = None, sock: socket.socket | None = None) -> None:
         self.peer_id = peer_id or os.urandom(16)
-        self.destination = (address, dest_port)
+        self.targets = [address] if address else list(targets) if targets else broadcast_targets()
+        if loopback_only() and not all(_is_loopback(t) for t in self.targets):
+            raise ValueError(f"loopback only ({LOOPBACK_ENV} is set): will not send a beacon to {self.targets}")
+        self.destination = (self.targets[0], dest_port)
+        self.dest_port = dest_port
         self.interval = interval
         self.sent = 0
         self._data = beacon_datagram(name, port, self.peer_id, advertised)
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._sock = sock if sock is not None else socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rose-king-beacon", daemon=True)
@@ -100,11 +161,12 @@ class Beacon:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            try:
-                self._sock.sendto(self._data, self.destination)
-                self.sent += 1
-            except OSError:
-                pass  # no route now; try again next time
+            for target in self.targets:
+                try:
+                    self._sock.sendto(self._data, (target, self.dest_port))
+                    self.sent += 1
+                except OSError:
+                    pass  # no route now; try again next time
             self._stop.wait(self.interval)
 
     def stop(self) -> None:
@@ -116,15 +178,21 @@ class Beacon:
 class BeaconListener:
     """Collects beacons in a background thread; :meth:`games` never blocks.
 
-    ``bind``: the local address to listen on (``""``: all, which is what receives
-    broadcasts; tests use 127.0.0.1). ``port``: 0 picks a free port (see
-    :attr:`port`). ``ignore``: peer ids to skip (our own beacon's).
+    ``bind``: the local address to listen on (default :func:`listen_address`: all
+    interfaces, which is what receives broadcasts, or 127.0.0.1 when loopback only).
+    ``port``: 0 picks a free port (see :attr:`port`). ``ignore``: peer ids to skip (our
+    own beacon's). At most :data:`MAX_FOUND` games are kept (:attr:`dropped` counts the
+    beacons ignored because the list was full).
     """
 
-    def __init__(self, *, bind: str = "", port: int = DISCOVERY_PORT, ignore: set[bytes] | frozenset = frozenset(),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, *, bind: str | None = None, port: int = DISCOVERY_PORT,
+                 ignore: set[bytes] | frozenset = frozenset(), clock: Callable[[], float] = time.monotonic,
+                 max_found: int = MAX_FOUND) -> None:
+        bind = listen_address() if bind is None else bind
         self.ignore = set(ignore)
         self.malformed = 0
+        self.dropped = 0
+        self.max_found = max_found
         self._clock = clock
         self._found: dict[tuple[str, int], FoundGame] = {}
         self._lock = threading.Lock()
@@ -153,16 +221,25 @@ class BeaconListener:
                 if found is None:
                     self.malformed += 1
                 elif found.peer_id not in self.ignore:
-                    self._found[(found.address, found.port)] = found
+                    key = (found.address, found.port)
+                    if key not in self._found and len(self._found) >= self.max_found:
+                        self._expire(found.last_seen)
+                    if key in self._found or len(self._found) < self.max_found:
+                        self._found[key] = found
+                    else:
+                        self.dropped += 1
                 self._heard.notify_all()
 
     def games(self) -> list[FoundGame]:
         """Hosts heard within the last :data:`EXPIRE` seconds, by name then address."""
         now = self._clock()
         with self._lock:
-            for key in [k for k, g in self._found.items() if now - g.last_seen > EXPIRE]:
-                del self._found[key]
+            self._expire(now)
             return sorted(self._found.values(), key=lambda g: (g.name, g.address, g.port))
+
+    def _expire(self, now: float) -> None:
+        for key in [k for k, g in self._found.items() if now - g.last_seen > EXPIRE]:
+            del self._found[key]
 
     def wait_heard(self, timeout: float) -> bool:
         """Block until any datagram (good or bad) arrives or ``timeout`` passes (for tests)."""

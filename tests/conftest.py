@@ -5,6 +5,9 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# LAN discovery and the menu's host stay on loopback in every test and every child process
+# (net.discovery refuses to send a beacon anywhere else while this is set).
+os.environ["ROSE_KING_LAN_LOOPBACK"] = "1"
 
 # Never read or write the player's real settings or saves from a test run.
 import atexit as _atexit

@@ -32,6 +32,8 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--move-delay", type=float, default=0.0, metavar="SECONDS",
                    help="headless: pause this long before each computer move (to watch it)")
     p.add_argument("-v", "--verbose", action="store_true", help="headless: print every move")
+    p.add_argument("--loopback", action="store_true",
+                   help="stay on this machine: listen on 127.0.0.1 and send discovery beacons only there")
 
 
 def run_peer(args: argparse.Namespace, role: str) -> int:
@@ -43,6 +45,12 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
         print(f"{prog}: --headless and --ai LEVEL go together", file=sys.stderr)
         return 2
     name = args.name or default_name("Host" if role == "host" else "Guest")
+    if args.loopback:
+        import os
+        from net.discovery import LOOPBACK_ENV
+        os.environ[LOOPBACK_ENV] = "1"  # discovery (and the window's menus) stay on loopback
+        if role == "host" and args.bind in (None, "0.0.0.0"):
+            args.bind = "127.0.0.1"
     if not args.headless:
         try:
             from game.client import main as window  # the window's one entry point
@@ -70,9 +78,12 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
     beacon = None
-    if role == "host" and args.beacon_address:
+    if role == "host" and (args.beacon_address or args.beacon):
         from net.discovery import Beacon
-        beacon = Beacon(name, session.port, address=args.beacon_address)
+        try:
+            beacon = Beacon(name, session.port, address=args.beacon_address)
+        except (OSError, ValueError) as e:
+            print(f"{prog}: no discovery beacon: {e}", file=sys.stderr)
     try:
         return _play(prog, session, args, Role(role))
     finally:
@@ -144,8 +155,10 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port to listen on (default {DEFAULT_PORT})")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS",
                    help="local address to listen on (default: all; 127.0.0.1 for this machine only)")
+    p.add_argument("--beacon", action="store_true",
+                   help="headless: send a discovery beacon every 1.5 s to the LAN's broadcast addresses "
+                        "(127.0.0.1 with --loopback); the windowed host always does")
     p.add_argument("--beacon-address", metavar="ADDRESS",
-                   help="send a discovery beacon to this address every 1.5 s (e.g. 127.255.255.255); "
-                        "headless hosts send none without it")
+                   help="send the discovery beacon to this one address instead")
     add_common(p)
     p.set_defaults(run=run)

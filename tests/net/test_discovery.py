@@ -5,7 +5,9 @@ import socket
 import msgpack
 import pytest
 
-from net.discovery import (DEFAULT_BEACON_ADDRESS, Beacon, BeaconListener, beacon_datagram, parse_beacon)
+from net import discovery
+from net.discovery import (MAX_FOUND, Beacon, BeaconListener, beacon_datagram, broadcast_targets, listen_address,
+                           loopback_only, parse_beacon)
 
 
 @pytest.fixture
@@ -20,8 +22,62 @@ def send(port: int, data: bytes) -> None:
         s.sendto(data, ("127.0.0.1", port))
 
 
-def test_the_default_destination_is_loopback():
-    assert DEFAULT_BEACON_ADDRESS.startswith("127.")
+def test_the_test_suite_runs_loopback_only():
+    assert loopback_only()
+    assert broadcast_targets() == ["127.0.0.1"] and listen_address() == "127.0.0.1"
+    with pytest.raises(ValueError, match="loopback only"):
+        Beacon("Alice", 47123, address="192.0.2.255", sock=FakeSocket())  # never sent, not even built
+
+
+class FakeSocket:
+    """Records what a beacon would send; sends nothing."""
+
+    def __init__(self):
+        self.sent = []
+
+    def setsockopt(self, *a):
+        self.opts = a
+
+    def sendto(self, data, dest):
+        self.sent.append(dest)
+
+    def close(self):
+        pass
+
+
+def test_the_product_configuration_targets_the_lan_broadcast_addresses(monkeypatch):
+    """Without loopback-only, a beacon goes to each interface's broadcast address and to
+    255.255.255.255, and the listener binds all interfaces. Inspected with a fake socket:
+    nothing leaves this machine."""
+    fake_ifaces = lambda: ["192.168.1.255", "10.0.0.255", "192.168.1.255", "127.255.255.255"]  # noqa: E731
+    assert broadcast_targets(loopback=False, interfaces=fake_ifaces) == [
+        "192.168.1.255", "10.0.0.255", "255.255.255.255"]
+    assert broadcast_targets(loopback=False, interfaces=lambda: []) == ["255.255.255.255"]
+    assert listen_address(loopback=False) == ""
+    monkeypatch.delenv("ROSE_KING_LAN_LOOPBACK")
+    monkeypatch.setattr(discovery, "interface_broadcasts", fake_ifaces)
+    monkeypatch.setattr(discovery.broadcast_targets, "__defaults__", (None, fake_ifaces))
+    sock = FakeSocket()
+    beacon = Beacon("Alice", 47123, sock=sock, interval=60)
+    beacon.stop()
+    assert beacon.targets == ["192.168.1.255", "10.0.0.255", "255.255.255.255"]
+    assert sock.sent[:3] == [(t, 47124) for t in beacon.targets]
+    assert sock.opts[1:] == (discovery.socket.SO_BROADCAST, 1)
+
+
+def test_interface_broadcasts_reads_without_sending():
+    found = discovery.interface_broadcasts()  # ioctls only
+    assert all(isinstance(a, str) and not a.startswith("127.") for a in found)
+
+
+def test_the_discovery_list_is_bounded(listener):
+    for i in range(MAX_FOUND + 20):
+        send(listener.port, beacon_datagram(f"H{i}", 40000 + i, bytes([i % 256]) * 16))
+    for _ in range(200):
+        if len(listener.games()) + listener.dropped >= MAX_FOUND + 20:
+            break
+        listener.wait_heard(0.5)
+    assert len(listener.games()) == MAX_FOUND and listener.dropped == 20
 
 
 def test_a_beacon_is_heard_and_listed(listener):

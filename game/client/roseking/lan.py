@@ -23,7 +23,7 @@ from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
-from net.discovery import DEFAULT_BEACON_ADDRESS, Beacon, BeaconListener
+from net.discovery import Beacon, BeaconListener, loopback_only
 from net.discovery import FoundGame
 from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
 from net.transport import LanSession, Refused
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 WAITING = ("connecting", "handshake", "interrupted", "listening")
 #: Where "Host a game" in the menu listens (all interfaces, as ``rose-king host``); a
 #: development machine sets ROSE_KING_LAN_BIND=127.0.0.1 to keep everything on loopback.
-MENU_BIND = os.environ.get("ROSE_KING_LAN_BIND", "0.0.0.0")
+MENU_BIND = "127.0.0.1" if loopback_only() else os.environ.get("ROSE_KING_LAN_BIND", "0.0.0.0")
 #: Peer ids of the beacons this program sends: the join screen does not list its own game.
 own_beacons: set[bytes] = set()
 ADDRESS_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:[]_"
@@ -433,12 +433,12 @@ def main_menu(app: "App") -> None:
     app.go_home()
 
 
-def start_beacon(name: str, port: int, address: str = DEFAULT_BEACON_ADDRESS) -> Beacon | None:
+def start_beacon(name: str, port: int, address: str | None = None) -> Beacon | None:
     """The discovery beacon of a hosted game (None if no UDP socket can be made: then
     players type the address)."""
     try:
         beacon = Beacon(name, port, address=address)
-    except OSError:
+    except (OSError, ValueError):  # no UDP socket, or a destination off this machine while loopback only
         return None
     own_beacons.add(beacon.peer_id)
     return beacon
@@ -525,7 +525,7 @@ class LanLobby(ButtonScene):
 
 
 def host_game(app: "App", name: str | None = None, port: int = DEFAULT_PORT, bind: str | None = None,
-              beacon_address: str = DEFAULT_BEACON_ADDRESS, store: SaveStore | None = None) -> LanLobby:
+              beacon_address: str | None = None, store: SaveStore | None = None) -> LanLobby:
     """"Host a game" from the menu: listen on ``port`` (any free port if it is taken), send
     the beacon, and put the waiting screen up. Raises OSError if no port can be opened."""
     from game.lan import default_name
@@ -710,6 +710,6 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
         print(f"rose-king: {e}", file=sys.stderr)
         pygame.quit()
         return 1
-    beacon = None if joining else start_beacon(name, session.port, args.beacon_address or DEFAULT_BEACON_ADDRESS)
+    beacon = None if joining else start_beacon(name, session.port, args.beacon_address)
     app.push(LanLobby(app, session, beacon))
     return app.run()
