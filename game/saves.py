@@ -99,7 +99,7 @@ def _read_bounded(path: str | os.PathLike[str]) -> bytes:
     try:
         return read_bytes(path, MAX_FILE_BYTES)
     except BaseRecordError as e:
-        raise SaveError(_(e.reason)) from None
+        raise SaveError(e.reason) from None  # the very line rose-king check prints
 
 
 def parse_json_record(data: bytes) -> dict[str, Any]:
@@ -126,7 +126,7 @@ def parse_json_record(data: bytes) -> dict[str, Any]:
     except RecursionError:
         raise SaveError(_("not a Rose King record: JSON nested too deeply")) from None
     except ValueError as e:  # a number of thousands of digits (game.records' refusal)
-        raise SaveError(_("not a record: {reason}").format(reason=e)) from None
+        raise SaveError(f"not a record: {e}") from None  # the very line rose-king check prints
     game = next((g for g in GAMES if isinstance(obj, dict) and obj.get("format") == g.record_format), None)
     if game is None:
         raise SaveError(_("not a Rose King record: a JSON file of another kind"))
