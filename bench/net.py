@@ -5,7 +5,10 @@
 - raw TCP ping-pong: 64 bytes echoed by a thread over 127.0.0.1 (the floor);
 - move round trip: ``LanSession.play(move)`` until the peer's ack arrives back
   (framing, both engines validating, state hash, two background threads);
-- draw round trip: ``play(draw)`` until the ack, a full commit-reveal included;
+- draw round trip: ``play(draw)`` until the ack, the full two-sided coin included (both
+  commitments, both reveals, each side deriving the card and acknowledging it);
+- the same with ``--journal DIR``: both peers write their record and private journal
+  (atomic: write, fsync, rename) before each promise leaves, as ``--record FILE`` does;
 - the pure protocol cost of one move in memory (no sockets, no threads).
 
 Aim (issue 7): median move round trip at most 2 ms.
@@ -27,6 +30,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
 from game.roseking.ai import make_player  # noqa: E402
 from game.roseking.engine import DRAW
+from net import PROTOCOL_VERSION  # noqa: E402
 from net.loopback import Pair
 from net.protocol import Acked, GameStarted, MoveMade
 from net.transport import LanSession
@@ -77,13 +81,16 @@ def wait_event(session: LanSession, pred, timeout: float = 10.0):
     raise TimeoutError("no event")
 
 
-def session_round_trips(n: int) -> tuple[list[float], list[float]]:
+def session_round_trips(n: int, journal_dir: str | None = None) -> tuple[list[float], list[float]]:
     plays, draws = [], []
     seed = 0
     while len(plays) < n:
         seed += 1
-        host = LanSession.host("Bench A", port=0)
-        join = LanSession.join("Bench B", "127.0.0.1", host.port)
+        jh = jj = None
+        if journal_dir:
+            jh, jj = os.path.join(journal_dir, f"h{seed}.json"), os.path.join(journal_dir, f"j{seed}.json")
+        host = LanSession.host("Bench A", port=0, journal=jh)
+        join = LanSession.join("Bench B", "127.0.0.1", host.port, journal=jj)
         try:
             for s in (host, join):
                 wait_event(s, lambda e: isinstance(e, GameStarted))
@@ -125,15 +132,20 @@ def pure_protocol(games: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--moves", type=int, default=500, help="moves to time over sockets (default 500)")
+    ap.add_argument("--journal", metavar="DIR", help="also time with records and journals written to DIR")
     args = ap.parse_args()
     raw = raw_ping_pong(args.moves)
     plays, draws = session_round_trips(args.moves)
     pure = pure_protocol(10)
-    print("Rose King LAN round trips on 127.0.0.1")
-    print(f"raw TCP ping-pong (64 B)      {figures(raw)}")
-    print(f"move round trip (play->ack)   {figures(plays)}")
-    print(f"draw round trip (coin->ack)   {figures(draws)}")
-    print(f"pure protocol, in memory      {figures(pure)}")
+    print(f"Rose King LAN round trips on 127.0.0.1 (protocol {PROTOCOL_VERSION})")
+    print(f"raw TCP ping-pong (64 B)           {figures(raw)}")
+    print(f"move round trip (play->ack)        {figures(plays)}")
+    print(f"draw round trip (two-sided coin)   {figures(draws)}")
+    print(f"pure protocol, in memory           {figures(pure)}")
+    if args.journal:
+        jplays, jdraws = session_round_trips(max(50, args.moves // 5), args.journal)
+        print(f"move, journals on disk (fsync)     {figures(jplays)}")
+        print(f"draw, journals on disk (fsync)     {figures(jdraws)}")
 
 
 if __name__ == "__main__":
