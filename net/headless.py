@@ -26,8 +26,10 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
 
     ``delay``: seconds to pause before each of our moves (to watch a game, or to
     give a test time to kill a peer mid-game). Interruptions are waited out (the session reconnects or the peer comes back).
-    Raises HeadlessError after a fatal error (illegal move, desync, versions) or
-    when ``timeout`` seconds pass. Does not close the session.
+    Returns at once when the game ends by forfeit (a peer withheld its reveal). Raises
+    HeadlessError after a fatal error (illegal move, desync, versions, a refused seat) or
+    when ``timeout`` seconds pass. Connections refused by a host (strangers) do not
+    disturb it. Does not close the session.
     """
     deadline = clock() + timeout
     over = False
@@ -41,6 +43,8 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
                 over = True
                 if e.kind in ("illegal", "desync"):
                     raise HeadlessError(e.reason)
+                if e.kind == "forfeit":
+                    return  # a verdict: nothing is left to acknowledge
             elif isinstance(e, Closed) and e.fatal:
                 raise HeadlessError(e.reason)
         game = session.game

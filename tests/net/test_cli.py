@@ -131,3 +131,33 @@ def test_join_gives_up_cleanly_when_nobody_hosts(procs, tmp_path):
     p = procs("join", f"127.0.0.1:{port}", "--headless", "--ai", "random", "--timeout", "1")
     assert p.finish() == 1
     assert any("did not end within 1 seconds (status: connecting)" in x for x in p.lines)
+
+
+def test_a_strangers_bad_hello_never_ends_a_headless_host(procs, tmp_path):
+    """Issue 14 #5: junk, a wrong version and a bare hello from strangers, before and during
+    the game; the host waits on and plays the real joiner's game to the end."""
+    import socket
+
+    from net.framing import encode_frame
+    from net.protocol import Connection, Role
+    host, port = start_host(procs, tmp_path / "h.json", "--move-delay", "0.01")
+
+    def stranger(data: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=LIMIT) as s:
+            s.sendall(data)
+            got = b""
+            while chunk := s.recv(65536):
+                got += chunk
+            return got
+    import msgpack
+    assert b"frame" in stranger(b"GET / HTTP/1.1\r\n\r\n")
+    assert b"frame" in stranger(b"\x00\x00\x00\x01\xc1")
+    join = procs("join", f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random",
+                 "--record", str(tmp_path / "j.json"), "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.01")
+    join.expect("ply 3:")
+    assert b"seat" in stranger(Connection(Role.JOIN, "Eve").data_to_send())
+    future = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 99, "name": "Eve"})
+    assert b"incompatible versions" in stranger(len(future).to_bytes(4, "big") + future)
+    assert join.finish() == 0 and host.finish() == 0, host.lines + join.lines
+    assert (tmp_path / "h.json").read_text() == (tmp_path / "j.json").read_text()
+    assert any("refused" in line for line in host.lines)
