@@ -313,3 +313,35 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
     finally:
         host.close()
         pygame.display.quit()
+
+
+def test_a_game_restored_from_the_peers_copy_is_played_on_only_if_the_player_agrees(app, driver, tmp_path):
+    """Issue 14 #4: this program kept its seat (the journal) but lost the moves; the host sends
+    its checked copy, and the window asks before playing on with it."""
+    from game.client.dialogs import ConfirmDialog
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    first = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    made = [host, first]
+    try:
+        hp, jp = Peer(host), Peer(first)
+        end = time.monotonic() + LIMIT
+        while (first.state is None or first.state.ply < 4) and time.monotonic() < end:
+            hp.pump(), jp.pump()
+            time.sleep(0.005)
+        hp.auto = False
+        first.close()
+        seat = first.seat_copy()
+        seat.game = None  # the record is gone, the journal kept
+        back = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05, seat=seat)
+        made.append(back)
+        lobby = LanLobby(app, back)
+        app.reset(lobby)
+        run_until(app, hp, lambda: isinstance(app.top, ConfirmDialog), "the question")
+        assert "restored" in app.top.question and not any(isinstance(s, LanGameScene) for s in app.scenes)
+        driver.key(pygame.K_y)
+        run_until(app, hp, lambda: isinstance(app.top, LanGameScene), "the game")
+        scene = app.top
+        assert scene.match.started.adopted and scene.match.state.ply == host.state.ply >= 4
+    finally:
+        for s in made:
+            s.close()

@@ -458,6 +458,7 @@ class LanLobby(ButtonScene):
         self.store = store
         self.clock = 0.0
         self.error = ""
+        self.adopting: tuple[GameStarted, list] | None = None
         self.addresses = local_addresses() if session.role.value == "host" else []
         self.rect = pygame.Rect(CANVAS[0] // 2 - 380, 250, 760, 440)
         self.buttons = [Button((self.rect.centerx - 140, self.rect.bottom - 84, 280, 56), N_("Cancel"), self.cancel,
@@ -480,18 +481,40 @@ class LanLobby(ButtonScene):
     def update(self, dt: float) -> None:
         self.clock += dt
         session = self.session
-        if session is None:
-            return
+        if session is None or self.adopting is not None:
+            return  # (while the player decides about a restored game, events wait in the session)
         events = session.poll()
         for i, e in enumerate(events):
             if isinstance(e, Closed) and e.fatal:
                 self.error = e.reason
-            elif isinstance(e, GameStarted):
-                match = LanMatch(session, e, self.beacon, pending=events[i + 1:])
-                self.session = self.beacon = None  # handed over: closing the lobby must not close them
-                self.app.replace(LanGameScene(self.app, match, on_main_menu=lambda: main_menu(self.app),
-                                              store=self.store))
+            elif isinstance(e, GameStarted) and e.adopted:
+                # This program held its seat but not the moves: the game was rebuilt from the other
+                # player's checked copy (docs/protocol.md, "Resume"). Ask before playing on with it.
+                self.adopting = (e, events[i + 1:])
+                self.buttons.insert(0, Button((self.rect.centerx - 300, self.rect.bottom - 84, 280, 56),
+                                              N_("Continue"), self.adopt, size=30))
+                self.buttons[-1].rect.x = self.rect.centerx + 20
+                self.app.push(ConfirmDialog(
+                    self.app, _("Continue the game restored from {name}'s copy, at move {ply}?").format(
+                        name=session.peer_name or _("the other player"), ply=e.game.state.ply),
+                    self.adopt, yes=N_("Continue"), no=N_("Cancel")))
                 return
+            elif isinstance(e, GameStarted):
+                self._start(session, e, events[i + 1:])
+                return
+
+    def adopt(self) -> None:
+        """The player accepted the restored game: play on with it."""
+        if self.adopting is not None and self.session is not None:
+            e, pending = self.adopting
+            self.adopting = None
+            self._start(self.session, e, pending + self.session.poll())
+
+    def _start(self, session: LanSession, e: GameStarted, pending: list) -> None:
+        match = LanMatch(session, e, self.beacon, pending=pending)
+        self.session = self.beacon = None  # handed over: closing the lobby must not close them
+        self.app.replace(LanGameScene(self.app, match, on_main_menu=lambda: main_menu(self.app),
+                                      store=self.store))
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         from .setup import draw_title
