@@ -401,9 +401,9 @@ class SaveStore:
             return SaveEntry(path, stem, mtime, error=str(e))
         meta = GameMeta.from_record(record, stem)
         outcome = state.outcome()
-        return SaveEntry(path, meta.game_id, mtime, None, meta, state.ply,
-                         None if outcome is None else outcome.result(), state.scores(),
-                         None if outcome is not None else Color(state.turn), record)
+        result = outcome.result() if outcome is not None else (record.result if record.termination else None)
+        return SaveEntry(path, meta.game_id, mtime, None, meta, state.ply, result, state.scores(),
+                         None if result is not None else Color(state.turn), record)
 
     def list(self) -> list[SaveEntry]:
         """Every ``*.json`` in the saves folder, newest first (by last write).

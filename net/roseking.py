@@ -148,7 +148,7 @@ class LanGame:
 
     def winner(self) -> Color | None:
         """The winner once over: the opponent of who resigned or forfeited, or the engine's verdict."""
-        loser = self.resigned or self.forfeited
+        loser = self.resigned if self.resigned is not None else self.forfeited  # (red is 0: never `or`)
         if loser is not None:
             return loser.other
         outcome = self.state.outcome()
@@ -182,7 +182,7 @@ class LanGame:
         rec.extra["lan"] = {"game": self.game_id.hex(), "host": str(self.host_color),
                             "resigned": "" if self.resigned is None else str(self.resigned),
                             "forfeit": "" if self.forfeited is None else str(self.forfeited)}
-        loser = self.resigned or self.forfeited
+        loser = self.resigned if self.resigned is not None else self.forfeited
         if loser is not None and not self.state.is_game_over():
             rec.set_termination("resigned" if self.resigned is not None else "forfeit", loser, self.state)
         return rec
@@ -220,7 +220,7 @@ class LanGame:
                 if entry.done and entry.their_commit is not None and entry.their_secret is not None:
                     game.coins[p] = _transcript(journal.seat, entry)
         game.resigned, game.forfeited = resigned_color, forfeit_color
-        if resigned_color or forfeit_color:
+        if resigned_color is not None or forfeit_color is not None:
             game.end_ply = game.state.ply
         return game
 
@@ -976,7 +976,8 @@ class Connection:
         purpose, secret = msg["for"], msg["s"]
         j, game = self.journal, self.game
         entry = j.coins.get(purpose)
-        if entry is None and game is not None and game.over and (game.resigned or game.forfeited) and purpose >= 0:
+        if (entry is None and game is not None and game.over and purpose >= 0
+                and (game.resigned is not None or game.forfeited is not None)):
             return  # a coin the end of the game made moot
         if entry is None or entry.their_commit is None or self.phase not in (Phase.SETUP, Phase.PLAYING):
             raise ProtocolViolation("order", f"reveal before commit (coin {purpose})")

@@ -138,3 +138,16 @@ def test_a_fifo_or_huge_number_as_the_settings_file_does_not_block_the_start(tmp
     digits = tmp_path / "s2.json"
     digits.write_text('{"version": 1' + "1" * 5000 + "}")
     assert load(digits).problems
+
+
+def test_a_resigned_lan_game_is_listed_as_finished(tmp_path):
+    from net.loopback import Pair
+    p = Pair(4)
+    p.pump()
+    p.join.resign()
+    p.pump()
+    store = SaveStore(tmp_path / "saves")
+    store.folder.mkdir(parents=True)
+    (store.folder / "lan.json").write_text(p.host.game.record().to_json())
+    (entry,) = store.list()
+    assert entry.ok and entry.result is not None and entry.result["winner"] == str(p.host.color)
