@@ -309,7 +309,10 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
         args = argparse.Namespace(target=("127.0.0.1", host.port), address="127.0.0.1", port=host.port,
                                   name="Bob", record=str(journal), log_dir=str(tmp_path), headless=False, ai=None)
         assert window.run_lan(args) == 0
-        assert seen == {"resumed": True, "ply": LanGame.from_record(Record.load(journal)).state.ply, "you": "Bob (you)"}
+        # (a draw whose coin was open when Bob's program closed is finished after the resume: the
+        # record may then be one ply ahead of what the window first showed)
+        assert seen["resumed"] and seen["you"] == "Bob (you)" and seen["ply"] >= 3
+        assert LanGame.from_record(Record.load(journal)).state.ply in (seen["ply"], seen["ply"] + 1)
     finally:
         host.close()
         pygame.display.quit()
