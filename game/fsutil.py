@@ -12,8 +12,9 @@ import secrets
 from pathlib import Path
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Replace ``path``'s contents with ``text`` (UTF-8) atomically and durably.
+def atomic_write_text(path: str | os.PathLike[str], text: str, mode: int = 0o666) -> None:
+    """Replace ``path``'s contents with ``text`` (UTF-8) atomically and durably; a new file
+    gets ``mode`` minus the umask (0o600 for a file holding secrets).
 
     Steps: a temporary file in the same folder, write, flush, fsync, ``os.replace``
     onto ``path``, then fsync the folder (POSIX) so the rename itself survives a
@@ -22,7 +23,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """
     path = Path(path)
     folder = path.parent
-    fd, tmp = _create_temp(path)
+    fd, tmp = _create_temp(path, mode)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8"))
@@ -38,7 +39,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     fsync_dir(folder)
 
 
-def _create_temp(path: Path) -> tuple[int, str]:
+def _create_temp(path: Path, mode: int = 0o666) -> tuple[int, str]:
     """A new temporary file ``.<name>.<random>.tmp`` next to ``path``, opened for writing.
 
     Unlike ``tempfile.mkstemp`` (always 0600) it gets the permissions a plain new
@@ -48,7 +49,7 @@ def _create_temp(path: Path) -> tuple[int, str]:
     for _attempt in range(100):
         tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:
-            return os.open(tmp, flags, 0o666), tmp
+            return os.open(tmp, flags, mode), tmp
         except FileExistsError:
             continue
     raise FileExistsError(f"cannot create a temporary file next to {path}")  # pragma: no cover

@@ -1,14 +1,20 @@
-"""LAN play for Rose King: framing, the pure protocol state machine, the TCP
-transport and UDP discovery (issue 7; documented in ``docs/protocol.md``).
+"""LAN play: framing, the connection skeleton every game shares, Rose King's protocol, the
+TCP transport and UDP discovery (issues 7 and 14; documented in ``docs/protocol.md``).
 
 Nothing here imports pygame. The layers, bottom up:
 
-- :mod:`net.framing`: 4-byte length + one msgpack map, tight decoding limits, schema check.
-- :mod:`net.protocol`: :class:`~net.protocol.Connection`, bytes in -> events, events -> bytes,
-  ``tick(now)`` for the heartbeat; no sockets, threads or clock reads (the way h11 is built).
+- :mod:`net.framing`: 4-byte length + one msgpack map, tight decoding limits, schema check
+  (the shared messages in ``SHARED_SCHEMAS``, Rose King's on top in ``SCHEMAS``).
+- :mod:`net.coin`: commitments, coin digests and seat proofs (SHA-256 / HMAC over documented
+  byte layouts), the chance outcome's generator; :mod:`net.journal`: a seat's promises,
+  journaled before they are sent; :mod:`net.limits`: rate limits, deadlines, names.
+- :mod:`net.roseking` (alias :mod:`net.protocol`): Rose King's :class:`~net.roseking.Connection`,
+  bytes in -> events, events -> bytes, ``tick(now)`` for time; no sockets, threads or clock
+  reads (the way h11 is built). A later ``net.royals`` builds Royals & Riots on the same parts.
 - :mod:`net.transport`: :class:`~net.transport.LanSession`, the protocol over TCP in a
-  background thread with a non-blocking ``poll()`` for a frame loop.
-- :mod:`net.discovery`: the UDP beacon and its listener.
+  background thread with a non-blocking ``poll()`` for a frame loop; a host holds strangers'
+  connections apart until they prove a seat.
+- :mod:`net.discovery`: the UDP beacon (the LAN's broadcast addresses) and its listener.
 """
 
 PROTOCOL_NAME = "rose-king-lan"

@@ -108,7 +108,7 @@ def file_sink(path: str | os.PathLike[str]) -> Callable[[Journal], None]:
     from game.fsutil import atomic_write_text
 
     def sink(journal: Journal) -> None:
-        atomic_write_text(path, journal.to_json())
+        atomic_write_text(path, journal.to_json(), mode=0o600)
     return sink
 
 

@@ -591,7 +591,7 @@ class LanSession:
             return
         path = seat_path(self.journal)
         try:
-            atomic_write_text(path, seat.to_json())
+            atomic_write_text(path, seat.to_json(), mode=0o600)  # it holds this seat's secrets
         except OSError as e:
             self._write_failed(path, e)
 

@@ -283,3 +283,21 @@ def test_7_loopback_a_flood_is_cut_and_the_host_carries_on(host):
     assert b"flood" in got
     m = Mallory(host.session.port)
     m.until(lambda: started(m), "a game")
+
+
+def test_the_journal_file_is_private(tmp_path):
+    import stat
+
+    from net.transport import seat_path
+    host = LanSession.host("Alice", port=0, journal=tmp_path / "h.json")
+    m = Mallory(host.port)
+    try:
+        m.until(lambda: started(m), "a game")
+        end = time.monotonic() + LIMIT
+        while not seat_path(tmp_path / "h.json").exists() and time.monotonic() < end:
+            host.wait(0.1)
+        mode = stat.S_IMODE(seat_path(tmp_path / "h.json").stat().st_mode)
+        assert mode & 0o077 == 0, oct(mode)
+    finally:
+        m.close()
+        host.close()
