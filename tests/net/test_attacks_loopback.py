@@ -228,7 +228,10 @@ def test_5_loopback_strangers_are_refused_and_the_players_finish_undisturbed(tmp
         refusals.append(next(e for e in eve.events if isinstance(e, Closed)))
         assert not any(isinstance(e, GameStarted) for e in eve.events)  # it learnt nothing of the game
         # a stranger with a fresh hello, one with another version, one with junk
+        bad_commit = encode_frame({"t": "commit", "for": -1, "c": b"\x00" * 32})
         for data in (Connection(Role.JOIN, "Eve").data_to_send(),
+                     Connection(Role.JOIN, "Eve").data_to_send() + bad_commit,
+                     bad_commit,
                      encode_frame({"t": "error", "code": "x", "reason": "y"}),
                      b"\x00\x00\x00\x05hello"):
             with socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) as s:
