@@ -634,15 +634,18 @@ class Connection:
         self._events.append(Seated(resumed))
 
     # ------------------------------------------------------------------ coins
-    def _start_coin(self, purpose: int) -> None:
+    def _start_coin(self, purpose: int, their_commit: bytes | None = None) -> None:
         """Open (or, after a reconnection, re-open) our side of coin ``purpose``: the secret
-        and commitment are journaled before the commitment is sent; an existing entry is
-        never replaced (no re-roll)."""
+        and commitment (and ``their_commit``, when the peer opened the coin) are journaled,
+        in one write, before the commitment is sent; an existing entry is never replaced
+        (no re-roll)."""
         j = self.journal
         entry = j.coins.get(purpose)
         if entry is None:
             secret = self._token(32)
             entry = CoinEntry(purpose, secret, commitment(j.game_id, purpose, self.seat, secret))
+            mine = entry.my_commit
+            entry.their_commit = their_commit if their_commit is not None and their_commit != mine else None
             j.coins[purpose] = entry
             j.save()
         self._coin = entry
@@ -953,7 +956,7 @@ class Connection:
                     self._abort("illegal", f"the peer ({peer_color}) tried to draw out of turn", ply)
                 if Move(peer_color, DRAW, None) not in game.state.legal_moves():
                     self._abort("illegal", f"the peer ({peer_color}) tried to draw with a full hand", ply)
-                self._start_coin(ply)
+                self._start_coin(ply, their_commit)
                 self._events.append(DrawStarted(peer_color, ply))
         else:
             raise ProtocolViolation("order", "a commitment while no coin is being tossed")
