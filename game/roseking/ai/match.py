@@ -9,13 +9,12 @@ own seed derived from the same pair. Results are counted per player, not per col
 
 from __future__ import annotations
 
-import math
-import multiprocessing
 import os
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from game.roseking.engine import DRAW, Record, Rng, State, now_iso
+from game.matchrun import run_parallel, wilson  # noqa: F401 (wilson: part of this module's API)
 
 from .players import Player, make_player
 
@@ -84,24 +83,7 @@ def run_match(a: str, b: str, games: int, seconds: float | None, seed: int = 0,
               jobs: int = 1) -> Iterator[GameResult]:
     """Yield the results of ``games`` games in index order, using ``jobs`` processes (spawn) if > 1."""
     tasks = [(a, b, seed, i, seconds) for i in range(games)]
-    if jobs <= 1:
-        for t in tasks:
-            yield _run_game_args(t)
-        return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(jobs) as pool:
-        yield from pool.imap(_run_game_args, tasks, chunksize=1)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval (default 95%) of a proportion ``wins / n``; (0, 1) when ``n`` is 0."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    yield from run_parallel(_run_game_args, tasks, jobs)
 
 
 def summary_line(a: str, b: str, n: int, a_won: int, b_won: int, drawn: int) -> str:

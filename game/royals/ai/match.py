@@ -18,13 +18,12 @@ with Wilson's interval, and the line before it the mean points per round of each
 from __future__ import annotations
 
 import argparse
-import math
-import multiprocessing
 import os
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from game.rng import Rng
+from game.matchrun import run_parallel, wilson  # noqa: F401 (wilson: part of this module's API)
 
 from ..engine.actions import STEAL
 from ..engine.record import Record, now_iso
@@ -121,24 +120,7 @@ def run_series(levels: Sequence[str], games: int, seconds: float | None, seed: i
                teams: bool = False) -> Iterator[MatchResult]:
     """Yield the results of ``games`` matches in index order, using ``jobs`` processes (spawn) if > 1."""
     tasks = [(tuple(levels), seed, i, seconds, teams) for i in range(games)]
-    if jobs <= 1:
-        for t in tasks:
-            yield _run_args(t)
-        return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(jobs) as pool:
-        yield from pool.imap(_run_args, tasks, chunksize=1)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval (default 95%) of ``wins / n``; (0, 1) when ``n`` is 0."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    yield from run_parallel(_run_args, tasks, jobs)
 
 
 def summary_line(levels: Sequence[str], n: int, won: Sequence[int], shared: int) -> str:
