@@ -16,6 +16,7 @@ sleeps.
 from __future__ import annotations
 
 import os
+import signal
 import time
 import warnings
 from typing import TYPE_CHECKING, Callable
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from .audio import Audio
 
 STEP = 1 / 60
+#: While nothing moves, the loop waits this long (ms) at most for an event, then runs the updates
+#: (timers, network pumps, the computer's move) without drawing unless something changed.
+IDLE_WAIT_MS = 100
 MAX_FRAME = 0.25  # seconds; a longer stall (window dragged, debugger) is not caught up
 MIN_WINDOW = (960, 600)  # 3/4 of the canvas: the smallest text (20 px) stays 15 px high
 EPSILON = 1e-9
@@ -49,6 +53,8 @@ class App:
         # to allow any scale, and SDL's own variable asks for smooth (linear) filtering.
         os.environ.setdefault("SDL_HINT_RENDER_SCALE_QUALITY", "1")
         os.environ.setdefault("SDL_RENDER_SCALE_QUALITY", "linear")
+        # SIGTERM/SIGINT are ours (save and exit, :meth:`install_signal_handlers`), not a window-close QUIT
+        os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption(_("Rose King"))
@@ -76,6 +82,11 @@ class App:
         self.frame_alpha = 0.0
         self.updates = 0
         self.frames = 0
+        #: Frames actually drawn and flipped (a frame with nothing new is not drawn).
+        self.renders = 0
+        self._idle_drawn = False  # the last drawn frame showed a still window
+        #: The signal (SIGTERM/SIGINT) that asked the window to save and exit, once one came.
+        self.signalled: int | None = None
         from .prefs import Prefs  # settings, language, sound and notices (issue 6)
         self.prefs = Prefs(self, store, audio, sync_options=options is None)
 
@@ -147,6 +158,23 @@ class App:
         else:
             self.quit()
 
+    # ------------------------------------------------------------------ signals
+    def install_signal_handlers(self) -> None:
+        """SIGTERM and SIGINT (Ctrl+C, a session logging out) save and exit without asking:
+        the loop stops at the next frame and every scene closes, which writes the game."""
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                signal.signal(sig, self.on_signal)
+            except (ValueError, OSError):  # not the main thread: the default stays
+                pass
+
+    def on_signal(self, signum: int, frame: object = None) -> None:
+        self.signalled = signum
+        try:
+            pygame.event.post(pygame.event.Event(pygame.USEREVENT, wake=True))  # end a waiting frame now
+        except pygame.error:
+            pass
+
     # ------------------------------------------------------------------ loop
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
@@ -165,11 +193,28 @@ class App:
         except pygame.error:  # some drivers (dummy, some WMs) cannot; the game goes on windowed
             pass
 
-    def step(self, dt: float) -> None:
-        """One frame: handle queued events, run the fixed updates ``dt`` seconds of real time
-        call for, draw interpolated, flip."""
-        for event in pygame.event.get():
-            self.handle_event(event)
+    def idle(self) -> bool:
+        """True when nothing on screen moves: every drawn scene is still and no flash is up.
+        Then a frame with no event draws nothing and the real-time loop waits for events."""
+        start = 0
+        for i in range(len(self.scenes) - 1, -1, -1):
+            if self.scenes[i].opaque:
+                start = i
+                break
+        return self.prefs.idle() and all(s.idle() for s in self.scenes[start:])
+
+    def step(self, dt: float, event: pygame.event.Event | None = None) -> None:
+        """One frame: handle ``event`` (if given) and the queued events, run the fixed updates
+        ``dt`` seconds of real time call for, and draw interpolated and flip, unless nothing
+        changed since the window last showed a still picture."""
+        if self.signalled is not None:
+            self.quit()
+            return
+        events = pygame.event.get()
+        if event is not None:
+            events.insert(0, event)
+        for e in events:
+            self.handle_event(e)
             if not self.running:
                 return
         self.accumulator += min(dt, MAX_FRAME)
@@ -182,9 +227,17 @@ class App:
         self.accumulator = max(0.0, self.accumulator)
         self.frame_alpha = self.accumulator / STEP
         self.prefs.update_clock(min(dt, MAX_FRAME))
-        self.draw()
-        pygame.display.flip()
         self.frames += 1
+        still = self.idle()
+        if events or not still or not self._idle_drawn:
+            self.draw()
+            pygame.display.flip()
+            self.renders += 1
+            self._idle_drawn = still and not events
+
+    def redraw(self) -> None:
+        """Draw the next frame even if nothing seems to have changed."""
+        self._idle_drawn = False
 
     def draw(self) -> None:
         """Full redraw: every scene from the topmost opaque one upwards."""
@@ -218,11 +271,18 @@ class App:
         clock = pygame.time.Clock()
         fps = self.frame_cap()
         last = time.perf_counter()
+        self.install_signal_handlers()
         while self.running:
+            event = None
+            if self._idle_drawn and self.signalled is None and self.idle():
+                # nothing moves: sleep in SDL until an event comes or a timer/network pump is due
+                waited = pygame.event.wait(IDLE_WAIT_MS)
+                event = waited if waited.type != pygame.NOEVENT else None
             now = time.perf_counter()
-            self.step(now - last)
+            self.step(now - last, event)
             last = now
-            clock.tick(fps)  # vsync paces the loop where available; this stops a busy spin where not
+            if not self._idle_drawn:
+                clock.tick(fps)  # vsync paces the loop where available; this stops a busy spin where not
         while self.scenes:
             self.pop()
         self.prefs.close()

@@ -66,8 +66,11 @@ class PauseMenu(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "AppLike", on_main_menu: Callable[[], None], game_running: Callable[[], bool]) -> None:
+    def __init__(self, app: "AppLike", on_main_menu: Callable[[], None], game_running: Callable[[], bool],
+                 title: str = N_("Paused"), on_update: Callable[[float], None] | None = None) -> None:
         super().__init__(app)
+        self.title = title  # "Paused", or "Menu" where the game goes on meanwhile (LAN)
+        self.on_update = on_update  # keeps what runs below alive (a network game's connection)
         self.on_main_menu = on_main_menu
         self.game_running = game_running
         self.rect = pygame.Rect(0, 0, 420, 500)
@@ -111,9 +114,13 @@ class PauseMenu(ButtonScene):
 
     on_escape = resume
 
+    def update(self, dt: float) -> None:
+        if self.on_update is not None:
+            self.on_update(dt)
+
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         dim(surface)
         surface.blit(panel(self.rect.size), self.rect)
-        title = self.app.art.text(_("Paused"), 52, GOLD, shadow=True)
+        title = self.app.art.text(_(self.title), 52, GOLD, shadow=True)
         surface.blit(title, title.get_rect(center=(self.rect.centerx, self.rect.y + 55)))
         self.draw_buttons(surface)

@@ -16,6 +16,9 @@ import pygame
 
 from game.registry import game_for_record
 
+#: Seconds after which a game's title art on the menu comes to rest (then the menu is still).
+TITLE_SETTLE = 4.0
+
 if TYPE_CHECKING:
     from .app import App
     from .scene import Scene

@@ -97,6 +97,10 @@ class MainMenu(ButtonScene):
     def update(self, dt: float) -> None:
         self.clock += dt
 
+    def idle(self) -> bool:
+        from .games import TITLE_SETTLE
+        return self.clock >= TITLE_SETTLE
+
     def on_escape(self) -> None:
         self.app.quit()
 

@@ -31,6 +31,7 @@ from game.settings import Settings, SettingsStore, follow_language
 from .theme import CANVAS, CREAM, GOLD
 from .audio import Audio
 from .scene import AppLike
+from .textinput import typing
 from .widgets import panel
 
 log = logging.getLogger(__name__)
@@ -118,7 +119,8 @@ class Prefs:
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Take the mute key and clicks on the notice; True if the event was used."""
         top = self.app.top
-        if event.type == pygame.KEYDOWN and event.key == MUTE_KEY and not (top is not None and top.uses_key(MUTE_KEY)):
+        if (event.type == pygame.KEYDOWN and event.key == MUTE_KEY and not typing()
+                and not (top is not None and top.uses_key(MUTE_KEY))):
             self.toggle_sound()
             return True
         if (event.type == pygame.MOUSEBUTTONDOWN and self._notice_rect is not None
@@ -131,6 +133,10 @@ class Prefs:
         self.store.dismiss_notice()
         self._notice_age = 0.0
         self._notice_rect = None
+
+    def idle(self) -> bool:
+        """Nothing of ours moves or times out: no "Sound on/off" flash, no notice counting down."""
+        return self.flash is None and not self.store.notice()
 
     def update_clock(self, dt: float) -> None:
         if self.flash:

@@ -110,6 +110,9 @@ class SettingsScene(ButtonScene):
     def uses_key(self, key: int) -> bool:
         return self.editing() is not None or super().uses_key(key)
 
+    def idle(self) -> bool:
+        return self.editing() is None  # a caret blinks while a name is typed
+
     def on_escape(self) -> None:
         self.back()
 

@@ -12,6 +12,7 @@ field had when it was focused. While focused the field takes every key, so short
 
 from __future__ import annotations
 
+import weakref
 from typing import Callable
 
 import pygame
@@ -27,6 +28,15 @@ _STYLES = {
     "dark": ((28, 16, 8), CREAM, (150, 132, 110), GOLD),
     "light": ((250, 240, 215), INK, (150, 135, 115), INK),
 }
+
+
+#: The fields being typed in now (normally at most one): while any is, the keyboard is theirs.
+_typing: "weakref.WeakSet[TextInput]" = weakref.WeakSet()
+
+
+def typing() -> bool:
+    """True while a text field has the keyboard (app-wide keys such as M for mute then stay away)."""
+    return any(f.focused for f in _typing)
 
 
 class TextInput:
@@ -91,6 +101,7 @@ class TextInput:
     def focus(self) -> None:
         if not self.focused:
             self.focused = True
+            _typing.add(self)
             self._before = self.text
             self.cursor = len(self.text)
             self.clock = 0.0
@@ -102,6 +113,7 @@ class TextInput:
         if not self.focused:
             return
         self.focused = False
+        _typing.discard(self)
         pygame.key.stop_text_input()
         if not keep:
             self.text, self.cursor = self._before, len(self._before)

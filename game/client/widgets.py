@@ -137,9 +137,15 @@ class ButtonScene(Scene):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.buttons: list[Button] = []
+        #: False for screens that move on their own (title art, pictures): they are drawn every frame.
+        self.still = True
 
     def on_escape(self) -> None:
         """What Esc does here (default: nothing)."""
+
+    def idle(self) -> bool:
+        """A screen of buttons is still unless it animates (override: return False or test a clock)."""
+        return self.still
 
     def uses_key(self, key: int) -> bool:
         return any(b.key == key for b in self.buttons)

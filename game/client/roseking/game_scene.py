@@ -31,6 +31,7 @@ from ..dialogs import PauseMenu
 from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
                      SIDE_LEFT, SQUARE, hand_slot_rect, hero_rect, square_at, square_center, square_rect)
 from .match import Match
+from .movelog import MoveLog, state_at
 from .result import ResultPanel
 from ..scene import Scene
 from ..widgets import Button, handle_buttons, panel
@@ -43,10 +44,27 @@ TOAST_SECONDS = 2.6
 STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)
 TERRITORY_LINE = {Color.RED: (150, 20, 24), Color.WHITE: (250, 250, 240)}
 BANNER_SECONDS = 2.4
+#: The live move log: the left column between the status box and Red's name panel.
+MOVELOG_RECT = pygame.Rect(SIDE_LEFT.x, STATUS_RECT.bottom + 10, SIDE_LEFT.w,
+                           PANEL_RECT[Color.RED].top - 30 - (STATUS_RECT.bottom + 10))  # clear of "Heroes: n"
+#: Seconds the glows (player to move, draw pile, selected card's target) pulse after the last
+#: change before they settle: then nothing moves and the window stops drawing until an event.
+SETTLE_SECONDS = 3.0
 
 
 def color_name(color: Color) -> str:
     return _("Red") if color is Color.RED else _("White")
+
+
+def controller_label(controller: object) -> str:
+    """The line under a player's name, in the current language: "Computer · Hard" for a computer
+    (its level is translated each time, so a language change shows at once), else the label."""
+    level = getattr(controller, "level", None)
+    if level:
+        from game.roseking.phrases import level_name
+        return _("Computer · {level}").format(level=level_name(level))
+    label = getattr(controller, "label", "")
+    return _(label) if label else ""  # N_ labels are translated when drawn
 
 
 def territory_of(state: State, sq: int) -> int:
@@ -121,10 +139,18 @@ class GameScene(Scene):
         self.armed: Card | None = None  # hero move waiting for its confirming click
         self.hover_pos: tuple[int, int] = (-1, -1)
         self.toast: tuple[str, float] | None = None
+        self.toast_ok = False
         self.banner: tuple[str, float] | None = None
         self.clock = 0.0
+        self.changed_at = 0.0  # self.clock at the last input or move (glows pulse for a while after it)
+        self.sliding = False  # hand cards are gliding
         self.card_x: dict[tuple[Color, int], float] = {}  # drawn x of each hand card while it glides
         self.result_shown = False
+        self.movelog: MoveLog | None = MoveLog(MOVELOG_RECT)
+        self.peek: int | None = None  # the ply shown from the move log instead of the live game
+        self.peek_state: State | None = None
+        self._peeking = False  # drawing the peeked position now
+        self._live = self.shown
         match.on_move.append(self._on_move)
         opts = app.options
         x, w = DRAW_PILE_RECT.x - 10, DISCARD_RECT.right - DRAW_PILE_RECT.x + 20
@@ -165,6 +191,7 @@ class GameScene(Scene):
 
     # ------------------------------------------------------------------ match -> view
     def _on_move(self, move: Move, state: State) -> None:
+        self.back_to_game()  # a new move: the live game again
         self.queue.append(move)
         self.selected = self.armed = None
         if self.hint is not None:
@@ -188,11 +215,24 @@ class GameScene(Scene):
         if isinstance(self.anim, DrawAnim) and self.anim.reshuffle:
             self.show_banner(_("Last card drawn: the discard pile is shuffled into a new draw pile"))
 
+    def pulse(self, speed: float) -> float:
+        """0..1, pulsing at ``speed`` for a while after the last change, then 1 (settled)."""
+        if self.clock - self.changed_at >= SETTLE_SECONDS:
+            return 1.0
+        return 0.5 + 0.5 * math.sin(self.clock * speed)
+
+    def idle(self) -> bool:
+        """Nothing moves: no animation, toast or banner, the hands still, the glows settled."""
+        return (not self.busy() and self.toast is None and self.banner is None and not self.sliding
+                and self.clock - self.changed_at >= SETTLE_SECONDS
+                and (self.hint is None or self.hint.idle()))
+
     def _commit(self, move: Move) -> None:
         self.shown.push(move)
         self.anim = None
+        self.changed_at = self.clock
         self._sound_after(move)
-        if self.shown.passed():
+        if self.shown.passed() and not self.shown.is_game_over():
             mover = self.shown.turn
             self.show_banner(_("{passer} cannot move and must pass. {mover} moves again.").format(
                 passer=color_name(mover.other), mover=color_name(mover)))
@@ -218,14 +258,20 @@ class GameScene(Scene):
             self._commit(move)
 
     # ------------------------------------------------------------------ messages
-    def say(self, text: str) -> None:
-        """Show a short visible reason (a toast) for a click that cannot be done."""
+    def say(self, text: str, ok: bool = False) -> None:
+        """Show a short visible reason (a toast) for a click that cannot be done; ``ok``: good news
+        (e.g. "Saved to ..."), framed in gold instead of the error red."""
         self.toast = (text, TOAST_SECONDS)
+        self.toast_ok = ok
 
     def show_banner(self, text: str) -> None:
         self.banner = (text, BANNER_SECONDS)
 
     # ------------------------------------------------------------------ scene
+    def finished(self) -> bool:
+        """Whether the game shown has ended (the status then says so, never "... to move")."""
+        return self.shown.is_game_over()
+
     def unsaved_game(self) -> bool:
         return self.match.state.ply > 0 and not self.match.state.is_game_over()
 
@@ -256,6 +302,7 @@ class GameScene(Scene):
         speed = self.app.options.anim_speed
         k = 1.0 if speed <= 0 else min(1.0, dt * speed * 16)
         seen = set()
+        self.sliding = False
         for color in (Color.RED, Color.WHITE):
             for card, slot in self.hand_layout(color):
                 key = (color, card.index)
@@ -264,14 +311,52 @@ class GameScene(Scene):
                 x = self.card_x.get(key, target)
                 x += (target - x) * k
                 self.card_x[key] = target if abs(target - x) < 0.5 else x
+                self.sliding = self.sliding or self.card_x[key] != target
         for key in [key for key in self.card_x if key not in seen]:
             del self.card_x[key]
+
+    # ------------------------------------------------------------------ the move log
+    def show_ply(self, ply: int) -> None:
+        """Show the position after move ``ply`` (from the log), like the replay viewer; the
+        newest ply is the live game again."""
+        if self.busy():
+            self.skip()
+        if ply >= self.shown.ply:
+            self.back_to_game()
+            return
+        self.peek = max(0, ply)
+        self.peek_state = state_at(self.shown, self.peek)
+        if self.movelog is not None:
+            self.movelog.show(self.peek)
+        self.selected = self.armed = None
+
+    def live_state(self) -> State:
+        """The game as shown live (also while the log shows an earlier position)."""
+        return self._live if self._peeking else self.shown
+
+    def back_to_game(self) -> None:
+        self.peek = self.peek_state = None
+
+    def player_names(self) -> tuple[str, str]:
+        """The names shown for (red, white): the settings' names of local people, else the colours."""
+        prefs = self.app.prefs
+        return tuple(prefs.player_name(c) if self.match.controllers[c].local_human else color_name(c)  # type: ignore[return-value]
+                     for c in (Color.RED, Color.WHITE))
+
+    def last_info(self, state: State):
+        """The :class:`PlyInfo` of ``state``'s last move (to mark it on the board), or None."""
+        if self.movelog is None or state.ply == 0:
+            return None
+        self.movelog.refresh(self.live_state())
+        infos = self.movelog.infos
+        return infos[state.ply - 1] if state.ply <= len(infos) else None
 
     def resync(self) -> None:
         """Show the match's state as it is now, without animating: drops running and queued
         animations and the selection (after an undo, or a jump in a replay)."""
         self.queue.clear()
         self.anim = None
+        self.back_to_game()
         self.shown = self.match.state.copy()
         self.selected = self.armed = None
         self.card_x.clear()
@@ -290,6 +375,7 @@ class GameScene(Scene):
             self.match.update(dt)
             if self.match.state.is_game_over() and not self.busy() and not self.result_shown:
                 self.result_shown = True
+                self.banner = None  # a pass banner must not fade over the result
                 self.app.push(ResultPanel(self.app, self))
 
     def animate(self, dt: float) -> None:
@@ -311,6 +397,22 @@ class GameScene(Scene):
 
     # ------------------------------------------------------------------ input
     def handle_event(self, event: pygame.event.Event) -> None:
+        self.changed_at = self.clock
+        if self.peek is not None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.back_to_game()
+            return
+        log = self.movelog
+        if log is not None and event.type == pygame.MOUSEWHEEL and log.rect.collidepoint(self.hover_pos):
+            log.scroll(-event.y)
+            return
+        if log is not None and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
+                and log.rect.collidepoint(event.pos):
+            ply = log.ply_at(event.pos)
+            if ply is not None:
+                self.show_ply(ply)
+            return
+        if self.peek is not None and event.type == pygame.MOUSEBUTTONDOWN:
+            self.back_to_game()  # a click elsewhere: the live game again, and the click acts on it
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.selected is not None:
                 self.selected = self.armed = None
@@ -337,8 +439,7 @@ class GameScene(Scene):
         if event.button != 1:
             return
         if self.busy():
-            self.skip()
-            return
+            self.skip()  # a click during an animation finishes it, then acts on what is now shown
         self.click(event.pos)
 
     def click(self, pos: tuple[int, int]) -> None:
@@ -445,7 +546,7 @@ class GameScene(Scene):
     def card_rect(self, color: Color, card: Card, slot: int) -> pygame.Rect:
         """Where ``card`` is drawn: its slot, or on its way there after the hand closed a gap."""
         r = hand_slot_rect(color, slot)
-        x = self.card_x.get((color, card.index))
+        x = None if self._peeking else self.card_x.get((color, card.index))
         if x is not None:
             r.x = round(x)
         if card == self.selected and color == self.shown.turn:
@@ -469,12 +570,32 @@ class GameScene(Scene):
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        if self.peek_state is None:
+            self._draw(surface, alpha)
+            return
+        live, anim, selected = self.shown, self.anim, self.selected
+        self.shown, self.anim, self._peeking, self._live = self.peek_state, None, True, live
+        try:
+            self._draw(surface, alpha)
+        finally:
+            self.shown, self.anim, self.selected, self._peeking = live, anim, selected, False
+        art = art_of(self.app)
+        text = _("Move {ply} of {total}. Click the board or press Esc for the game.").format(
+            ply=self.peek, total=live.ply)
+        s = art.text(text, 24, CREAM, shadow=True, wrap=BOARD_RECT.w - 20)
+        box = s.get_rect(midtop=(BOARD_RECT.centerx, BOARD_RECT.y + 8)).inflate(24, 14)
+        surface.blit(panel(box.size, 240, 10), box)
+        pygame.draw.rect(surface, GOLD, box, 2, border_radius=10)
+        surface.blit(s, s.get_rect(center=box.center))
+
+    def _draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = art_of(self.app)
         state = self.shown
         anim = self.anim
         t = anim.time(alpha) if anim is not None else 0.0
         surface.blit(self.backdrop, (0, 0))
-        idle_human = not self.busy() and self.match.human_to_move() and not state.is_game_over()
+        idle_human = (not self._peeking and not self.busy() and self.match.human_to_move()
+                      and not state.is_game_over())
         if idle_human:
             self._draw_targets(surface, state)
         if state.is_game_over() and not self.busy():
@@ -498,6 +619,11 @@ class GameScene(Scene):
             self._draw_hand(surface, art, state, color, anim, idle_human)
             self._draw_player_panel(surface, art, state, color)
         self._draw_piles(surface, art, state, anim, t)
+        if anim is None and not self.queue:
+            self._draw_last_action(surface, art, state)
+        if self.movelog is not None:
+            self.movelog.refresh(self.live_state())
+            self.movelog.draw(surface, art, self.player_names(), self.peek if self._peeking else None)
         self._draw_status(surface, art, state, idle_human)
         for b in self.buttons:
             b.draw(surface, art)
@@ -509,8 +635,35 @@ class GameScene(Scene):
             self._draw_hero_tag(surface, art, state)
         self._draw_banner(surface, art)
 
+    def _draw_last_action(self, surface: pygame.Surface, art: Art, state: State) -> None:
+        """The last move stays marked until the next one: the crown's from-square (a dashed ring),
+        the new or flipped stone (a frame), the card played (on the discard pile) or drawn (in the hand)."""
+        info = self.last_info(state)
+        if info is None:
+            return
+        color = COLOR_UI[info.player]
+        move = info.move
+        if move.kind is DRAW:
+            for card, slot in self.hand_layout(info.player):
+                if card == move.card:
+                    r = self.card_rect(info.player, card, slot).inflate(8, 8)
+                    pygame.draw.rect(surface, color, r, 3, border_radius=10)
+                    tag = art.text(_("drawn"), 17, color, shadow=True)
+                    surface.blit(tag, tag.get_rect(midtop=(r.centerx, r.bottom + 1)) if info.player is Color.WHITE
+                                 else tag.get_rect(midbottom=(r.centerx, r.top - 1)))
+            return
+        c = square_center(info.crown_from)
+        for i in range(12):  # dashed ring: where the crown came from
+            a0 = i * math.tau / 12
+            pygame.draw.arc(surface, color, pygame.Rect(c[0] - 23, c[1] - 23, 46, 46), a0, a0 + math.tau / 24, 4)
+        pygame.draw.rect(surface, color, square_rect(info.crown_to).inflate(-3, -3), 3, border_radius=8)
+        if state.discard_top >= 0:
+            pygame.draw.rect(surface, color, DISCARD_RECT.inflate(8, 8), 3, border_radius=10)
+            tag = art.text(_("played"), 17, color, shadow=True)
+            surface.blit(tag, tag.get_rect(midtop=(DISCARD_RECT.centerx, DISCARD_RECT.bottom + 40)))
+
     def _draw_targets(self, surface: pygame.Surface, state: State) -> None:
-        pulse = 0.5 + 0.5 * math.sin(self.clock * 5)
+        pulse = self.pulse(5)
         moves = [m for m in state.legal_moves() if m.card is not None]
         for m in moves:
             sq = state.target(m.card)  # type: ignore[arg-type]
@@ -651,9 +804,9 @@ class GameScene(Scene):
 
     def _draw_player_panel(self, surface: pygame.Surface, art: Art, state: State, color: Color) -> None:
         r = PANEL_RECT[color]
-        to_move = state.turn == color and not state.is_game_over()
+        to_move = state.turn == color and not self.finished()
         if to_move:
-            glow = 0.5 + 0.5 * math.sin(self.clock * 4)
+            glow = self.pulse(4)
             pygame.draw.rect(surface, (255, int(200 + 50 * glow), 120), r.inflate(6, 6), 3, border_radius=16)
         stone = art.scaled(art.stones[color], 0.8, ("stone", int(color)))
         surface.blit(stone, (r.x + 12, r.y + 12))
@@ -661,9 +814,9 @@ class GameScene(Scene):
         shown_name = self.app.prefs.player_name(color) if controller.local_human else color_name(color)
         name = art.text(shown_name, 32 if len(shown_name) < 10 else 26, COLOR_UI[color], shadow=True)
         surface.blit(name, (r.x + 58, r.y + 14))
-        who = controller.label
+        who = controller_label(controller)
         if who:
-            sub = art.text(_(who), 20, (220, 200, 160))  # N_ labels are translated when drawn
+            sub = art.text(who, 20, (220, 200, 160))
             surface.blit(sub, (r.x + 58, r.y + 42))
         score = state.scores()[color]
         big = art.text(str(score), 42, GOLD, shadow=True)
@@ -684,7 +837,7 @@ class GameScene(Scene):
         can_draw = (not self.busy() and self.match.human_to_move() and not state.is_game_over()
                     and state.hands[state.turn].bit_count() < HAND_SLOTS)
         if can_draw:
-            glow = 0.5 + 0.5 * math.sin(self.clock * 5)
+            glow = self.pulse(5)
             pygame.draw.rect(surface, (255, int(210 + 40 * glow), 120), base.inflate(10, 10), 3, border_radius=10)
         top, discards = state.discard_top, state.discard_pile.bit_count()
         if anim is not None and anim.discard_top(t) is not None:
@@ -720,7 +873,7 @@ class GameScene(Scene):
         title = art.text(_("Rose King"), 40, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.y + 16)))
         y = box.y + 70
-        if state.is_game_over():
+        if self.finished():
             lines = [(_("Game over"), 30, GOLD)]
         else:
             mover = state.turn
@@ -748,7 +901,7 @@ class GameScene(Scene):
             fade = min(1.0, left / 0.4)
             bg.set_alpha(int(255 * fade))
             surface.blit(bg, tb)
-            pygame.draw.rect(surface, (210, 70, 60), tb, 3, border_radius=10)
+            pygame.draw.rect(surface, GOLD if self.toast_ok else (210, 70, 60), tb, 3, border_radius=10)
             s2 = s.copy()
             s2.set_alpha(int(255 * fade))
             surface.blit(s2, (tb.x + 20, tb.y + 14))

@@ -54,6 +54,10 @@ def hint_text(move: Move, state) -> str:
     return _("Suggestion: play {card} to {square}.").format(**fields)
 
 
+#: Seconds a glow pulses before it settles (a still window uses no CPU).
+SETTLE_SECONDS = 3.0
+
+
 class Hint:
     """Asks a computer level (``hard`` by default) for the move it would make for the person to move.
 
@@ -122,6 +126,10 @@ class Hint:
                 self.move, self.thinking = move, False
         return None
 
+    def idle(self) -> bool:
+        """Nothing moves: no search running and the suggestion's glow has settled."""
+        return not self.thinking and (self.move is None or self._clock >= SETTLE_SECONDS)
+
     def cancel(self) -> None:
         """Forget the suggestion and stop a running search (a move was made, or taken back)."""
         if self.thinking and self._thinker is not None:
@@ -143,7 +151,7 @@ class Hint:
         state = scene.shown
         if not (self.thinking or self.move is not None):
             return
-        pulse = 0.5 + 0.5 * math.sin(self._clock * 6)
+        pulse = 0.5 + 0.5 * math.sin(self._clock * 6) if self._clock < SETTLE_SECONDS else 1.0
         width = 3 + round(2 * pulse)
         if self.move is not None:
             if self.move.kind is DRAW:

@@ -186,6 +186,7 @@ class HowToPlay(ButtonScene):
     def __init__(self, app: "App", page: int = 0) -> None:
         super().__init__(app)
         self.clock = 0.0
+        self.still = False  # the pictures are animated
         self.text_bottom = 0
         self._language = ""
         self.sections: list[Section] = []

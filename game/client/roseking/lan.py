@@ -29,7 +29,7 @@ from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
 from net.transport import LanSession, Refused
 
 from .art import COLOR_UI, CREAM, GOLD, art_of
-from ..dialogs import ConfirmDialog, dim
+from ..dialogs import ConfirmDialog, PauseMenu, dim
 from .game_scene import BOARD_RECT, GameScene, color_name
 from .layout import DISCARD_RECT, DRAW_PILE_RECT
 from ..theme import CANVAS
@@ -249,6 +249,10 @@ class LanGameScene(GameScene):
 
     def tick(self, dt: float) -> None:
         super().tick(dt)
+        status = (self.match.session.status, self.match.session.status_text, self.match.rematch_offered)
+        if status != getattr(self, "_last_status", None):
+            self._last_status = status
+            self.changed_at = self.clock  # the connection or the rematch changed: draw it
         for e in self.match.pump():
             if isinstance(e, GameStarted):
                 while self.app.top is not self and self in self.app.scenes:
@@ -259,7 +263,7 @@ class LanGameScene(GameScene):
             elif isinstance(e, GameOver):
                 self.saved = keep_record(self.match.session, self.store)
             elif isinstance(e, RematchOffered):
-                self.say(_("{name} offers a rematch.").format(name=self.peer_name()))
+                self.say(_("{name} offers a rematch.").format(name=self.peer_name()), ok=True)
             elif isinstance(e, Refused):
                 self.say(e.reason)
 
@@ -318,6 +322,17 @@ class LanGameScene(GameScene):
     def unsaved_game(self) -> bool:
         return self.match.over is None and self.match.state.ply > 0
 
+    def pause(self) -> None:
+        """Esc / Menu: nothing pauses in a network game, so the menu says "Menu" and the game goes on below."""
+        self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game, title=N_("Menu"),
+                                on_update=self.tick))
+
+    def finished(self) -> bool:
+        return self.match.over is not None or super().finished()
+
+    def idle(self) -> bool:
+        return super().idle() and not self.waiting() and self.match.session.status != "failed"
+
     # ------------------------------------------------------------------ input and drawing
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.waiting() or self.match.session.status == "failed":
@@ -375,6 +390,9 @@ class LanResultPanel(ResultPanel):
     def update(self, dt: float) -> None:
         self.game.tick(dt)  # keeps polling the network: the peer's rematch offer, a new game
 
+    def idle(self) -> bool:
+        return self.game.idle()
+
 
 class LanEndPanel(ButtonScene):
     """A game that ended without a final position: a resignation, an illegal move or a desync."""
@@ -397,6 +415,9 @@ class LanEndPanel(ButtonScene):
 
     def update(self, dt: float) -> None:
         self.game.tick(dt)
+
+    def idle(self) -> bool:
+        return self.game.idle()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = art_of(self.app)
@@ -457,6 +478,7 @@ class LanLobby(ButtonScene):
         self.on_back = on_back or (lambda: main_menu(app))
         self.store = store
         self.clock = 0.0
+        self.still = False  # the status dots move
         self.error = ""
         self.adopting: tuple[GameStarted, list] | None = None
         self.addresses = local_addresses() if session.role.value == "host" else []
@@ -578,6 +600,7 @@ class JoinScene(ButtonScene):
         self.name = name or default_name(_("Guest"))
         self.store = store
         self.clock = 0.0
+        self.still = False  # the caret blinks, the "looking" dots move
         self.error = ""
         self.listener = listener
         if listener is None and listen:

@@ -83,6 +83,7 @@ class GameConfig:
             thinker = computer_thinker(level, self.seed, self.seconds, self.iterations)
             cpu = ComputerController(player, _("Computer · {level}").format(level=level_name(level)), self.min_delay,
                                      thinker=thinker)
+            cpu.level = level  # type: ignore[attr-defined]  # the view names the level in the current language
             human = HumanController(N_("You"))
             red, white = (cpu, human) if color is Color.RED else (human, cpu)
         return red, white
@@ -262,7 +263,7 @@ class LocalPauseMenu(PauseMenu):
 
         def write(path: Path) -> None:
             written = game.save_as(path)
-            self.scene.say(_("Saved to {path}").format(path=written))
+            self.scene.say(_("Saved to {path}").format(path=written), ok=True)
 
         self.app.push(TextEntryDialog(self.app, N_("Save the game as"), str(default_save_as_path(game.meta)),
                                       write, ok=N_("Save")))
@@ -313,6 +314,7 @@ class TextEntryDialog(ButtonScene):
             Button((self.rect.centerx + 15, self.rect.bottom - 76, bw, 52), N_("Cancel"), self.cancel),
         ]
         self.ready = False
+        self.still = False  # the caret blinks
 
     @property
     def text(self) -> str:

@@ -28,6 +28,7 @@ from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
 from .game_scene import GameScene, color_name
 from .layout import SIDE_LEFT, SIDE_RIGHT
 from .match import Match
+from .movelog import move_words
 from ..widgets import Button, handle_buttons, panel
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class ReplayScene(GameScene):
         match = Match(replay.state, (ReplayController(rec.red or _("Red")), ReplayController(rec.white or _("White"))),
                       _NoChance())
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=on_back)
+        self.movelog = None  # the replay's own move list takes the left column
         self.replay = replay
         self.playback = Playback(replay, seconds_per_ply=PAUSE_PER_PLY)
         self.on_back = on_back
@@ -226,7 +228,7 @@ class ReplayScene(GameScene):
             if info.number == current:
                 pygame.draw.rect(surface, (250, 214, 120), line, border_radius=6)
             ink = (40, 26, 14) if info.number == current else COLOR_UI[info.player]
-            text = f"{info.number:>3}. {color_name(info.player)}  {info.notation()}"
+            text = f"{info.number:>3}. {color_name(info.player)}  {move_words(info)}"
             surface.blit(art.text(text, 19, ink), (line.x + 6, line.y + 2))
             if info.passed is not None:
                 note = art.text(_("{colour} passes").format(colour=color_name(info.passed)), 17,

@@ -68,7 +68,8 @@ class ResultPanel(ButtonScene):
         self.game = game
         self.state = game.match.state
         self.outcome = self.state.outcome()
-        self.rect = SIDE_RIGHT.inflate(10, 60)
+        # right of the board, above the Targets/Menu/Undo/Hint buttons (which stay usable)
+        self.rect = pygame.Rect(SIDE_RIGHT.x - 5, 12, SIDE_RIGHT.w + 10, 540)
         bw = (self.rect.w - 50) // 2
         by = self.rect.bottom - 66
         self.buttons = [
@@ -86,6 +87,9 @@ class ResultPanel(ButtonScene):
 
     def update(self, dt: float) -> None:
         self.game.tick(dt)
+
+    def idle(self) -> bool:
+        return self.game.idle()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = art_of(self.app)

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from ..app import App
 
 
+#: Seconds after which the title's stones stop bobbing (a still menu uses no CPU).
+TITLE_SETTLE = 4.0
+
+
 def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
     """The table, the big title and two rose stones that bob gently."""
     art = art_of(app)
@@ -32,7 +36,7 @@ def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) 
     for i, color in enumerate((Color.RED, Color.WHITE)):
         img = art.scaled(art.stones[color], 2.0, ("stone", int(color)))
         x = CANVAS[0] // 2 + (-1 if i == 0 else 1) * (title.get_width() // 2 + 80)
-        bob = 8 * math.sin(clock * 2 + i * math.pi)
+        bob = 8 * math.sin(clock * 2 + i * math.pi) * max(0.0, 1 - clock / TITLE_SETTLE)  # comes to rest
         surface.blit(img, img.get_rect(center=(x, y + bob)))
 
 
@@ -55,7 +59,7 @@ class ComputerSetup(ButtonScene):
         self.rect = pygame.Rect(CANVAS[0] // 2 - 330, 270, 660, 460)
         x0 = self.rect.x + 40
         for i, color in enumerate((Color.RED, Color.WHITE)):
-            label = _("Red (moves first)") if color is Color.RED else _("White")
+            label = N_("Red (moves first)") if color is Color.RED else N_("White")
             choose, chosen = chooser(self, "you", color)
             self.buttons.append(Button((x0 + i * 295, self.rect.y + 85, 285, 54), label, choose,
                                        selected=chosen, size=28))
@@ -75,10 +79,14 @@ class ComputerSetup(ButtonScene):
         self.app.pop()
 
     def start(self) -> None:
+        self.app.prefs.update(computer_level=self.level)  # the picker offers it again next time
         start_game(self.app, GameConfig((self.you.other, self.level)))
 
     def update(self, dt: float) -> None:
         self.clock += dt
+
+    def idle(self) -> bool:
+        return self.clock >= TITLE_SETTLE
 
     on_escape = back
 

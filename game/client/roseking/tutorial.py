@@ -53,6 +53,8 @@ class TutorialOverlay(ButtonScene):
 
     opaque = False
 
+    still = False
+
     def __init__(self, app: "App", game: "GameScene", color: Color = Color.RED) -> None:
         super().__init__(app)
         self.game = game

@@ -1,0 +1,230 @@
+"""Issue 15 in the window: the newcomer's fixes, the quiet idle loop and the move log
+(headless, through the real event handlers)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pygame
+
+from game import i18n
+from game.client.app import STEP
+from game.client.dialogs import PauseMenu
+from game.client.menus import MainMenu
+from game.client.roseking.game_scene import GameScene, controller_label
+from game.client.roseking.layout import BOARD_RECT
+from game.client.roseking.local_game import GameConfig, LocalGameScene, LocalPauseMenu, TextEntryDialog
+from game.client.roseking.movelog import move_words, ply_infos
+from game.client.roseking.result import ResultPanel
+from game.client.roseking.setup import ComputerSetup, start_game
+from game.roseking.engine import DRAW, HERO, PLAY, Card, Color, Move, State
+from game.saves import SaveStore
+
+from .conftest import Driver
+
+
+def first_play(state: State) -> Move:
+    return next(m for m in state.legal_moves() if m.kind is PLAY)
+
+
+def type_text(driver: Driver, text: str) -> None:
+    for ch in text:
+        driver.post(pygame.KEYDOWN, key=ord(ch), mod=0, unicode=ch, scancode=0)
+        driver.post(pygame.TEXTINPUT, text=ch)
+    driver.app.step(STEP)
+
+
+# ---------------------------------------------------------------------- fixes
+def test_typing_m_in_the_save_as_field_types_and_leaves_the_sound_alone(app, driver: Driver):
+    start_game(app, GameConfig(None, seed=2))
+    scene = app.top
+    scene.pause()
+    app.top.save_as()
+    dialog = app.top
+    assert isinstance(dialog, TextEntryDialog)
+    app.step(STEP)
+    sound = app.prefs.settings.sound
+    dialog.field.text, dialog.field.cursor = "", 0
+    type_text(driver, "mm")
+    assert dialog.field.text == "mm" and app.prefs.settings.sound == sound and app.prefs.flash is None
+    dialog.cancel()
+    app.pop()  # the pause menu
+    driver.key(pygame.K_m)  # with no field in use, M is the mute key again
+    assert app.prefs.settings.sound != sound
+
+
+def test_typing_m_in_the_lan_address_field_types(app, driver: Driver):
+    from game.client.roseking.lan import JoinScene
+    app.push(JoinScene(app, listen=False))
+    sound = app.prefs.settings.sound
+    type_text(driver, "m")
+    assert app.top.field.text == "m" and app.prefs.settings.sound == sound
+
+
+def test_sigterm_mid_game_saves_and_exits_without_asking(app, driver: Driver):
+    start_game(app, GameConfig(None, seed=4))
+    scene = app.top
+    driver.play(first_play(scene.shown), via_square=True)
+    game_id = scene.game.meta.game_id
+    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        app.install_signal_handlers()
+        os.kill(os.getpid(), signal.SIGTERM)
+        app.step(STEP)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    assert not app.running and app.signalled == signal.SIGTERM
+    assert not any(type(s).__name__ == "ConfirmDialog" for s in app.scenes)
+    while app.scenes:  # what App.run does once the loop ends: every scene closes, the game is written
+        app.pop()
+    store = SaveStore()
+    assert store.path_for(game_id).exists()
+    assert store.list()[0].plies == 1
+
+
+def test_a_click_during_the_opponents_animation_finishes_it_and_then_acts(app, driver: Driver, new_hotseat):
+    scene = new_hotseat(5)
+    move = first_play(scene.shown)
+    driver.click_square(scene.shown.target(move.card))
+    assert scene.busy()  # Red's move is being animated
+    reply = first_play(scene.match.state)  # White's move, clicked during the animation
+    driver.click_square(scene.match.state.target(reply.card))
+    assert scene.match.state.ply == 2 and scene.match.state.move_stack[-1] == reply
+
+
+def test_the_computers_level_follows_the_language(app, driver: Driver):
+    start_game(app, GameConfig((Color.WHITE, "hard"), seed=1, min_delay=0.0))
+    cpu = app.top.match.controllers[Color.WHITE]
+    assert controller_label(cpu) == "Computer · Hard"
+    i18n.set_language("de")
+    assert "Schwer" in controller_label(cpu) and "Hard" not in controller_label(cpu)
+
+
+def test_replay_move_words_follow_the_language():
+    s = State.random(__import__("game.roseking.engine", fromlist=["Rng"]).Rng(3))
+    s.push(next(m for m in s.legal_moves() if m.kind is DRAW).with_outcome(s.chance_outcomes()[0])
+           if any(m.kind is DRAW for m in s.legal_moves()) else first_play(s))
+    s.push(next(m for m in s.legal_moves() if m.card is not None and m.card.direction == "NE")
+           if any(m.card is not None and m.card.direction == "NE" for m in s.legal_moves()) else first_play(s))
+    infos = ply_infos(s)
+    english = [move_words(i) for i in infos]
+    i18n.set_language("de")
+    german = [move_words(i) for i in infos]
+    assert english != german
+    assert not any(w.startswith("draw ") or w.startswith("hero ") for w in german)
+
+
+def test_level_picker_remembers_the_last_level(app, driver: Driver):
+    setup = ComputerSetup(app)
+    app.push(setup)
+    easy = next(b for b in setup.buttons if b.text() == "Easy")
+    driver.click(easy.rect.center)
+    start = next(b for b in setup.buttons if b.text() == "Start")
+    driver.click(start.rect.center)
+    assert app.prefs.settings.computer_level == "easy"
+    assert ComputerSetup(app).level == "easy"
+
+
+def test_result_panel_leaves_undo_and_hint_free_and_status_says_game_over(app, driver: Driver, new_hotseat):
+    state = State.random(__import__("game.roseking.engine", fromlist=["Rng"]).Rng(11))
+    from game.roseking.ai import RandomPlayer
+    p = RandomPlayer(3)
+    while not state.is_game_over():
+        m = p.choose(state.copy())
+        if m.card is None and m.kind is DRAW:
+            m = m.with_outcome(state.chance_outcomes()[0])
+        state.push(m)
+    last = state.pop()
+    start_game(app, GameConfig(None, seed=1))
+    scene = app.top
+    from game.client.roseking.local_game import LocalGame, play
+    game = LocalGame(state, scene.game.meta, scene.match.controllers)
+    scene = play(app, game, GameConfig(None))
+    scene.banner = ("a pass", 2.0)
+    scene.match.submit(last)
+    for _i in range(400):
+        app.step(STEP)
+        if isinstance(app.top, ResultPanel):
+            break
+    panel = app.top
+    assert isinstance(panel, ResultPanel)
+    assert scene.banner is None
+    for b in scene.buttons:
+        assert not panel.rect.colliderect(b.rect), b.text()
+    assert scene.finished()
+
+
+def test_lan_menu_does_not_say_paused():
+    from game.client.roseking import lan
+    import inspect
+    assert 'title=N_("Menu")' in inspect.getsource(lan.LanGameScene.pause)
+
+
+def test_saved_to_is_good_news(app, driver: Driver, tmp_path):
+    start_game(app, GameConfig(None, seed=2))
+    scene = app.top
+    scene.pause()
+    menu = app.top
+    assert isinstance(menu, LocalPauseMenu)
+    menu.save_as()
+    dialog = app.top
+    dialog.field.text = str(tmp_path / "mine.json")
+    dialog.accept()
+    assert scene.toast is not None and "Saved to" in scene.toast[0] and scene.toast_ok
+
+
+# ---------------------------------------------------------------------- a quiet window
+def test_a_still_menu_draws_nothing_until_an_event(app, driver: Driver):
+    app.go_home()
+    app.run_frames(int(5 / STEP))  # the title's stones come to rest
+    assert app.idle()
+    drawn = app.renders
+    app.run_frames(120)
+    assert app.renders == drawn
+    driver.move_mouse((640, 400))
+    assert app.renders == drawn + 1
+
+
+def test_a_game_waiting_for_the_human_goes_still_and_animations_run_at_full_rate(app, driver: Driver, new_hotseat):
+    scene = new_hotseat(3)
+    app.run_frames(int(4 / STEP))
+    assert app.idle()
+    drawn = app.renders
+    app.run_frames(60)
+    assert app.renders == drawn
+    move = first_play(scene.shown)
+    driver.click_square(scene.shown.target(move.card))
+    before = app.renders
+    app.run_frames(20)
+    assert scene.busy() or scene.anim is None
+    assert app.renders - before == 20  # every frame of the animation is drawn
+
+
+# ---------------------------------------------------------------------- the move log
+def test_move_log_lists_moves_in_words_and_clicking_one_shows_that_position(app, driver: Driver, new_hotseat):
+    scene = new_hotseat(6)
+    for _i in range(4):
+        driver.play(first_play(scene.shown) if scene.shown.hands[scene.shown.turn] else
+                    Move(scene.shown.turn, DRAW, None), via_square=True)
+    app.step(STEP)
+    log = scene.movelog
+    assert [r.info.number for r in log.rows if r.pass_of is None] == [1, 2, 3, 4]
+    before = scene.match.state.copy()
+    driver.click(log.row_center(2))
+    assert scene.peek == 2 and scene.peek_state.ply == 2
+    app.step(STEP)  # draws the old position without touching the game
+    assert scene.match.state == before and scene.shown.ply == 4
+    driver.key(pygame.K_ESCAPE)
+    assert scene.peek is None and not isinstance(app.top, PauseMenu)
+
+
+def test_the_last_action_stays_marked(app, driver: Driver, new_hotseat):
+    scene = new_hotseat(6)
+    move = first_play(scene.shown)
+    crown = scene.shown.crown
+    driver.play(move, via_square=True)
+    info = scene.last_info(scene.shown)
+    assert info is not None and info.move == move and info.crown_from == crown
+    assert info.crown_to == scene.shown.crown
