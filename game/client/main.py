@@ -12,7 +12,7 @@ from game.i18n import _
 
 from .app import App
 from .menus import MainMenu
-from .saved_games import open_replay
+from .saved_games import open_file, open_replay
 
 
 def open_window(*args, **kwargs) -> App:
@@ -26,9 +26,9 @@ def open_window(*args, **kwargs) -> App:
 def run(argv: list[str]) -> int:
     """Open the game window (``rose-king`` with no arguments) at the main menu.
 
-    ``argv``: the remaining command-line words: nothing, a record path, or
-    ``["--replay", path]`` (``rose-king replay FILE``) open the replay viewer of that
-    record over the main menu. A file that cannot be opened prints
+    ``argv``: the remaining command-line words: nothing, a game file (an unfinished game
+    resumes, a finished one opens in the replay viewer), or ``["--replay", path]``
+    (``rose-king replay FILE``: always the replay viewer), over the main menu. A file that cannot be opened prints
     ``FILE: error: <reason>`` on stderr and shows the same message in the window.
     Returns the exit status (2 for words it does not understand).
     """
@@ -43,7 +43,8 @@ def run(argv: list[str]) -> int:
         print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
         return 1
     app.go_home()
-    error = None if path is None else open_replay(app, path)
+    replay = len(argv) == 2
+    error = None if path is None else open_replay(app, path) if replay else open_file(app, path)
     if error is not None:
         print(f"{path}: error: {error}", file=sys.stderr)
     return app.run()

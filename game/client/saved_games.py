@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import pygame
@@ -52,9 +53,38 @@ def add_save_buttons(menu: ButtonScene) -> None:
     menu.buttons.insert(len(menu.buttons) - 1, Button((x, 0, w, 64), N_("Saved games"), saved_games,
                                                       key=pygame.K_l, size=32))
     if entry is not None:
-        menu.buttons.insert(0, Button((x, 0, w, 64), N_("Continue"), lambda: open_game(app, entry),
+        menu.buttons.insert(0, Button((x, 0, w, 64), lambda: continue_label(entry), lambda: open_game(app, entry),
                                       key=pygame.K_c, size=32))
     layout_menu_buttons(menu.buttons)
+
+
+def continue_label(entry: SaveEntry) -> str:
+    """"Continue" saying which game: the players and the move to come."""
+    return _("Continue: {players}, move {ply}").format(players=entry.players(), ply=entry.plies + 1)
+
+
+def open_file(app: "App", path: str | os.PathLike[str], on_back: Callable[[], None] | None = None) -> str | None:
+    """Open any game file ("Save as…" files, records, saves): an unfinished game that can be
+    played on here resumes; a finished one (or a network game) opens in the replay viewer.
+    A bad file pushes a message panel and its one-line reason is returned (None when opened)."""
+    try:
+        record = read_json_record(path)
+        client = client_for_record(record)
+    except (SaveError, ValueError) as e:  # game.records.RecordError is a ValueError
+        error = str(e)
+        app.push(MessageDialog(app, N_("This game cannot be opened"), f"{os.path.basename(path)}: {error}"))
+        return error
+    if record.get("result") is None:
+        try:
+            client.resume(app, path)
+            return None
+        except SaveError as e:
+            error = str(e)
+            app.push(MessageDialog(app, N_("This game cannot be opened"), f"{os.path.basename(path)}: {error}"))
+            return error
+        except ValueError:  # a network game is played on only with its opponent: watch it instead
+            pass
+    return open_replay(app, path, on_back)
 
 
 def open_game(app: "App", entry: SaveEntry) -> None:
@@ -143,14 +173,16 @@ class SavedGamesScene(ButtonScene):
             Button((xs[1], y, bw, 56), N_("Replay"), self.replay, key=pygame.K_r, enabled=self._can_replay),
             Button((xs[2], y, bw, 56), N_("Delete"), self.delete, key=pygame.K_DELETE,
                    enabled=lambda: self.entry is not None),
-            Button((self.rect.right - bw, y, bw, 56), N_("Back"), self.back, key=pygame.K_b),
+            Button((xs[3], y, bw, 56), N_("Open a file…"), self.open_file, key=pygame.K_f),
+            Button((self.rect.right - 180, y, 180, 56), N_("Back"), self.back, key=pygame.K_b),
         ]
         self.refresh()
 
     # ------------------------------------------------------------------ data
     def refresh(self) -> None:
         """Reread the folder (only changed files are parsed again)."""
-        self.entries = self.store.list()
+        # newest first, files that cannot be opened after the good ones (they can only be deleted)
+        self.entries = sorted(self.store.list(), key=lambda e: not e.ok)
         self.selected = max(0, min(self.selected, len(self.entries) - 1))
         self._scroll_to_selected()
 
@@ -193,6 +225,10 @@ class SavedGamesScene(ButtonScene):
 
     def back(self) -> None:
         self.on_back()
+
+    def open_file(self) -> None:
+        """Open any game file by its path (a "Save as…" file, a record from elsewhere)."""
+        self.app.push(OpenFileDialog(self.app, lambda path: open_file(self.app, path)))
 
     on_escape = back
 
@@ -284,3 +320,150 @@ class SavedGamesScene(ButtonScene):
         for text, x in zip((format_date(e), e.players(), status, str(e.plies)), cols):
             s = art.text(text, 22, ink)
             surface.blit(s, (r.x + 14 + x, y), pygame.Rect(0, 0, 400, s.get_height()))
+
+
+def default_folder() -> Path:
+    """Where "Save as…" puts games: ``<Documents>/Rose King`` (the open-file field starts there)."""
+    from platformdirs import user_documents_dir
+    return Path(user_documents_dir()) / "Rose King"
+
+
+class OpenFileDialog(ButtonScene):
+    """Open a game file: a path field (typing, Ctrl+V, Tab completes a name) and, under it, the
+    game files of the folder typed so far, newest first, to click. Enter or "Open" opens
+    the path; a folder lists its files instead. ``on_open(path)`` does the opening."""
+
+    opaque = False
+    ROWS = 6
+
+    def __init__(self, app: "App", on_open: Callable[[str], object], folder: Path | None = None) -> None:
+        from .textinput import TextInput
+        super().__init__(app)
+        self.still = False  # the caret blinks
+        self.on_open = on_open
+        self.rect = pygame.Rect(0, 0, 980, 560)
+        self.rect.center = (CANVAS[0] // 2, CANVAS[1] // 2)
+        start = folder if folder is not None else default_folder()
+        text = str(start) + os.sep if start.is_dir() else str(Path.home()) + os.sep
+        self.field = TextInput((self.rect.x + 30, self.rect.y + 84, self.rect.w - 60, 50), text,
+                               on_submit=lambda _t: self.accept(), focused=True, escape=False, style="light",
+                               size=24)
+        self.error: str | None = None
+        self.files: list[Path] = []
+        self._listed: str | None = None
+        bw = 220
+        self.rows = [Button((self.rect.x + 30, self.rect.y + 178 + i * 46, self.rect.w - 60, 40),
+                            self._row_label(i), self._row_action(i), size=22) for i in range(self.ROWS)]
+        self.buttons = [*self.rows,
+                        Button((self.rect.centerx - bw - 15, self.rect.bottom - 72, bw, 52), N_("Open"), self.accept),
+                        Button((self.rect.centerx + 15, self.rect.bottom - 72, bw, 52), N_("Cancel"), self.cancel)]
+        self.ready = False
+
+    def _row_label(self, i: int) -> Callable[[], str]:
+        return lambda: self.files[i].name if i < len(self.files) else ""
+
+    def _row_action(self, i: int) -> Callable[[], None]:
+        def action() -> None:
+            if i < len(self.files):
+                self.open(self.files[i])
+        return action
+
+    def _folder(self) -> Path:
+        text = os.path.expanduser(self.field.text.strip())
+        path = Path(text)
+        return path if text.endswith(os.sep) or path.is_dir() else path.parent
+
+    def _refresh_files(self) -> None:
+        folder = self._folder()
+        if str(folder) == self._listed:
+            return
+        self._listed = str(folder)
+        try:
+            found = [p for p in folder.iterdir() if p.suffix.lower() == ".json" and p.is_file()]
+            found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            found = []
+        self.files = found[:self.ROWS]
+
+    def accept(self) -> None:
+        text = self.field.text.strip()
+        if not text:
+            self.error = _("Type a file name.")
+            return
+        path = Path(os.path.expanduser(text))
+        if path.is_dir():
+            self.field.text = str(path) + os.sep
+            self.field.cursor = len(self.field.text)
+            return
+        if not path.exists():
+            self.error = _("There is no file {name}.").format(name=str(path))
+            return
+        self.open(path)
+
+    def open(self, path: Path) -> None:
+        self.field.blur(keep=False)
+        self.app.pop()
+        self.on_open(str(path))
+
+    def cancel(self) -> None:
+        self.field.blur(keep=False)
+        self.app.pop()
+
+    on_escape = cancel
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.TEXTINPUT and not self.ready:
+            return  # not the letter of the key that opened this dialog
+        if event.type == pygame.TEXTINPUT or event.type == pygame.KEYDOWN:
+            self.error = None
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
+            self._complete()
+            return
+        if event.type != pygame.MOUSEBUTTONDOWN and self.field.handle_event(event):
+            return
+        super().handle_event(event)
+
+    def _complete(self) -> None:
+        """Tab: complete the name being typed from the folder's files (the common start of the matches)."""
+        text = os.path.expanduser(self.field.text)
+        folder, stem = os.path.split(text)
+        try:
+            names = [n for n in os.listdir(folder or ".") if n.startswith(stem)]
+        except OSError:
+            return
+        if names:
+            common = os.path.commonprefix(names)
+            full = os.path.join(folder, common)
+            if len(names) == 1 and os.path.isdir(full):
+                full += os.sep
+            self.field.text = full
+            self.field.cursor = len(full)
+
+    def update(self, dt: float) -> None:
+        self.ready = True
+        self.field.update(dt)
+        self._refresh_files()
+
+    def close(self) -> None:
+        self.field.blur(keep=False)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        dim(surface)
+        surface.blit(panel(self.rect.size, 255), self.rect)
+        title = art.text(_("Open a game file"), 34, GOLD, shadow=True)
+        surface.blit(title, (self.rect.x + 30, self.rect.y + 26))
+        self.field.draw(surface, art)
+        below = self.field.rect.bottom + 10
+        if self.error:
+            msg = art.text(self.error, 22, ERROR_RED, shadow=True, wrap=self.rect.w - 60)
+            surface.blit(msg, (self.rect.x + 30, below))
+        else:
+            hint = art.text(_("Enter: open   Tab: complete the name   Esc: cancel"), 19, CREAM)
+            surface.blit(hint, (self.rect.x + 30, below + 2))
+        if not self.files:
+            none = art.text(_("No game files in this folder."), 22, CREAM)
+            surface.blit(none, (self.rect.x + 34, self.rect.y + 186))
+        for b in self.buttons:
+            if b.text():
+                b.draw(surface, art)

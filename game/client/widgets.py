@@ -37,6 +37,8 @@ def panel(size: tuple[int, int], alpha: int = 225, radius: int = 14) -> pygame.S
 
 #: Below this a label is no longer comfortably readable at the minimum window size (x0.75).
 MIN_TEXT = 20
+#: A button's label shrinks on one line to this share of its size at most; longer labels wrap.
+MIN_LINE = 0.8
 
 
 _fit_cache: dict[tuple[str, int, int, int], int] = {}
@@ -116,8 +118,32 @@ class Button:
         pygame.draw.rect(surface, GOLD if (self.hover and on) or sel else GOLD_DARK, r, 3, border_radius=12)
         color = INK if sel else (CREAM if on else (170, 160, 150))
         text = self.text()
-        label = art.text(text, fit_size(art, text, self.size, r.w - 20), color, shadow=not sel)
+        size, wrap = self.text_layout(art, text)
+        label = art.text(text, size, color, shadow=not sel, wrap=wrap)
         surface.blit(label, label.get_rect(center=(r.centerx, r.centery + 1)))
+
+    def text_layout(self, art: Theme, text: str | None = None) -> tuple[int, int]:
+        """(font size, wrap width or 0) for the label: one line, made smaller down to
+        :data:`MIN_LINE` of the button's size; else wrapped on two lines as large as fit the height;
+        else one line at :data:`MIN_TEXT` (then :meth:`fits` is False)."""
+        text = self.text() if text is None else text
+        room = self.rect.w - 20
+        size = fit_size(art, text, self.size, room, max(MIN_TEXT, round(self.size * MIN_LINE)))
+        if art.font(size).size(text)[0] <= room:
+            return size, 0
+        for wrapped in range(self.size, MIN_TEXT - 1, -1):
+            lines = art.font(wrapped).render(text, True, CREAM, None, room)
+            if lines.get_height() <= self.rect.h - 6 and lines.get_width() <= room:
+                return wrapped, room
+        return MIN_TEXT, 0
+
+    def fits(self, art: Theme) -> bool:
+        """Whether the label shows whole, at a readable size, inside the button."""
+        text = self.text()
+        size, wrap = self.text_layout(art, text)
+        if wrap:
+            return True
+        return art.font(size).size(text)[0] <= self.rect.w - 20 and art.font(size).get_height() <= self.rect.h
 
 
 def handle_buttons(buttons: list[Button], event: pygame.event.Event) -> bool:

@@ -228,3 +228,62 @@ def test_the_last_action_stays_marked(app, driver: Driver, new_hotseat):
     info = scene.last_info(scene.shown)
     assert info is not None and info.move == move and info.crown_from == crown
     assert info.crown_to == scene.shown.crown
+
+
+# ---------------------------------------------------------------------- open any game file
+def _unfinished_file(tmp_path, plies: int = 3):
+    from game.roseking.engine import Record, Rng
+    s = State.random(Rng(21))
+    for _i in range(plies):
+        s.push(first_play(s))
+    path = tmp_path / "mine.json"
+    path.write_text(Record.from_state(s, red="Ann", white="Bob").to_json())
+    return path, s
+
+
+def test_rose_king_FILE_resumes_an_unfinished_game(tmp_path, monkeypatch):
+    from game.client.app import App
+    from game.client.main import run
+    tops = []
+
+    def fake_run(self):
+        tops.append(self.top)
+        while self.scenes:
+            self.pop()
+        pygame.display.quit()
+        return 0
+    monkeypatch.setattr(App, "run", fake_run)
+    path, state = _unfinished_file(tmp_path)
+    assert run([str(path)]) == 0
+    assert isinstance(tops[-1], LocalGameScene) and tops[-1].match.state.move_stack == state.move_stack
+    from game.client.roseking.replay_view import ReplayScene
+    assert run(["--replay", str(path)]) == 0 and isinstance(tops[-1], ReplayScene)  # replay: one word away
+
+
+def test_saved_games_opens_any_file_by_its_path(app, driver: Driver, tmp_path):
+    from game.client.saved_games import OpenFileDialog, SavedGamesScene
+    path, state = _unfinished_file(tmp_path)
+    app.go_home()
+    app.push(SavedGamesScene(app))
+    opener = next(b for b in app.top.buttons if b.text() == "Open a file…")
+    driver.click(opener.rect.center)
+    dialog = app.top
+    assert isinstance(dialog, OpenFileDialog)
+    dialog.field.text = str(tmp_path) + os.sep
+    app.step(STEP)
+    assert [p.name for p in dialog.files] == ["mine.json"]  # the folder's game files, to click
+    driver.click(dialog.rows[0].rect.center)
+    assert isinstance(app.top, LocalGameScene) and app.top.match.state.move_stack == state.move_stack
+
+
+def test_broken_files_sort_after_the_good_ones(app, tmp_path):
+    from game.client.saved_games import SavedGamesScene
+    store = SaveStore()
+    store.folder.mkdir(parents=True, exist_ok=True) if hasattr(store, "folder") else None
+    start_game(app, GameConfig(None, seed=2))
+    app.top.match.submit(first_play(app.top.match.state))
+    app.top.game.saver.flush(5)
+    folder = store.path_for(app.top.game.meta.game_id).parent
+    (folder / "zz-broken.json").write_text("{")
+    scene = SavedGamesScene(app, store)
+    assert [e.ok for e in scene.entries] == [True, False]

@@ -64,7 +64,7 @@ def wait_for(app, cond, frames: int = 900) -> None:
 # ---------------------------------------------------------------------- autosave and resume
 def test_every_move_is_autosaved_and_continue_resumes_it(app, driver: Driver):
     app.push(MainMenu(app))
-    assert [b.label for b in app.top.buttons][0] != "Continue"  # nothing saved yet
+    assert app.top.buttons[0].key != pygame.K_c  # nothing saved yet
     start_game(app, GameConfig(None, seed=3))
     scene = app.top
     assert isinstance(scene, LocalGameScene)
@@ -82,7 +82,7 @@ def test_every_move_is_autosaved_and_continue_resumes_it(app, driver: Driver):
     assert isinstance(confirm, ConfirmDialog) and "saved" in confirm.question
     driver.click(confirm.buttons[0].rect.center)
     menu = app.top
-    assert isinstance(menu, MainMenu) and menu.buttons[0].label == "Continue"
+    assert isinstance(menu, MainMenu) and menu.buttons[0].key == pygame.K_c and "move 4" in menu.buttons[0].text()
     driver.click(menu.buttons[0].rect.center)
     resumed = app.top
     assert isinstance(resumed, LocalGameScene) and resumed.game.meta.game_id == game_id
@@ -407,7 +407,7 @@ def test_kill_9_mid_game_then_continue_in_the_window(app, driver: Driver, seed, 
 
     app.push(MainMenu(app))
     menu = app.top
-    assert menu.buttons[0].label == "Continue"
+    assert menu.buttons[0].key == pygame.K_c and menu.buttons[0].text().startswith("Continue")
     driver.click(menu.buttons[0].rect.center)
     scene = app.top
     assert isinstance(scene, LocalGameScene)

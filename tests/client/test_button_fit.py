@@ -1,0 +1,57 @@
+"""Issue 15: every button's label shows whole and readable at 1280x800 in every catalogue
+(German, Dutch and French run up to 3.5x the English), and no screen has two buttons that read the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from game import i18n
+from game.client.dialogs import ConfirmDialog, PauseMenu
+from game.client.menus import MainMenu
+from game.client.roseking.howto import HowToPlay
+from game.client.roseking.lan import JoinScene
+from game.client.roseking.local_game import GameConfig, LocalPauseMenu, TextEntryDialog
+from game.client.roseking.result import ResultPanel
+from game.client.roseking.setup import ComputerSetup, start_game
+from game.client.roseking.tutorial import TutorialOverlay
+from game.client.saved_games import MessageDialog, SavedGamesScene
+from game.client.settings_scene import SettingsScene
+from game.roseking.engine import Color
+
+
+def screens(app):
+    """(name, scene) of every screen with buttons, built as the player reaches them."""
+    start_game(app, GameConfig((Color.WHITE, "hard"), seed=1))
+    game = app.top
+    yield "game", game
+    yield "main menu", MainMenu(app)
+    yield "computer set-up", ComputerSetup(app)
+    yield "settings", SettingsScene(app)
+    yield "saved games", SavedGamesScene(app)
+    yield "how to play", HowToPlay(app)
+    yield "pause", PauseMenu(app, lambda: None, lambda: True)
+    yield "local pause", LocalPauseMenu(app, game)
+    yield "result", ResultPanel(app, game)
+    yield "join", JoinScene(app, listen=False)
+    yield "confirm", ConfirmDialog(app, "Quit and discard the game in progress?", lambda: None,
+                                   yes="Quit", no="Stay")
+    yield "save as", TextEntryDialog(app, "Save the game as", "/tmp/x.json", lambda p: None, ok="Save")
+    yield "message", MessageDialog(app, "This game cannot be opened", "x")
+    yield "tutorial", TutorialOverlay(app, game)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "fr"])
+def test_every_button_label_fits_its_button(app, language):
+    i18n.set_language(language)
+    art = app.art
+    bad = []
+    for name, scene in screens(app):
+        buttons = [b for b in scene.buttons if b.text()]
+        for b in buttons:
+            if not b.fits(art):
+                bad.append(f"{name}: {b.text()!r} in {b.rect.w}x{b.rect.h}")
+        texts = [b.text() for b in buttons]
+        dupes = {t for t in texts if texts.count(t) > 1}
+        if dupes and name != "settings":  # settings: "On"/"Off" on every row, each beside its label
+            bad.append(f"{name}: two buttons read {sorted(dupes)}")
+    assert not bad, "\n".join(bad)
