@@ -82,7 +82,7 @@ def parse_json(data: bytes) -> dict[str, Any]:
     try:
         obj = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as e:
-        if not text[e.pos:].strip():
+        if not text[e.pos:].strip() or (e.msg.startswith("Unterminated string") and '"' not in text[e.pos + 1:]):
             raise RecordError("the file is cut short (truncated): it ends in the middle of the record") from None
         raise RecordError(f"not a record: invalid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except RecursionError:
@@ -90,7 +90,7 @@ def parse_json(data: bytes) -> dict[str, Any]:
     except ValueError as e:  # _parse_int's refusal
         raise RecordError(f"not a record: {e}") from None
     if not isinstance(obj, dict):
-        raise RecordError("not a record: the top level must be a JSON object")
+        raise RecordError("not a record of this app: a JSON file of another kind (its top level is not an object)")
     return obj
 
 

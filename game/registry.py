@@ -86,4 +86,4 @@ def game_for_record(record: Mapping[str, Any]) -> Game:
         if g.record_format == fmt:
             return g
     known = ", ".join(repr(g.record_format) for g in GAMES)
-    raise RecordError(f"not a record of this app: format must be one of {known}, got {fmt!r}"[:200])
+    raise RecordError(f"not a record of this app: a JSON file of another kind (format {fmt!r}, not one of {known})"[:200])

@@ -34,9 +34,8 @@ from typing import Any, Iterable
 from game.roseking.engine import Color, Record, RecordError, State, now_iso
 from game.roseking.engine.record import FORMAT
 from game.records import RecordError as BaseRecordError
-from game.records import parse_int as _parse_int
 from game.fsutil import atomic_write_text, fsync_dir
-from game.i18n import _
+from game.i18n import N_, _
 
 ENV_DATA_DIR = "ROSE_KING_DATA_DIR"
 APP_NAME = "rose-king"
@@ -105,31 +104,15 @@ def _read_bounded(path: str | os.PathLike[str]) -> bytes:
 def parse_json_record(data: bytes) -> dict[str, Any]:
     """Parse record bytes into the top-level object of a record of one of the app's games;
     raises :class:`SaveError` naming what is wrong."""
-    from game.registry import GAMES
+    from game.records import parse_json
+    from game.registry import game_for_record
     if len(data) > MAX_FILE_BYTES:
-        raise SaveError(_("not a Rose King record: the file is too large"))
-    if not data.strip():
-        raise SaveError(_("the file is empty"))
-    if b"\x00" in data:
-        raise SaveError(_("not a Rose King record: binary data"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SaveError(_("not a Rose King record: binary data (not UTF-8 text)")) from None
-    try:
-        obj = json.loads(text, parse_int=_parse_int)
-    except json.JSONDecodeError as e:
-        if not text[e.pos:].strip():
-            raise SaveError(_("the file is cut short (truncated): it ends in the middle of the record")) from None
-        raise SaveError(_("not a Rose King record: invalid JSON ({msg} at line {line} column {col})")
-                        .format(msg=e.msg, line=e.lineno, col=e.colno)) from None
-    except RecursionError:
-        raise SaveError(_("not a Rose King record: JSON nested too deeply")) from None
-    except ValueError as e:  # a number of thousands of digits (game.records' refusal)
-        raise SaveError(f"not a record: {e}") from None  # the very line rose-king check prints
-    game = next((g for g in GAMES if isinstance(obj, dict) and obj.get("format") == g.record_format), None)
-    if game is None:
-        raise SaveError(_("not a Rose King record: a JSON file of another kind"))
+        raise SaveError(file_reason(f"not a record: the file is too large (more than {MAX_FILE_BYTES // 1024} KiB)"))
+    try:  # one set of reasons (issue 15): rose-king check words a bad file the same way
+        obj = parse_json(data)
+        game = game_for_record(obj)
+    except BaseRecordError as e:
+        raise SaveError(file_reason(e.reason)) from None
     version = obj.get("version")
     if type(version) is int and version > game.record_version:
         raise SaveError(_("made by a newer Rose King (record version {version}; this one reads up to {max}): "
@@ -146,6 +129,21 @@ def parse_record(data: bytes) -> Record:
         return Record.from_dict(obj)
     except RecordError as e:
         raise SaveError(record_error_text(e)) from None
+
+
+#: The reasons of :mod:`game.records` and :mod:`game.registry` that do not vary, for the catalogues;
+#: :func:`file_reason` shows them in the player's language (the others stay as written).
+FILE_REASONS = (
+    N_("the file is empty"), N_("not a record: binary data"), N_("not a record: the file is not UTF-8 text"),
+    N_("the file is cut short (truncated): it ends in the middle of the record"),
+    N_("not a record: JSON nested too deeply"), N_("not a record: not a regular file"),
+    N_("not a record of this app: a JSON file of another kind (its top level is not an object)"),
+)
+
+
+def file_reason(reason: str) -> str:
+    """A file-level reason of :mod:`game.records` in the current language (as written if it varies)."""
+    return _(reason) if reason in FILE_REASONS else reason
 
 
 def record_error_text(e: BaseRecordError) -> str:

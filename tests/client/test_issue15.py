@@ -287,3 +287,32 @@ def test_broken_files_sort_after_the_good_ones(app, tmp_path):
     (folder / "zz-broken.json").write_text("{")
     scene = SavedGamesScene(app, store)
     assert [e.ok for e in scene.entries] == [True, False]
+
+
+def test_check_and_the_window_word_a_bad_file_the_same(tmp_path, capsys):
+    from game.cli import main as commands_main
+    from game.saves import SaveError, read_json_record
+    good = '{"format": "rose-king-record", "version": 1, "red": "Ann", "deal": {"red": ["N1"'
+    files = {"empty.json": b"", "truncated.json": good.encode(), "binary.json": b"\x00\x01\x02",
+             "foreign.json": b'{"name": "x"}', "list.json": b"[1, 2]", "huge.json": b" " * (2 << 20)}
+    for name, data in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        try:
+            read_json_record(path)
+        except SaveError as e:
+            window = str(e)
+        else:
+            raise AssertionError(f"{name} was read")
+        commands_main(["check", str(path)])
+        out = capsys.readouterr()
+        assert f"{path}: error: {window}" in out.out + out.err, name
+    assert "cut short" in str(pytest_raises(read_json_record, tmp_path / "truncated.json"))
+
+
+def pytest_raises(fn, *args):
+    try:
+        fn(*args)
+    except Exception as e:  # noqa: BLE001
+        return e
+    return None

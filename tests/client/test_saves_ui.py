@@ -346,7 +346,7 @@ def test_rose_king_FILE_opens_the_viewer_and_a_bad_file_says_why(tmp_path, monke
     bad.write_text('{"hello": "world"}')
     assert run([str(bad)]) == 0
     assert isinstance(tops[-1], MessageDialog) and "another kind" in tops[-1].message
-    assert "bad.json: error: not a Rose King record: a JSON file of another kind" in capsys.readouterr().err
+    assert "bad.json: error: not a record of this app: a JSON file of another kind" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------- save as
