@@ -316,3 +316,21 @@ def pytest_raises(fn, *args):
     except Exception as e:  # noqa: BLE001
         return e
     return None
+
+
+def test_joining_where_nobody_hosts_says_so_within_two_seconds_and_can_be_cancelled(app, driver: Driver):
+    import socket
+    from game.client.roseking.lan import JoinScene, LanLobby
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    join = JoinScene(app, listen=False)
+    app.push(join)
+    join.join("127.0.0.1", port)
+    lobby = app.top
+    assert isinstance(lobby, LanLobby)
+    app.run_frames(int(2.0 / STEP) + 2)
+    text = lobby.nobody_answers()
+    assert text is not None and f"127.0.0.1:{port}" in text and "Still trying" in text
+    driver.key(pygame.K_ESCAPE)
+    assert app.top is join and lobby.session is None

@@ -348,3 +348,25 @@ def test_a_game_restored_from_the_peers_copy_is_played_on_only_if_the_player_agr
     finally:
         for s in made:
             s.close()
+
+
+def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app, tmp_path):
+    """Issue 15: the name comes from Settings (never the login name) and is the same everywhere."""
+    from game.client.roseking.lan import host_game
+    app.prefs.update(red_name="Rosalind")
+    store = SaveStore(tmp_path)
+    lobby = host_game(app, bind="127.0.0.1", port=0, store=store)
+    assert lobby.session.name == "Rosalind"
+    assert lobby.addresses and lobby.addresses[-1] == "127.0.0.1"  # the host reads its addresses out
+    join = LanSession.join("Bob", "127.0.0.1", lobby.session.port, reconnect_delay=0.05)
+    peer = Peer(join)
+    try:
+        run_until(app, peer, lambda: any(isinstance(s, LanGameScene) for s in app.scenes), "the game to start")
+        scene = game_scene(app)
+        me = scene.match.color
+        assert scene.player_names()[me] == "Rosalind" and scene.player_names()[me.other] == "Bob"
+        run_until(app, peer, lambda: join.game is not None, "the peer's game")
+        g = join.game  # what the other screen shows and its record keeps
+        assert {g.red_name, g.white_name} == {"Rosalind", "Bob"}
+    finally:
+        join.close()

@@ -338,7 +338,11 @@ class GameScene(Scene):
         self.peek = self.peek_state = None
 
     def player_names(self) -> tuple[str, str]:
-        """The names shown for (red, white): the settings' names of local people, else the colours."""
+        """The names shown for (red, white): a network game's names (the same on both screens and in
+        the record), else the settings' names of local people, else the colours."""
+        names = getattr(self.match, "names", None)
+        if names:
+            return names[Color.RED], names[Color.WHITE]
         prefs = self.app.prefs
         return tuple(prefs.player_name(c) if self.match.controllers[c].local_human else color_name(c)  # type: ignore[return-value]
                      for c in (Color.RED, Color.WHITE))
@@ -811,7 +815,7 @@ class GameScene(Scene):
         stone = art.scaled(art.stones[color], 0.8, ("stone", int(color)))
         surface.blit(stone, (r.x + 12, r.y + 12))
         controller = self.match.controllers[color]
-        shown_name = self.app.prefs.player_name(color) if controller.local_human else color_name(color)
+        shown_name = self.player_names()[color]
         name = art.text(shown_name, 32 if len(shown_name) < 10 else 26, COLOR_UI[color], shadow=True)
         surface.blit(name, (r.x + 58, r.y + 14))
         who = controller_label(controller)

@@ -46,6 +46,8 @@ WAITING = ("connecting", "handshake", "interrupted", "listening")
 #: Where "Host a game" in the menu listens (all interfaces, as ``rose-king host``); a
 #: development machine sets ROSE_KING_LAN_BIND=127.0.0.1 to keep everything on loopback.
 MENU_BIND = "127.0.0.1" if loopback_only() else os.environ.get("ROSE_KING_LAN_BIND", "0.0.0.0")
+#: Seconds a join may knock at an address before the lobby says nobody answers there (it keeps trying).
+NOBODY_SECONDS = 2.0
 #: Peer ids of the beacons this program sends: the join screen does not list its own game.
 own_beacons: set[bytes] = set()
 ADDRESS_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:[]_"
@@ -454,6 +456,13 @@ def main_menu(app: "App") -> None:
     app.go_home()
 
 
+def settings_name(app: "App", fallback: str) -> str:
+    """The player's name for a network game: the first name set in Settings (Red's, else White's),
+    else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
+    s = app.prefs.settings
+    return (s.red_name or "").strip() or (s.white_name or "").strip() or fallback
+
+
 def start_beacon(name: str, port: int, address: str | None = None) -> Beacon | None:
     """The discovery beacon of a hosted game (None if no UDP socket can be made: then
     players type the address)."""
@@ -479,6 +488,7 @@ class LanLobby(ButtonScene):
         self.store = store
         self.clock = 0.0
         self.still = False  # the status dots move
+        self.connecting_for = 0.0  # seconds a join has been knocking without an answer
         self.error = ""
         self.adopting: tuple[GameStarted, list] | None = None
         self.addresses = local_addresses() if session.role.value == "host" else []
@@ -500,10 +510,22 @@ class LanLobby(ButtonScene):
             self.session.close()
             self.session = None
 
+    def nobody_answers(self) -> str | None:
+        """After :data:`NOBODY_SECONDS` of knocking in vain: that nobody answers at the address, and
+        that the window keeps trying (Cancel goes back); else None."""
+        session = self.session
+        if session is None or self.addresses or self.connecting_for < NOBODY_SECONDS:
+            return None
+        return _("Nobody answers at {address}. Is a game hosted there? Still trying ({seconds} s)…").format(
+            address=f"{session.address}:{session.port}", seconds=int(self.connecting_for))
+
     def update(self, dt: float) -> None:
         self.clock += dt
         session = self.session
-        if session is None or self.adopting is not None:
+        if session is None:
+            return
+        self.connecting_for = self.connecting_for + dt if session.status == "connecting" else 0.0
+        if self.adopting is not None:
             return  # (while the player decides about a restored game, events wait in the session)
         events = session.poll()
         for i, e in enumerate(events):
@@ -556,7 +578,10 @@ class LanLobby(ButtonScene):
                 lines.append((f"{addr}:{session.port}", 34, GOLD))
         elif session is not None:
             lines.append((_("Your name: {name}").format(name=session.name), 26, CREAM))
-        if session is not None:
+        nobody = self.nobody_answers()
+        if nobody is not None:
+            lines.append((nobody, 26, (255, 200, 150)))
+        elif session is not None:
             dots = "." * (1 + int(self.clock * 2) % 3)
             lines.append((session.status_text + (dots if session.status != "failed" else ""), 26, CREAM))
         if self.error:
@@ -573,8 +598,7 @@ def host_game(app: "App", name: str | None = None, port: int = DEFAULT_PORT, bin
               beacon_address: str | None = None, store: SaveStore | None = None) -> LanLobby:
     """"Host a game" from the menu: listen on ``port`` (any free port if it is taken), send
     the beacon, and put the waiting screen up. Raises OSError if no port can be opened."""
-    from game.lan import default_name
-    name = name or default_name(_("Host"))
+    name = name or settings_name(app, _("Host"))
     bind = MENU_BIND if bind is None else bind
     try:
         session = LanSession.host(name, port=port, bind=bind, date=now_iso())
@@ -589,15 +613,14 @@ class JoinScene(ButtonScene):
     """"Join a game": the games the beacon listener hears (not our own), and a field to type
     ``host[:port]``. ``listener``: a :class:`BeaconListener` to use (tests), else one on the
     discovery port (none with ``listen=False``, or if that port cannot be opened: typing
-    still works). ``name``: the player's name (default: the login name)."""
+    still works). ``name``: the player's name (default: the name set in Settings)."""
 
     ROWS = 4
 
     def __init__(self, app: "App", name: str | None = None, listener: BeaconListener | None = None,
                  store: SaveStore | None = None, listen: bool = True) -> None:
         super().__init__(app)
-        from game.lan import default_name
-        self.name = name or default_name(_("Guest"))
+        self.name = name or settings_name(app, _("Guest"))
         self.store = store
         self.clock = 0.0
         self.still = False  # the caret blinks, the "looking" dots move
@@ -731,10 +754,9 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
     ``open_window()`` makes the window (:func:`game.client.main.open_window`).
     Returns the exit status (1 if the window or the port cannot be opened).
     """
-    from game.lan import check_record_path, default_name, load_seat
+    from game.lan import check_record_path, load_seat
 
     joining = "target" in vars(args)
-    name = args.name or default_name("Guest" if joining else "Host")
     problem = check_record_path(args.record)
     if problem:
         print(f"rose-king: {problem}", file=sys.stderr)
@@ -745,6 +767,7 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
     except pygame.error as e:
         print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
         return 1
+    name = args.name or settings_name(app, _("Guest") if joining else _("Host"))
     try:
         if joining:
             session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
