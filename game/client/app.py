@@ -179,6 +179,9 @@ class App:
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
             self.request_quit()
+        elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            self.keep_minimum_size()
+            self.redraw()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
             self.toggle_fullscreen()
             self.prefs.remember_fullscreen()
@@ -191,6 +194,22 @@ class App:
         try:
             pygame.display.toggle_fullscreen()
         except pygame.error:  # some drivers (dummy, some WMs) cannot; the game goes on windowed
+            pass
+        self.keep_minimum_size()
+
+    @staticmethod
+    def keep_minimum_size() -> None:
+        """(Re)state the smallest window (:data:`MIN_WINDOW`) and grow a window that got smaller
+        (a window manager that ignored the hint, a mode change that dropped it)."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+            window.minimum_size = MIN_WINDOW
+            w, h = window.size
+            if (w < MIN_WINDOW[0] or h < MIN_WINDOW[1]) and not window.fullscreen:
+                window.size = (max(w, MIN_WINDOW[0]), max(h, MIN_WINDOW[1]))
+        except (AttributeError, pygame.error):
             pass
 
     def idle(self) -> bool:

@@ -21,7 +21,7 @@ from game.roseking.engine import Card, parse_square
 from game.i18n import N_, _
 
 #: Illustration kinds the client knows how to draw.
-ILLUSTRATION_KINDS = ("card_move", "hero_flip", "pass", "territories")
+ILLUSTRATION_KINDS = ("setup", "card_move", "draw", "hero_flip", "pass", "territories")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,9 @@ class Illustration:
         which flips to ``player``'s colour;
       * ``pass``: ``player`` holds ``hand`` and none of it can move the crown
         from ``crown``; draw each card's blocked target crossed out;
-      * ``territories``: outline each territory and write its size and value.
+      * ``territories``: outline each territory and write its size and value;
+      * ``setup``: the crown on its start square and ``hand`` (a dealt hand) with a hero card;
+      * ``draw``: ``player`` holds ``hand`` (fewer than 5) and takes the top card of the draw pile.
     ``red``/``white``: squares (0..80) with a stone of that colour before the action; the
     crown stands on the opponent's stone (the opponent moved last), except in ``territories``.
     ``player``: ``"red"`` or ``"white"``. ``caption``: translated text under the picture.
@@ -84,14 +86,20 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...], Illustration | None], ...] = (
            "Each player tries to bring the largest connected areas of the board under their colour."),
         N_("At the end, every territory of your stones scores its size squared. "
            "The player with the most points wins."),
-    ), None),
+    ), Illustration("territories", crown=parse_square("g5"), white=_sq("a9", "b9", "a8", "b8"),
+                    red=_sq("e5", "f5", "g5", "c2"),
+                    caption=N_("White's 4 connected stones score 4 × 4 = 16 points. Red's 3 in a row "
+                               "score 9, and the single stone 1 more: 10 points."))),
     (N_("Set-up"), (
         N_("The board has 9 × 9 squares. The crown starts on the centre square."),
         N_("The 24 power cards are shuffled and each player is dealt 5, face up: both hands are open. "
            "The other 14 cards form the draw pile. "
            "Each card shows a direction (the arrow) and a distance of 1, 2 or 3 squares (the Roman numeral)."),
         N_("Each player has 4 hero cards. The 52 stones are one supply for both players. Red moves first."),
-    ), None),
+    ), Illustration("setup", crown=parse_square("e5"),
+                    hand=tuple(Card.from_name(n) for n in ("N1", "NE2", "E3", "SW1", "W2")), player="red",
+                    caption=N_("The crown starts on e5, the centre square. Each player gets 5 open power cards "
+                               "and 4 hero cards."))),
     (N_("Your turn: play a power card"), (
         N_("On your turn you do exactly one of three things: play a power card, draw a power card, "
            "or play a hero card together with a power card."),
@@ -106,7 +114,9 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...], Illustration | None], ...] = (
         N_("Instead of playing, you may draw the top card of the draw pile, but only while you hold fewer than "
            "5 power cards. The card is added to your open hand."),
         N_("As soon as the draw pile is used up, the discard pile is shuffled and becomes the new draw pile."),
-    ), None),
+    ), Illustration("draw", crown=parse_square("d5"), red=_sq("e4", "c6"), white=_sq("d5", "f5"),
+                    hand=tuple(Card.from_name(n) for n in ("S3", "NW1", "E2", "N3")), player="red",
+                    caption=N_("Red holds 4 cards and takes the top card of the draw pile instead of playing one."))),
     (N_("Your turn: play a hero card"), (
         N_("A hero card lets the crown land on a square that holds one of your opponent's stones. "
            "Play it together with a power card whose target is such a square: the stone there is turned over "
@@ -126,7 +136,9 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...], Illustration | None], ...] = (
                                "lead onto Red's own stones. Red cannot move and passes."))),
     (N_("End of the game"), (
         N_("The game ends at once when the last of the 52 stones is placed, or when neither player can act."),
-    ), None),
+    ), Illustration("territories", crown=parse_square("e2"), white=_sq("a1", "b1", "c1", "e1", "e2"),
+                    red=_sq("a3", "b3", "c3", "i9", "g5"),
+                    caption=N_("At the end: White scores 9 + 4 = 13 points, Red 9 + 1 + 1 = 11 points. White wins."))),
     (N_("Scoring"), (
         N_("A territory is a group of stones of one colour connected through their edges; "
            "stones that touch only at a corner are not connected. "

@@ -334,3 +334,16 @@ def test_joining_where_nobody_hosts_says_so_within_two_seconds_and_can_be_cancel
     assert text is not None and f"127.0.0.1:{port}" in text and "Still trying" in text
     driver.key(pygame.K_ESCAPE)
     assert app.top is join and lobby.session is None
+
+
+def test_the_window_cannot_shrink_below_a_sensible_size(app):
+    import warnings
+    from game.client.app import MIN_WINDOW
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
+    assert tuple(window.minimum_size) == MIN_WINDOW
+    window.size = (200, 120)
+    app.step(STEP)
+    app.keep_minimum_size()
+    assert window.size[0] >= MIN_WINDOW[0] and window.size[1] >= MIN_WINDOW[1]

@@ -19,7 +19,7 @@ def test_sections_cover_the_rules_in_reading_order():
     assert titles == ["Goal of the game", "Set-up", "Your turn: play a power card", "Your turn: draw a power card",
                       "Your turn: play a hero card", "Passing", "End of the game", "Scoring"]
     kinds = [s.illustration.kind for s in rulesbook.how_to_play() if s.illustration]
-    assert kinds == ["card_move", "hero_flip", "pass", "territories"]
+    assert kinds == ["territories", "setup", "card_move", "draw", "hero_flip", "pass", "territories", "territories"]
     assert set(kinds) == set(rulesbook.ILLUSTRATION_KINDS)
 
 
@@ -92,7 +92,24 @@ def test_colours_in_pictures_are_names_the_engine_knows():
 def test_each_move_picture_is_a_position_after_the_opponents_move():
     for section in rulesbook.how_to_play():
         pic = section.illustration
-        if pic and pic.kind != "territories":
+        if pic and pic.kind not in ("territories", "setup"):
             opponent = pic.white if pic.player == "red" else pic.red
             assert pic.crown in opponent, section.title
             assert not set(pic.red) & set(pic.white)
+
+
+def test_every_page_has_a_picture_and_the_territory_captions_add_up():
+    """Issue 15: no page without a picture; each territory picture scores what its caption says."""
+    from game.roseking.engine import score_of
+    sections = rulesbook.how_to_play()
+    assert all(s.illustration is not None for s in sections)
+    expected = {0: (10, 16), 6: (11, 13), 7: (34, 69)}
+    for i, (red, white) in expected.items():
+        pic = sections[i].illustration
+        assert pic.kind == "territories"
+        assert (score_of(sum(1 << q for q in pic.red)), score_of(sum(1 << q for q in pic.white))) == (red, white)
+
+
+def test_the_draw_picture_holds_fewer_than_five_cards_and_setup_five():
+    sections = {s.illustration.kind: s.illustration for s in rulesbook.how_to_play()}
+    assert len(sections["draw"].hand) < 5 and len(sections["setup"].hand) == 5

@@ -137,13 +137,23 @@ def draw_illustration(surface: pygame.Surface, art: Art, pic: Illustration, boar
         cards = [(art.card(card), True) for card in pic.hand]
     if pic.kind == "territories":
         _label_territories(surface, art, board, stones)
+    if pic.kind == "setup":
+        cards = [(art.card(card), False) for card in pic.hand] + [(art.heroes[player], False)]
+    if pic.kind == "draw":
+        cards = [(art.card(card), False) for card in pic.hand] + [(art.card_back, False)]
     x = below.x
     scale = 0.8 if len(cards) > 2 else 1.0
+    if len(cards) > 4:  # a whole hand stays under the small board
+        scale = min(scale, (below.w + 8) / (len(cards) * (art.card_back.get_width() + 8)))
     for img, crossed in cards:
         card_img = art.scaled(img, scale, ("howto-card", id(img)))
         surface.blit(card_img, (x, below.y))
         if crossed:
             _cross(surface, (x + card_img.get_width() - 14, below.y + 14), 9, 4)
+        if pic.kind == "draw" and img is art.card_back:  # the card taken: framed, gliding in
+            lift = round(10 * (1 - min(1.0, t / 0.4)))
+            pygame.draw.rect(surface, (255, 220, 120), (x - 3, below.y - 3 - lift, card_img.get_width() + 6,
+                                                         card_img.get_height() + 6), 3, border_radius=8)
         x += card_img.get_width() + 8
         below.h = max(below.h, card_img.get_height())
     return below

@@ -94,8 +94,18 @@ class ReplayScene(GameScene):
             Button((x + 278, y, 52, 46), ">|", self.to_end, key=pygame.K_END, size=24),
             Button((x, y + 56, 52, 40), "−", self.slower, key=pygame.K_MINUS, size=28),
             Button((x + 278, y + 56, 52, 40), "+", self.faster, key=pygame.K_PLUS, size=28),
-            Button((x, 748, SIDE_RIGHT.w, 44), N_("Back"), self.on_back, size=24),
+            Button((x, 748, SIDE_RIGHT.w // 2 - 5, 44), N_("Back"), self.on_back, size=24),
+            Button((x + SIDE_RIGHT.w // 2 + 5, 748, SIDE_RIGHT.w // 2 - 5, 44), N_("Analyse"), self.analyse,
+                   key=pygame.K_a, size=24),
         ]
+
+    def analyse(self) -> None:
+        """The analysis of the whole saved game (issue 15)."""
+        from .analysis_view import AnalysisScene
+        self.playback.pause()
+        rec = self.replay.record
+        names = (rec.red or color_name(Color.RED), rec.white or color_name(Color.WHITE))
+        self.app.push(AnalysisScene(self.app, self.replay.final_state, names))
 
     # ------------------------------------------------------------------ moving the cursor
     def _show_cursor(self) -> None:

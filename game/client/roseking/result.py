@@ -75,7 +75,14 @@ class ResultPanel(ButtonScene):
         self.buttons = [
             Button((self.rect.x + 20, by, bw, 48), N_("New game"), game.on_new_game, key=pygame.K_n, size=26),
             Button((self.rect.right - 20 - bw, by, bw, 48), N_("Main menu"), game.on_main_menu, key=pygame.K_m, size=26),
+            Button((self.rect.x + 20, by - 58, self.rect.w - 40, 48), N_("Analyse the game"), self.analyse,
+                   key=pygame.K_a, size=26),
         ]
+
+    def analyse(self) -> None:
+        """The post-game analysis of this game (issue 15), over the finished board."""
+        from .analysis_view import AnalysisScene
+        self.app.push(AnalysisScene(self.app, self.state, self.game.player_names()))
 
     def unsaved_game(self) -> bool:
         return False
@@ -114,7 +121,7 @@ class ResultPanel(ButtonScene):
             y += name.get_height() + 4
             lines = territory_lines(self.state, c) or [_("no stones on the board")]
             for line in lines:
-                if y > r.bottom - 110:
+                if y > r.bottom - 160:
                     more = art.text("…", 18, CREAM)
                     surface.blit(more, (r.x + 24, y))
                     break

@@ -1,0 +1,300 @@
+"""The "Analyse" view (issue 15): the strong computer level goes over every move of a finished
+or saved game in the background, with a progress bar; the evaluation is drawn as a graph over
+the game and inaccuracies, mistakes and blunders are listed with the best move and how much
+winning chance was lost (the judging is :mod:`game.roseking.analysis`, pure Python).
+
+The search runs in a worker process (``spawn``, like the computer's thinking), so the window
+keeps its frame rate; "Cancel" stops it at once. Tests pass ``thread=True`` to run it in a
+thread with a small iteration budget.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from typing import TYPE_CHECKING, Any, Callable
+
+import pygame
+
+from game.i18n import N_, _
+from game.roseking import analysis
+from game.roseking.engine import Color, Move, State
+
+from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
+from .movelog import move_words, ply_infos
+from ..theme import CANVAS
+from ..widgets import Button, ButtonScene, panel
+
+if TYPE_CHECKING:
+    from ..app import App
+
+#: Search budget per position of the analysis (the hard level's search).
+SECONDS_PER_POSITION = 0.3
+LEVEL = "hard"
+#: Keyword arguments of the :class:`AnalysisJob` a scene starts (tests: a thread and a small budget).
+JOB_OPTIONS: dict[str, Any] = {}
+MARK_COLORS = {"inaccuracy": (240, 210, 90), "mistake": (245, 150, 60), "blunder": (230, 60, 50)}
+GRAPH = pygame.Rect(70, 150, CANVAS[0] - 140, 250)
+LIST = pygame.Rect(70, 450, CANVAS[0] - 140, 250)
+ROW_H = 27
+
+
+class AnalysisJob:
+    """Evaluates every position of ``final``'s game off the frame loop. ``poll()`` takes what
+    arrived (never blocks); ``red``/``best`` grow position by position; ``done``/``error``."""
+
+    def __init__(self, final: State, seconds: float | None = SECONDS_PER_POSITION, iterations: int | None = None,
+                 seed: int | None = 1, thread: bool = False) -> None:
+        self.final = final.copy()
+        self.total = final.ply + 1  # positions, the deal included
+        self.red: list[float] = []
+        self.best: list[Move | None] = []
+        self.done = False
+        self.error: str | None = None
+        self._stop = False
+        self._proc: Any = None
+        if thread:
+            self._conn, child = multiprocessing.Pipe(duplex=False)
+            self._thread = threading.Thread(target=self._run_thread, args=(child, seconds, iterations, seed),
+                                            daemon=True)
+            self._thread.start()
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            self._conn, child = ctx.Pipe(duplex=False)
+            self._proc = ctx.Process(target=analysis.worker, args=(child, self.final, LEVEL, seconds, iterations,
+                                                                    seed, 5), daemon=True)
+            self._proc.start()
+            child.close()
+
+    def _run_thread(self, conn, seconds, iterations, seed) -> None:
+        from game.roseking.ai import make_player
+        try:
+            player = make_player(LEVEL, seed, seconds=seconds, iterations=iterations)
+            for k, best, value in analysis.analyse(self.final, player, stop=lambda: self._stop):
+                conn.send(("pos", k, "" if best is None else str(best), value))
+            conn.send(("done",))
+        except (OSError, EOFError):
+            pass
+
+    @property
+    def progress(self) -> float:
+        return len(self.red) / max(1, self.total)
+
+    def poll(self) -> bool:
+        """Take the evaluations that arrived; True if anything did."""
+        got = False
+        try:
+            while not self.done and self._conn.poll():
+                msg = self._conn.recv()
+                got = True
+                if msg[0] == "pos":
+                    self.red.append(float(msg[3]))
+                    self.best.append(Move.from_str(msg[2]) if msg[2] else None)
+                elif msg[0] == "done":
+                    self.done = True
+                elif msg[0] == "error":
+                    self.error, self.done = msg[1], True
+        except (EOFError, OSError):
+            if not self.done:
+                self.error, self.done = _("the analysis stopped"), True
+            got = True
+        return got
+
+    def reviews(self) -> list[analysis.Review]:
+        return analysis.reviews(self.final, self.red, self.best)
+
+    def cancel(self) -> None:
+        """Stop at once (the worker process ends)."""
+        self._stop = True
+        if self._proc is not None and self._proc.is_alive():
+            self._proc.terminate()
+            self._proc.join(1.0)
+        try:
+            self._conn.close()
+        except OSError:
+            pass
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Block until done (tests)."""
+        import time
+        end = time.monotonic() + timeout
+        while not self.done and time.monotonic() < end:
+            if not self.poll():
+                time.sleep(0.01)
+
+
+def loss_text(review: analysis.Review) -> str:
+    return _("−{percent}% winning chance").format(percent=round(100 * review.loss))
+
+
+LABEL_TEXTS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+
+
+class AnalysisScene(ButtonScene):
+    """The analysis of ``final``'s game: progress, the graph of Red's winning chance over the
+    plies (marks on inaccuracies, mistakes, blunders), and the list of marked moves with the best
+    move. ``names``: (red, white) as shown. ``job``: an :class:`AnalysisJob` (default: a new one)."""
+
+    def __init__(self, app: "App", final: State, names: tuple[str, str], job: AnalysisJob | None = None,
+                 on_back: Callable[[], None] | None = None) -> None:
+        super().__init__(app)
+        self.still = False
+        self.final = final.copy()
+        self.names = names
+        self.infos = ply_infos(self.final)
+        self.job = job if job is not None else AnalysisJob(self.final, **JOB_OPTIONS)
+        self.on_back = on_back or app.pop
+        self.clock = 0.0
+        self.top = 0
+        self.selected: int | None = None  # ply picked on the graph or the list
+        self._reviews: list[analysis.Review] = []
+        self.buttons = [
+            Button((CANVAS[0] - 70 - 220, 722, 220, 54), lambda: _("Back") if self.job.done else _("Cancel"),
+                   self.back, size=28),
+        ]
+
+    # ------------------------------------------------------------------ scene
+    def back(self) -> None:
+        self.job.cancel()
+        self.on_back()
+
+    on_escape = back
+
+    def close(self) -> None:
+        self.job.cancel()
+
+    def idle(self) -> bool:
+        return self.job.done
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        if self.job.poll() or len(self._reviews) != min(self.final.ply, max(0, len(self.job.red) - 1)):
+            self._reviews = self.job.reviews()
+
+    @property
+    def marked(self) -> list[analysis.Review]:
+        return [r for r in self._reviews if r.label]
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEWHEEL and LIST.collidepoint(pygame.mouse.get_pos()):
+            self.top = max(0, min(len(self.marked) - 1, self.top - event.y))
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and GRAPH.collidepoint(event.pos):
+            n = max(1, self.final.ply)
+            self.selected = max(1, min(n, round((event.pos[0] - GRAPH.x) / GRAPH.w * n)))
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and LIST.collidepoint(event.pos):
+            row = (event.pos[1] - (LIST.y + 44)) // ROW_H
+            marked = self.marked
+            if 0 <= row and self.top + row < len(marked):
+                self.selected = marked[self.top + row].ply
+            return
+        super().handle_event(event)
+
+    # ------------------------------------------------------------------ drawing
+    def _x(self, ply: int) -> float:
+        return GRAPH.x + GRAPH.w * ply / max(1, self.final.ply)
+
+    def _y(self, red: float) -> float:
+        return GRAPH.bottom - GRAPH.h * red
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = art_of(self.app)
+        surface.blit(art.table, (0, 0))
+        title = art.text(_("Analysis"), 52, GOLD, shadow=True)
+        surface.blit(title, title.get_rect(midtop=(CANVAS[0] // 2, 20)))
+        self._draw_progress(surface, art)
+        self._draw_graph(surface, art)
+        self._draw_list(surface, art)
+        self.draw_buttons(surface)
+
+    def _draw_progress(self, surface: pygame.Surface, art) -> None:
+        job = self.job
+        bar = pygame.Rect(GRAPH.x, 90, GRAPH.w, 26)
+        if job.error:
+            text = _("The analysis failed: {reason}").format(reason=job.error)
+        elif job.done:
+            text = _("Analysed {n} moves with the strongest computer level.").format(n=self.final.ply)
+        else:
+            text = _("Analysing position {k} of {n}…").format(k=len(job.red), n=job.total)
+        s = art.text(text, 22, CREAM, shadow=True)
+        if job.done:
+            surface.blit(s, s.get_rect(midleft=(bar.x, bar.centery)))
+            return
+        pygame.draw.rect(surface, (30, 18, 10), bar, border_radius=13)
+        fill = bar.copy()
+        fill.w = int(bar.w * job.progress)
+        if fill.w > 0:
+            pygame.draw.rect(surface, GOLD_DARK, fill, border_radius=13)
+        pygame.draw.rect(surface, GOLD, bar, 2, border_radius=13)
+        surface.blit(s, s.get_rect(center=bar.center))
+
+    def _draw_graph(self, surface: pygame.Surface, art) -> None:
+        r = GRAPH
+        surface.blit(panel(r.inflate(24, 40).size, 235, 10), r.inflate(24, 40).move(0, -6))
+        half = self._y(0.5)
+        pygame.draw.line(surface, (120, 100, 70), (r.x, half), (r.right, half), 1)
+        for text, y in ((_("Red winning"), r.y), (_("White winning"), r.bottom - 20)):
+            s = art.text(text, 18, (220, 200, 160))
+            surface.blit(s, (r.x + 6, y))
+        red = self.job.red
+        if len(red) > 1:
+            top = [(self._x(k), self._y(v)) for k, v in enumerate(red)]
+            area = top + [(self._x(len(red) - 1), r.bottom), (r.x, r.bottom)]
+            shade = pygame.Surface(r.size, pygame.SRCALPHA)
+            pygame.draw.polygon(shade, (*COLOR_UI[Color.RED], 70), [(x - r.x, y - r.y) for x, y in area])
+            surface.blit(shade, r)
+            pygame.draw.lines(surface, GOLD, False, top, 3)
+        for review in self._reviews:
+            if review.label:
+                x, y = self._x(review.ply), self._y(red[review.ply]) if review.ply < len(red) else half
+                pygame.draw.circle(surface, (20, 10, 4), (x, y), 8)
+                pygame.draw.circle(surface, MARK_COLORS[review.label], (x, y), 6)
+        if self.selected is not None:
+            x = self._x(self.selected)
+            pygame.draw.line(surface, CREAM, (x, r.y), (x, r.bottom), 2)
+
+    def _draw_list(self, surface: pygame.Surface, art) -> None:
+        r = LIST
+        surface.blit(panel(r.size, 235, 10), r)
+        marked = self.marked
+        counts = {label: sum(1 for m in marked if m.label == label) for label in analysis.LABELS}
+        head = _("Inaccuracies: {i}   Mistakes: {m}   Blunders: {b}").format(
+            i=counts["inaccuracy"], m=counts["mistake"], b=counts["blunder"])
+        s = art.text(head, 22, GOLD, shadow=True)
+        surface.blit(s, (r.x + 16, r.y + 12))
+        if self.job.done and not marked:
+            s = art.text(_("No inaccuracies found: well played by both."), 22, CREAM)
+            surface.blit(s, (r.x + 16, r.y + 50))
+        rows = (r.h - 54) // ROW_H
+        for i, review in enumerate(marked[self.top:self.top + rows]):
+            y = r.y + 44 + i * ROW_H
+            line = pygame.Rect(r.x + 10, y, r.w - 20, ROW_H - 2)
+            if review.ply == self.selected:
+                pygame.draw.rect(surface, (90, 60, 30), line, border_radius=6)
+            pygame.draw.circle(surface, MARK_COLORS[review.label], (line.x + 12, line.centery), 6)
+            info = self.infos[review.ply - 1]
+            best = ""
+            if review.best is not None:
+                best = _("best: {move}").format(move=self._best_words(review))
+            text = "{n}. {name}: {move} — {label} ({loss}); {best}".format(
+                n=review.ply, name=self.names[review.player], move=move_words(info),
+                label=_(LABEL_TEXTS[review.label]), loss=loss_text(review), best=best)
+            s = art.text(text, 20, COLOR_UI[review.player] if review.player is Color.WHITE else (255, 170, 160))
+            surface.blit(s, (line.x + 26, line.y + 4), pygame.Rect(0, 0, line.w - 30, ROW_H))
+
+    def _best_words(self, review: analysis.Review) -> str:
+        """The best move in the log's words (from the position before the move)."""
+        from game.roseking.replay import PlyInfo
+        from .movelog import state_at
+        best = review.best
+        assert best is not None
+        before = state_at(self.final, review.ply - 1)
+        if best.card is None:
+            return _("draw a card")
+        target = before.target(best.card)
+        return move_words(PlyInfo(review.ply, best, before.crown, target if target is not None else before.crown,
+                                  None, (0, 0), 0))
+
+
+__all__ = ["AnalysisJob", "AnalysisScene", "LEVEL", "SECONDS_PER_POSITION"]

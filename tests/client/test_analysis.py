@@ -1,0 +1,110 @@
+"""Issue 15: the post-game analysis marks a planted blunder, runs off the frame loop, can be
+cancelled, and opens from the result panel and from the replay viewer."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.client.app import STEP
+from game.client.roseking import analysis_view
+from game.client.roseking.analysis_view import AnalysisJob, AnalysisScene
+from game.client.roseking.local_game import GameConfig, LocalGame, play
+from game.client.roseking.result import ResultPanel
+from game.roseking import analysis
+from game.roseking.engine import DRAW, Color, Record, Rng, State
+
+
+def planted_blunder() -> State:
+    """A random game up to the last stone, where the mover has a winning and a losing way to
+    place it, and plays the losing one: a blunder by any measure."""
+    for seed in range(1000):
+        rng = Rng(seed)
+        s = State.random(rng)
+        while not s.is_game_over():
+            if s.stones_placed == 51:
+                results = {}
+                for m in (m for m in s.legal_moves() if m.kind is not DRAW):
+                    t = s.copy()
+                    t.push(m)
+                    red = analysis.terminal_red(t)
+                    results[m] = red if s.turn is Color.RED else 1 - red
+                if 1.0 in results.values() and 0.0 in results.values():
+                    s.push(next(m for m, v in results.items() if v == 0.0))
+                    return s
+            m = rng.choice(s.legal_moves())
+            if m.card is None:
+                m = m.with_outcome(rng.choice(s.chance_outcomes()))
+            s.push(m)
+    raise AssertionError("no game with a decisive last stone")
+
+
+@pytest.fixture
+def quick_analysis(monkeypatch):
+    monkeypatch.setattr(analysis_view, "JOB_OPTIONS", {"seconds": None, "iterations": 60, "thread": True})
+
+
+def test_the_analysis_marks_a_planted_blunder():
+    final = planted_blunder()
+    job = AnalysisJob(final, seconds=None, iterations=60, thread=True)
+    job.wait(60)
+    assert job.done and job.error is None and len(job.red) == final.ply + 1
+    last = job.reviews()[-1]
+    assert last.ply == final.ply and last.label == "blunder" and last.loss > 0.5
+    assert last.best is not None and not analysis.same_move(last.played, last.best)
+
+
+def test_labels_follow_the_loss():
+    assert [analysis.label_for(x) for x in (0.0, 0.08, 0.15, 0.3)] == ["", "inaccuracy", "mistake", "blunder"]
+
+
+def test_the_result_panel_opens_the_analysis_and_the_window_keeps_drawing(app, driver, quick_analysis):
+    final = planted_blunder()
+    last = final.pop()
+    blunder = final.ply + 1
+    game = LocalGame(final, __import__("game.saves", fromlist=["GameMeta"]).GameMeta.new("local"),
+                     GameConfig(None).controllers())
+    scene = play(app, game, GameConfig(None))
+    scene.match.submit(last)
+    for _i in range(600):
+        app.step(STEP)
+        if isinstance(app.top, ResultPanel):
+            break
+    panel = app.top
+    assert isinstance(panel, ResultPanel)
+    analyse = next(b for b in panel.buttons if b.text() == "Analyse the game")
+    driver.click(analyse.rect.center)
+    view = app.top
+    assert isinstance(view, AnalysisScene)
+    frames = app.renders
+    for _i in range(3000):
+        app.step(STEP)
+        if view.job.done:
+            break
+    assert view.job.done and app.renders > frames  # drawn while it ran
+    assert any(r.ply == blunder and r.label == "blunder" for r in view.marked)
+    back = view.buttons[0]
+    assert back.text() == "Back"
+    driver.click(back.rect.center)
+    assert app.top is panel
+
+
+def test_the_replay_viewer_opens_the_analysis(app, driver, quick_analysis, tmp_path):
+    from game.client.saved_games import open_replay
+    final = planted_blunder()
+    path = tmp_path / "g.json"
+    path.write_text(Record.from_state(final, red="Ann", white="Bob").to_json())
+    assert open_replay(app, path) is None
+    driver.key(__import__("pygame").K_a)
+    view = app.top
+    assert isinstance(view, AnalysisScene) and view.names == ("Ann", "Bob")
+    view.job.wait(60)
+    app.step(STEP)
+    assert view.marked and view.marked[-1].label == "blunder"
+
+
+def test_cancel_stops_the_worker_process_at_once():
+    final = planted_blunder()
+    job = AnalysisJob(final)  # the real thing: a spawned worker with the hard level's budget
+    assert job._proc.is_alive()
+    job.cancel()
+    assert not job._proc.is_alive()
