@@ -66,14 +66,17 @@ def terminal_red(state: State) -> float:
     return 1.0 if outcome.winner is Color.RED else 0.0
 
 
-def evaluate(state: State, player) -> tuple[Move | None, float]:
+def evaluate(state: State, player) -> tuple[Move | None, float | None]:
     """(best move, Red's winning chance 0..1) of ``state`` by a searching ``player``
-    (from :func:`game.roseking.ai.make_player`, "hard"); a finished game is scored exactly."""
+    (from :func:`game.roseking.ai.make_player`, "hard"); a finished game is scored exactly.
+    The chance is None for a forced move (one legal action: the search does not weigh it)."""
     if state.is_game_over():
         return None, terminal_red(state)
     best = player.choose(state.copy(stack=False))
     last = getattr(player, "last", None)
-    value = float(last.value) if last is not None else 0.5
+    if last is None or not last.iterations:
+        return best, None
+    value = float(last.value)
     return best, value if state.turn is Color.RED else 1.0 - value
 
 
@@ -106,10 +109,17 @@ def reviews(final: State, red: list[float], best: list[Move | None]) -> list[Rev
 def analyse(final: State, player, stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, Move | None, float]]:
     """Evaluate each position of ``final``'s game in order with ``player``; yields
     ``(index, best move, Red's chance)``. Ends early once ``stop()`` is true."""
+    pending: list[tuple[int, Move | None]] = []  # forced positions: worth what the next one is
     for k, state in enumerate(positions(final)):
         if stop is not None and stop():
             return
         best, value = evaluate(state, player)
+        if value is None:
+            pending.append((k, best))
+            continue
+        for j, forced in pending:
+            yield j, forced, value
+        pending.clear()
         yield k, best, value
 
 
