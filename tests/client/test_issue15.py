@@ -347,3 +347,17 @@ def test_the_window_cannot_shrink_below_a_sensible_size(app):
     app.step(STEP)
     app.keep_minimum_size()
     assert window.size[0] >= MIN_WINDOW[0] and window.size[1] >= MIN_WINDOW[1]
+
+
+def test_the_host_reads_out_every_interface_address_without_sending(monkeypatch):
+    import socket
+    from game.client.roseking import lan
+
+    def no_send(*args, **kwargs):
+        raise AssertionError("finding our addresses must send nothing")
+    monkeypatch.setattr(socket.socket, "sendto", no_send)
+    monkeypatch.setattr(socket.socket, "send", no_send)
+    found = lan.local_addresses()
+    assert found[-1] == "127.0.0.1" and len(found) == len(set(found))
+    for addr in lan._interface_addresses():
+        assert addr in found

@@ -53,16 +53,47 @@ own_beacons: set[bytes] = set()
 ADDRESS_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:[]_"
 
 
+def _interface_addresses() -> list[str]:
+    """IPv4 addresses of every network interface (Linux: SIOCGIFADDR per interface), or []."""
+    try:
+        import fcntl
+        import struct
+        names = [name for _i, name in socket.if_nameindex()]
+    except (ImportError, OSError, AttributeError):
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for name in names:
+            try:
+                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))  # SIOCGIFADDR
+            except OSError:  # no IPv4 address on this interface
+                continue
+            found.append(socket.inet_ntoa(packed[20:24]))
+    return found
+
+
+def _route_address() -> str | None:
+    """The address this machine would send from towards a LAN (a UDP "connect" sends nothing)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 9))
+            return str(s.getsockname()[0])
+    except OSError:
+        return None
+
+
 def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses as others may type them (loopback last). Sends nothing."""
-    found: list[str] = []
+    """This machine's IPv4 addresses as others may type them: every interface's address (the
+    one towards the LAN first), loopback last. Sends nothing."""
+    candidates = [_route_address() or "", *_interface_addresses()]
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
     except OSError:
         infos = []
-    for info in infos:
-        addr = str(info[4][0])
-        if addr not in found and not addr.startswith("127."):
+    candidates += [str(info[4][0]) for info in infos]
+    found: list[str] = []
+    for addr in candidates:
+        if addr and addr not in found and not addr.startswith("127.") and addr != "0.0.0.0":
             found.append(addr)
     return found + ["127.0.0.1"]
 
