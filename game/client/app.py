@@ -2,8 +2,13 @@
 
 ``App`` updates the top scene at a fixed 60 Hz from an accumulator of real time
 and renders once per frame, interpolated by how far the accumulator is into the
-next step (Glenn Fiedler, "Fix Your Timestep!"). Every frame is a full redraw of
-the 1280x800 logical canvas and a flip; the window is ``SCALED | RESIZABLE`` so
+next step (Glenn Fiedler, "Fix Your Timestep!"). A drawn frame is a full redraw of
+the 1280x800 logical canvas and a flip. A quiet window (issue 15): when every drawn
+scene says it is :meth:`~game.client.scene.Scene.idle` (nothing animates, blinks or
+fades), a frame with no event draws nothing and :meth:`App.run` sleeps in
+``pygame.event.wait`` for at most :data:`IDLE_WAIT_MS` (timers, network pumps and the
+computer's move still run); animations keep their 60 fps. ``bench/idle.py`` measures
+it. SIGTERM/SIGINT save and exit. The window is ``SCALED | RESIZABLE`` so
 SDL scales the canvas (letterboxed) to any window size and mouse events arrive in
 canvas coordinates. F11 toggles full screen. Only the display and font modules
 are initialised, so the game runs without a sound device.
