@@ -94,16 +94,33 @@ def positions(final: State) -> list[State]:
 def reviews(final: State, red: list[float], best: list[Move | None]) -> list[Review]:
     """Judge every move of ``final``'s game from the positions' values ``red`` and best moves
     ``best`` (index = position). Positions not evaluated yet (short lists) end the list."""
-    out: list[Review] = []
+    drops: list[float] = []  # chance "lost" by moves that were the search's own choice
+    steps = []
     for k, played in enumerate(final.move_stack):
         if k + 1 >= len(red):
             break
         m = played.player
         before = red[k] if m is Color.RED else 1.0 - red[k]
         after = red[k + 1] if m is Color.RED else 1.0 - red[k + 1]
-        loss = 0.0 if same_move(played, best[k]) else max(0.0, before - after)
+        steps.append((k, played, before - after))
+        if same_move(played, best[k]) and red[k] != red[k + 1]:
+            drops.append(before - after)
+    bias = search_bias(drops)
+    out: list[Review] = []
+    for k, played, drop in steps:
+        loss = 0.0 if same_move(played, best[k]) else max(0.0, drop - bias)
         out.append(Review(k + 1, played, best[k], loss, label_for(loss)))
     return out
+
+
+def search_bias(drops: list[float]) -> float:
+    """How much each side's search overrates its own chances, measured on the moves that were
+    the search's own choice (their true loss is 0): the median drop, 0..0.2. Each position is
+    searched from the mover's side, so without this every move would seem to lose that much."""
+    if len(drops) < 5:
+        return 0.0
+    ordered = sorted(drops)
+    return min(0.2, max(0.0, ordered[len(ordered) // 2]))
 
 
 def analyse(final: State, player, stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, Move | None, float]]:
@@ -150,4 +167,4 @@ def worker(conn, final: State, level: str, seconds: float | None, iterations: in
 
 
 __all__ = ["BLUNDER", "INACCURACY", "LABELS", "MISTAKE", "Review", "analyse", "evaluate", "label_for",
-           "positions", "reviews", "same_move", "terminal_red", "worker"]
+           "positions", "reviews", "same_move", "search_bias", "terminal_red", "worker"]
