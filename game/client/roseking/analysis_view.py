@@ -35,7 +35,7 @@ LEVEL = "hard"
 JOB_OPTIONS: dict[str, Any] = {}
 MARK_COLORS = {"inaccuracy": (240, 210, 90), "mistake": (245, 150, 60), "blunder": (230, 60, 50)}
 GRAPH = pygame.Rect(70, 150, CANVAS[0] - 140, 250)
-LIST = pygame.Rect(70, 450, CANVAS[0] - 140, 250)
+LIST = pygame.Rect(70, 445, CANVAS[0] - 140, 264)
 ROW_H = 27
 
 
@@ -182,6 +182,12 @@ class AnalysisScene(ButtonScene):
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and GRAPH.collidepoint(event.pos):
             n = max(1, self.final.ply)
             self.selected = max(1, min(n, round((event.pos[0] - GRAPH.x) / GRAPH.w * n)))
+            marked = self.marked
+            near = min(range(len(marked)), key=lambda i: abs(marked[i].ply - self.selected), default=None)
+            if near is not None:  # the list shows the marked move nearest to the click
+                rows = (LIST.h - 54) // ROW_H
+                if not self.top <= near < self.top + rows:
+                    self.top = max(0, min(near - rows // 2, len(marked) - rows))
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and LIST.collidepoint(event.pos):
             row = (event.pos[1] - (LIST.y + 44)) // ROW_H
@@ -267,6 +273,10 @@ class AnalysisScene(ButtonScene):
             s = art.text(_("No inaccuracies found: well played by both."), 22, CREAM)
             surface.blit(s, (r.x + 16, r.y + 50))
         rows = (r.h - 54) // ROW_H
+        if len(marked) > rows:  # more than fit: say so (the wheel or a click on the graph scrolls)
+            more = art.text(_("{first}–{last} of {count}: scroll for more").format(
+                first=self.top + 1, last=min(len(marked), self.top + rows), count=len(marked)), 18, CREAM)
+            surface.blit(more, more.get_rect(topright=(r.right - 16, r.y + 16)))
         for i, review in enumerate(marked[self.top:self.top + rows]):
             y = r.y + 44 + i * ROW_H
             line = pygame.Rect(r.x + 10, y, r.w - 20, ROW_H - 2)
