@@ -156,12 +156,6 @@ def test_result_panel_leaves_undo_and_hint_free_and_status_says_game_over(app, d
     assert scene.finished()
 
 
-def test_lan_menu_does_not_say_paused():
-    from game.client.roseking import lan
-    import inspect
-    assert 'title=N_("Menu")' in inspect.getsource(lan.LanGameScene.pause)
-
-
 def test_saved_to_is_good_news(app, driver: Driver, tmp_path):
     start_game(app, GameConfig(None, seed=2))
     scene = app.top

@@ -177,6 +177,7 @@ def test_resign_ends_the_game_on_both_sides_keeps_the_record_and_a_rematch_start
               and any(isinstance(e, GameOver) for e in peer.events), "the end panel")
     over = next(e for e in peer.events if isinstance(e, GameOver))
     assert over.kind == "resigned" and over.winner is scene.match.color.other
+    assert scene.finished()  # the status says "Game over", never "... to move" (issue 15)
     saved = store.list()
     assert [e.kind for e in saved] == ["lan"] and saved[0].game_id == first_id.hex()
     assert Record.load(saved[0].path).extra["lan"]["resigned"] == str(scene.match.color)
@@ -348,6 +349,26 @@ def test_a_game_restored_from_the_peers_copy_is_played_on_only_if_the_player_agr
     finally:
         for s in made:
             s.close()
+
+
+def test_the_lan_menu_says_menu_and_keeps_the_connection(app, driver, lan):
+    """Issue 15: nothing pauses in a network game: the menu is called "Menu" and the game goes on below."""
+    from game.client.dialogs import PauseMenu
+    scene = start(app, lan)
+    driver.key(pygame.K_ESCAPE)
+    menu = app.top
+    assert isinstance(menu, PauseMenu) and menu.title == "Menu"
+    before = scene.match.state.ply
+    _lobby, host, peer, _store, _made = lan
+    me = scene.match.color
+    if scene.match.state.turn is me:  # let the peer be the one to move: play ours first
+        driver.key(pygame.K_ESCAPE)
+        run_until(app, peer, lambda: scene.match.human_to_move() and not scene.busy(), "our turn")
+        scene._submit(scene.shown.legal_moves()[0])
+        driver.key(pygame.K_ESCAPE)
+        before = scene.match.state.ply
+    run_until(app, peer, lambda: scene.match.state.ply > before, "the peer's move while the menu is open")
+    assert isinstance(app.top, PauseMenu)
 
 
 def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app, tmp_path):
