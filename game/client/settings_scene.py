@@ -110,6 +110,10 @@ class SettingsScene(ButtonScene):
     def uses_key(self, key: int) -> bool:
         return self.editing() is not None or super().uses_key(key)
 
+    def close(self) -> None:
+        for field in self.names.values():  # leaving by any way ends the typing (M mutes again)
+            field.blur()
+
     def idle(self) -> bool:
         return self.editing() is None  # a caret blinks while a name is typed
 

@@ -100,6 +100,9 @@ class TextInput:
     # ------------------------------------------------------------------ focus
     def focus(self) -> None:
         if not self.focused:
+            for other in list(_typing):  # one field has the keyboard at a time
+                if other is not self and other.focused:
+                    other.blur()
             self.focused = True
             _typing.add(self)
             self._before = self.text
