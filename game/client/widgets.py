@@ -59,6 +59,17 @@ def fit_size(art: Theme, text: str, size: int, width: int, minimum: int = MIN_TE
     return fitted
 
 
+def wrap_lines(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` px (a longer word stays whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.size(lines[-1] + " " + word)[0] <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 class Button:
     """A clickable button. ``label`` is a string (translated when drawn) or a callable returning one.
 
@@ -119,8 +130,15 @@ class Button:
         color = INK if sel else (CREAM if on else (170, 160, 150))
         text = self.text()
         size, wrap = self.text_layout(art, text)
-        label = art.text(text, size, color, shadow=not sel, wrap=wrap)
-        surface.blit(label, label.get_rect(center=(r.centerx, r.centery + 1)))
+        if not wrap:
+            label = art.text(text, size, color, shadow=not sel)
+            surface.blit(label, label.get_rect(center=(r.centerx, r.centery + 1)))
+            return
+        lines = [art.text(line, size, color, shadow=not sel) for line in wrap_lines(art.font(size), text, wrap)]
+        y = r.centery + 1 - sum(s.get_height() for s in lines) // 2
+        for s in lines:  # each line centred
+            surface.blit(s, s.get_rect(midtop=(r.centerx, y)))
+            y += s.get_height()
 
     def text_layout(self, art: Theme, text: str | None = None) -> tuple[int, int]:
         """(font size, wrap width or 0) for the label: one line, made smaller down to
@@ -132,8 +150,10 @@ class Button:
         if art.font(size).size(text)[0] <= room:
             return size, 0
         for wrapped in range(self.size, MIN_TEXT - 1, -1):
-            lines = art.font(wrapped).render(text, True, CREAM, None, room)
-            if lines.get_height() <= self.rect.h - 6 and lines.get_width() <= room:
+            font = art.font(wrapped)
+            lines = wrap_lines(font, text, room)
+            if (len(lines) * font.get_linesize() <= self.rect.h - 6
+                    and all(font.size(line)[0] <= room for line in lines)):
                 return wrapped, room
         return MIN_TEXT, 0
 
