@@ -583,14 +583,7 @@ class GameScene(Scene):
             self._draw(surface, alpha)
         finally:
             self.shown, self.anim, self.selected, self._peeking = live, anim, selected, False
-        art = art_of(self.app)
-        text = _("Move {ply} of {total}. Click the board or press Esc for the game.").format(
-            ply=self.peek, total=live.ply)
-        s = art.text(text, 24, CREAM, shadow=True, wrap=BOARD_RECT.w - 20)
-        box = s.get_rect(midtop=(BOARD_RECT.centerx, BOARD_RECT.y + 8)).inflate(24, 14)
-        surface.blit(panel(box.size, 240, 10), box)
-        pygame.draw.rect(surface, GOLD, box, 2, border_radius=10)
-        surface.blit(s, s.get_rect(center=box.center))
+        pygame.draw.rect(surface, GOLD, BOARD_RECT.inflate(6, 6), 3, border_radius=6)  # not the live board
 
     def _draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = art_of(self.app)
@@ -838,7 +831,7 @@ class GameScene(Scene):
         base = DRAW_PILE_RECT
         for dx, dy in pile_offsets(count):
             surface.blit(art.card_back, base.move(dx, dy))
-        can_draw = (not self.busy() and self.match.human_to_move() and not state.is_game_over()
+        can_draw = (not self._peeking and not self.busy() and self.match.human_to_move() and not state.is_game_over()
                     and state.hands[state.turn].bit_count() < HAND_SLOTS)
         if can_draw:
             glow = self.pulse(5)
@@ -877,7 +870,10 @@ class GameScene(Scene):
         title = art.text(_("Rose King"), 40, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.y + 16)))
         y = box.y + 70
-        if self.finished():
+        if self._peeking:  # the move log shows an earlier position
+            lines = [(_("Move {ply} of {total}").format(ply=self.peek, total=self._live.ply), 30, GOLD),
+                     (_("Click the board or press Esc to return to the game."), 22, CREAM)]
+        elif self.finished():
             lines = [(_("Game over"), 30, GOLD)]
         else:
             mover = state.turn
