@@ -82,10 +82,19 @@ def test_the_result_panel_opens_the_analysis_and_the_window_keeps_drawing(app, d
             break
     assert view.job.done and app.renders > frames  # drawn while it ran
     assert any(r.ply == blunder and r.label == "blunder" for r in view.marked)
-    back = view.buttons[0]
-    assert back.text() == "Back"
-    driver.click(back.rect.center)
-    assert app.top is panel
+    row = next(i for i, r in enumerate(view.marked) if r.ply == blunder)
+    from game.client.roseking.analysis_view import LIST, ROW_H
+    view.top = row
+    driver.click((LIST.centerx, LIST.y + 44 + ROW_H // 2))  # the blunder's row
+    assert view.selected == blunder
+    show = next(b for b in view.buttons if b.text() == "Show the move on the board")
+    driver.click(show.rect.center)
+    # the board shows the position after the blunder (here the game's last move: the live board)
+    assert app.top is panel and (scene.peek or scene.shown.ply) == blunder
+    driver.click(scene.movelog.row_center(blunder - 1))  # the log stays clickable under the result
+    assert scene.peek == blunder - 1
+    driver.key(__import__("pygame").K_ESCAPE)
+    assert scene.peek is None and app.top is panel
 
 
 def test_the_replay_viewer_opens_the_analysis(app, driver, quick_analysis, tmp_path):
@@ -100,6 +109,10 @@ def test_the_replay_viewer_opens_the_analysis(app, driver, quick_analysis, tmp_p
     view.job.wait(60)
     app.step(STEP)
     assert view.marked and view.marked[-1].label == "blunder"
+    view.selected = view.marked[-1].ply
+    view.show()
+    replay = app.top
+    assert replay.replay.ply == final.ply  # the replay viewer jumped to the blunder
 
 
 def test_cancel_stops_the_worker_process_at_once():

@@ -136,7 +136,7 @@ class AnalysisScene(ButtonScene):
     move. ``names``: (red, white) as shown. ``job``: an :class:`AnalysisJob` (default: a new one)."""
 
     def __init__(self, app: "App", final: State, names: tuple[str, str], job: AnalysisJob | None = None,
-                 on_back: Callable[[], None] | None = None) -> None:
+                 on_back: Callable[[], None] | None = None, on_show: Callable[[int], None] | None = None) -> None:
         super().__init__(app)
         self.still = False
         self.final = final.copy()
@@ -148,10 +148,22 @@ class AnalysisScene(ButtonScene):
         self.top = 0
         self.selected: int | None = None  # ply picked on the graph or the list
         self._reviews: list[analysis.Review] = []
+        self.on_show = on_show  # shows the position after a move on the board (the game or the replay)
         self.buttons = [
             Button((CANVAS[0] - 70 - 220, 722, 220, 54), lambda: _("Back") if self.job.done else _("Cancel"),
                    self.back, size=28),
         ]
+        if on_show is not None:
+            self.buttons.append(Button((70, 722, 380, 54), N_("Show the move on the board"), self.show, key=pygame.K_RETURN,
+                                       size=28, enabled=lambda: self.selected is not None))
+
+    def show(self) -> None:
+        """Close the analysis and show the position after the selected move (its marks on the board)."""
+        if self.selected is not None and self.on_show is not None:
+            ply = self.selected
+            self.job.cancel()
+            self.app.pop()
+            self.on_show(ply)
 
     # ------------------------------------------------------------------ scene
     def back(self) -> None:

@@ -105,7 +105,7 @@ class ReplayScene(GameScene):
         self.playback.pause()
         rec = self.replay.record
         names = (rec.red or color_name(Color.RED), rec.white or color_name(Color.WHITE))
-        self.app.push(AnalysisScene(self.app, self.replay.final_state, names))
+        self.app.push(AnalysisScene(self.app, self.replay.final_state, names, on_show=self.seek))
 
     # ------------------------------------------------------------------ moving the cursor
     def _show_cursor(self) -> None:

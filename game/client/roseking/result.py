@@ -82,7 +82,9 @@ class ResultPanel(ButtonScene):
     def analyse(self) -> None:
         """The post-game analysis of this game (issue 15), over the finished board."""
         from .analysis_view import AnalysisScene
-        self.app.push(AnalysisScene(self.app, self.state, self.game.player_names()))
+        def show(ply: int) -> None:
+            self.game.show_ply(ply)  # the finished game's board shows that move; the log and Esc go back
+        self.app.push(AnalysisScene(self.app, self.state, self.game.player_names(), on_show=show))
 
     def unsaved_game(self) -> bool:
         return False
@@ -90,6 +92,13 @@ class ResultPanel(ButtonScene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
             self.game.hover_pos = event.pos
+        elif (event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL)
+              and not self.rect.collidepoint(getattr(event, "pos", self.game.hover_pos))):
+            self.game.handle_event(event)  # the move log and the board's buttons stay usable
+            return
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.game.peek is not None:
+            self.game.back_to_game()
+            return
         super().handle_event(event)
 
     def update(self, dt: float) -> None:
