@@ -38,6 +38,12 @@ def screens(app):
     yield "save as", TextEntryDialog(app, "Save the game as", "/tmp/x.json", lambda p: None, ok="Save")
     yield "message", MessageDialog(app, "This game cannot be opened", "x")
     yield "tutorial", TutorialOverlay(app, game)
+    from game.client.roseking.analysis_view import AnalysisJob, AnalysisScene
+    from game.client.saved_games import OpenFileDialog
+    job = AnalysisJob(game.match.state, seconds=None, iterations=5, thread=True)
+    yield "analysis", AnalysisScene(app, game.match.state, ("A", "B"), job=job, on_show=lambda ply: None)
+    job.cancel()
+    yield "open a file", OpenFileDialog(app, lambda path: None)
 
 
 @pytest.mark.parametrize("language", ["en", "de", "nl", "fr"])
