@@ -4,7 +4,7 @@
 and renders once per frame, interpolated by how far the accumulator is into the
 next step (Glenn Fiedler, "Fix Your Timestep!"). A drawn frame is a full redraw of
 the 1280x800 logical canvas and a flip. A quiet window (issue 15): when every drawn
-scene says it is :meth:`~game.client.scene.Scene.idle` (nothing animates, blinks or
+scene says it is :meth:`~game.client.scene.Scene.at_rest` (nothing animates, blinks or
 fades), a frame with no event draws nothing and :meth:`App.run` sleeps in
 ``pygame.event.wait`` for at most :data:`IDLE_WAIT_MS` (timers, network pumps and the
 computer's move still run); animations keep their 60 fps. ``bench/idle.py`` measures
@@ -217,7 +217,7 @@ class App:
         except (AttributeError, pygame.error):
             pass
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         """True when nothing on screen moves: every drawn scene is still and no flash is up.
         Then a frame with no event draws nothing and the real-time loop waits for events."""
         start = 0
@@ -225,7 +225,7 @@ class App:
             if self.scenes[i].opaque:
                 start = i
                 break
-        return self.prefs.idle() and all(s.idle() for s in self.scenes[start:])
+        return self.prefs.at_rest() and all(s.at_rest() for s in self.scenes[start:])
 
     def step(self, dt: float, event: pygame.event.Event | None = None) -> None:
         """One frame: handle ``event`` (if given) and the queued events, run the fixed updates
@@ -252,7 +252,7 @@ class App:
         self.frame_alpha = self.accumulator / STEP
         self.prefs.update_clock(min(dt, MAX_FRAME))
         self.frames += 1
-        still = self.idle()
+        still = self.at_rest()
         if events or not still or not self._idle_drawn:
             self.draw()
             pygame.display.flip()
@@ -298,7 +298,7 @@ class App:
         self.install_signal_handlers()
         while self.running:
             event = None
-            if self._idle_drawn and self.signalled is None and self.idle():
+            if self._idle_drawn and self.signalled is None and self.at_rest():
                 # nothing moves: sleep in SDL until an event comes or a timer/network pump is due
                 waited = pygame.event.wait(IDLE_WAIT_MS)
                 event = waited if waited.type != pygame.NOEVENT else None

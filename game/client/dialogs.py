@@ -35,6 +35,7 @@ class ConfirmDialog(ButtonScene):
     def __init__(self, app: "AppLike", question: str, on_yes: Callable[[], None], yes: str = N_("Yes"), no: str = N_("No")) -> None:
         super().__init__(app)
         self.question = question
+        self.still = True
         self.on_yes = on_yes
         self.rect = pygame.Rect(0, 0, 560, 230)
         self.rect.center = (CANVAS[0] // 2, CANVAS[1] // 2)
@@ -70,6 +71,7 @@ class PauseMenu(ButtonScene):
                  title: str = N_("Paused"), on_update: Callable[[float], None] | None = None) -> None:
         super().__init__(app)
         self.title = title  # "Paused", or "Menu" where the game goes on meanwhile (LAN)
+        self.still = True
         self.on_update = on_update  # keeps what runs below alive (a network game's connection)
         self.on_main_menu = on_main_menu
         self.game_running = game_running

@@ -97,7 +97,7 @@ class MainMenu(ButtonScene):
     def update(self, dt: float) -> None:
         self.clock += dt
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         from .games import TITLE_SETTLE
         return self.clock >= TITLE_SETTLE
 

@@ -134,7 +134,7 @@ class Prefs:
         self._notice_age = 0.0
         self._notice_rect = None
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         """Nothing of ours moves or times out: no "Sound on/off" flash, no notice counting down."""
         return self.flash is None and not self.store.notice()
 

@@ -129,6 +129,7 @@ class MessageDialog(ButtonScene):
         super().__init__(app)
         self.title = title
         self.message = message
+        self.still = True
         self.rect = pygame.Rect(0, 0, 820, 300)
         self.rect.center = (CANVAS[0] // 2, CANVAS[1] // 2)
         self.buttons = [Button((self.rect.centerx - 100, self.rect.bottom - 76, 200, 52), N_("OK"), self.close_me,
@@ -158,6 +159,7 @@ class SavedGamesScene(ButtonScene):
                  on_back: Callable[[], None] | None = None) -> None:
         super().__init__(app)
         self.store = store or shared_store()
+        self.still = True
         self.on_back = on_back or app.pop
         self.entries: list[SaveEntry] = []
         self.selected = 0

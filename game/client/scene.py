@@ -79,7 +79,7 @@ class Scene:
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         """Full redraw onto the 1280x800 canvas; ``alpha`` 0..1 is how far we are between updates."""
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         """True while nothing of this scene moves on its own (no animation, blinking or fading):
         the window then draws only when an event or an update changes something. Default: False
         (a scene that does not say otherwise is drawn every frame)."""

@@ -114,7 +114,7 @@ class SettingsScene(ButtonScene):
         for field in self.names.values():  # leaving by any way ends the typing (M mutes again)
             field.blur()
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         return self.editing() is None  # a caret blinks while a name is typed
 
     def on_escape(self) -> None:

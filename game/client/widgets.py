@@ -183,14 +183,16 @@ class ButtonScene(Scene):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.buttons: list[Button] = []
-        #: False for screens that move on their own (title art, pictures): they are drawn every frame.
-        self.still = True
+        #: True for screens that never move on their own (menus, dialogs): drawn only when something
+        #: happens. False (the default) draws every frame.
+        self.still = False
 
     def on_escape(self) -> None:
         """What Esc does here (default: nothing)."""
 
-    def idle(self) -> bool:
-        """A screen of buttons is still unless it animates (override: return False or test a clock)."""
+    def at_rest(self) -> bool:
+        """Whether nothing moves here (see :meth:`Scene.at_rest`): :attr:`still`, which a screen that
+        never animates by itself sets True (menus, dialogs); others override this."""
         return self.still
 
     def uses_key(self, key: int) -> bool:

@@ -173,7 +173,7 @@ def test_saved_to_is_good_news(app, driver: Driver, tmp_path):
 def test_a_still_menu_draws_nothing_until_an_event(app, driver: Driver):
     app.go_home()
     app.run_frames(int(5 / STEP))  # the title's stones come to rest
-    assert app.idle()
+    assert app.at_rest()
     drawn = app.renders
     app.run_frames(120)
     assert app.renders == drawn
@@ -184,7 +184,7 @@ def test_a_still_menu_draws_nothing_until_an_event(app, driver: Driver):
 def test_a_game_waiting_for_the_human_goes_still_and_animations_run_at_full_rate(app, driver: Driver, new_hotseat):
     scene = new_hotseat(3)
     app.run_frames(int(4 / STEP))
-    assert app.idle()
+    assert app.at_rest()
     drawn = app.renders
     app.run_frames(60)
     assert app.renders == drawn

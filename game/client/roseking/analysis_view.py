@@ -175,7 +175,7 @@ class AnalysisScene(ButtonScene):
     def close(self) -> None:
         self.job.cancel()
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         return self.job.done
 
     def update(self, dt: float) -> None:

@@ -221,11 +221,11 @@ class GameScene(Scene):
             return 1.0
         return 0.5 + 0.5 * math.sin(self.clock * speed)
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         """Nothing moves: no animation, toast or banner, the hands still, the glows settled."""
         return (not self.busy() and self.toast is None and self.banner is None and not self.sliding
                 and self.clock - self.changed_at >= SETTLE_SECONDS
-                and (self.hint is None or self.hint.idle()))
+                and (self.hint is None or self.hint.at_rest()))
 
     def _commit(self, move: Move) -> None:
         self.shown.push(move)

@@ -126,7 +126,7 @@ class Hint:
                 self.move, self.thinking = move, False
         return None
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         """Nothing moves: no search running and the suggestion's glow has settled."""
         return not self.thinking and (self.move is None or self._clock >= SETTLE_SECONDS)
 

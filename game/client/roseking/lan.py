@@ -363,8 +363,8 @@ class LanGameScene(GameScene):
     def finished(self) -> bool:
         return self.match.over is not None or super().finished()
 
-    def idle(self) -> bool:
-        return super().idle() and not self.waiting() and self.match.session.status != "failed"
+    def at_rest(self) -> bool:
+        return super().at_rest() and not self.waiting() and self.match.session.status != "failed"
 
     # ------------------------------------------------------------------ input and drawing
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -423,8 +423,8 @@ class LanResultPanel(ResultPanel):
     def update(self, dt: float) -> None:
         self.game.tick(dt)  # keeps polling the network: the peer's rematch offer, a new game
 
-    def idle(self) -> bool:
-        return self.game.idle()
+    def at_rest(self) -> bool:
+        return self.game.at_rest()
 
 
 class LanEndPanel(ButtonScene):
@@ -449,8 +449,8 @@ class LanEndPanel(ButtonScene):
     def update(self, dt: float) -> None:
         self.game.tick(dt)
 
-    def idle(self) -> bool:
-        return self.game.idle()
+    def at_rest(self) -> bool:
+        return self.game.at_rest()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = art_of(self.app)

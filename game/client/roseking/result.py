@@ -104,8 +104,8 @@ class ResultPanel(ButtonScene):
     def update(self, dt: float) -> None:
         self.game.tick(dt)
 
-    def idle(self) -> bool:
-        return self.game.idle()
+    def at_rest(self) -> bool:
+        return self.game.at_rest()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = art_of(self.app)

@@ -85,7 +85,7 @@ class ComputerSetup(ButtonScene):
     def update(self, dt: float) -> None:
         self.clock += dt
 
-    def idle(self) -> bool:
+    def at_rest(self) -> bool:
         return self.clock >= TITLE_SETTLE
 
     on_escape = back
