@@ -355,3 +355,18 @@ def test_the_host_reads_out_every_interface_address_without_sending(monkeypatch)
     assert found[-1] == "127.0.0.1" and len(found) == len(set(found))
     for addr in lan._interface_addresses():
         assert addr in found
+
+
+def test_a_resumed_games_replay_is_one_click_away(app, driver: Driver, tmp_path):
+    from game.client.roseking.replay_view import ReplayScene
+    from game.client.saved_games import open_file
+    path, state = _unfinished_file(tmp_path)
+    assert open_file(app, str(path)) is None
+    scene = app.top
+    driver.key(pygame.K_ESCAPE)
+    watch = next(b for b in app.top.buttons if b.text() == "Watch the replay")
+    driver.click(watch.rect.center)
+    viewer = app.top
+    assert isinstance(viewer, ReplayScene) and viewer.replay.length == state.ply
+    driver.key(pygame.K_ESCAPE)
+    assert isinstance(app.top, LocalPauseMenu) and scene in app.scenes

@@ -251,12 +251,23 @@ class LocalPauseMenu(PauseMenu):
     def __init__(self, app: "App", scene: LocalGameScene) -> None:
         super().__init__(app, scene.on_main_menu, scene.unsaved_game)
         self.scene = scene
-        self.rect.h += 70
+        self.rect.h += 140
         self.rect.centery = CANVAS[1] // 2
         x, w = self.rect.x + 50, self.rect.w - 100
         self.buttons.insert(2, Button((x, 0, w, 54), N_("Save as…"), self.save_as, key=pygame.K_s))
+        self.buttons.insert(3, Button((x, 0, w, 54), N_("Watch the replay"), self.replay, key=pygame.K_w))
         for i, b in enumerate(self.buttons):
             b.rect.topleft = (x, self.rect.y + 100 + 70 * i)
+
+    def replay(self) -> None:
+        """The game so far in the replay viewer (a resumed file's replay is one click away); Back returns here."""
+        from game.roseking.engine import Record
+        from game.roseking.replay import Replay
+
+        from .replay_view import ReplayScene
+        game = self.scene.game
+        record = Record.from_state(game.match.state, red=game.meta.red, white=game.meta.white)
+        self.app.push(ReplayScene(self.app, Replay(record), on_back=self.app.pop))
 
     def save_as(self) -> None:
         game = self.scene.game
