@@ -1,0 +1,249 @@
+"""Royals & Riots over the LAN: the pure building blocks (docs/protocol.md, "Royals & Riots").
+
+FIRST STEP of issue 13. Built here, without sockets and without time:
+
+- :data:`SCHEMAS`: the shared messages plus Royals' own (``commits``, ``act``, ``you``,
+  ``hidden``, ``round``), for :func:`net.framing.encode_frame`/``FrameDecoder(schemas=SCHEMAS)``.
+- The joint coin of 2-4 peers: :func:`peer_of` (game seat -> coin seat byte),
+  :func:`open_coin`, :func:`coin_outcome` (a chance event's outcome from every peer's secret).
+- :func:`messages_for`: what one joiner is sent for one action (public ``act``, its own
+  ``you``, or a ``hidden`` notice), so no joiner is told another seat's unplayed cards.
+- :func:`check_round`: the round-end check every peer runs on the host's ``round`` reveal
+  (coins open their commitments, every chance outcome follows from its coin, every decision
+  is legal, what this peer was told during the round matches); raises :class:`PlayError`
+  naming the seat and the play.
+
+Not yet built (the later steps of issue 13): the host and joiner connection state machines
+that drive these over frames (``HostMatch``/``JoinerMatch``), the transport with several
+seated connections, resume, lobby, CLI, window, loopback tests and the bench.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets as _secrets
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from game.royals.engine import (DEAL, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
+                                IllegalMoveError, InvalidMoveError, State)
+
+from .coin import coin_digest, coin_rng, commitment
+from .framing import MAX_PLY, SHARED_SCHEMAS, _bin, _int, _list, _str
+
+MAX_SEATS = 4
+_ACTION = _str(5, 200)          # an action text of docs/royals-record-format.md (a deal is the longest)
+_CARDS = _str(0, 120)           # card names separated by ","
+
+#: Royals & Riots messages (docs/protocol.md, "Royals & Riots"): the shared ones plus these.
+SCHEMAS = {
+    **SHARED_SCHEMAS,
+    "commits": {"for": _int(0, MAX_PLY), "c": _list(_bin(32), 2, MAX_SEATS)},
+    "act": {"ply": _int(0, MAX_PLY), "a": _ACTION},
+    "you": {"ply": _int(0, MAX_PLY), "cards": _CARDS},
+    "hidden": {"ply": _int(0, MAX_PLY), "seat": _int(1, MAX_SEATS)},
+    "round": {"round": _int(1, 3), "first": _int(0, MAX_PLY), "actions": _list(_ACTION, 1, MAX_PLY),
+              "secrets": _list(_bin(32), 2, MAX_PLY)},
+}
+
+ROUND_HASH_LABEL = b"royals-lan round"
+
+
+class PlayError(ValueError):
+    """A failed check: ``seat`` (1..4) the seat at fault (a lying reveal, or a decision put in
+    a joiner's mouth, names the host, seat 1), ``ply`` (engine ply), ``action`` (its text) and
+    the reason. ``code`` is the error code to send: ``illegal``, ``coin`` or ``order``."""
+
+    def __init__(self, seat: int, ply: int, action: str, reason: str, code: str = "illegal") -> None:
+        super().__init__(f"seat {seat}, ply {ply} ({action}): {reason}")
+        self.seat, self.ply, self.action, self.reason, self.code = seat, ply, action, reason, code
+
+
+# --------------------------------------------------------------------------- the joint coin
+def peer_of(game_seat: int) -> int:
+    """The coin's seat byte of a game seat: seat 1 (the host) is 0, seats 2..4 are 1..3."""
+    return game_seat - 1
+
+
+def open_coin(game_id: bytes, purpose: int, game_seat: int) -> tuple[bytes, bytes]:
+    """A fresh (secret, commitment) for ``game_seat``'s part of coin ``purpose`` (the ply of
+    the chance event). The caller journals both before sending the commitment."""
+    s = _secrets.token_bytes(32)
+    return s, commitment(game_id, purpose, peer_of(game_seat), s)
+
+
+def coin_outcome(event: ChanceEvent, game_id: bytes, purpose: int, secrets_by_seat: Sequence[bytes]) -> Action:
+    """The outcome of chance ``event`` from every peer's secret in seat order:
+    ``event.sample(coin_rng(coin_digest(game_id, purpose, secrets)))`` (START: the
+    ``randbelow``-th seat; DEAL: the 36 cards in canonical order shuffled, then cut into the
+    hands and the cards aside; PILE: the pile's cards shuffled, top first; STOLEN: the
+    ``randbelow``-th card of the robbed hand in canonical order)."""
+    return event.sample(coin_rng(coin_digest(game_id, purpose, secrets_by_seat)))
+
+
+def round_hash(actions: Sequence[str]) -> bytes:
+    """SHA-256("royals-lan round" || the round's action texts, each followed by "\\n")."""
+    return hashlib.sha256(ROUND_HASH_LABEL + b"".join(a.encode() + b"\n" for a in actions)).digest()
+
+
+# --------------------------------------------------------------------------- what a joiner is told
+def _names(cards) -> str:
+    return ",".join(c.name for c in cards)
+
+
+def messages_for(before: State, action: Action, after: State, seat: int) -> list[dict]:
+    """The messages the host sends joiner ``seat`` (2..4) for ``action`` pushed at ply
+    ``before.ply`` (``before``/``after``: the host's state around it; only read).
+
+    - START, PLAY, EXECUTE, STEAL without its card: public, ``act{ply, a}``; a play also
+      brings the player the top of its pile: ``you{ply, cards}`` to that seat alone.
+    - DEAL: ``you{ply, cards}`` with this seat's dealt cards.
+    - KEEP, PILE: ``you`` to the seat itself (its kept cards; its pile's cards, never their
+      order), ``hidden{ply, seat}`` to the others.
+    - STOLEN (a STEAL with its card): ``you`` to the Thief and the robbed seat, ``hidden``
+      to the others.
+    """
+    ply, k = before.ply, action.kind
+    if k is DEAL:
+        return [{"t": "you", "ply": ply, "cards": _names(action.groups[seat - 1])}]
+    if k in (KEEP, PILE):
+        if action.seat == seat:
+            cards = action.cards if k is KEEP else sorted(action.cards, key=lambda c: c.index)
+            return [{"t": "you", "ply": ply, "cards": _names(cards)}]
+        return [{"t": "hidden", "ply": ply, "seat": action.seat}]
+    if k is STEAL and action.card is not None:
+        if seat in (action.seat, action.target):
+            return [{"t": "you", "ply": ply, "cards": action.card.name}]
+        return [{"t": "hidden", "ply": ply, "seat": action.seat}]
+    out = [{"t": "act", "ply": ply, "a": str(action)}]
+    if k is PLAY and action.seat == seat and before.piles[seat - 1]:
+        drawn = before.piles[seat - 1][-1]
+        out.append({"t": "you", "ply": ply, "cards": _names([c for c in after.hand(seat) if c.index == drawn])})
+    return out
+
+
+# --------------------------------------------------------------------------- the round-end check
+@dataclass
+class Heard:
+    """What one joiner was told and did during a round, for :func:`check_round`.
+
+    ``commits``: coin purpose -> the commitments of every peer in seat order (from ``commits``);
+    ``my_secrets``: purpose -> our own secret; ``acts``: ply -> public action text;
+    ``yous``: ply -> list of card-name strings told to us alone; ``hidden``: ply -> seat;
+    ``own``: ply -> the action text we sent.
+    """
+
+    seat: int
+    commits: dict[int, list[bytes]] = field(default_factory=dict)
+    my_secrets: dict[int, bytes] = field(default_factory=dict)
+    acts: dict[int, str] = field(default_factory=dict)
+    yous: dict[int, list[str]] = field(default_factory=dict)
+    hidden: dict[int, int] = field(default_factory=dict)
+    own: dict[int, str] = field(default_factory=dict)
+
+    def hear(self, msg: dict) -> None:
+        """Record one decoded message from the host (``commits``, ``act``, ``you``, ``hidden``)."""
+        t = msg["t"]
+        if t == "commits":
+            self.commits[msg["for"]] = list(msg["c"])
+        elif t == "act":
+            self.acts[msg["ply"]] = msg["a"]
+        elif t == "you":
+            self.yous.setdefault(msg["ply"], []).append(msg["cards"])
+        elif t == "hidden":
+            self.hidden[msg["ply"]] = msg["seat"]
+
+
+def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None = None) -> list[Action]:
+    """Check the host's ``round{round, first, actions, secrets}`` reveal against ``state`` (this
+    peer's copy of the match at the start of the round, at ply ``first``; it is advanced through
+    the round on success) and, for a joiner, against what it ``heard``.
+
+    ``secrets`` holds, for each chance event of the round in order, the secret of every seat
+    (seat 1 first; the host supplies those of computer seats). Checked, in order, per action:
+    a chance event's coin exists, every secret opens the commitment this peer holds (a
+    joiner's own secret must be the one it kept) and the action equals :func:`coin_outcome`;
+    a decision is legal (:meth:`State.push_checked`); a joiner's own decisions are the ones it
+    sent; the public text, the hidden seat or the cards it was told at that ply match. Returns
+    the actions. Raises :class:`PlayError` (``coin`` for a lying reveal, naming seat 1, the
+    host; ``illegal`` for a play, naming its seat)."""
+    first = reveal["first"]
+    if first != state.ply or state.round != reveal["round"] or state.is_over():
+        raise PlayError(1, first, "round", f"round {reveal['round']} from ply {first} is not next: we are at "
+                        f"round {state.round}, ply {state.ply}", "order")
+    flat, n = reveal["secrets"], state.players
+    if len(flat) % n:
+        raise PlayError(1, first, "round", f"the secrets do not come in groups of {n}", "coin")
+    groups = [flat[i:i + n] for i in range(0, len(flat), n)]
+    done: list[Action] = []
+    for text in reveal["actions"]:
+        ply = state.ply
+        try:
+            a = Action.from_str(text)
+        except (InvalidMoveError, ValueError) as e:
+            raise PlayError(1, ply, text[:40], f"unreadable action: {e}", "coin") from None
+        event = state.chance()
+        if event is not None:
+            if not groups:
+                raise PlayError(1, ply, text, "no coin secrets left for this chance event", "coin")
+            sec = groups.pop(0)
+            for s, secret in enumerate(sec, 1):
+                if heard is not None and s == heard.seat and heard.my_secrets.get(ply) != secret:
+                    raise PlayError(1, ply, text, f"the reveal changes seat {s}'s own secret", "coin")
+                held = heard.commits.get(ply) if heard is not None else None
+                if heard is not None and (held is None or len(held) != len(sec)):
+                    raise PlayError(1, ply, text, "a coin whose commitments we were never sent", "coin")
+                if held is not None and commitment(game_id, ply, peer_of(s), secret) != held[s - 1]:
+                    raise PlayError(s, ply, text, f"seat {s}'s secret does not open its commitment", "coin")
+            expected = coin_outcome(event, game_id, ply, sec)
+            if str(expected) != text:
+                raise PlayError(1, ply, text, f"the coin gives {str(expected)[:80]}, not this", "coin")
+            state.push(a)
+        else:
+            try:
+                state.push_checked(a)
+            except IllegalMoveError as e:
+                raise PlayError(a.seat or 1, ply, text, str(e)) from None
+            if heard is not None and a.seat == heard.seat and a.kind is not START and heard.own.get(ply) != text:
+                raise PlayError(1, ply, text, f"a decision of seat {a.seat} (ours) that we did not make")
+        done.append(a)
+        if heard is not None:
+            _match_heard(heard, ply, a, text)
+        if state.round != reveal["round"] or state.is_over():
+            break
+    if groups:
+        raise PlayError(1, state.ply, "round", "more coin secrets than chance events", "coin")
+    if len(done) != len(reveal["actions"]):
+        raise PlayError(1, state.ply, "round", "actions after the end of the round", "coin")
+    if state.round == reveal["round"] and not state.is_over():
+        raise PlayError(1, state.ply, "round", "the revealed round does not end", "coin")
+    return done
+
+
+def _match_heard(heard: Heard, ply: int, a: Action, text: str) -> None:
+    """The reveal must agree with what the joiner was told at ``ply``."""
+    me = heard.seat
+    public = heard.acts.get(ply)
+    if public is not None and public != text:
+        raise PlayError(a.seat or 1, ply, text, f"we were told {public!r} for this ply")
+    if a.kind is DEAL:
+        told = heard.yous.get(ply, [None])[0]
+        if told != _names(a.groups[me - 1]):
+            raise PlayError(1, ply, "deal", "the deal differs from the cards we were dealt", "coin")
+    if a.kind in (KEEP, PILE) and a.seat != me and heard.hidden.get(ply) != a.seat:
+        raise PlayError(1, ply, text, "a hidden action we were not told of", "coin")
+    if a.kind is STEAL and a.card is not None:
+        if me in (a.seat, a.target):
+            if heard.yous.get(ply) != [a.card.name]:
+                raise PlayError(1, ply, text, "we were told another card for this theft", "coin")
+        elif heard.hidden.get(ply) != a.seat:
+            raise PlayError(1, ply, text, "a theft we were not told of", "coin")
+
+
+_WORD = re.compile(r"[A-Z]+[0-9]*")
+
+
+def card_names_in(text: str) -> set[str]:
+    """The card names (``K4``, ``THIEF``, ``P10`` ...) appearing as whole words in ``text``."""
+    return set(_WORD.findall(text))
