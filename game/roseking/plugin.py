@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from game.i18n import N_
 
-from .ai.players import LEVELS
+from .ai.players import LEVEL_NAMES
 from .engine import Color
 from .engine.record import FORMAT, VERSION, Record, status_line
 
@@ -24,7 +24,7 @@ class RoseKing:
     record_format = FORMAT
     record_version = VERSION
     seats = range(2, 3)
-    levels = tuple(LEVELS)
+    levels = LEVEL_NAMES
 
     def check(self, record: Mapping[str, Any]) -> str:
         """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ...``

@@ -1,4 +1,4 @@
-"""The computer-player interface and the five levels.
+"""The computer-player interface, the six levels and the two baselines.
 
 A player chooses an *action*; it never chooses a draw's card. For a draw it
 returns ``Move(color, DRAW, None)`` and whoever runs the game supplies the card
@@ -12,9 +12,17 @@ Levels (:data:`LEVELS`, friendlier names in :data:`LEVEL_LABELS`):
 - ``easy``: looks one action ahead with the heuristic evaluation (a draw is
   averaged over its chance outcomes) and picks among the good actions with some
   randomness, like a casual player; it never picks an action far worse than its best.
-- ``medium``: the ``hard`` search with a tenth of the budget.
-- ``hard``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation
-  (:mod:`game.roseking.ai.mcts`), at the full budget (1 s per move by default).
+- ``medium``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation
+  (:mod:`game.roseking.ai.mcts`), at a tenth of the budget (0.1 s per move by default).
+- ``hard``: iterative-deepening expectimax alpha-beta with chance nodes, a transposition
+  table and move ordering (:mod:`game.roseking.ai.expectimax`), at the budget (1 s per move).
+- ``expert``: the ``hard`` search at three times the budget (3 s per move by default).
+
+Baselines for measuring (``rose-king match``, benches), not offered in the window
+(:data:`BASELINES`): ``alphabeta`` (a plain depth-5 alpha-beta, :mod:`game.roseking.ai.alphabeta`;
+``alphabeta7`` or ``alphabeta:7`` for depth 7) and ``mcts`` (the MCTS at the full budget,
+which was ``hard`` before issue 16). Any level takes a budget suffix ``@SECONDS``:
+``hard@0.25`` thinks 0.25 s per move whatever budget the match gives (see :func:`parse_level`).
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ from typing import Callable, Protocol
 from game.roseking.engine import DRAW, Move, Rng, State, score_of
 
 import game.roseking.ai.kernel as K
+from .alphabeta import AlphaBetaPlayer
+from .expectimax import Expectimax, ExpectimaxConfig, ExpectimaxResult
 from .mcts import MCTS, SearchConfig, SearchResult
 
 #: Default thinking time of the search levels, seconds per move (issue 4).
@@ -175,14 +185,54 @@ class SearchPlayer:
         return K.to_move(st[K.TURN], self.last.action)
 
 
-class HardPlayer(SearchPlayer):
-    """The strongest level: the full search at the full budget (default 1 s per move)."""
+class MCTSPlayer(SearchPlayer):
+    """The ``mcts`` baseline: the MCTS at the full budget (``hard`` before issue 16)."""
+
+    name = "mcts"
+
+
+class HardPlayer:
+    """The ``hard`` level: :class:`~game.roseking.ai.expectimax.Expectimax` for each choice.
+
+    ``seconds``: wall-clock budget per move (default 1.0; None for none); ``iterations``:
+    a node budget instead (None for none), which makes the choices reproducible from
+    ``seed`` on any machine. The seed fixes the salt that picks the sampled chance
+    outcomes; the transposition table is kept from one choice to the next (it stays
+    valid: the salt does not change). ``last`` holds the last
+    :class:`~game.roseking.ai.expectimax.ExpectimaxResult`; ``stop`` is an optional callable
+    polled during a search (returning True ends it early, see ProcessThinker).
+    Other keyword arguments are :class:`~game.roseking.ai.expectimax.ExpectimaxConfig` fields.
+    """
 
     name = "hard"
 
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
+                 iterations: int | None = None, **knobs: object) -> None:
+        rng = Rng(seed)
+        self.config = ExpectimaxConfig(seconds=seconds, max_nodes=iterations, **knobs)  # type: ignore[arg-type]
+        self.search = Expectimax(self.config, salt=(rng.next_u32() << 32) | rng.next_u32())
+        self.last: ExpectimaxResult | None = None
+        self.stop: Callable[[], bool] | None = None
+
+    def choose(self, state: State) -> Move:
+        st = K.from_state(state)
+        self.last = self.search.search(st, self.stop)
+        return K.to_move(st[K.TURN], self.last.action)
+
+
+class ExpertPlayer(HardPlayer):
+    """The ``expert`` level: the ``hard`` search at three times the budget (3 s per move by default)."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
+                 iterations: int | None = None, **knobs: object) -> None:
+        super().__init__(seed, None if seconds is None else seconds * 3,
+                         None if iterations is None else iterations * 3, **knobs)
+
 
 class MediumPlayer(SearchPlayer):
-    """The same search with a tenth of the budget."""
+    """The MCTS with a tenth of the budget."""
 
     name = "medium"
 
@@ -199,6 +249,13 @@ LEVELS: dict[str, Callable[..., Player]] = {
     "easy": EasyPlayer,
     "medium": MediumPlayer,
     "hard": HardPlayer,
+    "expert": ExpertPlayer,
+}
+
+#: Baselines for measuring, not offered in the window: name -> factory(seed, seconds=..., iterations=...).
+BASELINES: dict[str, Callable[..., Player]] = {
+    "alphabeta": AlphaBetaPlayer,
+    "mcts": MCTSPlayer,
 }
 
 #: Level name -> English label for menus. Translate at display time: ``_(LEVEL_LABELS[level])``.
@@ -208,21 +265,72 @@ LEVEL_LABELS: dict[str, str] = {
     "easy": "Easy",
     "medium": "Medium",
     "hard": "Hard",
+    "expert": "Expert",
 }
+
+
+def parse_level(spec: str) -> tuple[str, dict, float | None]:
+    """Split a level name into ``(level, parameters, seconds)``.
+
+    ``spec``: a key of :data:`LEVELS` or :data:`BASELINES`; ``alphabeta`` takes its depth
+    as ``alphabeta7`` or ``alphabeta:7`` (parameters ``{"depth": 7}``); any name takes a
+    budget suffix ``@SECONDS`` (``hard@0.25``; seconds None without one). Raises
+    ValueError naming the levels for anything else.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"unknown computer level {spec!r}")
+    name, seconds = spec, None
+    if "@" in spec:
+        name, _, text = spec.partition("@")
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds < 3600:
+            raise ValueError(f"bad budget in computer level {spec!r}: expected @SECONDS, e.g. hard@0.25")
+    if name in LEVELS or name in BASELINES:
+        return name, {}, seconds
+    if name.startswith("alphabeta"):
+        digits = name[len("alphabeta"):].lstrip(":")
+        if digits.isdigit() and 1 <= int(digits) <= 20:
+            return "alphabeta", {"depth": int(digits)}, seconds
+    raise ValueError(f"unknown computer level {spec!r} (choose from {', '.join(LEVELS)}; "
+                     f"baselines {', '.join(BASELINES)}, alphabeta:DEPTH; any with @SECONDS)")
+
+
+def is_level(spec: object) -> bool:
+    """Whether :func:`make_player` accepts ``spec`` (see :func:`parse_level`)."""
+    try:
+        parse_level(spec)  # type: ignore[arg-type]
+    except ValueError:
+        return False
+    return True
+
+
+class LevelNames(tuple):
+    """The level names a match accepts: iterates over :data:`LEVELS` and :data:`BASELINES`,
+    and ``in`` also accepts parametrised names (``alphabeta:7``, ``hard@0.25``)."""
+
+    def __contains__(self, spec: object) -> bool:
+        return is_level(spec)
+
+
+#: What ``rose-king match`` accepts (``levels`` of the game's registry entry).
+LEVEL_NAMES = LevelNames((*LEVELS, *BASELINES))
 
 
 def make_player(level: str, seed: int | None = None, *, seconds: float | None = DEFAULT_SECONDS,
                 iterations: int | None = None) -> Player:
-    """A player of level ``level`` (a key of :data:`LEVELS`). Raises ValueError for an unknown level.
+    """A player of level ``level`` (see :func:`parse_level`). Raises ValueError for an unknown level.
 
-    ``seconds`` (per move) and ``iterations`` set the budget of the search levels;
-    the others ignore them.
+    ``seconds`` (per move) and ``iterations`` set the budget of the search levels (a
+    ``@SECONDS`` suffix of ``level`` overrides ``seconds``); the others ignore them.
     """
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown computer level {level!r} (choose from {', '.join(LEVELS)})") from None
-    return factory(seed, seconds=seconds, iterations=iterations)
+    name, params, own_seconds = parse_level(level)
+    factory = LEVELS.get(name) or BASELINES[name]
+    if own_seconds is not None:
+        seconds = own_seconds
+    return factory(seed, seconds=seconds, iterations=iterations, **params)
 
 
 class Thinker:

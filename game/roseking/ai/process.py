@@ -28,10 +28,12 @@ from typing import Any
 
 from game.roseking.engine import Move, State
 
-from .players import DEFAULT_SECONDS, LEVELS, Player, SearchPlayer, Thinker, make_player
+from .players import DEFAULT_SECONDS, Player, Thinker, make_player, parse_level
 
 #: Levels that search (and therefore belong in a worker process).
-SEARCH_LEVELS = ("medium", "hard")
+SEARCH_LEVELS = ("medium", "hard", "expert")
+#: Baselines that search too (a parametrised name counts by its base name, see ``parse_level``).
+_SEARCH_BASELINES = ("mcts", "alphabeta")
 
 
 def _worker(conn: Any, shared_token: Any, level: str, seed: int | None, seconds: float | None,
@@ -50,7 +52,7 @@ def _worker(conn: Any, shared_token: Any, level: str, seed: int | None, seconds:
         if msg is None:
             return
         token, state = msg
-        if isinstance(player, SearchPlayer):
+        if hasattr(player, "stop"):
             player.stop = lambda t=token: shared_token.value != t
         if shared_token.value != token:  # cancelled while queued: skip the work
             conn.send((token, "cancelled", ""))
@@ -79,8 +81,7 @@ class ProcessThinker:
 
     def __init__(self, level: str, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, nice: int = 0) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown computer level {level!r} (choose from {', '.join(LEVELS)})")
+        parse_level(level)  # raises ValueError for an unknown level
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=True)
         self._shared = ctx.RawValue("q", 0)
@@ -154,7 +155,7 @@ def make_thinker(level: str, seed: int | None = None, seconds: float | None = DE
     For the hint key: ``make_thinker("hard")``, ``start(state)`` for the player to move,
     and show the move ``poll()`` returns.
     """
-    if level in SEARCH_LEVELS:
+    if parse_level(level)[0] in SEARCH_LEVELS + _SEARCH_BASELINES:  # raises ValueError for an unknown level
         return ProcessThinker(level, seed, seconds, iterations)
     player: Player = make_player(level, seed, seconds=seconds, iterations=iterations)
     return Thinker(player)

@@ -48,7 +48,9 @@ def test_match_is_reproducible_and_uses_processes(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["match", "hard", "expert"], "invalid choice"),
+    (["match", "hard", "grandmaster"], "invalid choice"),
+    (["match", "hard", "alphabeta:x"], "invalid choice"),
+    (["match", "hard", "hard@0"], "invalid choice"),
     (["match", "hard", "easy", "--games", "0"], "must be at least 1"),
     (["match", "hard", "easy", "--seconds", "-1"], "seconds per move"),
     (["match", "hard", "easy", "--seconds", "fast"], "not a number of seconds"),

@@ -1,0 +1,335 @@
+"""Expectimax alpha-beta with chance nodes: the search of the ``hard`` and ``expert`` levels (issue 16).
+
+Rose King is a game of perfect information except the draw pile's order, which
+the engine does not even hold: a draw brings a card uniformly from the draw
+pile's *set* (ruling 5). The tree therefore has
+
+- decision nodes, searched by negamax with alpha-beta pruning (a pass of ruling 6
+  lets the same player move again: the sign flips only when the mover changes);
+- chance nodes under each draw action, valued as the mean over the cards the draw
+  can bring (1/n each). At the root every card of the set is expanded; deeper in
+  the tree ``chance_samples`` cards of the set are (a sample chosen by a hash of
+  the position and a per-search salt, so it never depends on any order of the pile,
+  and the same position always gets the same sample, which keeps the transposition
+  table consistent). Child windows at a chance node are open: with values as wide as
+  a game's score, Star1 bounds would not prune.
+
+Around it: iterative deepening within the time budget (the deepest completed
+iteration answers; a partly searched one counts once its first action, the previous
+best, is done), move ordering (transposition-table move, then killer moves, then a
+static guess: joins and blocks of the target square, hero flips, the draw last), and
+a transposition table keyed by the position's canonical content (the fields of
+:meth:`game.roseking.engine.State.canonical_bytes`, as a tuple of ints).
+
+Values are in score points for the player to move: a finished game is worth
+``±WIN`` plus the final score margin (ruling 8's tie-breaks decide the sign); a
+leaf at the horizon is valued by :func:`evaluate`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from game.roseking.engine import decide, score_of
+from game.roseking.engine.cards import NUM_CARDS
+from game.roseking.engine.state import HAND_LIMIT, TOTAL_STONES, TARGET_BIT
+
+import game.roseking.ai.kernel as K
+
+WIN = 100_000.0
+_INF = float("inf")
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _Timeout(Exception):
+    """The deadline passed (or ``stop`` said so) inside an iteration."""
+
+
+@dataclass
+class ExpectimaxConfig:
+    """Knobs of :class:`Expectimax`.
+
+    - ``seconds``: wall-clock budget per move (None: no limit); the search stops at
+      ``seconds * safety`` so that the whole call stays inside the budget.
+    - ``max_depth``: deepest iteration in plies (None: no limit); at least one of the two.
+    - ``max_nodes``: node budget (None: no limit); with it and no ``seconds`` a search is
+      reproducible on any machine.
+    - ``chance_samples``: cards expanded per chance node below the root (None: all).
+    - ``hero_weight``: points per hero card left (scaled down as the supply empties, see :func:`evaluate`).
+    - ``tempo_weight``: share of the mover's best immediate join counted for the mover.
+    - ``tt_size``: transposition-table entries kept before it is cleared (memory bound).
+    """
+
+    seconds: float | None = 1.0
+    max_depth: int | None = None
+    max_nodes: int | None = None
+    chance_samples: int | None = 1
+    hero_weight: float = 30.0
+    tempo_weight: float = 0.0
+    safety: float = 0.95
+    tt_size: int = 400_000
+
+
+@dataclass
+class ExpectimaxResult:
+    """What a search found: the action, its value (points, for the mover), the depth
+    of the deepest iteration that counted, nodes visited and seconds spent."""
+
+    action: int
+    value: float
+    depth: int
+    nodes: int
+    seconds: float
+
+
+def terminal_value(st: list[int], p: int) -> float:
+    """Value of a finished position for player ``p``: ``±WIN`` (0 for a draw) plus ``p``'s score margin."""
+    margin = score_of(st[K.S0 + p]) - score_of(st[K.S1 - p])
+    w, _ = decide(st[K.S0], st[K.S1])
+    if w is None:
+        return float(margin)
+    return (WIN if int(w) == p else -WIN) + margin
+
+
+def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: float = 0.0) -> float:
+    """Static value of an unfinished position for player ``p``, in score points.
+
+    ``score(p) - score(opponent)`` (territory sizes squared, ruling 8) plus
+    ``hero_weight`` per hero card more than the opponent, scaled by the share of the
+    stone supply left (a hero card unused at the end is worth nothing), plus
+    ``tempo_weight`` times the best immediate join of the player to move (signed).
+    """
+    mine, theirs = st[K.S0 + p], st[K.S1 - p]
+    v = score_of(mine) - score_of(theirs)
+    left = TOTAL_STONES - (mine | theirs).bit_count()
+    if hero_weight:
+        v += hero_weight * (st[K.HE0 + p] - st[K.HE1 - p]) * min(1.0, left / 20.0)
+    return v
+
+
+def _order_score(st: list[int], a: int) -> int:
+    """A cheap guess of an action's worth for the move ordering (higher first)."""
+    if a == K.DRAW_ACTION:
+        return -1
+    p = st[K.TURN]
+    mine, theirs = st[K.S0 + p], st[K.S1 - p]
+    bit = TARGET_BIT[st[K.CROWN] * NUM_CARDS + a % NUM_CARDS]
+    nb = K.NEIGH_BIT[bit]
+    if a >= NUM_CARDS:  # hero: flipping a stone that joins ours and splits theirs
+        return 4 * (nb & mine).bit_count() + 2 * (nb & theirs).bit_count() + 2
+    return 3 * (nb & mine).bit_count() + (nb & theirs).bit_count()
+
+
+class Expectimax:
+    """Iterative-deepening expectimax alpha-beta over the raw kernel (see the module docstring).
+
+    ``salt``: 64-bit int choosing the sampled chance outcomes below the root (draw it
+    from the player's seed; it never depends on the pile's order).
+    """
+
+    def __init__(self, config: ExpectimaxConfig, salt: int = 0) -> None:
+        if config.seconds is None and config.max_depth is None and config.max_nodes is None:
+            raise ValueError("a search needs a budget: seconds, max_depth or max_nodes")
+        self.cfg = config
+        self.salt = salt
+        self.tt: dict[tuple, tuple] = {}
+        self.nodes = 0
+        self._deadline = _INF
+        self._max_nodes: float = _INF
+        self._check_at: float = 256
+        self._stop: Callable[[], bool] | None = None
+        self._killers: list[list[int]] = []
+
+    # ---------------------------------------------------------------- pieces
+    def _outcomes(self, st: list[int]) -> list[int]:
+        pile = st[K.PILE]
+        n = pile.bit_count()
+        k = self.cfg.chance_samples
+        if k is None or k >= n:
+            out = []
+            while pile:
+                low = pile & -pile
+                pile ^= low
+                out.append(low.bit_length() - 1)
+            return out
+        h = hash((self.salt, st[K.S0], st[K.S1], st[K.CROWN], st[K.H0], st[K.H1], st[K.TURN], pile))
+        start = (h & 0xFFFFFFFF) % n
+        step = 1 + ((h >> 32) & 0xFFFF) % n if n > 1 else 1
+        while n > 1 and _gcd(step, n) != 1:
+            step += 1
+        return [K.nth_bit(pile, (start + i * step) % n) for i in range(k)]
+
+    def _eval(self, st: list[int], p: int) -> float:
+        cfg = self.cfg
+        return evaluate(st, p, cfg.hero_weight, cfg.tempo_weight)
+
+    def _tick(self) -> None:
+        """Every 256 nodes (and at the node budget): raise :class:`_Timeout` once the budget is spent."""
+        self._check_at = min(self.nodes + 256, self._max_nodes)
+        if (self.nodes >= self._max_nodes or time.perf_counter() >= self._deadline
+                or (self._stop is not None and self._stop())):
+            raise _Timeout
+
+    def _ordered(self, st: list[int], ply: int, tt_move: int) -> list[int]:
+        acts = K.legal_actions(st)
+        if len(acts) <= 1:
+            return acts
+        killers = self._killers[ply] if ply < len(self._killers) else ()
+        scored = []
+        for a in acts:
+            if a == tt_move:
+                s = 1000
+            elif a in killers:
+                s = 500
+            else:
+                s = _order_score(st, a)
+            scored.append((s, a))
+        scored.sort(reverse=True)
+        return [a for _, a in scored]
+
+    # ---------------------------------------------------------------- search
+    def _child_value(self, child: list[int], p: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Value for ``p`` of the position after ``p``'s action."""
+        if child[K.OVER]:
+            return terminal_value(child, p)
+        if child[K.TURN] == p:  # the opponent passes (ruling 6)
+            return self._negamax(child, depth, alpha, beta, ply)
+        return -self._negamax(child, depth, -beta, -alpha, ply)
+
+    def _chance(self, st: list[int], depth: int, ply: int, root: bool = False) -> float:
+        p = st[K.TURN]
+        if root:
+            pile = st[K.PILE]
+            cards = [i for i in range(NUM_CARDS) if (pile >> i) & 1]
+        else:
+            cards = self._outcomes(st)
+        total = 0.0
+        for c in cards:
+            child = st[:]
+            K.apply(child, K.DRAW_ACTION, c)
+            total += self._child_value(child, p, depth - 1, -_INF, _INF, ply + 1)
+        return total / len(cards)
+
+    def _negamax(self, st: list[int], depth: int, alpha: float, beta: float, ply: int) -> float:
+        self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._tick()
+        p = st[K.TURN]
+        if depth <= 0:
+            return self._eval(st, p)
+        key = tuple(st)
+        entry = self.tt.get(key)
+        tt_move = -1
+        if entry is not None:
+            edepth, flag, val, tt_move = entry
+            if edepth >= depth:
+                if flag == _EXACT:
+                    return val
+                if flag == _LOWER:
+                    if val >= beta:
+                        return val
+                elif val <= alpha:
+                    return val
+        alpha0 = alpha
+        best = -_INF
+        best_a = -1
+        for a in self._ordered(st, ply, tt_move):
+            if a == K.DRAW_ACTION:
+                v = self._chance(st, depth, ply)
+            else:
+                child = st[:]
+                K.apply(child, a)
+                v = self._child_value(child, p, depth - 1, alpha, beta, ply + 1)
+            if v > best:
+                best, best_a = v, a
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        if a != K.DRAW_ACTION:
+                            self._killer(ply, a)
+                        break
+        flag = _UPPER if best <= alpha0 else (_LOWER if best >= beta else _EXACT)
+        if len(self.tt) >= self.cfg.tt_size:
+            self.tt.clear()
+        self.tt[key] = (depth, flag, best, best_a)
+        return best
+
+    def _killer(self, ply: int, a: int) -> None:
+        while len(self._killers) <= ply:
+            self._killers.append([-1, -1])
+        k = self._killers[ply]
+        if k[0] != a:
+            k[1] = k[0]
+            k[0] = a
+
+    def search(self, root_state: list[int], stop: Callable[[], bool] | None = None) -> ExpectimaxResult:
+        """Search from ``root_state`` (a raw kernel position; not modified).
+
+        ``stop``: optional callable polled every 256 nodes; when it returns True the search
+        ends and answers with the deepest iteration done. Raises ValueError if the game is over.
+        """
+        start = time.perf_counter()
+        cfg = self.cfg
+        acts = K.legal_actions(root_state)
+        if not acts:
+            raise ValueError("no legal action: the game is over")
+        if len(acts) == 1:
+            return ExpectimaxResult(acts[0], 0.0, 0, 0, time.perf_counter() - start)
+        self._deadline = _INF if cfg.seconds is None else start + cfg.seconds * cfg.safety
+        self._max_nodes = _INF if cfg.max_nodes is None else cfg.max_nodes
+        self._stop = stop
+        self.nodes = 0
+        self._check_at = min(256, self._max_nodes)
+        if len(self.tt) >= cfg.tt_size // 2:
+            self.tt.clear()
+        p = root_state[K.TURN]
+        order = sorted(acts, key=lambda a: -_order_score(root_state, a))
+        best_a, best_v, done_depth = order[0], 0.0, 0
+        depth = 0
+        max_depth = cfg.max_depth if cfg.max_depth is not None else 200
+        while depth < max_depth:
+            depth += 1
+            alpha = -_INF
+            it_best_a, it_best_v = -1, -_INF
+            values: dict[int, float] = {}
+            try:
+                for a in order:
+                    if a == K.DRAW_ACTION:
+                        v = self._chance(root_state, depth, 0, root=True)
+                    else:
+                        child = root_state[:]
+                        K.apply(child, a)
+                        v = self._child_value(child, p, depth - 1, alpha, _INF, 1)
+                    values[a] = v
+                    if v > it_best_v:
+                        it_best_a, it_best_v = a, v
+                        if v > alpha:
+                            alpha = v
+            except _Timeout:
+                if it_best_a >= 0 and (it_best_a != best_a or done_depth == 0):
+                    best_a, best_v = it_best_a, it_best_v
+                    done_depth = depth  # partial iteration: its first action (the previous best) is done
+                break
+            best_a, best_v, done_depth = it_best_a, it_best_v, depth
+            # the best first next time, the others by their values (fail-low values are upper bounds)
+            order.sort(key=lambda a: -values.get(a, -_INF))
+            if abs(best_v) >= WIN / 2:  # a decided line: deeper search cannot change the outcome
+                break
+            if self._all_exact_leaves(depth, root_state):
+                break
+        return ExpectimaxResult(best_a, best_v, done_depth, self.nodes, time.perf_counter() - start)
+
+    def _all_exact_leaves(self, depth: int, st: list[int]) -> bool:
+        """Whether ``depth`` plies already reach past any possible end of the game (deeper is useless)."""
+        left = TOTAL_STONES - (st[K.S0] | st[K.S1]).bit_count()
+        # every action either places a stone or not; the game can last longer than ``left`` plies
+        # (draws, hero flips), so only stop when depth is very large
+        return depth > 4 * left + 2 * HAND_LIMIT + 16
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
