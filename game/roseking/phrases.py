@@ -25,6 +25,7 @@ LEVEL_NAMES = {
     "easy": N_("Easy"),
     "medium": N_("Medium"),
     "hard": N_("Hard"),
+    "expert": N_("Expert"),
 }
 #: Card directions (``Card.direction``) -> compass abbreviation (German "NO", French "NE", Dutch "NO").
 _DIRECTIONS = {

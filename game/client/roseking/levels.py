@@ -24,7 +24,8 @@ LEVEL_BLURBS: Mapping[str, str] = {
     "greedy": N_("Takes whatever scores most right now, without a plan."),
     "easy": N_("Looks one move ahead and sometimes slips, like a casual player."),
     "medium": N_("Searches ahead for a tenth of a second per move."),
-    "hard": N_("Searches about a second per move: the strongest opponent."),
+    "hard": N_("Searches deep for about a second per move."),
+    "expert": N_("Searches about three seconds per move: the strongest opponent."),
 }
 
 

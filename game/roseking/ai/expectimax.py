@@ -68,6 +68,7 @@ class ExpectimaxConfig:
     chance_samples: int | None = 1
     hero_weight: float = 30.0
     tempo_weight: float = 0.0
+    fitted_weight: float = 0.0
     safety: float = 0.95
     tt_size: int = 400_000
 
@@ -82,6 +83,22 @@ class ExpectimaxResult:
     depth: int
     nodes: int
     seconds: float
+
+
+#: score_of by stone bitmask: the same stone sets recur all over a search tree (draws and the other
+#: side's moves leave them unchanged). Cleared when it holds _SCORE_CACHE_SIZE entries.
+_SCORE_CACHE: dict[int, int] = {}
+_SCORE_CACHE_SIZE = 500_000
+
+
+def cached_score(stones: int) -> int:
+    """:func:`game.roseking.engine.score_of` of a stone bitmask, memoised."""
+    v = _SCORE_CACHE.get(stones)
+    if v is None:
+        if len(_SCORE_CACHE) >= _SCORE_CACHE_SIZE:
+            _SCORE_CACHE.clear()
+        v = _SCORE_CACHE[stones] = score_of(stones)
+    return v
 
 
 def terminal_value(st: list[int], p: int) -> float:
@@ -102,11 +119,62 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
     ``tempo_weight`` times the best immediate join of the player to move (signed).
     """
     mine, theirs = st[K.S0 + p], st[K.S1 - p]
-    v = score_of(mine) - score_of(theirs)
+    cache = _SCORE_CACHE
+    a = cache.get(mine)
+    if a is None:
+        a = cached_score(mine)
+    b = cache.get(theirs)
+    if b is None:
+        b = cached_score(theirs)
+    v = a - b
     left = TOTAL_STONES - (mine | theirs).bit_count()
     if hero_weight:
         v += hero_weight * (st[K.HE0 + p] - st[K.HE1 - p]) * min(1.0, left / 20.0)
+    if tempo_weight:
+        mover = st[K.TURN]
+        gain = best_gain(st, mover, a if mover == p else b, b if mover == p else a)
+        v += tempo_weight * gain if mover == p else -tempo_weight * gain
     return v
+
+
+def best_gain(st: list[int], q: int, own_score: int, other_score: int) -> int:
+    """The best immediate change of ``q``'s score margin by one play or hero action of ``q``'s hand.
+
+    ``own_score``/``other_score``: the current scores of ``q`` and the opponent. 0 if nothing is playable.
+    """
+    mine, theirs = st[K.S0 + q], st[K.S1 - q]
+    occ = mine | theirs
+    heroes = st[K.HE0 + q]
+    base = st[K.CROWN] * NUM_CARDS
+    h = st[K.H0 + q]
+    best = 0
+    cache = _SCORE_CACHE
+    while h:
+        low = h & -h
+        h ^= low
+        bit = TARGET_BIT[base + low.bit_length() - 1]
+        if not bit:
+            continue
+        if not occ & bit:
+            m = mine | bit
+            sm = cache.get(m)
+            if sm is None:
+                sm = cached_score(m)
+            g = sm - own_score
+        elif heroes and theirs & bit:
+            m, t = mine | bit, theirs & ~bit
+            sm = cache.get(m)
+            if sm is None:
+                sm = cached_score(m)
+            stt = cache.get(t)
+            if stt is None:
+                stt = cached_score(t)
+            g = sm - own_score + other_score - stt
+        else:
+            continue
+        if g > best:
+            best = g
+    return best
 
 
 def _order_score(st: list[int], a: int) -> int:
@@ -163,7 +231,10 @@ class Expectimax:
 
     def _eval(self, st: list[int], p: int) -> float:
         cfg = self.cfg
-        return evaluate(st, p, cfg.hero_weight, cfg.tempo_weight)
+        v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight)
+        if cfg.fitted_weight:
+            v += cfg.fitted_weight * K.evaluate(st, p)
+        return v
 
     def _tick(self) -> None:
         """Every 256 nodes (and at the node budget): raise :class:`_Timeout` once the budget is spent."""
