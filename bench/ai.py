@@ -2,8 +2,11 @@
 
 Prints:
 1. kernel playouts per second (smart default policy, and uniform random) from fresh deals;
-2. the hard search: iterations (= playouts) per second and time per move over positions
-   sampled from real games, against its budget (``--seconds``, default 1.0);
+2. the search levels over positions sampled from real games: ``hard`` and ``expert``
+   (expectimax: nodes per second, depth reached per move, time per move mean and max,
+   wall and CPU, against the budget ``--seconds``, default 1.0, expert three times it),
+   the ``mcts`` baseline and ``medium`` (iterations = playouts per second), and the
+   ``alphabeta`` baseline at depths 5 and 7 (nodes per second, time per move);
 3. frame times of a pygame-free 60 Hz loop (16.7 ms frames, ~2 ms of work each) while
    ``hard`` thinks in a :class:`~game.roseking.ai.process.ProcessThinker`, and for comparison in a
    thread :class:`~game.roseking.ai.players.Thinker`: p50 / p99 / max of the frame interval.
@@ -21,7 +24,8 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.ai import kernel as K  # noqa: E402
-from game.roseking.ai.players import HardPlayer, Thinker, make_player  # noqa: E402
+from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
+from game.roseking.ai.players import ExpertPlayer, HardPlayer, MCTSPlayer, MediumPlayer, Thinker, make_player  # noqa: E402
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402
 
@@ -57,19 +61,59 @@ def sample_positions(count: int, seed: int) -> list[State]:
     return out[:count]
 
 
-def bench_search(seconds: float, moves: int) -> None:
-    player = HardPlayer(seed=1, seconds=seconds)
-    times, rates = [], []
-    for s in sample_positions(moves, 7):
-        t0 = time.perf_counter()
+def _timed(player, positions: list[State]) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of ``player.choose`` on each position."""
+    walls, cpus = [], []
+    for s in positions:
+        t0, c0 = time.perf_counter(), time.process_time()
         player.choose(s)
-        dt = time.perf_counter() - t0
-        times.append(dt)
-        assert player.last is not None
-        rates.append(player.last.iterations / dt)
-    print(f"hard search at {seconds:.2f} s/move over {len(times)} positions: "
-          f"{statistics.mean(rates):,.0f} iterations (playouts)/s; time per move mean {statistics.mean(times):.3f} s, "
-          f"max {max(times):.3f} s ({100 * (max(times) / seconds - 1):+.1f}% of budget)")
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return walls, cpus
+
+
+def _times(label: str, walls: list[float], cpus: list[float], budget: float | None) -> str:
+    over = "" if budget is None else f" ({100 * (max(walls) / budget - 1):+.1f}% of budget on the wall clock)"
+    return (f"time per move wall mean {statistics.mean(walls):.3f} s, max {max(walls):.3f} s; "
+            f"CPU mean {statistics.mean(cpus):.3f} s, max {max(cpus):.3f} s{over}")
+
+
+def bench_search(seconds: float, moves: int) -> None:
+    positions = sample_positions(moves, 7)
+    for cls, budget in ((HardPlayer, seconds), (ExpertPlayer, 3 * seconds)):
+        player = cls(seed=1, seconds=seconds)
+        walls, cpus, depths, rates = [], [], [], []
+        for s in positions:
+            w, c = _timed(player, [s])
+            assert player.last is not None
+            walls += w
+            cpus += c
+            if player.last.nodes:  # a forced move is answered without searching
+                depths.append(player.last.depth)
+                rates.append(player.last.nodes / w[0])
+        print(f"{player.name} (expectimax) at {budget:.2f} s/move over {len(walls)} positions: "
+              f"{statistics.mean(rates):,.0f} nodes/s; depth reached mean {statistics.mean(depths):.1f}, "
+              f"min {min(depths)}, max {max(depths)} plies; " + _times(player.name, walls, cpus, budget))
+    for cls, budget in ((MCTSPlayer, seconds), (MediumPlayer, seconds / 10)):
+        player = cls(seed=1, seconds=seconds)
+        walls, cpus, rates = [], [], []
+        for s in positions:
+            w, c = _timed(player, [s])
+            assert player.last is not None
+            walls += w
+            cpus += c
+            rates.append(player.last.iterations / w[0])
+        print(f"{player.name} (MCTS) at {budget:.2f} s/move: {statistics.mean(rates):,.0f} iterations (playouts)/s; "
+              + _times(player.name, walls, cpus, budget))
+    for depth in (5, 7):
+        player = AlphaBetaPlayer(seed=1, depth=depth)
+        walls, cpus, nodes = [], [], 0
+        for s in positions:
+            w, c = _timed(player, [s])
+            walls += w
+            cpus += c
+            nodes += player.last_nodes
+        print(f"alphabeta depth {depth}: {nodes / sum(walls):,.0f} nodes/s; " + _times("alphabeta", walls, cpus, None))
 
 
 def _frame_loop(thinker, states: list[State], duration: float, work_ms: float = 2.0) -> list[float]:

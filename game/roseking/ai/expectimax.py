@@ -32,9 +32,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from game.roseking.engine import decide, score_of
+from game.roseking.engine import decide, score_of, territories
 from game.roseking.engine.cards import NUM_CARDS
-from game.roseking.engine.state import HAND_LIMIT, TOTAL_STONES, TARGET_BIT
+from game.roseking.engine.state import HAND_LIMIT, TARGET_BIT, TOTAL_STONES, _spread
 
 import game.roseking.ai.kernel as K
 
@@ -101,6 +101,61 @@ def cached_score(stones: int) -> int:
     return v
 
 
+_GROUP_CACHE: dict[int, tuple[int, int]] = {}
+
+
+def group_stats(stones: int) -> tuple[int, int]:
+    """``(score, largest territory size)`` of a stone bitmask (ruling 8), memoised."""
+    v = _GROUP_CACHE.get(stones)
+    if v is None:
+        if len(_GROUP_CACHE) >= _SCORE_CACHE_SIZE:
+            _GROUP_CACHE.clear()
+        groups = territories(stones)
+        v = _GROUP_CACHE[stones] = (sum(g.bit_count() ** 2 for g in groups),
+                                    groups[0].bit_count() if groups else 0)
+    return v
+
+
+def fitted_logit(st: list[int]) -> float:
+    """:func:`game.roseking.ai.kernel.evaluate` for Red (the fitted logistic model of the win
+    chance, issue 4), computed with memoised territory figures; equal to it up to rounding."""
+    r, w = st[K.S0], st[K.S1]
+    occ = r | w
+    gr = _GROUP_CACHE.get(r)
+    if gr is None:
+        gr = group_stats(r)
+    gw = _GROUP_CACHE.get(w)
+    if gw is None:
+        gw = group_stats(w)
+    rm, rb, rh = K._reach(st, 0)
+    wm, wb, wh = K._reach(st, 1)
+    stuck_r = 1.0 if rm == 0 and st[K.H0].bit_count() >= HAND_LIMIT else 0.0
+    stuck_w = 1.0 if wm == 0 and st[K.H1].bit_count() >= HAND_LIMIT else 0.0
+    tomove = 1.0 if st[K.TURN] == 0 else -1.0
+    placed = occ.bit_count()
+    row = K.WEIGHTS[-1]
+    for limit, wts in zip(K.PHASE_LIMITS, K.WEIGHTS):
+        if placed < limit:
+            row = wts
+            break
+    f = (
+        (gr[0] - gw[0]) / 100.0,
+        (gr[1] - gw[1]) / 10.0,
+        (r.bit_count() - w.bit_count()) / 10.0,
+        float(st[K.HE0] - st[K.HE1]),
+        float(rm - wm),
+        float(rb - wb),
+        float(rh - wh),
+        stuck_r - stuck_w,
+        tomove,
+        tomove * (rb if st[K.TURN] == 0 else wb),
+        ((_spread(r) & ~occ).bit_count() - (_spread(w) & ~occ).bit_count()) / 10.0,
+        float(st[K.H0].bit_count() - st[K.H1].bit_count()),
+    )
+    return (f[0] * row[0] + f[1] * row[1] + f[2] * row[2] + f[3] * row[3] + f[4] * row[4] + f[5] * row[5]
+            + f[6] * row[6] + f[7] * row[7] + f[8] * row[8] + f[9] * row[9] + f[10] * row[10] + f[11] * row[11])
+
+
 def terminal_value(st: list[int], p: int) -> float:
     """Value of a finished position for player ``p``: ``±WIN`` (0 for a draw) plus ``p``'s score margin."""
     margin = score_of(st[K.S0 + p]) - score_of(st[K.S1 - p])
@@ -114,9 +169,12 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
     """Static value of an unfinished position for player ``p``, in score points.
 
     ``score(p) - score(opponent)`` (territory sizes squared, ruling 8) plus
-    ``hero_weight`` per hero card more than the opponent, scaled by the share of the
-    stone supply left (a hero card unused at the end is worth nothing), plus
-    ``tempo_weight`` times the best immediate join of the player to move (signed).
+    ``hero_weight`` per hero card more than the opponent, scaled down over the last
+    20 stones of the supply (a hero card unused at the end is worth nothing), plus
+    ``tempo_weight`` times the best immediate gain of the player to move
+    (:func:`best_gain`: the join or flip its hand reaches from the crown now; counted
+    for ``p`` if ``p`` moves, against ``p`` otherwise). The tempo term removes most of
+    the odd/even swing of a score-only evaluation at the search horizon.
     """
     mine, theirs = st[K.S0 + p], st[K.S1 - p]
     cache = _SCORE_CACHE
@@ -128,19 +186,22 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
         b = cached_score(theirs)
     v = a - b
     left = TOTAL_STONES - (mine | theirs).bit_count()
+    hero_value = hero_weight * min(1.0, left / 20.0)
     if hero_weight:
-        v += hero_weight * (st[K.HE0 + p] - st[K.HE1 - p]) * min(1.0, left / 20.0)
+        v += hero_value * (st[K.HE0 + p] - st[K.HE1 - p])
     if tempo_weight:
         mover = st[K.TURN]
-        gain = best_gain(st, mover, a if mover == p else b, b if mover == p else a)
+        gain = best_gain(st, mover, a if mover == p else b, b if mover == p else a, hero_value)
         v += tempo_weight * gain if mover == p else -tempo_weight * gain
     return v
 
 
-def best_gain(st: list[int], q: int, own_score: int, other_score: int) -> int:
+def best_gain(st: list[int], q: int, own_score: int, other_score: int, hero_cost: float = 0.0) -> float:
     """The best immediate change of ``q``'s score margin by one play or hero action of ``q``'s hand.
 
-    ``own_score``/``other_score``: the current scores of ``q`` and the opponent. 0 if nothing is playable.
+    ``own_score``/``other_score``: the current scores of ``q`` and the opponent; a hero
+    action's gain is reduced by ``hero_cost`` (the value of the hero card it spends).
+    0 if nothing is playable (or nothing gains).
     """
     mine, theirs = st[K.S0 + q], st[K.S1 - q]
     occ = mine | theirs
@@ -169,7 +230,7 @@ def best_gain(st: list[int], q: int, own_score: int, other_score: int) -> int:
             stt = cache.get(t)
             if stt is None:
                 stt = cached_score(t)
-            g = sm - own_score + other_score - stt
+            g = sm - own_score + other_score - stt - hero_cost
         else:
             continue
         if g > best:
@@ -233,7 +294,8 @@ class Expectimax:
         cfg = self.cfg
         v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight)
         if cfg.fitted_weight:
-            v += cfg.fitted_weight * K.evaluate(st, p)
+            x = fitted_logit(st)
+            v += cfg.fitted_weight * (x if p == 0 else -x)
         return v
 
     def _tick(self) -> None:

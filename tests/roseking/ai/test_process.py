@@ -70,3 +70,11 @@ def test_instant_levels_use_a_thread_thinker():
     thinker.close()
     with pytest.raises(ValueError, match="unknown computer level"):
         make_thinker("grandmaster")
+
+
+def test_expert_thinks_in_a_worker_process():
+    s = State.random(Rng(10))
+    with make_thinker("expert", seed=4, iterations=200, seconds=None) as thinker:
+        assert isinstance(thinker, ProcessThinker)
+        thinker.start(s)
+        assert _wait(thinker) in s.legal_moves()
