@@ -58,16 +58,18 @@ class ExpectimaxConfig:
       reproducible on any machine.
     - ``chance_samples``: cards expanded per chance node below the root (None: all).
     - ``hero_weight``: points per hero card left (scaled down as the supply empties, see :func:`evaluate`).
-    - ``tempo_weight``: share of the mover's best immediate join counted for the mover.
+    - ``tempo_weight``: share of the mover's best immediate gain counted for the mover (:func:`evaluate`).
+    - ``fitted_weight``: points per unit of the fitted logistic evaluation's logit
+      (:func:`fitted_logit`, the MCTS's leaf value) added to the evaluation (0: not used).
     - ``tt_size``: transposition-table entries kept before it is cleared (memory bound).
     """
 
     seconds: float | None = 1.0
     max_depth: int | None = None
     max_nodes: int | None = None
-    chance_samples: int | None = 1
+    chance_samples: int | None = 2
     hero_weight: float = 30.0
-    tempo_weight: float = 0.0
+    tempo_weight: float = 0.5
     fitted_weight: float = 0.0
     safety: float = 0.95
     tt_size: int = 400_000
