@@ -65,7 +65,8 @@ class ExpectimaxConfig:
     - ``max_nodes``: node budget (None: no limit); with it and no ``seconds`` a search is
       reproducible on any machine.
     - ``chance_samples``: cards expanded per chance node below the root (None: all).
-    - ``hero_weight``: points per hero card left (scaled down as the supply empties, see :func:`evaluate`).
+    - ``hero_weight``: points per hero card left, scaled down over the last ``hero_fade``
+      stones of the supply (0: never), see :func:`evaluate`.
     - ``tempo_weight``: share of the mover's best immediate gain counted for the mover (:func:`evaluate`).
     - ``fitted_weight``: points per unit of the fitted logistic evaluation's logit
       (:func:`fitted_logit`, the MCTS's leaf value) added to the evaluation (0: not used).
@@ -78,6 +79,7 @@ class ExpectimaxConfig:
     max_nodes: int | None = None
     chance_samples: int | None = 2
     hero_weight: float = 30.0
+    hero_fade: int = 20
     tempo_weight: float = 0.5
     fitted_weight: float = 0.0
     safety: float = 0.95
@@ -176,12 +178,13 @@ def terminal_value(st: list[int], p: int) -> float:
     return (WIN if int(w) == p else -WIN) + margin
 
 
-def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: float = 0.0) -> float:
+def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: float = 0.0,
+             hero_fade: int = 20) -> float:
     """Static value of an unfinished position for player ``p``, in score points.
 
     ``score(p) - score(opponent)`` (territory sizes squared, ruling 8) plus
     ``hero_weight`` per hero card more than the opponent, scaled down over the last
-    20 stones of the supply (a hero card unused at the end is worth nothing), plus
+    ``hero_fade`` stones of the supply (a hero card unused at the end is worth nothing), plus
     ``tempo_weight`` times the best immediate gain of the player to move
     (:func:`best_gain`: the join or flip its hand reaches from the crown now; counted
     for ``p`` if ``p`` moves, against ``p`` otherwise). The tempo term removes most of
@@ -197,7 +200,7 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
         b = cached_score(theirs)
     v = a - b
     left = TOTAL_STONES - (mine | theirs).bit_count()
-    hero_value = hero_weight * min(1.0, left / 20.0)
+    hero_value = hero_weight * min(1.0, left / hero_fade) if hero_fade else hero_weight
     if hero_weight:
         v += hero_value * (st[K.HE0 + p] - st[K.HE1 - p])
     if tempo_weight:
@@ -303,7 +306,7 @@ class Expectimax:
 
     def _eval(self, st: list[int], p: int) -> float:
         cfg = self.cfg
-        v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight)
+        v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight, cfg.hero_fade)
         if cfg.fitted_weight:
             x = fitted_logit(st)
             v += cfg.fitted_weight * (x if p == 0 else -x)
