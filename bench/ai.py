@@ -82,7 +82,7 @@ def bench_search(seconds: float, moves: int) -> None:
     positions = sample_positions(moves, 7)
     for cls, budget in ((HardPlayer, seconds), (ExpertPlayer, 3 * seconds)):
         player = cls(seed=1, seconds=seconds)
-        walls, cpus, depths, rates = [], [], [], []
+        walls, cpus, depths, rates, cpu_rates = [], [], [], [], []
         for s in positions:
             w, c = _timed(player, [s])
             assert player.last is not None
@@ -91,8 +91,10 @@ def bench_search(seconds: float, moves: int) -> None:
             if player.last.nodes:  # a forced move is answered without searching
                 depths.append(player.last.depth)
                 rates.append(player.last.nodes / w[0])
+                cpu_rates.append(player.last.nodes / max(c[0], 1e-6))
         print(f"{player.name} (expectimax) at {budget:.2f} s/move over {len(walls)} positions: "
-              f"{statistics.mean(rates):,.0f} nodes/s; depth reached mean {statistics.mean(depths):.1f}, "
+              f"{statistics.mean(rates):,.0f} nodes/s ({statistics.mean(cpu_rates):,.0f} per CPU second); "
+              f"depth reached mean {statistics.mean(depths):.1f}, "
               f"min {min(depths)}, max {max(depths)} plies; " + _times(player.name, walls, cpus, budget))
     for cls, budget in ((MCTSPlayer, seconds), (MediumPlayer, seconds / 10)):
         player = cls(seed=1, seconds=seconds)
