@@ -2,11 +2,12 @@
 
 Prints:
 1. kernel playouts per second (smart default policy, and uniform random) from fresh deals;
-2. the search levels over positions sampled from real games: ``hard`` and ``expert``
-   (expectimax: nodes per second, depth reached per move, time per move mean and max,
-   wall and CPU, against the budget ``--seconds``, default 1.0, expert three times it),
-   the ``mcts`` baseline and ``medium`` (iterations = playouts per second), and the
-   ``alphabeta`` baseline at depths 5 and 7 (nodes per second, time per move);
+2. the searchers over positions sampled from real games: the ``expectimax`` baseline
+   (nodes per second, depth reached per move, time per move mean and max, wall and CPU,
+   against the budget ``--seconds``, default 1.0), the MCTS levels ``expert`` (three
+   times the budget), ``hard`` and ``medium`` (a tenth) (iterations = playouts per
+   second, time per move), and the ``alphabeta`` baseline at depths 5 and 7 (nodes per
+   second, time per move);
 3. frame times of a pygame-free 60 Hz loop (16.7 ms frames, ~2 ms of work each) while
    ``hard`` thinks in a :class:`~game.roseking.ai.process.ProcessThinker`, and for comparison in a
    thread :class:`~game.roseking.ai.players.Thinker`: p50 / p99 / max of the frame interval.
@@ -25,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.ai import kernel as K  # noqa: E402
 from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
-from game.roseking.ai.players import ExpertPlayer, HardPlayer, MCTSPlayer, MediumPlayer, Thinker, make_player  # noqa: E402
+from game.roseking.ai.players import ExpectimaxPlayer, ExpertPlayer, HardPlayer, MediumPlayer, Thinker, make_player  # noqa: E402
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402
 
@@ -80,7 +81,7 @@ def _times(label: str, walls: list[float], cpus: list[float], budget: float | No
 
 def bench_search(seconds: float, moves: int) -> None:
     positions = sample_positions(moves, 7)
-    for cls, budget in ((HardPlayer, seconds), (ExpertPlayer, 3 * seconds)):
+    for cls, budget in ((ExpectimaxPlayer, seconds),):
         player = cls(seed=1, seconds=seconds)
         walls, cpus, depths, rates, cpu_rates = [], [], [], [], []
         for s in positions:
@@ -96,7 +97,7 @@ def bench_search(seconds: float, moves: int) -> None:
               f"{statistics.mean(rates):,.0f} nodes/s ({statistics.mean(cpu_rates):,.0f} per CPU second); "
               f"depth reached mean {statistics.mean(depths):.1f}, "
               f"min {min(depths)}, max {max(depths)} plies; " + _times(player.name, walls, cpus, budget))
-    for cls, budget in ((MCTSPlayer, seconds), (MediumPlayer, seconds / 10)):
+    for cls, budget in ((ExpertPlayer, 3 * seconds), (HardPlayer, seconds), (MediumPlayer, seconds / 10)):
         player = cls(seed=1, seconds=seconds)
         walls, cpus, rates = [], [], []
         for s in positions:

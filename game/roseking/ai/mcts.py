@@ -1,4 +1,4 @@
-"""Monte Carlo tree search with chance nodes for Rose King (the ``medium`` level and the ``mcts`` baseline).
+"""Monte Carlo tree search with chance nodes for Rose King (the ``medium``, ``hard`` and ``expert`` levels).
 
 Both hands are open and every played card is seen, so a player's information
 state is the whole position except the draw pile's *order*, which the engine
