@@ -259,6 +259,7 @@ SHARED_SCHEMAS: dict[str, dict[str, Check]] = {
 #: Rose King's messages on top of the shared ones (docs/protocol.md, "Messages").
 SCHEMAS: dict[str, dict[str, Check]] = {
     **SHARED_SCHEMAS,
+    "hello": {**SHARED_SCHEMAS["hello"], "colour": _enum("", "red", "white")},
     "sync": {"game": _bin(16), "host": _enum("red", "white"), "red": _NAME, "white": _NAME,
              "date": _str(0, 32), "moves": _list(_MOVE, 0, MAX_PLY),
              "coins": _list(_tuple(_int(-1, MAX_PLY), _HASH, _HASH, _SECRET, _SECRET), 1, MAX_PLY),

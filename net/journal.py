@@ -44,6 +44,8 @@ class Journal:
     coins: dict[int, CoinEntry] = field(default_factory=dict)
     own: dict[int, str] = field(default_factory=dict)
     resigned_at: int | None = None
+    #: Rose King: the host's colour choice for this game ("red", "white", "" = random), fixed at the hellos
+    host_colour: str = ""
     game: Any = None
     sink: Callable[["Journal"], None] | None = None
     saves: int = 0
@@ -52,6 +54,7 @@ class Journal:
         """Start the journal of a new game (forgets the previous one)."""
         self.game_id, self.seat, self.key, self.peer_key = game_id, seat, key, peer_key
         self.coins, self.own, self.resigned_at, self.game = {}, {}, None, None
+        self.host_colour = ""
 
     def save(self) -> None:
         """Make the journal durable now (before the promise it holds is sent). Raises OSError
@@ -71,7 +74,7 @@ class Journal:
                            "key": self.key.hex(), "peer_key": self.peer_key.hex(),
                            "coins": [c.to_json() for c in sorted(self.coins.values(), key=lambda c: c.purpose)],
                            "own": {str(k): v for k, v in sorted(self.own.items())},
-                           "resigned_at": self.resigned_at}, indent=1) + "\n"
+                           "resigned_at": self.resigned_at, "host_colour": self.host_colour}, indent=1) + "\n"
 
     @classmethod
     def from_json(cls, data: bytes) -> "Journal":
@@ -98,6 +101,10 @@ class Journal:
             if r is not None and type(r) is not int:
                 raise ValueError("bad resigned_at")
             j.resigned_at = r
+            hc = d.get("host_colour", "")
+            if hc not in ("", "red", "white"):
+                raise ValueError("bad host_colour")
+            j.host_colour = hc
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"not a LAN journal: {e}") from None
         return j

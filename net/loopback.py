@@ -25,13 +25,13 @@ class Pair:
     both are quiet and keeps every event per side in ``events[side]``."""
 
     def __init__(self, seed: int = 1, host_journal: Journal | None = None, join_journal: Journal | None = None,
-                 names=("Alice", "Bob"), now: float = 0.0) -> None:
+                 names=("Alice", "Bob"), now: float = 0.0, colour: str = "") -> None:
         self.now = now
         self.seed = seed
         self.host_journal = host_journal if host_journal is not None else Journal()
         self.join_journal = join_journal if join_journal is not None else Journal()
         self.host = Connection(Role.HOST, names[0], journal=self.host_journal, date="2026-11-22T03:00:00Z",
-                               token_bytes=det_tokens(seed), now=now)
+                               token_bytes=det_tokens(seed), now=now, colour=colour)
         self.join = Connection(Role.JOIN, names[1], journal=self.join_journal, date="2026-11-22T04:00:00Z",
                                token_bytes=det_tokens(seed + 1000), now=now)
         self.names = names

@@ -83,15 +83,20 @@ class Phase(Enum):
     CLOSED = "closed"
 
 
-def setup_from_coin(digest: bytes) -> tuple[Color, tuple, tuple]:
+def setup_from_coin(digest: bytes, choice: str = "") -> tuple[Color, tuple, tuple]:
     """(host's colour, red's hand, white's hand) from the set-up coin's digest.
 
     With ``rng = coin_rng(digest)``: the host plays red when ``rng.randbelow(2) == 0``;
     then :func:`~game.roseking.engine.random_deal` shuffles the 24 cards (Fisher-Yates with
     the same ``rng``) and deals the first 5 to red, the next 5 to white (ruling 3).
+    ``choice``: the colour the host chose in its hello (``"red"``/``"white"``), or ``""``
+    (random). A chosen colour is the host's colour; ``randbelow(2)`` is still drawn (and
+    ignored), so the coin decides the deal exactly as it would have.
     """
     rng = coin_rng(digest)
     host_color = Color.RED if rng.randbelow(2) == 0 else Color.WHITE
+    if choice:
+        host_color = Color.from_name(choice)
     red, white = random_deal(rng)
     return host_color, red, white
 
@@ -368,13 +373,17 @@ class Connection:
 
     def __init__(self, role: Role, name: str, *, journal: Journal | None = None, game: LanGame | None = None,
                  peer_id: bytes | None = None, date: str = "", now: float = 0.0,
-                 token_bytes: Callable[[int], bytes] = secrets.token_bytes) -> None:
+                 token_bytes: Callable[[int], bytes] = secrets.token_bytes, colour: str = "") -> None:
         why = name_problem(name, MAX_NAME)
         if why:
             raise ValueError(f"a player name {why} (1..{MAX_NAME} printable characters), got {name!r:.80}")
         self.role = Role(role)
+        if colour not in ("", "red", "white") or (colour and self.role is not Role.HOST):
+            raise ValueError(f"only the host chooses a colour (red, white or \"\" for random), got {colour!r:.20}")
         self.seat, self.peer_seat = self.role.seat, self.role.other.seat
         self.name = name
+        #: the host's colour choice offered for a new game ("" = random); the joiner sends ""
+        self.colour = colour
         self.journal = journal if journal is not None else Journal()
         if game is not None:
             self.journal.game = game
@@ -412,7 +421,7 @@ class Connection:
                     "rec": RECORD_VERSION, "name": name, "peer": self.peer_id, "role": self.role.value,
                     "date": date[:32], "nonce": self.nonce, "key": self._new_key, "game": j.game_id,
                     "ply": g.state.ply if g else 0, "hash": g.hashes[-1] if g else b"",
-                    "over": bool(g is not None and g.over)})
+                    "over": bool(g is not None and g.over), "colour": colour})
 
     # ------------------------------------------------------------------ queries
     @property
@@ -745,6 +754,8 @@ class Connection:
                                     f"both sides are {self.role.value}s")
         if msg["peer"] == self.peer_id or msg["nonce"] == self.nonce:
             raise ProtocolViolation("self", "the peer uses our own peer id")
+        if msg["colour"] and msg["role"] != Role.HOST.value:
+            raise ProtocolViolation("schema", "hello: only the host chooses a colour")
         self.peer = Handshake(msg["name"], Role(msg["role"]), msg["peer"], msg["app"])
         self._events.append(self.peer)
         if self.role is Role.JOIN:
@@ -769,6 +780,7 @@ class Connection:
             raise ProtocolViolation("seat", "this seat is taken: the host is connected to another player")
         nonces = (self.nonce, msg["nonce"]) if self.role is Role.HOST else (msg["nonce"], self.nonce)
         j.reset(game_id_from(nonces), self.seat, self._new_key, msg["key"])
+        j.host_colour = self.colour if self.role is Role.HOST else msg["colour"]  # fixed before any commitment
         self._seat(resumed=False)
         self._begin_setup()
 
@@ -886,9 +898,10 @@ class Connection:
         coins: dict[int, Transcript] = {c[0]: tuple(c[1:]) for c in msg["coins"]}  # type: ignore[misc]
         if -1 not in coins:
             raise ProtocolViolation("sync", "the copy lacks its set-up coin")
-        host_color, red, white = setup_from_coin(self._check_transcript(-1, coins[-1], "sync"))
+        host_color, red, white = setup_from_coin(self._check_transcript(-1, coins[-1], "sync"), j.host_colour)
         if str(host_color) != msg["host"]:
-            raise ProtocolViolation("sync", "the copy's colours do not follow from the set-up coin")
+            raise ProtocolViolation("sync", "the copy's colours do not follow from the set-up coin"
+                                    + (f" and the host's choice ({j.host_colour})" if j.host_colour else ""))
         game = LanGame(j.game_id, host_color, msg["red"], msg["white"], msg["date"], State(red, white))
         game.coins[-1] = coins[-1]
         me = game.color_of(self.role)
@@ -1014,7 +1027,7 @@ class Connection:
         self._after_move(move, by_peer=move.player != game.color_of(self.role))
 
     def _start_game(self, digest: bytes, t: Transcript) -> None:
-        host_color, red, white = setup_from_coin(digest)
+        host_color, red, white = setup_from_coin(digest, self.journal.host_colour)
         assert self.peer is not None
         j = self.journal
         host_name, join_name = ((self.name, self.peer.peer_name) if self.role is Role.HOST

@@ -86,15 +86,17 @@ class LanSession:
     to put in a fresh journal (it cannot be resumed with a peer without its journal).
     ``log_dir``: where a desync report is written (``rose-king-desync-<game>-<role>.log``).
     ``clock``: a monotonic clock in seconds. ``forfeit_timeout``: seconds from our reveal
-    after which a peer that did not reveal forfeits, connected or not.
+    after which a peer that did not reveal forfeits, connected or not. ``colour``: the
+    host's colour for a new game (``"red"``, ``"white"``, ``""`` = random by the set-up coin).
     """
 
     def __init__(self, role: Role, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
                  game: LanGame | None = None, journal: str | os.PathLike | None = None,
                  seat: Journal | None = None, log_dir: str | os.PathLike | None = None, date: str = "",
                  reconnect_delay: float = 0.5, forfeit_timeout: float = FORFEIT_TIMEOUT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        Connection(Role(role), name)  # validates the name now, in the caller's thread (raises ValueError)
+                 clock: Callable[[], float] = time.monotonic, colour: str = "") -> None:
+        Connection(Role(role), name, colour=colour)  # validates name and colour now, in the caller's thread
+        self.colour = colour
         self.role = Role(role)
         self.name = name
         self.address = address
@@ -400,7 +402,7 @@ class LanSession:
 
     def _new_connection(self, allow_new_game: bool = True) -> Connection:
         conn = Connection(self.role, self.name, journal=self._seat, peer_id=self._peer_id, date=self.date,
-                          now=self._clock())
+                          now=self._clock(), colour=self.colour)
         conn.allow_new_game = allow_new_game
         return conn
 
