@@ -1,7 +1,7 @@
 """``rose-king host`` (and the shared code of ``rose-king join``): play over the LAN (issue 7).
 
-``rose-king host [--port P] [--bind A] [--name N] [--headless --ai LEVEL] [--record FILE]
-[--beacon-address A]`` waits for a player; ``--headless --ai LEVEL`` plays as the computer
+``rose-king host [--port P] [--bind A] [--name N] [--colour red|white|random] [--headless --ai LEVEL]
+[--record FILE] [--beacon-address A]`` waits for a player; ``--headless --ai LEVEL`` plays as the computer
 without a window and writes the record (``--record FILE``) after every move and at the
 end. A ``--record FILE`` that holds an unfinished LAN game is resumed. Exit status 0 when
 the game was played to its end, 1 when it could not be, 2 for bad options.
@@ -34,6 +34,12 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="headless: print every move")
     p.add_argument("--loopback", action="store_true",
                    help="stay on this machine: listen on 127.0.0.1 and send discovery beacons only there")
+
+
+def host_colour(args: argparse.Namespace) -> str:
+    """The host's colour choice for the protocol: ``"red"``, ``"white"`` or ``""`` (random)."""
+    colour = getattr(args, "colour", "random") or "random"
+    return "" if colour == "random" else colour
 
 
 def run_peer(args: argparse.Namespace, role: str) -> int:
@@ -70,7 +76,7 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
     try:
         if role == "host":
             session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso())
+                                      log_dir=args.log_dir, date=now_iso(), colour=host_colour(args))
         else:
             session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso())
@@ -155,6 +161,8 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port to listen on (default {DEFAULT_PORT})")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS",
                    help="local address to listen on (default: all; 127.0.0.1 for this machine only)")
+    p.add_argument("--colour", "--color", choices=("red", "white", "random"), default="random",
+                   help="the colour you play in a new game (default random: the set-up coin decides)")
     p.add_argument("--beacon", action="store_true",
                    help="headless: send a discovery beacon every 1.5 s to the LAN's broadcast addresses "
                         "(127.0.0.1 with --loopback); the windowed host always does")

@@ -391,3 +391,29 @@ def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app,
         assert {g.red_name, g.white_name} == {"Rosalind", "Bob"}
     finally:
         join.close()
+
+
+def test_the_host_chooses_white_on_its_waiting_screen_and_plays_white(app, driver, tmp_path):
+    """Issue 15: the host's screen has Red / White / Random (default Random); White hosts as White."""
+    from game.client.roseking.lan import host_game
+    from game.roseking.engine import Color
+    lobby = host_game(app, bind="127.0.0.1", port=0, store=SaveStore(tmp_path))
+    run_until(app, None, lambda: lobby.session.status == "listening", "listening")
+    by_label = {b.label: b for b in lobby.buttons}
+    assert lobby.colour == "" and by_label["Random"].selected()
+    driver.click(by_label["Red"].rect.center)
+    assert lobby.colour == "red" and by_label["Red"].selected()
+    driver.click(by_label["White"].rect.center)
+    assert lobby.colour == "white" and lobby.session.colour == "white"
+    assert by_label["White"].selected() and not by_label["Random"].selected()
+    join = LanSession.join("Bob", "127.0.0.1", lobby.session.port, reconnect_delay=0.05)
+    peer = Peer(join)
+    try:
+        run_until(app, peer, lambda: any(isinstance(s, LanGameScene) for s in app.scenes), "the game to start")
+        scene = game_scene(app)
+        assert scene.match.color is Color.WHITE
+        run_until(app, peer, lambda: join.game is not None, "the peer's game")
+        assert join.color is Color.RED and join.game.host_color is Color.WHITE
+        assert join.game.white_name == scene.player_names()[Color.WHITE]
+    finally:
+        join.close()

@@ -161,3 +161,13 @@ def test_a_strangers_bad_hello_never_ends_a_headless_host(procs, tmp_path):
     assert join.finish() == 0 and host.finish() == 0, host.lines + join.lines
     assert (tmp_path / "h.json").read_text() == (tmp_path / "j.json").read_text()
     assert any("refused" in line for line in host.lines)
+
+
+def test_host_colour_option_makes_the_host_play_that_colour(procs, tmp_path):
+    host, port = start_host(procs, tmp_path / "h.json", "--colour", "white", "--move-delay", "0.01")
+    join = procs("join", f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random",
+                 "--record", str(tmp_path / "j.json"), "--timeout", str(LIMIT), "--move-delay", "0.01")
+    assert host.expect("new game").endswith("you play white")
+    assert join.expect("new game").endswith("Bob (red) vs Alice (white); you play red")
+    p = procs("host", "--colour", "blue", "--headless", "--ai", "greedy")
+    assert p.finish() == 2

@@ -36,7 +36,7 @@ from ..theme import CANVAS
 from .match import Match
 from .result import ResultPanel, headline
 from ..textinput import TextInput
-from ..widgets import Button, ButtonScene, panel
+from ..widgets import Button, ButtonScene, chooser, panel
 
 if TYPE_CHECKING:
     from ..app import App
@@ -523,9 +523,36 @@ class LanLobby(ButtonScene):
         self.error = ""
         self.adopting: tuple[GameStarted, list] | None = None
         self.addresses = local_addresses() if session.role.value == "host" else []
-        self.rect = pygame.Rect(CANVAS[0] // 2 - 380, 250, 760, 440)
+        hosting = session.role.value == "host"
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 380, 220 if hosting else 250, 760, 520 if hosting else 440)
         self.buttons = [Button((self.rect.centerx - 140, self.rect.bottom - 84, 280, 56), N_("Cancel"), self.cancel,
                                size=30)]
+        held = session.game
+        self._resuming = held is not None and not held.over  # a resumed game keeps its colours
+        if hosting:  # the host's colour in a new game: fixed once a player connects (it goes in the hello)
+            bw, gap = 200, 12
+            x0 = self.rect.centerx - (3 * bw + 2 * gap) // 2
+            for i, (value, label) in enumerate((("red", N_("Red")), ("white", N_("White")),
+                                                ("", N_("Random")))):
+                choose, chosen = chooser(self, "colour", value)
+                self.buttons.append(Button((x0 + i * (bw + gap), self.rect.bottom - 150, bw, 52), label, choose,
+                                           enabled=self.colour_open, selected=chosen, size=28))
+
+    @property
+    def colour(self) -> str:
+        """The host's colour choice for a new game: "red", "white" or "" (random)."""
+        return self.session.colour if self.session is not None else ""
+
+    @colour.setter
+    def colour(self, value: str) -> None:
+        if self.session is not None and self.colour_open():
+            self.session.colour = value  # read by the session's thread when a player's connection opens
+
+    def colour_open(self) -> bool:
+        """Whether the colour can still be chosen: nobody has connected yet, and the seat holds no game
+        (a resumed game keeps its colours)."""
+        s = self.session
+        return s is not None and s.status == "listening" and not self._resuming
 
     def cancel(self) -> None:
         self.close()
@@ -607,6 +634,8 @@ class LanLobby(ButtonScene):
             lines.append((_("Players join at this address:"), 26, CREAM))
             for addr in self.addresses[:3]:
                 lines.append((f"{addr}:{session.port}", 34, GOLD))
+            c = art.text(_("Your colour:"), 26, CREAM, shadow=True)
+            surface.blit(c, c.get_rect(midbottom=(self.rect.centerx, self.rect.bottom - 156)))
         elif session is not None:
             lines.append((_("Your name: {name}").format(name=session.name), 26, CREAM))
         nobody = self.nobody_answers()
@@ -804,8 +833,9 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
             session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso())
         else:
+            from game.commands.host import host_colour
             session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso())
+                                      log_dir=args.log_dir, date=now_iso(), colour=host_colour(args))
     except (OSError, ValueError) as e:
         print(f"rose-king: {e}", file=sys.stderr)
         pygame.quit()
