@@ -77,3 +77,9 @@ def check_record_path(path: str | None) -> str | None:
     if p.exists() and not p.is_file():
         return f"--record {path}: not a regular file"
     return None
+
+
+def host_colour(args: argparse.Namespace) -> str:
+    """The host's colour choice for the protocol: ``"red"``, ``"white"`` or ``""`` (random)."""
+    colour = getattr(args, "colour", "random") or "random"
+    return "" if colour == "random" else colour

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from net import DEFAULT_PORT
 
-from game.lan import check_record_path, default_name, load_seat
+from game.lan import check_record_path, default_name, host_colour, load_seat
 from game.roseking.engine import now_iso
 
 
@@ -34,12 +34,6 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="headless: print every move")
     p.add_argument("--loopback", action="store_true",
                    help="stay on this machine: listen on 127.0.0.1 and send discovery beacons only there")
-
-
-def host_colour(args: argparse.Namespace) -> str:
-    """The host's colour choice for the protocol: ``"red"``, ``"white"`` or ``""`` (random)."""
-    colour = getattr(args, "colour", "random") or "random"
-    return "" if colour == "random" else colour
 
 
 def run_peer(args: argparse.Namespace, role: str) -> int:

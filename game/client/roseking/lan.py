@@ -814,7 +814,7 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
     ``open_window()`` makes the window (:func:`game.client.main.open_window`).
     Returns the exit status (1 if the window or the port cannot be opened).
     """
-    from game.lan import check_record_path, load_seat
+    from game.lan import check_record_path, host_colour, load_seat
 
     joining = "target" in vars(args)
     problem = check_record_path(args.record)
@@ -833,7 +833,6 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
             session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso())
         else:
-            from game.commands.host import host_colour
             session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso(), colour=host_colour(args))
     except (OSError, ValueError) as e:
