@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import socket
+import struct
 import threading
 import time
 from dataclasses import dataclass
@@ -52,12 +53,12 @@ def _is_loopback(address: str) -> bool:
     return address.startswith("127.") or address in ("::1", "localhost")
 
 
-def interface_broadcasts() -> list[str]:
-    """The broadcast address of every IPv4 interface that is up and can broadcast (not
-    loopback), read with ioctls (Linux; elsewhere an empty list). Sends nothing."""
+def _each_interface(read: Callable[[int, bytes], "str | None"]) -> list[str]:
+    """``read(fd, ifreq)`` for every network interface (Linux ioctls on a UDP socket that
+    sends nothing), skipping interfaces where it raises OSError or returns None; [] where
+    the platform has no ``fcntl`` or ``if_nameindex``."""
     try:
-        import fcntl
-        import struct
+        import fcntl  # noqa: F401  (only to know the ioctls exist here)
         names = [name for _index, name in socket.if_nameindex()]
     except (ImportError, OSError, AttributeError):
         return []
@@ -65,14 +66,37 @@ def interface_broadcasts() -> list[str]:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         for name in names:
             try:
-                req = struct.pack("256s", name.encode()[:15])
-                flags = struct.unpack("H", fcntl.ioctl(s.fileno(), 0x8913, req)[16:18])[0]  # SIOCGIFFLAGS
-                if not flags & 0x1 or not flags & 0x2 or flags & 0x8:  # up, broadcast, not loopback
-                    continue
-                found.append(socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8919, req)[20:24]))  # SIOCGIFBRDADDR
-            except OSError:
+                value = read(s.fileno(), struct.pack("256s", name.encode()[:15]))
+            except OSError:  # e.g. no IPv4 address on this interface
                 continue
+            if value is not None:
+                found.append(value)
     return found
+
+
+def _broadcast_of(fd: int, req: bytes) -> str | None:
+    import fcntl
+    flags = struct.unpack("H", fcntl.ioctl(fd, 0x8913, req)[16:18])[0]  # SIOCGIFFLAGS
+    if not flags & 0x1 or not flags & 0x2 or flags & 0x8:  # up, broadcast, not loopback
+        return None
+    return socket.inet_ntoa(fcntl.ioctl(fd, 0x8919, req)[20:24])  # SIOCGIFBRDADDR
+
+
+def _address_of(fd: int, req: bytes) -> str:
+    import fcntl
+    return socket.inet_ntoa(fcntl.ioctl(fd, 0x8915, req)[20:24])  # SIOCGIFADDR
+
+
+def interface_broadcasts() -> list[str]:
+    """The broadcast address of every IPv4 interface that is up and can broadcast (not
+    loopback), read with ioctls (Linux; elsewhere an empty list). Sends nothing."""
+    return _each_interface(_broadcast_of)
+
+
+def interface_addresses() -> list[str]:
+    """The IPv4 address of every network interface (loopback included), read with ioctls
+    (Linux; elsewhere an empty list). Sends nothing: a host reads these out to its guests."""
+    return _each_interface(_address_of)
 
 
 def broadcast_targets(loopback: bool | None = None,

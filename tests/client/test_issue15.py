@@ -8,17 +8,17 @@ import signal
 
 import pygame
 
+from net.discovery import interface_addresses
+
 from game import i18n
 from game.client.app import STEP
 from game.client.dialogs import PauseMenu
-from game.client.menus import MainMenu
-from game.client.roseking.game_scene import GameScene, controller_label
-from game.client.roseking.layout import BOARD_RECT
+from game.client.roseking.game_scene import controller_label
 from game.client.roseking.local_game import GameConfig, LocalGameScene, LocalPauseMenu, TextEntryDialog
 from game.client.roseking.movelog import move_words, ply_infos
 from game.client.roseking.result import ResultPanel
 from game.client.roseking.setup import ComputerSetup, start_game
-from game.roseking.engine import DRAW, HERO, PLAY, Card, Color, Move, State
+from game.roseking.engine import DRAW, PLAY, Color, Move, State
 from game.saves import SaveStore
 
 from .conftest import Driver
@@ -353,7 +353,7 @@ def test_the_host_reads_out_every_interface_address_without_sending(monkeypatch)
     monkeypatch.setattr(socket.socket, "send", no_send)
     found = lan.local_addresses()
     assert found[-1] == "127.0.0.1" and len(found) == len(set(found))
-    for addr in lan._interface_addresses():
+    for addr in interface_addresses():
         assert addr in found
 
 

@@ -23,7 +23,7 @@ from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
-from net.discovery import Beacon, BeaconListener, loopback_only
+from net.discovery import Beacon, BeaconListener, interface_addresses, loopback_only
 from net.discovery import FoundGame
 from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
 from net.transport import LanSession, Refused
@@ -53,25 +53,6 @@ own_beacons: set[bytes] = set()
 ADDRESS_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:[]_"
 
 
-def _interface_addresses() -> list[str]:
-    """IPv4 addresses of every network interface (Linux: SIOCGIFADDR per interface), or []."""
-    try:
-        import fcntl
-        import struct
-        names = [name for _i, name in socket.if_nameindex()]
-    except (ImportError, OSError, AttributeError):
-        return []
-    found = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        for name in names:
-            try:
-                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))  # SIOCGIFADDR
-            except OSError:  # no IPv4 address on this interface
-                continue
-            found.append(socket.inet_ntoa(packed[20:24]))
-    return found
-
-
 def _route_address() -> str | None:
     """The address this machine would send from towards a LAN (a UDP "connect" sends nothing)."""
     try:
@@ -85,7 +66,7 @@ def _route_address() -> str | None:
 def local_addresses() -> list[str]:
     """This machine's IPv4 addresses as others may type them: every interface's address (the
     one towards the LAN first), loopback last. Sends nothing."""
-    candidates = [_route_address() or "", *_interface_addresses()]
+    candidates = [_route_address() or "", *interface_addresses()]
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
     except OSError:
