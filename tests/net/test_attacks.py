@@ -18,28 +18,11 @@ from net.loopback import Pair
 from net.protocol import (FORFEIT_TIMEOUT, HANDSHAKE_TIMEOUT, REVEAL_TIMEOUT, TIMEOUT, Closed, Connection,
                           GameOver, GameStarted, Role, forfeit_due)
 
+from .helpers import mid_game, until_mover_can_draw
+
 
 def frames(data: bytes) -> list[dict]:
     return FrameDecoder().feed(data)
-
-
-def mid_game(plies: int = 8, seed: int = 1) -> Pair:
-    p = Pair(seed)
-    p.pump()
-    players = {p.host: make_player("random", 7), p.join: make_player("random", 8)}
-    while p.host.game.state.ply < plies:
-        m = p.mover()
-        m.play(players[m].choose(m.game.state))
-        p.pump()
-    return p
-
-
-def until_mover_can_draw(p: Pair) -> None:
-    g = p.host.game
-    while Move(g.state.turn, DRAW, None) not in g.state.legal_moves():
-        m = p.mover()
-        m.play(next(x for x in m.game.state.legal_moves() if x.kind is not DRAW))
-        p.pump()
 
 
 def until_mover_has_a_play(p: Pair) -> None:

@@ -15,6 +15,8 @@ from net.protocol import (COMMIT_TIMEOUT, HEARTBEAT, PING_FLOOD, TIMEOUT, Acked,
 
 from net.loopback import Pair, det_tokens
 
+from .helpers import mid_game, until_mover_can_draw
+
 
 def raw(obj) -> bytes:
     payload = msgpack.packb(obj, use_bin_type=True)
@@ -30,28 +32,6 @@ def last_error(conn) -> dict:
     errors = [m for m in sent(conn) if m["t"] == "error"]
     assert errors, "no error frame was sent"
     return errors[-1]
-
-
-def mid_game(plies: int = 10, seed: int = 1) -> Pair:
-    """A pair that played ``plies`` moves (computer vs computer), all delivered."""
-    p = Pair(seed)
-    p.pump()
-    from game.roseking.ai import make_player
-    players = {p.host: make_player("random", 7), p.join: make_player("random", 8)}
-    while p.host.game.state.ply < plies:
-        m = p.mover()
-        m.play(players[m].choose(m.game.state))
-        p.pump()
-    return p
-
-
-def until_mover_can_draw(p: Pair) -> None:
-    """Play non-draw moves until the side to move may draw."""
-    g = p.host.game
-    while Move(g.state.turn, DRAW, None) not in g.state.legal_moves():
-        m = p.mover()
-        m.play(next(x for x in m.game.state.legal_moves() if x.kind is not DRAW))
-        p.pump()
 
 
 def assert_kept(game: LanGame, ply: int, digest: bytes) -> None:
