@@ -1,8 +1,10 @@
 """Process CPU of the window while nothing moves (issue 15: "a quiet window").
 
 Runs the real-time loop (``App.run``) for ``--warmup`` seconds, then measures the process's
-CPU time (every thread) over ``--seconds`` seconds, twice: at the main menu, and in a game
-against the computer waiting for the human's first move. Prints one line per case:
+CPU time (every thread) over ``--seconds`` seconds, once per case: at the main menu, in a Rose
+King game against the computer waiting for the human's first move (``game``), at Royals & Riots'
+set-up screen (``royals-setup``) and at a Royals & Riots table against two computers waiting for
+the person's choice of hand (``royals``). Prints one line per case:
 ``menu: 0.8% of one core (0.12 s CPU in 15.0 s)``. Uses the dummy video driver unless
 DISPLAY is set and ``--real`` is given (e.g. under Xvfb). Aim: at most 3%.
 
@@ -19,6 +21,10 @@ import threading
 import time
 
 
+#: The screens measured, each in a fresh process.
+CASES = ("menu", "game", "royals-setup", "royals")
+
+
 def measure(case: str, seconds: float, warmup: float) -> tuple[float, float]:
     import pygame
 
@@ -31,6 +37,14 @@ def measure(case: str, seconds: float, warmup: float) -> tuple[float, float]:
     app.go_home()
     if case == "game":  # the person plays Red and moves first: the window waits for a click
         start_game(app, GameConfig((Color.WHITE, "easy"), seed=1))
+    elif case == "royals-setup":
+        from game.client.royals.setup import RoyalsSetup
+        app.push(RoyalsSetup(app))
+    elif case == "royals":  # the deal plays, then the table waits for the person's hand choice
+        from game.client.royals.setup import start_match
+        from game.client.royals.table import Seat, TableConfig
+        start_match(app, TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "easy")], seed=1),
+                    use_process=False)  # autosaved: closing asks nothing
     marks: list[float] = []
 
     def clock() -> None:
@@ -51,11 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--real", action="store_true", help="use the real display ($DISPLAY), e.g. Xvfb")
-    parser.add_argument("--case", choices=("menu", "game"), help="one case only (run in a fresh process)")
+    parser.add_argument("--case", choices=CASES, help="one case only (run in a fresh process)")
     args = parser.parse_args(argv)
     if args.case is None:  # each case in its own process: a fresh window, nothing left over
         import subprocess
-        for case in ("menu", "game"):
+        for case in CASES:
             subprocess.run([sys.executable, __file__, "--case", case, "--seconds", str(args.seconds),
                             "--warmup", str(args.warmup), *(["--real"] if args.real else [])], check=True)
         return 0

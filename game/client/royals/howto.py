@@ -67,6 +67,7 @@ class RoyalsHowTo(ButtonScene):
 
     def __init__(self, app: "App") -> None:
         super().__init__(app)
+        self.still = True  # pages change only on input
         self.page = 0
         self.rect = pygame.Rect(60, 40, CANVAS[0] - 120, CANVAS[1] - 80)
         y = self.rect.bottom - 76

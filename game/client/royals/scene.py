@@ -92,6 +92,7 @@ class RoyalsTableScene(Scene):
         self.drawn_face_up: set[int] = set()  # seats whose hand was drawn face up in the last frame
         self.hint_text = ""
         self._held: Action | None = None
+        self._shown_look: tuple | None = None  # what the last drawn frame showed (see at_rest)
         x = CANVAS[0] - 210
         self.buttons = [
             Button((x, 500, 92, 44), N_("Hint"), self.hint, key=pygame.K_h, size=22,
@@ -170,6 +171,25 @@ class RoyalsTableScene(Scene):
 
     def unsaved_game(self) -> bool:
         return bool(self.state.history) and not self.state.is_over() and self.saver is None
+
+    # ------------------------------------------------------------------ a quiet window
+    def look(self) -> tuple:
+        """Everything the picture depends on besides the beats and the mouse (which are events):
+        when this changes between two frames, the window draws again."""
+        return (self.state.ply, self.passing, self.revealed, self.modal, self.thinking, self.hint_text,
+                self.show_last, self.steal_target, len(self.selected), self.focus, getattr(self, "_buttons_for", None),
+                self.toast if self.toast_time > 0 else "", self.view.trick_no, len(self.view.trick),
+                getattr(self, "pos", 0))
+
+    def at_rest(self) -> bool:
+        """Still when no beat plays, no toast shows, the score table has counted up and nothing
+        in :meth:`look` changed since the last check (a computer's answer, a network event)."""
+        look = self.look()
+        if look != self._shown_look:
+            self._shown_look = look
+            return False  # draw this change (the next check finds it still)
+        counting = self.modal and self.speed() > 0 and self.modal_time < 1.2
+        return self.idle() and self.toast_time <= 0 and not counting
 
     def quit_question(self) -> str | None:
         if self.saver is None:

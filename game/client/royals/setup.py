@@ -22,6 +22,8 @@ from .thinking import RoyalsThinker
 if TYPE_CHECKING:
     from ..app import App
 
+#: Seconds after which the title's cards come to rest (as the main menu's, games.TITLE_SETTLE).
+TITLE_SETTLE = 4.0
 #: Names the computer seats get by default.
 COMPUTER_NAMES = ("Ada", "Bram", "Cato", "Dora")
 
@@ -40,7 +42,9 @@ def default_level(app: "App") -> str:
 
 
 def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
-    """The table, the title, and a fan of cards that sways gently."""
+    """The table, the title, and a fan of cards that sways gently for :data:`TITLE_SETTLE`
+    seconds of ``clock``, then rests (the screen can then be still)."""
+    clock = min(clock, TITLE_SETTLE)
     surface.blit(app.art.table, (0, 0))
     ra = royals_art(app)
     title = app.art.text(_("Royals & Riots"), 110, GOLD, shadow=True)
@@ -201,6 +205,10 @@ class RoyalsSetup(ButtonScene):
         self.clock += dt
         for f in self.fields:
             f.update(dt)
+
+    def at_rest(self) -> bool:
+        """Still once the title's cards rest and no name is being typed (its caret blinks)."""
+        return self.clock >= TITLE_SETTLE and not any(f.focused for f in self.fields)
 
     def close(self) -> None:
         for f in self.fields:
