@@ -239,6 +239,11 @@ class RoyalsSession:
     ``record``: the record file, rewritten after every checked round and at the end; the
     private journal of a joiner (its seat, resume secrets and coin secrets) is kept next to
     it as ``<record>.journal`` (mode 0600) so a restarted joiner takes its seat back.
+    ``seed``: seeds the host's computer players (None: fresh). ``connected``: a joiner's first
+    connection, already open, with the bytes read from it (:func:`probe_host`).
+    Test hooks: ``on_bytes`` (joiner) is called in the network thread with every chunk of
+    raw bytes received from the host; ``tamper`` (joiner) rewrites each of our match messages
+    after it was journaled and before it is sent — a hostile peer for the attack tests.
     """
 
     def __init__(self, role: str, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
@@ -246,7 +251,9 @@ class RoyalsSession:
                  record: str | os.PathLike | None = None, date: str = "", heartbeat: float = HEARTBEAT,
                  silence: float = SILENCE, handshake: float = HANDSHAKE_TIMEOUT, reconnect_delay: float = 0.5,
                  host_grace: float = HOST_GRACE, clock: Callable[[], float] = time.monotonic,
-                 seed: int | None = None, connected: tuple[socket.socket, bytes] | None = None) -> None:
+                 seed: int | None = None, connected: tuple[socket.socket, bytes] | None = None,
+                 on_bytes: Callable[[bytes], None] | None = None,
+                 tamper: Callable[[dict], dict] | None = None) -> None:
         why = name_problem(name, MAX_NAME)
         if why:
             raise ValueError(f"a player name {why} (1..{MAX_NAME} printable characters), got {name!r:.80}")
@@ -258,6 +265,8 @@ class RoyalsSession:
         self.write_errors: list[WriteFailed] = []
         self._clock = clock
         self._seed = seed
+        self._on_bytes = on_bytes  # tests: every chunk a joiner receives from the host, raw
+        self._tamper = tamper  # tests: a hostile joiner rewrites its own match messages after journaling them
         self._schemas = _schemas()
         self._rates = _rates()
         self._peer_id = os.urandom(16)
@@ -590,6 +599,8 @@ class RoyalsSession:
             if peer is not None:
                 self._host_receive(peer, data)
         elif sock is self._sock and self._link is not None:
+            if self._on_bytes is not None and data:
+                self._on_bytes(data)
             self._join_receive(data)
 
     def _run_commands(self) -> None:
@@ -813,6 +824,8 @@ class RoyalsSession:
         self._link.send(hello)
         self._join_after_link()
         if initial:
+            if self._on_bytes is not None:
+                self._on_bytes(initial)
             self._join_receive(initial)
 
     def _join_receive(self, data: bytes) -> None:
@@ -1112,7 +1125,7 @@ class RoyalsSession:
             if msgs:
                 self._save_journal()  # our promises (coin secrets, decisions) are durable before they leave
                 for msg in msgs:
-                    self._link.send(msg)
+                    self._link.send(msg if self._tamper is None else self._tamper(msg))
                 self._join_after_link()
 
     def _match_events(self, events) -> None:
