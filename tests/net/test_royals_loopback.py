@@ -13,7 +13,7 @@ import time
 import pytest
 
 from game.royals.ai.levels import make_player
-from game.royals.engine import CARD_NAMES, Action, IllegalMoveError, Record
+from game.royals.engine import CARD_NAMES, PLAY, Action, IllegalMoveError, Record
 from game.royals.plugin import GAME
 from net.framing import FrameDecoder, encode_frame
 from net.headless import HeadlessError, play_royals_headless
@@ -209,3 +209,203 @@ def test_strangers_are_refused_and_the_lobby_is_untouched(sessions):
     seen: list = []
     wait_until(host, lambda: sum(isinstance(e, Refused) for e in seen) >= 5, seen=seen)
     assert host.lobby[1] == SeatInfo(2, "person", "Bo", True) and bo.status == "lobby"
+
+
+# --------------------------------------------------------------------------- whole matches
+def seat_joiners(sessions, host: RoyalsSession, names, tmp_path=None, **kw) -> dict[str, RoyalsSession]:
+    """Joiners taking seats 2, 3 ... in order (each waits for its seat before the next connects)."""
+    out = {}
+    for n, name in enumerate(names, 2):
+        extra = dict(kw.get(name, {}))
+        if tmp_path is not None:
+            extra.setdefault("record", tmp_path / f"{name}.json")
+        j = sessions("join", name, "127.0.0.1", host.port, **extra)
+        wait_until(j, lambda: j.my_seat == n)
+        out[name] = j
+    wait_until(host, lambda: host.can_start)
+    return out
+
+
+def test_four_peers_play_a_whole_match_with_identical_records_and_no_leaked_cards(sessions, tmp_path):
+    host = sessions("host", "Ann", seats=4, port=0, record=tmp_path / "Ann.json", seed=3)
+    taps = {name: Tap() for name in ("Bo", "Cy", "Di")}
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy", "Di"), tmp_path, **{n: {"on_bytes": t} for n, t in taps.items()})
+    results = run_all({"Ann": (host, "easy"), "Bo": (joiners["Bo"], "random"), "Cy": (joiners["Cy"], "easy"),
+                       "Di": (joiners["Di"], "random")})
+    assert results == {k: "ok" for k in ("Ann", "Bo", "Cy", "Di")}, results
+    rec = host.record
+    assert rec is not None and rec.result is not None
+    assert GAME.check(rec.to_dict()).startswith("ok finished")
+    for name, j in joiners.items():
+        assert j.status == "over" and j.record.to_dict() == rec.to_dict(), name
+        assert (tmp_path / f"{name}.json").read_text() == (tmp_path / "Ann.json").read_text()
+    assert rec.players == ["Ann", "Bo", "Cy", "Di"]
+    for seat, name in enumerate(("Bo", "Cy", "Di"), 2):
+        messages = taps[name].messages()
+        assert sum(m["t"] == "round" for m in messages) == 3
+        assert leaked_cards(messages, rec, seat) == [], name
+
+
+def test_the_leak_scan_finds_a_leak():
+    """The scan above can fail: a message naming another seat's unplayed card is caught."""
+    rec = Record.from_dict(json.loads(json.dumps(GAME_SAMPLE_FINISHED())))
+    other = rec.rounds[0].deal[2][0].name  # seat 3's first dealt card
+    msgs = [{"t": "you", "ply": 5, "cards": other}]
+    assert leaked_cards(msgs, rec, 2) == [(0, "you", {other})]
+    assert leaked_cards([{"t": "act", "ply": 40, "a": f"3 play {other}"}, *msgs], rec, 2) == []
+
+
+def GAME_SAMPLE_FINISHED() -> dict:
+    from game.rng import Rng
+    from game.royals.engine import State
+    s, rng = State(3), Rng(5)
+    while not s.is_over():
+        e = s.chance()
+        s.push(e.sample(rng) if e is not None else rng.choice(s.legal_actions()))
+    return Record.from_state(s, ["Ann", "Bo", "Cy"]).to_dict()
+
+
+def test_rose_king_check_accepts_the_records_of_a_cli_match(tmp_path):
+    """The real commands: a headless host with one computer seat and two headless joiners."""
+    import subprocess
+    import sys
+    from tests.net.test_cli import Proc
+    host = Proc("host", "--game", "royals-riots", "--seats", "4", "--computer", "easy", "--port", "0", "--bind",
+                "127.0.0.1", "--name", "Ann", "--headless", "--ai", "easy", "--record", str(tmp_path / "h.json"),
+                "--timeout", str(LIMIT))
+    procs = [host]
+    try:
+        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
+        for name in ("Bo", "Cy"):
+            p = Proc("join", f"127.0.0.1:{port}", "--name", name, "--headless", "--ai", "random", "--record",
+                     str(tmp_path / f"{name}.json"), "--timeout", str(LIMIT))
+            procs.append(p)
+            p.expect("Seated")
+        for p in procs:
+            assert p.finish() == 0, p.lines
+        texts = [(tmp_path / f).read_text() for f in ("h.json", "Bo.json", "Cy.json")]
+        assert texts[0] == texts[1] == texts[2]
+        out = subprocess.run([sys.executable, "-m", "game.cli", "check", *(str(tmp_path / f) for f in
+                              ("h.json", "Bo.json", "Cy.json"))], capture_output=True, text=True, timeout=LIMIT)
+        assert out.returncode == 0 and out.stdout.count("ok finished") == 3, out.stdout + out.stderr
+        final = [x for x in host.lines if "match over" in x]
+        assert final and "winners=" in final[0]
+    finally:
+        for p in procs:
+            p.kill()
+
+
+def test_a_joiner_killed_mid_round_rejoins_and_the_match_ends_with_identical_records(tmp_path):
+    """Three peers (the real commands); the joiner of seat 3 is SIGKILLed mid-round 1 and
+    restarted with the same --record: it proves its seat, catches up and plays on."""
+    from tests.net.test_cli import Proc
+    host = Proc("host", "--game", "royals-riots", "--seats", "3", "--port", "0", "--bind", "127.0.0.1", "--name",
+                "Ann", "--headless", "--ai", "random", "--record", str(tmp_path / "h.json"), "--timeout", str(LIMIT),
+                "--move-delay", "0.02")
+    procs = [host]
+    try:
+        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
+        bo = Proc("join", f"127.0.0.1:{port}", "--name", "Bo", "--headless", "--ai", "random", "--record",
+                  str(tmp_path / "Bo.json"), "--timeout", str(LIMIT), "--move-delay", "0.02")
+        procs.append(bo)
+        bo.expect("Seated")
+        cy_args = ("join", f"127.0.0.1:{port}", "--name", "Cy", "--headless", "--ai", "random", "--record",
+                   str(tmp_path / "Cy.json"), "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.02")
+        cy = Proc(*cy_args)
+        procs.append(cy)
+        line = cy.expect(" play ")  # a trick of round 1 is under way
+        cy.kill()  # SIGKILL: no goodbye
+        host.expect("away")  # the host's lobby shows seat 3 away; its seat waits
+        assert "round 1 checked" not in "\n".join(host.lines), line
+        journal = json.loads((tmp_path / "Cy.json.journal").read_text())
+        assert journal["seat"] == 3 and journal["game"]
+        again = Proc(*cy_args)
+        procs.append(again)
+        for p in (host, bo, again):
+            assert p.finish() == 0, p.lines
+        texts = [(tmp_path / f).read_text() for f in ("h.json", "Bo.json", "Cy.json")]
+        assert texts[0] == texts[1] == texts[2]
+        assert GAME.check(json.loads(texts[0])).startswith("ok finished")
+    finally:
+        for p in procs:
+            p.kill()
+
+
+# --------------------------------------------------------------------------- hostile joiners
+def _off_suit(holder: list):
+    """A tamper hook: the first play that follows the led rank is rewritten into an off-suit
+    play of a card the cheater holds (its match journaled the honest play)."""
+    done = []
+
+    def tamper(msg: dict) -> dict:
+        if done or msg["t"] != "act":
+            return msg
+        a = Action.from_str(msg["a"])
+        if a.kind is not PLAY:
+            return msg
+        state = holder[0]._match.view.state  # the cheater's own view (network thread, where tamper runs)
+        for c in state.hand(a.seat):
+            reason = state.illegal_reason(Action.play(a.seat, c))
+            if reason and "follow" in reason:
+                done.append(c)
+                return {**msg, "a": f"{a.seat} play {c.name}"}
+        return msg
+    return tamper, done
+
+
+def _lying_reveal(msg: dict) -> dict:
+    return {**msg, "s": bytes(32)} if msg["t"] == "reveal" else msg
+
+
+@pytest.mark.parametrize("attack", ["off-suit", "lying reveal"])
+def test_a_cheating_joiner_is_caught_by_every_honest_peer(sessions, attack):
+    host = sessions("host", "Ann", seats=4, computers={4: "random"}, port=0, seed=5)
+    holder: list = []
+    if attack == "off-suit":
+        tamper, done = _off_suit(holder)
+    else:
+        tamper, done = _lying_reveal, [1]
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"), Cy={"tamper": tamper})
+    holder.append(joiners["Cy"])
+    results = run_all({"Ann": (host, "random"), "Bo": (joiners["Bo"], "random"), "Cy": (joiners["Cy"], "random")})
+    assert done, "the cheat never had its chance"
+    for name in ("Ann", "Bo"):  # the honest peers stop with the seat and the play named
+        assert "seat 3" in results[name], results
+        assert results[name] != "ok"
+    if attack == "off-suit":
+        assert "follow" in results["Ann"] and f"3 play {done[0].name}" in results["Ann"], results
+    else:
+        assert "commitment" in results["Ann"] or "open" in results["Ann"], results
+    assert host.status == "failed" and joiners["Bo"].status == "failed"
+
+
+def test_a_second_connection_for_a_taken_seat_and_a_late_stranger_are_refused(sessions):
+    from net.royals_session import _hello
+    host = sessions("host", "Ann", seats=3, computers={3: "random"}, port=0, seed=2)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    host.start()
+    wait_until(bo, lambda: bo.status == "playing" and bo._journal is not None)
+    game = bytes.fromhex(bo._journal["game"])
+    schemas = _schemas()
+    # a late stranger: no seat left once the match started
+    late = _hello("Eve", "join", b"e" * 16, b"n" * 16, b"k" * 32)
+    assert b"the match has started" in _stranger(host.port, encode_frame(late, schemas))
+    # a connection naming the match with a wrong seat proof: refused, Bo's seat untouched
+    claim = _hello("Bo", "join", b"f" * 16, b"m" * 16, b"k" * 32, game)
+    got = _stranger(host.port, encode_frame(claim, schemas) + encode_frame({"t": "auth", "proof": bytes(32)}, schemas))
+    assert b"wrong resume secret" in got
+    assert host.lobby[1] == SeatInfo(2, "person", "Bo", True)
+    results = run_all({"Ann": (host, "random"), "Bo": (bo, "random")})
+    assert results == {"Ann": "ok", "Bo": "ok"}, results
+    assert host.record.to_dict() == bo.record.to_dict()
+
+
+def test_play_refuses_out_of_turn_at_once(sessions):
+    host = sessions("host", "Ann", seats=2, port=0, seed=4)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    host.start()
+    wait_until(bo, lambda: bo.status == "playing")
+    for s in (host, bo):
+        if not s.my_turn:
+            with pytest.raises(IllegalMoveError):
+                s.play(Action.from_str(f"{s.my_seat} play K4"))
