@@ -409,3 +409,56 @@ def test_play_refuses_out_of_turn_at_once(sessions):
         if not s.my_turn:
             with pytest.raises(IllegalMoveError):
                 s.play(Action.from_str(f"{s.my_seat} play K4"))
+
+
+# --------------------------------------------------------------------------- one connection's layer (pure)
+def test_link_deadlines_heartbeat_flood_and_peer_error():
+    from net.link import Link
+    schemas = _schemas()
+    a = Link(schemas, now=0.0, heartbeat=1.0, silence=3.0, handshake=2.0)
+    a.tick(1.5)
+    assert FrameDecoder(schemas).feed(a.data_to_send()) == [{"t": "ping"}]  # heartbeat after 1 s idle
+    a.tick(2.0)
+    assert a.closed is not None and a.closed.code == "timeout" and "no handshake" in a.closed.reason
+    assert FrameDecoder(schemas).feed(a.data_to_send())[0]["code"] == "timeout"
+    b = Link(schemas, now=0.0, silence=3.0)
+    b.settled = True
+    b.tick(3.0)
+    assert b.closed.code == "timeout" and "no word" in b.closed.reason and b.data_to_send() == b""
+    c = Link(schemas, now=0.0)
+    ping = encode_frame({"t": "ping"}, schemas)
+    assert c.feed(ping * 30, 0.0) == [] and c.closed is None  # the burst is allowed, pings swallowed
+    assert c.feed(ping * 5, 0.0) == [] and c.closed.code == "flood"
+    d = Link(schemas, now=0.0)
+    got = d.feed(encode_frame({"t": "ack", "ply": 3, "hash": bytes(32)}, schemas)
+                 + encode_frame({"t": "error", "code": "illegal", "reason": "seat 3, ply 9 (3 play P4): x"}, schemas)
+                 + encode_frame({"t": "ack", "ply": 4, "hash": bytes(32)}, schemas), 1.0)
+    assert got == [{"t": "ack", "ply": 3, "hash": bytes(32)}]  # nothing after the peer's error
+    assert d.closed.code == "illegal" and d.closed.by_peer
+    e = Link(schemas, now=0.0)
+    assert e.feed(b"\x00\x00\x00\x00", 0.0) == [] and e.closed.code == "frame"
+    f = Link(schemas, now=0.0)
+    assert f.feed(b"\x00\x00", 0.0) == [] and f.feed(b"", 0.1) == []
+    assert f.closed.code == "eof" and "middle of a frame" in f.closed.reason
+
+
+def test_cli_royals_option_errors_are_clear():
+    import subprocess
+    import sys
+
+    def run(*args: str) -> tuple[int, str]:
+        p = subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True, timeout=LIMIT)
+        return p.returncode, p.stdout + p.stderr
+    rc, out = run("host", "--game", "royals-riots", "--seats", "2", "--computer", "easy", "--computer", "easy",
+                  "--headless", "--ai", "easy", "--port", "0", "--bind", "127.0.0.1")
+    assert rc == 2 and "do not fit a table of 2" in out
+    rc, out = run("host", "--game", "royals-riots", "--seats", "3", "--computer", "expert", "--headless", "--ai",
+                  "easy", "--port", "0")
+    assert rc == 2 and "Royals & Riots levels are" in out
+    rc, out = run("host", "--game", "royals-riots", "--headless", "--ai", "expert", "--port", "0")
+    assert rc == 2 and "--ai expert" in out
+    rc, out = run("host", "--game", "royals-riots", "--seats", "3", "--teams", "--headless", "--ai", "easy",
+                  "--port", "0")
+    assert rc == 2 and "teams" in out
+    rc, out = run("host", "--headless", "--ai", "hard", "--seats", "9")
+    assert rc == 2 and "--seats" in out
