@@ -9,9 +9,13 @@
   commitments, both reveals, each side deriving the card and acknowledging it);
 - the same with ``--journal DIR``: both peers write their record and private journal
   (atomic: write, fsync, rename) before each promise leaves, as ``--record FILE`` does;
-- the pure protocol cost of one move in memory (no sockets, no threads).
+- the pure protocol cost of one move in memory (no sockets, no threads);
+- Royals & Riots, 4 peers (issue 13): ``RoyalsSession.play(action)`` of one seat until every
+  other peer of the star (host + 3 joiners, all people, each in its own thread) has applied
+  it (its ``Acted`` event): a joiner's play goes to the host, is checked there and relayed to
+  the two other joiners; median and p95 (``--royals-plays N``, 0 to skip).
 
-Aim (issue 7): median move round trip at most 2 ms.
+Aim (issues 7 and 13): median move round trip, and median 4-peer play round trip, at most 2 ms.
 """
 
 from __future__ import annotations
@@ -129,10 +133,81 @@ def pure_protocol(games: int) -> list[float]:
     return out
 
 
+def p95(samples: list[float]) -> str:
+    s = sorted(samples)
+    q = s[min(len(s) - 1, int(round(0.95 * (len(s) - 1))))]
+    return f"median {statistics.median(s) * 1e3:7.3f} ms   p95 {q * 1e3:7.3f} ms   (n={len(s)})"
+
+
+def royals_round_trips(n: int) -> list[float]:
+    """The 4-peer round trip of one play (see the module docstring), over as many matches as needed."""
+    from game.royals.ai.levels import make_player as royals_player
+    from game.royals.engine import PLAY
+    from net.royals_session import Acted, RoyalsSession
+    out: list[float] = []
+    seed = 0
+    while len(out) < n:
+        seed += 1
+        host = RoyalsSession.host("Bench 1", seats=4, port=0)
+        joiners = []
+        try:
+            for i in range(2, 5):
+                j = RoyalsSession.join(f"Bench {i}", "127.0.0.1", host.port)
+                end = time.monotonic() + 10
+                while j.my_seat != i and time.monotonic() < end:
+                    j.wait(0.05)
+                joiners.append(j)
+            end = time.monotonic() + 10
+            while not host.can_start and time.monotonic() < end:
+                host.wait(0.05)
+            host.start()
+            peers = [host, *joiners]
+            sent: dict[int, tuple[int, float]] = {}  # ply -> (seat, time of play())
+            seen: dict[int, dict[int, float]] = {}  # ply -> {seat: time its Acted arrived}
+            lock = threading.Lock()
+
+            def run(s, k: int) -> None:
+                player = royals_player("random", seed * 10 + k)
+                deadline = time.monotonic() + 120
+                while s.status not in ("over", "failed") and time.monotonic() < deadline:
+                    for e in s.wait(0.01):
+                        if isinstance(e, Acted):
+                            with lock:
+                                seen.setdefault(e.ply, {})[s.my_seat] = time.perf_counter()
+                    if s.my_turn:
+                        view = s.view
+                        action = player.choose(view.observation())
+                        try:
+                            t0 = time.perf_counter()
+                            s.play(action)
+                        except ValueError:
+                            continue
+                        if action.kind is PLAY:
+                            with lock:
+                                sent[view.state.ply] = (s.my_seat, t0)
+
+            threads = [threading.Thread(target=run, args=(s, k), daemon=True) for k, s in enumerate(peers)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(130)
+            for ply, (seat, t0) in sorted(sent.items()):
+                got = seen.get(ply, {})
+                others = [t for s, t in got.items() if s != seat]
+                if len(others) == 3:
+                    out.append(max(others) - t0)
+        finally:
+            for s in (*joiners, host):
+                s.close()
+    return out[:n]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--moves", type=int, default=500, help="moves to time over sockets (default 500)")
     ap.add_argument("--journal", metavar="DIR", help="also time with records and journals written to DIR")
+    ap.add_argument("--royals-plays", type=int, default=200, metavar="N",
+                    help="Royals & Riots 4-peer plays to time (default 200; 0 skips)")
     args = ap.parse_args()
     raw = raw_ping_pong(args.moves)
     plays, draws = session_round_trips(args.moves)
@@ -142,6 +217,8 @@ def main() -> None:
     print(f"move round trip (play->ack)        {figures(plays)}")
     print(f"draw round trip (two-sided coin)   {figures(draws)}")
     print(f"pure protocol, in memory           {figures(pure)}")
+    if args.royals_plays:
+        print(f"Royals & Riots, 4 peers: play -> all 3 others applied {p95(royals_round_trips(args.royals_plays))}")
     if args.journal:
         jplays, jdraws = session_round_trips(max(50, args.moves // 5), args.journal)
         print(f"move, journals on disk (fsync)     {figures(jplays)}")

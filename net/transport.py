@@ -88,13 +88,16 @@ class LanSession:
     ``clock``: a monotonic clock in seconds. ``forfeit_timeout``: seconds from our reveal
     after which a peer that did not reveal forfeits, connected or not. ``colour``: the
     host's colour for a new game (``"red"``, ``"white"``, ``""`` = random by the set-up coin).
+    ``connected``: a joiner's first connection already open, with the bytes read from it
+    (:func:`net.royals_session.probe_host` reads the host's hello to learn its game).
     """
 
     def __init__(self, role: Role, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
                  game: LanGame | None = None, journal: str | os.PathLike | None = None,
                  seat: Journal | None = None, log_dir: str | os.PathLike | None = None, date: str = "",
                  reconnect_delay: float = 0.5, forfeit_timeout: float = FORFEIT_TIMEOUT,
-                 clock: Callable[[], float] = time.monotonic, colour: str = "") -> None:
+                 clock: Callable[[], float] = time.monotonic, colour: str = "",
+                 connected: tuple[socket.socket, bytes] | None = None) -> None:
         Connection(Role(role), name, colour=colour)  # validates name and colour now, in the caller's thread
         self.colour = colour
         self.role = Role(role)
@@ -133,6 +136,7 @@ class LanSession:
         self._acked_all = True
         self._stopping = False
         self._fatal = False
+        self._first = connected  # joiner: a connection already open (net.royals_session.probe_host) and its bytes
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         if self.role is Role.HOST:
@@ -370,6 +374,13 @@ class LanSession:
         self._set_status("over")
 
     def _connect(self, sel: selectors.BaseSelector) -> bool:
+        first, self._first = self._first, None
+        if first is not None:
+            sock, initial = first
+            self._attach(sel, sock)
+            if initial and self._conn is not None:
+                self._handle(sel, sock, self._conn.receive_data(initial))
+            return True
         try:
             sock = socket.create_connection((self.address, self.port), timeout=2.0)
         except OSError:

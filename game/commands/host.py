@@ -1,7 +1,8 @@
 """``rose-king host`` (and the shared code of ``rose-king join``): play over the LAN (issue 7).
 
 ``rose-king host [--port P] [--bind A] [--name N] [--colour red|white|random] [--headless --ai LEVEL]
-[--record FILE] [--beacon-address A]`` waits for a player; ``--headless --ai LEVEL`` plays as the computer
+[--record FILE] [--beacon-address A]`` waits for a player (``--game royals-riots --seats N
+[--computer LEVEL ...] [--teams]``: a Royals & Riots table, see :mod:`game.commands.royals_lan`); ``--headless --ai LEVEL`` plays as the computer
 without a window and writes the record (``--record FILE``) after every move and at the
 end. A ``--record FILE`` that holds an unfinished LAN game is resumed. Exit status 0 when
 the game was played to its end, 1 when it could not be, 2 for bad options.
@@ -21,10 +22,12 @@ from game.roseking.engine import now_iso
 
 def add_common(p: argparse.ArgumentParser) -> None:
     from game.roseking.ai import LEVELS
+    from game.royals.ai.levels import LEVEL_NAMES
     p.add_argument("--name", help="your player name (default: your login name)")
     p.add_argument("--headless", action="store_true", help="play without a window (needs --ai)")
-    p.add_argument("--ai", metavar="LEVEL", choices=sorted(LEVELS),
-                   help=f"the computer plays this side: {', '.join(sorted(LEVELS))}")
+    p.add_argument("--ai", metavar="LEVEL", choices=sorted(set(LEVELS) | set(LEVEL_NAMES)),
+                   help=f"the computer plays this side: Rose King {', '.join(sorted(LEVELS))}; "
+                        f"Royals & Riots {', '.join(LEVEL_NAMES)}")
     p.add_argument("--record", metavar="FILE", help="write the game record here (and resume an unfinished one)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
                    help="headless: give up if the game has not ended after this long (default 600)")
@@ -38,6 +41,13 @@ def add_common(p: argparse.ArgumentParser) -> None:
 
 def run_peer(args: argparse.Namespace, role: str) -> int:
     """Run one LAN peer from parsed options. Returns the exit status."""
+    if getattr(args, "game", "rose-king") == "royals-riots":
+        from .royals_lan import run_royals_peer
+        return run_royals_peer(args, role)
+    from game.roseking.ai import LEVELS
+    if args.ai and args.ai not in LEVELS:
+        print(f"rose-king {role}: --ai {args.ai}: Rose King levels are {', '.join(sorted(LEVELS))}", file=sys.stderr)
+        return 2
     from net.protocol import Role
     from net.transport import LanSession
     prog = f"rose-king {role}"
@@ -73,7 +83,8 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
                                       log_dir=args.log_dir, date=now_iso(), colour=host_colour(args))
         else:
             session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso())
+                                      log_dir=args.log_dir, date=now_iso(),
+                                      connected=getattr(args, "connected", None))
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
@@ -150,8 +161,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("host", help="host a LAN game and wait for a player",
-                       description="Host a Rose King game on the LAN and wait for a player to join.")
+    p = sub.add_parser("host", help="host a LAN game and wait for players",
+                       description="Host a Rose King game (or, with --game royals-riots, a Royals & Riots match "
+                                   "of 2-4 seats) on the LAN and wait for players to join.")
+    p.add_argument("--game", choices=("rose-king", "royals-riots"), default="rose-king",
+                   help="the game to host (default rose-king)")
+    p.add_argument("--seats", type=int, choices=(2, 3, 4), metavar="N",
+                   help="royals-riots: seats at the table, yours included (2..4, default 4)")
+    p.add_argument("--computer", action="append", metavar="LEVEL",
+                   help="royals-riots: a computer run here takes the highest free seat (repeat for more)")
+    p.add_argument("--teams", action="store_true", help="royals-riots: two teams of two (4 seats)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port to listen on (default {DEFAULT_PORT})")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS",
                    help="local address to listen on (default: all; 127.0.0.1 for this machine only)")

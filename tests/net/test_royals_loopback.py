@@ -1,0 +1,464 @@
+"""Royals & Riots over real TCP on 127.0.0.1 (issue 13): RoyalsSession's lobby, whole matches of
+2-4 peers, hostile joiners, strangers, a joiner killed and restarted, and what each joiner's raw
+bytes carry. Every wait is bounded and driven by the sessions' events, never by sleeps; the
+computers play at levels 'random'/'easy' and the deadlines are tiny."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from game.royals.ai.levels import make_player
+from game.royals.engine import CARD_NAMES, PLAY, Action, IllegalMoveError, Record
+from game.royals.plugin import GAME
+from net.framing import FrameDecoder, encode_frame
+from net.headless import HeadlessError, play_royals_headless
+from net.royals import card_names_in
+from net.royals_session import (LOBBY_SCHEMAS, Failed, LobbyChanged, MatchOver, RoyalsSession, SeatInfo,
+                                StatusChanged, _schemas, detect_game, probe_host)
+from net.transport import Refused
+
+LIMIT = 60.0  # seconds: no test here should come near it
+FAST = dict(heartbeat=0.2, silence=3.0, handshake=2.0, reconnect_delay=0.05)
+
+
+@pytest.fixture
+def sessions():
+    made: list[RoyalsSession] = []
+
+    def make(kind: str, *args, **kw) -> RoyalsSession:
+        s = getattr(RoyalsSession, kind)(*args, **{**FAST, **kw})
+        made.append(s)
+        return s
+    yield make
+    for s in made:
+        s.close()
+
+
+def wait_until(session: RoyalsSession, predicate, timeout: float = LIMIT, seen: list | None = None):
+    """Wait (on the session's events) until ``predicate()`` holds; events go to ``seen``."""
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out (status {session.status}: {session.status_text})")
+        events = session.wait(0.1)
+        if seen is not None:
+            seen.extend(events)
+    return True
+
+
+def run_all(peers: dict[str, tuple[RoyalsSession, str]], timeout: float = LIMIT) -> dict[str, str]:
+    """Play every session headless in its own thread (level per peer); 'ok' or the error per peer."""
+    results: dict[str, str] = {}
+
+    def run(key: str, session: RoyalsSession, level: str) -> None:
+        try:
+            play_royals_headless(session, make_player(level, hash(key) % 1000), timeout=timeout)
+            results[key] = "ok"
+        except HeadlessError as e:
+            results[key] = str(e)
+
+    threads = [threading.Thread(target=run, args=(k, s, lvl), daemon=True) for k, (s, lvl) in peers.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout + 10)
+    return results
+
+
+class Tap:
+    """The raw bytes one joiner received, for the leak scan."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.lock = threading.Lock()
+
+    def __call__(self, chunk: bytes) -> None:
+        with self.lock:
+            self.data += chunk
+
+    def messages(self) -> list[dict]:
+        return FrameDecoder(_schemas()).feed(bytes(self.data))
+
+
+def _strings(msg: dict) -> list[str]:
+    out = []
+    for v in msg.values():
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, list):
+            out += [x for x in v if isinstance(x, str)]
+            out += [y for x in v if isinstance(x, list) for y in x if isinstance(y, str)]
+    return out
+
+
+def leaked_cards(messages: list[dict], record: Record, seat: int) -> list[tuple[int, str, set]]:
+    """Scan what joiner ``seat`` received: before each round's ``round`` reveal, no message may
+    name a card of another seat's deal (or of the cards set aside) that has not been played
+    publicly yet. Returns the offending (message index, type, cards)."""
+    cards = set(CARD_NAMES)
+    bad = []
+    r = 0
+    public: set[str] = set()
+    for i, msg in enumerate(messages):
+        t = msg["t"]
+        if t == "round":
+            r, public = r + 1, set()
+            continue
+        if r >= len(record.rounds):
+            continue
+        rnd = record.rounds[r]
+        names = set().union(*(card_names_in(s) for s in _strings(msg))) & cards if _strings(msg) else set()
+        if t == "act":
+            public |= names  # a public action shows its card to everyone (a play, an execution, a theft)
+            continue
+        others = {c.name for s, hand in enumerate(rnd.deal, 1) if s != seat for c in hand}
+        others |= {c.name for c in rnd.aside}
+        leak = (names & others) - public
+        if leak:
+            bad.append((i, t, leak))
+    return bad
+
+
+# --------------------------------------------------------------------------- the lobby
+def test_lobby_seats_people_in_order_and_start_needs_every_person_seat(sessions):
+    host = sessions("host", "Ann", seats=4, computers={4: "easy"}, port=0)
+    assert [i.kind for i in host.lobby] == ["host", "open", "open", "computer"]
+    assert not host.can_start
+    with pytest.raises(ValueError):
+        host.start()
+    bo = sessions("join", "Bo", "127.0.0.1", host.port)
+    wait_until(bo, lambda: bo.status == "lobby" and bo.my_seat == 2)
+    assert not host.can_start
+    cy = sessions("join", "Cy", "127.0.0.1", host.port)
+    wait_until(cy, lambda: cy.my_seat == 3 and len(cy.lobby) == 4)
+    wait_until(host, lambda: host.can_start)
+    assert host.lobby == [SeatInfo(1, "host", "Ann", True), SeatInfo(2, "person", "Bo", True),
+                          SeatInfo(3, "person", "Cy", True), SeatInfo(4, "computer", "Computer (easy)", True)]
+    wait_until(bo, lambda: [i.name for i in bo.lobby] == ["Ann", "Bo", "Cy", "Computer (easy)"])
+    # a fifth person finds the table full; nothing changes for the others
+    eve = sessions("join", "Eve", "127.0.0.1", host.port)
+    seen: list = []
+    wait_until(eve, lambda: eve.status == "failed", seen=seen)
+    assert any(isinstance(e, Failed) and "the table is full" in e.reason for e in seen)
+    assert host.can_start and host.lobby[1].name == "Bo"
+    # a joiner that leaves in the lobby frees its seat
+    cy.close()
+    wait_until(host, lambda: host.lobby[2].kind == "open")
+    assert not host.can_start
+
+
+def test_detect_game_and_probe_tell_the_games_apart(sessions):
+    from net.transport import LanSession
+    host = sessions("host", "Ann", seats=2, port=0)
+    assert detect_game("127.0.0.1", host.port) == "royals-riots"
+    rk = LanSession.host("Rita", port=0)
+    try:
+        game, sock, data = probe_host("127.0.0.1", rk.port)
+        sock.close()
+        assert game == "rose-king" and data
+    finally:
+        rk.close()
+    events = host.poll()
+    assert not any(isinstance(e, Refused) for e in events)  # the probe is not a stranger
+
+
+def test_bad_options_are_refused_at_once():
+    with pytest.raises(ValueError, match="2..4 seats"):
+        RoyalsSession.host("Ann", seats=5, port=0)
+    with pytest.raises(ValueError, match="unknown computer level"):
+        RoyalsSession.host("Ann", seats=3, computers={3: "genius"}, port=0)
+    with pytest.raises(ValueError, match="seats 2..3"):
+        RoyalsSession.host("Ann", seats=3, computers={1: "easy"}, port=0)
+    with pytest.raises(ValueError, match="teams"):
+        RoyalsSession.host("Ann", seats=3, teams=True, port=0)
+    with pytest.raises(ValueError, match="player name"):
+        RoyalsSession.join("\u202eEve", "127.0.0.1", 1)
+
+
+def _stranger(port: int, data: bytes, timeout: float = LIMIT) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+        return got
+
+
+def test_strangers_are_refused_and_the_lobby_is_untouched(sessions):
+    import msgpack
+    host = sessions("host", "Ann", seats=3, port=0)
+    bo = sessions("join", "Bo", "127.0.0.1", host.port)
+    wait_until(bo, lambda: bo.status == "lobby")
+    assert b"frame" in _stranger(host.port, b"GET / HTTP/1.1\r\n\r\n")
+    assert b"order" in _stranger(host.port, encode_frame({"t": "ping"}) + encode_frame({"t": "auth", "proof": bytes(32)},
+                                                                                      _schemas()))
+    future = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 99, "name": "Eve"})
+    assert b"incompatible versions" in _stranger(host.port, len(future).to_bytes(4, "big") + future)
+    # a Rose King joiner is told plainly
+    from net.protocol import Connection, Role
+    assert b"schema" in _stranger(host.port, Connection(Role.JOIN, "Rick").data_to_send())
+    # silence: closed after the handshake deadline (2 s here)
+    t0 = time.monotonic()
+    assert b"no handshake" in _stranger(host.port, b"")
+    assert time.monotonic() - t0 < 10
+    seen: list = []
+    wait_until(host, lambda: sum(isinstance(e, Refused) for e in seen) >= 5, seen=seen)
+    assert host.lobby[1] == SeatInfo(2, "person", "Bo", True) and bo.status == "lobby"
+
+
+# --------------------------------------------------------------------------- whole matches
+def seat_joiners(sessions, host: RoyalsSession, names, tmp_path=None, **kw) -> dict[str, RoyalsSession]:
+    """Joiners taking seats 2, 3 ... in order (each waits for its seat before the next connects)."""
+    out = {}
+    for n, name in enumerate(names, 2):
+        extra = dict(kw.get(name, {}))
+        if tmp_path is not None:
+            extra.setdefault("record", tmp_path / f"{name}.json")
+        j = sessions("join", name, "127.0.0.1", host.port, **extra)
+        wait_until(j, lambda: j.my_seat == n)
+        out[name] = j
+    wait_until(host, lambda: host.can_start)
+    return out
+
+
+def test_four_peers_play_a_whole_match_with_identical_records_and_no_leaked_cards(sessions, tmp_path):
+    host = sessions("host", "Ann", seats=4, port=0, record=tmp_path / "Ann.json", seed=3)
+    taps = {name: Tap() for name in ("Bo", "Cy", "Di")}
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy", "Di"), tmp_path, **{n: {"on_bytes": t} for n, t in taps.items()})
+    results = run_all({"Ann": (host, "easy"), "Bo": (joiners["Bo"], "random"), "Cy": (joiners["Cy"], "easy"),
+                       "Di": (joiners["Di"], "random")})
+    assert results == {k: "ok" for k in ("Ann", "Bo", "Cy", "Di")}, results
+    rec = host.record
+    assert rec is not None and rec.result is not None
+    assert GAME.check(rec.to_dict()).startswith("ok finished")
+    for name, j in joiners.items():
+        assert j.status == "over" and j.record.to_dict() == rec.to_dict(), name
+        assert (tmp_path / f"{name}.json").read_text() == (tmp_path / "Ann.json").read_text()
+    assert rec.players == ["Ann", "Bo", "Cy", "Di"]
+    for seat, name in enumerate(("Bo", "Cy", "Di"), 2):
+        messages = taps[name].messages()
+        assert sum(m["t"] == "round" for m in messages) == 3
+        assert leaked_cards(messages, rec, seat) == [], name
+
+
+def test_the_leak_scan_finds_a_leak():
+    """The scan above can fail: a message naming another seat's unplayed card is caught."""
+    rec = Record.from_dict(json.loads(json.dumps(GAME_SAMPLE_FINISHED())))
+    other = rec.rounds[0].deal[2][0].name  # seat 3's first dealt card
+    msgs = [{"t": "you", "ply": 5, "cards": other}]
+    assert leaked_cards(msgs, rec, 2) == [(0, "you", {other})]
+    assert leaked_cards([{"t": "act", "ply": 40, "a": f"3 play {other}"}, *msgs], rec, 2) == []
+
+
+def GAME_SAMPLE_FINISHED() -> dict:
+    from game.rng import Rng
+    from game.royals.engine import State
+    s, rng = State(3), Rng(5)
+    while not s.is_over():
+        e = s.chance()
+        s.push(e.sample(rng) if e is not None else rng.choice(s.legal_actions()))
+    return Record.from_state(s, ["Ann", "Bo", "Cy"]).to_dict()
+
+
+def test_rose_king_check_accepts_the_records_of_a_cli_match(tmp_path):
+    """The real commands: a headless host with one computer seat and two headless joiners."""
+    import subprocess
+    import sys
+    from tests.net.test_cli import Proc
+    host = Proc("host", "--game", "royals-riots", "--seats", "4", "--computer", "easy", "--port", "0", "--bind",
+                "127.0.0.1", "--name", "Ann", "--headless", "--ai", "easy", "--record", str(tmp_path / "h.json"),
+                "--timeout", str(LIMIT))
+    procs = [host]
+    try:
+        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
+        for name in ("Bo", "Cy"):
+            p = Proc("join", f"127.0.0.1:{port}", "--name", name, "--headless", "--ai", "random", "--record",
+                     str(tmp_path / f"{name}.json"), "--timeout", str(LIMIT))
+            procs.append(p)
+            p.expect("Seated")
+        for p in procs:
+            assert p.finish() == 0, p.lines
+        texts = [(tmp_path / f).read_text() for f in ("h.json", "Bo.json", "Cy.json")]
+        assert texts[0] == texts[1] == texts[2]
+        out = subprocess.run([sys.executable, "-m", "game.cli", "check", *(str(tmp_path / f) for f in
+                              ("h.json", "Bo.json", "Cy.json"))], capture_output=True, text=True, timeout=LIMIT)
+        assert out.returncode == 0 and out.stdout.count("ok finished") == 3, out.stdout + out.stderr
+        final = [x for x in host.lines if "match over" in x]
+        assert final and "winners=" in final[0]
+    finally:
+        for p in procs:
+            p.kill()
+
+
+def test_a_joiner_killed_mid_round_rejoins_and_the_match_ends_with_identical_records(tmp_path):
+    """Three peers (the real commands); the joiner of seat 3 is SIGKILLed mid-round 1 and
+    restarted with the same --record: it proves its seat, catches up and plays on."""
+    from tests.net.test_cli import Proc
+    host = Proc("host", "--game", "royals-riots", "--seats", "3", "--port", "0", "--bind", "127.0.0.1", "--name",
+                "Ann", "--headless", "--ai", "random", "--record", str(tmp_path / "h.json"), "--timeout", str(LIMIT),
+                "--move-delay", "0.02")
+    procs = [host]
+    try:
+        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
+        bo = Proc("join", f"127.0.0.1:{port}", "--name", "Bo", "--headless", "--ai", "random", "--record",
+                  str(tmp_path / "Bo.json"), "--timeout", str(LIMIT), "--move-delay", "0.02")
+        procs.append(bo)
+        bo.expect("Seated")
+        cy_args = ("join", f"127.0.0.1:{port}", "--name", "Cy", "--headless", "--ai", "random", "--record",
+                   str(tmp_path / "Cy.json"), "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.02")
+        cy = Proc(*cy_args)
+        procs.append(cy)
+        line = cy.expect(" play ")  # a trick of round 1 is under way
+        cy.kill()  # SIGKILL: no goodbye
+        host.expect("away")  # the host's lobby shows seat 3 away; its seat waits
+        assert "round 1 checked" not in "\n".join(host.lines), line
+        journal = json.loads((tmp_path / "Cy.json.journal").read_text())
+        assert journal["seat"] == 3 and journal["game"]
+        again = Proc(*cy_args)
+        procs.append(again)
+        for p in (host, bo, again):
+            assert p.finish() == 0, p.lines
+        texts = [(tmp_path / f).read_text() for f in ("h.json", "Bo.json", "Cy.json")]
+        assert texts[0] == texts[1] == texts[2]
+        assert GAME.check(json.loads(texts[0])).startswith("ok finished")
+    finally:
+        for p in procs:
+            p.kill()
+
+
+# --------------------------------------------------------------------------- hostile joiners
+def _off_suit(holder: list):
+    """A tamper hook: the first play that follows the led rank is rewritten into an off-suit
+    play of a card the cheater holds (its match journaled the honest play)."""
+    done = []
+
+    def tamper(msg: dict) -> dict:
+        if done or msg["t"] != "act":
+            return msg
+        a = Action.from_str(msg["a"])
+        if a.kind is not PLAY:
+            return msg
+        state = holder[0]._match.view.state  # the cheater's own view (network thread, where tamper runs)
+        for c in state.hand(a.seat):
+            reason = state.illegal_reason(Action.play(a.seat, c))
+            if reason and "follow" in reason:
+                done.append(c)
+                return {**msg, "a": f"{a.seat} play {c.name}"}
+        return msg
+    return tamper, done
+
+
+def _lying_reveal(msg: dict) -> dict:
+    return {**msg, "s": bytes(32)} if msg["t"] == "reveal" else msg
+
+
+@pytest.mark.parametrize("attack", ["off-suit", "lying reveal"])
+def test_a_cheating_joiner_is_caught_by_every_honest_peer(sessions, attack):
+    host = sessions("host", "Ann", seats=4, computers={4: "random"}, port=0, seed=5)
+    holder: list = []
+    if attack == "off-suit":
+        tamper, done = _off_suit(holder)
+    else:
+        tamper, done = _lying_reveal, [1]
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"), Cy={"tamper": tamper})
+    holder.append(joiners["Cy"])
+    results = run_all({"Ann": (host, "random"), "Bo": (joiners["Bo"], "random"), "Cy": (joiners["Cy"], "random")})
+    assert done, "the cheat never had its chance"
+    for name in ("Ann", "Bo"):  # the honest peers stop with the seat and the play named
+        assert "seat 3" in results[name], results
+        assert results[name] != "ok"
+    if attack == "off-suit":
+        assert "follow" in results["Ann"] and f"3 play {done[0].name}" in results["Ann"], results
+    else:
+        assert "commitment" in results["Ann"] or "open" in results["Ann"], results
+    assert host.status == "failed" and joiners["Bo"].status == "failed"
+
+
+def test_a_second_connection_for_a_taken_seat_and_a_late_stranger_are_refused(sessions):
+    from net.royals_session import _hello
+    host = sessions("host", "Ann", seats=3, computers={3: "random"}, port=0, seed=2)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    host.start()
+    wait_until(bo, lambda: bo.status == "playing" and bo._journal is not None)
+    game = bytes.fromhex(bo._journal["game"])
+    schemas = _schemas()
+    # a late stranger: no seat left once the match started
+    late = _hello("Eve", "join", b"e" * 16, b"n" * 16, b"k" * 32)
+    assert b"the match has started" in _stranger(host.port, encode_frame(late, schemas))
+    # a connection naming the match with a wrong seat proof: refused, Bo's seat untouched
+    claim = _hello("Bo", "join", b"f" * 16, b"m" * 16, b"k" * 32, game)
+    got = _stranger(host.port, encode_frame(claim, schemas) + encode_frame({"t": "auth", "proof": bytes(32)}, schemas))
+    assert b"wrong resume secret" in got
+    assert host.lobby[1] == SeatInfo(2, "person", "Bo", True)
+    results = run_all({"Ann": (host, "random"), "Bo": (bo, "random")})
+    assert results == {"Ann": "ok", "Bo": "ok"}, results
+    assert host.record.to_dict() == bo.record.to_dict()
+
+
+def test_play_refuses_out_of_turn_at_once(sessions):
+    host = sessions("host", "Ann", seats=2, port=0, seed=4)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    host.start()
+    wait_until(bo, lambda: bo.status == "playing")
+    for s in (host, bo):
+        if not s.my_turn:
+            with pytest.raises(IllegalMoveError):
+                s.play(Action.from_str(f"{s.my_seat} play K4"))
+
+
+# --------------------------------------------------------------------------- one connection's layer (pure)
+def test_link_deadlines_heartbeat_flood_and_peer_error():
+    from net.link import Link
+    schemas = _schemas()
+    a = Link(schemas, now=0.0, heartbeat=1.0, silence=3.0, handshake=2.0)
+    a.tick(1.5)
+    assert FrameDecoder(schemas).feed(a.data_to_send()) == [{"t": "ping"}]  # heartbeat after 1 s idle
+    a.tick(2.0)
+    assert a.closed is not None and a.closed.code == "timeout" and "no handshake" in a.closed.reason
+    assert FrameDecoder(schemas).feed(a.data_to_send())[0]["code"] == "timeout"
+    b = Link(schemas, now=0.0, silence=3.0)
+    b.settled = True
+    b.tick(3.0)
+    assert b.closed.code == "timeout" and "no word" in b.closed.reason and b.data_to_send() == b""
+    c = Link(schemas, now=0.0)
+    ping = encode_frame({"t": "ping"}, schemas)
+    assert c.feed(ping * 30, 0.0) == [] and c.closed is None  # the burst is allowed, pings swallowed
+    assert c.feed(ping * 5, 0.0) == [] and c.closed.code == "flood"
+    d = Link(schemas, now=0.0)
+    got = d.feed(encode_frame({"t": "ack", "ply": 3, "hash": bytes(32)}, schemas)
+                 + encode_frame({"t": "error", "code": "illegal", "reason": "seat 3, ply 9 (3 play P4): x"}, schemas)
+                 + encode_frame({"t": "ack", "ply": 4, "hash": bytes(32)}, schemas), 1.0)
+    assert got == [{"t": "ack", "ply": 3, "hash": bytes(32)}]  # nothing after the peer's error
+    assert d.closed.code == "illegal" and d.closed.by_peer
+    e = Link(schemas, now=0.0)
+    assert e.feed(b"\x00\x00\x00\x00", 0.0) == [] and e.closed.code == "frame"
+    f = Link(schemas, now=0.0)
+    assert f.feed(b"\x00\x00", 0.0) == [] and f.feed(b"", 0.1) == []
+    assert f.closed.code == "eof" and "middle of a frame" in f.closed.reason
+
+
+def test_cli_royals_option_errors_are_clear():
+    import subprocess
+    import sys
+
+    def run(*args: str) -> tuple[int, str]:
+        p = subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True, timeout=LIMIT)
+        return p.returncode, p.stdout + p.stderr
+    rc, out = run("host", "--game", "royals-riots", "--seats", "2", "--computer", "easy", "--computer", "easy",
+                  "--headless", "--ai", "easy", "--port", "0", "--bind", "127.0.0.1")
+    assert rc == 2 and "do not fit a table of 2" in out
+    rc, out = run("host", "--game", "royals-riots", "--seats", "3", "--computer", "expert", "--headless", "--ai",
+                  "easy", "--port", "0")
+    assert rc == 2 and "Royals & Riots levels are" in out
+    rc, out = run("host", "--game", "royals-riots", "--headless", "--ai", "expert", "--port", "0")
+    assert rc == 2 and "--ai expert" in out
+    rc, out = run("host", "--game", "royals-riots", "--seats", "3", "--teams", "--headless", "--ai", "easy",
+                  "--port", "0")
+    assert rc == 2 and "teams" in out
+    rc, out = run("host", "--headless", "--ai", "hard", "--seats", "9")
+    assert rc == 2 and "--seats" in out
