@@ -12,8 +12,6 @@ has applied them), so the game view animates them exactly like a local game.
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import sys
 from typing import TYPE_CHECKING, Callable
 
@@ -23,8 +21,7 @@ from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
-from net.discovery import Beacon, BeaconListener, interface_addresses, loopback_only
-from net.discovery import FoundGame
+from net.discovery import Beacon, BeaconListener
 from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
 from net.transport import LanSession, Refused
 
@@ -35,7 +32,9 @@ from .layout import DISCARD_RECT, DRAW_PILE_RECT
 from ..theme import CANVAS
 from .match import Match
 from .result import ResultPanel, headline
-from ..textinput import TextInput
+from ..lan_common import JoinScene as SharedJoinScene
+from ..lan_common import (MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name,  # noqa: F401
+                          start_beacon)
 from ..widgets import Button, ButtonScene, chooser, panel
 
 if TYPE_CHECKING:
@@ -43,42 +42,6 @@ if TYPE_CHECKING:
 
 #: Session statuses during which the game waits for the connection (the banner shows).
 WAITING = ("connecting", "handshake", "interrupted", "listening")
-#: Where "Host a game" in the menu listens (all interfaces, as ``rose-king host``); a
-#: development machine sets ROSE_KING_LAN_BIND=127.0.0.1 to keep everything on loopback.
-MENU_BIND = "127.0.0.1" if loopback_only() else os.environ.get("ROSE_KING_LAN_BIND", "0.0.0.0")
-#: Seconds a join may knock at an address before the lobby says nobody answers there (it keeps trying).
-NOBODY_SECONDS = 2.0
-#: Peer ids of the beacons this program sends: the join screen does not list its own game.
-own_beacons: set[bytes] = set()
-ADDRESS_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:[]_"
-
-
-def _route_address() -> str | None:
-    """The address this machine would send from towards a LAN (a UDP "connect" sends nothing)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 9))
-            return str(s.getsockname()[0])
-    except OSError:
-        return None
-
-
-def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses as others may type them: every interface's address (the
-    one towards the LAN first), loopback last. Sends nothing."""
-    candidates = [_route_address() or "", *interface_addresses()]
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
-    except OSError:
-        infos = []
-    candidates += [str(info[4][0]) for info in infos]
-    found: list[str] = []
-    for addr in candidates:
-        if addr and addr not in found and not addr.startswith("127.") and addr != "0.0.0.0":
-            found.append(addr)
-    return found + ["127.0.0.1"]
-
-
 class NetworkController:
     """One colour of a LAN game: the local player (``local_human``: clicks go to
     ``session.play``) or the peer (moves arrive from the network). ``label``: the name shown."""
@@ -468,24 +431,6 @@ def main_menu(app: "App") -> None:
     app.go_home()
 
 
-def settings_name(app: "App", fallback: str) -> str:
-    """The player's name for a network game: the first name set in Settings (Red's, else White's),
-    else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
-    s = app.prefs.settings
-    return (s.red_name or "").strip() or (s.white_name or "").strip() or fallback
-
-
-def start_beacon(name: str, port: int, address: str | None = None) -> Beacon | None:
-    """The discovery beacon of a hosted game (None if no UDP socket can be made: then
-    players type the address)."""
-    try:
-        beacon = Beacon(name, port, address=address)
-    except (OSError, ValueError):  # no UDP socket, or a destination off this machine while loopback only
-        return None
-    own_beacons.add(beacon.peer_id)
-    return beacon
-
-
 class LanLobby(ButtonScene):
     """Waiting for the game: the host shows this machine's addresses and port and waits for a
     player; the joiner connects. On the session's :class:`GameStarted` it hands the session to
@@ -650,68 +595,12 @@ def host_game(app: "App", name: str | None = None, port: int = DEFAULT_PORT, bin
     return lobby
 
 
-class JoinScene(ButtonScene):
-    """"Join a game": the games the beacon listener hears (not our own), and a field to type
-    ``host[:port]``. ``listener``: a :class:`BeaconListener` to use (tests), else one on the
-    discovery port (none with ``listen=False``, or if that port cannot be opened: typing
-    still works). ``name``: the player's name (default: the name set in Settings)."""
+class JoinScene(SharedJoinScene):
+    """"Join a game" of Rose King (the shared screen of :mod:`game.client.lan_common`): a join
+    opens a :class:`LanSession` and its waiting screen."""
 
-    ROWS = 4
-
-    def __init__(self, app: "App", name: str | None = None, listener: BeaconListener | None = None,
-                 store: SaveStore | None = None, listen: bool = True) -> None:
-        super().__init__(app)
-        self.name = name or settings_name(app, _("Guest"))
-        self.store = store
-        self.clock = 0.0
-        self.still = False  # the caret blinks, the "looking" dots move
-        self.error = ""
-        self.listener = listener
-        if listener is None and listen:
-            try:
-                self.listener = BeaconListener(ignore=own_beacons)
-            except OSError:
-                self.listener = None
-        self.found: list[FoundGame] = []
-        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 215, 800, 560)
-        x0, w = self.rect.x + 40, self.rect.w - 80
-        self.rows = [Button((x0, self.rect.y + 80 + i * 58, w, 50), self._row_label(i), self._row_action(i),
-                            size=26, enabled=self._row_enabled(i)) for i in range(self.ROWS)]
-        fy = self.rect.y + 80 + self.ROWS * 58 + 50
-        self.field = TextInput((x0, fy, w - 200, 54), placeholder=N_("host or host:port"), max_len=64,
-                               allowed=ADDRESS_CHARS, on_submit=lambda _t: self.join_typed(), focused=True,
-                               escape=False, style="light", size=30)
-        self.buttons = [*self.rows,
-                        Button((x0 + w - 180, fy, 180, 54), N_("Join"), self.join_typed, size=30),
-                        Button((x0, self.rect.bottom - 70, 200, 52), N_("Back"), self.back, size=28)]
-
-    def _row_label(self, i: int) -> Callable[[], str]:
-        def label() -> str:
-            if i >= len(self.found):
-                return ""
-            g = self.found[i]
-            text = _("{name} at {address}").format(name=g.name, address=f"{g.address}:{g.port}")
-            return text if g.compatible else _("{game} (another version)").format(game=text)
-        return label
-
-    def _row_enabled(self, i: int) -> Callable[[], bool]:
-        return lambda: i < len(self.found) and self.found[i].compatible
-
-    def _row_action(self, i: int) -> Callable[[], None]:
-        def action() -> None:
-            if i < len(self.found):
-                self.join(self.found[i].address, self.found[i].port)
-        return action
-
-    def join_typed(self) -> None:
-        from game.lan import parse_address
-        try:
-            host, port = parse_address(self.field.text.strip())
-        except argparse.ArgumentTypeError:
-            self.error = _("Type the host's address, like 192.168.1.20 or 192.168.1.20:{port}.").format(
-                port=DEFAULT_PORT)
-            return
-        self.join(host, port)
+    def make_listener(self) -> BeaconListener:
+        return BeaconListener(ignore=own_beacons)
 
     def join(self, host: str, port: int) -> None:
         """Connect to ``host:port`` (in the background) and show the waiting screen."""
@@ -722,54 +611,9 @@ class JoinScene(ButtonScene):
             return
         self.app.push(LanLobby(self.app, session, on_back=self.app.pop, store=self.store))
 
-    def back(self) -> None:
-        self.app.pop()
-
-    on_escape = back
-
-    def close(self) -> None:
-        self.field.blur()
-        if self.listener is not None:
-            self.listener.stop()
-            self.listener = None
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.TEXTINPUT:
-            self.error = ""
-        if self.field.handle_event(event):
-            return
-        super().handle_event(event)
-
-    def update(self, dt: float) -> None:
-        self.clock += dt
-        self.field.update(dt)
-        if self.listener is not None:
-            self.found = self.listener.games()[:self.ROWS]
-
-    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+    def draw_title(self, surface: pygame.Surface, clock: float, y: int) -> None:
         from .setup import draw_title
-        art = art_of(self.app)
-        draw_title(surface, self.app, self.clock, y=110)
-        surface.blit(panel(self.rect.size), self.rect)
-        t = art.text(_("Games on the network"), 34, GOLD, shadow=True)
-        surface.blit(t, (self.rect.x + 40, self.rect.y + 26))
-        if not self.found:
-            dots = "." * (1 + int(self.clock * 2) % 3)
-            text = (_("Looking for games") + dots if self.listener is not None
-                    else _("Cannot listen for games here; type the address below."))
-            s = art.text(text, 26, CREAM, shadow=True)
-            surface.blit(s, (self.rect.x + 48, self.rect.y + 92))
-        for b in self.rows:
-            if b.text():
-                b.draw(surface, art)
-        s = art.text(_("Or type the host's address:"), 26, CREAM, shadow=True)
-        surface.blit(s, (self.field.rect.x, self.field.rect.y - 36))
-        self.field.draw(surface, art)
-        for b in self.buttons[self.ROWS:]:
-            b.draw(surface, art)
-        if self.error:
-            e = art.text(self.error, 22, (255, 180, 160), shadow=True, wrap=self.rect.w - 300)
-            surface.blit(e, (self.rect.x + 270, self.rect.bottom - 66))
+        draw_title(surface, self.app, clock, y=y)
 
 
 def lan_menu_buttons(app: "App", x: int, w: int, y: int) -> list[Button]:
