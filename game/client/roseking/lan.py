@@ -656,7 +656,8 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
     try:
         if joining:
             session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso())
+                                      log_dir=args.log_dir, date=now_iso(),
+                                      connected=getattr(args, "connected", None))  # the probe's connection
         else:
             session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
                                       log_dir=args.log_dir, date=now_iso(), colour=host_colour(args))

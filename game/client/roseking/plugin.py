@@ -74,6 +74,23 @@ class RoseKingClient:
         app.push(ReplayScene(app, replay, on_back=on_back or app.pop))
         return None
 
+    def join_lan(self, app: "App", name: str, address: str, port: int, connected, store=None) -> None:
+        """Another game's join screen found a Rose King host at ``address:port``: open the session
+        on the connection it made (``connected``: ``(socket, bytes read)`` or None) and push the
+        waiting screen. Raises nothing: a problem shows on that screen."""
+        from game.roseking.engine import now_iso
+        from net.transport import LanSession
+
+        from .lan import LanLobby
+        try:
+            session = LanSession.join(name, address, port, date=now_iso(), connected=connected)
+        except (OSError, ValueError) as e:
+            top = app.top
+            if top is not None and hasattr(top, "error"):
+                top.error = str(e)
+            return
+        app.push(LanLobby(app, session, on_back=app.pop, store=store))
+
     def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
         """``rose-king host|join`` with the window (see :func:`game.client.roseking.lan.run_lan`)."""
         from .lan import run_lan

@@ -39,9 +39,10 @@ class RoyalsClient:
                                                    rect.centery)))
 
     def menu_buttons(self, app: "App", x: int, w: int) -> list[Button]:
-        """One button: a new match (people and computers at this screen)."""
+        """A new match (people and computers at this screen), and hosting or joining a table on the LAN."""
+        from .lan import lan_menu_buttons
         return [Button((x, 0, w, 64), N_("Play Royals & Riots"), lambda: app.push(RoyalsSetup(app)),
-                       key=pygame.K_3, size=32)]
+                       key=pygame.K_3, size=32), *lan_menu_buttons(app, x, w)]
 
     def draw_title(self, surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
         draw_title(surface, app, clock, y)
@@ -60,11 +61,24 @@ class RoyalsClient:
         from .saving import open_replay
         return open_replay(app, path, on_back)
 
+    def join_lan(self, app: "App", name: str, address: str, port: int, connected, store=None) -> None:
+        """Another game's join screen found a Royals & Riots host: open the session on its connection."""
+        from net.royals_session import RoyalsSession
+
+        from .lan import RoyalsLobby
+        try:
+            session = RoyalsSession.join(name, address, port, connected=connected)
+        except (OSError, ValueError) as e:
+            top = app.top
+            if top is not None and hasattr(top, "error"):
+                top.error = str(e)
+            return
+        app.push(RoyalsLobby(app, session, on_back=app.pop, store=store))
+
     def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-        """Royals & Riots has no network play yet (the next issue)."""
-        import sys
-        print(_("rose-king: network play of Royals & Riots is not there yet"), file=sys.stderr)
-        return 2
+        """``rose-king host|join --game royals-riots`` with a window (see :func:`game.client.royals.lan.run_lan`)."""
+        from .lan import run_lan
+        return run_lan(args, open_window)
 
 
 CLIENT = RoyalsClient()

@@ -1,0 +1,805 @@
+"""Royals & Riots over the LAN in the window (issue 13): host a table, join one, wait in the
+lobby, and play at the table with the other seats at their own machines.
+
+The network side is :class:`net.royals_session.RoyalsSession` (docs/protocol.md, "Royals &
+Riots: connections, lobby, resume and faults"); its thread does every socket operation, and
+everything here only calls :meth:`~net.royals_session.RoyalsSession.poll` once per update.
+
+- :class:`RoyalsHostSetup`: the host chooses the table (2-4 seats, teams for 4, each other seat
+  open for a person or a computer of a level) and opens it.
+- :class:`RoyalsLobby`: host and joiners wait; everyone sees who holds which seat (connected or
+  not) and the plain notice that the host's program learns every hand; the host gives the
+  address and starts the match once every person seat is filled.
+- :class:`RoyalsJoinScene`: the shared "Join a game" screen; a join first reads the host's hello
+  (:func:`net.royals_session.probe_host`) to learn the host's game, then opens that game's session.
+- :class:`LanTableMatch` / :class:`LanTableScene`: the table of
+  :mod:`game.client.royals.scene`, where only this machine's seat is face up and played by
+  mouse or keys; every action arrives from the session (our own too, once the network thread
+  has it), so it animates exactly like a local match. Our decisions go to
+  :meth:`~net.royals_session.RoyalsSession.play`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import uuid
+from typing import TYPE_CHECKING, Any, Callable
+
+import pygame
+
+from game.i18n import N_, _
+from game.royals.engine import Action, IllegalMoveError, State
+from net import DEFAULT_PORT
+
+from ..dialogs import PauseMenu, dim
+from ..lan_common import MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name, start_beacon
+from ..lan_common import JoinScene as SharedJoinScene
+from ..theme import CANVAS, CREAM, GOLD
+from ..widgets import Button, ButtonScene, handle_buttons, panel
+from .anims import View
+from .scene import LEVEL_WORDS, RoyalsTableScene
+from .setup import TITLE_SETTLE, draw_title
+from .table import LEVELS, Beat, Seat, TableConfig, TableMatch
+
+if TYPE_CHECKING:
+    from game.saves import SaveStore
+
+    from ..app import App
+
+#: The plain notice every lobby shows (issue 13: the host's program deals, so it learns every hand).
+HOST_NOTICE = N_("The host's program deals the cards, so it learns every hand; it never shows them to the "
+                 "host's player. Every play is checked by every machine, and each round's deal is checked "
+                 "against the joint coin at the round's end.")
+#: Steps taken back to rebuild the positions between two views; a longer gap (a resumed match)
+#: is shown at once, without animating each action.
+MAX_ANIMATED = 40
+#: Seconds the round's score table stays up at a network table before it closes by itself
+#: (the other players go on meanwhile).
+ROUND_TABLE_SECONDS = 12.0
+#: What the seat plates say of the other seats at a network table.
+SEAT_WORDS = {"host": N_("Host"), "person": N_("Network"), "computer": N_("Computer"), "open": N_("Open")}
+LEVEL_WORDS.update({"lan-host": SEAT_WORDS["host"], "lan-person": SEAT_WORDS["person"],
+                    "lan-computer": SEAT_WORDS["computer"]})
+#: Session statuses at which the table waits for the connection.
+WAITING = ("connecting", "interrupted")
+
+
+def seat_label(info: Any) -> str:
+    """One lobby line's state: who holds the seat, translated."""
+    if info.kind == "open":
+        return _("open: waiting for a player")
+    if info.kind == "computer":
+        return _("computer")
+    if info.kind == "host":
+        return _("host")
+    return _("connected") if info.connected else _("connection lost")
+
+
+# --------------------------------------------------------------------------- the match
+class LanTableMatch(TableMatch):
+    """A :class:`TableMatch` that follows a :class:`~net.royals_session.RoyalsSession`.
+
+    :attr:`state` is this machine's copy of the seat's view (``session.view.state``): only
+    :attr:`seat`'s own cards are real. :meth:`sync` takes a newer view and returns the
+    :class:`Beat` list of the actions between the two (each position rebuilt by taking
+    actions back from the newer view, so the beats of one batch agree with each other).
+    Decisions are never pushed here: :meth:`apply` refuses, the scene hands them to the session.
+    """
+
+    def __init__(self, session: Any, seats: list[Any] | None = None) -> None:
+        view = session.view
+        if view is None:
+            raise ValueError("the match has not started: the session has no view yet")
+        self.session = session
+        self.seat = session.my_seat
+        state = view.state
+        infos = {i.seat: i for i in (seats if seats is not None else session.lobby)}
+        table = []
+        for s in range(1, state.players + 1):
+            info = infos.get(s)
+            name = info.name if info is not None and info.name else _("Player {n}").format(n=s)
+            kind = info.kind if info is not None else "person"
+            table.append(Seat(name, None if s == self.seat else f"lan-{kind}"))
+        super().__init__(TableConfig(table, teams=state.teams))
+        self.state = State(state.players, state.teams)
+        self.chance_seed = 0  # chance comes from the joint coin, never from here
+
+    def sync(self, new: State) -> list[Beat]:
+        """Follow the session's newer view ``new``. Returns the beats of the actions since our
+        :attr:`state` (none if it was rebuilt at the same ply, e.g. the true state after a
+        round's check, or after a gap of more than :data:`MAX_ANIMATED` actions)."""
+        old = self.state
+        gap = new.ply - old.ply
+        if gap <= 0 or gap > MAX_ANIMATED:
+            self.state = new
+            return []
+        states = [new]
+        cur = new.copy()
+        try:
+            for _i in range(gap):
+                cur.pop()
+                states.append(cur.copy())
+        except IndexError:  # a view without its history: jump
+            self.state = new
+            return []
+        states.reverse()
+        beats: list[Beat] = []
+        for i in range(gap):
+            beats += self._beats(states[i], new.history[old.ply + i], states[i + 1])
+        self.state = new
+        return beats
+
+    def decider(self) -> int:
+        s = self.state
+        return 0 if s.is_chance() or s.is_over() else s.to_act
+
+    def human_to_act(self) -> int:
+        """Our seat when the session says it is our decision and our copy is the session's position."""
+        if not self.session.my_turn:
+            return 0
+        view = self.session.view
+        return self.seat if view is not None and view.state.ply == self.state.ply else 0
+
+    def computer_to_act(self) -> int:
+        return 0  # other seats' decisions arrive from the network
+
+    def advance(self) -> list[Beat]:
+        return []
+
+    def apply(self, action: Action) -> list[Beat]:
+        raise IllegalMoveError("a network match takes decisions through its session")
+
+    def undo_seat(self) -> int:
+        return 0
+
+
+def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = None) -> str | None:
+    """Write a finished network match's ``record`` into the saved games (kind ``"lan"``, each
+    seat's name and whether it was a computer). Returns the path, or None when the disk refuses
+    (the match itself is unaffected)."""
+    from game.saves import shared_store
+    if record is None:
+        return None
+    game_id = uuid.uuid4().hex
+    try:
+        record.extra = {**getattr(record, "extra", {}), "game_id": game_id, "kind": "lan",
+                        "seats": [{"name": s.name, "level": None} for s in match.config.seats]}
+        return str((store or shared_store()).write(game_id, record.to_json()))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+# --------------------------------------------------------------------------- the table
+class LanTableScene(RoyalsTableScene):
+    """The table of a network match: our seat face up at the bottom, the others' actions from
+    the session, the connection's state, a dropped player's seat (host: wait, or hand it to a
+    computer), a failed check (the seat and the play named) and the record kept at the end."""
+
+    def __init__(self, app: "App", session: Any, on_main_menu: Callable[[], None] | None = None,
+                 pending: list | None = None, store: "SaveStore | None" = None, beacon: Any = None) -> None:
+        match = LanTableMatch(session)
+        self.session = session
+        self.store = store
+        self.beacon = beacon
+        self._pending = list(pending or [])
+        super().__init__(app, match, on_new_game=lambda: None, on_main_menu=on_main_menu or app.go_home,
+                         saver=None, advance=False)
+        self.match: LanTableMatch = match
+        self.buttons = [b for b in self.buttons if b.label not in ("Hint", "Undo")]  # no help against people
+        self.seats: tuple = tuple(session.lobby)
+        self.failure = ""         # why the match stopped (a failed check names the seat and the play)
+        self.saved: str | None = None
+        self.record: Any = None
+        self.asked: set[int] = set()      # dropped seats the host chose to wait for
+        self.dropped: set[int] = set()
+        self.level = "easy"
+        self.overlay_buttons: list[Button] = []
+        self._overlay_for: tuple | None = None
+        self.say(_("You sit at seat {n}. Good luck!").format(n=self.match.seat))
+
+    # ------------------------------------------------------------------ network -> table
+    def pump(self) -> None:
+        """Take the session's events (never blocks): follow the actions, the seats, the status."""
+        from net.royals_session import Acted, Failed, LobbyChanged, MatchOver, RoundChecked, StatusChanged
+        from net.transport import Refused, WriteFailed
+        events, self._pending = self._pending + self.session.poll(), []
+        acted = False
+        for e in events:
+            if isinstance(e, Acted):
+                acted = True
+            elif isinstance(e, LobbyChanged):
+                self._seats_changed(tuple(e.seats))
+            elif isinstance(e, RoundChecked):
+                self.say(_("Round {r} checked: every play was legal.").format(r=e.round))
+            elif isinstance(e, MatchOver):
+                self.record = e.record
+                self.saved = keep_record(e.record, self.match, self.store)
+            elif isinstance(e, Failed):
+                self.failure = e.reason or _("The match was stopped.")
+            elif isinstance(e, StatusChanged):
+                if e.status in ("failed", "closed") and not self.failure and self.record is None:
+                    self.failure = e.reason or self.session.status_text
+            elif isinstance(e, Refused):
+                self.say(e.reason)
+            elif isinstance(e, WriteFailed):
+                self.say(_("The record could not be written: {reason}").format(reason=e.reason))
+        view = self.session.view
+        if view is not None and (acted or view.state.ply != self.match.state.ply):
+            idle = self.idle()
+            beats = self.match.sync(view.state)
+            if beats:
+                self._queue_beats(beats)
+            elif idle:
+                self.view = View.of(self.state, self.view)
+
+    def _seats_changed(self, seats: tuple) -> None:
+        before = {i.seat: i for i in self.seats}
+        self.seats = seats
+        for info in seats:
+            was = before.get(info.seat)
+            if info.kind == "person" and not info.connected:
+                if info.seat not in self.dropped:
+                    self.dropped.add(info.seat)
+                    self.say(_("{name} lost the connection.").format(name=info.name or self.match.name(info.seat)))
+            elif info.seat in self.dropped:
+                self.dropped.discard(info.seat)
+                self.asked.discard(info.seat)
+                if info.kind == "computer":
+                    self.say(_("A computer plays {name}'s seat now.").format(name=self.match.name(info.seat)))
+                else:
+                    self.say(_("{name} is back.").format(name=info.name or self.match.name(info.seat)))
+            if was is not None and was.kind != info.kind and info.kind == "computer":
+                level = self.match.config.seats[info.seat - 1]
+                self.match.config.seats[info.seat - 1] = Seat(level.name, "lan-computer")
+
+    def update(self, dt: float) -> None:
+        self.pump()
+        if self.modal == "round" and self.modal_time > ROUND_TABLE_SECONDS:
+            self.close_modal()
+        super().update(dt)
+        self._layout_overlay()
+
+    def _start_anim(self, a) -> None:
+        """Another seat's cards are placeholders: the card it plays (or loses to a Thief) is taken
+        from its face-down hand here, whichever placeholder stood for it."""
+        b = a.beat
+        for seat, kind in ((b.seat, "play"), (b.target, "steal")):
+            if b.kind == kind and seat and seat != self.match.seat and b.card is not None:
+                hand = self.view.hands[seat - 1]
+                if b.card not in hand and hand:
+                    hand[-1] = b.card
+        super()._start_anim(a)
+
+    # ------------------------------------------------------------------ our decisions
+    def act(self, action: Action) -> bool:
+        """Hand our decision to the session; it comes back as an action and is animated then."""
+        if not self.my_turn():
+            return False
+        try:
+            self.session.play(action)
+        except IllegalMoveError as e:
+            self.say(self.explain(str(e).split(": ", 1)[-1]))
+            return False
+        self.selected.clear()
+        self.steal_target = 0
+        self.focus = 0
+        self.hint_text = ""
+        return True
+
+    # ------------------------------------------------------------------ the host's choices
+    def waiting_for(self) -> list[int]:
+        """Dropped seats nobody has decided about yet (the host is asked about the first)."""
+        return sorted(s for s in self.dropped if s not in self.asked)
+
+    def wait_for(self, seat: int) -> None:
+        self.asked.add(seat)
+
+    def hand_over(self, seat: int) -> None:
+        """Host: a computer of :attr:`level` plays the dropped ``seat`` from now on."""
+        try:
+            self.session.hand_to_computer(seat, self.level)
+        except ValueError as e:
+            self.say(str(e))
+            return
+        self.asked.add(seat)
+
+    def cycle_level(self) -> None:
+        self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)] if self.level in LEVELS else "easy"
+
+    def _layout_overlay(self) -> None:
+        """The buttons of what covers the table now: a stopped match, a lost connection, a dropped seat."""
+        kind = self.overlay()
+        if kind == self._overlay_for:
+            return
+        self._overlay_for = kind
+        cx, y = CANVAS[0] // 2 - 40, TRICK_BOX.bottom - 70
+        if kind is None:
+            self.overlay_buttons = []
+        elif kind[0] in ("failed", "waiting"):
+            self.overlay_buttons = [Button((cx - 130, y, 260, 52), N_("Main menu"), self.leave, size=26)]
+        elif kind[0] == "dropped":
+            seat = kind[1]
+            self.overlay_buttons = [
+                Button((cx - 330, y, 200, 52), N_("Wait"), lambda: self.wait_for(seat), size=24),
+                Button((cx - 120, y, 240, 52), lambda: _("Computer: {level}").format(
+                    level=_(LEVEL_WORDS.get(self.level, self.level))), self.cycle_level, size=24),
+                Button((cx + 130, y, 200, 52), N_("Hand over"), lambda: self.hand_over(seat), size=24)]
+        else:
+            self.overlay_buttons = []
+
+    def overlay(self) -> tuple | None:
+        """What covers the table: ``("failed",)``, ``("waiting",)`` (the connection is down), ``("dropped",
+        seat)`` (host: a player's connection dropped), or None."""
+        if self.failure and self.record is None:
+            return ("failed",)
+        if self.session.status in WAITING and self.record is None:
+            return ("waiting",)
+        if self.session.my_seat == 1 and self.waiting_for() and self.record is None and not self.modal:
+            return ("dropped", self.waiting_for()[0])
+        return None
+
+    def leave(self) -> None:
+        self.on_main_menu()
+
+    # ------------------------------------------------------------------ scene
+    def look(self) -> tuple:
+        return super().look() + (self.session.status, self.session.status_text, self.failure, self.saved,
+                                 tuple(sorted(self.dropped)), tuple(sorted(self.asked)), self.level,
+                                 self.match.human_to_act())
+
+    def my_turn(self) -> int:
+        return 0 if self.overlay() is not None and self.overlay()[0] != "dropped" else super().my_turn()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.overlay_buttons:
+            if event.type == pygame.MOUSEMOTION:
+                self.mouse = event.pos
+            if handle_buttons(self.overlay_buttons, event):
+                return
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                self.pause()
+                return
+            if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
+                return  # the table waits under the panel
+        super().handle_event(event)
+
+    def open_modal(self, kind: str, beat: Beat) -> None:
+        super().open_modal(kind, beat)
+        if kind == "over":  # a network match has no rematch here: the host opens a new table
+            self.modal_buttons = [Button((CANVAS[0] // 2 - 135, 620, 270, 56), N_("Main menu"), self.leave,
+                                         key=pygame.K_m, size=28)]
+
+    def pause(self) -> None:
+        """Esc / Menu: nothing pauses at a network table; the menu can leave it."""
+        self.app.push(PauseMenu(self.app, self.leave, self.unsaved_game, title=N_("Menu"), on_update=self.update))
+
+    def unsaved_game(self) -> bool:
+        return self.record is None and not self.failure and self.state.ply > 0
+
+    def quit_question(self) -> str | None:
+        return N_("Leave the network match? The other players cannot go on without you.") \
+            if self.unsaved_game() else None
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        super().draw(surface, alpha)
+        kind = self.overlay()
+        if kind is not None:
+            self._draw_overlay(surface, kind)
+        elif self.dropped and self.record is None and not self.modal:
+            names = ", ".join(self.match.name(s) for s in sorted(self.dropped))
+            self.banner(surface, _("Waiting for {names} to come back…").format(names=names))
+
+    def _draw_overlay(self, surface: pygame.Surface, kind: tuple) -> None:
+        art = self.app.art
+        box = TRICK_BOX
+        surface.blit(panel(box.size, 245), box)
+        pygame.draw.rect(surface, (210, 70, 60), box, 3, border_radius=14)
+        if kind[0] == "failed":
+            title, text = _("The match was stopped"), self.failure
+        elif kind[0] == "waiting":
+            title, text = _("Connection interrupted"), self.session.status_text
+        else:
+            name = self.match.name(kind[1])
+            title = _("{name} lost the connection").format(name=name)
+            text = _("Wait for {name} to come back, or let a computer play the seat from now on.").format(name=name)
+        t = art.text(title, 34, GOLD, shadow=True)
+        surface.blit(t, t.get_rect(midtop=(box.centerx, box.y + 18)))
+        s = art.text(text, 24, CREAM, shadow=True, wrap=box.w - 48)
+        surface.blit(s, s.get_rect(midtop=(box.centerx, box.y + 68)))
+        for b in self.overlay_buttons:
+            b.draw(surface, art)
+
+    def _draw_modal(self, surface: pygame.Surface) -> None:
+        super()._draw_modal(surface)
+        if self.modal == "over":
+            line = _("The record is kept in the saved games.") if self.saved else (
+                _("Waiting for the record…") if self.record is None else _("The record could not be kept."))
+            s = self.app.art.text(line, 22, CREAM, shadow=True)
+            surface.blit(s, s.get_rect(midbottom=(CANVAS[0] // 2, 610)))
+
+    def close(self) -> None:
+        super().close()
+        if self.beacon is not None:
+            self.beacon.stop()
+            self.beacon = None
+        self.session.close()
+
+
+#: Where the connection and seat panels sit: over the trick.
+TRICK_BOX = pygame.Rect(CANVAS[0] // 2 - 40 - 360, 200, 720, 250)
+
+
+# --------------------------------------------------------------------------- before the match
+class RoyalsHostSetup(ButtonScene):
+    """"Host a game" of Royals & Riots: the table's seats (2-4; seat 1 is ours; each other seat
+    open for a person at another machine or a computer of a level), teams for 4, then
+    "Open the table" starts listening and shows the :class:`RoyalsLobby`."""
+
+    def __init__(self, app: "App", name: str | None = None, port: int = DEFAULT_PORT, bind: str | None = None,
+                 beacon_address: str | None = None, store: "SaveStore | None" = None,
+                 session_factory: Callable[..., Any] | None = None) -> None:
+        super().__init__(app)
+        self.name = name or settings_name(app, _("Host"))
+        self.port, self.bind = port, MENU_BIND if bind is None else bind
+        self.beacon_address = beacon_address
+        self.store = store
+        self.session_factory = session_factory
+        self.clock = 0.0
+        self.count = 3
+        self.kinds: list[str | None] = [None, None, None, None]  # None: open for a person, else a level
+        self.teams = False
+        self.error = ""
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 232, 800, 540)
+        r = self.rect
+        self.buttons = [Button((r.x + 170 + i * 90, r.y + 40, 80, 48), str(n), lambda n=n: self.set_count(n),
+                               key=getattr(pygame, f"K_{n}"), selected=lambda n=n: self.count == n, size=28)
+                        for i, n in enumerate((2, 3, 4))]
+        self.seat_buttons = [Button((r.x + 340, r.y + 120 + 56 * i, 420, 44), lambda i=i: self.kind_label(i),
+                                    lambda i=i: self.cycle(i), size=24, enabled=lambda i=i: 0 < i < self.count)
+                             for i in range(4)]
+        self.buttons += self.seat_buttons[1:]
+        y = r.y + 120 + 56 * 4 + 14
+        self.buttons.append(Button((r.x + 170, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
+                                   else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,
+                                   selected=lambda: self.teams and self.count == 4))
+        self.buttons += [Button((r.x + 40, r.bottom - 74, 240, 54), N_("Back"), self.back, size=28),
+                         Button((r.right - 320, r.bottom - 74, 280, 54), N_("Open the table"), self.open_table,
+                                key=pygame.K_RETURN, size=28)]
+
+    def kind_label(self, i: int) -> str:
+        k = self.kinds[i]
+        return _("Open: a player joins") if k is None else _("Computer · {level}").format(level=_(LEVEL_WORDS[k]))
+
+    def set_count(self, n: int) -> None:
+        self.count = n
+        if n != 4:
+            self.teams = False
+
+    def cycle(self, i: int) -> None:
+        order: list[str | None] = [None, *LEVELS]
+        self.kinds[i] = order[(order.index(self.kinds[i]) + 1) % len(order)]
+
+    def toggle_teams(self) -> None:
+        self.teams = not self.teams and self.count == 4
+
+    def computers(self) -> dict[int, str]:
+        """Seat -> level of the computer seats chosen."""
+        return {i + 1: k for i, k in enumerate(self.kinds[:self.count]) if i and k is not None}
+
+    def back(self) -> None:
+        self.app.pop()
+
+    on_escape = back
+
+    def open_table(self) -> None:
+        """Listen (any free port if the usual one is taken), send the beacon, show the lobby."""
+        factory = self.session_factory
+        if factory is None:
+            from net.royals_session import RoyalsSession
+            factory = RoyalsSession.host
+        kw = dict(seats=self.count, computers=self.computers(), bind=self.bind, teams=self.teams and self.count == 4)
+        try:
+            try:
+                session = factory(self.name, port=self.port, **kw)
+            except OSError:
+                session = factory(self.name, port=0, **kw)
+        except (OSError, ValueError) as e:
+            self.error = _("The table cannot be opened: {reason}").format(reason=e)
+            return
+        beacon = start_beacon(self.name, session.port, self.beacon_address)
+        self.app.replace(RoyalsLobby(self.app, session, beacon, store=self.store))
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+
+    def at_rest(self) -> bool:
+        return self.clock >= TITLE_SETTLE
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        draw_title(surface, self.app, self.clock, y=110)
+        r = self.rect
+        surface.blit(panel(r.size), r)
+        surface.blit(art.text(_("Seats"), 28, GOLD, shadow=True), (r.x + 40, r.y + 50))
+        for i in range(self.count):
+            label = _("Seat {n}").format(n=i + 1)
+            surface.blit(art.text(label, 24, CREAM, shadow=True), (r.x + 40, r.y + 130 + 56 * i))
+            if i == 0:
+                you = art.text(_("{name} (you, the host)").format(name=self.name), 24, GOLD, shadow=True)
+                surface.blit(you, (r.x + 350, r.y + 130))
+        y = r.y + 120 + 56 * 4 + 14
+        surface.blit(art.text(_("Teams"), 24, CREAM, shadow=True), (r.x + 40, y + 12))
+        for b in self.buttons:
+            if b not in self.seat_buttons or b.enabled():
+                b.draw(surface, art)
+        if self.error:
+            e = art.text(self.error, 22, (255, 180, 160), shadow=True, wrap=r.w - 80)
+            surface.blit(e, (r.x + 40, r.bottom - 130))
+
+
+class RoyalsLobby(ButtonScene):
+    """Waiting for the match, on the host and on each joiner: the seats (who holds each,
+    connected or not), the notice that the host's program learns every hand, the host's
+    address; the host's "Start" is enabled once every person seat is filled. When the session
+    starts playing, the :class:`LanTableScene` takes the session over."""
+
+    def __init__(self, app: "App", session: Any, beacon: Any = None, on_back: Callable[[], None] | None = None,
+                 store: "SaveStore | None" = None) -> None:
+        super().__init__(app)
+        self.session: Any = session
+        self.beacon = beacon
+        self.on_back = on_back or app.go_home
+        self.store = store
+        self.clock = 0.0
+        self.still = False
+        self.error = ""
+        self.connecting_for = 0.0
+        self.hosting = session.my_seat == 1 or getattr(session, "role", "") == "host"
+        self.addresses = local_addresses() if self.hosting else []
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 420, 40, 840, 720)
+        r = self.rect
+        self.buttons = [Button((r.x + 40, r.bottom - 80, 240, 56), N_("Cancel") if self.hosting else N_("Leave"),
+                               self.cancel, size=28)]
+        if self.hosting:
+            self.buttons.append(Button((r.right - 320, r.bottom - 80, 280, 56), N_("Start the match"), self.start,
+                                       key=pygame.K_RETURN, size=28, enabled=lambda: self.session is not None
+                                       and self.session.can_start))
+
+    def start(self) -> None:
+        if self.session is not None and self.session.can_start:
+            try:
+                self.session.start()
+            except ValueError as e:
+                self.error = str(e)
+
+    def cancel(self) -> None:
+        self.close()
+        self.on_back()
+
+    on_escape = cancel
+
+    def close(self) -> None:
+        if self.beacon is not None:
+            self.beacon.stop()
+            self.beacon = None
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def update(self, dt: float) -> None:
+        from net.royals_session import Failed, StatusChanged
+        self.clock += dt
+        session = self.session
+        if session is None:
+            return
+        self.connecting_for = self.connecting_for + dt if session.status == "connecting" else 0.0
+        events = session.poll()
+        for i, e in enumerate(events):
+            if isinstance(e, Failed):
+                self.error = e.reason
+            elif isinstance(e, StatusChanged) and e.status in ("failed", "closed"):
+                self.error = self.error or e.reason
+            if (isinstance(e, StatusChanged) and e.status == "playing") or (
+                    session.status == "playing" and session.view is not None and i == len(events) - 1):
+                self._start(events[i + 1:])
+                return
+        if session.status == "playing" and session.view is not None:
+            self._start([])
+
+    def _start(self, pending: list) -> None:
+        session, beacon = self.session, self.beacon
+        self.session = self.beacon = None  # handed over: leaving the lobby must not close them
+        self.app.replace(LanTableScene(self.app, session, pending=pending, store=self.store, beacon=beacon))
+
+    def nobody_answers(self) -> str | None:
+        """After :data:`NOBODY_SECONDS` of knocking in vain: say so (the session keeps trying)."""
+        s = self.session
+        if s is None or self.hosting or self.connecting_for < NOBODY_SECONDS:
+            return None
+        return _("Nobody answers at {address}. Is a game hosted there? Still trying ({seconds} s)…").format(
+            address=f"{getattr(s, 'address', '?')}:{getattr(s, 'port', '?')}", seconds=int(self.connecting_for))
+
+    def at_rest(self) -> bool:
+        return False  # the status dots move and the network is polled every update
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        surface.blit(art.table, (0, 0))
+        r = self.rect
+        surface.blit(panel(r.size), r)
+        s = self.session
+        title = _("Hosting Royals & Riots") if self.hosting else _("Joining Royals & Riots")
+        t = art.text(title, 40, GOLD, shadow=True)
+        surface.blit(t, t.get_rect(midtop=(r.centerx, r.y + 20)))
+        y = r.y + 80
+        if s is None:
+            return
+        if self.hosting:
+            line = art.text(_("Players join at this address:") + "  " + "   ".join(
+                f"{a}:{s.port}" for a in self.addresses[:2]), 26, GOLD, shadow=True, wrap=r.w - 60)
+            surface.blit(line, line.get_rect(midtop=(r.centerx, y)))
+            y += line.get_height() + 14
+        me = s.my_seat
+        for info in s.lobby:
+            row = pygame.Rect(r.x + 60, y, r.w - 120, 52)
+            surface.blit(panel(row.size, 150, radius=10), row)
+            dot = (90, 200, 120) if info.connected and info.kind != "open" else (200, 90, 70)
+            pygame.draw.circle(surface, dot, (row.x + 26, row.centery), 9)
+            name = info.name or "—"
+            if info.seat == me:
+                name = _("{name} (you)").format(name=name)
+            surface.blit(art.text(_("Seat {n}").format(n=info.seat), 22, CREAM), (row.x + 48, row.y + 14))
+            surface.blit(art.text(name[:28], 26, GOLD if info.seat == me else CREAM, shadow=True),
+                         (row.x + 150, row.y + 11))
+            state = art.text(seat_label(info), 22, CREAM)
+            surface.blit(state, state.get_rect(midright=(row.right - 20, row.centery)))
+            y += 60
+        y += 8
+        nobody = self.nobody_answers()
+        dots = "." * (1 + int(self.clock * 2) % 3)
+        if nobody:
+            status = nobody
+        elif self.hosting and s.status == "lobby":
+            status = _("Ready: start when you like.") if s.can_start else _("Waiting for players") + dots
+        elif s.status == "lobby":
+            status = _("Seated. Waiting for the host to start the match") + dots
+        else:
+            status = s.status_text + (dots if s.status not in ("failed", "closed") else "")
+        st = art.text(status, 26, CREAM, shadow=True, wrap=r.w - 80)
+        surface.blit(st, st.get_rect(midtop=(r.centerx, y)))
+        y += st.get_height() + 12
+        if self.error:
+            e = art.text(_("The match cannot start: {reason}").format(reason=self.error), 24, (255, 180, 160),
+                         shadow=True, wrap=r.w - 80)
+            surface.blit(e, e.get_rect(midtop=(r.centerx, y)))
+        notice = art.text(_(HOST_NOTICE), 21, (215, 205, 175), shadow=True, wrap=r.w - 100)
+        surface.blit(notice, notice.get_rect(midbottom=(r.centerx, r.bottom - 96)))
+        self.draw_buttons(surface)
+
+
+class RoyalsJoinScene(SharedJoinScene):
+    """"Join a game" from Royals & Riots' tab: the host's hello says which game it hosts
+    (read in the background by :func:`net.royals_session.probe_host`); a Royals & Riots host
+    gets a :class:`RoyalsLobby`, a Rose King host Rose King's waiting screen (through its
+    :class:`~game.client.games.ClientGame`). Nobody there yet: the Royals session keeps trying."""
+
+    def __init__(self, app: "App", **kw: Any) -> None:
+        super().__init__(app, **kw)
+        self.probing: tuple[str, int] | None = None
+        self._probe: dict = {}
+
+    def make_listener(self):
+        from net.discovery import BeaconListener
+        return BeaconListener(ignore=own_beacons)
+
+    def join(self, host: str, port: int) -> None:
+        """Read the host's hello in the background, then open the session of its game."""
+        if self.probing is not None:
+            return
+        from net.royals_session import probe_host
+        self.probing = (host, port)
+        result = self._probe = {}
+
+        def probe() -> None:
+            try:
+                result["found"] = probe_host(host, port, timeout=NOBODY_SECONDS)
+            except (OSError, ValueError) as e:
+                result["error"] = e
+
+        threading.Thread(target=probe, name="royals-probe", daemon=True).start()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.probing is None or not self._probe:
+            return
+        host, port = self.probing
+        result, self.probing, self._probe = self._probe, None, {}
+        if "found" in result:
+            game, sock, data = result["found"]
+            self.open_session(game, host, port, (sock, data))
+        elif isinstance(result.get("error"), ValueError):
+            self.error = str(result["error"])
+        else:  # nobody answers yet: the Royals session keeps knocking and its lobby says so
+            self.open_session("royals-riots", host, port, None)
+
+    def open_session(self, game: str, host: str, port: int, connected: tuple | None) -> None:
+        """Open ``game``'s session to ``host:port`` on the connection already made, and its waiting screen."""
+        if game != "royals-riots":
+            from ..games import client_by_key
+            client = client_by_key(game)
+            opener = getattr(client, "join_lan", None)
+            if opener is None:
+                self.error = _("That host plays another game.")
+                return
+            opener(self.app, self.name, host, port, connected, self.store)
+            return
+        from net.royals_session import RoyalsSession
+        try:
+            session = RoyalsSession.join(self.name, host, port, connected=connected)
+        except (OSError, ValueError) as e:
+            self.error = str(e)
+            return
+        self.app.push(RoyalsLobby(self.app, session, on_back=self.app.pop, store=self.store))
+
+    def draw_title(self, surface: pygame.Surface, clock: float, y: int) -> None:
+        draw_title(surface, self.app, clock, y=y)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        super().draw(surface, alpha)
+        if self.probing is not None:
+            t = self.app.art.text(_("Asking {address} which game it hosts…").format(
+                address=f"{self.probing[0]}:{self.probing[1]}"), 24, CREAM, shadow=True)
+            surface.blit(t, t.get_rect(midbottom=(CANVAS[0] // 2, self.field.rect.y - 44)))
+
+
+def lan_menu_buttons(app: "App", x: int, w: int) -> list[Button]:
+    """Royals & Riots' "Host a game" and "Join a game" for the main menu."""
+    return [Button((x, 0, w, 64), N_("Host a game"), lambda: app.push(RoyalsHostSetup(app)), key=pygame.K_4,
+                   size=32),
+            Button((x, 0, w, 64), N_("Join a game"), lambda: app.push(RoyalsJoinScene(app)), key=pygame.K_5,
+                   size=32)]
+
+
+# --------------------------------------------------------------------------- rose-king host / join
+def computer_seats(seats: int, levels: list[str]) -> dict[int, str]:
+    """``--computer LEVEL`` options to seats: each takes the highest free seat (as the command line's)."""
+    return {seats - i: level for i, level in enumerate(levels[:seats - 1])}
+
+
+def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
+    """``rose-king host|join --game royals-riots`` with a window: open it at the lobby and play.
+
+    ``args``: :mod:`game.commands.host` / :mod:`game.commands.join` options (``name``, ``port``;
+    host: ``seats``, ``computer``, ``teams``, ``bind``; join: ``address``, ``connected``, the
+    connection the command's probe opened). ``--record FILE`` is the session's record and journal.
+    Returns the exit status (1 if the window or the port cannot be opened)."""
+    from net.royals_session import RoyalsSession
+    joining = "target" in vars(args)
+    try:
+        app = open_window()
+    except pygame.error as e:
+        print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
+        return 1
+    name = args.name or settings_name(app, _("Guest") if joining else _("Host"))
+    try:
+        if joining:
+            session = RoyalsSession.join(name, args.address, args.port, record=args.record,
+                                         connected=getattr(args, "connected", None))
+        else:
+            seats = args.seats or 4
+            session = RoyalsSession.host(name, seats=seats, computers=computer_seats(seats, args.computer or []),
+                                         port=args.port, bind=args.bind, record=args.record,
+                                         teams=bool(args.teams))
+    except (OSError, ValueError) as e:
+        print(f"rose-king: {e}", file=sys.stderr)
+        pygame.quit()
+        return 1
+    beacon = None if joining else start_beacon(name, session.port, getattr(args, "beacon_address", None))
+    app.push(RoyalsLobby(app, session, beacon))
+    return app.run()
+
+
+__all__ = ["LanTableMatch", "LanTableScene", "RoyalsHostSetup", "RoyalsLobby", "RoyalsJoinScene", "keep_record",
+           "lan_menu_buttons", "run_lan"]
