@@ -68,8 +68,11 @@ LOBBY_SCHEMAS: dict[str, dict] = {
               "names": _list(_name, 2, MAX_SEATS), "date": _str(0, 32), "computers": _list(_int(1, MAX_SEATS), 0, 3)},
 }
 
-#: Rates of the lobby messages (the match's own come from net.royals / net.limits).
-LOBBY_RATES = {"lobby": (20, 10), "start": (2, 0)}
+#: Rates (burst, refill per second) of the lobby messages, and defaults for the match's messages
+#: (net.royals' own RATES, if it has them, take precedence). A resume replays a seat's whole view
+#: at once (a few hundred messages), hence the bursts.
+LOBBY_RATES = {"lobby": (20, 10), "start": (3, 0.1), "act": (600, 60), "you": (400, 40), "hidden": (400, 40),
+               "commits": (400, 40), "round": (6, 1), "proxy": (20, 5), "ack": (800, 40)}
 
 
 # --------------------------------------------------------------------------- events
@@ -211,7 +214,7 @@ def _schemas() -> dict:
 
 def _rates() -> dict:
     from . import royals
-    return {**RATES, **getattr(royals, "RATES", {}), **LOBBY_RATES}
+    return {**RATES, **LOBBY_RATES, **getattr(royals, "RATES", {})}
 
 
 def computer_name(level: str) -> str:
@@ -814,7 +817,7 @@ class RoyalsSession:
         self._nonce = os.urandom(16)
         self._host_hello = None
         j = self._journal
-        key = j["key"] if j is not None else _secrets.token_bytes(32)
+        key = bytes.fromhex(j["key"]) if j is not None else _secrets.token_bytes(32)
         self._offered_key = key
         self._sel.register(sock, selectors.EVENT_READ, None)
         hello = _hello(self.name, "join", self._peer_id, self._nonce, key,
@@ -1074,10 +1077,10 @@ class RoyalsSession:
             raise ValueError("the match has not started")
         try:
             events = self._match.play(action, self._clock())
+            self._match_events(events)  # refreshes my_turn before busy is cleared: no stale second play
         finally:
             with self._lock:
                 self._busy = False
-        self._match_events(events)
 
     def _collect_computers(self) -> None:
         """Host: hand finished computer decisions to the match; start the next one (worker thread)."""
@@ -1174,6 +1177,12 @@ class RoyalsSession:
                 else:
                     seat, ply, action = self._fault_of(e.reason)
                     final.append(Failed(e.seat or seat, ply, action, e.reason))
+                    if self.role == "host":  # every joiner hears why (after the match's own error, if queued)
+                        for x in self._seats.values():
+                            if x.peer is not None:
+                                x.peer.link.close(e.kind if e.kind in ("illegal", "coin", "forfeit") else "left",
+                                                  e.reason)
+                                self._after_link(x.peer)
                     self._emit(*final)
                     final = []
                     self._set_status("failed", e.reason)
