@@ -222,6 +222,12 @@ def computer_name(level: str) -> str:
     return f"Computer ({level})"[:MAX_NAME]
 
 
+#: Errors of the match (net.royals.MATCH_FATAL): handed to the match, which ends it for all.
+_MATCH_ERRORS = frozenset({"illegal", "coin", "forfeit", "desync", "left"})
+#: Closing codes after which a joiner does not reconnect.
+_FATAL = _MATCH_ERRORS | {"version", "role", "self", "game", "seat"}
+
+
 class _Refuse(Exception):
     """Internal: close one connection with ``code``/``reason`` (the others go on)."""
 
@@ -688,6 +694,10 @@ class RoyalsSession:
                 self._emit(Refused("connect", f"a connection was refused: {closed.reason}"))
             return
         seat.peer = None
+        if self._match is not None and closed.by_peer and closed.code in _MATCH_ERRORS:
+            # a joiner's verdict (its round check failed, ...): the match hears it and may end for all
+            self._match_events(self._match.receive(peer.seat, {"t": "error", "code": closed.code,
+                                                               "reason": closed.reason}, self._clock()))
         if self._match is None:  # in the lobby: the seat is free again
             seat.name, seat.nonce, seat.key, seat.host_key = "", b"", b"", b""
         else:
@@ -764,6 +774,11 @@ class RoyalsSession:
             self._lobby = infos
         if not changed:
             return
+        if self._match is not None and self._status == "playing":
+            from game.i18n import _
+            away = [i.name for i in infos if not i.connected]
+            self._set_status("playing", _("Waiting for {names} to come back…").format(names=", ".join(away))
+                             if away else "")
         rows = [[i.kind, i.name, i.connected] for i in infos]
         for s, seat in self._seats.items():
             if seat.peer is not None and seat.peer.link.settled:
@@ -862,10 +877,18 @@ class RoyalsSession:
         if over:
             self._fatal = True
             return
-        if closed.code in ("version", "role", "self", "game", "seat", "illegal", "coin", "forfeit", "desync"):
+        if closed.by_peer and self._match is not None and closed.code in _MATCH_ERRORS:
+            before = self._status  # the match hears the host's verdict (it may end the match itself)
+            self._match_events(self._match.receive({"t": "error", "code": closed.code, "reason": closed.reason},
+                                                   self._clock()))
+            if self._status != before:
+                self._fatal = True
+                return
+        if closed.code in _FATAL:
             self._fatal = True
             seat, ply, action = self._fault_of(closed.reason)
-            self._fail(seat, ply, action, closed.reason)
+            self._fail(seat, ply, action, closed.reason if closed.code != "left" else
+                       f"the host left; the match is over ({closed.reason})")
         elif closed.code == "bye" and closed.by_peer and self._match is None:
             self._fatal = True
             self._fail(0, 0, "", closed.reason)
