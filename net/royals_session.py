@@ -300,6 +300,8 @@ class RoyalsSession:
         self._executor: ThreadPoolExecutor | None = None
         self._thinking: dict[int, Future] = {}
         self._players: dict = {}
+        self._hview = None  # host: seat 1's SeatView, fed like a joiner's (see _host_view)
+        self._mirror = None
         if role == "host":
             if not 2 <= seats <= MAX_SEATS:
                 raise ValueError(f"a match has 2..{MAX_SEATS} seats, got {seats}")
@@ -1216,6 +1218,25 @@ class RoyalsSession:
                 final.append(e)
         self._emit(*final)
 
+    def _host_view(self, m):
+        """Seat 1's :class:`~game.royals.engine.view.SeatView`, told exactly what a joiner in seat 1
+        would be (:func:`net.royals.messages_for` of each action of the true match), so the host's
+        window and AI see nothing of the other seats' hidden cards, by construction."""
+        from game.royals.engine import State
+        from game.royals.engine.view import SeatView
+
+        from .royals import messages_for
+        if self._hview is None:
+            self._hview, self._mirror = SeatView(1, self.seats, self.teams), State(self.seats, self.teams)
+        view, mirror, history = self._hview, self._mirror, m.state.history
+        while mirror.ply < len(history):
+            before = mirror.copy()
+            action = history[mirror.ply]
+            mirror.push(action)
+            for msg in messages_for(before, action, mirror, 1):
+                view.hear(msg)
+        return view
+
     def _take_record(self) -> None:
         from game.royals.engine import Record
         rec = None
@@ -1232,7 +1253,7 @@ class RoyalsSession:
         if m is None:
             return
         if self.role == "host":
-            view = getattr(m, "view", None)
+            view = self._host_view(m)
             turn = m.turn()
             mine = turn is not None and turn.seat == 1 and not turn.computer
         else:
