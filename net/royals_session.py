@@ -68,8 +68,11 @@ LOBBY_SCHEMAS: dict[str, dict] = {
               "names": _list(_name, 2, MAX_SEATS), "date": _str(0, 32), "computers": _list(_int(1, MAX_SEATS), 0, 3)},
 }
 
-#: Rates of the lobby messages (the match's own come from net.royals / net.limits).
-LOBBY_RATES = {"lobby": (20, 10), "start": (2, 0)}
+#: Rates (burst, refill per second) of the lobby messages, and defaults for the match's messages
+#: (net.royals' own RATES, if it has them, take precedence). A resume replays a seat's whole view
+#: at once (a few hundred messages), hence the bursts.
+LOBBY_RATES = {"lobby": (20, 10), "start": (3, 0.1), "act": (600, 60), "you": (400, 40), "hidden": (400, 40),
+               "commits": (400, 40), "round": (6, 1), "proxy": (20, 5), "ack": (800, 40)}
 
 
 # --------------------------------------------------------------------------- events
@@ -211,12 +214,18 @@ def _schemas() -> dict:
 
 def _rates() -> dict:
     from . import royals
-    return {**RATES, **getattr(royals, "RATES", {}), **LOBBY_RATES}
+    return {**RATES, **LOBBY_RATES, **getattr(royals, "RATES", {})}
 
 
 def computer_name(level: str) -> str:
     """The shown name of a computer seat."""
     return f"Computer ({level})"[:MAX_NAME]
+
+
+#: Errors of the match (net.royals.MATCH_FATAL): handed to the match, which ends it for all.
+_MATCH_ERRORS = frozenset({"illegal", "coin", "forfeit", "desync", "left"})
+#: Closing codes after which a joiner does not reconnect.
+_FATAL = _MATCH_ERRORS | {"version", "role", "self", "game", "seat"}
 
 
 class _Refuse(Exception):
@@ -291,6 +300,8 @@ class RoyalsSession:
         self._executor: ThreadPoolExecutor | None = None
         self._thinking: dict[int, Future] = {}
         self._players: dict = {}
+        self._hview = None  # host: seat 1's SeatView, fed like a joiner's (see _host_view)
+        self._mirror = None
         if role == "host":
             if not 2 <= seats <= MAX_SEATS:
                 raise ValueError(f"a match has 2..{MAX_SEATS} seats, got {seats}")
@@ -685,6 +696,10 @@ class RoyalsSession:
                 self._emit(Refused("connect", f"a connection was refused: {closed.reason}"))
             return
         seat.peer = None
+        if self._match is not None and closed.by_peer and closed.code in _MATCH_ERRORS:
+            # a joiner's verdict (its round check failed, ...): the match hears it and may end for all
+            self._match_events(self._match.receive(peer.seat, {"t": "error", "code": closed.code,
+                                                               "reason": closed.reason}, self._clock()))
         if self._match is None:  # in the lobby: the seat is free again
             seat.name, seat.nonce, seat.key, seat.host_key = "", b"", b"", b""
         else:
@@ -761,6 +776,11 @@ class RoyalsSession:
             self._lobby = infos
         if not changed:
             return
+        if self._match is not None and self._status == "playing":
+            from game.i18n import _
+            away = [i.name for i in infos if not i.connected]
+            self._set_status("playing", _("Waiting for {names} to come back…").format(names=", ".join(away))
+                             if away else "")
         rows = [[i.kind, i.name, i.connected] for i in infos]
         for s, seat in self._seats.items():
             if seat.peer is not None and seat.peer.link.settled:
@@ -814,7 +834,7 @@ class RoyalsSession:
         self._nonce = os.urandom(16)
         self._host_hello = None
         j = self._journal
-        key = j["key"] if j is not None else _secrets.token_bytes(32)
+        key = bytes.fromhex(j["key"]) if j is not None else _secrets.token_bytes(32)
         self._offered_key = key
         self._sel.register(sock, selectors.EVENT_READ, None)
         hello = _hello(self.name, "join", self._peer_id, self._nonce, key,
@@ -859,10 +879,18 @@ class RoyalsSession:
         if over:
             self._fatal = True
             return
-        if closed.code in ("version", "role", "self", "game", "seat", "illegal", "coin", "forfeit", "desync"):
+        if closed.by_peer and self._match is not None and closed.code in _MATCH_ERRORS:
+            before = self._status  # the match hears the host's verdict (it may end the match itself)
+            self._match_events(self._match.receive({"t": "error", "code": closed.code, "reason": closed.reason},
+                                                   self._clock()))
+            if self._status != before:
+                self._fatal = True
+                return
+        if closed.code in _FATAL:
             self._fatal = True
             seat, ply, action = self._fault_of(closed.reason)
-            self._fail(seat, ply, action, closed.reason)
+            self._fail(seat, ply, action, closed.reason if closed.code != "left" else
+                       f"the host left; the match is over ({closed.reason})")
         elif closed.code == "bye" and closed.by_peer and self._match is None:
             self._fatal = True
             self._fail(0, 0, "", closed.reason)
@@ -1074,10 +1102,10 @@ class RoyalsSession:
             raise ValueError("the match has not started")
         try:
             events = self._match.play(action, self._clock())
+            self._match_events(events)  # refreshes my_turn before busy is cleared: no stale second play
         finally:
             with self._lock:
                 self._busy = False
-        self._match_events(events)
 
     def _collect_computers(self) -> None:
         """Host: hand finished computer decisions to the match; start the next one (worker thread)."""
@@ -1174,6 +1202,12 @@ class RoyalsSession:
                 else:
                     seat, ply, action = self._fault_of(e.reason)
                     final.append(Failed(e.seat or seat, ply, action, e.reason))
+                    if self.role == "host":  # every joiner hears why (after the match's own error, if queued)
+                        for x in self._seats.values():
+                            if x.peer is not None:
+                                x.peer.link.close(e.kind if e.kind in ("illegal", "coin", "forfeit") else "left",
+                                                  e.reason)
+                                self._after_link(x.peer)
                     self._emit(*final)
                     final = []
                     self._set_status("failed", e.reason)
@@ -1183,6 +1217,25 @@ class RoyalsSession:
             else:
                 final.append(e)
         self._emit(*final)
+
+    def _host_view(self, m):
+        """Seat 1's :class:`~game.royals.engine.view.SeatView`, told exactly what a joiner in seat 1
+        would be (:func:`net.royals.messages_for` of each action of the true match), so the host's
+        window and AI see nothing of the other seats' hidden cards, by construction."""
+        from game.royals.engine import State
+        from game.royals.engine.view import SeatView
+
+        from .royals import messages_for
+        if self._hview is None:
+            self._hview, self._mirror = SeatView(1, self.seats, self.teams), State(self.seats, self.teams)
+        view, mirror, history = self._hview, self._mirror, m.state.history
+        while mirror.ply < len(history):
+            before = mirror.copy()
+            action = history[mirror.ply]
+            mirror.push(action)
+            for msg in messages_for(before, action, mirror, 1):
+                view.hear(msg)
+        return view
 
     def _take_record(self) -> None:
         from game.royals.engine import Record
@@ -1200,7 +1253,7 @@ class RoyalsSession:
         if m is None:
             return
         if self.role == "host":
-            view = getattr(m, "view", None)
+            view = self._host_view(m)
             turn = m.turn()
             mine = turn is not None and turn.seat == 1 and not turn.computer
         else:
