@@ -1,0 +1,412 @@
+"""Royals & Riots over the LAN in the window (issue 13), headless: the host's set-up and lobby,
+the join screen learning the host's game from its hello, a whole match between a host window
+and a headless joiner over 127.0.0.1 (the real RoyalsSession), and the table driven by a fake
+session for the faults (a failed check, a lost connection, a dropped player's seat)."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import pygame
+import pytest
+
+from game.client.app import STEP
+from game.client.royals.lan import (HOST_NOTICE, LanTableMatch, LanTableScene, RoyalsHostSetup, RoyalsJoinScene,
+                                    RoyalsLobby)
+from game.royals.engine import Action, IllegalMoveError, Phase, Record, Rng, State
+from game.saves import SaveStore
+from net.royals_session import (Acted, Failed, LobbyChanged, MatchOver, RoyalsSession, SeatInfo, StatusChanged,
+                                ViewSnapshot)
+
+LIMIT = 20.0  # seconds any wait here may take at most (a whole match has its own, longer limit)
+
+
+def run_until(app, cond, what: str, peers=(), limit: float = LIMIT) -> None:
+    """Step the window (and let ``peers`` act) until ``cond()``; fail after ``limit`` seconds."""
+    end = time.monotonic() + limit
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        for p in peers:
+            p()
+        app.step(STEP)
+        time.sleep(0.001)  # let the network threads run
+
+
+def headless_joiner(session: RoyalsSession, seed: int = 7):
+    """A joiner that plays a random legal decision whenever it is its turn (as ``--headless --ai random``)."""
+    rng = random.Random(seed)
+    events: list = []
+
+    def act() -> None:
+        events.extend(session.poll())
+        if session.my_turn:
+            legal = session.legal_actions()
+            if legal:
+                try:
+                    session.play(rng.choice(legal))
+                except IllegalMoveError:
+                    pass  # the turn moved on meanwhile
+    act.events = events  # type: ignore[attr-defined]
+    return act
+
+
+def open_host_table(app, seats: int, computers: dict[int, str], tmp_path) -> RoyalsLobby:
+    setup = RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1", store=SaveStore(tmp_path))
+    app.push(setup)
+    setup.set_count(seats)
+    for seat, level in computers.items():
+        while setup.kinds[seat - 1] != level:
+            setup.cycle(seat - 1)
+    setup.open_table()
+    lobby = app.top
+    assert isinstance(lobby, RoyalsLobby), setup.error
+    return lobby
+
+
+class WindowPlayer:
+    """Decides for the window's seat through real clicks and keys, and checks after every drawn
+    frame that no other seat's hand was drawn face up."""
+
+    def __init__(self, app, driver) -> None:
+        self.app, self.driver = app, driver
+        self.decisions = 0
+
+    def scene(self) -> LanTableScene | None:
+        top = next((s for s in reversed(self.app.scenes) if isinstance(s, LanTableScene)), None)
+        return top
+
+    def __call__(self) -> None:
+        s = self.scene()
+        if s is None:
+            return
+        assert s.drawn_face_up <= {s.match.seat}, f"seat {s.drawn_face_up}'s hand drawn face up"
+        assert not s.reveal_all
+        if s.modal == "round":
+            self.driver.click(s.modal_buttons[0].rect.center)
+            return
+        seat = s.my_turn()
+        if not seat or s.modal:
+            return
+        phase = s.state.phase
+        before = s.session.my_turn
+        if phase is Phase.KEEP:
+            self.driver.key(pygame.K_s)        # "Choose for me"
+            self.driver.key(pygame.K_RETURN)   # "Keep these"
+        elif phase is Phase.PLAY:
+            legal = {a.card for a in s.session.legal_actions()}
+            hand = s.view.hands[seat - 1]
+            rects = s.hand_rects(len(hand))
+            card = next(c for c in reversed(hand) if c in legal)
+            self.driver.click(rects[hand.index(card)].center)
+        elif phase is Phase.STEAL:
+            self.driver.key(pygame.K_n)        # "Don't steal"
+        else:                                   # execute a card of the trick, or choose who leads
+            self.driver.key(pygame.K_RETURN)
+        if before and not s.session.my_turn:
+            self.decisions += 1
+
+
+def test_host_set_up_opens_a_lobby_with_the_chosen_seats_and_the_notice(app, driver, tmp_path):
+    lobby = open_host_table(app, 4, {3: "random"}, tmp_path)
+    try:
+        session = lobby.session
+        kinds = [(i.seat, i.kind) for i in session.lobby]
+        assert kinds == [(1, "host"), (2, "open"), (3, "computer"), (4, "open")]
+        start = lobby.buttons[-1]
+        assert start.label == "Start the match" and not start.enabled()  # two person seats are still open
+        app.step(STEP)
+        driver.click(start.rect.center)
+        assert session.status == "lobby"  # nothing started
+        assert "learns every hand" in HOST_NOTICE and lobby.addresses[-1] == "127.0.0.1"
+    finally:
+        driver.key(pygame.K_ESCAPE)  # Cancel closes the table
+    assert lobby.session is None
+
+
+def test_set_up_cycles_seats_teams_only_for_four(app, driver, tmp_path):
+    setup = RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1")
+    app.push(setup)
+    teams = next(b for b in setup.buttons if "Teams" in b.text())
+    assert not teams.enabled()
+    driver.key(pygame.K_4)
+    assert setup.count == 4 and teams.enabled()
+    driver.click(teams.rect.center)
+    assert setup.teams
+    driver.click(setup.seat_buttons[1].rect.center)
+    assert setup.computers() == {2: "random"} and "Computer" in setup.seat_buttons[1].text()
+    driver.key(pygame.K_2)
+    assert setup.count == 2 and not setup.teams and setup.computers() == {2: "random"}
+    assert not setup.seat_buttons[2].enabled()
+
+
+def test_a_whole_match_between_the_host_window_and_a_headless_joiner_over_loopback(app, driver, tmp_path):
+    """Three seats: the window's host, a headless joiner and a computer run by the host."""
+    app.options.anim_speed = 0.0
+    lobby = open_host_table(app, 3, {3: "random"}, tmp_path)
+    session = lobby.session
+    joiner = RoyalsSession.join("Bo", "127.0.0.1", session.port)
+    bo = headless_joiner(joiner)
+    try:
+        start = lobby.buttons[-1]
+        run_until(app, start.enabled, "the joiner to take seat 2", [bo])
+        assert [(i.seat, i.kind, i.name, i.connected) for i in session.lobby][1] == (2, "person", "Bo", True)
+        driver.click(start.rect.center)
+        run_until(app, lambda: isinstance(app.top, LanTableScene), "the table", [bo])
+        table: LanTableScene = app.top
+        assert table.match.seat == 1 and [table.match.name(s) for s in (1, 2)] == ["Ann", "Bo"]
+        me = WindowPlayer(app, driver)
+        run_until(app, lambda: table.modal == "over" and table.saved is not None, "the match's end", [bo, me],
+                  limit=240)
+        assert me.decisions >= 9  # hand choices and plays of three rounds at least
+        run_until(app, lambda: any(isinstance(e, MatchOver) for e in bo.events), "the joiner's record", [bo])
+        theirs = next(e.record for e in bo.events if isinstance(e, MatchOver))
+        assert table.record.to_dict()["rounds"] == theirs.to_dict()["rounds"]
+        kept = Record.from_json(open(table.saved, encoding="utf-8").read())
+        assert kept.replay().is_over() and kept.players == table.record.players
+        assert table.drawn_face_up <= {1}
+    finally:
+        joiner.close()
+        while app.scenes:
+            app.pop()
+
+
+def test_the_join_screen_learns_the_game_from_the_hosts_hello(app, driver, tmp_path):
+    host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+    try:
+        join = RoyalsJoinScene(app, name="Bo", listen=False, store=SaveStore(tmp_path))
+        app.push(join)
+        driver.post(pygame.TEXTINPUT, text=f"127.0.0.1:{host.port}")
+        driver.key(pygame.K_RETURN)
+        run_until(app, lambda: isinstance(app.top, RoyalsLobby), "the Royals lobby")
+        lobby = app.top
+        run_until(app, lambda: host.can_start, "Bo seated at the host")
+        assert lobby.session.my_seat == 2 and [i.name for i in host.lobby] == ["Ann", "Bo"]
+        driver.key(pygame.K_ESCAPE)  # Leave
+        assert app.top is join and lobby.session is None
+    finally:
+        host.close()
+
+
+def test_the_royals_join_screen_opens_rose_kings_lobby_for_a_rose_king_host(app, driver, tmp_path):
+    from game.client.roseking.lan import LanGameScene, LanLobby
+    from net.transport import LanSession
+    host = LanSession.host("Carol", port=0, bind="127.0.0.1")
+    try:
+        join = RoyalsJoinScene(app, name="Dave", listen=False, store=SaveStore(tmp_path))
+        app.push(join)
+        join.join("127.0.0.1", host.port)
+        run_until(app, lambda: isinstance(app.top, (LanLobby, LanGameScene)), "Rose King's waiting screen",
+                  [host.poll])
+    finally:
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_joining_where_nobody_hosts_says_so_and_keeps_trying(app, driver):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    join = RoyalsJoinScene(app, name="Bo", listen=False)
+    app.push(join)
+    join.join("127.0.0.1", port)
+    run_until(app, lambda: isinstance(app.top, RoyalsLobby), "the lobby that keeps knocking", limit=20)
+    lobby = app.top
+    end = time.monotonic() + 10
+    while lobby.nobody_answers() is None and time.monotonic() < end:
+        app.step(STEP)
+    text = lobby.nobody_answers()
+    assert text is not None and f"127.0.0.1:{port}" in text
+    driver.key(pygame.K_ESCAPE)
+    assert app.top is join
+
+
+def test_a_bad_typed_address_is_explained(app, driver):
+    join = RoyalsJoinScene(app, name="Bo", listen=False)
+    app.push(join)
+    driver.post(pygame.TEXTINPUT, text="host:notaport")
+    driver.key(pygame.K_RETURN)
+    assert "192.168.1.20" in join.error and app.top is join
+
+
+# --------------------------------------------------------------------------- the table on a fake session
+@dataclass
+class FakeSession:
+    """The RoyalsSession API the window uses, driven by the test: the true match runs here with
+    every seat's random choices; :attr:`view` is our seat's :class:`ViewSnapshot` of it."""
+
+    seat: int = 2
+    players: int = 3
+    status: str = "playing"
+    status_text: str = "Playing"
+
+    def __post_init__(self) -> None:
+        self.truth = State(self.players)
+        self.rng = Rng(5)
+        self.events: list = []
+        self.lobby = [SeatInfo(1, "host", "Ann", True), SeatInfo(2, "person", "Bo", True),
+                      SeatInfo(3, "person", "Cy", True)][:self.players]
+        self.played: list[Action] = []
+        self.handed: list[tuple[int, str]] = []
+        self.closed = False
+        self.my_seat = self.seat
+        self.port = 0
+        self.role = "host" if self.seat == 1 else "join"
+        self.address = "127.0.0.1"
+
+    @property
+    def view(self) -> ViewSnapshot:
+        return ViewSnapshot(self.seat, self.truth.copy(), self.truth.observation(self.seat))
+
+    @property
+    def my_turn(self) -> bool:
+        return self.status == "playing" and self.truth.to_act == self.seat and not self.truth.is_chance()
+
+    @property
+    def can_start(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[Action]:
+        return self.truth.legal_actions() if self.my_turn else []
+
+    def others(self, limit: int = 1000) -> None:
+        """Chance and the other seats act until it is our turn (or the match ends)."""
+        for _i in range(limit):
+            s = self.truth
+            if s.is_over() or self.my_turn:
+                return
+            event = s.chance()
+            a = event.sample(self.rng) if event is not None else self.rng.choice(s.legal_actions())
+            s.push(a)
+            self.events.append(Acted(s.ply, a.seat, str(a)))
+
+    def play(self, action: Action) -> None:
+        if not self.my_turn or action not in self.truth.legal_actions():
+            raise IllegalMoveError(f"{action}: not a legal action now")
+        self.played.append(action)
+        self.truth.push(action)
+        self.events.append(Acted(self.truth.ply, action.seat, str(action)))
+
+    def poll(self) -> list:
+        out, self.events = self.events, []
+        return out
+
+    def hand_to_computer(self, seat: int, level: str) -> None:
+        self.handed.append((seat, level))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def fake_table(app, seat: int = 2) -> tuple[LanTableScene, FakeSession]:
+    fake = FakeSession(seat=seat)
+    fake.others()
+    scene = LanTableScene(app, fake)
+    app.reset(scene)
+    app.options.anim_speed = 0.0
+    for _i in range(5):
+        app.step(STEP)
+    return scene, fake
+
+
+def test_the_network_table_follows_the_session_and_sends_our_decisions(app, driver):
+    scene, fake = fake_table(app)
+    assert scene.match.state.ply == fake.truth.ply and scene.my_turn() == 2
+    assert all(scene.match.config.seats[s - 1].level is not None for s in (1, 3))  # only seat 2 is ours
+    assert not any(b.label in ("Hint", "Undo") for b in scene.buttons)
+    driver.key(pygame.K_s)
+    driver.key(pygame.K_RETURN)  # our hand choice goes to the session ...
+    assert len(fake.played) == 1 and fake.played[0].seat == 2
+    assert scene.match.state.ply == fake.truth.ply  # ... and comes back as an action
+    fake.others()
+    for _i in range(3):
+        app.step(STEP)
+    assert scene.match.state.ply == fake.truth.ply
+    assert scene.drawn_face_up <= {2}
+
+
+def test_an_illegal_click_is_explained_and_nothing_is_sent(app, driver):
+    scene, fake = fake_table(app)
+    driver.key(pygame.K_s)
+    driver.key(pygame.K_RETURN)
+    fake.others()
+    for _i in range(5):
+        app.step(STEP)
+    # a card that is not legal now (when following is forced), or a click while it is not our turn
+    sent = len(fake.played)
+    fake.status = "interrupted"
+    app.step(STEP)
+    assert scene.my_turn() == 0 and scene.overlay() == ("waiting",)
+    hand = scene.view.hands[1]
+    driver.click(scene.hand_rects(len(hand))[0].center)
+    assert len(fake.played) == sent
+
+
+def test_a_failed_check_stops_the_table_naming_the_seat_and_the_play(app, driver):
+    scene, fake = fake_table(app)
+    reason = "seat 3, ply 12 (3 play K4): must follow the led Monks"
+    fake.events += [Failed(3, 12, "3 play K4", reason), StatusChanged("failed", "The match was stopped")]
+    fake.status = "failed"
+    app.step(STEP)
+    assert scene.overlay() == ("failed",) and scene.failure == reason and scene.my_turn() == 0
+    assert not scene.unsaved_game()
+    main = scene.overlay_buttons[0]
+    assert main.label == "Main menu"
+    home = []
+    scene.on_main_menu = lambda: home.append(1)
+    driver.click(main.rect.center)
+    assert home == [1]
+
+
+def test_the_host_is_asked_about_a_dropped_player_and_can_hand_the_seat_over(app, driver):
+    scene, fake = fake_table(app, seat=1)
+    fake.others()
+    dropped = (SeatInfo(1, "host", "Ann", True), SeatInfo(2, "person", "Bo", False), SeatInfo(3, "person", "Cy", True))
+    fake.events.append(LobbyChanged(dropped))
+    app.step(STEP)
+    assert scene.overlay() == ("dropped", 2)
+    wait, level, hand_over = scene.overlay_buttons
+    driver.click(level.rect.center)
+    assert scene.level != "easy"
+    driver.click(hand_over.rect.center)
+    assert fake.handed == [(2, scene.level)] and scene.overlay() is None
+    computer = (dropped[0], SeatInfo(2, "computer", "Bo", True), dropped[2])
+    fake.events.append(LobbyChanged(computer))
+    app.step(STEP)
+    assert scene.match.config.seats[1].level == "lan-computer" and not scene.dropped
+
+
+def test_a_joiner_sees_a_dropped_player_as_a_plain_wait(app, driver):
+    scene, fake = fake_table(app, seat=2)
+    fake.events.append(LobbyChanged((SeatInfo(1, "host", "Ann", True), SeatInfo(2, "person", "Bo", True),
+                                     SeatInfo(3, "person", "Cy", False))))
+    app.step(STEP)
+    assert scene.overlay() is None and scene.dropped == {3}  # only the host decides about the seat
+
+
+def test_the_match_table_syncs_a_jump_without_animating_every_action(app):
+    fake = FakeSession(seat=2)
+    match = LanTableMatch(fake)
+    fake.others()
+    beats = match.sync(fake.view.state)
+    assert any(b.kind == "deal" for b in beats) and match.state.ply == fake.truth.ply
+    with pytest.raises(IllegalMoveError):
+        match.apply(Action.steal(2, None))
+    assert match.computer_to_act() == 0 and match.undo_seat() == 0
+
+
+def test_the_network_table_rests_when_nothing_happens(app):
+    scene, fake = fake_table(app)
+    for _i in range(200):  # the welcome toast fades
+        app.step(STEP)
+    renders = app.renders
+    for _i in range(30):
+        app.step(STEP)
+    assert app.renders == renders  # waiting for our decision draws nothing new
+    fake.status_text = "Playing (Cy is away)"
+    app.step(STEP)
+    assert app.renders == renders + 1
