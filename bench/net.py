@@ -11,9 +11,9 @@
   (atomic: write, fsync, rename) before each promise leaves, as ``--record FILE`` does;
 - the pure protocol cost of one move in memory (no sockets, no threads);
 - Royals & Riots, 4 peers (issue 13): ``RoyalsSession.play(action)`` of one seat until every
-  other peer of the star (host + 3 joiners, all people, each in its own thread) has applied
-  it (its ``Acted`` event): a joiner's play goes to the host, is checked there and relayed to
-  the two other joiners; median and p95 (``--royals-plays N``, 0 to skip).
+  other peer of the star (host + 3 joiners, all people, each joiner in its own process) has
+  applied it (its ``Acted`` event): a joiner's play goes to the host, is checked there and
+  relayed to the two other joiners; median and p95 (``--royals-plays N``, 0 to skip).
 
 Aim (issues 7 and 13): median move round trip, and median 4-peer play round trip, at most 2 ms.
 """
@@ -139,66 +139,85 @@ def p95(samples: list[float]) -> str:
     return f"median {statistics.median(s) * 1e3:7.3f} ms   p95 {q * 1e3:7.3f} ms   (n={len(s)})"
 
 
-def royals_round_trips(n: int) -> list[float]:
-    """The 4-peer round trip of one play (see the module docstring), over as many matches as needed."""
+def _royals_peer(session, seed: int, sent: dict, seen: dict, limit: float = 120.0) -> None:
+    """Play ``session`` (random decisions) to the end; note when each of our plays left
+    (``sent[ply] = (seat, t)``) and when each action reached us (``seen[ply] = t``)."""
     from game.royals.ai.levels import make_player as royals_player
     from game.royals.engine import PLAY
-    from net.royals_session import Acted, RoyalsSession
+    from net.royals_session import Acted
+    player = royals_player("random", seed)
+    deadline = time.monotonic() + limit
+    while session.status not in ("over", "failed", "closed") and time.monotonic() < deadline:
+        for e in session.wait(0.01):
+            if isinstance(e, Acted):
+                seen.setdefault(e.ply, time.perf_counter())
+        if session.my_turn:
+            view = session.view
+            action = player.choose(view.observation())
+            t0 = time.perf_counter()
+            try:
+                session.play(action)
+            except ValueError:
+                continue
+            if action.kind is PLAY:
+                sent[view.state.ply] = (session.my_seat, t0)
+
+
+def _royals_joiner(port: int, i: int, seed: int, out) -> None:
+    """A joiner in its own process (one machine of the star): reports (seat, sent, seen)."""
+    from net.royals_session import RoyalsSession
+    j = RoyalsSession.join(f"Bench {i}", "127.0.0.1", port)
+    sent: dict = {}
+    seen: dict = {}
+    try:
+        _royals_peer(j, seed, sent, seen)
+    finally:
+        out.put((j.my_seat, sent, seen))
+        j.close()
+
+
+def royals_round_trips(n: int) -> list[float]:
+    """The 4-peer round trip of one play (see the module docstring): the host in this process,
+    each joiner in a process of its own (as on four machines; ``time.perf_counter`` is the
+    system's monotonic clock, the same in every process), over as many matches as needed."""
+    import multiprocessing as mp
+    from net.royals_session import RoyalsSession
+    ctx = mp.get_context("fork")
     out: list[float] = []
     seed = 0
     while len(out) < n:
         seed += 1
         host = RoyalsSession.host("Bench 1", seats=4, port=0)
-        joiners = []
+        results = ctx.Queue()
+        procs = []
         try:
             for i in range(2, 5):
-                j = RoyalsSession.join(f"Bench {i}", "127.0.0.1", host.port)
+                p = ctx.Process(target=_royals_joiner, args=(host.port, i, seed * 10 + i, results), daemon=True)
+                p.start()
+                procs.append(p)
                 end = time.monotonic() + 10
-                while j.my_seat != i and time.monotonic() < end:
-                    j.wait(0.05)
-                joiners.append(j)
+                while sum(1 for x in host.lobby if x.kind == "person" and x.name) < i - 1 and time.monotonic() < end:
+                    host.wait(0.05)
             end = time.monotonic() + 10
             while not host.can_start and time.monotonic() < end:
                 host.wait(0.05)
             host.start()
-            peers = [host, *joiners]
-            sent: dict[int, tuple[int, float]] = {}  # ply -> (seat, time of play())
-            seen: dict[int, dict[int, float]] = {}  # ply -> {seat: time its Acted arrived}
-            lock = threading.Lock()
-
-            def run(s, k: int) -> None:
-                player = royals_player("random", seed * 10 + k)
-                deadline = time.monotonic() + 120
-                while s.status not in ("over", "failed") and time.monotonic() < deadline:
-                    for e in s.wait(0.01):
-                        if isinstance(e, Acted):
-                            with lock:
-                                seen.setdefault(e.ply, {})[s.my_seat] = time.perf_counter()
-                    if s.my_turn:
-                        view = s.view
-                        action = player.choose(view.observation())
-                        try:
-                            t0 = time.perf_counter()
-                            s.play(action)
-                        except ValueError:
-                            continue
-                        if action.kind is PLAY:
-                            with lock:
-                                sent[view.state.ply] = (s.my_seat, t0)
-
-            threads = [threading.Thread(target=run, args=(s, k), daemon=True) for k, s in enumerate(peers)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(130)
+            sent: dict = {}
+            seen_host: dict = {}
+            _royals_peer(host, seed * 10 + 1, sent, seen_host)
+            seen = {1: seen_host}
+            for _ in procs:
+                seat, their_sent, their_seen = results.get(timeout=60)
+                sent.update(their_sent)
+                seen[seat] = their_seen
             for ply, (seat, t0) in sorted(sent.items()):
-                got = seen.get(ply, {})
-                others = [t for s, t in got.items() if s != seat]
+                others = [seen[s][ply] for s in seen if s != seat and ply in seen[s]]
                 if len(others) == 3:
                     out.append(max(others) - t0)
         finally:
-            for s in (*joiners, host):
-                s.close()
+            host.close()
+            for p in procs:
+                p.join(10)
     return out[:n]
 
 
