@@ -55,7 +55,8 @@ class MainMenu(ButtonScene):
         self.clock = 0.0
         self.game = CLIENT_GAMES[min(MainMenu.chosen, len(CLIENT_GAMES) - 1)]
         w, x = 440, CANVAS[0] // 2 - 220
-        self.buttons += self.game.menu_buttons(app, x, w)
+        game_buttons = self.game.menu_buttons(app, x, w)
+        self.buttons += game_buttons
         self.buttons += [
             Button((x, 0, w, 64), N_("How to play"), self.how_to_play, key=pygame.K_h, size=32),
             Button((x, 0, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
@@ -64,7 +65,10 @@ class MainMenu(ButtonScene):
         add_save_buttons(self)  # saved games (issue 5): "Continue" on top, "Saved games"
         saved = next(b for b in self.buttons if b.key == pygame.K_l)
         self.buttons.remove(saved)
-        self.buttons.insert(len(self.buttons) - 3, saved)  # beside "How to play"
+        if len(game_buttons) % 2:  # beside the first way to start, so that host and join share a row
+            self.buttons.insert(self.buttons.index(game_buttons[0]) + 1, saved)
+        else:
+            self.buttons.insert(len(self.buttons) - 3, saved)  # beside "How to play"
         layout_main_menu(self.buttons, has_continue=self.buttons[0].key == pygame.K_c)
 
     def choose(self, index: int) -> None:

@@ -20,7 +20,7 @@ from game.saves import SaveStore
 from net.royals_session import (Acted, Failed, LobbyChanged, MatchOver, RoyalsSession, SeatInfo, StatusChanged,
                                 ViewSnapshot)
 
-LIMIT = 20.0  # seconds any wait here may take at most (a whole match has its own, longer limit)
+LIMIT = 30.0  # seconds any wait here may take at most (a whole match has its own, longer limit)
 
 
 def run_until(app, cond, what: str, peers=(), limit: float = LIMIT) -> None:

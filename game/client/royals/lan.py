@@ -22,6 +22,7 @@ everything here only calls :meth:`~net.royals_session.RoyalsSession.poll` once p
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import threading
 import uuid
@@ -30,17 +31,19 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from game.i18n import N_, _
-from game.royals.engine import Action, IllegalMoveError, State
+from game.royals.engine import Action, IllegalMoveError, Phase, State
 from net import DEFAULT_PORT
 
 from ..dialogs import PauseMenu, dim
 from ..lan_common import MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name, start_beacon
 from ..lan_common import JoinScene as SharedJoinScene
+from ..textinput import TextInput
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, ButtonScene, handle_buttons, panel
 from .anims import View
+from .art import royals_art
 from .scene import LEVEL_WORDS, RoyalsTableScene
-from .setup import TITLE_SETTLE, draw_title
+from .setup import COMPUTER_NAMES, TITLE_SETTLE, draw_title
 from .table import LEVELS, Beat, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
@@ -66,12 +69,26 @@ LEVEL_WORDS.update({"lan-host": SEAT_WORDS["host"], "lan-person": SEAT_WORDS["pe
 WAITING = ("connecting", "interrupted")
 
 
+def computer_level(info: Any) -> str | None:
+    """The level of a computer seat (its session name reads ``Computer (LEVEL)``), else None."""
+    m = re.fullmatch(r".*\((\w+)\)", info.name or "") if info.kind == "computer" else None
+    return m.group(1) if m else None
+
+
+def seat_name(info: Any) -> str:
+    """The name shown for a seat: a person's own, a computer's the set-up's name for that seat."""
+    if info.kind == "computer":
+        return COMPUTER_NAMES[(info.seat - 1) % len(COMPUTER_NAMES)]
+    return info.name or _("Player {n}").format(n=info.seat)
+
+
 def seat_label(info: Any) -> str:
     """One lobby line's state: who holds the seat, translated."""
     if info.kind == "open":
         return _("open: waiting for a player")
     if info.kind == "computer":
-        return _("computer")
+        level = computer_level(info)
+        return _("Computer · {level}").format(level=_(LEVEL_WORDS.get(level, level))) if level else _("computer")
     if info.kind == "host":
         return _("host")
     return _("connected") if info.connected else _("connection lost")
@@ -99,9 +116,10 @@ class LanTableMatch(TableMatch):
         table = []
         for s in range(1, state.players + 1):
             info = infos.get(s)
-            name = info.name if info is not None and info.name else _("Player {n}").format(n=s)
+            name = seat_name(info) if info is not None else _("Player {n}").format(n=s)
             kind = info.kind if info is not None else "person"
-            table.append(Seat(name, None if s == self.seat else f"lan-{kind}"))
+            level = (computer_level(info) or "lan-computer") if kind == "computer" and info is not None else f"lan-{kind}"
+            table.append(Seat(name, None if s == self.seat else level))
         super().__init__(TableConfig(table, teams=state.teams))
         self.state = State(state.players, state.teams)
         self.chance_seed = 0  # chance comes from the joint coin, never from here
@@ -251,8 +269,8 @@ class LanTableScene(RoyalsTableScene):
                 else:
                     self.say(_("{name} is back.").format(name=info.name or self.match.name(info.seat)))
             if was is not None and was.kind != info.kind and info.kind == "computer":
-                level = self.match.config.seats[info.seat - 1]
-                self.match.config.seats[info.seat - 1] = Seat(level.name, "lan-computer")
+                old = self.match.config.seats[info.seat - 1]
+                self.match.config.seats[info.seat - 1] = Seat(old.name, computer_level(info) or "lan-computer")
 
     def update(self, dt: float) -> None:
         self.pump()
@@ -391,6 +409,33 @@ class LanTableScene(RoyalsTableScene):
             names = ", ".join(self.match.name(s) for s in sorted(self.dropped))
             self.banner(surface, _("Waiting for {names} to come back…").format(names=names))
 
+    def _draw_prompt(self, surface: pygame.Surface) -> None:
+        """Our decision's prompt, or whom the table waits for."""
+        if self.my_turn() or not self.idle() or self.modal:
+            super()._draw_prompt(surface)
+            return
+        d = self.match.decider()
+        if not d or d == self.match.seat or self.state.is_over():
+            return
+        name = self.match.name(d)
+        level = self.match.config.seats[d - 1].level
+        text = _("{name} is thinking…").format(name=name) if level and not level.startswith("lan-") or \
+            level == "lan-computer" else _("Waiting for {name}…").format(name=name)
+        t = self.app.art.text(text, 24, CREAM, shadow=True, wrap=760)
+        surface.blit(t, t.get_rect(midbottom=(CANVAS[0] // 2 - 40, 168 if self.rel_has_top() else 60)))
+
+    def _draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list) -> None:
+        """As at a local table; while other seats choose their hands, our dealt cards show (ours to see)."""
+        if seat == self.match.seat and not hand and self.state.phase is Phase.KEEP and not self.my_turn():
+            dealt = list(self.state.observation(seat).dealt)
+            if dealt:
+                ra = royals_art(self.app)
+                self.drawn_face_up.add(seat)
+                for card, r in zip(dealt, self.hand_rects(len(dealt))):
+                    surface.blit(ra.face(card), r)
+                return
+        super()._draw_bottom_hand(surface, seat, hand)
+
     def _draw_overlay(self, surface: pygame.Surface, kind: tuple) -> None:
         art = self.app.art
         box = TRICK_BOX
@@ -460,6 +505,7 @@ class RoyalsHostSetup(ButtonScene):
                                     lambda i=i: self.cycle(i), size=24, enabled=lambda i=i: 0 < i < self.count)
                              for i in range(4)]
         self.buttons += self.seat_buttons[1:]
+        self.field = TextInput((r.x + 340, r.y + 120, 420, 44), self.name, max_len=16, size=24)
         y = r.y + 120 + 56 * 4 + 14
         self.buttons.append(Button((r.x + 170, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
                                    else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,
@@ -493,8 +539,24 @@ class RoyalsHostSetup(ButtonScene):
 
     on_escape = back
 
+    def handle_event(self, event: pygame.event.Event) -> None:
+        f = self.field
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and f.rect.collidepoint(event.pos):
+            f.focus()
+            return
+        if f.focused and f.handle_event(event):
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and f.focused:
+            f.blur()
+        super().handle_event(event)
+
+    def close(self) -> None:
+        self.field.blur(keep=False)
+
     def open_table(self) -> None:
         """Listen (any free port if the usual one is taken), send the beacon, show the lobby."""
+        self.field.blur()
+        self.name = self.field.text.strip() or self.name
         factory = self.session_factory
         if factory is None:
             from net.royals_session import RoyalsSession
@@ -513,9 +575,10 @@ class RoyalsHostSetup(ButtonScene):
 
     def update(self, dt: float) -> None:
         self.clock += dt
+        self.field.update(dt)
 
     def at_rest(self) -> bool:
-        return self.clock >= TITLE_SETTLE
+        return self.clock >= TITLE_SETTLE and not self.field.focused  # (a focused field's caret blinks)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
@@ -527,8 +590,9 @@ class RoyalsHostSetup(ButtonScene):
             label = _("Seat {n}").format(n=i + 1)
             surface.blit(art.text(label, 24, CREAM, shadow=True), (r.x + 40, r.y + 130 + 56 * i))
             if i == 0:
-                you = art.text(_("{name} (you, the host)").format(name=self.name), 24, GOLD, shadow=True)
-                surface.blit(you, (r.x + 350, r.y + 130))
+                self.field.draw(surface, art)
+                you = art.text(_("(you, the host)"), 20, GOLD, shadow=True)
+                surface.blit(you, you.get_rect(topright=(r.x + 330, r.y + 160)))
         y = r.y + 120 + 56 * 4 + 14
         surface.blit(art.text(_("Teams"), 24, CREAM, shadow=True), (r.x + 40, y + 12))
         for b in self.buttons:
@@ -647,7 +711,7 @@ class RoyalsLobby(ButtonScene):
             surface.blit(panel(row.size, 150, radius=10), row)
             dot = (90, 200, 120) if info.connected and info.kind != "open" else (200, 90, 70)
             pygame.draw.circle(surface, dot, (row.x + 26, row.centery), 9)
-            name = info.name or "—"
+            name = seat_name(info) if info.kind != "open" else "—"
             if info.seat == me:
                 name = _("{name} (you)").format(name=name)
             surface.blit(art.text(_("Seat {n}").format(n=info.seat), 22, CREAM), (row.x + 48, row.y + 14))
