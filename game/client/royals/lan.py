@@ -368,7 +368,9 @@ class LanTableScene(RoyalsTableScene):
                                  self.match.human_to_act())
 
     def my_turn(self) -> int:
-        return 0 if self.overlay() is not None and self.overlay()[0] != "dropped" else super().my_turn()
+        """Our seat while we may decide: never under a panel (a stopped match, a lost connection,
+        the host's question about a dropped seat)."""
+        return 0 if self.overlay() is not None else super().my_turn()
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.overlay_buttons:
