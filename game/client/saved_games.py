@@ -168,8 +168,8 @@ class SavedGamesScene(ButtonScene):
         self.rows = pygame.Rect(self.rect.x + 16, self.rect.y + 50, self.rect.w - 32, self.rect.h - 66)
         self.visible = self.rows.h // ROW_H
         self._last_click = (-1, -1_000_000)
-        y, bw = self.rect.bottom + 30, 230
-        xs = [self.rect.x + i * (bw + 26) for i in range(4)]
+        y, bw = self.rect.bottom + 30, 224
+        xs = [self.rect.x + i * (bw + 20) for i in range(4)]  # clear of "Back" at the right
         self.buttons = [
             Button((xs[0], y, bw, 56), N_("Open"), self.open, key=pygame.K_o, enabled=self._can_open),
             Button((xs[1], y, bw, 56), N_("Replay"), self.replay, key=pygame.K_r, enabled=self._can_replay),

@@ -166,6 +166,7 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner_over_loopba
         assert table.record.to_dict()["rounds"] == theirs.to_dict()["rounds"]
         kept = Record.from_json(open(table.saved, encoding="utf-8").read())
         assert kept.replay().is_over() and kept.players == table.record.players
+        assert kept.extra["kind"] == "lan" and [s["level"] for s in kept.extra["seats"]] == [None, None, "random"]
         assert table.drawn_face_up <= {1}
     finally:
         joiner.close()

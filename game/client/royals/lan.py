@@ -181,9 +181,11 @@ def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = N
     if record is None:
         return None
     game_id = uuid.uuid4().hex
+    levels = [s.level if s.level in LEVELS else None for s in match.config.seats]  # computers' levels
     try:
+        names = list(record.players)
         record.extra = {**getattr(record, "extra", {}), "game_id": game_id, "kind": "lan",
-                        "seats": [{"name": s.name, "level": None} for s in match.config.seats]}
+                        "seats": [{"name": n, "level": lv} for n, lv in zip(names, levels)]}
         return str((store or shared_store()).write(game_id, record.to_json()))
     except (OSError, ValueError, AttributeError):
         return None
