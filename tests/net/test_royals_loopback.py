@@ -543,3 +543,27 @@ def test_a_joiner_whose_connection_breaks_reconnects_and_catches_up(sessions):
     statuses = [e.status for e in seen if isinstance(e, StatusChanged)]
     assert "interrupted" in statuses and statuses[-1] == "over", statuses
     assert results == {"Ann": "ok"} and host.record.to_dict() == bo.record.to_dict()
+
+
+def test_a_joiner_back_after_its_seat_went_to_a_computer_takes_it_back(sessions, tmp_path):
+    host = sessions("host", "Ann", seats=3, port=0, seed=9)
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"), tmp_path)
+    bo, cy = joiners["Bo"], joiners["Cy"]
+    results: dict = {}
+    threads = [threading.Thread(target=lambda k=k, s=s: results.__setitem__(k, run_all({k: (s, "random")})[k]),
+                                daemon=True) for k, s in (("Ann", host), ("Bo", bo))]
+    for t in threads:
+        t.start()
+    _drive(cy, lambda ev: cy.view is not None and cy.view.state.ply > 12, seed=3)
+    cy.close()
+    wait_until(host, lambda: not host.lobby[2].connected)
+    host.hand_to_computer(3, "random")
+    wait_until(host, lambda: host.lobby[2].kind == "computer")
+    again = sessions("join", "Cy", "127.0.0.1", host.port, record=tmp_path / "Cy.json")  # restarted
+    wait_until(host, lambda: host.lobby[2] == SeatInfo(3, "person", "Cy", True))
+    results["Cy"] = run_all({"Cy": (again, "random")})["Cy"]
+    for t in threads:
+        t.join(LIMIT)
+    assert results == {"Ann": "ok", "Bo": "ok", "Cy": "ok"}, results
+    texts = {(tmp_path / f"{n}.json").read_text() for n in ("Bo", "Cy")}
+    assert len(texts) == 1 and json.loads(texts.pop()) == host.record.to_dict()
