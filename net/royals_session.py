@@ -214,7 +214,7 @@ def _schemas() -> dict:
 
 def _rates() -> dict:
     from . import royals
-    return {**RATES, **LOBBY_RATES, **getattr(royals, "RATES", {})}
+    return {**RATES, **LOBBY_RATES, **getattr(royals, "ROYALS_RATES", {})}
 
 
 def computer_name(level: str) -> str:
