@@ -567,3 +567,14 @@ def test_a_joiner_back_after_its_seat_went_to_a_computer_takes_it_back(sessions,
     assert results == {"Ann": "ok", "Bo": "ok", "Cy": "ok"}, results
     texts = {(tmp_path / f"{n}.json").read_text() for n in ("Bo", "Cy")}
     assert len(texts) == 1 and json.loads(texts.pop()) == host.record.to_dict()
+
+
+def test_a_team_match_with_two_computer_seats(sessions):
+    host = sessions("host", "Ann", seats=4, teams=True, computers={3: "random", 4: "easy"}, port=0, seed=10)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    assert [i.kind for i in bo.lobby] == ["host", "person", "computer", "computer"]
+    results = run_all({"Ann": (host, "easy"), "Bo": (bo, "random")})
+    assert results == {"Ann": "ok", "Bo": "ok"}, results
+    rec = host.record.to_dict()
+    assert rec == bo.record.to_dict() and rec["teams"] is True
+    assert GAME.check(rec).startswith("ok finished")
