@@ -67,6 +67,7 @@ from game.royals.engine import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, A
                                 ViewError)
 
 from .coin import coin_digest, coin_rng, commitment
+from .limits import ROYALS_MAX_PER_PLY, ROYALS_RATES  # noqa: F401  (ROYALS_RATES: for the transport)
 from .framing import MAX_PLY, SHARED_SCHEMAS, _bin, _bool, _int, _list, _str
 
 MAX_SEATS = 4
@@ -300,6 +301,7 @@ FORFEIT_TIMEOUT = 60.0  #: s from the ``commits`` broadcast to a reveal, connect
 COMMIT_TIMEOUT = 6.0    #: s a connected joiner may take to commit to an open coin (then ``withheld``)
 OUTCOME_TIMEOUT = 60.0  #: s a joiner waits, after its reveal, for the host to apply the coin's outcome
 ACK_TIMEOUT = 10.0      #: s a connected joiner may take to acknowledge a round check (then ``withheld``)
+MAX_PER_PLY = ROYALS_MAX_PER_PLY  #: messages a joiner may send about one ply (net/limits.py), then ``flood``
 
 #: Closing codes that end the match for everyone (the others close one connection only).
 MATCH_FATAL = frozenset({"illegal", "coin", "forfeit", "desync", "left"})
@@ -467,6 +469,7 @@ class HostMatch:
         self._off_pending: set[int] = set()
         self._events: list[Event] = []
         self._started = False
+        self._per_ply: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------ output
     def outgoing(self) -> dict[int, list[dict]]:
@@ -720,6 +723,12 @@ class HostMatch:
             return
         handler = {"commit": self._on_commit, "reveal": self._on_reveal, "act": self._on_act,
                    "ack": self._on_ack}.get(t)
+        if handler is not None:
+            key = (seat, msg["for"] if "for" in msg else msg["ply"])
+            self._per_ply[key] = self._per_ply.get(key, 0) + 1
+            if self._per_ply[key] > MAX_PER_PLY:
+                self._refuse(seat, "flood", f"seat {seat}: more than {MAX_PER_PLY} messages about ply {key[1]}")
+                return
         if handler is None:
             self._refuse(seat, "order", f"seat {seat}: a {t!r} message is not for the host of a Royals & Riots match")
             return
@@ -745,12 +754,12 @@ class HostMatch:
             self._refuse(seat, "order", f"seat {seat}: a commitment for coin {p}, but "
                          + (f"the open coin is {coin['ply']}" if coin else "no coin is open"))
             return
+        if seat in coin.get("own", {}) or (seat in self.computers and seat not in coin["commits"]):
+            self._refuse(seat, "order", f"seat {seat}: the computer holds this seat's part of coin {p}")
+            return
         if seat in coin["commits"]:
             self._end("forfeit", seat, f"seat {seat}, ply {p} ({coin['kind']} coin): a second, different "
                       "commitment (a re-roll)")
-            return
-        if seat in self.computers:
-            self._refuse(seat, "order", f"seat {seat}: the computer holds this seat's part of coin {p}")
             return
         coin["commits"][seat] = c
         self._maybe_broadcast(now)
@@ -846,15 +855,23 @@ class HostMatch:
     def tick(self, now: float) -> list[Event]:
         """Deadlines: a connected joiner that has not committed to an open coin within
         COMMIT_TIMEOUT, or not acknowledged a round check within ACK_TIMEOUT:
-        ``Refused(withheld)`` (its connection is closed; the seat waits); a joiner whose reveal
-        is missing REVEAL_TIMEOUT (connected) or FORFEIT_TIMEOUT (in all) after ``commits``:
-        it forfeits, the match ends for all (MatchOver)."""
+        ``Refused(withheld)`` (its connection is closed; the seat waits); a joiner whose
+        commitment is still missing FORFEIT_TIMEOUT after the coin opened (connected or not;
+        unless its seat was handed to the computer meanwhile), or whose reveal is missing
+        REVEAL_TIMEOUT (connected) or FORFEIT_TIMEOUT (in all) after ``commits``: it
+        forfeits, the match ends for all (MatchOver)."""
         c = self._coin
         if self.over is None and c is not None:
             for s in self.people:
                 since = self._connected[s]
                 if c["broadcast"] is None:
-                    if s not in c["commits"] and since is not None and now - max(since, c["opened"]) > COMMIT_TIMEOUT:
+                    if s in c["commits"]:
+                        continue
+                    if now - c["opened"] > FORFEIT_TIMEOUT:
+                        self._end("forfeit", s, f"seat {s}, ply {c['ply']} ({c['kind']} coin): it withheld its "
+                                  f"commitment for {FORFEIT_TIMEOUT:g} s")
+                        break
+                    if since is not None and now - max(since, c["opened"]) > COMMIT_TIMEOUT:
                         self._connected[s] = None
                         self._refuse(s, "withheld", f"seat {s}: no commitment for coin {c['ply']} within "
                                      f"{COMMIT_TIMEOUT:g} s")
@@ -1090,10 +1107,10 @@ class JoinerMatch:
         if self._last_ack is not None:
             self._send(dict(self._last_ack))
         p = self.view.ply
-        if p in self.heard.commits and p in self._my_commits:
-            self._send({"t": "commit", "for": p, "c": self._my_commits[p]})
+        held = self.heard.commits.get(p)
+        if held is not None and held[self.seat - 1] == self._my_commits.get(p):
             self._send({"t": "reveal", "for": p, "s": self.heard.my_secrets[p]})
-        else:
+        elif held is None:
             self._advance(now)
         return self._take()
 
@@ -1135,11 +1152,17 @@ class JoinerMatch:
         if handler is None:
             self._refuse(f"seat 1 (the host): a {t!r} message is not for a joiner")
             return self._take()
-        self.received += 1
         try:
             handler(msg, now)
         except PlayError as e:
-            self._end(e.code, e.seat, str(e))
+            if e.code in MATCH_FATAL:
+                self.received += 1
+                self._end(e.code, e.seat, str(e))
+            else:  # not fatal (a wrong ply, an unreadable text): refused, nothing applied; resume later
+                self._send({"t": "error", "code": e.code, "reason": str(e)[:500]})
+                self._events.append(Refused(1, e.code, str(e)))
+            return self._take()
+        self.received += 1
         self._advance(now)
         return self._take()
 
@@ -1168,7 +1191,7 @@ class JoinerMatch:
         if len(set(c)) != len(c):
             raise PlayError(1, p, "commits", "two seats with the same commitment (an echo)", "coin")
         self.heard.hear(msg)  # into the journal before our reveal is sent
-        if mine is not None:
+        if mine is not None and c[self.seat - 1] == mine:  # (else the host's computer holds our part)
             self._send({"t": "reveal", "for": p, "s": self.heard.my_secrets[p]})
             self._revealed_at = (p, now)
 
@@ -1204,6 +1227,8 @@ class JoinerMatch:
         try:
             self.view.hear(msg)
         except (ViewError, InvalidMoveError, ValueError) as e:
+            if t == "act" and chance is None and decider:
+                raise PlayError(decider, ply, text, getattr(e, "reason", str(e))) from None
             raise PlayError(1, ply, text or t, str(e), "coin") from None
         self.heard.hear(msg)
         if self._revealed_at is not None and self._revealed_at[0] < self.view.ply:

@@ -214,7 +214,7 @@ def _schemas() -> dict:
 
 def _rates() -> dict:
     from . import royals
-    return {**RATES, **LOBBY_RATES, **getattr(royals, "RATES", {})}
+    return {**RATES, **LOBBY_RATES, **getattr(royals, "ROYALS_RATES", {})}
 
 
 def computer_name(level: str) -> str:
@@ -751,9 +751,8 @@ class RoyalsSession:
         if peer.link.settled or not peer.hello or not peer.hello["game"]:
             raise _Refuse("order", "a seat proof that was not asked for")
         for s in range(2, self.seats + 1):
-            seat = self._seats[s]
-            if seat.kind == "person" and seat.key and proof_ok(seat.key, self._game_id, s - 1, peer.nonce,
-                                                                msg["proof"]):
+            seat = self._seats[s]  # a person seat, or one handed to a computer while its person was away
+            if seat.key and proof_ok(seat.key, self._game_id, s - 1, peer.nonce, msg["proof"]):
                 break
         else:
             raise _Refuse("seat", "the connection could not prove that it holds a seat of this match "
@@ -767,6 +766,11 @@ class RoyalsSession:
         peer.seat, peer.link.settled, seat.peer, seat.held = s, True, peer, False
         peer.link.send(self._start_message(s))
         self._match_reconnect(s, peer.hello["ply"])
+        if seat.kind == "computer":  # its person is back: the seat is given back (once no coin is open)
+            seat.kind, seat.level = "person", ""
+            self._thinking.pop(s, None)
+            self._players.pop(s, None)
+            self._match_events(self._match.set_computer(s, False, self._clock()))
         self._publish_lobby()
 
     def _publish_lobby(self) -> None:
@@ -1012,7 +1016,7 @@ class RoyalsSession:
             return
         if self._match is not None:
             self._journal["match"] = self._match_state()
-            self._journal["over"] = bool(self._status == "over")
+            self._journal["over"] = self._status in ("over", "failed")  # nothing left to resume
         path = seat_path(self.record_path)
         try:
             atomic_write_text(path, json.dumps(self._journal), mode=0o600)
@@ -1092,8 +1096,7 @@ class RoyalsSession:
         s = self._seats.get(seat)
         if self._match is None or s is None or s.kind != "person" or s.peer is not None:
             raise ValueError(f"seat {seat} is not a dropped player's seat")
-        s.kind, s.level, s.held = "computer", level, False
-        s.name = f"{s.name} ({computer_name(level)})"[:MAX_NAME] if s.name else computer_name(level)
+        s.kind, s.level, s.held = "computer", level, False  # the name stays: the person may come back
         self._match_events(self._match.set_computer(seat, True, self._clock()))
         self._publish_lobby()
 

@@ -462,3 +462,119 @@ def test_cli_royals_option_errors_are_clear():
     assert rc == 2 and "teams" in out
     rc, out = run("host", "--headless", "--ai", "hard", "--seats", "9")
     assert rc == 2 and "--seats" in out
+
+
+# --------------------------------------------------------------------------- faults
+def _drive(session: RoyalsSession, until, seed: int = 1, timeout: float = LIMIT, seen: list | None = None) -> None:
+    """Play ``session``'s seat (random) in this thread until ``until(events so far)`` holds."""
+    player = make_player("random", seed)
+    events: list = [] if seen is None else seen
+    end = time.monotonic() + timeout
+    while not until(events):
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out (status {session.status}: {session.status_text})")
+        events += session.wait(0.05)
+        if session.status == "lobby" and session.role == "host" and session.can_start:
+            session.start()
+        if session.my_turn:
+            try:
+                session.play(player.choose(session.view.observation()))
+            except ValueError:
+                pass
+
+
+def test_the_host_leaving_ends_the_match_for_all_and_every_autosave_stays(sessions, tmp_path):
+    from net.royals_session import RoundChecked
+    host = sessions("host", "Ann", seats=3, port=0, record=tmp_path / "Ann.json", seed=6)
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"), tmp_path)
+    results: dict = {}
+    threads = [threading.Thread(target=lambda n=n, j=j: results.__setitem__(n, run_all({n: (j, "random")})[n]),
+                                daemon=True) for n, j in joiners.items()]
+    for t in threads:
+        t.start()
+    _drive(host, lambda ev: any(isinstance(e, RoundChecked) for e in ev))  # round 1 checked on the host
+    host.close()  # mid-round 2: the match ends for all
+    for t in threads:
+        t.join(LIMIT)
+    for name in ("Bo", "Cy"):
+        assert "host left" in results[name], results
+        rec = json.loads((tmp_path / f"{name}.json").read_text())
+        assert len(rec["rounds"]) >= 1 and GAME.check(rec).startswith("ok in-progress")
+        assert (tmp_path / f"{name}.json.journal").exists()
+    assert json.loads((tmp_path / "Ann.json").read_text())["rounds"] == rec["rounds"]
+
+
+def test_a_dropped_joiner_is_held_and_its_seat_can_be_handed_to_a_computer(sessions):
+    host = sessions("host", "Ann", seats=3, port=0, seed=7)
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"))
+    bo, cy = joiners["Bo"], joiners["Cy"]
+    results: dict = {}
+    threads = [threading.Thread(target=lambda k=k, s=s: results.__setitem__(k, run_all({k: (s, "random")})[k]),
+                                daemon=True) for k, s in (("Ann", host), ("Bo", bo))]
+    for t in threads:
+        t.start()
+    _drive(cy, lambda ev: cy.view is not None and cy.view.state.ply > 12, seed=3)
+    cy.close()  # Cy leaves mid-round 1: its seat waits
+    wait_until(host, lambda: host.lobby[2] == SeatInfo(3, "person", "Cy", False))
+    assert "Cy" in host.status_text
+    with pytest.raises(ValueError):
+        host.hand_to_computer(2, "random")  # Bo is connected: not handed over
+    host.hand_to_computer(3, "random")
+    wait_until(host, lambda: host.lobby[2].kind == "computer")
+    for t in threads:
+        t.join(LIMIT)
+    assert results == {"Ann": "ok", "Bo": "ok"}, results
+    assert host.record.to_dict() == bo.record.to_dict()
+    assert GAME.check(host.record.to_dict()).startswith("ok finished")
+
+
+def test_a_joiner_whose_connection_breaks_reconnects_and_catches_up(sessions):
+    host = sessions("host", "Ann", seats=3, computers={3: "easy"}, port=0, seed=8)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    seen: list = []
+    results: dict = {}
+    t = threading.Thread(target=lambda: results.__setitem__("Ann", run_all({"Ann": (host, "random")})["Ann"]),
+                         daemon=True)
+    t.start()
+    _drive(bo, lambda ev: bo.view is not None and bo.view.state.ply > 15, seed=4, seen=seen)
+    bo._sock.shutdown(socket.SHUT_RDWR)  # the network fails under the joiner (no goodbye either way)
+    _drive(bo, lambda ev: bo.status in ("over", "failed"), seed=4, seen=seen)
+    t.join(LIMIT)
+    statuses = [e.status for e in seen if isinstance(e, StatusChanged)]
+    assert "interrupted" in statuses and statuses[-1] == "over", statuses
+    assert results == {"Ann": "ok"} and host.record.to_dict() == bo.record.to_dict()
+
+
+def test_a_joiner_back_after_its_seat_went_to_a_computer_takes_it_back(sessions, tmp_path):
+    host = sessions("host", "Ann", seats=3, port=0, seed=9)
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"), tmp_path)
+    bo, cy = joiners["Bo"], joiners["Cy"]
+    results: dict = {}
+    threads = [threading.Thread(target=lambda k=k, s=s: results.__setitem__(k, run_all({k: (s, "random")})[k]),
+                                daemon=True) for k, s in (("Ann", host), ("Bo", bo))]
+    for t in threads:
+        t.start()
+    _drive(cy, lambda ev: cy.view is not None and cy.view.state.ply > 12, seed=3)
+    cy.close()
+    wait_until(host, lambda: not host.lobby[2].connected)
+    host.hand_to_computer(3, "random")
+    wait_until(host, lambda: host.lobby[2].kind == "computer")
+    again = sessions("join", "Cy", "127.0.0.1", host.port, record=tmp_path / "Cy.json")  # restarted
+    wait_until(host, lambda: host.lobby[2] == SeatInfo(3, "person", "Cy", True))
+    results["Cy"] = run_all({"Cy": (again, "random")})["Cy"]
+    for t in threads:
+        t.join(LIMIT)
+    assert results == {"Ann": "ok", "Bo": "ok", "Cy": "ok"}, results
+    texts = {(tmp_path / f"{n}.json").read_text() for n in ("Bo", "Cy")}
+    assert len(texts) == 1 and json.loads(texts.pop()) == host.record.to_dict()
+
+
+def test_a_team_match_with_two_computer_seats(sessions):
+    host = sessions("host", "Ann", seats=4, teams=True, computers={3: "random", 4: "easy"}, port=0, seed=10)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    assert [i.kind for i in bo.lobby] == ["host", "person", "computer", "computer"]
+    results = run_all({"Ann": (host, "easy"), "Bo": (bo, "random")})
+    assert results == {"Ann": "ok", "Bo": "ok"}, results
+    rec = host.record.to_dict()
+    assert rec == bo.record.to_dict() and rec["teams"] is True
+    assert GAME.check(rec).startswith("ok finished")
