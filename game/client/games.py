@@ -63,6 +63,14 @@ class ClientGame(Protocol):
         """``rose-king host|join`` with a window made by ``open_window()``; returns the exit status."""
         ...
 
+    def join_lan(self, app: "App", name: str, address: str, port: int, connected: Any,
+                 store: Any = None) -> None:
+        """Another game's "Join a game" screen found a host of this game at ``address:port`` (its
+        hello says so, :func:`net.royals_session.probe_host`): open this game's session on the
+        connection already made (``connected``: ``(socket, bytes read)``, or None to connect anew)
+        and push its waiting screen. A problem shows on the calling screen's ``error``."""
+        ...
+
 
 def _clients() -> tuple[ClientGame, ...]:
     from .roseking.plugin import CLIENT as ROSE_KING
