@@ -4,7 +4,8 @@ Runs the real-time loop (``App.run``) for ``--warmup`` seconds, then measures th
 CPU time (every thread) over ``--seconds`` seconds, once per case: at the main menu, in a Rose
 King game against the computer waiting for the human's first move (``game``), at Royals & Riots'
 set-up screen (``royals-setup``) and at a Royals & Riots table against two computers waiting for
-the person's choice of hand (``royals``). Prints one line per case:
+the person's choice of hand (``royals``), and at a network table hosted on 127.0.0.1 with a
+computer seat, waiting for the host's choice of hand (``royals-lan``: the network thread included). Prints one line per case:
 ``menu: 0.8% of one core (0.12 s CPU in 15.0 s)``. Uses the dummy video driver unless
 DISPLAY is set and ``--real`` is given (e.g. under Xvfb). Aim: at most 3%.
 
@@ -22,7 +23,7 @@ import time
 
 
 #: The screens measured, each in a fresh process.
-CASES = ("menu", "game", "royals-setup", "royals")
+CASES = ("menu", "game", "royals-setup", "royals", "royals-lan")
 
 
 def measure(case: str, seconds: float, warmup: float) -> tuple[float, float]:
@@ -45,6 +46,17 @@ def measure(case: str, seconds: float, warmup: float) -> tuple[float, float]:
         from game.client.royals.table import Seat, TableConfig
         start_match(app, TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "easy")], seed=1),
                     use_process=False)  # autosaved: closing asks nothing
+    elif case == "royals-lan":  # hosting on 127.0.0.1 with a computer seat: the network table waits for us
+        from game.client.royals.lan import LanTableScene
+        from net.royals_session import RoyalsSession
+        session = RoyalsSession.host("You", seats=2, computers={2: "easy"}, port=0, bind="127.0.0.1")
+        deadline = time.monotonic() + 10
+        while not session.can_start and time.monotonic() < deadline:
+            session.wait(0.1)
+        session.start()
+        while (session.view is None or not session.my_turn) and time.monotonic() < deadline:
+            session.wait(0.1)
+        app.reset(LanTableScene(app, session))
     marks: list[float] = []
 
     def clock() -> None:
@@ -53,6 +65,8 @@ def measure(case: str, seconds: float, warmup: float) -> tuple[float, float]:
         time.sleep(seconds)
         marks.append(time.process_time())
         pygame.event.post(pygame.event.Event(pygame.QUIT))
+        time.sleep(0.5)
+        pygame.event.post(pygame.event.Event(pygame.QUIT))  # a second close answers "quit anyway?"
 
     threading.Thread(target=clock, daemon=True).start()
     app.run()

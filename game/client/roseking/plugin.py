@@ -11,6 +11,7 @@ import pygame
 
 from game.i18n import N_
 
+from ..lan_common import JOIN_OPENERS
 from ..widgets import Button
 from .setup import ComputerSetup, GameConfig, draw_title, start_game
 
@@ -98,3 +99,4 @@ class RoseKingClient:
 
 
 CLIENT = RoseKingClient()
+JOIN_OPENERS[CLIENT.key] = CLIENT.join_lan  # a join screen of either game reaches this game's hosts

@@ -35,7 +35,7 @@ from game.royals.engine import Action, IllegalMoveError, Phase, State
 from net import DEFAULT_PORT
 
 from ..dialogs import PauseMenu, dim
-from ..lan_common import MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name, start_beacon
+from ..lan_common import JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name, start_beacon
 from ..lan_common import JoinScene as SharedJoinScene
 from ..textinput import TextInput
 from ..theme import CANVAS, CREAM, GOLD
@@ -204,6 +204,7 @@ class LanTableScene(RoyalsTableScene):
         self.store = store
         self.beacon = beacon
         self._pending = list(pending or [])
+        self._followed = False  # the first update follows the view whatever the events
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=on_main_menu or app.go_home,
                          saver=None, advance=False)
         self.match: LanTableMatch = match
@@ -245,6 +246,9 @@ class LanTableScene(RoyalsTableScene):
                 self.say(e.reason)
             elif isinstance(e, WriteFailed):
                 self.say(_("The record could not be written: {reason}").format(reason=e.reason))
+        if not events and self._followed:
+            return  # nothing new: no copy of the view this frame
+        self._followed = True
         view = self.session.view
         if view is not None and (acted or view.state.ply != self.match.state.ply):
             idle = self.idle()
@@ -795,9 +799,7 @@ class RoyalsJoinScene(SharedJoinScene):
     def open_session(self, game: str, host: str, port: int, connected: tuple | None) -> None:
         """Open ``game``'s session to ``host:port`` on the connection already made, and its waiting screen."""
         if game != "royals-riots":
-            from ..games import client_by_key
-            client = client_by_key(game)
-            opener = getattr(client, "join_lan", None)
+            opener = JOIN_OPENERS.get(game)
             if opener is None:
                 self.error = _("That host plays another game.")
                 return

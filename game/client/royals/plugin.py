@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game.i18n import N_, _
+from game.i18n import N_
 
+from ..lan_common import JOIN_OPENERS
 from ..widgets import Button
 from .setup import RoyalsSetup, draw_title
 
@@ -82,3 +83,4 @@ class RoyalsClient:
 
 
 CLIENT = RoyalsClient()
+JOIN_OPENERS[CLIENT.key] = CLIENT.join_lan  # a join screen of either game reaches this game's hosts
