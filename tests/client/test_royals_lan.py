@@ -99,7 +99,9 @@ class WindowPlayer:
             legal = {a.card for a in s.session.legal_actions()}
             hand = s.view.hands[seat - 1]
             rects = s.hand_rects(len(hand))
-            card = next(c for c in reversed(hand) if c in legal)
+            card = next((c for c in reversed(hand) if c in legal), None)
+            if card is None:
+                return  # the session moved on between the two questions: ask again next frame
             self.driver.click(rects[hand.index(card)].center)
         elif phase is Phase.STEAL:
             self.driver.key(pygame.K_n)        # "Don't steal"

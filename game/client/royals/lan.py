@@ -122,7 +122,6 @@ class LanTableMatch(TableMatch):
             table.append(Seat(name, None if s == self.seat else level))
         super().__init__(TableConfig(table, teams=state.teams))
         self.state = State(state.players, state.teams)
-        self.view_ply = -1  # the ply of the session's view when last followed (see pump)
         self.chance_seed = 0  # chance comes from the joint coin, never from here
 
     def sync(self, new: State) -> list[Beat]:
@@ -155,11 +154,11 @@ class LanTableMatch(TableMatch):
         return 0 if s.is_chance() or s.is_over() else s.to_act
 
     def human_to_act(self) -> int:
-        """Our seat when the session says it is our decision and our copy is the session's position
-        (:attr:`view_ply`, the ply of the view last followed: it changes only with the session's events)."""
+        """Our seat when the session says it is our decision and our copy is the session's position."""
         if not self.session.my_turn:
             return 0
-        return self.seat if self.view_ply == self.state.ply else 0
+        view = self.session.view  # (events may have come since the last pump: never act on an old position)
+        return self.seat if view is not None and view.state.ply == self.state.ply else 0
 
     def computer_to_act(self) -> int:
         return 0  # other seats' decisions arrive from the network
@@ -251,8 +250,6 @@ class LanTableScene(RoyalsTableScene):
             return  # nothing new: no copy of the view this frame
         self._followed = True
         view = self.session.view
-        if view is not None:
-            self.match.view_ply = view.state.ply
         if view is not None and (acted or view.state.ply != self.match.state.ply):
             idle = self.idle()
             beats = self.match.sync(view.state)
