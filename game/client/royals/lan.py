@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from game.i18n import N_, _
-from game.royals.engine import Action, IllegalMoveError, Phase, State
+from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
 
 from ..dialogs import PauseMenu, dim
@@ -42,7 +42,7 @@ from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, ButtonScene, handle_buttons, panel
 from .anims import View
 from .art import royals_art
-from .scene import LEVEL_WORDS, RoyalsTableScene
+from .scene import LEVEL_WORDS, TEAM_COLOURS, RoyalsTableScene
 from .setup import COMPUTER_NAMES, TITLE_SETTLE, draw_title
 from .table import LEVELS, Beat, Seat, TableConfig, TableMatch
 
@@ -714,11 +714,18 @@ class RoyalsLobby(ButtonScene):
             surface.blit(line, line.get_rect(midtop=(r.centerx, y)))
             y += line.get_height() + 14
         me = s.my_seat
+        teams = bool(getattr(s, "teams", False)) and len(s.lobby) == 4
+        if teams:
+            line = art.text(_("Teams: 1 + 3 against 2 + 4"), 24, CREAM, shadow=True)
+            surface.blit(line, line.get_rect(midtop=(r.centerx, y)))
+            y += line.get_height() + 10
         for info in s.lobby:
             row = pygame.Rect(r.x + 60, y, r.w - 120, 52)
             surface.blit(panel(row.size, 150, radius=10), row)
             dot = (90, 200, 120) if info.connected and info.kind != "open" else (200, 90, 70)
             pygame.draw.circle(surface, dot, (row.x + 26, row.centery), 9)
+            if teams:
+                pygame.draw.rect(surface, TEAM_COLOURS[team_of(info.seat)], row.inflate(-4, -4), 3, border_radius=10)
             name = seat_name(info) if info.kind != "open" else "—"
             if info.seat == me:
                 name = _("{name} (you)").format(name=name)
