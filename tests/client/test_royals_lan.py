@@ -176,6 +176,41 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner_over_loopba
             app.pop()
 
 
+def test_a_whole_match_in_the_joiners_window_against_a_headless_host(app, driver, tmp_path):
+    """The window joins (typed address), waits in the lobby, and plays seat 2 to the end; the host
+    (headless, random) runs seat 3's computer. Only seat 2's hand is ever drawn face up."""
+    app.options.anim_speed = 0.0
+    host = RoyalsSession.host("Ann", seats=3, computers={3: "random"}, port=0, bind="127.0.0.1")
+    ann = headless_joiner(host, seed=3)  # the same random player, on the host's seat
+
+    def host_starts() -> None:
+        if host.can_start:
+            host.start()
+        ann()
+    try:
+        join = RoyalsJoinScene(app, name="Bo", listen=False, store=SaveStore(tmp_path))
+        app.push(join)
+        driver.post(pygame.TEXTINPUT, text=f"127.0.0.1:{host.port}")
+        driver.key(pygame.K_RETURN)
+        run_until(app, lambda: isinstance(app.top, RoyalsLobby), "the lobby")
+        lobby = app.top
+        assert "Leave" == lobby.buttons[0].label and len(lobby.buttons) == 1  # no Start for a joiner
+        run_until(app, lambda: isinstance(app.top, LanTableScene), "the host to start", [host_starts])
+        table: LanTableScene = app.top
+        assert table.match.seat == 2 and table.match.name(3) == "Cato"
+        me = WindowPlayer(app, driver)
+        run_until(app, lambda: table.modal == "over" and table.saved is not None, "the match's end",
+                  [host_starts, me], limit=240)
+        assert me.decisions >= 9 and table.drawn_face_up <= {2}
+        run_until(app, lambda: any(isinstance(e, MatchOver) for e in ann.events), "the host's record", [ann])
+        theirs = next(e.record for e in ann.events if isinstance(e, MatchOver))
+        assert table.record.to_dict()["rounds"] == theirs.to_dict()["rounds"]
+    finally:
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
 def test_the_join_screen_learns_the_game_from_the_hosts_hello(app, driver, tmp_path):
     host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
     try:
