@@ -448,3 +448,12 @@ def test_the_network_table_rests_when_nothing_happens(app):
     fake.status_text = "Playing (Cy is away)"
     app.step(STEP)
     assert app.renders == renders + 1
+
+
+def test_a_player_leaving_after_the_match_is_no_drop(app):
+    scene, fake = fake_table(app, seat=1)
+    fake.status = "over"
+    fake.events.append(LobbyChanged((SeatInfo(1, "host", "Ann", True), SeatInfo(2, "person", "Bo", False),
+                                     SeatInfo(3, "person", "Cy", True))))
+    app.step(STEP)
+    assert not scene.dropped and scene.overlay() is None

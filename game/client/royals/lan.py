@@ -264,6 +264,8 @@ class LanTableScene(RoyalsTableScene):
         for info in seats:
             was = before.get(info.seat)
             if info.kind == "person" and not info.connected:
+                if self.record is not None or self.session.status == "over" or self.state.is_over():
+                    continue  # leaving after the match's end is no drop
                 if info.seat not in self.dropped:
                     self.dropped.add(info.seat)
                     self.say(_("{name} lost the connection.").format(name=info.name or self.match.name(info.seat)))
