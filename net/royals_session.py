@@ -783,8 +783,8 @@ class RoyalsSession:
         if self._match is not None and self._status == "playing":
             from game.i18n import _
             away = [i.name for i in infos if not i.connected]
-            self._set_status("playing", _("Waiting for {names} to come back…").format(names=", ".join(away))
-                             if away else "")
+            self._set_status("playing", _("Connection interrupted, waiting for {name} to come back…").format(
+                name=", ".join(away)) if away else "")
         rows = [[i.kind, i.name, i.connected] for i in infos]
         for s, seat in self._seats.items():
             if seat.peer is not None and seat.peer.link.settled:
