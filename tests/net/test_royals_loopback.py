@@ -578,3 +578,30 @@ def test_a_team_match_with_two_computer_seats(sessions):
     rec = host.record.to_dict()
     assert rec == bo.record.to_dict() and rec["teams"] is True
     assert GAME.check(rec).startswith("ok finished")
+
+
+def test_a_seated_joiner_that_falls_silent_loses_its_lobby_seat(sessions):
+    from net.royals_session import _hello
+    host = sessions("host", "Ann", seats=3, port=0, silence=1.0)
+    with socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) as s:
+        s.sendall(encode_frame(_hello("Sid", "join", b"s" * 16, b"n" * 16, b"k" * 32), _schemas()))
+        wait_until(host, lambda: host.lobby[1].name == "Sid")
+        got = b""
+        while chunk := s.recv(65536):  # Sid never says a word again: dropped after 1 s of silence
+            got += chunk
+    msgs = FrameDecoder(_schemas()).feed(got)
+    assert [m["you"] for m in msgs if m["t"] == "lobby"] == [2]  # it was seated (and told so) before
+    wait_until(host, lambda: host.lobby[1].kind == "open")
+
+
+def test_a_bad_journal_is_refused_with_a_clear_error(tmp_path):
+    rec = tmp_path / "j.json"
+    (tmp_path / "j.json.journal").write_text('{"format": "royals-lan-journal", "seat": "x"}')
+    with pytest.raises(ValueError, match="not a Royals & Riots LAN journal"):
+        RoyalsSession.join("Bo", "127.0.0.1", 1, record=rec)
+    (tmp_path / "j.json.journal").write_text('{"format": "rose-king-lan-journal"}')  # Rose King's: not ours
+    s = RoyalsSession.join("Bo", "127.0.0.1", 1, record=rec, **FAST)
+    try:
+        assert s.my_seat == 0 and s.status in ("connecting", "interrupted")
+    finally:
+        s.close()
