@@ -83,8 +83,8 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
         if isinstance(e, StatusChanged):
             print(f"{prog}: {e.reason}", flush=True)
         elif isinstance(e, LobbyChanged):
-            seats = ", ".join(f"{i.seat}: {i.name or 'open'} ({i.kind}{'' if i.connected else ', away'})"
-                              for i in e.seats)
+            seats = ", ".join(f"{i.seat}: open" if i.kind == "open" else
+                              f"{i.seat}: {i.name} ({i.kind}{'' if i.connected else ', away'})" for i in e.seats)
             print(f"{prog}: seats {seats}", flush=True)
         elif isinstance(e, RoundChecked):
             print(f"{prog}: round {e.round} checked", flush=True)
