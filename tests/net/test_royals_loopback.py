@@ -394,6 +394,8 @@ def test_a_second_connection_for_a_taken_seat_and_a_late_stranger_are_refused(se
     claim = _hello("Bo", "join", b"f" * 16, b"m" * 16, b"k" * 32, game)
     got = _stranger(host.port, encode_frame(claim, schemas) + encode_frame({"t": "auth", "proof": bytes(32)}, schemas))
     assert b"wrong resume secret" in got
+    other = _hello("Bo", "join", b"g" * 16, b"o" * 16, b"k" * 32, bytes(16))  # a seat in another match
+    assert b"another match" in _stranger(host.port, encode_frame(other, schemas))
     assert host.lobby[1] == SeatInfo(2, "person", "Bo", True)
     results = run_all({"Ann": (host, "random"), "Bo": (bo, "random")})
     assert results == {"Ann": "ok", "Bo": "ok"}, results
@@ -605,3 +607,19 @@ def test_a_bad_journal_is_refused_with_a_clear_error(tmp_path):
         assert s.my_seat == 0 and s.status in ("connecting", "interrupted")
     finally:
         s.close()
+
+
+def test_a_flood_and_too_many_settling_connections_are_refused(sessions):
+    host = sessions("host", "Ann", seats=2, port=0, handshake=5.0)
+    assert b"flood" in _stranger(host.port, encode_frame({"t": "ping"}) * 200)
+    idle = [socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) for _ in range(4)]
+    try:
+        for s in idle:  # each got the host's hello: it is one of the 4 connections settling
+            assert s.recv(65536)
+        with socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) as fifth:
+            assert fifth.recv(65536) == b""  # closed unread, no hello
+        bo = sessions("join", "Bo", "127.0.0.1", host.port)  # once they time out, a player gets in
+        wait_until(bo, lambda: bo.status == "lobby", timeout=15)
+    finally:
+        for s in idle:
+            s.close()
