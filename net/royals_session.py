@@ -301,6 +301,7 @@ class RoyalsSession:
         self._thinking: dict[int, Future] = {}
         self._players: dict = {}
         self._hview = None  # host: seat 1's SeatView, fed like a joiner's (see _host_view)
+        self._recorded_ply = 0  # the ply of the rounds in the record file
         self._mirror = None
         if role == "host":
             if not 2 <= seats <= MAX_SEATS:
@@ -670,8 +671,10 @@ class RoyalsSession:
         self._flush(sock, link)
 
     def _host_receive(self, peer: _Peer, data: bytes) -> None:
-        for msg in peer.link.feed(data, self._clock()):
-            if peer.link.closed is not None:
+        messages = peer.link.feed(data, self._clock())
+        ended = peer.link.closed  # the peer's error (or a bad frame) after these messages: they still count
+        for msg in messages:
+            if peer.link.closed is not ended:  # we closed it while handling an earlier one
                 break
             try:
                 self._host_message(peer, msg)
@@ -855,8 +858,10 @@ class RoyalsSession:
     def _join_receive(self, data: bytes) -> None:
         link = self._link
         assert link is not None
-        for msg in link.feed(data, self._clock()):
-            if link.closed is not None:
+        messages = link.feed(data, self._clock())
+        ended = link.closed  # the host's error after these messages (e.g. ack, then "left"): they still count
+        for msg in messages:
+            if link.closed is not ended:  # we closed it while handling an earlier one
                 break
             try:
                 self._join_message(msg)
@@ -1186,11 +1191,14 @@ class RoyalsSession:
                 self._link.close(r.code, r.reason, send=False)
                 self._join_after_link()
         self._refresh()
+        confirmed = getattr(self._match, "confirmed", None)  # the rounds every seat checked: the record's
+        if confirmed is not None and confirmed.ply != self._recorded_ply:
+            self._recorded_ply = confirmed.ply
+            self._take_record()
+            self._write_record()
         final = []
         for e in out:
             if isinstance(e, RoundChecked):
-                self._take_record()
-                self._write_record()
                 if self.role == "join":
                     self._save_journal()
                 final.append(e)
