@@ -238,7 +238,8 @@ class _Refuse(Exception):
 
 class RoyalsSession:
     """One peer of a Royals & Riots match over TCP (see the module docstring and
-    /work-independent docs/protocol.md). Use :meth:`host` or :meth:`join`.
+    docs/protocol.md, "Royals & Riots: connections, lobby, resume and faults"). Use
+    :meth:`host` or :meth:`join`.
 
     Timing knobs (seconds; tests make them tiny): ``heartbeat`` (ping after this much
     sending nothing), ``silence`` (a connection that says nothing whole this long is dropped),

@@ -18,8 +18,8 @@ from game.royals.plugin import GAME
 from net.framing import FrameDecoder, encode_frame
 from net.headless import HeadlessError, play_royals_headless
 from net.royals import card_names_in
-from net.royals_session import (LOBBY_SCHEMAS, Failed, LobbyChanged, MatchOver, RoyalsSession, SeatInfo,
-                                StatusChanged, _schemas, detect_game, probe_host)
+from net.royals_session import (Failed, RoyalsSession, SeatInfo, StatusChanged, _schemas, detect_game,
+                                probe_host)
 from net.transport import Refused
 
 LIMIT = 60.0  # seconds: no test here should come near it
