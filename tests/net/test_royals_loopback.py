@@ -623,3 +623,41 @@ def test_a_flood_and_too_many_settling_connections_are_refused(sessions):
     finally:
         for s in idle:
             s.close()
+
+
+def test_the_network_thread_serves_others_while_a_hard_computer_thinks(sessions):
+    """A 'hard' computer seat thinks about 1 s per decision in a worker thread; meanwhile the
+    host's network thread answers a stranger at once."""
+    host = sessions("host", "Ann", seats=2, computers={2: "hard"}, port=0, seed=11)
+    assert host.can_start
+    host.start()
+    stop = threading.Event()
+
+    def drive() -> None:
+        player = make_player("random", 1)
+        while not stop.is_set():
+            host.wait(0.05)
+            if host.my_turn:
+                try:
+                    host.play(player.choose(host.view.observation()))
+                except ValueError:
+                    pass
+    t = threading.Thread(target=drive, daemon=True)
+    t.start()
+    try:
+        end = time.monotonic() + LIMIT
+        since: dict = {}
+        while True:  # until one decision of the computer has been running 0.2 s: a search, not a set-up choice
+            assert time.monotonic() < end, host.status_text
+            running = [f for f in list(host._thinking.values()) if not f.done()]
+            now = time.monotonic()
+            if any(now - since.setdefault(id(f), now) >= 0.2 for f in running):
+                break
+            time.sleep(0.005)
+        t0 = time.monotonic()
+        assert b"frame" in _stranger(host.port, b"GET / HTTP/1.1\r\n\r\n")
+        took = time.monotonic() - t0
+        assert took < 0.5 and any(not f.done() for f in list(host._thinking.values())), took
+    finally:
+        stop.set()
+        t.join(5)
