@@ -238,7 +238,8 @@ class _Refuse(Exception):
 
 class RoyalsSession:
     """One peer of a Royals & Riots match over TCP (see the module docstring and
-    /work-independent docs/protocol.md). Use :meth:`host` or :meth:`join`.
+    docs/protocol.md, "Royals & Riots: connections, lobby, resume and faults"). Use
+    :meth:`host` or :meth:`join`.
 
     Timing knobs (seconds; tests make them tiny): ``heartbeat`` (ping after this much
     sending nothing), ``silence`` (a connection that says nothing whole this long is dropped),
@@ -301,6 +302,7 @@ class RoyalsSession:
         self._thinking: dict[int, Future] = {}
         self._players: dict = {}
         self._hview = None  # host: seat 1's SeatView, fed like a joiner's (see _host_view)
+        self._recorded_ply = 0  # the ply of the rounds in the record file
         self._mirror = None
         if role == "host":
             if not 2 <= seats <= MAX_SEATS:
@@ -670,8 +672,10 @@ class RoyalsSession:
         self._flush(sock, link)
 
     def _host_receive(self, peer: _Peer, data: bytes) -> None:
-        for msg in peer.link.feed(data, self._clock()):
-            if peer.link.closed is not None:
+        messages = peer.link.feed(data, self._clock())
+        ended = peer.link.closed  # the peer's error (or a bad frame) after these messages: they still count
+        for msg in messages:
+            if peer.link.closed is not ended:  # we closed it while handling an earlier one
                 break
             try:
                 self._host_message(peer, msg)
@@ -783,8 +787,8 @@ class RoyalsSession:
         if self._match is not None and self._status == "playing":
             from game.i18n import _
             away = [i.name for i in infos if not i.connected]
-            self._set_status("playing", _("Waiting for {names} to come back…").format(names=", ".join(away))
-                             if away else "")
+            self._set_status("playing", _("Connection interrupted, waiting for {name} to come back…").format(
+                name=", ".join(away)) if away else "")
         rows = [[i.kind, i.name, i.connected] for i in infos]
         for s, seat in self._seats.items():
             if seat.peer is not None and seat.peer.link.settled:
@@ -855,8 +859,10 @@ class RoyalsSession:
     def _join_receive(self, data: bytes) -> None:
         link = self._link
         assert link is not None
-        for msg in link.feed(data, self._clock()):
-            if link.closed is not None:
+        messages = link.feed(data, self._clock())
+        ended = link.closed  # the host's error after these messages (e.g. ack, then "left"): they still count
+        for msg in messages:
+            if link.closed is not ended:  # we closed it while handling an earlier one
                 break
             try:
                 self._join_message(msg)
@@ -1186,11 +1192,14 @@ class RoyalsSession:
                 self._link.close(r.code, r.reason, send=False)
                 self._join_after_link()
         self._refresh()
+        confirmed = getattr(self._match, "confirmed", None)  # the rounds every seat checked: the record's
+        if confirmed is not None and confirmed.ply != self._recorded_ply:
+            self._recorded_ply = confirmed.ply
+            self._take_record()
+            self._write_record()
         final = []
         for e in out:
             if isinstance(e, RoundChecked):
-                self._take_record()
-                self._write_record()
                 if self.role == "join":
                     self._save_journal()
                 final.append(e)

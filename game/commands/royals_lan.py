@@ -45,6 +45,12 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
                   file=sys.stderr)
             return 2
     name = args.name or default_name("Host" if role == "host" else "Guest")
+    if getattr(args, "loopback", False):
+        import os
+        from net.discovery import LOOPBACK_ENV
+        os.environ[LOOPBACK_ENV] = "1"  # discovery (and the window's menus) stay on loopback
+        if role == "host" and args.bind in (None, "0.0.0.0"):
+            args.bind = "127.0.0.1"
     if not args.headless:
         try:
             from game.client import main as window
@@ -72,10 +78,17 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2 if isinstance(e, ValueError) and role == "host" else 1
+    beacon = None
     if role == "host":
         print(f"{prog}: listening on port {session.port}", flush=True)
         print(f"{prog}: note: the host's program deals and so learns every hand; it never shows them to "
               f"the host's player", flush=True)
+        if args.beacon_address or args.beacon:
+            from net.discovery import Beacon
+            try:
+                beacon = Beacon(name, session.port, address=args.beacon_address)
+            except (OSError, ValueError) as e:
+                print(f"{prog}: no discovery beacon: {e}", file=sys.stderr)
 
     def show(e) -> None:
         from net.royals_session import Acted, Failed, LobbyChanged, RoundChecked, StatusChanged
@@ -83,8 +96,8 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
         if isinstance(e, StatusChanged):
             print(f"{prog}: {e.reason}", flush=True)
         elif isinstance(e, LobbyChanged):
-            seats = ", ".join(f"{i.seat}: {i.name or 'open'} ({i.kind}{'' if i.connected else ', away'})"
-                              for i in e.seats)
+            seats = ", ".join(f"{i.seat}: open" if i.kind == "open" else
+                              f"{i.seat}: {i.name} ({i.kind}{'' if i.connected else ', away'})" for i in e.seats)
             print(f"{prog}: seats {seats}", flush=True)
         elif isinstance(e, RoundChecked):
             print(f"{prog}: round {e.round} checked", flush=True)
@@ -105,6 +118,8 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
         print(f"{prog}: {e}", file=sys.stderr, flush=True)
         return 1
     finally:
+        if beacon is not None:
+            beacon.stop()
         session.close()
     rec = session.record
     if rec is not None:

@@ -18,8 +18,8 @@ from game.royals.plugin import GAME
 from net.framing import FrameDecoder, encode_frame
 from net.headless import HeadlessError, play_royals_headless
 from net.royals import card_names_in
-from net.royals_session import (LOBBY_SCHEMAS, Failed, LobbyChanged, MatchOver, RoyalsSession, SeatInfo,
-                                StatusChanged, _schemas, detect_game, probe_host)
+from net.royals_session import (Failed, RoyalsSession, SeatInfo, StatusChanged, _schemas, detect_game,
+                                probe_host)
 from net.transport import Refused
 
 LIMIT = 60.0  # seconds: no test here should come near it
@@ -394,6 +394,8 @@ def test_a_second_connection_for_a_taken_seat_and_a_late_stranger_are_refused(se
     claim = _hello("Bo", "join", b"f" * 16, b"m" * 16, b"k" * 32, game)
     got = _stranger(host.port, encode_frame(claim, schemas) + encode_frame({"t": "auth", "proof": bytes(32)}, schemas))
     assert b"wrong resume secret" in got
+    other = _hello("Bo", "join", b"g" * 16, b"o" * 16, b"k" * 32, bytes(16))  # a seat in another match
+    assert b"another match" in _stranger(host.port, encode_frame(other, schemas))
     assert host.lobby[1] == SeatInfo(2, "person", "Bo", True)
     results = run_all({"Ann": (host, "random"), "Bo": (bo, "random")})
     assert results == {"Ann": "ok", "Bo": "ok"}, results
@@ -578,3 +580,84 @@ def test_a_team_match_with_two_computer_seats(sessions):
     rec = host.record.to_dict()
     assert rec == bo.record.to_dict() and rec["teams"] is True
     assert GAME.check(rec).startswith("ok finished")
+
+
+def test_a_seated_joiner_that_falls_silent_loses_its_lobby_seat(sessions):
+    from net.royals_session import _hello
+    host = sessions("host", "Ann", seats=3, port=0, silence=1.0)
+    with socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) as s:
+        s.sendall(encode_frame(_hello("Sid", "join", b"s" * 16, b"n" * 16, b"k" * 32), _schemas()))
+        wait_until(host, lambda: host.lobby[1].name == "Sid")
+        got = b""
+        while chunk := s.recv(65536):  # Sid never says a word again: dropped after 1 s of silence
+            got += chunk
+    msgs = FrameDecoder(_schemas()).feed(got)
+    assert [m["you"] for m in msgs if m["t"] == "lobby"] == [2]  # it was seated (and told so) before
+    wait_until(host, lambda: host.lobby[1].kind == "open")
+
+
+def test_a_bad_journal_is_refused_with_a_clear_error(tmp_path):
+    rec = tmp_path / "j.json"
+    (tmp_path / "j.json.journal").write_text('{"format": "royals-lan-journal", "seat": "x"}')
+    with pytest.raises(ValueError, match="not a Royals & Riots LAN journal"):
+        RoyalsSession.join("Bo", "127.0.0.1", 1, record=rec)
+    (tmp_path / "j.json.journal").write_text('{"format": "rose-king-lan-journal"}')  # Rose King's: not ours
+    s = RoyalsSession.join("Bo", "127.0.0.1", 1, record=rec, **FAST)
+    try:
+        assert s.my_seat == 0 and s.status in ("connecting", "interrupted")
+    finally:
+        s.close()
+
+
+def test_a_flood_and_too_many_settling_connections_are_refused(sessions):
+    host = sessions("host", "Ann", seats=2, port=0, handshake=5.0)
+    assert b"flood" in _stranger(host.port, encode_frame({"t": "ping"}) * 200)
+    idle = [socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) for _ in range(4)]
+    try:
+        for s in idle:  # each got the host's hello: it is one of the 4 connections settling
+            assert s.recv(65536)
+        with socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT) as fifth:
+            assert fifth.recv(65536) == b""  # closed unread, no hello
+        bo = sessions("join", "Bo", "127.0.0.1", host.port)  # once they time out, a player gets in
+        wait_until(bo, lambda: bo.status == "lobby", timeout=15)
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_the_network_thread_serves_others_while_a_hard_computer_thinks(sessions):
+    """A 'hard' computer seat thinks about 1 s per decision in a worker thread; meanwhile the
+    host's network thread answers a stranger at once."""
+    host = sessions("host", "Ann", seats=2, computers={2: "hard"}, port=0, seed=11)
+    assert host.can_start
+    host.start()
+    stop = threading.Event()
+
+    def drive() -> None:
+        player = make_player("random", 1)
+        while not stop.is_set():
+            host.wait(0.05)
+            if host.my_turn:
+                try:
+                    host.play(player.choose(host.view.observation()))
+                except ValueError:
+                    pass
+    t = threading.Thread(target=drive, daemon=True)
+    t.start()
+    try:
+        end = time.monotonic() + LIMIT
+        since: dict = {}
+        while True:  # until one decision of the computer has been running 0.2 s: a search, not a set-up choice
+            assert time.monotonic() < end, host.status_text
+            running = [f for f in list(host._thinking.values()) if not f.done()]
+            now = time.monotonic()
+            if any(now - since.setdefault(id(f), now) >= 0.2 for f in running):
+                break
+            time.sleep(0.005)
+        t0 = time.monotonic()
+        assert b"frame" in _stranger(host.port, b"GET / HTTP/1.1\r\n\r\n")
+        took = time.monotonic() - t0
+        assert took < 0.5 and any(not f.done() for f in list(host._thinking.values())), took
+    finally:
+        stop.set()
+        t.join(5)
