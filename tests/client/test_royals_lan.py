@@ -169,6 +169,9 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner_over_loopba
         kept = Record.from_json(open(table.saved, encoding="utf-8").read())
         assert kept.replay().is_over() and kept.players == table.record.players
         assert kept.extra["kind"] == "lan" and [s["level"] for s in kept.extra["seats"]] == [None, None, "random"]
+        from game.saves import default_data_dir
+        running = sorted((default_data_dir() / "lan").glob("royals-*.json"))  # the session's own running record
+        assert len(running) == 1 and Record.from_json(running[0].read_text(encoding="utf-8")).replay().is_over()
         assert table.drawn_face_up <= {1}
     finally:
         joiner.close()

@@ -173,6 +173,20 @@ class LanTableMatch(TableMatch):
         return 0
 
 
+def lan_record_path() -> str | None:
+    """A new file for a network match's running record (its checked rounds) and the session's
+    journal beside it (``<file>.journal``, which a rejoin with ``rose-king join --record FILE``
+    resumes): in ``<data folder>/lan/``, apart from the saved games (a match in progress there
+    is no local game to continue). None if the folder cannot be made (the match then keeps none)."""
+    from game.saves import default_data_dir
+    folder = default_data_dir() / "lan"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder / f"royals-{uuid.uuid4().hex}.json")
+
+
 def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = None) -> str | None:
     """Write a finished network match's ``record`` into the saved games (kind ``"lan"``, each
     seat's name and whether it was a computer). Returns the path, or None when the disk refuses
@@ -571,7 +585,8 @@ class RoyalsHostSetup(ButtonScene):
         if factory is None:
             from net.royals_session import RoyalsSession
             factory = RoyalsSession.host
-        kw = dict(seats=self.count, computers=self.computers(), bind=self.bind, teams=self.teams and self.count == 4)
+        kw = dict(seats=self.count, computers=self.computers(), bind=self.bind, teams=self.teams and self.count == 4,
+                  record=lan_record_path())
         try:
             try:
                 session = factory(self.name, port=self.port, **kw)
@@ -816,7 +831,7 @@ class RoyalsJoinScene(SharedJoinScene):
             return
         from net.royals_session import RoyalsSession
         try:
-            session = RoyalsSession.join(self.name, host, port, connected=connected)
+            session = RoyalsSession.join(self.name, host, port, connected=connected, record=lan_record_path())
         except (OSError, ValueError) as e:
             self.error = str(e)
             return
