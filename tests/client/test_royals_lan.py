@@ -460,3 +460,37 @@ def test_a_player_leaving_after_the_match_is_no_drop(app):
                                      SeatInfo(3, "person", "Cy", True))))
     app.step(STEP)
     assert not scene.dropped and scene.overlay() is None
+
+
+def test_a_rejoin_finds_the_journal_of_that_hosts_unfinished_match(tmp_path):
+    import json
+
+    from game.client.royals.lan import resumable_record
+    for name, j in (("royals-a", {"address": "127.0.0.1", "port": 47123, "over": False}),
+                    ("royals-b", {"address": "127.0.0.1", "port": 47124, "over": False}),
+                    ("royals-c", {"address": "127.0.0.1", "port": 47123, "over": True})):
+        (tmp_path / f"{name}.json.journal").write_text(json.dumps(j), encoding="utf-8")
+    (tmp_path / "royals-d.json.journal").write_bytes(b"\xff not json")
+    assert resumable_record("127.0.0.1", 47123, tmp_path) == str(tmp_path / "royals-a.json")
+    assert resumable_record("127.0.0.2", 47123, tmp_path) is None
+    (tmp_path / "royals-a.json.journal").unlink()
+    assert resumable_record("127.0.0.1", 47123, tmp_path) is None
+
+
+def test_a_resumed_table_shows_the_position_at_once_and_learns_the_names(app):
+    fake = FakeSession(seat=2)
+    fake.others()
+    fake.play(fake.truth.legal_actions()[0])  # our hand choice
+    fake.others()
+    fake.lobby = []  # a resumed joiner knows no seats until the host's next lobby message
+    fake.events.clear()
+    scene = LanTableScene(app, fake)
+    app.reset(scene)
+    app.step(STEP)
+    assert scene.match.state.ply == fake.truth.ply > 8 and scene.idle()  # no replay of the whole round
+    assert scene.match.name(1) == "Player 1"
+    fake.events.append(LobbyChanged((SeatInfo(1, "host", "Ann", True), SeatInfo(2, "person", "Bo", True),
+                                     SeatInfo(3, "computer", "Computer (hard)", True))))
+    app.step(STEP)
+    assert [scene.match.name(s) for s in (1, 2, 3)] == ["Ann", "Bo", "Cato"]
+    assert [s.level for s in scene.match.config.seats] == ["lan-host", None, "hard"]

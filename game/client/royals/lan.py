@@ -22,6 +22,7 @@ everything here only calls :meth:`~net.royals_session.RoyalsSession.poll` once p
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import threading
@@ -58,6 +59,9 @@ HOST_NOTICE = N_("The host's program deals the cards, so it learns every hand; i
 #: Steps taken back to rebuild the positions between two views; a longer gap (a resumed match)
 #: is shown at once, without animating each action.
 MAX_ANIMATED = 40
+#: At the table's first look (a match that starts, or one resumed), a longer way into the
+#: round (a resumed match) is shown at once rather than replayed action by action.
+FIRST_ANIMATED = 8
 #: Seconds the round's score table stays up at a network table before it closes by itself
 #: (the other players go on meanwhile).
 ROUND_TABLE_SECONDS = 12.0
@@ -77,7 +81,7 @@ def computer_level(info: Any) -> str | None:
 
 def seat_name(info: Any) -> str:
     """The name shown for a seat: a person's own, a computer's the set-up's name for that seat."""
-    if info.kind == "computer":
+    if info.kind == "computer" and computer_level(info) is not None:  # (a person's seat handed over keeps its name)
         return COMPUTER_NAMES[(info.seat - 1) % len(COMPUTER_NAMES)]
     return info.name or _("Player {n}").format(n=info.seat)
 
@@ -124,13 +128,13 @@ class LanTableMatch(TableMatch):
         self.state = State(state.players, state.teams)
         self.chance_seed = 0  # chance comes from the joint coin, never from here
 
-    def sync(self, new: State) -> list[Beat]:
+    def sync(self, new: State, limit: int = MAX_ANIMATED) -> list[Beat]:
         """Follow the session's newer view ``new``. Returns the beats of the actions since our
         :attr:`state` (none if it was rebuilt at the same ply, e.g. the true state after a
-        round's check, or after a gap of more than :data:`MAX_ANIMATED` actions)."""
+        round's check, or after a gap of more than ``limit`` actions)."""
         old = self.state
         gap = new.ply - old.ply
-        if gap <= 0 or gap > MAX_ANIMATED:
+        if gap <= 0 or gap > limit:
             self.state = new
             return []
         states = [new]
@@ -185,6 +189,27 @@ def lan_record_path() -> str | None:
     except OSError:
         return None
     return str(folder / f"royals-{uuid.uuid4().hex}.json")
+
+
+def resumable_record(address: str, port: int, folder: "os.PathLike[str] | str | None" = None) -> str | None:
+    """The running record (in ``<data folder>/lan/``, or ``folder``) of our unfinished match at the
+    host ``address:port``: the newest whose journal names that host and is not over. Its session
+    proves our seat and resumes it (docs/protocol.md, resume; a journal of another match is
+    refused by the host, and the join then shows why). None if there is none."""
+    import json
+    from pathlib import Path
+
+    from game.saves import default_data_dir
+    base = Path(folder) if folder is not None else default_data_dir() / "lan"
+    found: list[tuple[float, str]] = []
+    for journal in base.glob("royals-*.json.journal"):
+        try:
+            j = json.loads(journal.read_bytes()[:1 << 22])
+            if j.get("address") == address and j.get("port") == port and not j.get("over"):
+                found.append((journal.stat().st_mtime, str(journal)[:-len(".journal")]))
+        except (OSError, ValueError, AttributeError):
+            continue
+    return max(found)[1] if found else None
 
 
 def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = None) -> str | None:
@@ -262,21 +287,24 @@ class LanTableScene(RoyalsTableScene):
                 self.say(_("The record could not be written: {reason}").format(reason=e.reason))
         if not events and self._followed:
             return  # nothing new: no copy of the view this frame
-        self._followed = True
+        first, self._followed = not self._followed, True
         view = self.session.view
         if view is not None and (acted or view.state.ply != self.match.state.ply):
             idle = self.idle()
-            beats = self.match.sync(view.state)
+            beats = self.match.sync(view.state, FIRST_ANIMATED if first else MAX_ANIMATED)
             if beats:
                 self._queue_beats(beats)
             elif idle:
                 self.view = View.of(self.state, self.view)
 
     def _seats_changed(self, seats: tuple) -> None:
-        before = {i.seat: i for i in self.seats}
         self.seats = seats
+        for info in seats:  # names and kinds (a resumed joiner's table learns them here)
+            if 1 <= info.seat <= len(self.match.config.seats) and info.kind != "open":
+                level = None if info.seat == self.match.seat else (
+                    (computer_level(info) or "lan-computer") if info.kind == "computer" else f"lan-{info.kind}")
+                self.match.config.seats[info.seat - 1] = Seat(seat_name(info), level)
         for info in seats:
-            was = before.get(info.seat)
             if info.kind == "person" and not info.connected:
                 if self.record is not None or self.session.status == "over" or self.state.is_over():
                     continue  # leaving after the match's end is no drop
@@ -290,9 +318,6 @@ class LanTableScene(RoyalsTableScene):
                     self.say(_("A computer plays {name}'s seat now.").format(name=self.match.name(info.seat)))
                 else:
                     self.say(_("{name} is back.").format(name=info.name or self.match.name(info.seat)))
-            if was is not None and was.kind != info.kind and info.kind == "computer":
-                old = self.match.config.seats[info.seat - 1]
-                self.match.config.seats[info.seat - 1] = Seat(old.name, computer_level(info) or "lan-computer")
 
     def update(self, dt: float) -> None:
         self.pump()
@@ -831,7 +856,8 @@ class RoyalsJoinScene(SharedJoinScene):
             return
         from net.royals_session import RoyalsSession
         try:
-            session = RoyalsSession.join(self.name, host, port, connected=connected, record=lan_record_path())
+            record = resumable_record(host, port) or lan_record_path()
+            session = RoyalsSession.join(self.name, host, port, connected=connected, record=record)
         except (OSError, ValueError) as e:
             self.error = str(e)
             return

@@ -66,9 +66,10 @@ class RoyalsClient:
         """Another game's join screen found a Royals & Riots host: open the session on its connection."""
         from net.royals_session import RoyalsSession
 
-        from .lan import RoyalsLobby, lan_record_path
+        from .lan import RoyalsLobby, lan_record_path, resumable_record
+        record = resumable_record(address, port) or lan_record_path()
         try:
-            session = RoyalsSession.join(name, address, port, connected=connected, record=lan_record_path())
+            session = RoyalsSession.join(name, address, port, connected=connected, record=record)
         except (OSError, ValueError) as e:
             top = app.top
             if top is not None and hasattr(top, "error"):
