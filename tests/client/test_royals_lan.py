@@ -494,3 +494,17 @@ def test_a_resumed_table_shows_the_position_at_once_and_learns_the_names(app):
     app.step(STEP)
     assert [scene.match.name(s) for s in (1, 2, 3)] == ["Ann", "Bo", "Cato"]
     assert [s.level for s in scene.match.config.seats] == ["lan-host", None, "hard"]
+
+
+def test_far_behind_the_session_the_table_catches_up_at_once(app):
+    from game.client.royals.lan import CATCH_UP_BEATS
+    scene, fake = fake_table(app)
+    app.options.anim_speed = 1.0
+    for _i in range(40):
+        fake.truth.push(fake.truth.legal_actions()[0]) if not fake.truth.is_chance() else \
+            fake.truth.push(fake.truth.chance().sample(fake.rng))
+        fake.events.append(Acted(fake.truth.ply, 0, "x"))
+        if fake.truth.is_over():
+            break
+    app.step(STEP)
+    assert len(scene.queue) <= CATCH_UP_BEATS and scene.match.state.ply == fake.truth.ply

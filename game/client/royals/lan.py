@@ -62,6 +62,8 @@ MAX_ANIMATED = 40
 #: At the table's first look (a match that starts, or one resumed), a longer way into the
 #: round (a resumed match) is shown at once rather than replayed action by action.
 FIRST_ANIMATED = 8
+#: Beats waiting to be shown beyond which the table plays them instantly to catch up.
+CATCH_UP_BEATS = 12
 #: Seconds the round's score table stays up at a network table before it closes by itself
 #: (the other players go on meanwhile).
 ROUND_TABLE_SECONDS = 12.0
@@ -336,6 +338,11 @@ class LanTableScene(RoyalsTableScene):
                 if b.card not in hand and hand:
                     hand[-1] = b.card
         super()._start_anim(a)
+
+    def speed(self) -> float:
+        """The animation speed, but instant while far behind the session (a resume's catch-up
+        arrives as many actions at once): the table shows the present, not a replay."""
+        return 0.0 if len(self.queue) > CATCH_UP_BEATS else super().speed()
 
     # ------------------------------------------------------------------ our decisions
     def act(self, action: Action) -> bool:
