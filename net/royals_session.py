@@ -899,8 +899,11 @@ class RoyalsSession:
         if closed.code in _FATAL:
             self._fatal = True
             seat, ply, action = self._fault_of(closed.reason)
-            self._fail(seat, ply, action, closed.reason if closed.code != "left" else
-                       f"the host left; the match is over ({closed.reason})")
+            reason = closed.reason if closed.code != "left" else f"the host left; the match is over ({closed.reason})"
+            if closed.code in ("game", "seat") and self._journal is not None and self.record_path is not None:
+                reason += (f" — {seat_path(self.record_path)} holds a seat in another match: use another --record "
+                           f"(or remove that file) to join a new one")
+            self._fail(seat, ply, action, reason)
         elif closed.code == "bye" and closed.by_peer and self._match is None:
             self._fatal = True
             self._fail(0, 0, "", closed.reason)

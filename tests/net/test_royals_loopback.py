@@ -661,3 +661,17 @@ def test_the_network_thread_serves_others_while_a_hard_computer_thinks(sessions)
     finally:
         stop.set()
         t.join(5)
+
+
+def test_a_journal_of_another_match_is_refused_with_a_hint(sessions, tmp_path):
+    host = sessions("host", "Ann", seats=2, port=0)
+    journal = {"format": "royals-lan-journal", "version": 1, "game": "ab" * 16, "seat": 2, "players": 2,
+               "teams": False, "names": ["Old", "Bo"], "date": "", "computers": [], "key": "01" * 32,
+               "host_key": "02" * 32, "address": "127.0.0.1", "port": host.port, "match": None}
+    (tmp_path / "Bo.json.journal").write_text(json.dumps(journal))
+    bo = sessions("join", "Bo", "127.0.0.1", host.port, record=tmp_path / "Bo.json")
+    seen: list = []
+    wait_until(bo, lambda: bo.status == "failed", seen=seen)
+    failed = [e for e in seen if isinstance(e, Failed)]
+    assert failed and "another match" in failed[0].reason and "use another --record" in failed[0].reason
+    assert host.lobby[1].kind == "open"
