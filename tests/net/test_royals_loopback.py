@@ -266,28 +266,30 @@ def GAME_SAMPLE_FINISHED() -> dict:
 
 
 def test_rose_king_check_accepts_the_records_of_a_cli_match(tmp_path):
-    """The real commands: a headless host with one computer seat and two headless joiners."""
+    """The real commands: a headless host and three headless joiners (4 peers, 4 processes)."""
     import subprocess
     import sys
     from tests.net.test_cli import Proc
-    host = Proc("host", "--game", "royals-riots", "--seats", "4", "--computer", "easy", "--port", "0", "--bind",
+    host = Proc("host", "--game", "royals-riots", "--seats", "4", "--port", "0", "--bind",
                 "127.0.0.1", "--name", "Ann", "--headless", "--ai", "easy", "--record", str(tmp_path / "h.json"),
                 "--timeout", str(LIMIT))
     procs = [host]
     try:
         port = int(host.expect("listening on port").rsplit(" ", 1)[1])
-        for name in ("Bo", "Cy"):
+        for name in ("Bo", "Cy", "Di"):
             p = Proc("join", f"127.0.0.1:{port}", "--name", name, "--headless", "--ai", "random", "--record",
                      str(tmp_path / f"{name}.json"), "--timeout", str(LIMIT))
             procs.append(p)
             p.expect("Seated")
         for p in procs:
             assert p.finish() == 0, p.lines
-        texts = [(tmp_path / f).read_text() for f in ("h.json", "Bo.json", "Cy.json")]
-        assert texts[0] == texts[1] == texts[2]
-        out = subprocess.run([sys.executable, "-m", "game.cli", "check", *(str(tmp_path / f) for f in
-                              ("h.json", "Bo.json", "Cy.json"))], capture_output=True, text=True, timeout=LIMIT)
-        assert out.returncode == 0 and out.stdout.count("ok finished") == 3, out.stdout + out.stderr
+        files = ("h.json", "Bo.json", "Cy.json", "Di.json")
+        texts = {(tmp_path / f).read_text() for f in files}
+        assert len(texts) == 1
+        out = subprocess.run([sys.executable, "-m", "game.cli", "check", *(str(tmp_path / f) for f in files)],
+                             capture_output=True, text=True, timeout=LIMIT)
+        assert out.returncode == 0 and out.stdout.count("ok finished") == 4, out.stdout + out.stderr
+        assert json.loads(texts.pop())["players"] == ["Ann", "Bo", "Cy", "Di"]
         final = [x for x in host.lines if "match over" in x]
         assert final and "winners=" in final[0]
     finally:
