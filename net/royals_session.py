@@ -252,8 +252,9 @@ class RoyalsSession:
     ``seed``: seeds the host's computer players (None: fresh). ``connected``: a joiner's first
     connection, already open, with the bytes read from it (:func:`probe_host`).
     Test hooks: ``on_bytes`` (joiner) is called in the network thread with every chunk of
-    raw bytes received from the host; ``tamper`` (joiner) rewrites each of our match messages
-    after it was journaled and before it is sent — a hostile peer for the attack tests.
+    raw bytes received from the host; ``tamper`` rewrites each of our match messages (a
+    joiner's after it was journaled) just before it is sent — a hostile peer for the attack
+    tests.
     """
 
     def __init__(self, role: str, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
@@ -1158,7 +1159,7 @@ class RoyalsSession:
                 if peer is None or not peer.link.settled:
                     continue
                 for msg in msgs:
-                    peer.link.send(msg)
+                    peer.link.send(msg if self._tamper is None else self._tamper(msg))
                 self._after_link(peer)
         elif self._link is not None and self._sock is not None:
             msgs = m.outgoing()

@@ -677,3 +677,21 @@ def test_a_journal_of_another_match_is_refused_with_a_hint(sessions, tmp_path):
     failed = [e for e in seen if isinstance(e, Failed)]
     assert failed and "another match" in failed[0].reason and "use another --record" in failed[0].reason
     assert host.lobby[1].kind == "open"
+
+
+def test_a_host_lying_in_its_round_reveal_is_caught_by_every_joiner(sessions):
+    """The host's program rewrites round 1's reveal (one secret of seat 1 changed): each joiner's
+    round check names the host, and the match stops for all."""
+    def lie(msg: dict) -> dict:
+        if msg["t"] != "round" or msg["round"] != 1:
+            return msg
+        secrets = list(msg["secrets"])
+        secrets[0] = bytes(32)  # seat 1's secret of the first coin (round 1's starter)
+        return {**msg, "secrets": secrets}
+    host = sessions("host", "Ann", seats=3, port=0, seed=12, tamper=lie)
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"))
+    results = run_all({"Ann": (host, "random"), "Bo": (joiners["Bo"], "random"), "Cy": (joiners["Cy"], "random")})
+    for name in ("Bo", "Cy"):
+        assert results[name].startswith("seat 1, ply 0 (start "), results
+        assert "seat 1's secret does not open its commitment" in results[name], results
+    assert "stopped the match: seat 1, ply 0" in results["Ann"], results
