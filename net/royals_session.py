@@ -252,8 +252,9 @@ class RoyalsSession:
     ``seed``: seeds the host's computer players (None: fresh). ``connected``: a joiner's first
     connection, already open, with the bytes read from it (:func:`probe_host`).
     Test hooks: ``on_bytes`` (joiner) is called in the network thread with every chunk of
-    raw bytes received from the host; ``tamper`` (joiner) rewrites each of our match messages
-    after it was journaled and before it is sent — a hostile peer for the attack tests.
+    raw bytes received from the host; ``tamper`` rewrites each of our match messages (a
+    joiner's after it was journaled) just before it is sent — a hostile peer for the attack
+    tests.
     """
 
     def __init__(self, role: str, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
@@ -899,8 +900,11 @@ class RoyalsSession:
         if closed.code in _FATAL:
             self._fatal = True
             seat, ply, action = self._fault_of(closed.reason)
-            self._fail(seat, ply, action, closed.reason if closed.code != "left" else
-                       f"the host left; the match is over ({closed.reason})")
+            reason = closed.reason if closed.code != "left" else f"the host left; the match is over ({closed.reason})"
+            if closed.code in ("game", "seat") and self._journal is not None and self.record_path is not None:
+                reason += (f" — {seat_path(self.record_path)} holds a seat in another match: use another --record "
+                           f"(or remove that file) to join a new one")
+            self._fail(seat, ply, action, reason)
         elif closed.code == "bye" and closed.by_peer and self._match is None:
             self._fatal = True
             self._fail(0, 0, "", closed.reason)
@@ -1155,7 +1159,7 @@ class RoyalsSession:
                 if peer is None or not peer.link.settled:
                     continue
                 for msg in msgs:
-                    peer.link.send(msg)
+                    peer.link.send(msg if self._tamper is None else self._tamper(msg))
                 self._after_link(peer)
         elif self._link is not None and self._sock is not None:
             msgs = m.outgoing()

@@ -266,28 +266,30 @@ def GAME_SAMPLE_FINISHED() -> dict:
 
 
 def test_rose_king_check_accepts_the_records_of_a_cli_match(tmp_path):
-    """The real commands: a headless host with one computer seat and two headless joiners."""
+    """The real commands: a headless host and three headless joiners (4 peers, 4 processes)."""
     import subprocess
     import sys
     from tests.net.test_cli import Proc
-    host = Proc("host", "--game", "royals-riots", "--seats", "4", "--computer", "easy", "--port", "0", "--bind",
+    host = Proc("host", "--game", "royals-riots", "--seats", "4", "--port", "0", "--bind",
                 "127.0.0.1", "--name", "Ann", "--headless", "--ai", "easy", "--record", str(tmp_path / "h.json"),
                 "--timeout", str(LIMIT))
     procs = [host]
     try:
         port = int(host.expect("listening on port").rsplit(" ", 1)[1])
-        for name in ("Bo", "Cy"):
+        for name in ("Bo", "Cy", "Di"):
             p = Proc("join", f"127.0.0.1:{port}", "--name", name, "--headless", "--ai", "random", "--record",
                      str(tmp_path / f"{name}.json"), "--timeout", str(LIMIT))
             procs.append(p)
             p.expect("Seated")
         for p in procs:
             assert p.finish() == 0, p.lines
-        texts = [(tmp_path / f).read_text() for f in ("h.json", "Bo.json", "Cy.json")]
-        assert texts[0] == texts[1] == texts[2]
-        out = subprocess.run([sys.executable, "-m", "game.cli", "check", *(str(tmp_path / f) for f in
-                              ("h.json", "Bo.json", "Cy.json"))], capture_output=True, text=True, timeout=LIMIT)
-        assert out.returncode == 0 and out.stdout.count("ok finished") == 3, out.stdout + out.stderr
+        files = ("h.json", "Bo.json", "Cy.json", "Di.json")
+        texts = {(tmp_path / f).read_text() for f in files}
+        assert len(texts) == 1
+        out = subprocess.run([sys.executable, "-m", "game.cli", "check", *(str(tmp_path / f) for f in files)],
+                             capture_output=True, text=True, timeout=LIMIT)
+        assert out.returncode == 0 and out.stdout.count("ok finished") == 4, out.stdout + out.stderr
+        assert json.loads(texts.pop())["players"] == ["Ann", "Bo", "Cy", "Di"]
         final = [x for x in host.lines if "match over" in x]
         assert final and "winners=" in final[0]
     finally:
@@ -661,3 +663,35 @@ def test_the_network_thread_serves_others_while_a_hard_computer_thinks(sessions)
     finally:
         stop.set()
         t.join(5)
+
+
+def test_a_journal_of_another_match_is_refused_with_a_hint(sessions, tmp_path):
+    host = sessions("host", "Ann", seats=2, port=0)
+    journal = {"format": "royals-lan-journal", "version": 1, "game": "ab" * 16, "seat": 2, "players": 2,
+               "teams": False, "names": ["Old", "Bo"], "date": "", "computers": [], "key": "01" * 32,
+               "host_key": "02" * 32, "address": "127.0.0.1", "port": host.port, "match": None}
+    (tmp_path / "Bo.json.journal").write_text(json.dumps(journal))
+    bo = sessions("join", "Bo", "127.0.0.1", host.port, record=tmp_path / "Bo.json")
+    seen: list = []
+    wait_until(bo, lambda: bo.status == "failed", seen=seen)
+    failed = [e for e in seen if isinstance(e, Failed)]
+    assert failed and "another match" in failed[0].reason and "use another --record" in failed[0].reason
+    assert host.lobby[1].kind == "open"
+
+
+def test_a_host_lying_in_its_round_reveal_is_caught_by_every_joiner(sessions):
+    """The host's program rewrites round 1's reveal (one secret of seat 1 changed): each joiner's
+    round check names the host, and the match stops for all."""
+    def lie(msg: dict) -> dict:
+        if msg["t"] != "round" or msg["round"] != 1:
+            return msg
+        secrets = list(msg["secrets"])
+        secrets[0] = bytes(32)  # seat 1's secret of the first coin (round 1's starter)
+        return {**msg, "secrets": secrets}
+    host = sessions("host", "Ann", seats=3, port=0, seed=12, tamper=lie)
+    joiners = seat_joiners(sessions, host, ("Bo", "Cy"))
+    results = run_all({"Ann": (host, "random"), "Bo": (joiners["Bo"], "random"), "Cy": (joiners["Cy"], "random")})
+    for name in ("Bo", "Cy"):
+        assert results[name].startswith("seat 1, ply 0 (start "), results
+        assert "seat 1's secret does not open its commitment" in results[name], results
+    assert "stopped the match: seat 1, ply 0" in results["Ann"], results
