@@ -508,3 +508,29 @@ def test_far_behind_the_session_the_table_catches_up_at_once(app):
             break
     app.step(STEP)
     assert len(scene.queue) <= CATCH_UP_BEATS and scene.match.state.ply == fake.truth.ply
+
+
+def test_a_journal_of_an_old_match_at_that_host_is_moved_aside_and_the_join_starts_afresh(app, driver, tmp_path):
+    import json
+
+    from game.saves import default_data_dir
+    host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+    folder = default_data_dir() / "lan"
+    folder.mkdir(parents=True, exist_ok=True)
+    old = {"format": "royals-lan-journal", "version": 1, "game": "ab" * 16, "seat": 2, "players": 2,
+           "teams": False, "names": ["Old", "Bo"], "date": "", "computers": [], "key": "01" * 32,
+           "host_key": "02" * 32, "address": "127.0.0.1", "port": host.port, "match": None}
+    (folder / "royals-old.json.journal").write_text(json.dumps(old), encoding="utf-8")
+    try:
+        join = RoyalsJoinScene(app, name="Bo", listen=False, store=SaveStore(tmp_path))
+        app.push(join)
+        join.join("127.0.0.1", host.port)
+        run_until(app, lambda: isinstance(app.top, RoyalsLobby), "the lobby")
+        lobby = app.top
+        run_until(app, lambda: host.can_start, "Bo seated in the new match")
+        assert lobby.notice and not lobby.error and lobby.session.my_seat == 2
+        assert (folder / "royals-old.json.journal.old").exists() and not (folder / "royals-old.json.journal").exists()
+    finally:
+        while app.scenes:
+            app.pop()
+        host.close()

@@ -667,9 +667,10 @@ class RoyalsLobby(ButtonScene):
     starts playing, the :class:`LanTableScene` takes the session over."""
 
     def __init__(self, app: "App", session: Any, beacon: Any = None, on_back: Callable[[], None] | None = None,
-                 store: "SaveStore | None" = None) -> None:
+                 store: "SaveStore | None" = None, retry: Callable[[], Any] | None = None) -> None:
         super().__init__(app)
         self.session: Any = session
+        self.retry = retry  # a resumed join the host refuses: a new session for a new match (once)
         self.beacon = beacon
         self.on_back = on_back or app.go_home
         self.store = store
@@ -677,6 +678,7 @@ class RoyalsLobby(ButtonScene):
         self.still = False
         self.error = ""
         self.connecting_for = 0.0
+        self.notice = ""
         self.hosting = session.my_seat == 1 or getattr(session, "role", "") == "host"
         self.addresses = local_addresses() if self.hosting else []
         self.rect = pygame.Rect(CANVAS[0] // 2 - 420, 40, 840, 720)
@@ -717,6 +719,16 @@ class RoyalsLobby(ButtonScene):
             return
         self.connecting_for = self.connecting_for + dt if session.status == "connecting" else 0.0
         events = session.poll()
+        if self.retry is not None and any(isinstance(e, Failed) for e in events) and session.view is None:
+            retry, self.retry = self.retry, None
+            session.close()
+            try:
+                self.session = retry()
+            except (OSError, ValueError) as e:
+                self.session, self.error = None, str(e)
+                return
+            self.notice = _("Your earlier match at this host is over: joining its new table.")
+            return
         for i, e in enumerate(events):
             if isinstance(e, Failed):
                 self.error = e.reason
@@ -795,6 +807,8 @@ class RoyalsLobby(ButtonScene):
             status = _("Seated. Waiting for the host to start the match") + dots
         else:
             status = s.status_text + (dots if s.status not in ("failed", "closed") else "")
+        if self.notice:
+            status = f"{self.notice} {status}"
         st = art.text(status, 26, CREAM, shadow=True, wrap=r.w - 80)
         surface.blit(st, st.get_rect(midtop=(r.centerx, y)))
         y += st.get_height() + 12
@@ -861,14 +875,7 @@ class RoyalsJoinScene(SharedJoinScene):
                 return
             opener(self.app, self.name, host, port, connected, self.store)
             return
-        from net.royals_session import RoyalsSession
-        try:
-            record = resumable_record(host, port) or lan_record_path()
-            session = RoyalsSession.join(self.name, host, port, connected=connected, record=record)
-        except (OSError, ValueError) as e:
-            self.error = str(e)
-            return
-        self.app.push(RoyalsLobby(self.app, session, on_back=self.app.pop, store=self.store))
+        open_royals_join(self.app, self.name, host, port, connected, self.store)
 
     def draw_title(self, surface: pygame.Surface, clock: float, y: int) -> None:
         draw_title(surface, self.app, clock, y=y)
@@ -879,6 +886,32 @@ class RoyalsJoinScene(SharedJoinScene):
             t = self.app.art.text(_("Asking {address} which game it hosts…").format(
                 address=f"{self.probing[0]}:{self.probing[1]}"), 24, CREAM, shadow=True)
             surface.blit(t, t.get_rect(midbottom=(CANVAS[0] // 2, self.field.rect.y - 44)))
+
+
+def open_royals_join(app: "App", name: str, host: str, port: int, connected: Any, store: Any = None) -> None:
+    """Join the Royals & Riots host at ``host:port`` (on the connection ``connected`` a probe
+    opened, or a new one) and push the lobby. An unfinished match of ours at that host (its
+    journal in ``<data>/lan/``) is resumed; if the host no longer holds it (a new match there),
+    that journal is moved aside and the join starts afresh. A problem shows on the top
+    screen's ``error``."""
+    from net.royals_session import RoyalsSession
+    resumed = resumable_record(host, port)
+
+    def fresh() -> Any:
+        if resumed is not None:
+            try:
+                os.replace(resumed + ".journal", resumed + ".journal.old")
+            except OSError:
+                pass
+        return RoyalsSession.join(name, host, port, record=lan_record_path())
+    try:
+        session = RoyalsSession.join(name, host, port, connected=connected, record=resumed or lan_record_path())
+    except (OSError, ValueError) as e:
+        top = app.top
+        if top is not None and hasattr(top, "error"):
+            top.error = str(e)
+        return
+    app.push(RoyalsLobby(app, session, on_back=app.pop, store=store, retry=fresh if resumed else None))
 
 
 def lan_menu_buttons(app: "App", x: int, w: int) -> list[Button]:

@@ -64,18 +64,8 @@ class RoyalsClient:
 
     def join_lan(self, app: "App", name: str, address: str, port: int, connected, store=None) -> None:
         """Another game's join screen found a Royals & Riots host: open the session on its connection."""
-        from net.royals_session import RoyalsSession
-
-        from .lan import RoyalsLobby, lan_record_path, resumable_record
-        record = resumable_record(address, port) or lan_record_path()
-        try:
-            session = RoyalsSession.join(name, address, port, connected=connected, record=record)
-        except (OSError, ValueError) as e:
-            top = app.top
-            if top is not None and hasattr(top, "error"):
-                top.error = str(e)
-            return
-        app.push(RoyalsLobby(app, session, on_back=app.pop, store=store))
+        from .lan import open_royals_join
+        open_royals_join(app, name, address, port, connected, store)
 
     def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
         """``rose-king host|join --game royals-riots`` with a window (see :func:`game.client.royals.lan.run_lan`)."""
