@@ -35,8 +35,9 @@ from game.i18n import N_, _
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
 
-from ..dialogs import PauseMenu, dim
-from ..lan_common import JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name, start_beacon
+from ..dialogs import PauseMenu
+from ..lan_common import (JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name,
+                          start_beacon)
 from ..lan_common import JoinScene as SharedJoinScene
 from ..textinput import TextInput
 from ..theme import CANVAS, CREAM, GOLD
@@ -88,6 +89,14 @@ def seat_name(info: Any) -> str:
     return info.name or _("Player {n}").format(n=info.seat)
 
 
+def plate_level(info: Any) -> str:
+    """What a seat's plate at the table says of another seat: a computer's level, else
+    ``lan-host`` / ``lan-person`` / ``lan-computer`` (keys of :data:`LEVEL_WORDS`)."""
+    if info.kind == "computer":
+        return computer_level(info) or "lan-computer"
+    return f"lan-{info.kind}"
+
+
 def seat_label(info: Any) -> str:
     """One lobby line's state: who holds the seat, translated."""
     if info.kind == "open":
@@ -122,10 +131,10 @@ class LanTableMatch(TableMatch):
         table = []
         for s in range(1, state.players + 1):
             info = infos.get(s)
-            name = seat_name(info) if info is not None else _("Player {n}").format(n=s)
-            kind = info.kind if info is not None else "person"
-            level = (computer_level(info) or "lan-computer") if kind == "computer" and info is not None else f"lan-{kind}"
-            table.append(Seat(name, None if s == self.seat else level))
+            if info is None:  # (a resumed joiner learns the seats from the host's next lobby message)
+                table.append(Seat(_("Player {n}").format(n=s), None if s == self.seat else "lan-person"))
+            else:
+                table.append(Seat(seat_name(info), None if s == self.seat else plate_level(info)))
         super().__init__(TableConfig(table, teams=state.teams))
         self.state = State(state.players, state.teams)
         self.chance_seed = 0  # chance comes from the joint coin, never from here
@@ -303,8 +312,7 @@ class LanTableScene(RoyalsTableScene):
         self.seats = seats
         for info in seats:  # names and kinds (a resumed joiner's table learns them here)
             if 1 <= info.seat <= len(self.match.config.seats) and info.kind != "open":
-                level = None if info.seat == self.match.seat else (
-                    (computer_level(info) or "lan-computer") if info.kind == "computer" else f"lan-{info.kind}")
+                level = None if info.seat == self.match.seat else plate_level(info)
                 self.match.config.seats[info.seat - 1] = Seat(seat_name(info), level)
         for info in seats:
             if info.kind == "person" and not info.connected:
