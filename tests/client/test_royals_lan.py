@@ -534,3 +534,16 @@ def test_a_journal_of_an_old_match_at_that_host_is_moved_aside_and_the_join_star
         while app.scenes:
             app.pop()
         host.close()
+
+
+def test_the_lobby_draws_only_when_something_changes(app, tmp_path):
+    lobby = open_host_table(app, 2, {}, tmp_path)
+    try:
+        for _i in range(10):
+            app.step(STEP)
+        renders = app.renders
+        for _i in range(60):  # one second: the waiting dots step twice
+            app.step(STEP)
+        assert 2 <= app.renders - renders <= 6
+    finally:
+        lobby.cancel()

@@ -763,7 +763,15 @@ class RoyalsLobby(ButtonScene):
             address=f"{getattr(s, 'address', '?')}:{getattr(s, 'port', '?')}", seconds=int(self.connecting_for))
 
     def at_rest(self) -> bool:
-        return False  # the status dots move and the network is polled every update
+        """Still between changes: the seats, the status, the error, and the waiting dots' step
+        (twice a second) are compared with the last frame's (the network is polled every update)."""
+        s = self.session
+        look = (int(self.clock * 2), self.error, self.notice, None if s is None else (
+            tuple(s.lobby), s.status, s.status_text, s.can_start, self.nobody_answers()))
+        if look != getattr(self, "_look", None):
+            self._look = look
+            return False
+        return True
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
