@@ -657,7 +657,7 @@ class RoyalsHostSetup(ButtonScene):
             if i == 0:
                 self.field.draw(surface, art)
                 you = art.text(_("(you, the host)"), 20, GOLD, shadow=True)
-                surface.blit(you, you.get_rect(topright=(r.x + 330, r.y + 160)))
+                surface.blit(you, you.get_rect(midleft=(r.x + 130, r.y + 142)))
         y = r.y + 120 + 56 * 4 + 14
         surface.blit(art.text(_("Teams"), 24, CREAM, shadow=True), (r.x + 40, y + 12))
         for b in self.buttons:
