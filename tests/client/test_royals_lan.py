@@ -393,7 +393,7 @@ def test_a_failed_check_stops_the_table_naming_the_seat_and_the_play(app, driver
     fake.events += [Failed(3, 12, "3 play K4", reason), StatusChanged("failed", "The match was stopped")]
     fake.status = "failed"
     app.step(STEP)
-    assert scene.overlay() == ("failed",) and scene.failure == reason and scene.my_turn() == 0
+    assert scene.overlay() == ("failed",) and scene.failure == f"Cy: {reason}" and scene.my_turn() == 0
     assert not scene.unsaved_game()
     main = scene.overlay_buttons[0]
     assert main.label == "Main menu"

@@ -288,7 +288,9 @@ class LanTableScene(RoyalsTableScene):
                 self.record = e.record
                 self.saved = keep_record(e.record, self.match, self.store)
             elif isinstance(e, Failed):
-                self.failure = e.reason or _("The match was stopped.")
+                reason = e.reason or _("The match was stopped.")
+                self.failure = _("{name}: {reason}").format(name=self.match.name(e.seat), reason=reason) \
+                    if 1 <= e.seat <= self.match.players else reason  # the seat at fault, by name
             elif isinstance(e, StatusChanged):
                 if e.status in ("failed", "closed") and not self.failure and self.record is None:
                     self.failure = e.reason or self.session.status_text
