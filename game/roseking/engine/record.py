@@ -22,7 +22,7 @@ from typing import Any
 from .cards import Card
 from .moves import Color, IllegalMoveError, InvalidMoveError
 from .state import State
-from game.records import RecordError as _RecordError
+from game.records import MAX_NAME_CHARS, RecordError as _RecordError
 
 FORMAT = "rose-king-record"
 VERSION = 1
@@ -171,10 +171,10 @@ class Record:
         hands = []
         for colour in ("red", "white"):
             hand = deal[colour]
-            if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+            if not isinstance(hand, list) or not set(map(type, hand)) <= {str}:
                 raise RecordError(f"bad deal: {colour} must be a list of card names")
             try:
-                hands.append(tuple(Card.from_name(c) for c in hand))
+                hands.append(tuple([Card.from_name(c) for c in hand]))
             except ValueError as e:
                 raise RecordError(f"bad deal: {e}") from None
         moves = d.get("moves")
@@ -187,7 +187,6 @@ class Record:
                 if not isinstance(m, str):
                     raise RecordError(f"move must be a string, not {type(m).__name__}", i, json.dumps(m))
         meta = {}
-        from game.records import MAX_NAME_CHARS
         for key in ("red", "white", "date"):
             v = d.get(key)
             if v is not None and not isinstance(v, str):

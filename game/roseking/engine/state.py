@@ -111,11 +111,12 @@ class State:
         """
         red_cards, white_cards = tuple(red_hand), tuple(white_hand)
         for name, hand in (("red", red_cards), ("white", white_cards)):
-            if len(hand) != HAND_LIMIT or not all(isinstance(c, Card) for c in hand):
+            if len(hand) != HAND_LIMIT or not set(map(type, hand)) <= {Card}:
                 raise ValueError(f"bad deal: {name} must be dealt exactly 5 power cards")
-            if len({c.index for c in hand}) != HAND_LIMIT:
-                raise ValueError(f"bad deal: {name} is dealt the same card twice")
         rm, wm = _mask(red_cards), _mask(white_cards)
+        for name, m in (("red", rm), ("white", wm)):
+            if m.bit_count() != HAND_LIMIT:
+                raise ValueError(f"bad deal: {name} is dealt the same card twice")
         if rm & wm:
             raise ValueError("bad deal: both hands hold " + ", ".join(c.name for c in red_cards if (wm >> c.index) & 1))
         self._st = K.new_position(rm, wm)
