@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Sequence
 
-from . import kernel as K
+import game.roseking.engine.kernel as K
 from .cards import CARDS, NUM_CARDS, SIZE, TARGET, Card, iter_bits, square_name
 from .kernel import (  # noqa: F401  (TARGET_BIT, _spread: old names the AI modules import from here)
     ALL_CARDS_MASK, HAND_LIMIT, HEROES_PER_PLAYER, TARGET_BIT, TOTAL_STONES, score_of,
