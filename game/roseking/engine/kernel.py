@@ -57,34 +57,6 @@ TARGET_BIT_ROW: tuple[tuple[int, ...], ...] = tuple(TARGET_BIT[sq * NUM_CARDS:(s
                                                     for sq in range(NUM_SQUARES))
 
 
-
-def _reach_table() -> tuple[int, ...]:
-    table = []
-    for sq in range(NUM_SQUARES):
-        row = TARGET_BIT_ROW[sq]
-        for part in range(3):
-            for byte in range(256):
-                m = 0
-                for i in range(8):
-                    if (byte >> i) & 1:
-                        m |= row[part * 8 + i]
-                table.append(m)
-    return tuple(table)
-
-
-#: ``REACH[sq * 768 + part * 256 + byte]``: the squares (a mask) that the cards of hand bits
-#: ``part * 8 .. part * 8 + 7`` set in ``byte`` move a crown on ``sq`` to. The OR over the
-#: three bytes of a hand is every square the hand reaches, so "some card reaches a square of
-#: ``free``" is one AND (ruling 6 in constant time).
-REACH: tuple[int, ...] = _reach_table()
-
-
-def reach(crown: int, hand: int) -> int:
-    """Mask of the squares the cards of ``hand`` (a card set) move a crown on ``crown`` to."""
-    base = crown * 768
-    return REACH[base + (hand & 255)] | REACH[base + 256 + ((hand >> 8) & 255)] | REACH[base + 512 + (hand >> 16)]
-
-
 # ---------------------------------------------------------------- set-up
 def new_position(red_hand: int, white_hand: int) -> list[int]:
     """The opening position for two dealt hands (24-bit card sets, 5 cards each; ruling 3).
@@ -123,10 +95,16 @@ def can_move(st: list[int], p: int) -> bool:
     hand = st[H0 + p]
     if hand.bit_count() < HAND_LIMIT:
         return True
-    base = st[CROWN] * 768
-    free = ~(st[S0] | st[S1]) | (st[S1 - p] if st[HE0 + p] else 0)
-    return bool((REACH[base + (hand & 255)] | REACH[base + 256 + ((hand >> 8) & 255)]
-                 | REACH[base + 512 + (hand >> 16)]) & free)
+    occ = st[S0] | st[S1]
+    opp = st[S1 - p] if st[HE0 + p] else 0
+    row = TARGET_BIT_ROW[st[CROWN]]
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        bit = row[low.bit_length() - 1]
+        if bit and (not occ & bit or opp & bit):
+            return True
+    return False
 
 
 def legal_actions(st: list[int]) -> list[int]:
@@ -235,18 +213,26 @@ def apply(st: list[int], action: int, drawn: int = -1) -> None:
     if hand.bit_count() < HAND_LIMIT:
         st[TURN] = o
         return
-    empty = ~(st[S0] | st[S1])
-    base = st[CROWN] * 768
-    if (REACH[base + (hand & 255)] | REACH[base + 256 + ((hand >> 8) & 255)]
-            | REACH[base + 512 + (hand >> 16)]) & (empty | st[S0 + p] if st[HE0 + o] else empty):
-        st[TURN] = o
-        return
+    occ = st[S0] | st[S1]
+    row = TARGET_BIT_ROW[st[CROWN]]
+    opp = st[S0 + p] if st[HE0 + o] else 0
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        bit = row[low.bit_length() - 1]
+        if bit and (not occ & bit or opp & bit):
+            st[TURN] = o
+            return
     hand = st[H0 + p]
     if hand.bit_count() < HAND_LIMIT:
         return
-    if (REACH[base + (hand & 255)] | REACH[base + 256 + ((hand >> 8) & 255)]
-            | REACH[base + 512 + (hand >> 16)]) & (empty | st[S0 + o] if st[HE0 + p] else empty):
-        return
+    opp = st[S0 + o] if st[HE0 + p] else 0
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        bit = row[low.bit_length() - 1]
+        if bit and (not occ & bit or opp & bit):
+            return
     st[OVER] = 1
 
 
@@ -322,13 +308,20 @@ def territories(stones: int) -> list[int]:
 
 
 def score_of(stones: int) -> int:
-    """Sum over the territories of a stone mask of their size squared (ruling 8)."""
-    total = 0
-    not_a, not_i, full = _NOT_FILE_A, _NOT_FILE_I, FULL_BOARD
+    """Sum over the territories of a stone mask of their size squared (ruling 8).
+
+    Lone stones (no edge neighbour of their colour) are counted at once; the other
+    territories are grown from their lowest stone (:func:`spread` inlined: this runs at the
+    end of every validated game).
+    """
+    na, ni, full = _NOT_FILE_A, _NOT_FILE_I, FULL_BOARD
+    lone = stones & ~(((stones << 1) & na) | ((stones >> 1) & ni) | ((stones << SIZE) & full) | (stones >> SIZE))
+    total = lone.bit_count()
+    stones ^= lone
     while stones:
         comp = stones & -stones
-        while True:  # spread() inlined: this is the end of every validated game
-            grown = (comp | ((comp << 1) & not_a) | ((comp >> 1) & not_i) | ((comp << SIZE) & full)
+        while True:
+            grown = (comp | ((comp << 1) & na) | ((comp >> 1) & ni) | ((comp << SIZE) & full)
                      | (comp >> SIZE)) & stones
             if grown == comp:
                 break

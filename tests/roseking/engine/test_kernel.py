@@ -11,7 +11,6 @@ from hypothesis import given, settings, strategies as st
 from game.roseking.engine import (CARDS, Card, IllegalMoveError, InvalidMoveError, Kind, Move, Record, RecordError,
                                   Rng, State)
 from game.roseking.engine import kernel as K
-from game.roseking.engine.cards import ALL_CARDS_MASK
 
 from . import reference as R
 from .helpers import random_game
@@ -184,15 +183,6 @@ def test_random_playout_leaves_the_position_and_replays_in_the_engine():
         for kind, c in trace:
             s.push_checked(Move(s.turn, Kind(KIND_NAMES[kind]), CARDS[c]))
         assert s.is_game_over() and s.stones == [red, white]
-
-
-def test_reach_table_is_the_or_of_the_card_targets():
-    for crown in (0, 8, 40, 72, 80, 31):
-        for hand in (0, 1, 0b10110, ALL_CARDS_MASK, 0xF0F0F0, 1 << 23):
-            want = 0
-            for c in K.cards_in(hand):
-                want |= K.TARGET_BIT[crown * 24 + c]
-            assert K.reach(crown, hand) == want
 
 
 def golden_digest(games: int = 40) -> str:
