@@ -382,8 +382,9 @@ def random_playout(st: list[int], rng, trace: list | None = None) -> tuple[int, 
     x = ((rng.next_u32() << 32) | rng.next_u32()) | 1
     plies = 0
     mult, inc, mask64 = _MULT, _INC, _MASK64
+    actions_of, play = legal_actions, apply
     while not st[OVER]:
-        acts = legal_actions(st)
+        acts = actions_of(st)
         x = (x * mult + inc) & mask64
         a = acts[((x >> 32) * len(acts)) >> 32]
         plies += 1
@@ -391,11 +392,11 @@ def random_playout(st: list[int], rng, trace: list | None = None) -> tuple[int, 
             pile = st[PILE]
             x = (x * mult + inc) & mask64
             c = nth_bit(pile, ((x >> 32) * pile.bit_count()) >> 32)
-            apply(st, a, c)
+            play(st, a, c)
             if trace is not None:
                 trace.append((DRAW_KIND, c))
         else:
-            apply(st, a)
+            play(st, a)
             if trace is not None:
                 trace.append((a // NUM_CARDS, a % NUM_CARDS))
     return st[S0], st[S1], plies
