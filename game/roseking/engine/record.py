@@ -171,7 +171,8 @@ class Record:
         hands = []
         for colour in ("red", "white"):
             hand = deal[colour]
-            if not isinstance(hand, list) or not set(map(type, hand)) <= {str}:
+            if not isinstance(hand, list) or (not set(map(type, hand)) <= {str}
+                                              and not all(isinstance(c, str) for c in hand)):
                 raise RecordError(f"bad deal: {colour} must be a list of card names")
             try:
                 hands.append(tuple([Card.from_name(c) for c in hand]))

@@ -111,7 +111,8 @@ class State:
         """
         red_cards, white_cards = tuple(red_hand), tuple(white_hand)
         for name, hand in (("red", red_cards), ("white", white_cards)):
-            if len(hand) != HAND_LIMIT or not set(map(type, hand)) <= {Card}:
+            if len(hand) != HAND_LIMIT or (not set(map(type, hand)) <= {Card}
+                                           and not all(isinstance(c, Card) for c in hand)):
                 raise ValueError(f"bad deal: {name} must be dealt exactly 5 power cards")
         rm, wm = _mask(red_cards), _mask(white_cards)
         for name, m in (("red", rm), ("white", wm)):
