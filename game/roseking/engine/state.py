@@ -457,8 +457,9 @@ class State:
         """Parse record notation and push it checked; returns the move.
 
         Raises InvalidMoveError (bad text) or IllegalMoveError (breaks a rule); on an
-        error nothing changes. One dictionary look-up and the kernel's check: this is
-        the fast path of record validation.
+        error nothing changes. One dictionary look-up and the kernel's check and apply
+        (:func:`game.roseking.engine.kernel.replay`); a whole record goes faster through
+        :meth:`push_strs`.
         """
         code = _TEXT_ACTIONS.get(text) if type(text) is str else None
         if code is None:  # not a complete move text: from_str raises InvalidMoveError, or a bare draw
