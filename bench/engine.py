@@ -8,10 +8,11 @@ asserts nothing (beyond both engines accepting every record).
    of them with the engine (``Record.from_dict(d).replay()``: every move parsed and checked,
    the result checked) and with the naive reference engine of
    ``tests/roseking/engine/reference.py`` (each move checked rule by rule on a dict board,
-   whether a player can act found by listing their moves, flood-fill scoring), the two
-   interleaved record by record. The figure that counts is the **ratio** reference time /
-   engine time per round, in the same process (the machine is shared; absolute times are
-   noisy); the median over the rounds is printed.
+   whether a player can act found by listing their moves, flood-fill scoring), and with
+   ``--before CHECKOUT`` also with the engine of another checkout (loaded as a second
+   package), all interleaved ``--chunk`` games at a time. The figure that counts is the
+   **ratio** reference time / engine time per round, in the same process (the machine is
+   shared; absolute times are noisy); the median over the rounds is printed.
 2. Random games per second: uniform legal actions with chance included (a draw's card uniform
    over the draw pile), from a fresh shuffled deal each game, with the raw kernel
    (``random_playout``) and through the ``State`` API (``legal_moves``/``push``).
@@ -55,41 +56,66 @@ def random_record_dicts(count: int, seed: int = 7) -> list[dict]:
     return out
 
 
-def validation_ratio(records: list[dict], rounds: int) -> dict:
-    """Engine and reference validation of ``records``, interleaved record by record (the order
-    alternating), so that a load change on the shared machine hits both alike; per round the
-    summed times give one ratio. Times in seconds."""
-    plies = sum(len(d["moves"]) for d in records)
+def load_engine(checkout: str):
+    """The Rose King engine package of another checkout (e.g. ``git worktree add /tmp/before main``),
+    loaded under the name ``before_engine`` beside this tree's, for a before/after in one process."""
+    import importlib.util
+    root = os.path.join(os.path.abspath(checkout), "game", "roseking", "engine")
+    spec = importlib.util.spec_from_file_location("before_engine", os.path.join(root, "__init__.py"),
+                                                  submodule_search_locations=[root])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no Rose King engine under {checkout}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["before_engine"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def validation_times(records: list[dict], rounds: int, validators: dict, chunk: int = 10) -> dict[str, list[float]]:
+    """Seconds per round of each validator over ``records``, interleaved ``chunk`` records at a
+    time (the order rotating), so that a load change on the shared machine hits all of them
+    alike while each still runs warm for a few games."""
     clock = time.perf_counter
-    from_dict, validate = Record.from_dict, reference.validate
-    ratios, te, tr = [], [], []
+    names = list(validators)
+    times: dict[str, list[float]] = {n: [] for n in names}
     for k in range(rounds):
-        e = r = 0.0
-        for i, d in enumerate(records):
-            if (i + k) % 2:
+        sums = dict.fromkeys(names, 0.0)
+        for c, i in enumerate(range(0, len(records), chunk)):
+            part = records[i:i + chunk]
+            j = (c + k) % len(names)
+            for name in names[j:] + names[:j]:
+                f = validators[name]
                 t0 = clock()
-                from_dict(d).replay()
-                t1 = clock()
-                validate(d)
-                t2 = clock()
-                e += t1 - t0
-                r += t2 - t1
-            else:
-                t0 = clock()
-                validate(d)
-                t1 = clock()
-                from_dict(d).replay()
-                t2 = clock()
-                r += t1 - t0
-                e += t2 - t1
-        te.append(e)
-        tr.append(r)
-        ratios.append(r / e)
-    e, r = statistics.median(te), statistics.median(tr)
-    return {"ratio": statistics.median(ratios), "ratios": ratios, "best_ratio": min(tr) / min(te),
-            "games": len(records), "plies": plies,
-            "engine_games_s": len(records) / e, "engine_plies_s": plies / e,
-            "ref_games_s": len(records) / r, "ref_plies_s": plies / r}
+                for d in part:
+                    f(d)
+                sums[name] += clock() - t0
+        for n in names:
+            times[n].append(sums[n])
+    return times
+
+
+def report_validation(records: list[dict], rounds: int, before: str | None, chunk: int) -> None:
+    validators = {"engine": lambda d: Record.from_dict(d).replay(), "reference": reference.validate}
+    if before:
+        old = load_engine(before)
+        validators["before"] = lambda d: old.Record.from_dict(d).replay()
+    times = validation_times(records, rounds, validators, chunk)
+    games, plies = len(records), sum(len(d["moves"]) for d in records)
+    ref = times["reference"]
+    for name in validators:
+        t = statistics.median(times[name])
+        label = {"engine": "this engine", "reference": "naive reference", "before": f"engine of {before}"}[name]
+        line = f"full-game validation, {label:<22}: {games / t:8.0f} games/s ({plies / t:>10,.0f} plies/s)"
+        if name != "reference":
+            ratios = [r / e for r, e in zip(ref, times[name])]
+            line += (f"  {statistics.median(ratios):.2f} x the reference (median of {rounds} rounds; "
+                     f"min {min(ratios):.2f}, max {max(ratios):.2f}; best/best {min(ref) / min(times[name]):.2f})")
+        print(line)
+    if before:
+        ratios = [b / e for b, e in zip(times["before"], times["engine"])]
+        print(f"this engine / engine of {before}: {statistics.median(ratios):.2f} x "
+              f"(median of {rounds} rounds; min {min(ratios):.2f}, max {max(ratios):.2f})")
+    print(f"({games} games, {plies / games:.1f} plies/game)")
 
 
 def games_per_second(seconds: float, kernel: bool) -> tuple[float, float]:
@@ -134,16 +160,14 @@ def main() -> None:
     ap.add_argument("--records", type=int, default=300, help="games to validate per round (default 300)")
     ap.add_argument("--rounds", type=int, default=9, help="interleaved validation rounds (default 9)")
     ap.add_argument("--only-validation", action="store_true", help="skip the random-games and check figures")
+    ap.add_argument("--chunk", type=int, default=10, help="games validated in a row by one engine (default 10)")
+    ap.add_argument("--before", metavar="CHECKOUT", help="also validate with the engine of another checkout "
+                    "(e.g. a worktree of main before issue 16), interleaved in the same process")
     a = ap.parse_args()
     records = random_record_dicts(a.records)
     for d in records:  # both engines accept every record (and agree on its result)
         assert reference.validate(d) == Record.from_dict(d).replay().outcome().result()
-    v = validation_ratio(records, a.rounds)
-    print(f"full-game validation, engine    : {v['engine_games_s']:8.0f} games/s "
-          f"({v['engine_plies_s']:,.0f} plies/s; {v['plies'] / v['games']:.1f} plies/game)")
-    print(f"full-game validation, reference : {v['ref_games_s']:8.0f} games/s ({v['ref_plies_s']:,.0f} plies/s)")
-    print(f"engine / reference speed ratio  : {v['ratio']:8.2f} x (median of {a.rounds} rounds; "
-          f"min {min(v['ratios']):.2f}, max {max(v['ratios']):.2f}; best time / best time {v['best_ratio']:.2f})")
+    report_validation(records, a.rounds, a.before, a.chunk)
     if a.only_validation:
         return
     g, plies = games_per_second(a.seconds, kernel=True)
