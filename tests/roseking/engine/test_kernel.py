@@ -206,3 +206,28 @@ def test_games_records_and_hashes_are_byte_for_byte_those_of_the_engine_before_t
     """Computed with the engine of main before issue 16's kernel (commit 17df973): saved games,
     LAN hashes and the random games of every seeded test depend on these bytes."""
     assert golden_digest() == "a6e10a1198a4b35110d710c5c18f67dc210bd835c15dbfe5a8e0244f30cfae40"
+
+
+def test_the_searches_run_the_engine_kernel_itself():
+    """The rules live once: the AI's kernel module hands out the engine kernel's functions."""
+    from game.roseking.ai import kernel as AK
+    for name in ("apply", "legal_actions", "can_move", "nth_bit"):
+        assert getattr(AK, name) is getattr(K, name)
+    assert (AK.S0, AK.S1, AK.CROWN, AK.H0, AK.H1, AK.HE0, AK.HE1, AK.PILE, AK.DISCARD, AK.TURN, AK.OVER,
+            AK.DRAW_ACTION) == (K.S0, K.S1, K.CROWN, K.H0, K.H1, K.HE0, K.HE1, K.PILE, K.DISCARD, K.TURN, K.OVER,
+                                K.DRAW_ACTION)
+    s = random_game(4, upto=33)
+    assert AK.from_state(s) == s.raw() and AK.from_state(s) is not AK.from_state(s)
+
+
+def test_views_are_copies_and_a_position_edited_before_any_move_is_the_start_pop_returns_to():
+    s = State.from_position(red=["e5"], white=["e6"], crown="e5", red_hand=["N2", "E1"], white_hand=["S3"])
+    s.stones[0] = 0  # a copy: changes nothing
+    assert s.stones[0] == 1 << 40
+    s.heroes = [2, 3]  # tests build positions this way before the first move
+    start = s.copy()
+    s.push_strs(["red play N2", "white play S3"])
+    assert s.heroes == [2, 3] and s.ply == 2
+    s.pop()
+    s.pop()
+    assert s == start and s.heroes == [2, 3]
