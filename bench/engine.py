@@ -11,8 +11,9 @@ asserts nothing (beyond both engines accepting every record).
    whether a player can act found by listing their moves, flood-fill scoring), and with
    ``--before CHECKOUT`` also with the engine of another checkout (loaded as a second
    package), all interleaved ``--chunk`` games at a time. The figure that counts is the
-   **ratio** reference time / engine time per round, in the same process (the machine is
-   shared; absolute times are noisy); the median over the rounds is printed.
+   **ratio** reference time / engine time per round, in the same process, on the thread's
+   CPU clock (the machine is shared; absolute times are noisy); the median over the rounds
+   is printed.
 2. Random games per second: uniform legal actions with chance included (a draw's card uniform
    over the draw pile), from a fresh shuffled deal each game, with the raw kernel
    (``random_playout``) and through the ``State`` API (``legal_moves``/``push``).
@@ -74,8 +75,9 @@ def load_engine(checkout: str):
 def validation_times(records: list[dict], rounds: int, validators: dict, chunk: int = 10) -> dict[str, list[float]]:
     """Seconds per round of each validator over ``records``, interleaved ``chunk`` records at a
     time (the order rotating), so that a load change on the shared machine hits all of them
-    alike while each still runs warm for a few games."""
-    clock = time.perf_counter
+    alike while each still runs warm for a few games. The clock is this thread's CPU time, so
+    time spent waiting for a core while other processes run is not counted."""
+    clock = time.thread_time
     names = list(validators)
     times: dict[str, list[float]] = {n: [] for n in names}
     for k in range(rounds):

@@ -231,3 +231,10 @@ def test_views_are_copies_and_a_position_edited_before_any_move_is_the_start_pop
     s.pop()
     s.pop()
     assert s == start and s.heroes == [2, 3]
+
+
+def test_the_layout_the_hot_functions_write_as_literals():
+    """can_move, legal_actions, apply and replay index positions with literals: pin them."""
+    assert (K.S0, K.S1, K.CROWN, K.H0, K.H1, K.HE0, K.HE1, K.PILE, K.DISCARD, K.TURN, K.OVER) == tuple(range(11))
+    assert K.FIELDS == 11 and len(State.random(Rng(1)).raw()) == 11
+    assert (K.DRAW_ACTION, K.HAND_LIMIT, K.TOTAL_STONES, len(CARDS)) == (48, 5, 52, 24)
