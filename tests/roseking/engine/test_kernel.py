@@ -238,3 +238,13 @@ def test_the_layout_the_hot_functions_write_as_literals():
     assert (K.S0, K.S1, K.CROWN, K.H0, K.H1, K.HE0, K.HE1, K.PILE, K.DISCARD, K.TURN, K.OVER) == tuple(range(11))
     assert K.FIELDS == 11 and len(State.random(Rng(1)).raw()) == 11
     assert (K.DRAW_ACTION, K.HAND_LIMIT, K.TOTAL_STONES, len(CARDS)) == (48, 5, 52, 24)
+
+
+def test_a_state_pickles_with_its_stacks_for_the_worker_process():
+    """ProcessThinker sends states to another process; a replayed state (undo entries not yet
+    rebuilt) keeps working there."""
+    import pickle
+    s = Record.from_state(random_game(6, upto=50)).replay()
+    t = pickle.loads(pickle.dumps(s))
+    assert t == s and t.discard_top == s.discard_top
+    assert t.pop() == s.pop() and t == s
