@@ -34,6 +34,8 @@ Joiner (one :class:`JoinerMatch` per joiner, seats 2..4)::
     j.resumed(t)                                # after a reconnection: re-send what may be lost
     j.journal() / JoinerMatch.from_journal(d)   # its promises, for a restart
     j.tick(t); j.record(); j.over
+    m.fingerprint / j.fingerprint              # the match fingerprint (bytes): show record["lan"]["fingerprint"]
+                                                # at the end so players can compare (fold_fingerprint)
 
 Rate limits for the transport: ``net.limits.ROYALS_RATES``. Events (both): :class:`Applied`, :class:`Turn` (a seat must decide, with its Observation),
 :class:`CoinOpened`, :class:`RoundChecked`, :class:`SeatProxy`, :class:`Refused` (a message
@@ -63,7 +65,7 @@ import secrets as _secrets
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from game.royals.engine import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
+from game.royals.engine import (CARDS, DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
                                 IllegalMoveError, InvalidMoveError, Observation, Record, SeatView, State,
                                 ViewError)
 
@@ -246,6 +248,8 @@ def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None 
             state.push(a)
         else:
             decider = state.to_act if a.kind is START else a.seat
+            pile = state.piles[a.seat - 1] if a.kind is PLAY and 1 <= a.seat <= state.players else []
+            drawn = CARDS[pile[-1]].name if pile else None
             try:
                 state.push_checked(a)
             except IllegalMoveError as e:
@@ -253,6 +257,10 @@ def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None 
             if heard is not None and decider == heard.seat and heard.own.get(ply) != text \
                     and not heard.proxied(ply):
                 raise PlayError(1, ply, text, f"a decision of seat {decider} (ours) that we did not make")
+            if heard is not None and a.kind is PLAY and a.seat == heard.seat \
+                    and [x for x in heard.yous.get(ply, [])] != ([drawn] if drawn else []):
+                raise PlayError(1, ply, text, f"we were told we drew {heard.yous.get(ply)}, the revealed pile "
+                                f"gives {drawn}", "coin")
         done.append(a)
         if heard is not None:
             _match_heard(heard, ply, a, text)
@@ -412,10 +420,28 @@ def _fault_seat(reason: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-def _record(state: State, names: Sequence[str], date: str, game_id: bytes, over: MatchOver | None) -> dict:
+FINGERPRINT_LABEL = b"royals-lan fingerprint"
+
+
+def first_fingerprint(game_id: bytes) -> bytes:
+    """SHA-256("royals-lan fingerprint" || game id): the fingerprint before any round."""
+    return hashlib.sha256(FINGERPRINT_LABEL + game_id).digest()
+
+
+def fold_fingerprint(fp: bytes, rhash: bytes, commits: Sequence[Sequence[bytes]]) -> bytes:
+    """The match fingerprint after one more confirmed round: SHA-256("royals-lan
+    fingerprint" || previous (32) || the round's hash (32) || every commitment of every coin
+    of the round, in ply order, seat 1 first (32 each)). Two peers told the same story hold
+    the same fingerprint; players can compare its first 16 hex digits by eye (the star gives
+    joiners no other way to see that the host told them all the same commitments)."""
+    return hashlib.sha256(FINGERPRINT_LABEL + fp + rhash + b"".join(c for cs in commits for c in cs)).digest()
+
+
+def _record(state: State, names: Sequence[str], date: str, game_id: bytes, over: MatchOver | None,
+            fingerprint: bytes = b"") -> dict:
     rec = Record.from_state(state, list(names), date=date or None).to_dict()
     rec["lan"] = {"game": game_id.hex(), "end": "" if over is None else over.kind,
-                  "seat": 0 if over is None else over.seat}
+                  "seat": 0 if over is None else over.seat, "fingerprint": fingerprint.hex()[:16]}
     return rec
 
 
@@ -452,6 +478,7 @@ class HostMatch:
         self.state = State(n, teams)
         self.checked = State(n, teams)
         self.confirmed = State(n, teams)
+        self.fingerprint = first_fingerprint(game_id)
         self.computers: set[int] = comp
         self.people = [s for s in range(2, n + 1) if s not in comp]
         self.over: MatchOver | None = None
@@ -528,9 +555,11 @@ class HostMatch:
         return {"decision": [self.state.to_act]}
 
     def connected(self, seat: int, now: float) -> list[Event]:
-        """Joiner ``seat``'s connection is seated (a new one or a resumed one)."""
+        """Joiner ``seat``'s connection is seated (a new one or a resumed one); the count of
+        its messages per ply (MAX_PER_PLY) starts again."""
         self._seat(seat)
         self._connected[seat] = now
+        self._per_ply = {k: v for k, v in self._per_ply.items() if k[0] != seat}  # a new connection, a new count
         return self._take()
 
     def disconnected(self, seat: int, now: float) -> list[Event]:
@@ -655,11 +684,15 @@ class HostMatch:
         self._acks = {}
         self._ack_since = now
         self._ack_round = (rnd, self.checked.ply, h)
+        coins = [self._coins[p]["commits"] for p in sorted(self._coins) if reveal["first"] <= p < self.checked.ply]
+        self._next_fingerprint = fold_fingerprint(
+            self.fingerprint, h, [[c[s] for s in range(1, self.players + 1)] for c in coins])
 
     def _finish_round_check(self) -> None:
         rnd, ply, h = self._ack_round
         self._acks = None
         self.confirmed = self.checked.copy()
+        self.fingerprint = self._next_fingerprint
         self._send_all({"t": "ack", "ply": ply, "hash": h})  # every seat holds this round: it is in the records
         self._events.append(RoundChecked(rnd, ply, h))
 
@@ -910,6 +943,7 @@ class HostMatch:
             raise ValueError(f"seat {seat} claims {have} messages, we sent it {len(box)}")
         self._queue[seat] = list(box[have:])
         self._connected[seat] = now
+        self._per_ply = {k: v for k, v in self._per_ply.items() if k[0] != seat}
         return self._take()
 
     def set_computer(self, seat: int, on: bool, now: float) -> list[Event]:
@@ -949,7 +983,7 @@ class HostMatch:
         """The match record (docs/royals-record-format.md) of the checked rounds, with the
         ``lan`` key (game id, how it ended, the seat at fault); identical on every peer;
         ``rose-king check`` accepts it."""
-        return _record(self.confirmed, self.names, self.date, self.game_id, self.over)
+        return _record(self.confirmed, self.names, self.date, self.game_id, self.over, self.fingerprint)
 
 
 def _result_text(st: State) -> str:
@@ -982,6 +1016,7 @@ class JoinerMatch:
         self.view = SeatView(seat, n, teams)
         self.checked = State(n, teams)
         self.confirmed = State(n, teams)
+        self.fingerprint = first_fingerprint(game_id)
         self.heard = Heard(seat)
         self.received = 0
         self.over: MatchOver | None = None
@@ -1152,7 +1187,11 @@ class JoinerMatch:
             code, reason = msg["code"], msg["reason"]
             if code in MATCH_FATAL:
                 self.received += 1
-                self._end(code, _fault_seat(reason), reason, send=False)
+                disputed = self._disputed(code, reason)
+                if disputed:
+                    self._end("coin", 1, disputed)
+                else:
+                    self._end(code, _fault_seat(reason), reason, send=False)
             else:
                 self._events.append(Refused(self.seat, code, reason))
             return self._take()
@@ -1179,6 +1218,19 @@ class JoinerMatch:
     def _refuse(self, reason: str) -> None:
         self._send({"t": "error", "code": "order", "reason": reason[:500]})
         self._events.append(Refused(1, "order", reason))
+
+    def _disputed(self, code: str, reason: str) -> str | None:
+        """The host's ``illegal`` verdict against our own decision, which our view (built
+        only from what the host told us of our cards) held legal: then the host told us
+        false cards (a lying deal, keep or draw) and the verdict is the host's fault."""
+        m = re.match(r"seat (\d), ply (\d+) \((.*?)\): ", reason)
+        if code != "illegal" or m is None or int(m.group(1)) != self.seat:
+            return None
+        ply, text = int(m.group(2)), m.group(3)
+        if self.heard.own.get(ply) != text or self.view.ply != ply:
+            return None
+        return (f"seat 1 (the host), ply {ply} ({text}): it refused our decision ({reason[m.end():][:120]}), which "
+                "the cards it told us allow: it told us false cards")
 
     def _on_commits(self, msg: dict, now: float) -> None:
         p, c = msg["for"], list(msg["c"])
@@ -1270,6 +1322,8 @@ class JoinerMatch:
         check_round(checked, self.game_id, msg, self.heard)  # on a copy: a failed check leaves ours as it was
         self.checked = checked
         h = round_hash(msg["actions"])
+        self._next_fingerprint = fold_fingerprint(self.fingerprint, h, [
+            self.heard.commits[p] for p in sorted(self.heard.commits) if msg["first"] <= p < checked.ply])
         self.view.reset(self.checked)
         self._last_ack = {"t": "ack", "ply": self.checked.ply, "hash": h}
         self._send(dict(self._last_ack))
@@ -1284,10 +1338,11 @@ class JoinerMatch:
             raise PlayError(1, msg["ply"], "ack", "the host confirms another round than the one we checked",
                             "desync")
         self.confirmed = self.checked.copy()
+        self.fingerprint = self._next_fingerprint
         if self.checked.is_over():
             self._end("finished", 0, "the match is over: " + _result_text(self.checked), send=False)
 
     def record(self) -> dict:
         """The match record of the rounds every seat checked (confirmed by the host's ``ack``;
         identical to the host's)."""
-        return _record(self.confirmed, self.names, self.date, self.game_id, self.over)
+        return _record(self.confirmed, self.names, self.date, self.game_id, self.over, self.fingerprint)

@@ -51,6 +51,8 @@ MAX_SEATS = 4
 RECV_SIZE = 65536
 TICK = 0.05  #: seconds between ticks of the background thread
 MAX_CANDIDATES = 4  #: connections a host holds at once that have not settled a seat
+SHUTDOWN_LINGER = 0.5  #: seconds close() waits at most for the peers to read our last word
+LINGER = 2.0  #: seconds a closed connection is drained so the peer gets our error (see RoyalsSession._linger)
 HOST_GRACE = 10.0  #: seconds a joiner keeps reconnecting to a host that dropped before it gives up
 JOURNAL_FORMAT = "royals-lan-journal"
 
@@ -299,6 +301,7 @@ class RoyalsSession:
         self._sel = selectors.DefaultSelector()
         self._sel.register(self._wake_r, selectors.EVENT_READ, None)
         self._listener: socket.socket | None = None
+        self._closing: dict[socket.socket, float] = {}  # sockets closing gracefully -> when to give up
         self._executor: ThreadPoolExecutor | None = None
         self._thinking: dict[int, Future] = {}
         self._players: dict = {}
@@ -556,8 +559,10 @@ class RoyalsSession:
                     pass
             for peer in list(self._peers.values()):
                 peer.link.close("bye", "the host left")
-                self._flush(peer.sock, peer.link)
-                self._unregister(peer.sock)
+                if self._flush(peer.sock, peer.link):
+                    self._linger(peer.sock)
+                else:
+                    self._unregister(peer.sock)
             self._peers.clear()
             if self._listener is not None:
                 self._unregister(self._listener)
@@ -565,11 +570,41 @@ class RoyalsSession:
             if self._link is not None:
                 self._link.close("bye", "the player left")
                 self._flush(self._sock, self._link)
-            self._unregister(self._sock)
+            self._linger(self._sock)
             self._sock = None
+        end = self._clock() + SHUTDOWN_LINGER  # a short, bounded wait: the peers read our last word
+        while self._closing and self._clock() < end:
+            for key, _mask in self._sel.select(0.02):
+                if key.fileobj in self._closing:
+                    self._drain(key.fileobj)  # type: ignore[arg-type]
+        for sock in list(self._closing):
+            self._unregister(sock)
+        self._closing.clear()
         self._sel.close()
         if self._status not in ("over", "failed"):
             self._set_status("closed")
+
+    def _linger(self, sock: socket.socket) -> None:
+        """Close gracefully: no more sending (FIN after our ``error``), read and discard until the
+        peer closes or :data:`LINGER` seconds pass. Closing at once while the peer's bytes are
+        unread makes the kernel reset the connection, and the peer may lose our ``error``."""
+        try:
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            self._unregister(sock)
+            return
+        self._closing[sock] = self._clock() + LINGER
+
+    def _drain(self, sock: socket.socket) -> None:
+        try:
+            data = sock.recv(RECV_SIZE)
+        except (BlockingIOError, InterruptedError, socket.timeout):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._closing.pop(sock, None)
+            self._unregister(sock)
 
     def _unregister(self, sock: socket.socket) -> None:
         try:
@@ -602,6 +637,9 @@ class RoyalsSession:
             return False
 
     def _read(self, sock: socket.socket) -> None:
+        if sock in self._closing:
+            self._drain(sock)
+            return
         try:
             data = sock.recv(RECV_SIZE)
         except (BlockingIOError, InterruptedError, socket.timeout):
@@ -639,6 +677,10 @@ class RoyalsSession:
                 self._emit(Refused(name, str(e)))
 
     def _tick(self, now: float) -> None:
+        for sock, until in list(self._closing.items()):
+            if now >= until:
+                del self._closing[sock]
+                self._unregister(sock)
         if self.role == "host":
             for peer in list(self._peers.values()):
                 peer.link.tick(now)
@@ -692,7 +734,10 @@ class RoyalsSession:
         closed = peer.link.closed or LinkClosed("eof", "the connection failed", True)
         if peer.link.closed is None:
             peer.link.close("eof", closed.reason, send=False)
-        self._unregister(peer.sock)
+        if ok and not closed.by_peer:
+            self._linger(peer.sock)  # our error must reach the peer before the socket goes
+        else:
+            self._unregister(peer.sock)
         self._peers.pop(peer.sock, None)
         seat = self._seats.get(peer.seat) if peer.seat else None
         if seat is None or seat.peer is not peer:
@@ -881,7 +926,10 @@ class RoyalsSession:
         if link.closed is None and ok:
             return
         closed = link.closed or LinkClosed("eof", "the connection failed", True)
-        self._unregister(sock)
+        if ok and not closed.by_peer:
+            self._linger(sock)  # our error must reach the host before the socket goes
+        else:
+            self._unregister(sock)
         self._sock, self._link = None, None
         self._next_connect = self._clock() + self.reconnect_delay
         with self._lock:

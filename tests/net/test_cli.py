@@ -95,6 +95,8 @@ def test_headless_host_and_join_play_a_game_with_identical_records(procs, tmp_pa
     assert final and final[0].split("game over")[1] == [x for x in join.lines if "game over" in x][0].split(
         "game over")[1]
     assert state.state_hash()[:16] in final[0]
+    # the joiner learnt the game from the host's hello on the connection it then played on: one connection
+    assert not any("refused" in line for line in host.lines), host.lines
 
 
 def test_a_joiner_killed_mid_game_resumes_from_its_record(procs, tmp_path):

@@ -691,7 +691,7 @@ def test_a_host_lying_in_its_round_reveal_is_caught_by_every_joiner(sessions):
     host = sessions("host", "Ann", seats=3, port=0, seed=12, tamper=lie)
     joiners = seat_joiners(sessions, host, ("Bo", "Cy"))
     results = run_all({"Ann": (host, "random"), "Bo": (joiners["Bo"], "random"), "Cy": (joiners["Cy"], "random")})
-    for name in ("Bo", "Cy"):
-        assert results[name].startswith("seat 1, ply 0 (start "), results
+    for name in ("Bo", "Cy"):  # its own check, or the other joiner's verdict relayed by the host first
+        assert "seat 1, ply 0 (start " in results[name], results
         assert "seat 1's secret does not open its commitment" in results[name], results
     assert "stopped the match: seat 1, ply 0" in results["Ann"], results

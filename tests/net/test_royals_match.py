@@ -39,7 +39,8 @@ def test_whole_matches_end_alike_on_every_peer(players, levels, computers, teams
     overs = w.overs()
     assert all(o is not None and o.kind == "finished" for o in overs.values()), overs
     rec = assert_same_records(w, "ok finished")
-    assert rec["lan"] == {"game": GAME_ID.hex(), "end": "finished", "seat": 0}
+    assert rec["lan"] == {"game": GAME_ID.hex(), "end": "finished", "seat": 0,
+                          "fingerprint": w.host.fingerprint.hex()[:16]}
     assert rec["players"] == NAMES[:players] and rec["date"] == DATE and rec.get("teams", False) == teams
     assert Wire is not None and w.host.checked == w.host.state  # the host's own check followed the match
     for s, j in w.joiners.items():
@@ -296,6 +297,8 @@ def test_too_many_messages_for_one_ply_are_a_flood():
     codes = [[e.code for e in send_as(w, 2, {"t": "act", "ply": past, "a": str(st.history[past])})]
              for i in range(20)]
     assert codes[:10] == [[]] * 10 and codes[-1] == ["flood"] and w.host.over is None  # repeats, then too many
+    w.host.resume(2, w.joiners[2].received, w.now)  # a new connection counts anew
+    assert send_as(w, 2, {"t": "act", "ply": past, "a": str(st.history[past])}) == []
 
 
 # ---------------------------------------------------------------------------- a lying or colluding host
@@ -629,3 +632,79 @@ def test_a_joiner_refuses_at_once_a_relayed_play_of_a_card_it_holds():
     assert evs == [j.over] and j.over.kind == "illegal" and j.over.seat == 3
     assert j.over.reason == f"seat 3, ply {ply} (3 play {card}): not in hand"
     assert j.outgoing()[-1] == {"t": "error", "code": "illegal", "reason": j.over.reason}
+
+
+def lie_about_a_draw(w: Wire):
+    """Tamper: the first card seat 2 draws is told as another card still in its pile."""
+    state = {"done": False}
+
+    def tamper(seat, m):
+        if seat == 2 and m["t"] == "you" and not state["done"]:
+            st = w.host.state
+            last = st.history[m["ply"]] if m["ply"] < st.ply else None
+            if last is not None and last.kind is PLAY and last.seat == 2 and len(st.piles[1]) >= 1:
+                state["done"] = True
+                return {**m, "cards": CARDS[st.piles[1][-1]].name}
+        return m
+    return tamper, state
+
+
+@pytest.mark.parametrize("seed", [37, 39, 40, 41])
+def test_a_host_lying_about_a_drawn_card_is_caught(seed):
+    """The host tells seat 2 another card of its own pile than the one it drew. Seat 2 finds
+    out at the latest at the round's end (the revealed pile order), or sooner: when the host
+    refuses a play its told cards allowed (the verdict is the host's), or when the card
+    comes up again."""
+    w = Wire(3, seed=seed)
+    w.tamper, state = lie_about_a_draw(w)
+    w.run()
+    assert state["done"]
+    j = w.joiners[2]
+    assert j.over is not None and j.over.kind == "coin" and j.over.seat == 1, j.over
+    assert any(x in j.over.reason for x in ("we were told we drew", "it told us false cards",
+                                            "not in the rest of our pile")), j.over.reason
+
+
+def test_a_second_draw_message_for_one_play_is_refused():
+    w = Wire(3, seed=38)
+    until(w, lambda w: any(m["t"] == "you" and w.host.state.history[m["ply"]].kind is PLAY
+                           and m["ply"] == w.host.state.ply - 1 for m in w.host.outbox(2)[-1:]))
+    j = w.joiners[2]
+    draw = w.host.outbox(2)[-1]
+    assert j.view.ply == draw["ply"] + 1
+    other = next(c for c in j.view.observation().pile if c.name != draw["cards"]) if j.view.observation().pile \
+        else j.view.observation().hand[0]
+    evs = j.receive({**draw, "cards": other.name}, w.now)
+    assert evs == [j.over] and j.over.kind == "coin" and j.over.seat == 1
+    assert "a second draw for one play" in j.over.reason
+
+
+def test_a_host_telling_two_joiners_two_stories_shows_in_the_fingerprints():
+    """The star's blind spot: the host shows seat 2 a made-up commitment for seat 3 in round
+    1's starter coin (and later the made-up secret), ground so the starter is the same. Every
+    check of seat 2 passes; only the match fingerprint in the records differs."""
+    from game.royals.engine import State
+    from net.coin import commitment
+    from net.royals import coin_outcome, peer_of
+    w = Wire(3, seed=42)
+    fake = {}
+
+    def tamper(seat, m):
+        if seat == 2 and m["t"] == "commits" and m["for"] == 0:
+            real = [w.host._coins[0]["own"][1], w.joiners[2].heard.my_secrets[0], w.joiners[3].heard.my_secrets[0]]
+            want = str(coin_outcome(State(3).chance(), GAME_ID, 0, real))
+            for i in range(1000):
+                x = bytes([i % 256, i // 256]) * 16
+                if str(coin_outcome(State(3).chance(), GAME_ID, 0, real[:2] + [x])) == want:
+                    fake["x"] = x
+                    break
+            return {**m, "c": [m["c"][0], m["c"][1], commitment(GAME_ID, 0, peer_of(3), fake["x"])]}
+        if seat == 2 and m["t"] == "round" and m["round"] == 1:
+            return {**m, "secrets": m["secrets"][:2] + [fake["x"]] + m["secrets"][3:]}
+        return m
+    w.tamper = tamper
+    w.run()
+    assert all(o.kind == "finished" for o in w.overs().values())
+    host, j2, j3 = records(w)
+    assert host == j3 and host["rounds"] == j2["rounds"] and host["result"] == j2["result"]
+    assert j2["lan"]["fingerprint"] != host["lan"]["fingerprint"]

@@ -1,15 +1,15 @@
-"""A fast Rose King kernel on raw ints for search: actions, playouts, evaluation.
+"""The computer players' view of the rules kernel: actions, playouts, evaluation.
 
-:class:`game.roseking.engine.State` is general (undo stack, ``Move`` objects, enums); a
-search that runs thousands of playouts a second needs less. Here a position is
-a plain list of ints (see the ``S0``.. ``OVER`` indices) and an action is an int:
+The rules themselves (a raw position as a list of ints, actions as ints, legal actions,
+applying an action with passes and the end of the game) are
+:mod:`game.roseking.engine.kernel`, the same functions the engine's ``State`` runs; this
+module re-exports them under the names the searches use (``K.apply``, ``K.legal_actions``,
+``K.S0`` ...) and adds what only a computer player needs: conversion to and from the
+engine's ``Move``, the smart default policy and its playouts, and the fitted evaluation.
 
-- ``kind * 24 + card`` for a play (kind 0) or a hero action (kind 1),
-- :data:`DRAW_ACTION` (48) for the decision to draw; the card drawn is a chance
+- an action is ``kind * 24 + card`` for a play (kind 0) or a hero action (kind 1),
+  :data:`DRAW_ACTION` (48) for the decision to draw; the card drawn is a chance
   outcome from the draw pile *set* (ruling 5): the kernel never has an order.
-
-The rules are the engine's (rulings 4-8 of ``docs/rules.md``); the tests check
-that :func:`apply` agrees with ``State.push`` move for move.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from random import Random
 
 from game.roseking.engine import CARDS, DRAW, HERO, PLAY, Color, Move, State, decide, score_of, territories
 from game.roseking.engine.cards import NUM_CARDS, NUM_SQUARES, SIZE, TARGET
-from game.roseking.engine.state import HAND_LIMIT, TARGET_BIT, TOTAL_STONES, _spread
-
-# Indices into a raw position (a list of 11 ints).
-S0, S1, CROWN, H0, H1, HE0, HE1, PILE, DISCARD, TURN, OVER = range(11)
-DRAW_ACTION = 48
+from game.roseking.engine.kernel import (  # noqa: F401  (re-exported for the searches)
+    CROWN, DISCARD, DRAW_ACTION, H0, H1, HAND_LIMIT, HE0, HE1, OVER, PILE, S0, S1, TARGET_BIT,
+    TOTAL_STONES, TURN, apply, can_move, legal_actions, nth_bit, spread as _spread,
+)
 
 _TGT = TARGET
 _TBIT = TARGET_BIT
@@ -47,9 +46,7 @@ BIT_INDEX: dict[int, int] = {1 << i: i for i in range(NUM_SQUARES)}
 
 def from_state(state: State) -> list[int]:
     """The raw position of an engine ``State`` (a new list; ``state`` is untouched)."""
-    return [state.stones[0], state.stones[1], state.crown, state.hands[0], state.hands[1],
-            state.heroes[0], state.heroes[1], state.draw_pile, state.discard_pile, int(state.turn),
-            0 if state.termination is None else 1]
+    return state.raw()
 
 
 def to_move(state_turn: int, action: int) -> Move:
@@ -66,95 +63,6 @@ def action_of(move: Move) -> int:
         return DRAW_ACTION
     assert move.card is not None
     return (NUM_CARDS if move.kind is HERO else 0) + move.card.index
-
-
-def can_move(st: list[int], p: int) -> bool:
-    """Whether player ``p`` (0 red, 1 white) has a legal action (ruling 6)."""
-    hand = st[H0 + p]
-    if hand.bit_count() < HAND_LIMIT:
-        return True
-    occ = st[S0] | st[S1]
-    opp = st[S1 - p] if st[HE0 + p] else 0
-    base = st[CROWN] * NUM_CARDS
-    while hand:
-        low = hand & -hand
-        hand ^= low
-        bit = _TBIT[base + low.bit_length() - 1]
-        if bit and (not occ & bit or opp & bit):
-            return True
-    return False
-
-
-def legal_actions(st: list[int]) -> list[int]:
-    """The mover's legal actions (plays and heroes in card order, then the draw); [] when over."""
-    if st[OVER]:
-        return []
-    p = st[TURN]
-    occ = st[S0] | st[S1]
-    opp = st[S1 - p] if st[HE0 + p] else 0
-    base = st[CROWN] * NUM_CARDS
-    hand = st[H0 + p]
-    out = []
-    h = hand
-    while h:
-        low = h & -h
-        h ^= low
-        c = low.bit_length() - 1
-        bit = _TBIT[base + c]
-        if not bit:
-            continue
-        if not occ & bit:
-            out.append(c)
-        elif opp & bit:
-            out.append(NUM_CARDS + c)
-    if hand.bit_count() < HAND_LIMIT:
-        out.append(DRAW_ACTION)
-    return out
-
-
-def apply(st: list[int], action: int, drawn: int = -1) -> None:
-    """Apply ``action`` in place, unchecked (like ``State.push``).
-
-    For :data:`DRAW_ACTION`, ``drawn`` is the card index that chance brought
-    (one of the draw pile's cards). Ends the game (ruling 7) and passes the
-    turn (ruling 6) like the engine.
-    """
-    p = st[TURN]
-    if action == DRAW_ACTION:
-        bit = 1 << drawn
-        st[H0 + p] |= bit
-        pile = st[PILE] & ~bit
-        if not pile:  # ruling 5: eager reshuffle
-            pile = st[DISCARD]
-            st[DISCARD] = 0
-        st[PILE] = pile
-    else:
-        c = action % NUM_CARDS
-        t = _TGT[st[CROWN] * NUM_CARDS + c]
-        tb = 1 << t
-        st[H0 + p] &= ~(1 << c)
-        st[DISCARD] |= 1 << c
-        st[CROWN] = t
-        st[S0 + p] |= tb
-        if action >= NUM_CARDS:
-            st[HE0 + p] -= 1
-            st[S1 - p] &= ~tb
-        elif (st[S0] | st[S1]).bit_count() == TOTAL_STONES:
-            st[OVER] = 1
-            return
-    o = 1 - p
-    if can_move(st, o):
-        st[TURN] = o
-    elif not can_move(st, p):
-        st[OVER] = 1
-
-
-def nth_bit(mask: int, k: int) -> int:
-    """Index of the ``k``-th (0-based, ascending) set bit of ``mask``."""
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
 
 
 def sample_draw(st: list[int], rng: Random) -> int:

@@ -1,5 +1,8 @@
 """The Rose King rules engine: pure Python, no pygame.
 
+The rules live once, on raw ints, in :mod:`game.roseking.engine.kernel`; :class:`State` is
+the value-typed surface over it (and the computer players search the kernel directly).
+
 >>> from game.roseking.engine import State, Move, Rng
 >>> s = State.random(Rng(1))
 >>> s.turn

@@ -22,7 +22,7 @@ from typing import Any
 from .cards import Card
 from .moves import Color, IllegalMoveError, InvalidMoveError
 from .state import State
-from game.records import RecordError as _RecordError
+from game.records import MAX_NAME_CHARS, RecordError as _RecordError
 
 FORMAT = "rose-king-record"
 VERSION = 1
@@ -91,14 +91,15 @@ class Record:
         """
         state = self.new_state()
         moves = self.moves if upto is None else self.moves[:upto]
-        for i, text in enumerate(moves, 1):
-            try:
-                state.push_str(text)
-            except (InvalidMoveError, IllegalMoveError) as e:
-                msg = str(e)
-                # IllegalMoveError messages start with the move itself; keep only the reason.
-                prefix = f"{text}: "
-                raise RecordError(msg[len(prefix):] if msg.startswith(prefix) else msg, i, text) from None
+        try:
+            state.push_strs(moves)
+        except (InvalidMoveError, IllegalMoveError) as e:
+            i = state.ply + 1
+            text = moves[state.ply]
+            msg = str(e)
+            # IllegalMoveError messages start with the move itself; keep only the reason.
+            prefix = f"{text}: "
+            raise RecordError(msg[len(prefix):] if msg.startswith(prefix) else msg, i, text) from None
         if upto is None and self.termination is not None:
             rs, ws = state.scores()
             if state.outcome() is not None:
@@ -170,10 +171,11 @@ class Record:
         hands = []
         for colour in ("red", "white"):
             hand = deal[colour]
-            if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+            if not isinstance(hand, list) or (not set(map(type, hand)) <= {str}
+                                              and not all(isinstance(c, str) for c in hand)):
                 raise RecordError(f"bad deal: {colour} must be a list of card names")
             try:
-                hands.append(tuple(Card.from_name(c) for c in hand))
+                hands.append(tuple([Card.from_name(c) for c in hand]))
             except ValueError as e:
                 raise RecordError(f"bad deal: {e}") from None
         moves = d.get("moves")
@@ -181,11 +183,11 @@ class Record:
             raise RecordError('bad moves: "moves" must be a list of strings')
         if len(moves) > MAX_MOVES:
             raise RecordError(f"bad moves: more than {MAX_MOVES} moves")
-        for i, m in enumerate(moves, 1):
-            if not isinstance(m, str):
-                raise RecordError(f"move must be a string, not {type(m).__name__}", i, json.dumps(m))
+        if not set(map(type, moves)) <= {str}:  # one pass in C; then find the first offender
+            for i, m in enumerate(moves, 1):
+                if not isinstance(m, str):
+                    raise RecordError(f"move must be a string, not {type(m).__name__}", i, json.dumps(m))
         meta = {}
-        from game.records import MAX_NAME_CHARS
         for key in ("red", "white", "date"):
             v = d.get(key)
             if v is not None and not isinstance(v, str):

@@ -21,26 +21,19 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Sequence
 
-from .cards import (
-    ALL_CARDS_MASK, CARDS, CENTER, NUM_CARDS, NUM_SQUARES, SIZE, TARGET, Card,
-    iter_bits, square_name,
+import game.roseking.engine.kernel as K
+from .cards import CARDS, NUM_CARDS, SIZE, TARGET, Card, iter_bits, square_name
+from .kernel import (  # noqa: F401  (TARGET_BIT, _spread: old names the AI modules import from here)
+    ALL_CARDS_MASK, HAND_LIMIT, HEROES_PER_PLAYER, TARGET_BIT, TOTAL_STONES, score_of,
+    spread as _spread, territories,
 )
-from .moves import DRAW, HERO, PLAY, Color, IllegalMoveError, Kind, Move
+from .moves import _PARSED, DRAW, HERO, PLAY, Color, IllegalMoveError, Move
 from game.rng import Rng
 
-TOTAL_STONES = 52
-HAND_LIMIT = 5
-HEROES_PER_PLAYER = 4
-
-FULL_BOARD = (1 << NUM_SQUARES) - 1
-_NOT_FILE_A = sum(1 << sq for sq in range(NUM_SQUARES) if sq % SIZE != 0)
-_NOT_FILE_I = sum(1 << sq for sq in range(NUM_SQUARES) if sq % SIZE != SIZE - 1)
-#: ``TARGET_BIT[sq * 24 + card]`` is ``1 << target`` or 0 if the card leaves the board.
-TARGET_BIT: tuple[int, ...] = tuple(0 if t < 0 else 1 << t for t in TARGET)
-
-_KIND_CODE = {PLAY: 0, HERO: 1, DRAW: 2}
-_CODE_KIND = (PLAY, HERO, DRAW)
+_KIND_CODE = {PLAY: K.PLAY_KIND, HERO: K.HERO_KIND, DRAW: K.DRAW_KIND}
 _COLORS = (Color.RED, Color.WHITE)
+_S0, _S1, _CROWN, _H0, _H1, _HE0, _HE1, _PILE, _DISCARD, _TURN, _OVER = range(K.FIELDS)
+_DRAW_ACTION = K.DRAW_ACTION
 
 
 class Termination(Enum):
@@ -48,6 +41,9 @@ class Termination(Enum):
 
     STONES = "all 52 stones are on the board"
     BLOCKED = "neither player can move"
+
+
+_TERMINATIONS = (None, Termination.STONES, Termination.BLOCKED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,64 +66,28 @@ class Outcome:
                 "winner": "draw" if self.winner is None else str(self.winner)}
 
 
-def _spread(m: int) -> int:
-    return m | ((m << 1) & _NOT_FILE_A) | ((m >> 1) & _NOT_FILE_I) | ((m << SIZE) & FULL_BOARD) | (m >> SIZE)
-
-
-def territories(stones: int) -> list[int]:
-    """Edge-connected groups of a stone bitmask (ruling 8), largest first.
-
-    ``stones``: an int whose bit ``sq`` is set for each stone. Returns bitmasks.
-    """
-    groups = []
-    while stones:
-        comp = stones & -stones
-        while True:
-            grown = _spread(comp) & stones
-            if grown == comp:
-                break
-            comp = grown
-        groups.append(comp)
-        stones ^= comp
-    groups.sort(key=lambda g: -g.bit_count())
-    return groups
-
-
-def score_of(stones: int) -> int:
-    """Sum over territories of size squared (ruling 8). ``stones``: a bitmask."""
-    total = 0
-    while stones:
-        comp = stones & -stones
-        while True:
-            grown = _spread(comp) & stones
-            if grown == comp:
-                break
-            comp = grown
-        total += comp.bit_count() ** 2
-        stones ^= comp
-    return total
-
-
 def decide(red: int, white: int) -> tuple[Color | None, str]:
-    """Winner and deciding rule for two stone bitmasks (ruling 8's order of tie-breaks)."""
-    rs, ws = score_of(red), score_of(white)
-    if rs != ws:
-        return (Color.RED if rs > ws else Color.WHITE), "score"
-    rt, wt = territories(red), territories(white)
-    rl = rt[0].bit_count() if rt else 0
-    wl = wt[0].bit_count() if wt else 0
-    if rl != wl:
-        return (Color.RED if rl > wl else Color.WHITE), "largest territory"
-    rn, wn = red.bit_count(), white.bit_count()
-    if rn != wn:
-        return (Color.RED if rn > wn else Color.WHITE), "stones"
-    return None, "draw"
+    """Winner and deciding rule for two stone bitmasks (ruling 8's order of tie-breaks;
+    :func:`game.roseking.engine.kernel.decide` with the winner as a :class:`Color`)."""
+    w, by = K.decide(red, white)
+    return (None if w is None else _COLORS[w]), by
+
+
+#: Record text -> ``(player, kernel action, card index)`` for every complete move text
+#: (a draw without its card is left out: it is never a pushable move).
+_TEXT_ACTIONS: dict[str, tuple[int, int, int]] = {
+    text: (int(m.player), K.DRAW_ACTION if m.kind is DRAW else _KIND_CODE[m.kind] * NUM_CARDS + m.card.index,
+           m.card.index)
+    for text, m in _PARSED.items() if m.card is not None
+}
 
 
 class State:
     """A Rose King position with its move stack.
 
-    Public attributes (read them, do not assign them; use push/pop):
+    The position itself is a raw kernel position (:mod:`game.roseking.engine.kernel`);
+    these read-only views of it are the public attributes (read them, do not assign them;
+    use push/pop):
 
     - ``stones``: ``[red_bitmask, white_bitmask]``, bit ``sq`` set for a stone on square ``sq``
     - ``crown``: square 0..80 of the crown
@@ -141,8 +101,7 @@ class State:
     - ``move_stack``: the moves pushed so far, the game record
     """
 
-    __slots__ = ("stones", "crown", "hands", "heroes", "draw_pile", "discard_pile",
-                 "discard_top", "turn", "termination", "deal", "move_stack", "_undo")
+    __slots__ = ("_st", "_root", "_top0", "deal", "move_stack", "_undo")
 
     def __init__(self, red_hand: Iterable[Card], white_hand: Iterable[Card]) -> None:
         """Set up a new game from a deal (ruling 3).
@@ -152,25 +111,114 @@ class State:
         """
         red_cards, white_cards = tuple(red_hand), tuple(white_hand)
         for name, hand in (("red", red_cards), ("white", white_cards)):
-            if len(hand) != HAND_LIMIT or not all(isinstance(c, Card) for c in hand):
+            if len(hand) != HAND_LIMIT or (not set(map(type, hand)) <= {Card}
+                                           and not all(isinstance(c, Card) for c in hand)):
                 raise ValueError(f"bad deal: {name} must be dealt exactly 5 power cards")
-            if len({c.index for c in hand}) != HAND_LIMIT:
-                raise ValueError(f"bad deal: {name} is dealt the same card twice")
         rm, wm = _mask(red_cards), _mask(white_cards)
+        for name, m in (("red", rm), ("white", wm)):
+            if m.bit_count() != HAND_LIMIT:
+                raise ValueError(f"bad deal: {name} is dealt the same card twice")
         if rm & wm:
             raise ValueError("bad deal: both hands hold " + ", ".join(c.name for c in red_cards if (wm >> c.index) & 1))
-        self.stones = [0, 0]
-        self.crown = CENTER
-        self.hands = [rm, wm]
-        self.heroes = [HEROES_PER_PLAYER, HEROES_PER_PLAYER]
-        self.draw_pile = ALL_CARDS_MASK & ~(rm | wm)
-        self.discard_pile = 0
-        self.discard_top = -1
-        self.turn = Color.RED
-        self.termination: Termination | None = None
+        self._st = K.new_position(rm, wm)
+        self._root = (*self._st,)  # the position before the first move
+        self._top0 = -1  # the discard pile's top before the first move (from_position)
         self.deal = (red_cards, white_cards)
         self.move_stack: list[Move] = []
-        self._undo: list[tuple] = []
+        # The raw position before each move, or None where a batch (push_strs) skipped it;
+        # pop rebuilds the Nones from _root when it meets one.
+        self._undo: list[tuple[int, ...] | None] = []
+
+    # ------------------------------------------------------------------ views of the raw position
+    @property
+    def stones(self) -> list[int]:
+        """``[red, white]`` stone bitmasks (a new list: changing it changes nothing)."""
+        return [self._st[_S0], self._st[_S1]]
+
+    @stones.setter
+    def stones(self, value: Sequence[int]) -> None:  # for tests building positions by hand
+        self._st[_S0], self._st[_S1] = value
+        self._edited()
+
+    @property
+    def crown(self) -> int:
+        return self._st[_CROWN]
+
+    @crown.setter
+    def crown(self, value: int) -> None:
+        self._st[_CROWN] = value
+        self._edited()
+
+    @property
+    def hands(self) -> list[int]:
+        """``[red, white]`` hands as 24-bit card sets (a new list)."""
+        return [self._st[_H0], self._st[_H1]]
+
+    @hands.setter
+    def hands(self, value: Sequence[int]) -> None:
+        self._st[_H0], self._st[_H1] = value
+        self._edited()
+
+    @property
+    def heroes(self) -> list[int]:
+        """``[red, white]`` hero cards left (a new list)."""
+        return [self._st[_HE0], self._st[_HE1]]
+
+    @heroes.setter
+    def heroes(self, value: Sequence[int]) -> None:
+        self._st[_HE0], self._st[_HE1] = value
+        self._edited()
+
+    @property
+    def draw_pile(self) -> int:
+        return self._st[_PILE]
+
+    @draw_pile.setter
+    def draw_pile(self, value: int) -> None:
+        self._st[_PILE] = value
+        self._edited()
+
+    @property
+    def discard_pile(self) -> int:
+        return self._st[_DISCARD]
+
+    @discard_pile.setter
+    def discard_pile(self, value: int) -> None:
+        self._st[_DISCARD] = value
+        self._edited()
+
+    @property
+    def discard_top(self) -> int:
+        """Index of the last card discarded, -1 when the discard pile is empty: the card of the
+        last play or hero move (the pile empties only when it becomes the draw pile, ruling 5)."""
+        if not self._st[_DISCARD]:
+            return -1
+        for m in reversed(self.move_stack):
+            if m.kind is not DRAW:
+                return m.card.index  # type: ignore[union-attr]
+        return self._top0
+
+    @property
+    def turn(self) -> Color:
+        return _COLORS[self._st[_TURN]]
+
+    @turn.setter
+    def turn(self, value: int) -> None:
+        self._st[_TURN] = int(value)
+        self._edited()
+
+    def _edited(self) -> None:
+        """A setter changed the position by hand (tests do, before any move): it is the new start."""
+        if not self.move_stack:
+            self._root = (*self._st,)
+
+    @property
+    def termination(self) -> Termination | None:
+        return _TERMINATIONS[K.termination(self._st)]
+
+    def raw(self) -> list[int]:
+        """A copy of the raw kernel position (:mod:`game.roseking.engine.kernel`), for search."""
+        return self._st[:]
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -212,42 +260,40 @@ class State:
         if not all(0 <= h <= HEROES_PER_PLAYER for h in heroes):
             raise ValueError("heroes must be 0..4 each")
         c = parse_square(crown)
-        s = cls.__new__(cls)
-        s.stones = [sum(1 << q for q in rs), sum(1 << q for q in ws)]
-        if (s.stones[0] | s.stones[1]) and not ((s.stones[0] | s.stones[1]) >> c) & 1:
+        red_mask, white_mask = sum(1 << q for q in rs), sum(1 << q for q in ws)
+        if (red_mask | white_mask) and not ((red_mask | white_mask) >> c) & 1:
             raise ValueError("the crown must stand on a stone once stones are on the board")
-        s.crown = c
-        s.hands = [_mask(hands[0]), _mask(hands[1])]
-        s.heroes = list(heroes)
-        s.discard_pile = _mask(disc)
-        s.discard_top = disc[-1].index if disc else -1
-        s.draw_pile = ALL_CARDS_MASK & ~(s.hands[0] | s.hands[1] | s.discard_pile)
-        s.turn = Color(turn)
-        s.termination = None
+        hand_masks = [_mask(hands[0]), _mask(hands[1])]
+        discard_mask = _mask(disc)
+        s = cls.__new__(cls)
+        st = [0] * K.FIELDS
+        st[_S0], st[_S1], st[_CROWN] = red_mask, white_mask, c
+        st[_H0], st[_H1] = hand_masks
+        st[_HE0], st[_HE1] = heroes
+        st[_PILE] = ALL_CARDS_MASK & ~(hand_masks[0] | hand_masks[1] | discard_mask)
+        st[_DISCARD] = discard_mask
+        st[_TURN] = int(turn)
+        s._st = st
+        s._top0 = disc[-1].index if disc else -1
         s.deal = (tuple(hands[0]), tuple(hands[1]))
         s.move_stack = []
         s._undo = []
-        if s.stones_placed == TOTAL_STONES:
-            s.termination = Termination.STONES
-        elif not s._can_move(s.turn):
-            if s._can_move(1 - s.turn):
-                s.turn = _COLORS[1 - s.turn]
+        if (red_mask | white_mask).bit_count() == TOTAL_STONES:
+            st[_OVER] = 1
+        elif not K.can_move(st, st[_TURN]):
+            if K.can_move(st, 1 - st[_TURN]):
+                st[_TURN] = 1 - st[_TURN]
             else:
-                s.termination = Termination.BLOCKED
+                st[_OVER] = 1
+        s._root = (*st,)
         return s
 
     def copy(self, stack: bool = True) -> "State":
         """An independent copy; ``stack=False`` drops the move and undo stacks (for search)."""
         s = State.__new__(State)
-        s.stones = self.stones[:]
-        s.crown = self.crown
-        s.hands = self.hands[:]
-        s.heroes = self.heroes[:]
-        s.draw_pile = self.draw_pile
-        s.discard_pile = self.discard_pile
-        s.discard_top = self.discard_top
-        s.turn = self.turn
-        s.termination = self.termination
+        s._st = self._st[:]
+        s._root = self._root
+        s._top0 = self._top0
         s.deal = self.deal
         s.move_stack = self.move_stack[:] if stack else []
         s._undo = self._undo[:] if stack else []
@@ -262,7 +308,7 @@ class State:
     @property
     def stones_placed(self) -> int:
         """Stones on the board, 0..52 (flips do not change it)."""
-        return (self.stones[0] | self.stones[1]).bit_count()
+        return (self._st[_S0] | self._st[_S1]).bit_count()
 
     @property
     def stones_left(self) -> int:
@@ -270,49 +316,37 @@ class State:
         return TOTAL_STONES - self.stones_placed
 
     def is_game_over(self) -> bool:
-        return self.termination is not None
+        return self._st[_OVER] != 0
 
     def hand(self, color: Color) -> list[Card]:
         """``color``'s power cards in canonical order."""
-        return [CARDS[i] for i in iter_bits(self.hands[color])]
+        return [CARDS[i] for i in iter_bits(self._st[_H0 + color])]
 
     def draw_pile_cards(self) -> list[Card]:
-        return [CARDS[i] for i in iter_bits(self.draw_pile)]
+        return [CARDS[i] for i in iter_bits(self._st[_PILE])]
 
     def discard_pile_cards(self) -> list[Card]:
-        return [CARDS[i] for i in iter_bits(self.discard_pile)]
+        return [CARDS[i] for i in iter_bits(self._st[_DISCARD])]
 
     def owner(self, sq: int) -> Color | None:
         """Colour of the stone on ``sq``, or None if it is empty."""
-        if (self.stones[0] >> sq) & 1:
+        if (self._st[_S0] >> sq) & 1:
             return Color.RED
-        if (self.stones[1] >> sq) & 1:
+        if (self._st[_S1] >> sq) & 1:
             return Color.WHITE
         return None
 
     def target(self, card: Card) -> int | None:
         """Square ``card`` would move the crown to, or None if off the board."""
-        t = TARGET[self.crown * NUM_CARDS + card.index]
+        t = TARGET[self._st[_CROWN] * NUM_CARDS + card.index]
         return None if t < 0 else t
 
     def _can_move(self, p: int) -> bool:
-        hand = self.hands[p]
-        if hand.bit_count() < HAND_LIMIT:
-            return True
-        occ = self.stones[0] | self.stones[1]
-        opp = self.stones[1 - p] if self.heroes[p] else 0
-        base = self.crown * NUM_CARDS
-        while hand:
-            low = hand & -hand
-            hand ^= low
-            bit = TARGET_BIT[base + low.bit_length() - 1]
-            if bit and (not occ & bit or opp & bit):
-                return True
-        return False
+        return K.can_move(self._st, p)
 
     def has_legal_move(self, color: Color) -> bool:
         """Whether ``color`` could act if it were their turn (ruling 6)."""
-        return self.termination is None and self._can_move(color)
+        return not self._st[_OVER] and K.can_move(self._st, color)
 
     def legal_moves(self) -> list[Move]:
         """The mover's legal moves: plays and heroes in card order, then a draw.
@@ -320,26 +354,9 @@ class State:
         The draw appears once, as ``Move(player, DRAW, None)``: its card is a
         chance outcome (see :meth:`chance_outcomes`). Empty once the game is over.
         """
-        if self.termination is not None:
-            return []
-        p = self.turn
-        player = _COLORS[p]
-        occ = self.stones[0] | self.stones[1]
-        opp = self.stones[1 - p] if self.heroes[p] else 0
-        base = self.crown * NUM_CARDS
-        hand = self.hands[p]
-        moves = []
-        for i in iter_bits(hand):
-            bit = TARGET_BIT[base + i]
-            if not bit:
-                continue
-            if not occ & bit:
-                moves.append(Move(player, PLAY, CARDS[i]))
-            elif opp & bit:
-                moves.append(Move(player, HERO, CARDS[i]))
-        if hand.bit_count() < HAND_LIMIT:
-            moves.append(Move(player, DRAW, None))
-        return moves
+        st = self._st
+        player = _COLORS[st[_TURN]]
+        return [_ACTION_MOVES[player][a] for a in K.legal_actions(st)]
 
     def chance_outcomes(self) -> list[Card]:
         """Cards a draw can bring now, in canonical order; each has probability 1/n.
@@ -347,56 +364,23 @@ class State:
         This is the sorted set that the network's joint coin indexes into. After the
         eager reshuffle (ruling 5) it is exactly the old discard pile.
         """
-        return [CARDS[i] for i in iter_bits(self.draw_pile)]
+        return [CARDS[i] for i in iter_bits(self._st[_PILE])]
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is illegal here (naming the rule), or None if it is legal.
 
         A draw must carry its card (the chance outcome).
         """
-        if self.termination is not None:
-            return "game already over"
-        if move.player != self.turn:
-            return f"wrong player to move: it is {self.turn}'s turn"
-        return self._reason(self.turn, move.kind, None if move.card is None else move.card.index)
-
-    def _reason(self, p: int, kind: Kind, c: int | None) -> str | None:
-        if kind is DRAW:
-            if self.hands[p].bit_count() >= HAND_LIMIT:
-                return "hand full: a player may draw only with fewer than 5 cards"
-            if c is None:
-                return "a draw needs its card (the chance outcome)"
-            if not (self.draw_pile >> c) & 1:
-                return f"card not in the draw pile: {CARDS[c]}"
-            return None
-        if c is None:
-            return f"{kind.value} needs a card"
-        if not (self.hands[p] >> c) & 1:
-            return f"not in hand: {CARDS[c]}"
-        t = TARGET[self.crown * NUM_CARDS + c]
-        if t < 0:
-            return f"off the board: {CARDS[c]} from {square_name(self.crown)} leaves the board"
-        bit = 1 << t
-        occ = self.stones[0] | self.stones[1]
-        if kind is PLAY:
-            if occ & bit:
-                return f"square occupied: {square_name(t)} holds a stone"
-            return None
-        # HERO
-        if not self.stones[1 - p] & bit:
-            what = "is empty" if not occ & bit else "holds the mover's own stone"
-            return f"hero needs an opponent's stone: {square_name(t)} {what}"
-        if not self.heroes[p]:
-            return "no hero cards left"
-        return None
+        return K.illegal_reason(self._st, int(move.player), _KIND_CODE[move.kind],
+                                -1 if move.card is None else move.card.index)
 
     def is_legal(self, move: Move) -> bool:
         return self.illegal_reason(move) is None
 
     def passed(self) -> bool:
         """Whether the opponent of the last mover had to pass after the last move (ruling 6)."""
-        return (self.termination is None and bool(self.move_stack)
-                and self.move_stack[-1].player == self.turn)
+        return (not self._st[_OVER] and bool(self.move_stack)
+                and self.move_stack[-1].player == self._st[_TURN])
 
     def observation(self, player: Color) -> dict:
         """What ``player`` sees (OpenSpiel's information state), as plain data.
@@ -413,36 +397,37 @@ class State:
         def squares(mask: int) -> list[str]:
             return [square_name(q) for q in iter_bits(mask)]
 
+        st = self._st
         return {
-            "player": str(Color(player)), "to_move": None if self.termination else str(Color(self.turn)),
-            "crown": square_name(self.crown), "red": squares(self.stones[0]), "white": squares(self.stones[1]),
+            "player": str(Color(player)), "to_move": None if st[_OVER] else str(self.turn),
+            "crown": square_name(st[_CROWN]), "red": squares(st[_S0]), "white": squares(st[_S1]),
             "hands": {"red": [c.name for c in self.hand(Color.RED)], "white": [c.name for c in self.hand(Color.WHITE)]},
-            "heroes": {"red": self.heroes[0], "white": self.heroes[1]},
-            "draw_pile": [c.name for c in self.draw_pile_cards()], "draw_pile_count": self.draw_pile.bit_count(),
+            "heroes": {"red": st[_HE0], "white": st[_HE1]},
+            "draw_pile": [c.name for c in self.draw_pile_cards()], "draw_pile_count": st[_PILE].bit_count(),
             "discard_pile": [c.name for c in self.discard_pile_cards()],
             "discard_top": None if self.discard_top < 0 else CARDS[self.discard_top].name,
-            "stones_left": self.stones_left, "ply": self.ply, "over": self.termination is not None,
+            "stones_left": self.stones_left, "ply": self.ply, "over": st[_OVER] != 0,
         }
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> tuple[int, int]:
         """(red, white) sums of territory sizes squared (ruling 8)."""
-        return score_of(self.stones[0]), score_of(self.stones[1])
+        return score_of(self._st[_S0]), score_of(self._st[_S1])
 
     def territories(self, color: Color) -> list[int]:
         """``color``'s territories as square bitmasks, largest first."""
-        return territories(self.stones[color])
+        return territories(self._st[_S0 + color])
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over (ruling 7 and 8), else None."""
-        if self.termination is None:
+        if not self._st[_OVER]:
             return None
         rs, ws = self.scores()
         if rs != ws:
             winner, by = (Color.RED if rs > ws else Color.WHITE), "score"
         else:
-            winner, by = decide(self.stones[0], self.stones[1])
-        return Outcome(self.termination, winner, rs, ws, by)
+            winner, by = decide(self._st[_S0], self._st[_S1])
+        return Outcome(self.termination, winner, rs, ws, by)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ push / pop
     def push(self, move: Move) -> None:
@@ -451,7 +436,11 @@ class State:
         Pushing an illegal move corrupts the state. Use :meth:`push_checked` for
         moves from people, files or the network.
         """
-        self._push(_KIND_CODE[move.kind], move.card.index)  # type: ignore[union-attr]
+        kind = move.kind
+        c = move.card.index  # type: ignore[union-attr]
+        st = self._st
+        self._undo.append((*st,))
+        K.apply(st, _DRAW_ACTION if kind is DRAW else (c if kind is PLAY else NUM_CARDS + c), c)
         self.move_stack.append(move)
 
     def push_checked(self, move: Move) -> None:
@@ -467,55 +456,69 @@ class State:
     def push_str(self, text: str) -> Move:
         """Parse record notation and push it checked; returns the move.
 
-        Raises InvalidMoveError (bad text) or IllegalMoveError (breaks a rule).
+        Raises InvalidMoveError (bad text) or IllegalMoveError (breaks a rule); on an
+        error nothing changes. One dictionary look-up and the kernel's check and apply
+        (:func:`game.roseking.engine.kernel.replay`); a whole record goes faster through
+        :meth:`push_strs`.
         """
-        move = Move.from_str(text)
-        self.push_checked(move)
+        code = _TEXT_ACTIONS.get(text) if type(text) is str else None
+        if code is None:  # not a complete move text: from_str raises InvalidMoveError, or a bare draw
+            move = Move.from_str(text)
+            self.push_checked(move)
+            return move
+        if not K.replay(self._st, [code], self._undo):
+            p, action, c = code
+            raise IllegalMoveError(f"{text}: {K.illegal_reason(self._st, p, action // NUM_CARDS, c)}")
+        move = _PARSED[text]
+        self.move_stack.append(move)
         return move
 
-    def _push(self, kind: int, c: int) -> None:
-        """The unchecked core of push: ``kind`` 0 play, 1 hero, 2 draw; ``c`` a card index."""
-        stones = self.stones
-        p = self.turn
-        self._undo.append((stones[0], stones[1], self.crown, self.hands[0], self.hands[1],
-                           self.heroes[p], self.draw_pile, self.discard_pile, self.discard_top, p))
-        bit = 1 << c
-        if kind == 2:
-            self.hands[p] |= bit
-            pile = self.draw_pile & ~bit
-            if not pile:  # ruling 5: eager reshuffle
-                pile = self.discard_pile
-                self.discard_pile = 0
-                self.discard_top = -1
-            self.draw_pile = pile
-        else:
-            t = TARGET[self.crown * NUM_CARDS + c]
-            tb = 1 << t
-            self.hands[p] &= ~bit
-            self.discard_pile |= bit
-            self.discard_top = c
-            self.crown = t
-            if kind == 1:
-                self.heroes[p] -= 1
-                stones[1 - p] &= ~tb
-            stones[p] |= tb
-            if kind == 0 and (stones[0] | stones[1]).bit_count() == TOTAL_STONES:
-                self.termination = Termination.STONES
-                return
-        o = 1 - p
-        if self._can_move(o):
-            self.turn = _COLORS[o]
-        elif not self._can_move(p):
-            self.termination = Termination.BLOCKED
+    def push_strs(self, texts: Sequence[str]) -> None:
+        """:meth:`push_str` each of ``texts`` in order: record validation's loop, one kernel
+        call per game (:func:`game.roseking.engine.kernel.replay`).
+
+        Raises like :meth:`push_str` at the first bad text; the moves before it stay pushed,
+        so the bad one is ``texts[self.ply - ply_before]``. :meth:`pop` works as after
+        :meth:`push_str` (the undo entries are rebuilt on the first pop that needs them).
+        """
+        if not isinstance(texts, (list, tuple)):
+            texts = list(texts)
+        if not set(map(type, texts)) <= {str}:  # anything but plain strings: one by one
+            for text in texts:
+                self.push_str(text)
+            return
+        n = K.replay(self._st, map(_TEXT_ACTIONS.get, texts))
+        parsed = _PARSED
+        self.move_stack.extend([parsed[t] for t in texts[:n]] if n < len(texts) else map(parsed.__getitem__, texts))
+        self._undo.extend([None] * n)
+        if n < len(texts):
+            text = texts[n]
+            code = _TEXT_ACTIONS.get(text)
+            if code is not None:
+                p, action, c = code
+                raise IllegalMoveError(f"{text}: {K.illegal_reason(self._st, p, action // NUM_CARDS, c)}")
+            move = Move.from_str(text)  # raises InvalidMoveError, or it is a draw without its card:
+            reason = self.illegal_reason(move)
+            assert reason is not None, "a draw without its card is never pushable"
+            raise IllegalMoveError(f"{move}: {reason}")
+
+    def _rebuild_undo(self) -> None:
+        """Fill the undo entries a batch skipped, replaying the move stack from the start."""
+        st = list(self._root)
+        undo: list[tuple[int, ...] | None] = []
+        for m in self.move_stack:
+            undo.append((*st,))
+            c = m.card.index  # type: ignore[union-attr]
+            K.apply(st, _DRAW_ACTION if m.kind is DRAW else (c if m.kind is PLAY else NUM_CARDS + c), c)
+        assert st == self._st, "the move stack rebuilds the position"
+        self._undo = undo
 
     def pop(self) -> Move:
         """Take back the last move and return it. Raises IndexError if there is none."""
+        if self.move_stack and self._undo[-1] is None:
+            self._rebuild_undo()
         move = self.move_stack.pop()
-        (self.stones[0], self.stones[1], self.crown, self.hands[0], self.hands[1], heroes,
-         self.draw_pile, self.discard_pile, self.discard_top, p) = self._undo.pop()
-        self.heroes[p] = heroes
-        self.turn = _COLORS[p]
-        self.termination = None
+        self._st = list(self._undo.pop())  # type: ignore[arg-type]
         return move
 
     # ------------------------------------------------------------------ identity
@@ -526,23 +529,17 @@ class State:
         heroes red, heroes white, red stones (11 bytes LE), white stones (11),
         red hand (3), white hand (3), draw pile (3), discard pile (3).
         """
-        term = 0 if self.termination is None else (1 if self.termination is Termination.STONES else 2)
-        return b"".join((
-            b"RK1", bytes((int(self.turn), term, self.crown, self.heroes[0], self.heroes[1])),
-            self.stones[0].to_bytes(11, "little"), self.stones[1].to_bytes(11, "little"),
-            self.hands[0].to_bytes(3, "little"), self.hands[1].to_bytes(3, "little"),
-            self.draw_pile.to_bytes(3, "little"), self.discard_pile.to_bytes(3, "little"),
-        ))
+        return K.canonical_bytes(self._st)
 
     def state_hash(self) -> str:
         """SHA-256 of :meth:`canonical_bytes`, as 64 hex digits; stable across processes."""
-        return hashlib.sha256(self.canonical_bytes()).hexdigest()
+        return hashlib.sha256(K.canonical_bytes(self._st)).hexdigest()
 
     def __eq__(self, other: object) -> bool:
         """Same position and same move stack."""
         if not isinstance(other, State):
             return NotImplemented
-        return (self.canonical_bytes() == other.canonical_bytes() and self.move_stack == other.move_stack
+        return (self._st == other._st and self.move_stack == other.move_stack
                 and self.deal == other.deal)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
@@ -563,6 +560,13 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State ply={self.ply} turn={self.turn} stones={self.stones_placed} hash={self.state_hash()[:12]}>"
+
+
+#: ``_ACTION_MOVES[player][action]``: the shared Move of each kernel action (a draw without its card).
+_ACTION_MOVES: dict[Color, tuple[Move, ...]] = {
+    pl: tuple([Move(pl, PLAY, c) for c in CARDS] + [Move(pl, HERO, c) for c in CARDS] + [Move(pl, DRAW, None)])
+    for pl in _COLORS
+}
 
 
 def _mask(cards: Sequence[Card]) -> int:

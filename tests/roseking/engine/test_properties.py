@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from game.roseking.engine import (CARDS, DRAW, HERO, PLAY, IllegalMoveError, Kind, Move, Record, Rng, State,
                          TOTAL_STONES, score_of)
 from game.roseking.engine.cards import ALL_CARDS_MASK
-from game.roseking.engine.playout import random_playout
+from game.roseking.engine.kernel import random_playout
 
 from .helpers import random_game
 
@@ -87,8 +87,8 @@ def test_copy_without_stack_plays_on_identically(seed):
     c = s.copy(stack=False)
     assert c.canonical_bytes() == s.canonical_bytes() and c.move_stack == []
     rng1, rng2 = Rng(seed), Rng(seed)
-    a = random_playout(s, rng1)
-    b = random_playout(c, rng2)
+    a = random_playout(s.raw(), rng1)
+    b = random_playout(c.raw(), rng2)
     assert a == b
 
 
@@ -99,7 +99,7 @@ def test_playout_kernel_follows_the_engine(seed):
     rng = Rng(seed)
     s = State.random(rng)
     trace = []
-    red, white, plies = random_playout(s, rng, trace)
+    red, white, plies = random_playout(s.raw(), rng, trace)
     kinds = (PLAY, HERO, DRAW)
     for kind, c in trace:
         s.push_checked(Move(s.turn, kinds[kind], CARDS[c]))
