@@ -717,3 +717,16 @@ def test_a_host_killed_without_a_word_ends_the_match_for_its_joiners(sessions, t
         assert (tmp_path / "Bo.json.journal").exists()
     finally:
         host.kill()
+
+
+def test_a_royals_joiner_at_a_rose_king_host_stops_with_a_clear_reason(sessions):
+    from net.transport import LanSession
+    rk = LanSession.host("Rita", port=0)
+    try:
+        bo = sessions("join", "Bo", "127.0.0.1", rk.port)
+        seen: list = []
+        wait_until(bo, lambda: bo.status == "failed", seen=seen)
+        failed = [e for e in seen if isinstance(e, Failed)]
+        assert len(failed) == 1 and "does not host Royals & Riots" in failed[0].reason
+    finally:
+        rk.close()
