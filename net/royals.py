@@ -1,6 +1,45 @@
-"""Royals & Riots over the LAN: the pure building blocks (docs/protocol.md, "Royals & Riots").
+"""Royals & Riots over the LAN: the pure protocol layer (docs/protocol.md, "Royals & Riots").
 
-FIRST STEP of issue 13. Built here, without sockets and without time:
+API (issue 13; stable — changes are announced in commit messages)
+=================================================================
+No sockets, no threads, no clock: time comes in as ``now`` (seconds, monotonic). The
+transport (net/transport.py) does the handshake (shared ``hello``/``auth``), decodes frames
+with ``FrameDecoder(SCHEMAS)`` and hands every *match* message to these machines:
+
+Host (seat 1; one :class:`HostMatch` per match)::
+
+    m = HostMatch(game_id, ["Ann", "Bo", "Cy"], computers={3}, date=iso, now=t)
+    events = m.start(t)                         # opens round 1's first coin
+    events = m.receive(seat, msg_dict, t)       # a joiner's commit/reveal/act/ack/error
+    for seat, msgs in m.outgoing().items(): ... # frames to send, per joiner seat (drained)
+    m.play(action, t)                           # seat 1's person decides (IllegalMoveError)
+    m.decide(seat, action, t)                   # a computer seat decides (from Turn.observation)
+    m.tick(t)                                   # deadlines: withheld commits, forfeits
+    m.disconnected(seat, t) / m.connected(seat, t) / m.resume(seat, have, t)
+    m.set_computer(seat, True|False, t)         # hand an away seat to a computer (and back)
+    m.abandon(reason)                           # the host leaves: the match ends for all
+    m.record()                                  # the match record (dict), identical on every peer
+
+Joiner (one :class:`JoinerMatch` per joiner, seats 2..4)::
+
+    j = JoinerMatch(game_id, seat, names, date=host_date, now=t)
+    events = j.start(t)                         # its part of round 1's first coin
+    events = j.receive(msg_dict, t)             # the host's commits/act/you/hidden/proxy/round/error
+    msgs = j.outgoing()                         # frames for the host (drained)
+    j.play(action, t)                           # its decision (IllegalMoveError)
+    j.my_turn()                                 # its Observation when it must decide, else None
+    j.view                                      # its SeatView: .state (a full State), .observation()
+    j.received                                  # host messages held: the ``ply`` of a resume hello
+    j.resumed(t)                                # after a reconnection: re-send what may be lost
+    j.journal() / JoinerMatch.from_journal(d)   # its promises, for a restart
+    j.tick(t); j.record(); j.over
+
+Events (both): :class:`Applied`, :class:`Turn` (a seat must decide, with its Observation),
+:class:`CoinOpened`, :class:`RoundChecked`, :class:`SeatProxy`, :class:`Refused` (a message
+refused: close that connection, the match goes on), :class:`MatchOver` (the match ended for
+all; ``kind`` finished/illegal/coin/forfeit/left).
+
+Building blocks (the first step of issue 13):
 
 - :data:`SCHEMAS`: the shared messages plus Royals' own (``commits``, ``act``, ``you``,
   ``hidden``, ``round``), for :func:`net.framing.encode_frame`/``FrameDecoder(schemas=SCHEMAS)``.
@@ -13,9 +52,6 @@ FIRST STEP of issue 13. Built here, without sockets and without time:
   is legal, what this peer was told during the round matches); raises :class:`PlayError`
   naming the seat and the play.
 
-Not yet built (the later steps of issue 13): the host and joiner connection state machines
-that drive these over frames (``HostMatch``/``JoinerMatch``), the transport with several
-seated connections, resume, lobby, CLI, window, loopback tests and the bench.
 """
 
 from __future__ import annotations
@@ -24,13 +60,13 @@ import hashlib
 import re
 import secrets as _secrets
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 from game.royals.engine import (DEAL, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
-                                IllegalMoveError, InvalidMoveError, State)
+                                IllegalMoveError, InvalidMoveError, Observation, State)
 
 from .coin import coin_digest, coin_rng, commitment
-from .framing import MAX_PLY, SHARED_SCHEMAS, _bin, _int, _list, _str
+from .framing import MAX_PLY, SHARED_SCHEMAS, _bin, _bool, _int, _list, _str
 
 MAX_SEATS = 4
 _ACTION = _str(5, 200)          # an action text of docs/royals-record-format.md (a deal is the longest)
@@ -45,6 +81,7 @@ SCHEMAS = {
     "hidden": {"ply": _int(0, MAX_PLY), "seat": _int(1, MAX_SEATS)},
     "round": {"round": _int(1, 3), "first": _int(0, MAX_PLY), "actions": _list(_ACTION, 1, MAX_PLY),
               "secrets": _list(_bin(32), 2, MAX_PLY)},
+    "proxy": {"ply": _int(0, MAX_PLY), "seat": _int(2, MAX_SEATS), "on": _bool},
 }
 
 ROUND_HASH_LABEL = b"royals-lan round"
@@ -247,3 +284,238 @@ _WORD = re.compile(r"[A-Z]+[0-9]*")
 def card_names_in(text: str) -> set[str]:
     """The card names (``K4``, ``THIEF``, ``P10`` ...) appearing as whole words in ``text``."""
     return set(_WORD.findall(text))
+
+
+# --------------------------------------------------------------------------- the match state machines
+REVEAL_TIMEOUT = 10.0   #: s from the ``commits`` broadcast to a connected joiner's reveal (then it forfeits)
+FORFEIT_TIMEOUT = 60.0  #: s from the ``commits`` broadcast to a reveal, connected or not (then it forfeits)
+COMMIT_TIMEOUT = 6.0    #: s a connected joiner may take to commit to an open coin (then ``withheld``)
+OUTCOME_TIMEOUT = 60.0  #: s a joiner waits, after its reveal, for the host to apply the coin's outcome
+
+#: Closing codes that end the match for everyone (the others close one connection only).
+MATCH_FATAL = frozenset({"illegal", "coin", "forfeit", "desync", "left"})
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An action was applied at engine ply ``ply``: ``text`` its action text (``""`` for a
+    joiner's view of another seat's hidden KEEP/PILE), ``seat`` the acting seat (0 for a
+    START/DEAL chance outcome)."""
+
+    ply: int
+    text: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Seat ``seat`` must decide at ply ``ply`` from ``observation`` (its information state).
+    Host: seat 1 (``computer`` False, its person: call ``play``) or a computer seat
+    (``computer`` True: the host's program calls ``decide(seat, ai.choose(observation))``).
+    Joiner: its own seat (its person or its own computer calls ``play``)."""
+
+    seat: int
+    ply: int
+    observation: Observation
+    computer: bool = False
+
+
+@dataclass(frozen=True)
+class CoinOpened:
+    """The joint coin for the chance event at ply ``ply`` (``kind``: start, deal, pile, stolen) began."""
+
+    ply: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class RoundChecked:
+    """Round ``round`` passed the round-end check; ``ply`` the ply after it, ``hash`` :func:`round_hash`.
+    On the host: every joiner acknowledged the same hash."""
+
+    round: int
+    ply: int
+    hash: bytes
+
+
+@dataclass(frozen=True)
+class SeatProxy:
+    """From ply ``ply`` seat ``seat`` is played by the host's computer (``on``) or by its person again."""
+
+    seat: int
+    ply: int
+    on: bool
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A message from ``seat`` (joiner: 1, the host) was refused with ``code`` (docs/protocol.md,
+    "Errors"): an ``error`` was queued for that seat; the transport closes that connection.
+    The match goes on (it can resume)."""
+
+    seat: int
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class MatchOver:
+    """The match ended for every peer. ``kind``: ``finished`` (by the rules), ``illegal`` (a
+    play broke the rules), ``coin`` (a lying reveal or deal), ``forfeit`` (a withheld reveal),
+    ``left`` (a peer left or abandoned). ``seat``: the seat at fault (0 for none); ``reason``
+    names the seat, the ply and the play."""
+
+    kind: str
+    seat: int
+    reason: str
+
+
+Event = Applied | Turn | CoinOpened | RoundChecked | SeatProxy | Refused | MatchOver
+
+
+class HostMatch:
+    """The host's side of one match (seat 1): the true engine, the coins in progress, the
+    per-seat outbox of everything each joiner was told, the acks, the deadlines.
+
+    ``game_id`` (16 bytes); ``names``: 2-4 player names, seat 1 first; ``computers``: the
+    seats (2..n) played by the host's computer from the start (their coin secrets come from
+    ``token_bytes``); ``teams`` (4 seats); ``date``: the record's date (ISO), sent to the
+    joiners by the transport; ``now``: the clock. Raises ValueError for a bad seat count,
+    game id or computer seat.
+
+    Joiner seats send ``commit``, ``reveal``, ``act``, ``ack``, ``error``; anything else is
+    ``order``. Every check names the seat and the play (docs/protocol.md, "Royals & Riots").
+    """
+
+    def __init__(self, game_id: bytes, names: Sequence[str], computers: Iterable[int] = (), *, teams: bool = False,
+                 date: str = "", now: float = 0.0, token_bytes: Callable[[int], bytes] = _secrets.token_bytes) -> None:
+        raise NotImplementedError
+
+    def start(self, now: float) -> list[Event]:
+        """Open round 1's first coin (its START chance event). Call once."""
+        raise NotImplementedError
+
+    def receive(self, seat: int, msg: dict, now: float) -> list[Event]:
+        """Handle one decoded message (schema-checked with :data:`SCHEMAS`) from joiner ``seat``."""
+        raise NotImplementedError
+
+    def outgoing(self) -> dict[int, list[dict]]:
+        """The messages queued per joiner seat since the last call (drained). The transport
+        sends them to seats that are connected and drops the others' (they stay in the outbox
+        for :meth:`resume`)."""
+        raise NotImplementedError
+
+    def outbox(self, seat: int) -> list[dict]:
+        """Every match message ever queued for joiner ``seat`` (a copy)."""
+        raise NotImplementedError
+
+    def play(self, action: Action, now: float) -> list[Event]:
+        """Seat 1's person decides ``action``. Raises IllegalMoveError (not its turn, or the rules)."""
+        raise NotImplementedError
+
+    def decide(self, seat: int, action: Action, now: float) -> list[Event]:
+        """Computer seat ``seat`` decides ``action`` (chosen from its :class:`Turn` observation).
+        Raises IllegalMoveError, ValueError if ``seat`` is not a computer seat."""
+        raise NotImplementedError
+
+    def turn(self) -> Turn | None:
+        """Who must decide now (seat 1 or a computer seat, with its observation), or None
+        (a joiner's turn, a coin, acks awaited, or the match over)."""
+        raise NotImplementedError
+
+    def waiting_for(self) -> dict[str, list[int]]:
+        """What the match waits for: ``{"decision": [seat]}``, ``{"commit": seats}``,
+        ``{"reveal": seats}``, ``{"ack": seats}`` or ``{}`` when over."""
+        raise NotImplementedError
+
+    def tick(self, now: float) -> list[Event]:
+        """Deadlines: a connected joiner that has not committed to an open coin within
+        COMMIT_TIMEOUT: ``Refused(withheld)``; a joiner whose reveal is missing REVEAL_TIMEOUT
+        (connected) or FORFEIT_TIMEOUT (in all) after ``commits``: it forfeits (MatchOver)."""
+        raise NotImplementedError
+
+    def connected(self, seat: int, now: float) -> list[Event]:
+        """Joiner ``seat``'s connection is seated (a new one or a resumed one)."""
+        raise NotImplementedError
+
+    def disconnected(self, seat: int, now: float) -> list[Event]:
+        """Joiner ``seat``'s connection is gone; its seat waits (or see :meth:`set_computer`)."""
+        raise NotImplementedError
+
+    def resume(self, seat: int, have: int, now: float) -> list[Event]:
+        """Catch-up for a joiner that proved its seat: queue ``outbox(seat)[have:]`` again
+        (``have``: the ``ply`` of its resume hello, the messages it holds). Raises ValueError
+        if ``have`` exceeds the outbox (the transport refuses with ``order``)."""
+        raise NotImplementedError
+
+    def set_computer(self, seat: int, on: bool, now: float) -> list[Event]:
+        """Hand joiner ``seat`` to the host's computer (``on``) while its person is away, or
+        give it back; announced to every joiner as ``proxy{ply, seat, on}``."""
+        raise NotImplementedError
+
+    def abandon(self, reason: str = "the host left") -> list[Event]:
+        """The host leaves: ``error{left}`` to every joiner, MatchOver(left, seat 1)."""
+        raise NotImplementedError
+
+    def record(self) -> dict:
+        """The match record (docs/royals-record-format.md) of the checked rounds, with the
+        ``lan`` key; identical on every peer; ``rose-king check`` accepts it."""
+        raise NotImplementedError
+
+
+class JoinerMatch:
+    """A joiner's side of one match (seat 2..4): its :class:`~game.royals.engine.SeatView`,
+    its coin secrets, what it heard (:class:`Heard`) and the round check.
+
+    ``game_id`` (16 bytes), ``seat``, ``names`` (seat 1 first), ``teams``, ``date`` (the
+    host's, for the record), ``now``. Raises ValueError for a bad seat.
+    """
+
+    def __init__(self, game_id: bytes, seat: int, names: Sequence[str], *, teams: bool = False, date: str = "",
+                 now: float = 0.0, token_bytes: Callable[[int], bytes] = _secrets.token_bytes) -> None:
+        raise NotImplementedError
+
+    def start(self, now: float) -> list[Event]:
+        """Commit to round 1's first coin."""
+        raise NotImplementedError
+
+    def receive(self, msg: dict, now: float) -> list[Event]:
+        """Handle one decoded message from the host."""
+        raise NotImplementedError
+
+    def outgoing(self) -> list[dict]:
+        """The messages queued for the host since the last call (drained)."""
+        raise NotImplementedError
+
+    def play(self, action: Action, now: float) -> list[Event]:
+        """Our decision. Raises IllegalMoveError (not our turn, or the rules, from our view)."""
+        raise NotImplementedError
+
+    def my_turn(self) -> Observation | None:
+        """Our observation when we must decide (and have not yet), else None."""
+        raise NotImplementedError
+
+    def tick(self, now: float) -> list[Event]:
+        """Deadline: the host withholding a coin's outcome OUTCOME_TIMEOUT after our reveal."""
+        raise NotImplementedError
+
+    def resumed(self, now: float) -> list[Event]:
+        """A new connection is seated (after the host's catch-up was queued): re-send our
+        unfinished commit/reveal, our unanswered decision and our last ack (identical repeats
+        are ignored by the host)."""
+        raise NotImplementedError
+
+    def journal(self) -> dict:
+        """Our promises as JSON-able data: game, seat, names, date, our coin secrets and
+        commitments, our decisions; write it before sending (the transport does)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_journal(cls, data: dict, now: float = 0.0) -> "JoinerMatch":
+        """A joiner restarted from :meth:`journal` data (``received`` 0: resume from the start).
+        Raises ValueError for malformed data."""
+        raise NotImplementedError
+
+    def record(self) -> dict:
+        """The match record of the checked rounds (identical to the host's)."""
+        raise NotImplementedError

@@ -15,6 +15,8 @@ The API in brief (python-chess and OpenSpiel are the models):
   raise :class:`IllegalMoveError` with the reason; ``pop`` undoes; ``history`` is the action
   list; ``copy(stack=False)`` for search; ``observation(seat)`` is one seat's information
   state; ``scores()``/``outcome()`` the results.
+- :class:`SeatView` (``view.py``): what one seat knows when it is told only its own part
+  (LAN joiners): its ``observation()`` and a consistent full ``state``.
 - :class:`Record` (``from_dict``/``to_json``/``replay``), :func:`status_line`, :class:`RecordError`.
 
 A whole match, every chance outcome from one seeded generator:
@@ -42,11 +44,12 @@ from .actions import (CHANCE_KINDS, DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEA
 from .cards import (CARD_NAMES, CARDS, NUM_CARDS, POINTS, Card, Rank, cards_of, mask_of, points_of, strength)
 from .record import FORMAT, SAMPLE, VERSION, Record, RecordError, RoundRecord, now_iso, status_line
 from .state import (ROUNDS, SETUP, ChanceEvent, Observation, Outcome, Phase, State, team_of, trick_winner)
+from .view import SeatView, ViewError
 
 __all__ = [
     "Rng", "CHANCE_KINDS", "DEAL", "EXECUTE", "KEEP", "PILE", "PLAY", "START", "STEAL", "Action",
     "IllegalMoveError", "InvalidMoveError", "Kind", "CARD_NAMES", "CARDS", "NUM_CARDS", "POINTS", "Card",
     "Rank", "cards_of", "mask_of", "points_of", "strength", "FORMAT", "SAMPLE", "VERSION", "Record",
     "RecordError", "RoundRecord", "now_iso", "status_line", "ROUNDS", "SETUP", "ChanceEvent", "Observation",
-    "Outcome", "Phase", "State", "team_of", "trick_winner",
+    "Outcome", "Phase", "State", "team_of", "trick_winner", "SeatView", "ViewError",
 ]
