@@ -133,13 +133,13 @@ def messages_for(before: State, action: Action, after: State, seat: int) -> list
     """The messages the host sends joiner ``seat`` (2..4) for ``action`` pushed at ply
     ``before.ply`` (``before``/``after``: the host's state around it; only read).
 
-    - START, PLAY, EXECUTE, STEAL without its card: public, ``act{ply, a}``; a play also
-      brings the player the top of its pile: ``you{ply, cards}`` to that seat alone.
+    - START, PLAY, EXECUTE, STEAL (the decision ``1 steal 2`` or ``1 steal none``, and the
+      chance outcome ``1 steal 2 K4``: the stolen card goes face up to the Thief's loot,
+      ruling 7): public, ``act{ply, a}``; a play also brings the player the top of its pile:
+      ``you{ply, cards}`` to that seat alone.
     - DEAL: ``you{ply, cards}`` with this seat's dealt cards.
     - KEEP, PILE: ``you`` to the seat itself (its kept cards; its pile's cards, never their
       order), ``hidden{ply, seat}`` to the others.
-    - STOLEN (a STEAL with its card): ``you`` to the Thief and the robbed seat, ``hidden``
-      to the others.
     """
     ply, k = before.ply, action.kind
     if k is DEAL:
@@ -148,10 +148,6 @@ def messages_for(before: State, action: Action, after: State, seat: int) -> list
         if action.seat == seat:
             cards = action.cards if k is KEEP else sorted(action.cards, key=lambda c: c.index)
             return [{"t": "you", "ply": ply, "cards": _names(cards)}]
-        return [{"t": "hidden", "ply": ply, "seat": action.seat}]
-    if k is STEAL and action.card is not None:
-        if seat in (action.seat, action.target):
-            return [{"t": "you", "ply": ply, "cards": action.card.name}]
         return [{"t": "hidden", "ply": ply, "seat": action.seat}]
     out = [{"t": "act", "ply": ply, "a": str(action)}]
     if k is PLAY and action.seat == seat and before.piles[seat - 1]:
@@ -270,12 +266,8 @@ def _match_heard(heard: Heard, ply: int, a: Action, text: str) -> None:
             raise PlayError(1, ply, "deal", "the deal differs from the cards we were dealt", "coin")
     if a.kind in (KEEP, PILE) and a.seat != me and heard.hidden.get(ply) != a.seat:
         raise PlayError(1, ply, text, "a hidden action we were not told of", "coin")
-    if a.kind is STEAL and a.card is not None:
-        if me in (a.seat, a.target):
-            if heard.yous.get(ply) != [a.card.name]:
-                raise PlayError(1, ply, text, "we were told another card for this theft", "coin")
-        elif heard.hidden.get(ply) != a.seat:
-            raise PlayError(1, ply, text, "a theft we were not told of", "coin")
+    if a.kind is STEAL and a.card is not None and public is None:
+        raise PlayError(1, ply, text, "a theft we were not told of", "coin")
 
 
 _WORD = re.compile(r"[A-Z]+[0-9]*")

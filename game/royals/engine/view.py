@@ -31,9 +31,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .actions import DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError
-from .cards import CARDS, Card
-from .state import Observation, Phase, State
+from .actions import DEAL, KEEP, PILE, PLAY, START, STEAL, Action
+from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, RANK_MASK, RANK_OF, THIEF, Card, Rank, cards_of, iter_bits
+from game.rng import Rng
+from .state import SETUP, Observation, Phase, State
 
 __all__ = ["SeatView", "ViewError"]
 
@@ -55,66 +56,406 @@ class SeatView:
     """
 
     def __init__(self, seat: int, players: int, teams: bool = False, base: State | None = None) -> None:
-        raise NotImplementedError
+        if base is None:
+            base = State(players, teams)
+        if base.players != players or base.teams != bool(teams):
+            raise ValueError("the base state has another seat count or team setting")
+        if not 1 <= seat <= players:
+            raise ValueError(f"seat {seat!r} is not one of the {players} seats")
+        self.seat, self.players, self.teams = seat, players, bool(teams)
+        self.reset(base)
 
     # ------------------------------------------------------------------ queries
     @property
     def ply(self) -> int:
         """The engine ply this view has reached (actions applied, hidden ones included)."""
-        raise NotImplementedError
+        return self._state.ply
 
     @property
     def state(self) -> State:
         """A full State consistent with everything this seat knows (placeholder cards where it
-        knows nothing). Do not push to it: it is rebuilt on every update (a copy is safe)."""
-        raise NotImplementedError
+        knows nothing). Do not push to it: it is replaced on every repair (a copy is safe)."""
+        return self._state
 
     def observation(self) -> Observation:
         """This seat's :class:`Observation`, equal to ``State.observation(seat)`` of the true match."""
-        raise NotImplementedError
+        return self._state.observation(self.seat)
+
+    def consistent(self) -> bool:
+        """Whether :attr:`state` agrees with every fact this seat saw this round: each card
+        played or stolen was in that hand then, and each seat that did not follow held no
+        card of the led rank then (the placeholder search keeps it so; see ``_settle``)."""
+        return self._consistent() is not None
 
     def legal_actions(self) -> list[Action]:
         """This seat's legal decisions now (empty unless it is to act)."""
-        raise NotImplementedError
+        st = self._state
+        if st.is_chance() or st.to_act != self.seat:
+            return []
+        return st.legal_actions()
 
     def check(self, action: Action) -> str | None:
-        """Why ``action`` (another seat's or our own public decision at the current ply) cannot
-        be legal as far as this seat can know, or None: the turn and seat, a card this seat
-        knows to be elsewhere (its own hand or pile, a loot, out of the game, already played),
-        a card of a rank the seat showed a void in... and, for our own seat, the full rules."""
-        raise NotImplementedError
+        """Why ``action`` (a public decision at the current ply: ours or another seat's)
+        cannot be legal as far as this seat can know, or None. Exact for our own seat and for
+        everything that depends on public facts only (turn, phase, steal target, execution,
+        starter); for another seat's play: a card this seat knows to be elsewhere (its own
+        hand or pile, a loot, out of the game, played before), or not following while that
+        seat holds a card of the led rank everyone saw it take back."""
+        st = self._state
+        if action.kind in (DEAL, PILE):
+            return f"a {action.kind.value} is not a public action"
+        if action.kind is STEAL and action.card is not None:
+            if st.phase is not Phase.STOLEN:
+                return "no theft is pending"
+            reason = st.illegal_reason(action)
+            if reason == "card not in that hand" and action.target != self.seat \
+                    and not (self._seen >> action.card.index) & 1:
+                return None
+            return reason
+        if action.kind is START and st.is_chance():
+            return st.illegal_reason(action)
+        if st.is_chance():
+            return "a chance event comes first"
+        if action.kind is not PLAY or action.seat == self.seat:
+            return st.illegal_reason(action)
+        reason = st.illegal_reason(action)
+        if reason is None or not (reason == "not in hand" or reason.startswith("must follow")):
+            return reason
+        c, i = action.card.index, action.seat - 1  # type: ignore[union-attr]
+        hand = st.hands[i]
+        if not (hand >> c) & 1 and (self._seen >> c) & 1:
+            return "not in hand"
+        if st.trick_plays and st.led >= 0 and RANK_OF[c] != st.led and c < THIEF \
+                and hand & self._seen & RANK_MASK[st.led]:
+            return f"must follow {Rank(st.led).title}"
+        return None
 
-    # ------------------------------------------------------------------ updates (ViewError on a contradiction)
+    # ------------------------------------------------------------------ updates
     def public(self, action: Action) -> None:
-        """Apply a public action at the current ply (see the module docstring)."""
-        raise NotImplementedError
+        """Apply a public action at the current ply (see the module docstring). Raises
+        ViewError if it contradicts what this seat knows (:meth:`check`)."""
+        st = self._state
+        if action.kind is KEEP and action.seat != self.seat:
+            raise ViewError(st.ply, "another seat's hand choice is not public")
+        why = self.check(action)
+        if why is not None:
+            raise ViewError(st.ply, f"{action}: {why}")
+        self._new_round_if_due()
+        k = action.kind
+        if k is PLAY and action.seat != self.seat:
+            self._place(action.card.index, action.seat)  # type: ignore[union-attr]
+            self._shows_void(action.seat, action.card.index)  # type: ignore[union-attr]
+        elif k is STEAL and action.card is not None and action.target != self.seat:
+            self._place(action.card.index, action.target)  # type: ignore[union-attr]
+        if action.card is not None:
+            self._seen |= 1 << action.card.index
+        self._append(("act", action))
+        if k is PLAY and action.seat != self.seat and self._consistent() is None:
+            self._settle()
 
     def dealt(self, cards: Iterable[Card]) -> None:
-        """The DEAL at the current ply: ``cards`` are this seat's dealt cards (12, 9 or 14)."""
-        raise NotImplementedError
+        """The DEAL at the current ply: ``cards`` are this seat's dealt cards (14, 12 or 9)."""
+        self._new_round_if_due()
+        st = self._state
+        mine = sorted({c.index for c in cards})
+        size, _, aside = SETUP[self.players]
+        if st.phase is not Phase.DEAL:
+            raise ViewError(st.ply, "a deal when none is due")
+        if len(mine) != size:
+            raise ViewError(st.ply, f"dealt {len(mine)} different cards, not {size}")
+        rest = [c for c in range(NUM_CARDS) if c not in set(mine)]
+        groups: list[list[int]] = []
+        for s in range(1, self.players + 1):
+            if s == self.seat:
+                groups.append(list(mine))
+            else:
+                groups.append(rest[:size])
+                rest = rest[size:]
+        groups.append(rest[:aside])
+        self._groups = groups
+        self._seen |= sum(1 << c for c in mine)
+        self._append(("deal", 0))
 
     def kept(self, cards: Iterable[Card]) -> None:
         """This seat's own KEEP at the current ply."""
-        raise NotImplementedError
+        self.public(Action.keep(self.seat, list(cards)))
 
     def own_pile(self, cards: Iterable[Card]) -> None:
         """This seat's own PILE at the current ply: its pile's cards (any order)."""
-        raise NotImplementedError
+        st = self._state
+        mask = sum(1 << c.index for c in cards)
+        if st.phase is not Phase.PILE or st.pending != self.seat:
+            raise ViewError(st.ply, "our pile when none is due")
+        if mask != st.dealt[self.seat - 1] & ~st.kept[self.seat - 1]:
+            raise ViewError(st.ply, "our pile must hold exactly our dealt cards not kept")
+        self._orders[self.seat] = sorted(iter_bits(mask))
+        self._append(("pile", self.seat))
 
     def drew(self, card: Card) -> None:
         """This seat's last play drew ``card`` from the top of its pile."""
-        raise NotImplementedError
+        st = self._state
+        last = st.history[-1] if st.history else None
+        order = self._orders.get(self.seat)
+        if last is None or last.kind is not PLAY or last.seat != self.seat or order is None:
+            raise ViewError(st.ply, "a draw without our play")
+        c = card.index
+        taken = self._drawn_count()
+        if taken < 1 or taken > len(order):
+            raise ViewError(st.ply, "a draw from an empty pile")
+        if c not in order[taken - 1:]:
+            raise ViewError(st.ply, f"{card} is not in the rest of our pile")
+        y = order[taken - 1]
+        if y != c:
+            self._swap(c, y)
+            self._rebuild()
 
     def hidden(self, seat: int) -> None:
         """Another seat's hidden KEEP or PILE at the current ply."""
-        raise NotImplementedError
+        st = self._state
+        if seat == self.seat or not 1 <= seat <= self.players:
+            raise ViewError(st.ply, f"a hidden action of seat {seat}")
+        if st.phase is Phase.KEEP and st.to_act == seat:
+            size = st.hand_size()
+            self._keeps[seat] = sum(1 << c for c in self._groups[seat - 1][:size])
+            self._append(("keep", seat))
+        elif st.phase is Phase.PILE and st.pending == seat:
+            kept = self._keeps.get(seat, 0)
+            self._orders[seat] = [c for c in self._groups[seat - 1] if not (kept >> c) & 1]
+            self._append(("pile", seat))
+        else:
+            raise ViewError(st.ply, f"no hidden action of seat {seat} is due now (phase {st.phase})")
 
     def hear(self, msg: dict) -> None:
         """Apply one protocol message: ``act{ply, a}``, ``you{ply, cards}``, ``hidden{ply, seat}``
-        (docs/protocol.md). Raises ViewError for a wrong ply or a contradiction,
-        InvalidMoveError for unreadable text."""
-        raise NotImplementedError
+        (docs/protocol.md). ``you`` means, by the phase: our deal, our keep, our pile's cards,
+        or (with the ply of our play) the card we drew. Raises ViewError for a wrong ply or a
+        contradiction, InvalidMoveError for unreadable text."""
+        t, ply, st = msg["t"], msg["ply"], self._state
+        if t == "you":
+            cards = [Card.from_name(x) for x in msg["cards"].split(",")] if msg["cards"] else []
+            last = st.history[-1] if st.history else None
+            if ply == st.ply - 1 and last is not None and last.kind is PLAY and last.seat == self.seat:
+                if len(cards) != 1:
+                    raise ViewError(ply, "a draw is one card")
+                self.drew(cards[0])
+                return
+            self._at(ply)
+            self._new_round_if_due()
+            st = self._state
+            if st.phase is Phase.DEAL:
+                self.dealt(cards)
+            elif st.phase is Phase.KEEP and st.to_act == self.seat:
+                self.kept(cards)
+            elif st.phase is Phase.PILE and st.pending == self.seat:
+                self.own_pile(cards)
+            else:
+                raise ViewError(ply, f"cards told to us at phase {st.phase}")
+            return
+        self._at(ply)
+        if t == "act":
+            self.public(Action.from_str(msg["a"]))
+        elif t == "hidden":
+            self._new_round_if_due()
+            self.hidden(msg["seat"])
+        else:
+            raise ViewError(ply, f"not a view message: {t!r}")
 
     def reset(self, state: State) -> None:
         """Put the true state in (after a round was checked): the view starts over from it."""
-        raise NotImplementedError
+        self._base = state.copy()
+        self._state = state.copy()
+        self._log: list[tuple[str, object]] = []
+        self._groups: list[list[int]] = []
+        self._keeps: dict[int, int] = {}
+        self._orders: dict[int, list[int]] = {}
+        self._seen = 0
+
+    # ------------------------------------------------------------------ internals
+    def _at(self, ply: int) -> None:
+        if ply != self._state.ply:
+            raise ViewError(ply, f"a message for ply {ply}, we are at ply {self._state.ply}")
+
+    def _new_round_if_due(self) -> None:
+        """A new round began in this view (no reset yet): its start becomes the base."""
+        st = self._state
+        if self._log and st.round != self._base.round and st.phase in (Phase.START, Phase.DEAL):
+            self._base = st.copy()
+            self._log, self._groups, self._keeps, self._orders, self._seen = [], [], {}, {}, 0
+
+    def _action(self, entry: tuple[str, object]) -> Action:
+        kind, x = entry
+        if kind == "act":
+            return x  # type: ignore[return-value]
+        if kind == "deal":
+            return Action.deal([[CARDS[c] for c in g] for g in self._groups])
+        if kind == "keep":
+            return Action.keep(x, cards_of(self._keeps[x]))  # type: ignore[arg-type]
+        return Action.pile(x, [CARDS[c] for c in self._orders[x]])  # type: ignore[arg-type]
+
+    def _append(self, entry: tuple[str, object]) -> None:
+        self._log.append(entry)
+        self._state.push(self._action(entry))
+
+    def _rebuild(self) -> None:
+        st = self._base.copy()
+        for e in self._log:
+            st.push(self._action(e))
+        self._state = st
+
+    def _drawn_count(self) -> int:
+        """Cards our pile has given us so far this round."""
+        order = self._orders.get(self.seat, [])
+        return len(order) - len(self._state.piles[self.seat - 1])
+
+    def _swap(self, x: int, y: int) -> None:
+        """Exchange cards ``x`` and ``y`` everywhere in the round's placeholders."""
+        def sw(c: int) -> int:
+            return y if c == x else x if c == y else c
+        self._groups = [[sw(c) for c in g] for g in self._groups]
+        self._orders = {s: [sw(c) for c in o] for s, o in self._orders.items()}
+        bx, by = 1 << x, 1 << y
+        for s, m in self._keeps.items():
+            if bool(m & bx) != bool(m & by):
+                self._keeps[s] = m ^ bx ^ by
+
+    def _replay(self, count: bool = False) -> tuple[State, int]:
+        """Replay the round's placeholders and weigh the broken facts: a card played or
+        stolen that was not in that hand then (1000: the state would be wrong), a seat that
+        did not follow while holding a card of the led rank (1). Returns (the replayed state, no history; the count), stopping
+        at the first broken fact unless ``count``."""
+        st = self._base.copy(stack=False)
+        bad = 0
+        for e in self._log:
+            a = self._action(e)
+            if a.kind is PLAY:
+                c = a.card.index  # type: ignore[union-attr]
+                h = st.hands[a.seat - 1]
+                if not (h >> c) & 1:
+                    bad += 1000
+                if st.trick_plays and st.led >= 0 and RANK_OF[c] != st.led and c < THIEF and h & RANK_MASK[st.led]:
+                    bad += 1
+            elif a.kind is STEAL and a.card is not None and not (st.hands[a.target - 1] >> a.card.index) & 1:  # type: ignore[operator]
+                bad += 1000
+            if bad and not count:
+                return st, bad
+            st.push(a)
+        return st, bad
+
+    def _consistent(self) -> State | None:
+        """The replayed state if every fact holds (see :meth:`_replay`), else None."""
+        st, bad = self._replay()
+        return None if bad else st
+
+    def _settle(self) -> None:
+        """If the placeholders break a fact, exchange pairs of cards (never this seat's own)
+        while that lowers the weight of broken facts (a local search, rarely needed); stuck
+        in a local minimum, a few random exchanges (a fixed generator: the view stays
+        deterministic) and search again."""
+        mine = set(self._groups[self.seat - 1]) if self._groups else set()
+        movable = [c for c in range(NUM_CARDS) if c not in mine]
+        _, bad = self._replay(True)
+        best_bad, best = bad, (self._snapshot_params())
+        rng = Rng(self._state.ply)
+        for attempt in range(8):
+            if attempt:
+                self._restore_params(best)
+                for _ in range(2 + attempt):
+                    x, y = rng.choice(movable), rng.choice(movable)
+                    self._swap(x, y)
+                _, bad = self._replay(True)
+            bad = self._descend(movable, bad)
+            if bad < best_bad:
+                best_bad, best = bad, self._snapshot_params()
+            if not best_bad:
+                break
+        self._restore_params(best)
+        self._rebuild()
+
+    def _descend(self, movable: list[int], bad: int) -> int:
+        improved = True
+        while bad and improved:
+            improved = False
+            for i, x in enumerate(movable):
+                for y in movable[i + 1:]:
+                    self._swap(x, y)
+                    _, b = self._replay(True)
+                    if b < bad:
+                        bad, improved = b, True
+                        if not bad:
+                            return 0
+                    else:
+                        self._swap(x, y)
+        return bad
+
+    def _snapshot_params(self) -> tuple:
+        return ([g[:] for g in self._groups], dict(self._keeps), {s: o[:] for s, o in self._orders.items()})
+
+    def _restore_params(self, snap: tuple) -> None:
+        groups, keeps, orders = snap
+        self._groups, self._keeps, self._orders = [g[:] for g in groups], dict(keeps), {s: o[:] for s, o in orders.items()}
+
+    def _free(self) -> int:
+        """Cards whose place this seat does not know (never seen this round)."""
+        return ALL_CARDS_MASK & ~self._seen
+
+    def _try(self, x: int, candidates: Iterable[int], ok=lambda st: True) -> None:
+        """Swap ``x`` with a candidate so that every void holds and ``ok(replayed state)``:
+        one exchange, else one more exchange of that candidate with another unknown card (a
+        three-card cycle); if none works, the first candidate (the voids are then relaxed,
+        as the AI's determinization does)."""
+        cands = list(candidates)
+
+        def good() -> bool:
+            st = self._consistent()
+            return st is not None and ok(st)
+        for y in cands:
+            self._swap(x, y)
+            if good():
+                self._rebuild()
+                return
+            self._swap(x, y)
+        mine = set(self._groups[self.seat - 1]) if self._groups else set()
+        free = [w for w in range(NUM_CARDS) if w != x and w not in mine]
+        for y in cands:
+            self._swap(x, y)
+            for z in (y, x):
+                for w in free:
+                    if w in (x, y):
+                        continue
+                    self._swap(z, w)
+                    if good():
+                        self._rebuild()
+                        return
+                    self._swap(z, w)
+            self._swap(x, y)
+        if cands:
+            self._swap(x, cands[0])
+            self._rebuild()
+
+    def _place(self, c: int, seat: int) -> None:
+        """Card ``c`` is revealed in ``seat``'s hand now: make the placeholder agree."""
+        st = self._state
+        hand = st.hands[seat - 1]
+        if (hand >> c) & 1:
+            return
+        if (self._seen >> c) & 1:
+            raise ViewError(st.ply, f"seat {seat} cannot hold {CARDS[c]}: we know where it is")
+        cands = list(iter_bits(hand & self._free() & ~st.known[seat - 1]))
+        if not cands:
+            raise ViewError(st.ply, f"seat {seat} cannot hold {CARDS[c]}: we know its whole hand")
+        self._try(c, cands, lambda st: (st.hands[seat - 1] >> c) & 1)
+
+    def _shows_void(self, seat: int, c: int) -> None:
+        """``seat`` plays ``c``: if it does not follow the led rank, it holds none of it."""
+        st = self._state
+        if not st.trick_plays or st.led < 0 or RANK_OF[c] == st.led or c >= THIEF:
+            return
+        rank, i = st.led, seat - 1
+        for z in list(iter_bits(st.hands[i] & RANK_MASK[rank] & self._free())):
+            hand = self._state.hands[i]
+            if not (hand >> z) & 1:
+                continue
+            left = (hand & RANK_MASK[rank]).bit_count()
+            outside = self._free() & ~hand & ~RANK_MASK[rank]
+            self._try(z, iter_bits(outside), lambda st: (st.hands[i] & RANK_MASK[rank]).bit_count() < left
+                      and (st.hands[i] >> c) & 1)
