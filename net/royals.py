@@ -62,8 +62,9 @@ import secrets as _secrets
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from game.royals.engine import (DEAL, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
-                                IllegalMoveError, InvalidMoveError, Observation, State)
+from game.royals.engine import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
+                                IllegalMoveError, InvalidMoveError, Observation, Record, SeatView, State,
+                                ViewError)
 
 from .coin import coin_digest, coin_rng, commitment
 from .framing import MAX_PLY, SHARED_SCHEMAS, _bin, _bool, _int, _list, _str
@@ -164,7 +165,9 @@ class Heard:
     ``commits``: coin purpose -> the commitments of every peer in seat order (from ``commits``);
     ``my_secrets``: purpose -> our own secret; ``acts``: ply -> public action text;
     ``yous``: ply -> list of card-name strings told to us alone; ``hidden``: ply -> seat;
-    ``own``: ply -> the action text we sent.
+    ``own``: ply -> the action text we sent; ``proxy``: ``[from ply, to ply or None]``
+    spans in which the host's computer played our seat (its decisions and coin parts are
+    then the host's, not ours).
     """
 
     seat: int
@@ -174,6 +177,11 @@ class Heard:
     yous: dict[int, list[str]] = field(default_factory=dict)
     hidden: dict[int, int] = field(default_factory=dict)
     own: dict[int, str] = field(default_factory=dict)
+    proxy: list[list] = field(default_factory=list)
+
+    def proxied(self, ply: int) -> bool:
+        """Whether the host's computer held our seat at ``ply``."""
+        return any(a <= ply and (b is None or ply < b) for a, b in self.proxy)
 
     def hear(self, msg: dict) -> None:
         """Record one decoded message from the host (``commits``, ``act``, ``you``, ``hidden``)."""
@@ -222,7 +230,8 @@ def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None 
                 raise PlayError(1, ply, text, "no coin secrets left for this chance event", "coin")
             sec = groups.pop(0)
             for s, secret in enumerate(sec, 1):
-                if heard is not None and s == heard.seat and heard.my_secrets.get(ply) != secret:
+                if heard is not None and s == heard.seat and heard.my_secrets.get(ply) != secret \
+                        and not heard.proxied(ply):
                     raise PlayError(1, ply, text, f"the reveal changes seat {s}'s own secret", "coin")
                 held = heard.commits.get(ply) if heard is not None else None
                 if heard is not None and (held is None or len(held) != len(sec)):
@@ -234,12 +243,14 @@ def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None 
                 raise PlayError(1, ply, text, f"the coin gives {str(expected)[:80]}, not this", "coin")
             state.push(a)
         else:
+            decider = state.to_act if a.kind is START else a.seat
             try:
                 state.push_checked(a)
             except IllegalMoveError as e:
-                raise PlayError(a.seat or 1, ply, text, str(e)) from None
-            if heard is not None and a.seat == heard.seat and a.kind is not START and heard.own.get(ply) != text:
-                raise PlayError(1, ply, text, f"a decision of seat {a.seat} (ours) that we did not make")
+                raise PlayError(decider or 1, ply, text, str(e)) from None
+            if heard is not None and decider == heard.seat and heard.own.get(ply) != text \
+                    and not heard.proxied(ply):
+                raise PlayError(1, ply, text, f"a decision of seat {decider} (ours) that we did not make")
         done.append(a)
         if heard is not None:
             _match_heard(heard, ply, a, text)
@@ -255,19 +266,24 @@ def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None 
 
 
 def _match_heard(heard: Heard, ply: int, a: Action, text: str) -> None:
-    """The reveal must agree with what the joiner was told at ``ply``."""
+    """The reveal must agree with what the joiner was told at ``ply`` (else the host lied:
+    ``coin``, naming seat 1)."""
     me = heard.seat
     public = heard.acts.get(ply)
-    if public is not None and public != text:
-        raise PlayError(a.seat or 1, ply, text, f"we were told {public!r} for this ply")
+    if a.kind in (START, PLAY, STEAL, EXECUTE) and public != text:
+        told = "nothing" if public is None else repr(public)
+        raise PlayError(1, ply, text, f"we were told {told} for this ply", "coin")
     if a.kind is DEAL:
         told = heard.yous.get(ply, [None])[0]
         if told != _names(a.groups[me - 1]):
             raise PlayError(1, ply, "deal", "the deal differs from the cards we were dealt", "coin")
-    if a.kind in (KEEP, PILE) and a.seat != me and heard.hidden.get(ply) != a.seat:
-        raise PlayError(1, ply, text, "a hidden action we were not told of", "coin")
-    if a.kind is STEAL and a.card is not None and public is None:
-        raise PlayError(1, ply, text, "a theft we were not told of", "coin")
+    if a.kind in (KEEP, PILE):
+        if a.seat != me and heard.hidden.get(ply) != a.seat:
+            raise PlayError(1, ply, text, "a hidden action we were not told of", "coin")
+        if a.seat == me:
+            mine = a.cards if a.kind is KEEP else sorted(a.cards, key=lambda c: c.index)
+            if heard.yous.get(ply) != [_names(mine)]:
+                raise PlayError(1, ply, text, "we were told other cards for our own hand or pile", "coin")
 
 
 _WORD = re.compile(r"[A-Z]+[0-9]*")
@@ -283,6 +299,7 @@ REVEAL_TIMEOUT = 10.0   #: s from the ``commits`` broadcast to a connected joine
 FORFEIT_TIMEOUT = 60.0  #: s from the ``commits`` broadcast to a reveal, connected or not (then it forfeits)
 COMMIT_TIMEOUT = 6.0    #: s a connected joiner may take to commit to an open coin (then ``withheld``)
 OUTCOME_TIMEOUT = 60.0  #: s a joiner waits, after its reveal, for the host to apply the coin's outcome
+ACK_TIMEOUT = 10.0      #: s a connected joiner may take to acknowledge a round check (then ``withheld``)
 
 #: Closing codes that end the match for everyone (the others close one connection only).
 MATCH_FATAL = frozenset({"illegal", "coin", "forfeit", "desync", "left"})
@@ -365,6 +382,38 @@ class MatchOver:
 Event = Applied | Turn | CoinOpened | RoundChecked | SeatProxy | Refused | MatchOver
 
 
+def _decider(state: State, a: Action) -> int:
+    """The seat whose decision ``a`` is (a team's START: the seat to act, not the chosen starter)."""
+    return state.to_act if a.kind is START else a.seat
+
+
+def _actor(before: State, a: Action) -> int:
+    """The seat an action at ``before`` belongs to: the decider, the pile's or the Thief's
+    seat for those chance outcomes, 0 for round 1's starter and the deal."""
+    if before.is_chance():
+        return 0 if a.kind in (START, DEAL) else a.seat
+    return _decider(before, a)
+
+
+def _is_decision(a: Action) -> bool:
+    return a.kind in (START, KEEP, PLAY, EXECUTE) or (a.kind is STEAL and a.card is None)
+
+
+_KIND = {"start": "start", "deal": "deal", "pile": "pile", "stolen": "stolen"}
+
+
+def _fault_seat(reason: str) -> int:
+    m = re.match(r"seat ([1-4])\b", reason)
+    return int(m.group(1)) if m else 0
+
+
+def _record(state: State, names: Sequence[str], date: str, game_id: bytes, over: MatchOver | None) -> dict:
+    rec = Record.from_state(state, list(names), date=date or None).to_dict()
+    rec["lan"] = {"game": game_id.hex(), "end": "" if over is None else over.kind,
+                  "seat": 0 if over is None else over.seat}
+    return rec
+
+
 class HostMatch:
     """The host's side of one match (seat 1): the true engine, the coins in progress, the
     per-seat outbox of everything each joiner was told, the acks, the deadlines.
@@ -377,82 +426,510 @@ class HostMatch:
 
     Joiner seats send ``commit``, ``reveal``, ``act``, ``ack``, ``error``; anything else is
     ``order``. Every check names the seat and the play (docs/protocol.md, "Royals & Riots").
+
+    Attributes: ``state`` (the true match; never show other seats' cards from it),
+    ``checked`` (the match as of the last checked round: the record's source), ``over``
+    (:class:`MatchOver` or None), ``computers`` (seats the computer plays now), ``people``
+    (joiner seats with a person: they have an outbox).
     """
 
     def __init__(self, game_id: bytes, names: Sequence[str], computers: Iterable[int] = (), *, teams: bool = False,
                  date: str = "", now: float = 0.0, token_bytes: Callable[[int], bytes] = _secrets.token_bytes) -> None:
-        raise NotImplementedError
+        n = len(names)
+        if n not in (2, 3, 4):
+            raise ValueError(f"Royals & Riots takes 2 to 4 seats, not {n}")
+        if not isinstance(game_id, bytes) or len(game_id) != 16:
+            raise ValueError("the game id must be 16 bytes")
+        comp = set(computers)
+        if not comp <= set(range(2, n + 1)):
+            raise ValueError(f"computer seats must be among 2..{n}, got {sorted(comp)}")
+        self.game_id, self.names, self.players, self.teams, self.date = game_id, list(names), n, bool(teams), date
+        self.state = State(n, teams)
+        self.checked = State(n, teams)
+        self.computers: set[int] = comp
+        self.people = [s for s in range(2, n + 1) if s not in comp]
+        self.over: MatchOver | None = None
+        self._token = token_bytes
+        self._queue: dict[int, list[dict]] = {s: [] for s in self.people}
+        self._outbox: dict[int, list[dict]] = {s: [] for s in self.people}
+        self._connected: dict[int, float | None] = {s: None for s in self.people}
+        self._coin: dict | None = None
+        self._coins: dict[int, dict] = {}          # every coin: {"commits": {seat: c}, "secrets": {seat: s}}
+        self._round_first = 0
+        self._round_actions: list[str] = []
+        self._round_secrets: list[bytes] = []
+        self._round_hashes: dict[int, bytes] = {}  # ply after a round -> its hash
+        self._acks: dict[int, bytes] | None = None  # seat -> hash, while a round check is awaited
+        self._ack_since = now
+        self._acked: dict[int, set[int]] = {s: set() for s in self.people}
+        self._held: list[tuple[int, dict]] = []    # early messages of the next round, while acks are awaited
+        self._prompted = -1
+        self._off_pending: set[int] = set()
+        self._events: list[Event] = []
+        self._started = False
 
-    def start(self, now: float) -> list[Event]:
-        """Open round 1's first coin (its START chance event). Call once."""
-        raise NotImplementedError
-
-    def receive(self, seat: int, msg: dict, now: float) -> list[Event]:
-        """Handle one decoded message (schema-checked with :data:`SCHEMAS`) from joiner ``seat``."""
-        raise NotImplementedError
-
+    # ------------------------------------------------------------------ output
     def outgoing(self) -> dict[int, list[dict]]:
         """The messages queued per joiner seat since the last call (drained). The transport
         sends them to seats that are connected and drops the others' (they stay in the outbox
         for :meth:`resume`)."""
-        raise NotImplementedError
+        out = {s: q for s, q in self._queue.items() if q}
+        self._queue = {s: [] for s in self.people}
+        return out
 
     def outbox(self, seat: int) -> list[dict]:
         """Every match message ever queued for joiner ``seat`` (a copy)."""
-        raise NotImplementedError
+        return list(self._outbox[seat])
 
-    def play(self, action: Action, now: float) -> list[Event]:
-        """Seat 1's person decides ``action``. Raises IllegalMoveError (not its turn, or the rules)."""
-        raise NotImplementedError
+    def _send(self, seat: int, msg: dict, keep: bool = True) -> None:
+        self._queue[seat].append(msg)
+        if keep:
+            self._outbox[seat].append(msg)
 
-    def decide(self, seat: int, action: Action, now: float) -> list[Event]:
-        """Computer seat ``seat`` decides ``action`` (chosen from its :class:`Turn` observation).
-        Raises IllegalMoveError, ValueError if ``seat`` is not a computer seat."""
-        raise NotImplementedError
+    def _send_all(self, msg: dict) -> None:
+        for s in self.people:
+            self._send(s, msg)
 
+    def _take(self) -> list[Event]:
+        ev, self._events = self._events, []
+        return ev
+
+    # ------------------------------------------------------------------ queries
     def turn(self) -> Turn | None:
         """Who must decide now (seat 1 or a computer seat, with its observation), or None
         (a joiner's turn, a coin, acks awaited, or the match over)."""
-        raise NotImplementedError
+        st = self.state
+        if self.over is not None or self._acks is not None or st.is_over() or st.is_chance() or not self._started:
+            return None
+        seat = st.to_act
+        if seat == 1 or seat in self.computers:
+            return Turn(seat, st.ply, st.observation(seat), seat != 1)
+        return None
 
     def waiting_for(self) -> dict[str, list[int]]:
         """What the match waits for: ``{"decision": [seat]}``, ``{"commit": seats}``,
         ``{"reveal": seats}``, ``{"ack": seats}`` or ``{}`` when over."""
-        raise NotImplementedError
-
-    def tick(self, now: float) -> list[Event]:
-        """Deadlines: a connected joiner that has not committed to an open coin within
-        COMMIT_TIMEOUT: ``Refused(withheld)``; a joiner whose reveal is missing REVEAL_TIMEOUT
-        (connected) or FORFEIT_TIMEOUT (in all) after ``commits``: it forfeits (MatchOver)."""
-        raise NotImplementedError
+        if self.over is not None or self.state.is_over() and self._acks is None:
+            return {}
+        if self._acks is not None:
+            return {"ack": [s for s in self.people if s not in self._acks and s not in self.computers]}
+        c = self._coin
+        if c is not None:
+            if len(c["commits"]) < self.players:
+                return {"commit": [s for s in range(1, self.players + 1) if s not in c["commits"]]}
+            return {"reveal": [s for s in range(1, self.players + 1) if s not in c["secrets"]]}
+        return {"decision": [self.state.to_act]}
 
     def connected(self, seat: int, now: float) -> list[Event]:
         """Joiner ``seat``'s connection is seated (a new one or a resumed one)."""
-        raise NotImplementedError
+        self._seat(seat)
+        self._connected[seat] = now
+        return self._take()
 
     def disconnected(self, seat: int, now: float) -> list[Event]:
         """Joiner ``seat``'s connection is gone; its seat waits (or see :meth:`set_computer`)."""
-        raise NotImplementedError
+        self._seat(seat)
+        self._connected[seat] = None
+        return self._take()
+
+    def _seat(self, seat: int) -> None:
+        if seat not in self._outbox:
+            raise ValueError(f"seat {seat!r} is not a joiner seat of this match")
+
+    # ------------------------------------------------------------------ the flow
+    def start(self, now: float) -> list[Event]:
+        """Open round 1's first coin (its START chance event). Call once."""
+        if self._started:
+            raise ValueError("the match has already started")
+        self._started = True
+        self._advance(now)
+        return self._take()
+
+    def _advance(self, now: float) -> None:
+        """Go on while the host can: round reveals, coins of the host and computer seats,
+        turn prompts. Stops where a joiner must answer or a decision of ours is due."""
+        while self.over is None:
+            st = self.state
+            if self._acks is not None:
+                if any(s not in self._acks and s not in self.computers for s in self.people):
+                    return
+                self._finish_round_check()
+                continue
+            if st.history and (st.round != self.checked.round or st.is_over()) and len(self._round_actions):
+                self._reveal_round(now)
+                continue
+            if st.is_over():
+                self._end("finished", 0, "the match is over: " + _result_text(st))
+                return
+            for s in sorted(self._off_pending):
+                if self._coin is None:
+                    self._off_pending.discard(s)
+                    self._proxy(s, False)
+            event = st.chance()
+            if event is not None:
+                if self._coin is None:
+                    self._open_coin(event, now)
+                if self._release_held(now):
+                    continue
+                c = self._coin
+                if c is not None and len(c["secrets"]) == self.players:
+                    self._finish_coin(event)
+                    continue
+                return
+            if self._release_held(now):
+                continue
+            seat = st.to_act
+            if (seat == 1 or seat in self.computers) and self._prompted != st.ply:
+                self._prompted = st.ply
+                self._events.append(Turn(seat, st.ply, st.observation(seat), seat != 1))
+            return
+
+    def _open_coin(self, event: ChanceEvent, now: float) -> None:
+        p = self.state.ply
+        c = {"ply": p, "kind": event.kind.value, "commits": {}, "secrets": {}, "opened": now, "broadcast": None}
+        self._coin = c
+        self._coins[p] = c
+        for s in [1] + sorted(self.computers):
+            self._host_part(c, s)
+        self._events.append(CoinOpened(p, event.kind.value))
+        self._maybe_broadcast(now)
+
+    def _host_part(self, c: dict, seat: int) -> None:
+        secret = self._token(32)
+        c["own"] = {**c.get("own", {}), seat: secret}
+        c["commits"][seat] = commitment(self.game_id, c["ply"], peer_of(seat), secret)
+
+    def _maybe_broadcast(self, now: float) -> None:
+        c = self._coin
+        if c is None or c["broadcast"] is not None or len(c["commits"]) < self.players:
+            return
+        c["broadcast"] = now
+        self._send_all({"t": "commits", "for": c["ply"], "c": [c["commits"][s] for s in range(1, self.players + 1)]})
+        # the host's own parts (seat 1, computers) are revealed to itself at once
+        for s, secret in c.get("own", {}).items():
+            c["secrets"][s] = secret
+
+    def _finish_coin(self, event: ChanceEvent) -> None:
+        c = self._coin
+        assert c is not None
+        secrets = [c["secrets"][s] for s in range(1, self.players + 1)]
+        self._coin = None
+        self._round_secrets += secrets
+        self._apply(coin_outcome(event, self.game_id, c["ply"], secrets))
+
+    def _apply(self, a: Action) -> None:
+        before = self.state.copy(stack=False)
+        ply = self.state.ply
+        seat = _actor(before, a)
+        self.state.push_checked(a)
+        before.history = self.state.history[:ply]  # messages_for reads the ply from it
+        text = str(a)
+        self._round_actions.append(text)
+        for s in self.people:
+            for m in messages_for(before, a, self.state, s):
+                self._send(s, m)
+        self._events.append(Applied(ply, text, seat))
+
+    def _reveal_round(self, now: float) -> None:
+        rnd = self.checked.round
+        reveal = {"t": "round", "round": rnd, "first": self._round_first, "actions": list(self._round_actions),
+                  "secrets": list(self._round_secrets)}
+        try:  # the host checks its own copy the same way (a self-check: it cannot fail unless the host is broken)
+            check_round(self.checked, self.game_id, reveal)
+        except PlayError as e:
+            self._end(e.code, e.seat, str(e))
+            return
+        h = round_hash(self._round_actions)
+        self._round_hashes[self.checked.ply] = h
+        self._send_all(reveal)
+        self._round_first, self._round_actions, self._round_secrets = self.state.ply, [], []
+        self._acks = {}
+        self._ack_since = now
+        self._ack_round = (rnd, self.checked.ply, h)
+
+    def _finish_round_check(self) -> None:
+        rnd, ply, h = self._ack_round
+        self._acks = None
+        self._events.append(RoundChecked(rnd, ply, h))
+
+    def _release_held(self, now: float) -> bool:
+        """Handle the early messages held during the round check; whether there were any."""
+        held, self._held = self._held, []
+        for seat, msg in held:
+            if self.over is None:
+                self._handle(seat, msg, now)
+        return bool(held)
+
+    def _end(self, kind: str, seat: int, reason: str) -> None:
+        if self.over is not None:
+            return
+        self.over = MatchOver(kind, seat, reason)
+        self._coin = None
+        if kind != "finished":
+            self._send_all({"t": "error", "code": kind, "reason": reason[:500]})
+        self._events.append(self.over)
+
+    # ------------------------------------------------------------------ local decisions
+    def play(self, action: Action, now: float) -> list[Event]:
+        """Seat 1's person decides ``action``. Raises IllegalMoveError (not its turn, or the rules)."""
+        return self._local(1, action, now)
+
+    def decide(self, seat: int, action: Action, now: float) -> list[Event]:
+        """Computer seat ``seat`` decides ``action`` (chosen from its :class:`Turn` observation).
+        Raises IllegalMoveError, ValueError if ``seat`` is not a computer seat."""
+        if seat not in self.computers:
+            raise ValueError(f"seat {seat} is not played by the computer")
+        return self._local(seat, action, now)
+
+    def _local(self, seat: int, action: Action, now: float) -> list[Event]:
+        t = self.turn()
+        if t is None or t.seat != seat:
+            raise IllegalMoveError(f"not seat {seat}'s decision now")
+        if not _is_decision(action) or _decider(self.state, action) != seat:
+            raise IllegalMoveError(f"not a decision of seat {seat}: {action}")
+        if self.state.illegal_reason(action) is not None:
+            raise IllegalMoveError(self.state.illegal_reason(action))
+        self._apply(action)
+        self._advance(now)
+        return self._take()
+
+    # ------------------------------------------------------------------ input
+    def receive(self, seat: int, msg: dict, now: float) -> list[Event]:
+        """Handle one decoded message (schema-checked with :data:`SCHEMAS`) from joiner ``seat``."""
+        self._seat(seat)
+        if self.over is not None:
+            return []
+        self._handle(seat, msg, now)
+        self._advance(now)
+        return self._take()
+
+    def _refuse(self, seat: int, code: str, reason: str) -> None:
+        self._send(seat, {"t": "error", "code": code, "reason": reason[:500]}, keep=False)
+        self._events.append(Refused(seat, code, reason))
+
+    def _handle(self, seat: int, msg: dict, now: float) -> None:
+        t = msg.get("t")
+        if t == "error":
+            code, reason = msg["code"], msg["reason"]
+            if code in MATCH_FATAL:
+                self._end(code, _fault_seat(reason), f"seat {seat} stopped the match: {reason}")
+            else:
+                self._connected[seat] = None
+            return
+        if t == "ping":
+            return
+        handler = {"commit": self._on_commit, "reveal": self._on_reveal, "act": self._on_act,
+                   "ack": self._on_ack}.get(t)
+        if handler is None:
+            self._refuse(seat, "order", f"seat {seat}: a {t!r} message is not for the host of a Royals & Riots match")
+            return
+        handler(seat, msg, now)
+
+    def _hold(self, seat: int, msg: dict) -> None:
+        """An early message of the next round while the round check is awaited (one per type and seat)."""
+        if any(s == seat and m["t"] == msg["t"] for s, m in self._held):
+            self._refuse(seat, "order", f"seat {seat}: a second early {msg['t']} before the round check")
+            return
+        self._held.append((seat, msg))
+
+    def _on_commit(self, seat: int, msg: dict, now: float) -> None:
+        p, c = msg["for"], msg["c"]
+        old = self._coins.get(p)
+        if old is not None and old["commits"].get(seat) == c:
+            return  # an identical repeat (a resumed joiner): nothing to do
+        if self._acks is not None and p == self.state.ply:
+            self._hold(seat, msg)
+            return
+        coin = self._coin
+        if coin is None or coin["ply"] != p:
+            self._refuse(seat, "order", f"seat {seat}: a commitment for coin {p}, but "
+                         + (f"the open coin is {coin['ply']}" if coin else "no coin is open"))
+            return
+        if seat in coin["commits"]:
+            self._end("forfeit", seat, f"seat {seat}, ply {p} ({coin['kind']} coin): a second, different "
+                      "commitment (a re-roll)")
+            return
+        if seat in self.computers:
+            self._refuse(seat, "order", f"seat {seat}: the computer holds this seat's part of coin {p}")
+            return
+        coin["commits"][seat] = c
+        self._maybe_broadcast(now)
+
+    def _on_reveal(self, seat: int, msg: dict, now: float) -> None:
+        p, secret = msg["for"], msg["s"]
+        old = self._coins.get(p)
+        if old is not None and old["secrets"].get(seat) == secret:
+            return  # an identical repeat
+        coin = self._coin
+        if coin is None or coin["ply"] != p or coin["broadcast"] is None or seat not in coin["commits"]:
+            self._refuse(seat, "order", f"seat {seat}: a reveal for coin {p} before its commitments were all sent"
+                         if coin is not None and coin["ply"] == p else f"seat {seat}: a reveal for coin {p}, "
+                         "which is not open")
+            return
+        if seat in coin["secrets"]:
+            self._end("forfeit", seat, f"seat {seat}, ply {p} ({coin['kind']} coin): a second, different reveal")
+            return
+        if commitment(self.game_id, p, peer_of(seat), secret) != coin["commits"][seat]:
+            self._end("forfeit", seat, f"seat {seat}, ply {p} ({coin['kind']} coin): its secret does not open "
+                      "its commitment")
+            return
+        coin["secrets"][seat] = secret
+
+    def _on_act(self, seat: int, msg: dict, now: float) -> None:
+        st, p, text = self.state, msg["ply"], msg["a"]
+        try:
+            a = Action.from_str(text)
+        except InvalidMoveError as e:
+            self._refuse(seat, "schema", f"seat {seat}, ply {p}: unreadable action {text[:40]!r}: {e}")
+            return
+        if p < st.ply:
+            if str(st.history[p]) == text and self._decided_by(p) == seat:
+                return  # an identical repeat of a decision already applied
+            self._refuse(seat, "order", f"seat {seat}, ply {p} ({text}): ply {p} is past (we are at ply {st.ply})")
+            return
+        if p > st.ply:
+            self._refuse(seat, "order", f"seat {seat}, ply {p} ({text}): a gap in plies (we are at ply {st.ply})")
+            return
+        if self._acks is not None:
+            self._hold(seat, msg)
+            return
+        if not _is_decision(a):
+            self._end("illegal", seat, f"seat {seat}, ply {p} ({text}): a chance outcome is not a seat's decision")
+            return
+        if st.is_chance():
+            self._end("illegal", seat, f"seat {seat}, ply {p} ({text}): a coin is being tossed, no decision is due")
+            return
+        decider = _decider(st, a) if a.kind is not START else seat
+        if decider != seat:
+            self._end("illegal", seat, f"seat {seat}, ply {p} ({text}): a decision for seat {a.seat}")
+            return
+        if st.to_act != seat:
+            self._end("illegal", seat, f"seat {seat}, ply {p} ({text}): not its turn (seat {st.to_act} is to act)")
+            return
+        if seat in self.computers:
+            self._refuse(seat, "order", f"seat {seat}, ply {p} ({text}): the computer plays this seat now")
+            return
+        reason = st.illegal_reason(a)
+        if reason is not None:
+            self._end("illegal", seat, f"seat {seat}, ply {p} ({text}): {reason}")
+            return
+        self._apply(a)
+
+    def _decided_by(self, ply: int) -> int:
+        """The seat whose decision the action at ``ply`` was (0 for a chance outcome)."""
+        a = self.state.history[ply]
+        if not _is_decision(a):
+            return 0
+        if a.kind is START:
+            replay = State(self.players, self.teams)
+            replay.track = False
+            for x in self.state.history[:ply]:
+                replay.push(x)
+            return replay.to_act
+        return a.seat
+
+    def _on_ack(self, seat: int, msg: dict, now: float) -> None:
+        ply, h = msg["ply"], msg["hash"]
+        want = self._round_hashes.get(ply)
+        if want is None:
+            self._refuse(seat, "order", f"seat {seat}: an ack of ply {ply}, which ends no round we revealed")
+            return
+        if h != want:
+            self._end("desync", seat, f"seat {seat}, ply {ply} (round check): it holds another round than the one "
+                      "we revealed")
+            return
+        self._acked[seat].add(ply)
+        if self._acks is not None and ply == self._ack_round[1]:
+            self._acks[seat] = h
+
+    # ------------------------------------------------------------------ time, seats, resume
+    def tick(self, now: float) -> list[Event]:
+        """Deadlines: a connected joiner that has not committed to an open coin within
+        COMMIT_TIMEOUT, or not acknowledged a round check within ACK_TIMEOUT:
+        ``Refused(withheld)`` (its connection is closed; the seat waits); a joiner whose reveal
+        is missing REVEAL_TIMEOUT (connected) or FORFEIT_TIMEOUT (in all) after ``commits``:
+        it forfeits, the match ends for all (MatchOver)."""
+        c = self._coin
+        if self.over is None and c is not None:
+            for s in self.people:
+                since = self._connected[s]
+                if c["broadcast"] is None:
+                    if s not in c["commits"] and since is not None and now - max(since, c["opened"]) > COMMIT_TIMEOUT:
+                        self._connected[s] = None
+                        self._refuse(s, "withheld", f"seat {s}: no commitment for coin {c['ply']} within "
+                                     f"{COMMIT_TIMEOUT:g} s")
+                elif s not in c["secrets"]:
+                    late = now - c["broadcast"] > FORFEIT_TIMEOUT or (
+                        since is not None and now - max(since, c["broadcast"]) > REVEAL_TIMEOUT)
+                    if late:
+                        self._end("forfeit", s, f"seat {s}, ply {c['ply']} ({c['kind']} coin): it withheld its "
+                                  "reveal")
+                        break
+        if self.over is None and self._acks is not None:
+            for s in self.people:
+                since = self._connected[s]
+                if s not in self._acks and s not in self.computers and since is not None \
+                        and now - max(since, self._ack_since) > ACK_TIMEOUT:
+                    self._connected[s] = None
+                    self._refuse(s, "withheld", f"seat {s}: no ack of round {self._ack_round[0]} within "
+                                 f"{ACK_TIMEOUT:g} s")
+        return self._take()
 
     def resume(self, seat: int, have: int, now: float) -> list[Event]:
         """Catch-up for a joiner that proved its seat: queue ``outbox(seat)[have:]`` again
         (``have``: the ``ply`` of its resume hello, the messages it holds). Raises ValueError
         if ``have`` exceeds the outbox (the transport refuses with ``order``)."""
-        raise NotImplementedError
+        self._seat(seat)
+        box = self._outbox[seat]
+        if not 0 <= have <= len(box):
+            raise ValueError(f"seat {seat} claims {have} messages, we sent it {len(box)}")
+        self._queue[seat] = list(box[have:])
+        self._connected[seat] = now
+        return self._take()
 
     def set_computer(self, seat: int, on: bool, now: float) -> list[Event]:
         """Hand joiner ``seat`` to the host's computer (``on``) while its person is away, or
-        give it back; announced to every joiner as ``proxy{ply, seat, on}``."""
-        raise NotImplementedError
+        give it back; announced to every joiner as ``proxy{ply, seat, on}``. Handing over
+        takes effect at once (the computer commits for the seat to an open coin it has not
+        committed to; a commitment it made itself must still be revealed by the person);
+        giving back waits until no coin is open."""
+        self._seat(seat)
+        if self.over is not None:
+            return []
+        if on and seat not in self.computers:
+            self._off_pending.discard(seat)
+            self._proxy(seat, True)
+            c = self._coin
+            if c is not None and seat not in c["commits"]:
+                self._host_part(c, seat)
+                if c["broadcast"] is not None:  # cannot happen: broadcast needs every commitment
+                    c["secrets"][seat] = c["own"][seat]
+                self._maybe_broadcast(now)
+        elif not on and seat in self.computers:
+            self._off_pending.add(seat)
+        self._advance(now)
+        return self._take()
+
+    def _proxy(self, seat: int, on: bool) -> None:
+        (self.computers.add if on else self.computers.discard)(seat)
+        self._send_all({"t": "proxy", "ply": self.state.ply, "seat": seat, "on": on})
+        self._events.append(SeatProxy(seat, self.state.ply, on))
 
     def abandon(self, reason: str = "the host left") -> list[Event]:
         """The host leaves: ``error{left}`` to every joiner, MatchOver(left, seat 1)."""
-        raise NotImplementedError
+        self._end("left", 1, f"seat 1 (the host) left: {reason}")
+        return self._take()
 
     def record(self) -> dict:
         """The match record (docs/royals-record-format.md) of the checked rounds, with the
-        ``lan`` key; identical on every peer; ``rose-king check`` accepts it."""
-        raise NotImplementedError
+        ``lan`` key (game id, how it ended, the seat at fault); identical on every peer;
+        ``rose-king check`` accepts it."""
+        return _record(self.checked, self.names, self.date, self.game_id, self.over)
+
+
+def _result_text(st: State) -> str:
+    o = st.outcome()
+    return "" if o is None else f"scores {','.join(map(str, o.scores))}, winners {','.join(map(str, o.winners))}"
 
 
 class JoinerMatch:
@@ -461,53 +938,307 @@ class JoinerMatch:
 
     ``game_id`` (16 bytes), ``seat``, ``names`` (seat 1 first), ``teams``, ``date`` (the
     host's, for the record), ``now``. Raises ValueError for a bad seat.
+
+    Attributes: ``view`` (what we know; ``view.state`` for the window, ``view.observation()``
+    for a computer: our own computer chooses from it, never from anything of the host's),
+    ``checked`` (the true match as of the last checked round), ``heard``, ``received`` (host
+    messages held), ``over``.
     """
 
     def __init__(self, game_id: bytes, seat: int, names: Sequence[str], *, teams: bool = False, date: str = "",
                  now: float = 0.0, token_bytes: Callable[[int], bytes] = _secrets.token_bytes) -> None:
-        raise NotImplementedError
+        n = len(names)
+        if n not in (2, 3, 4) or not 2 <= seat <= n:
+            raise ValueError(f"seat {seat!r} is not a joiner seat of a {n}-seat match")
+        if not isinstance(game_id, bytes) or len(game_id) != 16:
+            raise ValueError("the game id must be 16 bytes")
+        self.game_id, self.seat, self.names, self.players, self.teams, self.date = \
+            game_id, seat, list(names), n, bool(teams), date
+        self.view = SeatView(seat, n, teams)
+        self.checked = State(n, teams)
+        self.heard = Heard(seat)
+        self.received = 0
+        self.over: MatchOver | None = None
+        self._token = token_bytes
+        self._queue: list[dict] = []
+        self._events: list[Event] = []
+        self._my_commits: dict[int, bytes] = {}
+        self._revealed_at: tuple[int, float] | None = None
+        self._prompted = -1
+        self._last_ack: dict | None = None
+        self._started = False
 
-    def start(self, now: float) -> list[Event]:
-        """Commit to round 1's first coin."""
-        raise NotImplementedError
+    # ------------------------------------------------------------------ journal
+    def journal(self) -> dict:
+        """Our promises as JSON-able data: game, seat, names, date, our coin secrets and
+        commitments, our decisions; write it before sending (the transport does)."""
+        return {"format": "royals-lan-journal", "version": 1, "game": self.game_id.hex(), "seat": self.seat,
+                "names": list(self.names), "teams": self.teams, "date": self.date,
+                "coins": {str(p): [self.heard.my_secrets[p].hex(), c.hex()] for p, c in self._my_commits.items()},
+                "own": {str(p): t for p, t in self.heard.own.items()}}
 
-    def receive(self, msg: dict, now: float) -> list[Event]:
-        """Handle one decoded message from the host."""
-        raise NotImplementedError
+    @classmethod
+    def from_journal(cls, data: dict, now: float = 0.0,
+                     token_bytes: Callable[[int], bytes] = _secrets.token_bytes) -> "JoinerMatch":
+        """A joiner restarted from :meth:`journal` data (``received`` 0: resume from the start).
+        Raises ValueError for malformed data."""
+        try:
+            if data["format"] != "royals-lan-journal" or data["version"] != 1:
+                raise ValueError("not a Royals & Riots LAN journal")
+            j = cls(bytes.fromhex(data["game"]), int(data["seat"]), [str(x) for x in data["names"]],
+                    teams=bool(data["teams"]), date=str(data["date"]), now=now, token_bytes=token_bytes)
+            for p, (sec, com) in data["coins"].items():
+                secret, c = bytes.fromhex(sec), bytes.fromhex(com)
+                if len(secret) != 32 or commitment(j.game_id, int(p), peer_of(j.seat), secret) != c:
+                    raise ValueError(f"coin {p}: the secret does not open the commitment")
+                j.heard.my_secrets[int(p)], j._my_commits[int(p)] = secret, c
+            j.heard.own = {int(p): str(t) for p, t in data["own"].items()}
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"malformed journal: {e!r}"[:200]) from None
+        return j
 
+    # ------------------------------------------------------------------ output and queries
     def outgoing(self) -> list[dict]:
-        """The messages queued for the host since the last call (drained)."""
-        raise NotImplementedError
+        """The messages queued for the host since the last call (drained). A commitment,
+        reveal or decision queued for a ply the match has left meanwhile (a catch-up) is dropped."""
+        out = []
+        for m in self._queue:
+            t = m["t"]
+            if t in ("commit", "reveal") and (m["for"] != self.view.ply or self.view.state.chance() is None):
+                continue
+            if t == "act" and m["ply"] != self.view.ply:
+                continue
+            out.append(m)
+        self._queue = []
+        return out
 
-    def play(self, action: Action, now: float) -> list[Event]:
-        """Our decision. Raises IllegalMoveError (not our turn, or the rules, from our view)."""
-        raise NotImplementedError
+    def _send(self, msg: dict) -> None:
+        self._queue.append(msg)
+
+    def _take(self) -> list[Event]:
+        ev, self._events = self._events, []
+        return ev
+
+    def _in_step(self) -> bool:
+        """Whether the view's round is the one after the last checked round (not waiting for a reveal)."""
+        st = self.view.state
+        return st.round == self.checked.round and not st.is_over()
 
     def my_turn(self) -> Observation | None:
         """Our observation when we must decide (and have not yet), else None."""
-        raise NotImplementedError
+        st = self.view.state
+        if self.over is not None or not self._in_step() or st.is_chance() or st.to_act != self.seat \
+                or st.ply in self.heard.own or self.heard.proxied(st.ply):
+            return None
+        return self.view.observation()
 
-    def tick(self, now: float) -> list[Event]:
-        """Deadline: the host withholding a coin's outcome OUTCOME_TIMEOUT after our reveal."""
-        raise NotImplementedError
+    # ------------------------------------------------------------------ the flow
+    def start(self, now: float) -> list[Event]:
+        """Commit to round 1's first coin."""
+        if self._started:
+            raise ValueError("the match has already started")
+        self._started = True
+        self._advance(now)
+        return self._take()
+
+    def _advance(self, now: float) -> None:
+        if self.over is not None or not self._in_step():
+            return
+        st = self.view.state
+        p = st.ply
+        event = st.chance()
+        if event is not None:
+            if self.heard.proxied(p):
+                return
+            if p not in self._my_commits:
+                secret, c = self._open(p)
+                self.heard.my_secrets[p], self._my_commits[p] = secret, c
+                self._events.append(CoinOpened(p, event.kind.value))
+            self._send({"t": "commit", "for": p, "c": self._my_commits[p]})
+            return
+        if st.to_act == self.seat and not self.heard.proxied(p):
+            if p in self.heard.own:
+                self._send({"t": "act", "ply": p, "a": self.heard.own[p]})
+            elif self._prompted != p:
+                self._prompted = p
+                self._events.append(Turn(self.seat, p, self.view.observation()))
+
+    def _open(self, p: int) -> tuple[bytes, bytes]:
+        secret = self._token(32)
+        return secret, commitment(self.game_id, p, peer_of(self.seat), secret)
+
+    def play(self, action: Action, now: float) -> list[Event]:
+        """Our decision. Raises IllegalMoveError (not our turn, or the rules, from our view)."""
+        if self.my_turn() is None:
+            raise IllegalMoveError(f"not seat {self.seat}'s decision now")
+        st = self.view.state
+        if not _is_decision(action) or _decider(st, action) != self.seat:
+            raise IllegalMoveError(f"not a decision of seat {self.seat}: {action}")
+        reason = self.view.check(action)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        if action.kind is KEEP:
+            action = Action.keep(action.seat, action.cards)
+        self.heard.own[st.ply] = str(action)  # into the journal before it is sent
+        self._send({"t": "act", "ply": st.ply, "a": str(action)})
+        return self._take()
 
     def resumed(self, now: float) -> list[Event]:
         """A new connection is seated (after the host's catch-up was queued): re-send our
         unfinished commit/reveal, our unanswered decision and our last ack (identical repeats
         are ignored by the host)."""
-        raise NotImplementedError
+        if self._last_ack is not None:
+            self._send(dict(self._last_ack))
+        p = self.view.ply
+        if p in self.heard.commits and p in self._my_commits:
+            self._send({"t": "commit", "for": p, "c": self._my_commits[p]})
+            self._send({"t": "reveal", "for": p, "s": self.heard.my_secrets[p]})
+        else:
+            self._advance(now)
+        return self._take()
 
-    def journal(self) -> dict:
-        """Our promises as JSON-able data: game, seat, names, date, our coin secrets and
-        commitments, our decisions; write it before sending (the transport does)."""
-        raise NotImplementedError
+    def tick(self, now: float) -> list[Event]:
+        """Deadline: the host withholding a coin's outcome OUTCOME_TIMEOUT after our reveal
+        (the host saw the outcome first; stalling is treated as the host leaving)."""
+        r = self._revealed_at
+        if self.over is None and r is not None and r[0] == self.view.ply and now - r[1] > OUTCOME_TIMEOUT:
+            self._end("left", 1, f"seat 1 (the host), ply {r[0]}: it withheld the coin's outcome for "
+                      f"{OUTCOME_TIMEOUT:g} s after our reveal", send=True)
+        return self._take()
 
-    @classmethod
-    def from_journal(cls, data: dict, now: float = 0.0) -> "JoinerMatch":
-        """A joiner restarted from :meth:`journal` data (``received`` 0: resume from the start).
-        Raises ValueError for malformed data."""
-        raise NotImplementedError
+    def _end(self, kind: str, seat: int, reason: str, send: bool = True) -> None:
+        if self.over is not None:
+            return
+        self.over = MatchOver(kind, seat, reason)
+        if send:
+            self._send({"t": "error", "code": kind, "reason": reason[:500]})
+        self._events.append(self.over)
+
+    # ------------------------------------------------------------------ input
+    def receive(self, msg: dict, now: float) -> list[Event]:
+        """Handle one decoded message from the host."""
+        if self.over is not None:
+            return []
+        t = msg.get("t")
+        if t == "ping":
+            return []
+        if t == "error":
+            code, reason = msg["code"], msg["reason"]
+            if code in MATCH_FATAL:
+                self.received += 1
+                self._end(code, _fault_seat(reason), reason, send=False)
+            else:
+                self._events.append(Refused(self.seat, code, reason))
+            return self._take()
+        handler = {"commits": self._on_commits, "act": self._on_view, "you": self._on_view,
+                   "hidden": self._on_view, "proxy": self._on_proxy, "round": self._on_round}.get(t)
+        if handler is None:
+            self._refuse(f"seat 1 (the host): a {t!r} message is not for a joiner")
+            return self._take()
+        self.received += 1
+        try:
+            handler(msg, now)
+        except PlayError as e:
+            self._end(e.code, e.seat, str(e))
+        self._advance(now)
+        return self._take()
+
+    def _refuse(self, reason: str) -> None:
+        self._send({"t": "error", "code": "order", "reason": reason[:500]})
+        self._events.append(Refused(1, "order", reason))
+
+    def _on_commits(self, msg: dict, now: float) -> None:
+        p, c = msg["for"], list(msg["c"])
+        held = self.heard.commits.get(p)
+        if held is not None:
+            if held != c:
+                raise PlayError(1, p, "commits", "a second, different list of commitments for this coin", "coin")
+            return  # an identical repeat (catch-up)
+        st = self.view.state
+        if p != st.ply or st.chance() is None or not self._in_step():
+            raise PlayError(1, p, "commits", f"commitments for coin {p}, but no coin is open at ply {st.ply}", "order")
+        if len(c) != self.players:
+            raise PlayError(1, p, "commits", f"{len(c)} commitments for {self.players} seats", "coin")
+        mine = self._my_commits.get(p)
+        if not self.heard.proxied(p):
+            if mine is None:
+                raise PlayError(1, p, "commits", "commitments before ours", "coin")
+            if c[self.seat - 1] != mine:
+                raise PlayError(1, p, "commits", f"our commitment (seat {self.seat}) was changed", "coin")
+        if len(set(c)) != len(c):
+            raise PlayError(1, p, "commits", "two seats with the same commitment (an echo)", "coin")
+        self.heard.hear(msg)  # into the journal before our reveal is sent
+        if mine is not None:
+            self._send({"t": "reveal", "for": p, "s": self.heard.my_secrets[p]})
+            self._revealed_at = (p, now)
+
+    def _on_view(self, msg: dict, now: float) -> None:
+        st = self.view.state
+        t, ply = msg["t"], msg["ply"]
+        text = msg.get("a", "")
+        if not self._in_step():
+            raise PlayError(1, ply, text or t, "a message of the next round before the round reveal", "order")
+        last = st.history[-1] if st.history else None
+        own_draw = t == "you" and ply == st.ply - 1 and last is not None and last.kind is PLAY \
+            and last.seat == self.seat
+        if ply != st.ply and not own_draw:
+            raise PlayError(1, ply, text or t, f"a message for ply {ply}, we are at ply {st.ply}", "order")
+        chance = st.chance()
+        if chance is not None and not own_draw:
+            told = self.heard.commits.get(ply)
+            if told is None:
+                raise PlayError(1, ply, text or t, "a chance outcome before its coin's commitments", "coin")
+        actor = (0 if st.phase.value == "deal" else self.seat) if t == "you" else msg.get("seat", 0)
+        if t == "act":
+            try:
+                a = Action.from_str(text)
+            except InvalidMoveError as e:
+                raise PlayError(1, ply, text[:40], f"unreadable action: {e}", "schema") from None
+            decider = _decider(st, a) if chance is None else 0
+            if decider == self.seat and not self.heard.proxied(ply) and self.heard.own.get(ply) != text:
+                raise PlayError(1, ply, text, f"a decision of seat {self.seat} (ours) that we did not make")
+            why = self.view.check(a)
+            if why is not None:
+                raise PlayError(decider or 1, ply, text, why, "illegal" if decider else "coin")
+            actor = _actor(st, a)
+        try:
+            self.view.hear(msg)
+        except (ViewError, InvalidMoveError, ValueError) as e:
+            raise PlayError(1, ply, text or t, str(e), "coin") from None
+        self.heard.hear(msg)
+        if self._revealed_at is not None and self._revealed_at[0] < self.view.ply:
+            self._revealed_at = None
+        if not own_draw:
+            self._events.append(Applied(ply, text, actor))
+
+    def _on_proxy(self, msg: dict, now: float) -> None:
+        ply, seat, on = msg["ply"], msg["seat"], msg["on"]
+        if ply != self.view.ply:
+            raise PlayError(1, ply, "proxy", f"a seat handed over at ply {ply}, we are at ply {self.view.ply}", "order")
+        if seat == self.seat:
+            spans = self.heard.proxy
+            if on and not (spans and spans[-1][1] is None):
+                spans.append([ply, None])
+            elif not on and spans and spans[-1][1] is None:
+                spans[-1][1] = ply
+        self._events.append(SeatProxy(seat, ply, on))
+
+    def _on_round(self, msg: dict, now: float) -> None:
+        vs = self.view.state
+        if self._in_step() or msg["first"] != self.checked.ply:
+            raise PlayError(1, msg["first"], "round", "a round reveal before the round's end", "order")
+        if len(msg["actions"]) != vs.ply - self.checked.ply:
+            raise PlayError(1, msg["first"], "round", f"{len(msg['actions'])} actions revealed, we followed "
+                            f"{vs.ply - self.checked.ply}", "coin")
+        check_round(self.checked, self.game_id, msg, self.heard)
+        h = round_hash(msg["actions"])
+        self.view.reset(self.checked)
+        self._last_ack = {"t": "ack", "ply": self.checked.ply, "hash": h}
+        self._send(dict(self._last_ack))
+        self._events.append(RoundChecked(msg["round"], self.checked.ply, h))
+        if self.checked.is_over():
+            self._end("finished", 0, "the match is over: " + _result_text(self.checked), send=False)
 
     def record(self) -> dict:
         """The match record of the checked rounds (identical to the host's)."""
-        raise NotImplementedError
+        return _record(self.checked, self.names, self.date, self.game_id, self.over)
