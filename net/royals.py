@@ -300,6 +300,9 @@ FORFEIT_TIMEOUT = 60.0  #: s from the ``commits`` broadcast to a reveal, connect
 COMMIT_TIMEOUT = 6.0    #: s a connected joiner may take to commit to an open coin (then ``withheld``)
 OUTCOME_TIMEOUT = 60.0  #: s a joiner waits, after its reveal, for the host to apply the coin's outcome
 ACK_TIMEOUT = 10.0      #: s a connected joiner may take to acknowledge a round check (then ``withheld``)
+#: Messages a joiner may send about one ply (a commit, a reveal, a decision, an ack, and their
+#: repeats after a reconnection); more is ``flood`` (see also net/limits.py ROYALS_RATES).
+MAX_PER_PLY = 12
 
 #: Closing codes that end the match for everyone (the others close one connection only).
 MATCH_FATAL = frozenset({"illegal", "coin", "forfeit", "desync", "left"})
@@ -467,6 +470,7 @@ class HostMatch:
         self._off_pending: set[int] = set()
         self._events: list[Event] = []
         self._started = False
+        self._per_ply: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------ output
     def outgoing(self) -> dict[int, list[dict]]:
@@ -720,6 +724,12 @@ class HostMatch:
             return
         handler = {"commit": self._on_commit, "reveal": self._on_reveal, "act": self._on_act,
                    "ack": self._on_ack}.get(t)
+        if handler is not None:
+            key = (seat, msg["for"] if "for" in msg else msg["ply"])
+            self._per_ply[key] = self._per_ply.get(key, 0) + 1
+            if self._per_ply[key] > MAX_PER_PLY:
+                self._refuse(seat, "flood", f"seat {seat}: more than {MAX_PER_PLY} messages about ply {key[1]}")
+                return
         if handler is None:
             self._refuse(seat, "order", f"seat {seat}: a {t!r} message is not for the host of a Royals & Riots match")
             return
@@ -1135,11 +1145,17 @@ class JoinerMatch:
         if handler is None:
             self._refuse(f"seat 1 (the host): a {t!r} message is not for a joiner")
             return self._take()
-        self.received += 1
         try:
             handler(msg, now)
         except PlayError as e:
-            self._end(e.code, e.seat, str(e))
+            if e.code in MATCH_FATAL:
+                self.received += 1
+                self._end(e.code, e.seat, str(e))
+            else:  # not fatal (a wrong ply, an unreadable text): refused, nothing applied; resume later
+                self._send({"t": "error", "code": e.code, "reason": str(e)[:500]})
+                self._events.append(Refused(1, e.code, str(e)))
+            return self._take()
+        self.received += 1
         self._advance(now)
         return self._take()
 
@@ -1204,6 +1220,8 @@ class JoinerMatch:
         try:
             self.view.hear(msg)
         except (ViewError, InvalidMoveError, ValueError) as e:
+            if t == "act" and chance is None and decider:
+                raise PlayError(decider, ply, text, getattr(e, "reason", str(e))) from None
             raise PlayError(1, ply, text or t, str(e), "coin") from None
         self.heard.hear(msg)
         if self._revealed_at is not None and self._revealed_at[0] < self.view.ply:

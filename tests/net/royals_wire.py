@@ -45,6 +45,13 @@ class Wire:
     def pump(self, limit=100000):
         """Deliver messages and decisions until nothing moves."""
         for _ in range(limit):
+            if not self.pump_once():
+                return
+        raise AssertionError("no end")
+
+    def pump_once(self, decide: bool = True) -> bool:
+        """One round of deliveries (host -> joiners, joiners -> host) and at most one decision."""
+        if True:
             moved = False
             for seat, msgs in self.host.outgoing().items():
                 if seat in self.offline:
@@ -70,11 +77,9 @@ class Wire:
                     for d in self.to_host[seat].feed(encode_frame(m, SCHEMAS)):
                         self._host_events(self.host.receive(seat, d, self.now))
                     moved = True
-            if self.decide():
+            if decide and not moved and self.decide():
                 moved = True
-            if not moved:
-                return
-        raise AssertionError("no end")
+            return moved
 
     def decide(self) -> bool:
         t = self.host.turn()
