@@ -4,8 +4,9 @@ A driver plays the host's part (its engine holds the whole match and runs the jo
 every seat: commit all, reveal to the host) and sends each joiner, as real frames, exactly
 the messages :func:`net.royals.messages_for` allows. The joiners decode those bytes, keep
 what they heard and check the host's round-end reveal with :func:`net.royals.check_round`.
-(Test shortcut until the connection state machines exist: a joiner's computer chooses from
-the host engine's ``observation`` of its seat, which holds only what that seat knows.)
+A joiner's computer chooses from the joiner's own :class:`~game.royals.engine.SeatView`, fed
+only the messages that joiner received (never from the host engine's view of that seat).
+The match machines built on these blocks are tested in tests/net/test_royals_match.py.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from game.rng import Rng
 from game.royals.ai.levels import make_player
-from game.royals.engine import CARD_NAMES, CARDS, PLAY, Action, Record, State
+from game.royals.engine import CARD_NAMES, CARDS, PLAY, Action, Record, SeatView, State
 from game.royals.plugin import GAME
 from net.coin import commitment
 from net.framing import FrameDecoder, encode_frame
@@ -37,12 +38,15 @@ class Joiner:
         self.received = bytearray()
         self.heard = Heard(seat)
         self.state = State(players)  # advanced only by checked round reveals
+        self.view = SeatView(seat, players)  # what this seat knows: its computer chooses from it
 
     def receive(self, msg: dict) -> None:
         data = encode_frame(msg, SCHEMAS)
         self.received += data
         for m in self.decoder.feed(data):
             self.heard.hear(m)
+            if m["t"] in ("act", "you", "hidden"):
+                self.view.hear(m)
 
 
 class Match:
@@ -79,7 +83,7 @@ class Match:
             a = self.coin()
         else:
             seat = self.state.to_act
-            a = self.ais[seat].choose(self.state.observation(seat))
+            a = self.choose(seat)
             if seat in self.joiners:
                 self.joiners[seat].heard.own[before.ply] = str(a)
         self.state.push_checked(a)
@@ -90,6 +94,15 @@ class Match:
         if self.state.round != before.round or self.state.is_over():
             self.end_round(before.round)
 
+    def choose(self, seat: int) -> Action:
+        """Seat ``seat``'s computer decides: the host's seat from the host engine, a joiner's
+        from that joiner's own SeatView (checked to equal the true observation)."""
+        if seat in self.joiners:
+            obs = self.joiners[seat].view.observation()
+            assert obs == self.state.observation(seat)
+            return self.ais[seat].choose(obs)
+        return self.ais[seat].choose(self.state.observation(seat))
+
     def end_round(self, rnd: int) -> None:
         reveal = {"t": "round", "round": rnd, "first": self.round_first, "actions": self.round_actions,
                   "secrets": self.round_secrets}
@@ -99,6 +112,7 @@ class Match:
         for j in self.joiners.values():
             j.receive(reveal)
             check_round(j.state, GAME_ID, reveal, j.heard)
+            j.view.reset(j.state)
         self.reveals.append(reveal)
         self.round_first, self.round_actions, self.round_secrets = self.state.ply, [], []
 
@@ -183,7 +197,7 @@ def test_a_joiner_playing_off_suit_is_caught_by_every_honest_peer():
     m.joiners[seat].heard.own[ply] = str(Action(PLAY, seat, card=bad))
     m.round_actions.append(str(Action(PLAY, seat, card=bad)))
     rnd = m.state.round
-    while m.state.round == rnd and not m.state.is_over():
+    while m.state.round == rnd and not m.state.is_over():  # the host plays every seat to the round's end
         before = m.state.copy()
         a = m.coin() if m.state.chance() else m.ais[m.state.to_act].choose(m.state.observation(m.state.to_act))
         if m.state.chance() is None and m.state.to_act in m.joiners:
@@ -222,7 +236,7 @@ def test_a_lying_host_reveal_is_caught_by_every_joiner(lie):
     reveal_round = 1
     while m.state.round == reveal_round:
         before = m.state.copy()
-        a = m.coin() if m.state.chance() else m.ais[m.state.to_act].choose(m.state.observation(m.state.to_act))
+        a = m.coin() if m.state.chance() else m.choose(m.state.to_act)
         if before.chance() is None and before.to_act in m.joiners:
             m.joiners[before.to_act].heard.own[before.ply] = str(a)
         m.state.push_checked(a)
