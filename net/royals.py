@@ -67,6 +67,7 @@ from game.royals.engine import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, A
                                 ViewError)
 
 from .coin import coin_digest, coin_rng, commitment
+from .limits import ROYALS_MAX_PER_PLY, ROYALS_RATES  # noqa: F401  (ROYALS_RATES: for the transport)
 from .framing import MAX_PLY, SHARED_SCHEMAS, _bin, _bool, _int, _list, _str
 
 MAX_SEATS = 4
@@ -300,9 +301,7 @@ FORFEIT_TIMEOUT = 60.0  #: s from the ``commits`` broadcast to a reveal, connect
 COMMIT_TIMEOUT = 6.0    #: s a connected joiner may take to commit to an open coin (then ``withheld``)
 OUTCOME_TIMEOUT = 60.0  #: s a joiner waits, after its reveal, for the host to apply the coin's outcome
 ACK_TIMEOUT = 10.0      #: s a connected joiner may take to acknowledge a round check (then ``withheld``)
-#: Messages a joiner may send about one ply (a commit, a reveal, a decision, an ack, and their
-#: repeats after a reconnection); more is ``flood`` (see also net/limits.py ROYALS_RATES).
-MAX_PER_PLY = 12
+MAX_PER_PLY = ROYALS_MAX_PER_PLY  #: messages a joiner may send about one ply (net/limits.py), then ``flood``
 
 #: Closing codes that end the match for everyone (the others close one connection only).
 MATCH_FATAL = frozenset({"illegal", "coin", "forfeit", "desync", "left"})

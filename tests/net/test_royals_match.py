@@ -472,3 +472,14 @@ def test_bad_arguments():
         h.receive(3, {"t": "ping"}, 0.0)  # a computer seat has no connection
     with pytest.raises(Exception):
         h.play(Action.from_str("1 play K4"), 0.0)
+
+
+def test_the_rate_limits_let_a_whole_catch_up_through_and_stop_a_flood():
+    from net.limits import ROYALS_RATES, RateLimiter
+    w = Wire(4, seed=26).run()
+    for seat in w.joiners:
+        lim = RateLimiter(ROYALS_RATES, 0.0)
+        assert all(lim.allow(m["t"], 0.0) for m in w.host.outbox(seat))  # a whole match at once
+    lim = RateLimiter(ROYALS_RATES, 0.0)
+    assert sum(lim.allow("round", 0.0) for _ in range(50)) == ROYALS_RATES["round"][0]
+    assert sum(lim.allow("act", 0.0) for _ in range(1000)) == ROYALS_RATES["act"][0]
