@@ -754,12 +754,12 @@ class HostMatch:
             self._refuse(seat, "order", f"seat {seat}: a commitment for coin {p}, but "
                          + (f"the open coin is {coin['ply']}" if coin else "no coin is open"))
             return
+        if seat in coin.get("own", {}) or (seat in self.computers and seat not in coin["commits"]):
+            self._refuse(seat, "order", f"seat {seat}: the computer holds this seat's part of coin {p}")
+            return
         if seat in coin["commits"]:
             self._end("forfeit", seat, f"seat {seat}, ply {p} ({coin['kind']} coin): a second, different "
                       "commitment (a re-roll)")
-            return
-        if seat in self.computers:
-            self._refuse(seat, "order", f"seat {seat}: the computer holds this seat's part of coin {p}")
             return
         coin["commits"][seat] = c
         self._maybe_broadcast(now)
@@ -1099,10 +1099,10 @@ class JoinerMatch:
         if self._last_ack is not None:
             self._send(dict(self._last_ack))
         p = self.view.ply
-        if p in self.heard.commits and p in self._my_commits:
-            self._send({"t": "commit", "for": p, "c": self._my_commits[p]})
+        held = self.heard.commits.get(p)
+        if held is not None and held[self.seat - 1] == self._my_commits.get(p):
             self._send({"t": "reveal", "for": p, "s": self.heard.my_secrets[p]})
-        else:
+        elif held is None:
             self._advance(now)
         return self._take()
 
@@ -1183,7 +1183,7 @@ class JoinerMatch:
         if len(set(c)) != len(c):
             raise PlayError(1, p, "commits", "two seats with the same commitment (an echo)", "coin")
         self.heard.hear(msg)  # into the journal before our reveal is sent
-        if mine is not None:
+        if mine is not None and c[self.seat - 1] == mine:  # (else the host's computer holds our part)
             self._send({"t": "reveal", "for": p, "s": self.heard.my_secrets[p]})
             self._revealed_at = (p, now)
 

@@ -483,3 +483,33 @@ def test_the_rate_limits_let_a_whole_catch_up_through_and_stop_a_flood():
     lim = RateLimiter(ROYALS_RATES, 0.0)
     assert sum(lim.allow("round", 0.0) for _ in range(50)) == ROYALS_RATES["round"][0]
     assert sum(lim.allow("act", 0.0) for _ in range(1000)) == ROYALS_RATES["act"][0]
+
+
+def test_a_seat_handed_over_while_its_commitment_was_lost_is_not_a_re_roll():
+    """Seat 3 commits, the frame is lost with its connection; the host hands the seat to its
+    computer, which commits for it. The person's late commitment is only refused (order), its
+    catch-up shows the computer's part in its place, and it does not reveal its own secret."""
+    w = Wire(3, seed=27)
+    lost = {"done": False}
+
+    def drop_first_commit(seat, m):
+        if seat == 3 and m["t"] == "commit" and m["for"] == 1 and not lost["done"]:
+            lost["done"] = True
+            return None
+        return m
+    w.joiner_tamper = drop_first_commit
+    w.run()
+    assert lost["done"] and w.host.waiting_for() == {"commit": [3]}
+    w.offline.add(3)
+    w.host.disconnected(3, 1.0)
+    evs = w.host.set_computer(3, True, 1.0)
+    assert any(isinstance(e, SeatProxy) for e in evs)
+    evs = send_as(w, 3, {"t": "commit", "for": 1, "c": w.joiners[3]._my_commits[1]})
+    assert evs[0].code == "order" and "the computer holds this seat's part of coin 1" in evs[0].reason
+    w.offline.discard(3)
+    w.host.resume(3, w.joiners[3].received, 2.0)
+    w.joiners[3].resumed(2.0)
+    w.host.set_computer(3, False, 2.0)
+    w.pump()
+    assert w.host.over.kind == "finished", w.host.over
+    assert_same_records(w, "ok finished")
