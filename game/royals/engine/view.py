@@ -19,10 +19,13 @@ the above. :meth:`SeatView.observation` equals ``State.observation(seat)`` of th
 at every ply (property-tested in tests/royals/engine/test_view.py). :attr:`SeatView.state` is a
 full :class:`State` (with a history) that agrees with everything the seat knows: the unknown
 cards (other hands and piles, the aside, the order of its own pile) are filled in by a
-placeholder *determinization* which is repaired, by swapping two unknown cards throughout the
-round, whenever a card is revealed (another seat plays it, a theft shows it, this seat draws
-it) or a seat shows a void by not following. After a round has been checked against the
-host's reveal, :meth:`SeatView.reset` puts the true state in.
+placeholder *determinization* which is repaired whenever a card is revealed (another seat
+plays it, a theft shows it, this seat draws it) or a seat shows a void by not following:
+first by swapping two cards throughout the round (the fast path), and when no single swap
+keeps every fact, by placing all unknown cards anew with a bipartite matching of cards to
+the hand and pile slots they may occupy (:meth:`SeatView._resolve`; exact: it finds a
+placement whenever one exists). After a round has been checked against the host's
+reveal, :meth:`SeatView.reset` puts the true state in.
 
 Pure Python, no pygame, no randomness (the placeholder is deterministic).
 """
@@ -33,10 +36,11 @@ from typing import Iterable
 
 from .actions import DEAL, KEEP, PILE, PLAY, START, STEAL, Action
 from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, RANK_MASK, RANK_OF, THIEF, Card, Rank, cards_of, iter_bits
-from game.rng import Rng
 from .state import SETUP, Observation, Phase, State
 
 __all__ = ["SeatView", "ViewError"]
+
+MAX_FAST = 6  #: single exchanges tried on the fast path before the exact re-solve
 
 
 class ViewError(ValueError):
@@ -84,7 +88,7 @@ class SeatView:
     def consistent(self) -> bool:
         """Whether :attr:`state` agrees with every fact this seat saw this round: each card
         played or stolen was in that hand then, and each seat that did not follow held no
-        card of the led rank then (the placeholder search keeps it so; see ``_settle``)."""
+        card of the led rank then (the repairs keep it so whenever what it was told admits it)."""
         return self._consistent() is not None
 
     def legal_actions(self) -> list[Action]:
@@ -150,7 +154,7 @@ class SeatView:
         if action.card is not None:
             self._seen |= 1 << action.card.index
         self._append(("act", action))
-        if k is PLAY and action.seat != self.seat and self._consistent() is None:
+        if (k is PLAY or k is STEAL) and self._consistent() is None:
             self._settle()
 
     def dealt(self, cards: Iterable[Card]) -> None:
@@ -347,45 +351,117 @@ class SeatView:
         return None if bad else st
 
     def _settle(self) -> None:
-        """If the placeholders break a fact, exchange pairs of cards (never this seat's own)
-        while that lowers the weight of broken facts (a local search, rarely needed); stuck
-        in a local minimum, a few random exchanges (a fixed generator: the view stays
-        deterministic) and search again."""
-        mine = set(self._groups[self.seat - 1]) if self._groups else set()
-        movable = [c for c in range(NUM_CARDS) if c not in mine]
-        _, bad = self._replay(True)
-        best_bad, best = bad, (self._snapshot_params())
-        rng = Rng(self._state.ply)
-        for attempt in range(8):
-            if attempt:
-                self._restore_params(best)
-                for _ in range(2 + attempt):
-                    x, y = rng.choice(movable), rng.choice(movable)
-                    self._swap(x, y)
-                _, bad = self._replay(True)
-            bad = self._descend(movable, bad)
-            if bad < best_bad:
-                best_bad, best = bad, self._snapshot_params()
-            if not best_bad:
-                break
-        self._restore_params(best)
+        """Re-solve the round's placeholders exactly (:meth:`_resolve`); if the facts admit
+        no placement at all (what we were told is contradictory), keep the placeholders."""
+        snap = self._snapshot_params()
+        if not self._resolve():
+            self._restore_params(snap)
         self._rebuild()
 
-    def _descend(self, movable: list[int], bad: int) -> int:
-        improved = True
-        while bad and improved:
-            improved = False
-            for i, x in enumerate(movable):
-                for y in movable[i + 1:]:
-                    self._swap(x, y)
-                    _, b = self._replay(True)
-                    if b < bad:
-                        bad, improved = b, True
-                        if not bad:
-                            return 0
-                    else:
-                        self._swap(x, y)
-        return bad
+    def _resolve(self) -> bool:
+        """Place every card this seat does not hold anew so that every fact of the round holds.
+
+        Each other seat's cards sit in *slots*: its kept hand (in hand from its 1st play on)
+        and its pile positions 1..P (position q is drawn after its q-th play: in hand from its
+        (q+1)-th play on). A card seat s played at its j-th play must be in hand by then and,
+        if s showed a void in the card's rank at an earlier play j', not yet in hand at j'
+        (first play in hand > j'); a card stolen from s likewise at that moment; a card never
+        seen may go to any slot of any seat that is in hand only after that seat's last void
+        in its rank, or aside. That is a bipartite matching of cards to slots (Kuhn's
+        augmenting paths, each card trying its present slot first so the placeholder moves
+        as little as possible). Returns False if there is no complete matching."""
+        n, me = self.players, self.seat
+        if any(s != me and (s not in self._keeps or s not in self._orders) for s in range(1, n + 1)):
+            return False  # the set-up is not complete: nothing was played yet
+        st = self._base.copy(stack=False)
+        plays = [0] * (n + 1)
+        voids: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+        fixed: dict[int, tuple[int, int, int]] = {}  # card -> (seat, lo, hi) on "in hand from play"
+        for e in self._log:
+            a = self._action(e)
+            if a.kind is PLAY:
+                s, c = a.seat, a.card.index  # type: ignore[union-attr]
+                j = plays[s] + 1
+                if s != me and c not in fixed:
+                    lo = max([v for v, r in voids[s] if r == RANK_OF[c]], default=0) + 1
+                    fixed[c] = (s, lo, j)
+                if st.trick_plays and st.led >= 0 and RANK_OF[c] != st.led and c < THIEF:
+                    voids[s].append((j, st.led))
+                plays[s] = j
+            elif a.kind is STEAL and a.card is not None and a.target != me:
+                t, c = a.target, a.card.index  # type: ignore[assignment]
+                if c not in fixed:
+                    lo = max([v for v, r in voids[t] if r == RANK_OF[c]], default=0) + 1
+                    fixed[c] = (t, lo, plays[t] + 1)  # type: ignore[index]
+            st.push(a)
+        size = SETUP[n][1]
+        slots: list[tuple[int, int]] = []  # (seat or 0 for aside, first play in hand)
+        for s in range(1, n + 1):
+            if s != me:
+                slots += [(s, 1)] * size + [(s, q + 1) for q in range(1, len(self._orders[s]) + 1)]
+        slots += [(0, 0)] * len(self._groups[n])
+        mine = set(self._groups[me - 1])
+        cards = sorted((c for c in range(NUM_CARDS) if c not in mine), key=lambda c: (c not in fixed, c))
+        if len(cards) != len(slots):
+            return False
+        last_void = {(s, r): max([v for v, rr in voids[s] if rr == r], default=0) for s in range(1, n + 1)
+                     for r in range(len(RANK_MASK))}
+        now_slot = self._slot_of()
+
+        def fits(c: int, k: int) -> bool:
+            seat, first = slots[k]
+            if c in fixed:
+                s, lo, hi = fixed[c]
+                return seat == s and lo <= first <= hi
+            return seat == 0 or c >= THIEF or first > last_void[(seat, RANK_OF[c])]
+        edges = {c: sorted((k for k in range(len(slots)) if fits(c, k)), key=lambda k: now_slot.get(c) != k)
+                 for c in cards}
+        owner: dict[int, int] = {}
+
+        def augment(c: int, seen: set[int]) -> bool:
+            for k in edges[c]:
+                if k in seen:
+                    continue
+                seen.add(k)
+                if k not in owner or augment(owner[k], seen):
+                    owner[k] = c
+                    return True
+            return False
+        for c in cards:
+            if not augment(c, set()):
+                return False
+        k = 0
+        for s in range(1, n + 1):
+            if s == me:
+                continue
+            kept = [owner[k + i] for i in range(size)]
+            k += size
+            pile = [owner[k + i] for i in range(len(self._orders[s]))]
+            k += len(pile)
+            self._groups[s - 1] = sorted(kept + pile)
+            self._keeps[s] = sum(1 << c for c in kept)
+            self._orders[s] = pile
+        self._groups[n] = sorted(owner[k + i] for i in range(len(self._groups[n])))
+        return True
+
+    def _slot_of(self) -> dict[int, int]:
+        """The slot index (as :meth:`_resolve` numbers them) of each card in the placeholders now."""
+        n, me, size = self.players, self.seat, SETUP[self.players][1]
+        out: dict[int, int] = {}
+        k = 0
+        for s in range(1, n + 1):
+            if s == me:
+                continue
+            kept = sorted(iter_bits(self._keeps.get(s, 0)))
+            for i, c in enumerate(kept[:size]):
+                out[c] = k + i
+            k += size
+            for i, c in enumerate(self._orders.get(s, [])):
+                out[c] = k + i
+            k += len(self._orders.get(s, []))
+        for i, c in enumerate(self._groups[n] if len(self._groups) > n else []):
+            out[c] = k + i
+        return out
 
     def _snapshot_params(self) -> tuple:
         return ([g[:] for g in self._groups], dict(self._keeps), {s: o[:] for s, o in self._orders.items()})
@@ -399,34 +475,16 @@ class SeatView:
         return ALL_CARDS_MASK & ~self._seen
 
     def _try(self, x: int, candidates: Iterable[int], ok=lambda st: True) -> None:
-        """Swap ``x`` with a candidate so that every void holds and ``ok(replayed state)``:
-        one exchange, else one more exchange of that candidate with another unknown card (a
-        three-card cycle); if none works, the first candidate (the voids are then relaxed,
-        as the AI's determinization does)."""
+        """The fast path: swap ``x`` with the first candidate that keeps every fact and
+        ``ok(replayed state)``; if none does, with the first candidate (then :meth:`public`
+        re-solves the round exactly, :meth:`_resolve`)."""
         cands = list(candidates)
-
-        def good() -> bool:
-            st = self._consistent()
-            return st is not None and ok(st)
-        for y in cands:
+        for y in cands[:MAX_FAST]:
             self._swap(x, y)
-            if good():
+            st = self._consistent()
+            if st is not None and ok(st):
                 self._rebuild()
                 return
-            self._swap(x, y)
-        mine = set(self._groups[self.seat - 1]) if self._groups else set()
-        free = [w for w in range(NUM_CARDS) if w != x and w not in mine]
-        for y in cands:
-            self._swap(x, y)
-            for z in (y, x):
-                for w in free:
-                    if w in (x, y):
-                        continue
-                    self._swap(z, w)
-                    if good():
-                        self._rebuild()
-                        return
-                    self._swap(z, w)
             self._swap(x, y)
         if cands:
             self._swap(x, cands[0])
