@@ -855,15 +855,23 @@ class HostMatch:
     def tick(self, now: float) -> list[Event]:
         """Deadlines: a connected joiner that has not committed to an open coin within
         COMMIT_TIMEOUT, or not acknowledged a round check within ACK_TIMEOUT:
-        ``Refused(withheld)`` (its connection is closed; the seat waits); a joiner whose reveal
-        is missing REVEAL_TIMEOUT (connected) or FORFEIT_TIMEOUT (in all) after ``commits``:
-        it forfeits, the match ends for all (MatchOver)."""
+        ``Refused(withheld)`` (its connection is closed; the seat waits); a joiner whose
+        commitment is still missing FORFEIT_TIMEOUT after the coin opened (connected or not;
+        unless its seat was handed to the computer meanwhile), or whose reveal is missing
+        REVEAL_TIMEOUT (connected) or FORFEIT_TIMEOUT (in all) after ``commits``: it
+        forfeits, the match ends for all (MatchOver)."""
         c = self._coin
         if self.over is None and c is not None:
             for s in self.people:
                 since = self._connected[s]
                 if c["broadcast"] is None:
-                    if s not in c["commits"] and since is not None and now - max(since, c["opened"]) > COMMIT_TIMEOUT:
+                    if s in c["commits"]:
+                        continue
+                    if now - c["opened"] > FORFEIT_TIMEOUT:
+                        self._end("forfeit", s, f"seat {s}, ply {c['ply']} ({c['kind']} coin): it withheld its "
+                                  f"commitment for {FORFEIT_TIMEOUT:g} s")
+                        break
+                    if since is not None and now - max(since, c["opened"]) > COMMIT_TIMEOUT:
                         self._connected[s] = None
                         self._refuse(s, "withheld", f"seat {s}: no commitment for coin {c['ply']} within "
                                      f"{COMMIT_TIMEOUT:g} s")

@@ -227,6 +227,26 @@ def test_a_withheld_reveal_forfeits_after_the_deadline_and_a_withheld_commit_is_
     assert_match_over_for_all(w, "forfeit", 4, "seat 4, ply 0 (start coin): it withheld its reveal")
 
 
+def test_a_commitment_withheld_for_a_minute_forfeits_unless_the_seat_is_handed_over():
+    w = Wire(3, seed=28)
+    w.joiner_tamper = lambda seat, m: None if (m["t"] == "commit" and seat == 2) else m
+    w.run()
+    w.host.disconnected(2, 1.0)
+    assert w.host.tick(FORFEIT_TIMEOUT - 1) == [] and w.host.over is None
+    w.host.tick(FORFEIT_TIMEOUT + 1)
+    assert_match_over_for_all(w, "forfeit", 2, "seat 2, ply 0 (start coin): it withheld its commitment for 60 s")
+    w = Wire(3, seed=28)
+    w.joiner_tamper = lambda seat, m: None if (m["t"] == "commit" and seat == 2) else m
+    w.run()
+    w.offline.add(2)
+    w.host.disconnected(2, 1.0)
+    w.host.set_computer(2, True, 30.0)  # the host's computer commits for the away seat: no forfeit
+    w.joiner_tamper = None
+    w.pump()  # the computer plays seat 2 to the end; seat 3 checks every round
+    assert w.host.over.kind == "finished" and w.joiners[3].over.kind == "finished"
+    assert w.host.record() == w.joiners[3].record()
+
+
 def test_a_withheld_reveal_forfeits_even_when_the_seat_drops():
     w = Wire(3, seed=13)
     w.joiner_tamper = lambda seat, m: None if (m["t"] == "reveal" and seat == 3) else m
