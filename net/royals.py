@@ -405,6 +405,11 @@ _KIND = {"start": "start", "deal": "deal", "pile": "pile", "stolen": "stolen"}
 
 
 def _fault_seat(reason: str) -> int:
+    """The seat at fault named at the start of a verdict (``seat 3, ply 57 …``), looking
+    through a relay (``seat 2 stopped the match: seat 1, ply 9 …``); 0 if none."""
+    m = re.match(r"seat [1-4] stopped the match: (.*)", reason, re.S)
+    if m:
+        return _fault_seat(m.group(1))
     m = re.match(r"seat ([1-4])\b", reason)
     return int(m.group(1)) if m else 0
 
@@ -448,6 +453,7 @@ class HostMatch:
         self.game_id, self.names, self.players, self.teams, self.date = game_id, list(names), n, bool(teams), date
         self.state = State(n, teams)
         self.checked = State(n, teams)
+        self.confirmed = State(n, teams)
         self.computers: set[int] = comp
         self.people = [s for s in range(2, n + 1) if s not in comp]
         self.over: MatchOver | None = None
@@ -637,11 +643,13 @@ class HostMatch:
         rnd = self.checked.round
         reveal = {"t": "round", "round": rnd, "first": self._round_first, "actions": list(self._round_actions),
                   "secrets": list(self._round_secrets)}
+        checked = self.checked.copy()
         try:  # the host checks its own copy the same way (a self-check: it cannot fail unless the host is broken)
-            check_round(self.checked, self.game_id, reveal)
+            check_round(checked, self.game_id, reveal)
         except PlayError as e:
             self._end(e.code, e.seat, str(e))
             return
+        self.checked = checked
         h = round_hash(self._round_actions)
         self._round_hashes[self.checked.ply] = h
         self._send_all(reveal)
@@ -653,6 +661,8 @@ class HostMatch:
     def _finish_round_check(self) -> None:
         rnd, ply, h = self._ack_round
         self._acks = None
+        self.confirmed = self.checked.copy()
+        self._send_all({"t": "ack", "ply": ply, "hash": h})  # every seat holds this round: it is in the records
         self._events.append(RoundChecked(rnd, ply, h))
 
     def _release_held(self, now: float) -> bool:
@@ -941,7 +951,7 @@ class HostMatch:
         """The match record (docs/royals-record-format.md) of the checked rounds, with the
         ``lan`` key (game id, how it ended, the seat at fault); identical on every peer;
         ``rose-king check`` accepts it."""
-        return _record(self.checked, self.names, self.date, self.game_id, self.over)
+        return _record(self.confirmed, self.names, self.date, self.game_id, self.over)
 
 
 def _result_text(st: State) -> str:
@@ -973,6 +983,7 @@ class JoinerMatch:
             game_id, seat, list(names), n, bool(teams), date
         self.view = SeatView(seat, n, teams)
         self.checked = State(n, teams)
+        self.confirmed = State(n, teams)
         self.heard = Heard(seat)
         self.received = 0
         self.over: MatchOver | None = None
@@ -1148,7 +1159,8 @@ class JoinerMatch:
                 self._events.append(Refused(self.seat, code, reason))
             return self._take()
         handler = {"commits": self._on_commits, "act": self._on_view, "you": self._on_view,
-                   "hidden": self._on_view, "proxy": self._on_proxy, "round": self._on_round}.get(t)
+                   "hidden": self._on_view, "proxy": self._on_proxy, "round": self._on_round,
+                   "ack": self._on_ack}.get(t)
         if handler is None:
             self._refuse(f"seat 1 (the host): a {t!r} message is not for a joiner")
             return self._take()
@@ -1178,7 +1190,7 @@ class JoinerMatch:
                 raise PlayError(1, p, "commits", "a second, different list of commitments for this coin", "coin")
             return  # an identical repeat (catch-up)
         st = self.view.state
-        if p != st.ply or st.chance() is None or not self._in_step():
+        if p != st.ply or st.chance() is None or not self._in_step() or self.confirmed.ply != self.checked.ply:
             raise PlayError(1, p, "commits", f"commitments for coin {p}, but no coin is open at ply {st.ply}", "order")
         if len(c) != self.players:
             raise PlayError(1, p, "commits", f"{len(c)} commitments for {self.players} seats", "coin")
@@ -1199,8 +1211,9 @@ class JoinerMatch:
         st = self.view.state
         t, ply = msg["t"], msg["ply"]
         text = msg.get("a", "")
-        if not self._in_step():
-            raise PlayError(1, ply, text or t, "a message of the next round before the round reveal", "order")
+        if not self._in_step() or self.confirmed.ply != self.checked.ply:
+            raise PlayError(1, ply, text or t, "a message of the next round before the round check is complete",
+                            "order")
         last = st.history[-1] if st.history else None
         own_draw = t == "you" and ply == st.ply - 1 and last is not None and last.kind is PLAY \
             and last.seat == self.seat
@@ -1255,15 +1268,28 @@ class JoinerMatch:
         if len(msg["actions"]) != vs.ply - self.checked.ply:
             raise PlayError(1, msg["first"], "round", f"{len(msg['actions'])} actions revealed, we followed "
                             f"{vs.ply - self.checked.ply}", "coin")
-        check_round(self.checked, self.game_id, msg, self.heard)
+        checked = self.checked.copy()
+        check_round(checked, self.game_id, msg, self.heard)  # on a copy: a failed check leaves ours as it was
+        self.checked = checked
         h = round_hash(msg["actions"])
         self.view.reset(self.checked)
         self._last_ack = {"t": "ack", "ply": self.checked.ply, "hash": h}
         self._send(dict(self._last_ack))
         self._events.append(RoundChecked(msg["round"], self.checked.ply, h))
+
+    def _on_ack(self, msg: dict, now: float) -> None:
+        """The host's ``ack``: every seat acknowledged the round we acknowledged last."""
+        last = self._last_ack
+        if last is None or msg["ply"] != last["ply"] or self.confirmed.ply == last["ply"]:
+            raise PlayError(1, msg["ply"], "ack", "an acknowledgement of a round we did not just check", "order")
+        if msg["hash"] != last["hash"]:
+            raise PlayError(1, msg["ply"], "ack", "the host confirms another round than the one we checked",
+                            "desync")
+        self.confirmed = self.checked.copy()
         if self.checked.is_over():
             self._end("finished", 0, "the match is over: " + _result_text(self.checked), send=False)
 
     def record(self) -> dict:
-        """The match record of the checked rounds (identical to the host's)."""
-        return _record(self.checked, self.names, self.date, self.game_id, self.over)
+        """The match record of the rounds every seat checked (confirmed by the host's ``ack``;
+        identical to the host's)."""
+        return _record(self.confirmed, self.names, self.date, self.game_id, self.over)

@@ -6,6 +6,8 @@ receives are kept for the leak scan."""
 
 from __future__ import annotations
 
+import hashlib
+
 from game.royals.ai.levels import make_player
 from net.framing import FrameDecoder, encode_frame
 from net.royals import SCHEMAS, HostMatch, JoinerMatch, MatchOver, Turn
@@ -13,6 +15,16 @@ from net.royals import SCHEMAS, HostMatch, JoinerMatch, MatchOver, Turn
 GAME_ID = bytes(range(16))
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 DATE = "2026-11-23T21:00:00Z"
+
+
+def tokens(label: str):
+    """A deterministic stand-in for secrets.token_bytes (the tests replay the same coins)."""
+    counter = [0]
+
+    def token_bytes(n: int) -> bytes:
+        counter[0] += 1
+        return hashlib.sha256(f"{label}/{counter[0]}".encode()).digest()[:n]
+    return token_bytes
 
 
 class Wire:
@@ -23,8 +35,8 @@ class Wire:
     def __init__(self, players=4, levels=("random",) * 4, computers=(), seed=1, teams=False):
         self.players, self.now = players, 0.0
         names = NAMES[:players]
-        self.host = HostMatch(GAME_ID, names, computers, teams=teams, date=DATE)
-        self.joiners = {s: JoinerMatch(GAME_ID, s, names, teams=teams, date=DATE)
+        self.host = HostMatch(GAME_ID, names, computers, teams=teams, date=DATE, token_bytes=tokens(f"{seed}/1"))
+        self.joiners = {s: JoinerMatch(GAME_ID, s, names, teams=teams, date=DATE, token_bytes=tokens(f"{seed}/{s}"))
                         for s in range(2, players + 1) if s not in computers}
         self.ais = {s: make_player(levels[s - 1], seed * 10 + s) for s in range(1, players + 1)}
         self.received = {s: bytearray() for s in self.joiners}
