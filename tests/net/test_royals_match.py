@@ -535,3 +535,41 @@ def test_a_seat_handed_over_while_its_commitment_was_lost_is_not_a_re_roll():
     w.pump()
     assert w.host.over.kind == "finished", w.host.over
     assert_same_records(w, "ok finished")
+
+
+# ---------------------------------------------------------------------------- hostile input never crashes
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+_texts = hs.sampled_from(["2 play K4", "3 play P1", "2 keep K1,K2,K3,K4,K5", "2 steal 3", "2 steal none",
+                          "2 execute R3", "start 2", "2 pile P1,P2", "deal K1/K2/", "1 play KING", "2 play JOKER"])
+_ply = hs.integers(0, 200)
+_b32 = hs.binary(min_size=32, max_size=32)
+_msgs = hs.one_of(
+    hs.builds(lambda p, c: {"t": "commit", "for": p, "c": c}, _ply, _b32),
+    hs.builds(lambda p, c: {"t": "reveal", "for": p, "s": c}, _ply, _b32),
+    hs.builds(lambda p, a: {"t": "act", "ply": p, "a": a}, _ply, _texts),
+    hs.builds(lambda p, c: {"t": "ack", "ply": p, "hash": c}, _ply, _b32),
+    hs.builds(lambda p, s: {"t": "hidden", "ply": p, "seat": s}, _ply, hs.integers(1, 4)),
+    hs.builds(lambda p, c: {"t": "you", "ply": p, "cards": c}, _ply, hs.sampled_from(["", "K4", "K4,M3", "P1"])),
+    hs.builds(lambda p, c: {"t": "commits", "for": p, "c": c}, _ply, hs.lists(_b32, min_size=2, max_size=4)),
+    hs.builds(lambda p, s, o: {"t": "proxy", "ply": p, "seat": s, "on": o}, _ply, hs.integers(2, 4), hs.booleans()),
+    hs.builds(lambda r, f, a, s: {"t": "round", "round": r, "first": f, "actions": a, "secrets": s},
+              hs.integers(1, 3), _ply, hs.lists(_texts, min_size=1, max_size=5), hs.lists(_b32, min_size=2, max_size=8)),
+    hs.builds(lambda c: {"t": "error", "code": c, "reason": "x"}, hs.sampled_from(["order", "bye", "illegal"])),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(msgs=hs.lists(_msgs, min_size=1, max_size=6), stop=hs.integers(0, 60))
+def test_hostile_messages_never_crash_either_side(msgs, stop):
+    """Any schema-valid message, at any moment, from a joiner to the host or from the host to
+    a joiner, ends in an event (refused, or the match over), never in an exception."""
+    w = Wire(3, seed=31)
+    until(w, lambda w: w.host.state.ply >= stop or w.host.over is not None)
+    for m in msgs:
+        w.host.receive(2, m, w.now)
+        w.joiners[3].receive(m, w.now)
+    w.pump()  # and the honest peers go on or stop cleanly
+    for seat, j in w.joiners.items():
+        assert j.over is None or j.over.reason
