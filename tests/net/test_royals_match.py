@@ -560,7 +560,7 @@ _msgs = hs.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(msgs=hs.lists(_msgs, min_size=1, max_size=6), stop=hs.integers(0, 60))
 def test_hostile_messages_never_crash_either_side(msgs, stop):
     """Any schema-valid message, at any moment, from a joiner to the host or from the host to
