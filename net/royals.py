@@ -19,12 +19,13 @@ Host (seat 1; one :class:`HostMatch` per match)::
     m.set_computer(seat, True|False, t)         # hand an away seat to a computer (and back)
     m.abandon(reason)                           # the host leaves: the match ends for all
     m.record()                                  # the match record (dict), identical on every peer
+    m.turn(); m.waiting_for(); m.state (the true match: never shown); m.over; m.computers
 
 Joiner (one :class:`JoinerMatch` per joiner, seats 2..4)::
 
     j = JoinerMatch(game_id, seat, names, date=host_date, now=t)
     events = j.start(t)                         # its part of round 1's first coin
-    events = j.receive(msg_dict, t)             # the host's commits/act/you/hidden/proxy/round/error
+    events = j.receive(msg_dict, t)             # the host's commits/act/you/hidden/proxy/round/ack/error
     msgs = j.outgoing()                         # frames for the host (drained)
     j.play(action, t)                           # its decision (IllegalMoveError)
     j.my_turn()                                 # its Observation when it must decide, else None
@@ -34,7 +35,7 @@ Joiner (one :class:`JoinerMatch` per joiner, seats 2..4)::
     j.journal() / JoinerMatch.from_journal(d)   # its promises, for a restart
     j.tick(t); j.record(); j.over
 
-Events (both): :class:`Applied`, :class:`Turn` (a seat must decide, with its Observation),
+Rate limits for the transport: ``net.limits.ROYALS_RATES``. Events (both): :class:`Applied`, :class:`Turn` (a seat must decide, with its Observation),
 :class:`CoinOpened`, :class:`RoundChecked`, :class:`SeatProxy`, :class:`Refused` (a message
 refused: close that connection, the match goes on), :class:`MatchOver` (the match ended for
 all; ``kind`` finished/illegal/coin/forfeit/left).
@@ -67,8 +68,8 @@ from game.royals.engine import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, A
                                 ViewError)
 
 from .coin import coin_digest, coin_rng, commitment
-from .limits import ROYALS_MAX_PER_PLY, ROYALS_RATES  # noqa: F401  (ROYALS_RATES: for the transport)
 from .framing import MAX_PLY, SHARED_SCHEMAS, _bin, _bool, _int, _list, _str
+from .limits import ROYALS_MAX_PER_PLY
 
 MAX_SEATS = 4
 _ACTION = _str(5, 200)          # an action text of docs/royals-record-format.md (a deal is the longest)
@@ -399,9 +400,6 @@ def _actor(before: State, a: Action) -> int:
 
 def _is_decision(a: Action) -> bool:
     return a.kind in (START, KEEP, PLAY, EXECUTE) or (a.kind is STEAL and a.card is None)
-
-
-_KIND = {"start": "start", "deal": "deal", "pile": "pile", "stolen": "stolen"}
 
 
 def _fault_seat(reason: str) -> int:
