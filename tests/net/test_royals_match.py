@@ -573,3 +573,45 @@ def test_hostile_messages_never_crash_either_side(msgs, stop):
     w.pump()  # and the honest peers go on or stop cleanly
     for seat, j in w.joiners.items():
         assert j.over is None or j.over.reason
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hs.integers(0, 10**6), seats=hs.sampled_from([(2, (), False), (3, (), False), (3, (2,), False),
+                                                         (4, (), False), (4, (3,), False), (4, (), True)]))
+def test_any_match_ends_alike_on_every_peer(seed, seats):
+    players, computers, teams = seats
+    w = Wire(players, ("random",) * players, computers, seed=seed, teams=teams).run()
+    assert all(o is not None and o.kind == "finished" for o in w.overs().values()), w.overs()
+    assert_same_records(w, "ok finished")
+
+
+def test_a_joiner_acknowledging_another_round_is_a_desync():
+    w = Wire(3, seed=32)
+    w.joiner_tamper = lambda seat, m: {**m, "hash": bytes(32)} if (m["t"] == "ack" and seat == 3) else m
+    w.run()
+    assert w.host.over.kind == "desync" and w.host.over.seat == 3
+    assert "another round than the one we revealed" in w.host.over.reason
+    recs = records(w)
+    assert all(r == recs[0] for r in recs) and recs[0]["rounds"] == []
+
+
+def test_a_host_echoing_commitments_or_skipping_the_coin_is_caught():
+    w = Wire(3, seed=33)  # the host puts seat 2's commitment in seat 3's place too
+    w.tamper = lambda seat, m: {**m, "c": [m["c"][0], m["c"][1], m["c"][1]]} if (m["t"] == "commits" and seat == 2) else m
+    w.run()
+    assert w.joiners[2].over.kind == "coin" and "the same commitment (an echo)" in w.joiners[2].over.reason
+    w = Wire(3, seed=34)  # the host tells seat 3 its deal without the coin's commitments
+    w.tamper = lambda seat, m: None if (m["t"] == "commits" and seat == 3 and m["for"] == 1) else m
+    w.run()
+    j = w.joiners[3]
+    assert w.host.waiting_for() == {"reveal": [3]} and j.over is None
+    j.receive({"t": "you", "ply": 1, "cards": ",".join(c.name for c in CARDS[:12])}, w.now)
+    assert j.over.kind == "coin" and j.over.seat == 1 and "before its coin's commitments" in j.over.reason
+
+
+def test_a_host_dealing_a_joiner_a_wrong_hand_is_caught_at_once():
+    w = Wire(3, seed=35)
+    w.tamper = lambda seat, m: {**m, "cards": "K1,K2,K3"} if (m["t"] == "you" and m["ply"] == 1 and seat == 2) else m
+    w.run()
+    j = w.joiners[2]
+    assert j.over.kind == "coin" and j.over.seat == 1 and "dealt 3 different cards, not 12" in j.over.reason
