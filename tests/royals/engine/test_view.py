@@ -158,3 +158,16 @@ def test_bad_arguments():
         SeatView(4, 3)
     with pytest.raises(ValueError):
         SeatView(1, 3, base=State(4))
+
+
+@pytest.mark.parametrize("players,teams,seed", [(2, False, 2), (3, False, 0), (4, False, 0), (4, True, 0)])
+def test_matches_that_need_the_exact_re_solve(players, teams, seed, monkeypatch):
+    """Matches where no single exchange of two cards keeps every fact (a void shown earlier
+    forces a revealed card deeper into a pile, a theft of such a card): the bipartite
+    re-solve is used and every fact holds at every ply."""
+    import game.royals.engine.view as view_mod
+    calls = []
+    orig = view_mod.SeatView._resolve
+    monkeypatch.setattr(view_mod.SeatView, "_resolve", lambda self: calls.append(1) or orig(self))
+    drive(players, teams, seed, reset_each_round=False)
+    assert calls
