@@ -104,7 +104,9 @@ class SeatView:
         everything that depends on public facts only (turn, phase, steal target, execution,
         starter); for another seat's play: a card this seat knows to be elsewhere (its own
         hand or pile, a loot, out of the game, played before), or not following while that
-        seat holds a card of the led rank everyone saw it take back."""
+        seat holds a card of the led rank everyone saw it take back. :meth:`public` also
+        refuses a play of a card the seat cannot hold by everything it showed (its voids and
+        plays: no placement of the unseen cards fits)."""
         st = self._state
         if action.kind in (DEAL, PILE):
             return f"a {action.kind.value} is not a public action"
@@ -144,6 +146,7 @@ class SeatView:
         why = self.check(action)
         if why is not None:
             raise ViewError(st.ply, f"{action}: {why}")
+        saved = (self._base, list(self._log), self._snapshot_params(), self._seen)
         self._new_round_if_due()
         k = action.kind
         if k is PLAY and action.seat != self.seat:
@@ -154,8 +157,14 @@ class SeatView:
         if action.card is not None:
             self._seen |= 1 << action.card.index
         self._append(("act", action))
-        if (k is PLAY or k is STEAL) and self._consistent() is None:
-            self._settle()
+        if (k is PLAY or k is STEAL) and self._consistent() is None and not self._settle():
+            # no placement of the unseen cards fits everything this seat saw: the action is impossible
+            self._base, self._log, params, self._seen = saved
+            self._restore_params(params)
+            self._rebuild()
+            holder = action.seat if k is PLAY else action.target
+            raise ViewError(st.ply, f"{action}: seat {holder} cannot hold {action.card} (no way to place the unseen "
+                            "cards fits its plays and the ranks it showed it lacked)")
 
     def dealt(self, cards: Iterable[Card]) -> None:
         """The DEAL at the current ply: ``cards`` are this seat's dealt cards (14, 12 or 9)."""
@@ -350,13 +359,16 @@ class SeatView:
         st, bad = self._replay()
         return None if bad else st
 
-    def _settle(self) -> None:
-        """Re-solve the round's placeholders exactly (:meth:`_resolve`); if the facts admit
-        no placement at all (what we were told is contradictory), keep the placeholders."""
+    def _settle(self) -> bool:
+        """Re-solve the round's placeholders exactly (:meth:`_resolve`). Returns False if the
+        facts admit no placement at all (what we were told is contradictory); the
+        placeholders are then left as they were."""
         snap = self._snapshot_params()
-        if not self._resolve():
+        ok = self._resolve()
+        if not ok:
             self._restore_params(snap)
         self._rebuild()
+        return ok
 
     def _resolve(self) -> bool:
         """Place every card this seat does not hold anew so that every fact of the round holds.

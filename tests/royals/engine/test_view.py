@@ -171,3 +171,38 @@ def test_matches_that_need_the_exact_re_solve(players, teams, seed, monkeypatch)
     monkeypatch.setattr(view_mod.SeatView, "_resolve", lambda self: calls.append(1) or orig(self))
     drive(players, teams, seed, reset_each_round=False)
     assert calls
+
+
+def test_a_play_the_seat_cannot_hold_by_its_voids_is_refused_at_once():
+    """A seat that showed it lacked a rank with its pile already empty can never hold that
+    rank again: a relayed play of such a card (which no single card of ours contradicts) is
+    refused, naming the seat, and the view is unchanged."""
+    from game.royals.engine.cards import RANK_OF
+    tried = 0
+    for seed in range(40):
+        s, rng = State(3), Rng(seed)
+        v = SeatView(1, 3)
+        while not s.is_over() and s.round == 1:
+            if s.phase is Phase.PLAY and s.to_act != 1:
+                seat = s.to_act
+                dead = {r for (vs, r, _t, pile) in s.voids if vs == seat and pile == 0}
+                mine = set(v.observation().hand) | set(v.observation().pile)
+                seen = {c for _, c in s.observation(1).trick_plays} | set(s.observation(1).removed)
+                for lt in s.observation(1).loot:
+                    seen |= set(lt)
+                lead_ok = not s.trick_plays or s.led < 0
+                cands = [c for c in CARDS if RANK_OF[c.index] in dead and c not in mine and c not in seen
+                         and c.index < 33] if lead_ok else []
+                if cands:
+                    before = v.state.copy()
+                    with pytest.raises(ViewError, match=f"seat {seat} cannot hold {cands[0]}"):
+                        v.public(Action(PLAY, seat, card=cands[0]))
+                    assert v.state == before and v.observation() == s.observation(1)
+                    tried += 1
+                    break
+            prev = s.copy()
+            a = random_action(s, rng)
+            s.push_checked(a)
+            for m in messages_for(prev, a, s, 1):
+                v.hear(m)
+    assert tried >= 5
