@@ -615,3 +615,17 @@ def test_a_host_dealing_a_joiner_a_wrong_hand_is_caught_at_once():
     w.run()
     j = w.joiners[2]
     assert j.over.kind == "coin" and j.over.seat == 1 and "dealt 3 different cards, not 12" in j.over.reason
+
+
+def test_a_joiner_refuses_at_once_a_relayed_play_of_a_card_it_holds():
+    """A host relaying (or inventing) seat 3's play of a card seat 2 holds: seat 2 stops the
+    match at once, naming seat 3 and the play."""
+    w = Wire(3, seed=36)
+    until(w, lambda w: w.host.state.phase is Phase.PLAY and w.host.state.to_act == 3 and w.host._acks is None
+          and w.joiners[2].view.ply == w.host.state.ply)
+    j, ply = w.joiners[2], w.host.state.ply
+    card = j.view.observation().hand[0]
+    evs = j.receive({"t": "act", "ply": ply, "a": f"3 play {card}"}, w.now)
+    assert evs == [j.over] and j.over.kind == "illegal" and j.over.seat == 3
+    assert j.over.reason == f"seat 3, ply {ply} (3 play {card}): not in hand"
+    assert j.outgoing()[-1] == {"t": "error", "code": "illegal", "reason": j.over.reason}
