@@ -63,7 +63,7 @@ import secrets as _secrets
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from game.royals.engine import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
+from game.royals.engine import (CARDS, DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, ChanceEvent,
                                 IllegalMoveError, InvalidMoveError, Observation, Record, SeatView, State,
                                 ViewError)
 
@@ -246,6 +246,8 @@ def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None 
             state.push(a)
         else:
             decider = state.to_act if a.kind is START else a.seat
+            pile = state.piles[a.seat - 1] if a.kind is PLAY and 1 <= a.seat <= state.players else []
+            drawn = CARDS[pile[-1]].name if pile else None
             try:
                 state.push_checked(a)
             except IllegalMoveError as e:
@@ -253,6 +255,10 @@ def check_round(state: State, game_id: bytes, reveal: dict, heard: Heard | None 
             if heard is not None and decider == heard.seat and heard.own.get(ply) != text \
                     and not heard.proxied(ply):
                 raise PlayError(1, ply, text, f"a decision of seat {decider} (ours) that we did not make")
+            if heard is not None and a.kind is PLAY and a.seat == heard.seat \
+                    and [x for x in heard.yous.get(ply, [])] != ([drawn] if drawn else []):
+                raise PlayError(1, ply, text, f"we were told we drew {heard.yous.get(ply)}, the revealed pile "
+                                f"gives {drawn}", "coin")
         done.append(a)
         if heard is not None:
             _match_heard(heard, ply, a, text)
@@ -1152,7 +1158,11 @@ class JoinerMatch:
             code, reason = msg["code"], msg["reason"]
             if code in MATCH_FATAL:
                 self.received += 1
-                self._end(code, _fault_seat(reason), reason, send=False)
+                disputed = self._disputed(code, reason)
+                if disputed:
+                    self._end("coin", 1, disputed)
+                else:
+                    self._end(code, _fault_seat(reason), reason, send=False)
             else:
                 self._events.append(Refused(self.seat, code, reason))
             return self._take()
@@ -1179,6 +1189,19 @@ class JoinerMatch:
     def _refuse(self, reason: str) -> None:
         self._send({"t": "error", "code": "order", "reason": reason[:500]})
         self._events.append(Refused(1, "order", reason))
+
+    def _disputed(self, code: str, reason: str) -> str | None:
+        """The host's ``illegal`` verdict against our own decision, which our view (built
+        only from what the host told us of our cards) held legal: then the host told us
+        false cards (a lying deal, keep or draw) and the verdict is the host's fault."""
+        m = re.match(r"seat (\d), ply (\d+) \((.*?)\): ", reason)
+        if code != "illegal" or m is None or int(m.group(1)) != self.seat:
+            return None
+        ply, text = int(m.group(2)), m.group(3)
+        if self.heard.own.get(ply) != text or self.view.ply != ply:
+            return None
+        return (f"seat 1 (the host), ply {ply} ({text}): it refused our decision ({reason[m.end():][:120]}), which "
+                "the cards it told us allow: it told us false cards")
 
     def _on_commits(self, msg: dict, now: float) -> None:
         p, c = msg["for"], list(msg["c"])

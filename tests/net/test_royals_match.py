@@ -629,3 +629,45 @@ def test_a_joiner_refuses_at_once_a_relayed_play_of_a_card_it_holds():
     assert evs == [j.over] and j.over.kind == "illegal" and j.over.seat == 3
     assert j.over.reason == f"seat 3, ply {ply} (3 play {card}): not in hand"
     assert j.outgoing()[-1] == {"t": "error", "code": "illegal", "reason": j.over.reason}
+
+
+def lie_about_a_draw(w: Wire):
+    """Tamper: the first card seat 2 draws is told as another card still in its pile."""
+    state = {"done": False}
+
+    def tamper(seat, m):
+        if seat == 2 and m["t"] == "you" and not state["done"]:
+            st = w.host.state
+            last = st.history[m["ply"]] if m["ply"] < st.ply else None
+            if last is not None and last.kind is PLAY and last.seat == 2 and len(st.piles[1]) >= 1:
+                state["done"] = True
+                return {**m, "cards": CARDS[st.piles[1][-1]].name}
+        return m
+    return tamper, state
+
+
+@pytest.mark.parametrize("seed", [37, 39, 40, 41])
+def test_a_host_lying_about_a_drawn_card_is_caught(seed):
+    """The host tells seat 2 another card of its own pile than the one it drew. Seat 2 finds
+    out at the latest at the round's end (the revealed pile order), or sooner: when the host
+    refuses a play its told cards allowed (the verdict is the host's), or when the card
+    comes up again."""
+    w = Wire(3, seed=seed)
+    w.tamper, state = lie_about_a_draw(w)
+    w.run()
+    assert state["done"]
+    j = w.joiners[2]
+    assert j.over is not None and j.over.kind == "coin" and j.over.seat == 1, j.over
+    assert any(x in j.over.reason for x in ("we were told we drew", "it told us false cards",
+                                            "not in the rest of our pile")), j.over.reason
+
+
+def test_a_second_draw_message_for_one_play_is_refused():
+    from game.royals.engine import SeatView, ViewError
+    w = Wire(3, seed=38)
+    until(w, lambda w: any(m["t"] == "you" and m["ply"] > 20 for m in w.host.outbox(2)))
+    m = next(m for m in reversed(w.host.outbox(2)) if m["t"] == "you" and m["ply"] > 20)
+    j = w.joiners[2]
+    if j.view.ply == m["ply"] + 1:
+        evs = j.receive(m, w.now)
+        assert j.over is not None and "a second draw for one play" in j.over.reason

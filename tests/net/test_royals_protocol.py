@@ -333,3 +333,14 @@ def test_a_reveal_out_of_order_is_refused():
     with pytest.raises(PlayError) as e:  # round 1 again, on a copy already past it
         check_round(j.state, GAME_ID, m.reveals[0], j.heard)
     assert e.value.code == "order"
+
+
+def test_a_false_draw_told_to_a_joiner_shows_in_the_round_check():
+    m = Match(seed=23)
+    m.play(until=lambda m: m.state.round == 2)
+    j = m.joiners[2]
+    ply = next(p for p in sorted(j.heard.yous) if p in j.heard.acts and j.heard.acts[p].startswith("2 play"))
+    j.heard.yous[ply] = ["KING" if j.heard.yous[ply] != ["KING"] else "QUEEN"]
+    with pytest.raises(PlayError) as e:
+        check_round(State(4), GAME_ID, m.reveals[0], j.heard)
+    assert e.value.seat == 1 and e.value.code == "coin" and "we were told we drew" in e.value.reason

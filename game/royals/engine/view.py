@@ -212,12 +212,15 @@ class SeatView:
         if last is None or last.kind is not PLAY or last.seat != self.seat or order is None:
             raise ViewError(st.ply, "a draw without our play")
         c = card.index
+        if self._drew_at == st.ply:
+            raise ViewError(st.ply, "a second draw for one play")
         taken = self._drawn_count()
         if taken < 1 or taken > len(order):
             raise ViewError(st.ply, "a draw from an empty pile")
         if c not in order[taken - 1:]:
             raise ViewError(st.ply, f"{card} is not in the rest of our pile")
         y = order[taken - 1]
+        self._drew_at = st.ply
         if y != c:
             self._swap(c, y)
             self._rebuild()
@@ -282,6 +285,7 @@ class SeatView:
         self._keeps: dict[int, int] = {}
         self._orders: dict[int, list[int]] = {}
         self._seen = 0
+        self._drew_at = -1
 
     # ------------------------------------------------------------------ internals
     def _at(self, ply: int) -> None:
