@@ -534,9 +534,11 @@ class HostMatch:
         return {"decision": [self.state.to_act]}
 
     def connected(self, seat: int, now: float) -> list[Event]:
-        """Joiner ``seat``'s connection is seated (a new one or a resumed one)."""
+        """Joiner ``seat``'s connection is seated (a new one or a resumed one); the count of
+        its messages per ply (MAX_PER_PLY) starts again."""
         self._seat(seat)
         self._connected[seat] = now
+        self._per_ply = {k: v for k, v in self._per_ply.items() if k[0] != seat}  # a new connection, a new count
         return self._take()
 
     def disconnected(self, seat: int, now: float) -> list[Event]:
@@ -916,6 +918,7 @@ class HostMatch:
             raise ValueError(f"seat {seat} claims {have} messages, we sent it {len(box)}")
         self._queue[seat] = list(box[have:])
         self._connected[seat] = now
+        self._per_ply = {k: v for k, v in self._per_ply.items() if k[0] != seat}
         return self._take()
 
     def set_computer(self, seat: int, on: bool, now: float) -> list[Event]:

@@ -296,6 +296,8 @@ def test_too_many_messages_for_one_ply_are_a_flood():
     codes = [[e.code for e in send_as(w, 2, {"t": "act", "ply": past, "a": str(st.history[past])})]
              for i in range(20)]
     assert codes[:10] == [[]] * 10 and codes[-1] == ["flood"] and w.host.over is None  # repeats, then too many
+    w.host.resume(2, w.joiners[2].received, w.now)  # a new connection counts anew
+    assert send_as(w, 2, {"t": "act", "ply": past, "a": str(st.history[past])}) == []
 
 
 # ---------------------------------------------------------------------------- a lying or colluding host
