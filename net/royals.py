@@ -418,10 +418,28 @@ def _fault_seat(reason: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-def _record(state: State, names: Sequence[str], date: str, game_id: bytes, over: MatchOver | None) -> dict:
+FINGERPRINT_LABEL = b"royals-lan fingerprint"
+
+
+def first_fingerprint(game_id: bytes) -> bytes:
+    """SHA-256("royals-lan fingerprint" || game id): the fingerprint before any round."""
+    return hashlib.sha256(FINGERPRINT_LABEL + game_id).digest()
+
+
+def fold_fingerprint(fp: bytes, rhash: bytes, commits: Sequence[Sequence[bytes]]) -> bytes:
+    """The match fingerprint after one more confirmed round: SHA-256("royals-lan
+    fingerprint" || previous (32) || the round's hash (32) || every commitment of every coin
+    of the round, in ply order, seat 1 first (32 each)). Two peers told the same story hold
+    the same fingerprint; players can compare its first 16 hex digits by eye (the star gives
+    joiners no other way to see that the host told them all the same commitments)."""
+    return hashlib.sha256(FINGERPRINT_LABEL + fp + rhash + b"".join(c for cs in commits for c in cs)).digest()
+
+
+def _record(state: State, names: Sequence[str], date: str, game_id: bytes, over: MatchOver | None,
+            fingerprint: bytes = b"") -> dict:
     rec = Record.from_state(state, list(names), date=date or None).to_dict()
     rec["lan"] = {"game": game_id.hex(), "end": "" if over is None else over.kind,
-                  "seat": 0 if over is None else over.seat}
+                  "seat": 0 if over is None else over.seat, "fingerprint": fingerprint.hex()[:16]}
     return rec
 
 
@@ -458,6 +476,7 @@ class HostMatch:
         self.state = State(n, teams)
         self.checked = State(n, teams)
         self.confirmed = State(n, teams)
+        self.fingerprint = first_fingerprint(game_id)
         self.computers: set[int] = comp
         self.people = [s for s in range(2, n + 1) if s not in comp]
         self.over: MatchOver | None = None
@@ -663,11 +682,15 @@ class HostMatch:
         self._acks = {}
         self._ack_since = now
         self._ack_round = (rnd, self.checked.ply, h)
+        coins = [self._coins[p]["commits"] for p in sorted(self._coins) if reveal["first"] <= p < self.checked.ply]
+        self._next_fingerprint = fold_fingerprint(
+            self.fingerprint, h, [[c[s] for s in range(1, self.players + 1)] for c in coins])
 
     def _finish_round_check(self) -> None:
         rnd, ply, h = self._ack_round
         self._acks = None
         self.confirmed = self.checked.copy()
+        self.fingerprint = self._next_fingerprint
         self._send_all({"t": "ack", "ply": ply, "hash": h})  # every seat holds this round: it is in the records
         self._events.append(RoundChecked(rnd, ply, h))
 
@@ -958,7 +981,7 @@ class HostMatch:
         """The match record (docs/royals-record-format.md) of the checked rounds, with the
         ``lan`` key (game id, how it ended, the seat at fault); identical on every peer;
         ``rose-king check`` accepts it."""
-        return _record(self.confirmed, self.names, self.date, self.game_id, self.over)
+        return _record(self.confirmed, self.names, self.date, self.game_id, self.over, self.fingerprint)
 
 
 def _result_text(st: State) -> str:
@@ -991,6 +1014,7 @@ class JoinerMatch:
         self.view = SeatView(seat, n, teams)
         self.checked = State(n, teams)
         self.confirmed = State(n, teams)
+        self.fingerprint = first_fingerprint(game_id)
         self.heard = Heard(seat)
         self.received = 0
         self.over: MatchOver | None = None
@@ -1296,6 +1320,8 @@ class JoinerMatch:
         check_round(checked, self.game_id, msg, self.heard)  # on a copy: a failed check leaves ours as it was
         self.checked = checked
         h = round_hash(msg["actions"])
+        self._next_fingerprint = fold_fingerprint(self.fingerprint, h, [
+            self.heard.commits[p] for p in sorted(self.heard.commits) if msg["first"] <= p < checked.ply])
         self.view.reset(self.checked)
         self._last_ack = {"t": "ack", "ply": self.checked.ply, "hash": h}
         self._send(dict(self._last_ack))
@@ -1310,10 +1336,11 @@ class JoinerMatch:
             raise PlayError(1, msg["ply"], "ack", "the host confirms another round than the one we checked",
                             "desync")
         self.confirmed = self.checked.copy()
+        self.fingerprint = self._next_fingerprint
         if self.checked.is_over():
             self._end("finished", 0, "the match is over: " + _result_text(self.checked), send=False)
 
     def record(self) -> dict:
         """The match record of the rounds every seat checked (confirmed by the host's ``ack``;
         identical to the host's)."""
-        return _record(self.confirmed, self.names, self.date, self.game_id, self.over)
+        return _record(self.confirmed, self.names, self.date, self.game_id, self.over, self.fingerprint)

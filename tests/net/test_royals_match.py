@@ -39,7 +39,8 @@ def test_whole_matches_end_alike_on_every_peer(players, levels, computers, teams
     overs = w.overs()
     assert all(o is not None and o.kind == "finished" for o in overs.values()), overs
     rec = assert_same_records(w, "ok finished")
-    assert rec["lan"] == {"game": GAME_ID.hex(), "end": "finished", "seat": 0}
+    assert rec["lan"] == {"game": GAME_ID.hex(), "end": "finished", "seat": 0,
+                          "fingerprint": w.host.fingerprint.hex()[:16]}
     assert rec["players"] == NAMES[:players] and rec["date"] == DATE and rec.get("teams", False) == teams
     assert Wire is not None and w.host.checked == w.host.state  # the host's own check followed the match
     for s, j in w.joiners.items():
@@ -673,3 +674,34 @@ def test_a_second_draw_message_for_one_play_is_refused():
     if j.view.ply == m["ply"] + 1:
         evs = j.receive(m, w.now)
         assert j.over is not None and "a second draw for one play" in j.over.reason
+
+
+def test_a_host_telling_two_joiners_two_stories_shows_in_the_fingerprints():
+    """The star's blind spot: the host shows seat 2 a made-up commitment for seat 3 in round
+    1's starter coin (and later the made-up secret), ground so the starter is the same. Every
+    check of seat 2 passes; only the match fingerprint in the records differs."""
+    from game.royals.engine import State
+    from net.coin import commitment
+    from net.royals import coin_outcome, peer_of
+    w = Wire(3, seed=42)
+    fake = {}
+
+    def tamper(seat, m):
+        if seat == 2 and m["t"] == "commits" and m["for"] == 0:
+            real = [w.host._coins[0]["own"][1], w.joiners[2].heard.my_secrets[0], w.joiners[3].heard.my_secrets[0]]
+            want = str(coin_outcome(State(3).chance(), GAME_ID, 0, real))
+            for i in range(1000):
+                x = bytes([i % 256, i // 256]) * 16
+                if str(coin_outcome(State(3).chance(), GAME_ID, 0, real[:2] + [x])) == want:
+                    fake["x"] = x
+                    break
+            return {**m, "c": [m["c"][0], m["c"][1], commitment(GAME_ID, 0, peer_of(3), fake["x"])]}
+        if seat == 2 and m["t"] == "round" and m["round"] == 1:
+            return {**m, "secrets": m["secrets"][:2] + [fake["x"]] + m["secrets"][3:]}
+        return m
+    w.tamper = tamper
+    w.run()
+    assert all(o.kind == "finished" for o in w.overs().values())
+    host, j2, j3 = records(w)
+    assert host == j3 and host["rounds"] == j2["rounds"] and host["result"] == j2["result"]
+    assert j2["lan"]["fingerprint"] != host["lan"]["fingerprint"]
