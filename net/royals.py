@@ -34,6 +34,8 @@ Joiner (one :class:`JoinerMatch` per joiner, seats 2..4)::
     j.resumed(t)                                # after a reconnection: re-send what may be lost
     j.journal() / JoinerMatch.from_journal(d)   # its promises, for a restart
     j.tick(t); j.record(); j.over
+    m.fingerprint / j.fingerprint              # the match fingerprint (bytes): show record["lan"]["fingerprint"]
+                                                # at the end so players can compare (fold_fingerprint)
 
 Rate limits for the transport: ``net.limits.ROYALS_RATES``. Events (both): :class:`Applied`, :class:`Turn` (a seat must decide, with its Observation),
 :class:`CoinOpened`, :class:`RoundChecked`, :class:`SeatProxy`, :class:`Refused` (a message
