@@ -666,14 +666,17 @@ def test_a_host_lying_about_a_drawn_card_is_caught(seed):
 
 
 def test_a_second_draw_message_for_one_play_is_refused():
-    from game.royals.engine import SeatView, ViewError
     w = Wire(3, seed=38)
-    until(w, lambda w: any(m["t"] == "you" and m["ply"] > 20 for m in w.host.outbox(2)))
-    m = next(m for m in reversed(w.host.outbox(2)) if m["t"] == "you" and m["ply"] > 20)
+    until(w, lambda w: any(m["t"] == "you" and w.host.state.history[m["ply"]].kind is PLAY
+                           and m["ply"] == w.host.state.ply - 1 for m in w.host.outbox(2)[-1:]))
     j = w.joiners[2]
-    if j.view.ply == m["ply"] + 1:
-        evs = j.receive(m, w.now)
-        assert j.over is not None and "a second draw for one play" in j.over.reason
+    draw = w.host.outbox(2)[-1]
+    assert j.view.ply == draw["ply"] + 1
+    other = next(c for c in j.view.observation().pile if c.name != draw["cards"]) if j.view.observation().pile \
+        else j.view.observation().hand[0]
+    evs = j.receive({**draw, "cards": other.name}, w.now)
+    assert evs == [j.over] and j.over.kind == "coin" and j.over.seat == 1
+    assert "a second draw for one play" in j.over.reason
 
 
 def test_a_host_telling_two_joiners_two_stories_shows_in_the_fingerprints():
