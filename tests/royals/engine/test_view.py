@@ -131,7 +131,8 @@ def test_out_of_turn_wrong_ply_and_undue_messages_are_refused():
 def test_our_own_play_is_checked_in_full_and_a_false_draw_is_refused():
     s, rng = State(3), Rng(11)
     v = SeatView(1, 3)
-    while not (s.phase is Phase.PLAY and s.to_act == 1 and s.trick_plays and s.legal_plays() != s.hands[0]):
+    while not (s.phase is Phase.PLAY and s.to_act == 1 and s.trick_plays and s.legal_plays() != s.hands[0]
+               and s.piles[0]):
         before = s.copy()
         a = random_action(s, rng)
         s.push_checked(a)
@@ -145,11 +146,11 @@ def test_our_own_play_is_checked_in_full_and_a_false_draw_is_refused():
     s.push_checked(good)
     msgs = messages_for(before, good, s, 1)
     v.hear(msgs[0])
-    if len(msgs) > 1:  # we drew: a card not in our pile is refused
-        outside = next(c for c in CARDS if c.index not in before.piles[0])
-        with pytest.raises(ViewError, match="not in the rest of our pile"):
-            v.hear({**msgs[1], "cards": outside.name})
-        v.hear(msgs[1])
+    assert len(msgs) == 2  # we drew: a card not in our pile is refused
+    outside = next(c for c in CARDS if c.index not in before.piles[0])
+    with pytest.raises(ViewError, match="not in the rest of our pile"):
+        v.hear({**msgs[1], "cards": outside.name})
+    v.hear(msgs[1])
     assert v.observation() == s.observation(1)
 
 
