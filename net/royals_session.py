@@ -49,7 +49,7 @@ from .transport import Refused, WriteFailed, seat_path
 GAME_KEY = "royals-riots"  #: the ``g`` of a Royals & Riots hello (what a joiner learns the game from)
 MAX_SEATS = 4
 RECV_SIZE = 65536
-TICK = 0.05  #: seconds between ticks of the background thread
+TICK = 0.2  #: seconds between ticks of the background thread (anything that happens wakes it at once)
 MAX_CANDIDATES = 4  #: connections a host holds at once that have not settled a seat
 SHUTDOWN_LINGER = 0.5  #: seconds close() waits at most for the peers to read our last word
 LINGER = 2.0  #: seconds a closed connection is drained so the peer gets our error (see RoyalsSession._linger)
@@ -307,6 +307,7 @@ class RoyalsSession:
         self._players: dict = {}
         self._hview = None  # host: seat 1's SeatView, fed like a joiner's (see _host_view)
         self._recorded_ply = 0  # the ply of the rounds in the record file
+        self._turn_dirty = True  # host: the match changed since _collect_computers last asked whose turn it is
         self._mirror = None
         if role == "host":
             if not 2 <= seats <= MAX_SEATS:
@@ -690,7 +691,11 @@ class RoyalsSession:
             self._link.tick(now)
             self._join_after_link()
         if self._match is not None:
-            self._match_events(self._match.tick(now))
+            events = self._match.tick(now)
+            if events:
+                self._match_events(events)
+            else:
+                self._match_pump()  # nothing happened: no refresh (an idle session stays quiet)
 
     def _fail(self, seat: int, ply: int, action: str, reason: str) -> None:
         self._emit(Failed(seat, ply, action, reason))
@@ -1005,6 +1010,7 @@ class RoyalsSession:
             if msg["you"] != self._my_seat and self._match is not None:
                 raise _Refuse("order", "the host moved our seat during the match")
             self._my_seat = msg["you"]
+            self.teams = msg["teams"]
             infos = tuple(SeatInfo(s, k, n, c) for s, (k, n, c) in enumerate(msg["seats"], 1))
             with self._lock:
                 changed, self._lobby = infos != self._lobby, infos
@@ -1160,6 +1166,7 @@ class RoyalsSession:
         if self._match is None or s is None or s.kind != "person" or s.peer is not None:
             raise ValueError(f"seat {seat} is not a dropped player's seat")
         s.kind, s.level, s.held = "computer", level, False  # the name stays: the person may come back
+        self._turn_dirty = True
         self._match_events(self._match.set_computer(seat, True, self._clock()))
         self._publish_lobby()
 
@@ -1178,6 +1185,9 @@ class RoyalsSession:
         m = self._match
         if m is None or self._status != "playing":
             return
+        if not self._turn_dirty and not any(f.done() for f in self._thinking.values()):
+            return  # nothing changed since the last look: no Turn (and Observation) built
+        self._turn_dirty = False
         for seat, fut in list(self._thinking.items()):
             if not fut.done():
                 continue
@@ -1225,6 +1235,7 @@ class RoyalsSession:
     def _match_events(self, events) -> None:
         """Translate the match's events, send what it queued, refresh the caller's copies."""
         from . import royals
+        self._turn_dirty = True
         out: list = []
         refused: list = []
         for e in events or ():

@@ -730,3 +730,27 @@ def test_a_royals_joiner_at_a_rose_king_host_stops_with_a_clear_reason(sessions)
         assert len(failed) == 1 and "does not host Royals & Riots" in failed[0].reason
     finally:
         rk.close()
+
+
+def test_an_idle_session_does_no_work_between_ticks(sessions):
+    """Waiting for our decision, the host's thread only ticks: no refresh of the caller's copies,
+    no Turn built for the computers (it was 8 % of a core before; figures: quiet when idle)."""
+    host = sessions("host", "Ann", seats=2, computers={2: "easy"}, port=0, seed=13)
+    host.start()
+    wait_until(host, lambda: host.my_turn)
+    calls = {"refresh": 0, "turn": 0}
+    match = host._match
+    real_refresh, real_turn = host._refresh, match.turn
+
+    def refresh():
+        calls["refresh"] += 1
+        real_refresh()
+
+    def turn():
+        calls["turn"] += 1
+        return real_turn()
+    host._refresh, match.turn = refresh, turn
+    end = time.monotonic() + 1.0  # five ticks
+    while time.monotonic() < end:
+        host.wait(0.2)
+    assert calls == {"refresh": 0, "turn": 0} and host.my_turn
