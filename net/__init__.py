@@ -10,10 +10,14 @@ Nothing here imports pygame. The layers, bottom up:
   journaled before they are sent; :mod:`net.limits`: rate limits, deadlines, names.
 - :mod:`net.roseking` (alias :mod:`net.protocol`): Rose King's :class:`~net.roseking.Connection`,
   bytes in -> events, events -> bytes, ``tick(now)`` for time; no sockets, threads or clock
-  reads (the way h11 is built). A later ``net.royals`` builds Royals & Riots on the same parts.
+  reads (the way h11 is built). :mod:`net.royals`: Royals & Riots' match machines
+  (``HostMatch``/``JoinerMatch``, 2-4 peers in a star) on the same parts.
 - :mod:`net.transport`: :class:`~net.transport.LanSession`, the protocol over TCP in a
   background thread with a non-blocking ``poll()`` for a frame loop; a host holds strangers'
-  connections apart until they prove a seat.
+  connections apart until they prove a seat. :mod:`net.link` (one connection's frames,
+  limits and heartbeat) and :mod:`net.royals_session` (:class:`~net.royals_session.RoyalsSession`:
+  the lobby, seats, resume and computer seats of a Royals & Riots table) do the same for
+  Royals & Riots; :func:`net.royals_session.probe_host` tells a host's game from its hello.
 - :mod:`net.discovery`: the UDP beacon (the LAN's broadcast addresses) and its listener.
 """
 

@@ -945,6 +945,11 @@ class RoyalsSession:
             if self._status != before:
                 self._fatal = True
                 return
+        if self._host_hello is None and not closed.by_peer and closed.code in ("schema", "frame", "version"):
+            self._fatal = True  # the host's first words were not a Royals & Riots hello: trying again cannot help
+            self._fail(0, 0, "", f"{self.address}:{self.port} does not host Royals & Riots for this version "
+                                 f"({closed.reason})")
+            return
         if closed.code in _FATAL:
             self._fatal = True
             seat, ply, action = self._fault_of(closed.reason)

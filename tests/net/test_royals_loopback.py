@@ -695,3 +695,38 @@ def test_a_host_lying_in_its_round_reveal_is_caught_by_every_joiner(sessions):
         assert "seat 1, ply 0 (start " in results[name], results
         assert "seat 1's secret does not open its commitment" in results[name], results
     assert "stopped the match: seat 1, ply 0" in results["Ann"], results
+
+
+def test_a_host_killed_without_a_word_ends_the_match_for_its_joiners(sessions, tmp_path):
+    """SIGKILL of a real host process mid-match: each joiner tries to get back for host_grace
+    (1 s here), then stops with "the host left", its autosave and journal kept."""
+    from tests.net.test_cli import Proc
+    host = Proc("host", "--game", "royals-riots", "--seats", "3", "--computer", "random", "--port", "0", "--bind",
+                "127.0.0.1", "--name", "Ann", "--headless", "--ai", "random", "--timeout", str(LIMIT),
+                "--move-delay", "0.05")
+    try:
+        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
+        bo = sessions("join", "Bo", "127.0.0.1", port, record=tmp_path / "Bo.json", host_grace=1.0)
+        seen: list = []
+        _drive(bo, lambda ev: bo.view is not None and bo.view.state.ply > 10, seed=5, seen=seen)
+        host.kill()
+        _drive(bo, lambda ev: bo.status == "failed", seed=5, seen=seen)
+        failed = [e for e in seen if isinstance(e, Failed)]
+        assert failed and "the host left" in failed[-1].reason
+        assert "interrupted" in [e.status for e in seen if isinstance(e, StatusChanged)]
+        assert (tmp_path / "Bo.json.journal").exists()
+    finally:
+        host.kill()
+
+
+def test_a_royals_joiner_at_a_rose_king_host_stops_with_a_clear_reason(sessions):
+    from net.transport import LanSession
+    rk = LanSession.host("Rita", port=0)
+    try:
+        bo = sessions("join", "Bo", "127.0.0.1", rk.port)
+        seen: list = []
+        wait_until(bo, lambda: bo.status == "failed", seen=seen)
+        failed = [e for e in seen if isinstance(e, Failed)]
+        assert len(failed) == 1 and "does not host Royals & Riots" in failed[0].reason
+    finally:
+        rk.close()

@@ -335,28 +335,25 @@ class SeatView:
             if bool(m & bx) != bool(m & by):
                 self._keeps[s] = m ^ bx ^ by
 
-    def _replay(self, count: bool = False) -> tuple[State, int]:
-        """Replay the round's placeholders and weigh the broken facts: a card played or
-        stolen that was not in that hand then (1000: the state would be wrong), a seat that
-        did not follow while holding a card of the led rank (1). Returns (the replayed state, no history; the count), stopping
-        at the first broken fact unless ``count``."""
+    def _replay(self) -> tuple[State, int]:
+        """Replay the round's placeholders up to the first broken fact: a card played or
+        stolen that was not in that hand then, or a seat that did not follow while holding a
+        card of the led rank. Returns (the replayed state without history, 1 if a fact broke
+        else 0)."""
         st = self._base.copy(stack=False)
-        bad = 0
         for e in self._log:
             a = self._action(e)
             if a.kind is PLAY:
                 c = a.card.index  # type: ignore[union-attr]
                 h = st.hands[a.seat - 1]
                 if not (h >> c) & 1:
-                    bad += 1000
+                    return st, 1
                 if st.trick_plays and st.led >= 0 and RANK_OF[c] != st.led and c < THIEF and h & RANK_MASK[st.led]:
-                    bad += 1
+                    return st, 1
             elif a.kind is STEAL and a.card is not None and not (st.hands[a.target - 1] >> a.card.index) & 1:  # type: ignore[operator]
-                bad += 1000
-            if bad and not count:
-                return st, bad
+                return st, 1
             st.push(a)
-        return st, bad
+        return st, 0
 
     def _consistent(self) -> State | None:
         """The replayed state if every fact holds (see :meth:`_replay`), else None."""
