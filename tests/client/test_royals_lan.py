@@ -580,3 +580,21 @@ def test_the_lobby_draws_only_when_something_changes(app, tmp_path):
         assert 2 <= app.renders - renders <= 6
     finally:
         lobby.cancel()
+
+
+def test_rose_kings_join_screen_hands_a_royals_host_over_to_the_royals_lobby(app, driver, tmp_path):
+    from game.client.roseking.lan import JoinScene
+    host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+    try:
+        join = JoinScene(app, name="Bo", listen=False, store=SaveStore(tmp_path))
+        app.push(join)
+        join.join("127.0.0.1", host.port)  # Rose King's session first: its hello check fails, the lobby asks
+        run_until(app, lambda: isinstance(app.top, RoyalsLobby), "the Royals lobby")
+        run_until(app, lambda: host.can_start, "Bo seated at the Royals table")
+        assert app.top.session.my_seat == 2 and [i.name for i in host.lobby] == ["Ann", "Bo"]
+        driver.key(pygame.K_ESCAPE)
+        assert app.top is join
+    finally:
+        while app.scenes:
+            app.pop()
+        host.close()
