@@ -179,6 +179,39 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner_over_loopba
             app.pop()
 
 
+def test_a_four_seat_team_match_in_the_host_window_with_two_joiners_and_a_computer(app, driver, tmp_path):
+    """Teams 1 + 3 against 2 + 4: the window's host (seat 1), headless joiners at seats 2 and 4,
+    a computer at seat 3 (the host's partner)."""
+    app.options.anim_speed = 0.0
+    setup = RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1", store=SaveStore(tmp_path))
+    app.push(setup)
+    driver.key(pygame.K_4)
+    driver.click(next(b for b in setup.buttons if "Teams" in b.text()).rect.center)
+    driver.click(setup.seat_buttons[2].rect.center)  # seat 3: a computer (Beginner)
+    setup.open_table()
+    lobby = app.top
+    assert isinstance(lobby, RoyalsLobby) and [i.kind for i in lobby.session.lobby] == ["host", "open", "computer",
+                                                                                         "open"]
+    joiners = [RoyalsSession.join(n, "127.0.0.1", lobby.session.port) for n in ("Bo", "Di")]
+    players = [headless_joiner(j, seed=i) for i, j in enumerate(joiners)]
+    try:
+        run_until(app, lobby.buttons[-1].enabled, "both joiners seated", players)
+        driver.click(lobby.buttons[-1].rect.center)
+        run_until(app, lambda: isinstance(app.top, LanTableScene), "the table", players)
+        table: LanTableScene = app.top
+        assert table.state.teams and table.match.name(3) == "Cato"
+        me = WindowPlayer(app, driver)
+        run_until(app, lambda: table.modal == "over" and table.saved is not None, "the match's end",
+                  [*players, me], limit=240)
+        out = table.state.outcome()
+        assert out is not None and out.team_scores is not None and table.drawn_face_up <= {1}
+    finally:
+        for j in joiners:
+            j.close()
+        while app.scenes:
+            app.pop()
+
+
 def test_a_whole_match_in_the_joiners_window_against_a_headless_host(app, driver, tmp_path):
     """The window joins (typed address), waits in the lobby, and plays seat 2 to the end; the host
     (headless, random) runs seat 3's computer. Only seat 2's hand is ever drawn face up."""
@@ -547,3 +580,21 @@ def test_the_lobby_draws_only_when_something_changes(app, tmp_path):
         assert 2 <= app.renders - renders <= 6
     finally:
         lobby.cancel()
+
+
+def test_rose_kings_join_screen_hands_a_royals_host_over_to_the_royals_lobby(app, driver, tmp_path):
+    from game.client.roseking.lan import JoinScene
+    host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+    try:
+        join = JoinScene(app, name="Bo", listen=False, store=SaveStore(tmp_path))
+        app.push(join)
+        join.join("127.0.0.1", host.port)  # Rose King's session first: its hello check fails, the lobby asks
+        run_until(app, lambda: isinstance(app.top, RoyalsLobby), "the Royals lobby")
+        run_until(app, lambda: host.can_start, "Bo seated at the Royals table")
+        assert app.top.session.my_seat == 2 and [i.name for i in host.lobby] == ["Ann", "Bo"]
+        driver.key(pygame.K_ESCAPE)
+        assert app.top is join
+    finally:
+        while app.scenes:
+            app.pop()
+        host.close()

@@ -448,6 +448,7 @@ class LanLobby(ButtonScene):
         self.connecting_for = 0.0  # seconds a join has been knocking without an answer
         self.error = ""
         self.adopting: tuple[GameStarted, list] | None = None
+        self._other_game: dict | None = None  # the probe of a host whose hello is not Rose King's (see update)
         self.addresses = local_addresses() if session.role.value == "host" else []
         hosting = session.role.value == "host"
         self.rect = pygame.Rect(CANVAS[0] // 2 - 380, 220 if hosting else 250, 760, 520 if hosting else 440)
@@ -512,7 +513,12 @@ class LanLobby(ButtonScene):
         if self.adopting is not None:
             return  # (while the player decides about a restored game, events wait in the session)
         events = session.poll()
+        if self._other_game is not None and self._other_game:
+            self._to_other_game(session)
+            return
         for i, e in enumerate(events):
+            if isinstance(e, Closed) and e.code == "schema" and not self.addresses and self._other_game is None:
+                self._ask_which_game(session)  # a host of another game? (its hello is not ours)
             if isinstance(e, Closed) and e.fatal:
                 self.error = e.reason
             elif isinstance(e, GameStarted) and e.adopted:
@@ -530,6 +536,39 @@ class LanLobby(ButtonScene):
             elif isinstance(e, GameStarted):
                 self._start(session, e, events[i + 1:])
                 return
+
+    def _ask_which_game(self, session: LanSession) -> None:
+        """Read the host's hello in the background (:func:`net.royals_session.probe_host`)."""
+        import threading
+
+        from net.royals_session import probe_host
+        found: dict = {}
+        self._other_game = found
+        address, port = session.address, session.port
+
+        def probe() -> None:
+            try:
+                found["game"] = probe_host(address, port, timeout=NOBODY_SECONDS)
+            except (OSError, ValueError) as e:
+                found["error"] = e
+        threading.Thread(target=probe, name="rose-king-probe", daemon=True).start()
+
+    def _to_other_game(self, session: LanSession) -> None:
+        """The host plays another game: hand the join to that game's waiting screen (this one closes)."""
+        from ..lan_common import JOIN_OPENERS
+        found = self._other_game or {}
+        game = found.get("game")
+        if game is None or game[0] == "rose-king" or game[0] not in JOIN_OPENERS:
+            if game is not None:
+                game[1].close()
+            self._other_game = {}  # asked once: Rose King after all, nobody, or a game we lack: keep trying here
+            return
+        key, sock, data = game
+        name, address, port = session.name, session.address, session.port
+        self.close()
+        app, store = self.app, self.store
+        app.pop()
+        JOIN_OPENERS[key](app, name, address, port, (sock, data), store)
 
     def adopt(self) -> None:
         """The player accepted the restored game: play on with it."""
