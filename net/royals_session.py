@@ -30,7 +30,6 @@ import selectors
 import socket
 import threading
 import time
-from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +43,7 @@ from .coin import GAME_LABEL, proof_ok, seat_proof
 from .framing import MAX_NAME, SHARED_SCHEMAS, _bin, _bool, _enum, _int, _list, _name, _str, _tuple
 from .limits import HANDSHAKE_TIMEOUT, RATES, name_problem
 from .link import HEARTBEAT, SILENCE, Link, LinkClosed
+from .mailbox import Mailbox
 from .transport import Refused, WriteFailed, seat_path
 
 GAME_KEY = "royals-riots"  #: the ``g`` of a Royals & Riots hello (what a joiner learns the game from)
@@ -238,7 +238,7 @@ class _Refuse(Exception):
         self.code, self.reason = code, reason
 
 
-class RoyalsSession:
+class RoyalsSession(Mailbox):
     """One peer of a Royals & Riots match over TCP (see the module docstring and
     docs/protocol.md, "Royals & Riots: connections, lobby, resume and faults"). Use
     :meth:`host` or :meth:`join`.
@@ -270,6 +270,7 @@ class RoyalsSession:
         why = name_problem(name, MAX_NAME)
         if why:
             raise ValueError(f"a player name {why} (1..{MAX_NAME} printable characters), got {name!r:.80}")
+        self._open_mailbox()
         self.role, self.name, self.address, self.port = role, name, address, port
         self.record_path = Path(record) if record else None
         self.date = date
@@ -283,10 +284,6 @@ class RoyalsSession:
         self._schemas = _schemas()
         self._rates = _rates()
         self._peer_id = os.urandom(16)
-        self._lock = threading.Condition()
-        self._events: deque = deque()
-        self._commands: deque[tuple[str, tuple]] = deque()
-        self._status, self._status_text = "closed", ""
         self._stopping = False
         self._match = None  # HostMatch / JoinerMatch: background thread only
         self._view = None  # a copy for the caller
@@ -296,8 +293,6 @@ class RoyalsSession:
         self._record = None
         self._lobby: tuple[SeatInfo, ...] = ()
         self._my_seat = 1 if role == "host" else 0
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self._wake_r, selectors.EVENT_READ, None)
         self._listener: socket.socket | None = None
@@ -373,32 +368,6 @@ class RoyalsSession:
         return cls("join", name, address=address, port=port, record=record, **kw)
 
     # ------------------------------------------------------------------ caller's API (any thread)
-    def poll(self) -> list:
-        """Events since the last call, oldest first. Never blocks."""
-        with self._lock:
-            events = list(self._events)
-            self._events.clear()
-            return events
-
-    def wait(self, timeout: float) -> list:
-        """Like :meth:`poll`, but waits up to ``timeout`` seconds for a first event (scripts, headless peers)."""
-        with self._lock:
-            if not self._events:
-                self._lock.wait(timeout)
-            events = list(self._events)
-            self._events.clear()
-            return events
-
-    @property
-    def status(self) -> str:
-        """One of :data:`STATUSES`."""
-        return self._status
-
-    @property
-    def status_text(self) -> str:
-        """The status as a line to show, translated."""
-        return self._status_text
-
     @property
     def lobby(self) -> list[SeatInfo]:
         """The table's seats, seat 1 first (the joiner's copy comes from the host's ``lobby`` message)."""
@@ -486,28 +455,9 @@ class RoyalsSession:
             self._thread.join(timeout)
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
-        for s in (self._wake_r, self._wake_w):
-            try:
-                s.close()
-            except OSError:
-                pass
+        self._close_mailbox()
 
     # ------------------------------------------------------------------ plumbing
-    def _command(self, name: str, *args) -> None:
-        with self._lock:
-            self._commands.append((name, args))
-        try:
-            self._wake_w.send(b"x")
-        except OSError:
-            pass
-
-    def _emit(self, *events) -> None:
-        if not events:
-            return
-        with self._lock:
-            self._events.extend(events)
-            self._lock.notify_all()
-
     def _set_status(self, status: str, reason: str = "") -> None:
         from game.i18n import _
         texts = {
@@ -521,11 +471,8 @@ class RoyalsSession:
             "closed": _("Disconnected"),
         }
         text = texts[status] if status != "playing" or not reason else reason
-        if status == self._status and text == self._status_text:
-            return
-        with self._lock:
-            self._status, self._status_text = status, text
-        self._emit(StatusChanged(status, text))
+        if self._new_status(status, text):
+            self._emit(StatusChanged(status, text))
 
     def _run(self) -> None:
         try:

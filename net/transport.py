@@ -26,7 +26,6 @@ import selectors
 import socket
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -37,6 +36,7 @@ from game.roseking.engine import DRAW, Color, IllegalMoveError, Move, Record, St
 
 from . import DEFAULT_PORT
 from .journal import Journal
+from .mailbox import Mailbox
 from .roseking import (FORFEIT_TIMEOUT, Closed, Connection, Desync, Event, GameOver, GameStarted, Handshake,
                        LanGame, MoveMade, Role, Seated, apply_forfeit, forfeit_due)
 
@@ -76,7 +76,7 @@ SessionEvent = Event | StatusChanged | Refused | WriteFailed
 STATUSES = ("listening", "connecting", "handshake", "playing", "interrupted", "over", "failed", "closed")
 
 
-class LanSession:
+class LanSession(Mailbox):
     """One player's side of a LAN game over TCP (see the module docstring).
 
     Use :meth:`host` or :meth:`join`. ``journal``: a path where the game record is
@@ -99,6 +99,7 @@ class LanSession:
                  clock: Callable[[], float] = time.monotonic, colour: str = "",
                  connected: tuple[socket.socket, bytes] | None = None) -> None:
         Connection(Role(role), name, colour=colour)  # validates name and colour now, in the caller's thread
+        self._open_mailbox()
         self.colour = colour
         self.role = Role(role)
         self.name = name
@@ -123,11 +124,6 @@ class LanSession:
         self._sock: socket.socket | None = None
         self._candidates: dict[socket.socket, Connection] = {}  # host: connections not seated yet
         self._listener: socket.socket | None = None
-        self._lock = threading.Condition()
-        self._events: deque[SessionEvent] = deque()
-        self._commands: deque[tuple[str, object]] = deque()
-        self._status = "closed"
-        self._status_text = ""
         game = self._seat.game
         self._snapshot: LanGame | None = game.snapshot() if game else None
         self._color: Color | None = None
@@ -137,8 +133,6 @@ class LanSession:
         self._stopping = False
         self._fatal = False
         self._first = connected  # joiner: a connection already open (net.royals_session.probe_host) and its bytes
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
         if self.role is Role.HOST:
             self._listener = socket.create_server((address, port), backlog=8)
             self._listener.setblocking(False)
@@ -166,33 +160,6 @@ class LanSession:
         return cls(Role.JOIN, name, address=address, port=port, **kw)
 
     # ------------------------------------------------------------------ caller's API (any thread)
-    def poll(self) -> list[SessionEvent]:
-        """Events since the last call, oldest first. Never blocks."""
-        with self._lock:
-            events = list(self._events)
-            self._events.clear()
-            return events
-
-    def wait(self, timeout: float) -> list[SessionEvent]:
-        """Like :meth:`poll`, but waits up to ``timeout`` seconds for a first event (for
-        scripts and headless peers; a frame loop uses :meth:`poll`)."""
-        with self._lock:
-            if not self._events:
-                self._lock.wait(timeout)
-            events = list(self._events)
-            self._events.clear()
-            return events
-
-    @property
-    def status(self) -> str:
-        """One of :data:`STATUSES`."""
-        return self._status
-
-    @property
-    def status_text(self) -> str:
-        """The status as a line for the banner, already translated."""
-        return self._status_text
-
     @property
     def state(self) -> State | None:
         """A copy of the game position (with its move stack), or None before a game."""
@@ -270,35 +237,21 @@ class LanSession:
 
     def resign(self) -> None:
         """Resign the current game."""
-        self._command("resign", None)
+        self._command("resign")
 
     def offer_rematch(self) -> None:
         """Offer a rematch (or accept the peer's offer) once the game is over."""
-        self._command("rematch", None)
+        self._command("rematch")
 
     def close(self, timeout: float = 2.0) -> None:
         """Tell the peer we leave, stop the thread and close every socket. Idempotent."""
-        self._command("close", None)
+        self._command("close")
         self._thread.join(timeout)
-        for s in (self._wake_r, self._wake_w):
-            s.close()
+        self._close_mailbox()
 
     give_up = close
 
     # ------------------------------------------------------------------ background thread
-    def _command(self, name: str, arg: object) -> None:
-        with self._lock:
-            self._commands.append((name, arg))
-        try:
-            self._wake_w.send(b"x")
-        except OSError:
-            pass
-
-    def _emit(self, *events: SessionEvent) -> None:
-        with self._lock:
-            self._events.extend(events)
-            self._lock.notify_all()
-
     def _set_status(self, status: str, reason: str = "") -> None:
         peer = self._peer_name or _("the other player")
         texts = {
@@ -313,11 +266,8 @@ class LanSession:
             "closed": _("Disconnected"),
         }
         text = texts[status]
-        if status == self._status and text == self._status_text:
-            return
-        with self._lock:
-            self._status, self._status_text = status, text
-        self._emit(StatusChanged(status, text))
+        if self._new_status(status, text):
+            self._emit(StatusChanged(status, text))
 
     def _run(self) -> None:
         sel = selectors.DefaultSelector()
@@ -470,7 +420,8 @@ class LanSession:
             with self._lock:
                 if not self._commands:
                     return
-                name, arg = self._commands.popleft()
+                name, args = self._commands.popleft()
+                arg = args[0] if args else None
             if name == "close":
                 if self._conn is not None and self._sock is not None:
                     self._conn.close("the other player left")
@@ -576,7 +527,7 @@ class LanSession:
             return
         with self._lock:
             self._snapshot = None if self._game is None else self._game.snapshot()
-            self._busy = conn.coin_pending or any(name == "play" for name, _arg in self._commands)
+            self._busy = conn.coin_pending or any(name == "play" for name, _args in self._commands)
             game, me = self._game, conn.color
             if game is not None and me is not None:
                 own = [i for i, m in enumerate(game.state.move_stack, 1) if m.player == me]
