@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from net import DEFAULT_PORT
 
-from game.lan import check_record_path, default_name, host_colour, load_seat
+from game.lan import host_colour, load_seat
 from game.roseking.engine import now_iso
+
+from .lanrun import start_peer
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -54,28 +55,9 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
     if args.headless != bool(args.ai):
         print(f"{prog}: --headless and --ai LEVEL go together", file=sys.stderr)
         return 2
-    name = args.name or default_name("Host" if role == "host" else "Guest")
-    if args.loopback:
-        import os
-        from net.discovery import LOOPBACK_ENV
-        os.environ[LOOPBACK_ENV] = "1"  # discovery (and the window's menus) stay on loopback
-        if role == "host" and args.bind in (None, "0.0.0.0"):
-            args.bind = "127.0.0.1"
-    if not args.headless:
-        try:
-            from game.client import main as window  # the window's one entry point
-        except ImportError:
-            window = None
-        hook = getattr(window, "run_lan", None)
-        if hook is None:
-            print(f"{prog}: the windowed LAN mode needs the game window, which is not wired to the network "
-                  f"yet; use --headless --ai LEVEL", file=sys.stderr)
-            return 2
-        return int(hook(args) or 0)
-    problem = check_record_path(args.record)
-    if problem:
-        print(f"{prog}: {problem}", file=sys.stderr)
-        return 2
+    name, status = start_peer(args, role)
+    if status is not None:
+        return status
     seat = load_seat(args.record)
     try:
         if role == "host":

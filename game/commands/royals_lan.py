@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from game.lan import check_record_path, default_name
+from .lanrun import start_peer
 
 
 def computer_seats(seats: int, levels: list[str]) -> dict[int, str]:
@@ -44,28 +44,9 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
             print(f"{prog}: --computer {level}: Royals & Riots levels are {', '.join(LEVEL_NAMES)}",
                   file=sys.stderr)
             return 2
-    name = args.name or default_name("Host" if role == "host" else "Guest")
-    if getattr(args, "loopback", False):
-        import os
-        from net.discovery import LOOPBACK_ENV
-        os.environ[LOOPBACK_ENV] = "1"  # discovery (and the window's menus) stay on loopback
-        if role == "host" and args.bind in (None, "0.0.0.0"):
-            args.bind = "127.0.0.1"
-    if not args.headless:
-        try:
-            from game.client import main as window
-        except ImportError:
-            window = None
-        hook = getattr(window, "run_lan", None)
-        if hook is None:
-            print(f"{prog}: the windowed LAN mode needs the game window; use --headless --ai LEVEL", file=sys.stderr)
-            return 2
-        args.game = "royals-riots"
-        return int(hook(args) or 0)
-    problem = check_record_path(args.record)
-    if problem:
-        print(f"{prog}: {problem}", file=sys.stderr)
-        return 2
+    name, status = start_peer(args, role, "royals-riots")
+    if status is not None:
+        return status
     try:
         if role == "host":
             seats = args.seats or 4
