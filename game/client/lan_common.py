@@ -87,6 +87,30 @@ def start_beacon(name: str, port: int, address: str | None = None) -> Beacon | N
 
 
 
+class LobbyExit:
+    """What both games' lobbies (which hold ``session``, ``beacon`` and ``on_back``) do on
+    Cancel / Escape: stop the beacon, close the session (which tells the peers we leave), each
+    once, then ``on_back()``."""
+
+    session: "object | None"
+    beacon: "Beacon | None"
+    on_back: Callable[[], None]
+
+    def cancel(self) -> None:
+        self.close()
+        self.on_back()
+
+    on_escape = cancel
+
+    def close(self) -> None:
+        if self.beacon is not None:
+            self.beacon.stop()
+            self.beacon = None
+        if self.session is not None:
+            self.session.close()  # type: ignore[attr-defined]
+            self.session = None
+
+
 class JoinScene(ButtonScene):
     """"Join a game", the same screen for every game: the games the beacon listener hears (not
     our own), and a field to type ``host[:port]``. ``listener``: a :class:`BeaconListener` to use

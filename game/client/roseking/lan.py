@@ -33,6 +33,7 @@ from ..theme import CANVAS
 from .match import Match
 from .result import ResultPanel, headline
 from ..lan_common import JoinScene as SharedJoinScene
+from ..lan_common import LobbyExit
 from ..lan_common import (MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name,  # noqa: F401
                           start_beacon)
 from ..widgets import Button, ButtonScene, chooser, panel
@@ -431,7 +432,7 @@ def main_menu(app: "App") -> None:
     app.go_home()
 
 
-class LanLobby(ButtonScene):
+class LanLobby(LobbyExit, ButtonScene):
     """Waiting for the game: the host shows this machine's addresses and port and waits for a
     player; the joiner connects. On the session's :class:`GameStarted` it hands the session to
     a :class:`LanGameScene`. "Cancel" (Esc) closes the session and goes back."""
@@ -481,19 +482,6 @@ class LanLobby(ButtonScene):
         s = self.session
         return s is not None and s.status == "listening" and not self._resuming
 
-    def cancel(self) -> None:
-        self.close()
-        self.on_back()
-
-    on_escape = cancel
-
-    def close(self) -> None:
-        if self.beacon is not None:
-            self.beacon.stop()
-            self.beacon = None
-        if self.session is not None:
-            self.session.close()
-            self.session = None
 
     def nobody_answers(self) -> str | None:
         """After :data:`NOBODY_SECONDS` of knocking in vain: that nobody answers at the address, and

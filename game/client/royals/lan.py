@@ -39,6 +39,7 @@ from ..dialogs import PauseMenu
 from ..lan_common import (JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name,
                           start_beacon)
 from ..lan_common import JoinScene as SharedJoinScene
+from ..lan_common import LobbyExit
 from ..textinput import TextInput
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, ButtonScene, handle_buttons, panel
@@ -670,7 +671,7 @@ class RoyalsHostSetup(ButtonScene):
             surface.blit(e, (r.x + 40, r.bottom - 130))
 
 
-class RoyalsLobby(ButtonScene):
+class RoyalsLobby(LobbyExit, ButtonScene):
     """Waiting for the match, on the host and on each joiner: the seats (who holds each,
     connected or not), the notice that the host's program learns every hand, the host's
     address; the host's "Start" is enabled once every person seat is filled. When the session
@@ -707,19 +708,6 @@ class RoyalsLobby(ButtonScene):
             except ValueError as e:
                 self.error = str(e)
 
-    def cancel(self) -> None:
-        self.close()
-        self.on_back()
-
-    on_escape = cancel
-
-    def close(self) -> None:
-        if self.beacon is not None:
-            self.beacon.stop()
-            self.beacon = None
-        if self.session is not None:
-            self.session.close()
-            self.session = None
 
     def update(self, dt: float) -> None:
         from net.royals_session import Failed, StatusChanged
