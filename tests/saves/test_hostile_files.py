@@ -95,9 +95,9 @@ def test_record_in_a_missing_folder_fails_at_start(where, why, tmp_path):
 
 
 def test_record_in_an_unwritable_folder_fails_at_start(tmp_path, monkeypatch):
-    from game.commands import host
-    monkeypatch.setattr(host.os if hasattr(host, "os") else os, "access", lambda *a, **k: False)
-    assert "not writable" in host.check_record_path(str(tmp_path / "r.json"))
+    from game import lan
+    monkeypatch.setattr(os, "access", lambda *a, **k: False)
+    assert "not writable" in lan.check_record_path(str(tmp_path / "r.json"))
 
 
 def test_a_failed_write_during_play_is_reported(tmp_path):
