@@ -43,6 +43,7 @@ this search is a baseline until it wins those.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -56,6 +57,38 @@ import game.roseking.ai.kernel as K
 WIN = 100_000.0
 _INF = float("inf")
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+#: Weights of :func:`eval_features` per phase (stones on the board below 20, 36, 53): a ridge
+#: least-squares model of the final score margin, fitted by ``bench/ai_fit_margin.py`` on
+#: positions of 240 self-play games (3,000 nodes a move, 5% random actions), the score margin's
+#: weight held at 1 (``--fix-score 1``: the value stays monotone in the score); see ``docs/ai.md``.
+EVAL_WEIGHTS: tuple[tuple[float, ...], ...] = (
+    (1.0, 30.356, 0.0, 0.970, 0.272, 4.034, 4.463, -22.238, -7.137),
+    (1.0, 38.773, 83.208, 0.743, -0.134, 4.228, 5.133, 3.749, -7.247),
+    (1.0, 42.025, 17.571, 0.548, -0.108, 1.920, 5.300, 3.479, -2.814),
+)
+
+#: The search of the ``hard`` and ``expert`` levels: :class:`ExpectimaxConfig` fields besides the budget.
+LEVEL_CONFIG: dict = {"eval_weights": EVAL_WEIGHTS, "phase_limits": (20, 36, 53)}
+
+#: Score points per unit of logit in :func:`win_chance` (fitted with :data:`EVAL_WEIGHTS`).
+WIN_SCALE = 37.0
+
+
+def win_chance(points: float) -> float:
+    """The mover's winning chance 0..1 of a search value in score points: ``sigmoid(points / WIN_SCALE)``;
+    a decided game (``|points| >= WIN / 2``) is 1 or 0."""
+    if points >= WIN / 2:
+        return 1.0
+    if points <= -WIN / 2:
+        return 0.0
+    x = points / WIN_SCALE
+    if x < -60.0:
+        return 0.0
+    if x > 60.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 class _Timeout(Exception):
@@ -77,6 +110,9 @@ class ExpectimaxConfig:
     - ``tempo_weight``: share of the mover's best immediate gain counted for the mover (:func:`evaluate`).
     - ``fitted_weight``: points per unit of the fitted logistic evaluation's logit
       (:func:`fitted_logit`, the MCTS's leaf value) added to the evaluation (0: not used).
+    - ``eval_weights``: one row of weights of :func:`eval_features` per phase (stones on the
+      board below each of ``phase_limits``); when set, the evaluation is their weighted sum
+      (the fitted model of the final margin, :data:`EVAL_WEIGHTS`) instead of the terms above.
     - ``tt_size``: transposition-table entries (about 400 bytes each) at which the table is cleared;
       a new search starts on a cleared table once it holds half of that.
     """
@@ -91,6 +127,8 @@ class ExpectimaxConfig:
     fitted_weight: float = 0.0
     safety: float = 0.95
     tt_size: int = 250_000
+    eval_weights: tuple[tuple[float, ...], ...] | None = None
+    phase_limits: tuple[int, ...] = (20, 36, 53)
 
 
 @dataclass
@@ -217,6 +255,96 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
     return v
 
 
+#: Growth tables by stone bitmask: see :func:`growth`. Cleared at _SCORE_CACHE_SIZE entries.
+_GROWTH_CACHE: dict[int, tuple[int, dict[int, int], int, list[tuple[int, int]]]] = {}
+
+
+def _growth_table(stones: int) -> tuple[int, dict[int, int], int, list[tuple[int, int]]]:
+    """``(frontier, gain by square bit, total gain, [(gain, bit)] largest first)`` of ``stones``."""
+    groups = territories(stones)
+    sizes = [g.bit_count() for g in groups]
+    frontier = _spread(stones) & ~stones
+    gains: dict[int, int] = {}
+    free = frontier
+    while free:
+        low = free & -free
+        free ^= low
+        nb = K.NEIGH_BIT[low]
+        joined = 1
+        squares = 0
+        for g, n in zip(groups, sizes):
+            if g & nb:
+                joined += n
+                squares += n * n
+        gains[low] = joined * joined - squares
+    if len(_GROWTH_CACHE) >= _SCORE_CACHE_SIZE:
+        _GROWTH_CACHE.clear()
+    v = _GROWTH_CACHE[stones] = (frontier, gains, sum(gains.values()),
+                                 sorted(((g, b) for b, g in gains.items()), reverse=True))
+    return v
+
+
+def growth(stones: int, occupied: int) -> tuple[int, int]:
+    """``(best, total)`` score gain of one more stone on an empty square next to ``stones``.
+
+    For each square of ``~occupied`` edge-adjacent to the territories of ``stones`` (ruling 8),
+    the gain is ``(1 + sum of the adjacent territories' sizes)**2 - sum of their squares``: a
+    square touching two territories is a *merge threat* (gain ``2ab + 2a + 2b + 1``).
+    ``best`` is the largest gain, ``total`` the sum over all such squares (0, 0 without any).
+    ``occupied`` must include ``stones``. The table of ``stones`` is memoised.
+    """
+    t = _GROWTH_CACHE.get(stones)
+    if t is None:
+        t = _growth_table(stones)
+    frontier, gains, total, ranked = t
+    taken = frontier & occupied
+    if not taken:
+        return (ranked[0][0] if ranked else 0), total
+    best = 0
+    for g, b in ranked:
+        if not b & taken:
+            best = g
+            break
+    while taken:
+        low = taken & -taken
+        taken ^= low
+        total -= gains[low]
+    return best, total
+
+
+#: Names of :func:`eval_features`, in order.
+FEATURE_NAMES = ("score", "heroes", "late_heroes", "tempo", "best_growth", "growth/10",
+                 "playable", "stuck", "largest")
+
+
+def eval_features(st: list[int], p: int, hero_fade: int = 20) -> tuple[float, ...]:
+    """Features of an unfinished position for player ``p`` (each ``p``'s minus the opponent's).
+
+    In the order of :data:`FEATURE_NAMES`: score margin (ruling 8); hero cards left, scaled
+    by ``min(1, stones left / hero_fade)``, and the same by the rest of that factor; the
+    tempo (the mover's :func:`best_gain`, + if ``p`` moves, - otherwise); the best and the
+    total :func:`growth` (total / 10); playable cards in hand from the crown now; stuck
+    (a full hand with nothing playable: a forced pass of ruling 6); the largest territory.
+    """
+    mine, theirs = st[K.S0 + p], st[K.S1 - p]
+    occ = mine | theirs
+    a, la = group_stats(mine)
+    b, lb = group_stats(theirs)
+    left = TOTAL_STONES - occ.bit_count()
+    fade = min(1.0, left / hero_fade) if hero_fade else 1.0
+    dh = st[K.HE0 + p] - st[K.HE1 - p]
+    mover = st[K.TURN]
+    gain = best_gain(st, mover, a if mover == p else b, b if mover == p else a, 30.0 * fade)
+    gm, tm = growth(mine, occ)
+    gt, tt = growth(theirs, occ)
+    pm, _, _ = K._reach(st, p)
+    po, _, _ = K._reach(st, 1 - p)
+    stuck_m = 1.0 if pm == 0 and st[K.H0 + p].bit_count() >= HAND_LIMIT else 0.0
+    stuck_o = 1.0 if po == 0 and st[K.H1 - p].bit_count() >= HAND_LIMIT else 0.0
+    return (float(a - b), dh * fade, dh * (1.0 - fade), gain if mover == p else -gain,
+            float(gm - gt), (tm - tt) / 10.0, float(pm - po), stuck_m - stuck_o, float(la - lb))
+
+
 def best_gain(st: list[int], q: int, own_score: int, other_score: int, hero_cost: float = 0.0) -> float:
     """The best immediate change of ``q``'s score margin by one play or hero action of ``q``'s hand.
 
@@ -313,6 +441,18 @@ class Expectimax:
 
     def _eval(self, st: list[int], p: int) -> float:
         cfg = self.cfg
+        if cfg.eval_weights is not None:
+            f = eval_features(st, p, cfg.hero_fade)
+            placed = (st[K.S0] | st[K.S1]).bit_count()
+            row = cfg.eval_weights[-1]
+            for limit, wts in zip(cfg.phase_limits, cfg.eval_weights):
+                if placed < limit:
+                    row = wts
+                    break
+            v = 0.0
+            for x, w in zip(f, row):
+                v += x * w
+            return v
         v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight, cfg.hero_fade)
         if cfg.fitted_weight:
             x = fitted_logit(st)

@@ -1,0 +1,67 @@
+"""The fitted evaluation of the ``hard`` search (issue 16): its features, its weights, its win chance."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from game.roseking.ai import kernel as K
+from game.roseking.ai.expectimax import (EVAL_WEIGHTS, FEATURE_NAMES, LEVEL_CONFIG, WIN, Expectimax,
+                                         ExpectimaxConfig, eval_features, growth, win_chance)
+from game.roseking.engine import Rng, State, score_of
+from game.roseking.engine.cards import parse_square
+
+
+def _mask(squares: str) -> int:
+    return sum(1 << parse_square(q) for q in squares.split())
+
+
+def test_growth_counts_a_merge_threat():
+    # Red: a1 b1 (2) and d1 e1 f1 (3); c1 touches both: (2 + 3 + 1)**2 - 4 - 9 = 23.
+    red = _mask("a1 b1 d1 e1 f1")
+    best, total = growth(red, red)
+    assert best == 23
+    # The other frontier squares (a2 b2: 2**2 -> 3**2 = +5; d2 e2 f2 g1: 3**2 -> 4**2 = +7) and c1.
+    assert total == 23 + 2 * 5 + 4 * 7
+    # White on c1 blocks the merge: it is no longer an empty square.
+    best2, total2 = growth(red, red | _mask("c1"))
+    assert best2 == 7 and total2 == 2 * 5 + 4 * 7
+    # The figures are exact: one more stone there scores that much more.
+    assert score_of(red | _mask("c1")) - score_of(red) == 23
+
+
+def _positions(games: int, seed: int):
+    r = Random(seed)
+    for g in range(games):
+        st = K.from_state(State.random(Rng(seed + g)))
+        while not st[K.OVER]:
+            yield st[:]
+            K.playout(st, r, max_plies=1)
+
+
+def test_features_are_the_same_for_either_player_with_the_sign_changed():
+    for st in list(_positions(3, 5))[::4]:
+        red, white = eval_features(st, 0), eval_features(st, 1)
+        assert len(red) == len(FEATURE_NAMES)
+        assert red == tuple(-x for x in white)
+
+
+def test_fitted_weights_cover_every_phase_and_feature():
+    assert len(EVAL_WEIGHTS) == len(LEVEL_CONFIG["phase_limits"])
+    assert all(len(row) == len(FEATURE_NAMES) for row in EVAL_WEIGHTS)
+    assert all(row[0] > 0 for row in EVAL_WEIGHTS)  # a point of score margin is worth something in every phase
+
+
+def test_fitted_evaluation_is_zero_sum():
+    search = Expectimax(ExpectimaxConfig(seconds=None, max_depth=1, **LEVEL_CONFIG), salt=1)
+    for st in list(_positions(2, 9))[::5]:
+        if not st[K.OVER]:
+            assert search._eval(st, 0) == pytest.approx(-search._eval(st, 1))
+
+
+def test_win_chance_is_a_monotone_probability():
+    values = [-WIN - 50, -40.0, -5.0, 0.0, 5.0, 40.0, WIN + 50]
+    chances = [win_chance(v) for v in values]
+    assert chances[0] == 0.0 and chances[-1] == 1.0 and chances[3] == 0.5
+    assert chances == sorted(chances) and len(set(chances)) == len(chances)
