@@ -345,6 +345,64 @@ def eval_features(st: list[int], p: int, hero_fade: int = 20) -> tuple[float, ..
             float(gm - gt), (tm - tt) / 10.0, float(pm - po), stuck_m - stuck_o, float(la - lb))
 
 
+def _playable(hand: int, base: int, occ: int, flippable: int) -> int:
+    """Power cards of ``hand`` playable from the crown square ``base // NUM_CARDS`` (``flippable``:
+    the opponent's stones if a hero card is left, else 0)."""
+    n = 0
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        bit = TARGET_BIT[base + low.bit_length() - 1]
+        if bit and (not occ & bit or flippable & bit):
+            n += 1
+    return n
+
+
+def fitted_value(st: list[int], p: int, weights: tuple[tuple[float, ...], ...],
+                 limits: tuple[int, ...] = (20, 36, 53), hero_fade: int = 20) -> float:
+    """The weighted sum of :func:`eval_features` with the row of the position's phase (stones on
+    the board below each of ``limits``), for player ``p``, in score points; computed in one pass
+    (equal to ``sum(w * x)`` up to rounding)."""
+    r, w = st[K.S0], st[K.S1]
+    occ = r | w
+    placed = occ.bit_count()
+    row = weights[-1]
+    for limit, wts in zip(limits, weights):
+        if placed < limit:
+            row = wts
+            break
+    gr = _GROUP_CACHE.get(r)
+    if gr is None:
+        gr = group_stats(r)
+    gw = _GROUP_CACHE.get(w)
+    if gw is None:
+        gw = group_stats(w)
+    a, la = gr
+    b, lb = gw
+    left = TOTAL_STONES - placed
+    fade = min(1.0, left / hero_fade) if hero_fade else 1.0
+    dh = st[K.HE0] - st[K.HE1]
+    mover = st[K.TURN]
+    if mover == 0:
+        tempo = best_gain(st, 0, a, b, 30.0 * fade)
+    else:
+        tempo = -best_gain(st, 1, b, a, 30.0 * fade)
+    t = _GROWTH_CACHE.get(r)
+    gm, tm = growth(r, occ) if t is None or t[0] & occ else (t[3][0][0] if t[3] else 0, t[2])
+    t = _GROWTH_CACHE.get(w)
+    gt, tt = growth(w, occ) if t is None or t[0] & occ else (t[3][0][0] if t[3] else 0, t[2])
+    base = st[K.CROWN] * NUM_CARDS
+    hr, hw = st[K.H0], st[K.H1]
+    pr = _playable(hr, base, occ, w if st[K.HE0] else 0)
+    pw = _playable(hw, base, occ, r if st[K.HE1] else 0)
+    stuck = ((1.0 if pr == 0 and hr.bit_count() >= HAND_LIMIT else 0.0)
+             - (1.0 if pw == 0 and hw.bit_count() >= HAND_LIMIT else 0.0))
+    v = (row[0] * (a - b) + row[1] * dh * fade + row[2] * dh * (1.0 - fade) + row[3] * tempo
+         + row[4] * (gm - gt) + row[5] * (tm - tt) / 10.0 + row[6] * (pr - pw) + row[7] * stuck
+         + row[8] * (la - lb))
+    return v if p == 0 else -v
+
+
 def best_gain(st: list[int], q: int, own_score: int, other_score: int, hero_cost: float = 0.0) -> float:
     """The best immediate change of ``q``'s score margin by one play or hero action of ``q``'s hand.
 
@@ -442,17 +500,7 @@ class Expectimax:
     def _eval(self, st: list[int], p: int) -> float:
         cfg = self.cfg
         if cfg.eval_weights is not None:
-            f = eval_features(st, p, cfg.hero_fade)
-            placed = (st[K.S0] | st[K.S1]).bit_count()
-            row = cfg.eval_weights[-1]
-            for limit, wts in zip(cfg.phase_limits, cfg.eval_weights):
-                if placed < limit:
-                    row = wts
-                    break
-            v = 0.0
-            for x, w in zip(f, row):
-                v += x * w
-            return v
+            return fitted_value(st, p, cfg.eval_weights, cfg.phase_limits, cfg.hero_fade)
         v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight, cfg.hero_fade)
         if cfg.fitted_weight:
             x = fitted_logit(st)

@@ -65,3 +65,16 @@ def test_win_chance_is_a_monotone_probability():
     chances = [win_chance(v) for v in values]
     assert chances[0] == 0.0 and chances[-1] == 1.0 and chances[3] == 0.5
     assert chances == sorted(chances) and len(set(chances)) == len(chances)
+
+
+def test_one_pass_value_is_the_weighted_sum_of_the_features():
+    from game.roseking.ai.expectimax import fitted_value
+    limits = LEVEL_CONFIG["phase_limits"]
+    for st in list(_positions(3, 13))[::3]:
+        if st[K.OVER]:
+            continue
+        placed = (st[K.S0] | st[K.S1]).bit_count()
+        row = next((w for lim, w in zip(limits, EVAL_WEIGHTS) if placed < lim), EVAL_WEIGHTS[-1])
+        for p in (0, 1):
+            expected = sum(w * x for w, x in zip(row, eval_features(st, p)))
+            assert fitted_value(st, p, EVAL_WEIGHTS, limits) == pytest.approx(expected, abs=1e-9)
