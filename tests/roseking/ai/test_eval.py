@@ -78,3 +78,31 @@ def test_one_pass_value_is_the_weighted_sum_of_the_features():
         for p in (0, 1):
             expected = sum(w * x for w, x in zip(row, eval_features(st, p)))
             assert fitted_value(st, p, EVAL_WEIGHTS, limits) == pytest.approx(expected, abs=1e-9)
+
+
+def test_hard_is_the_fitted_expectimax_and_today_s_mcts_stays_a_baseline():
+    from game.roseking.ai import BASELINES, LEVELS, make_player
+    from game.roseking.ai.players import ExpertPlayer, HardPlayer, MctsBaselinePlayer
+    from game.roseking.ai.process import make_thinker
+    hard = make_player("hard", 1, seconds=None, iterations=2000)
+    assert isinstance(hard, HardPlayer) and hard.config.eval_weights == EVAL_WEIGHTS
+    assert "mcts-2025" in BASELINES and "mcts-2025" not in LEVELS
+    old = make_player("mcts-2025@0.5", 1)
+    assert isinstance(old, MctsBaselinePlayer) and old.config.seconds == 0.5
+    assert make_player("expert", 1, seconds=None, iterations=2000).config.max_nodes == 6000
+    assert isinstance(make_player("expert", 1), ExpertPlayer)
+    with make_thinker("mcts-2025", seed=1, seconds=None, iterations=5) as thinker:  # a search: a worker process
+        assert type(thinker).__name__ == "ProcessThinker"
+
+
+def test_hard_reports_a_winning_chance_the_analysis_can_read():
+    from game.roseking.analysis import evaluate
+    from game.roseking.ai import make_player
+    from game.roseking.engine import Color
+    player = make_player("hard", 3, seconds=None, iterations=3000)
+    s = State.random(Rng(4))
+    move, red = evaluate(s, player)
+    assert move in s.legal_moves() and red is not None and 0.0 < red < 1.0
+    assert player.last.iterations > 0 and player.last.depth >= 1
+    assert player.last.value == pytest.approx(win_chance(player.last.points))
+    assert s.turn is Color.RED and red == player.last.value
