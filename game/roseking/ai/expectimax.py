@@ -1,4 +1,8 @@
-"""Expectimax alpha-beta with chance nodes: the ``expectimax`` baseline (issue 16; not a window level).
+"""Expectimax alpha-beta with chance nodes: the search of ``hard`` and ``expert`` (issue 16).
+
+With the fitted evaluation (:func:`fitted_value`, :data:`EVAL_WEIGHTS`, :data:`LEVEL_CONFIG`) it
+is the ``hard`` and ``expert`` levels; with the plain evaluation (:func:`evaluate`: margin,
+heroes, half the tempo term) it is the ``expectimax`` baseline. Measurements: ``docs/ai.md``.
 
 Rose King is a game of perfect information except the draw pile's order, which
 the engine does not even hold: a draw brings a card uniformly from the draw
@@ -37,8 +41,8 @@ Timed, on 2 cores shared with other work (load 6-13, so a budget bought about a 
 a core), this search at 1 s won 58 of 89 against ``alphabeta`` (65%; the MCTS won 14 of
 24 in issue 16's report), 0.75 s won 54 of 86 against 0.25 s (63%), but at 0.25 s it won only
 21 of 47 against the MCTS at 1 s, 11 of 31 against the MCTS at equal time (0.25 s), and
-57 of 101 against ``medium`` (MCTS at 0.025 s). So the levels stay on the MCTS and
-this search is a baseline until it wins those.
+57 of 101 against ``medium`` (MCTS at 0.025 s). The fitted evaluation (issue 16, second
+session) made it the ``hard`` level; see ``docs/ai.md`` for what was measured then.
 """
 
 from __future__ import annotations
