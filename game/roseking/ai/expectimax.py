@@ -259,8 +259,10 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
     return v
 
 
-#: Growth tables by stone bitmask: see :func:`growth`. Cleared at _SCORE_CACHE_SIZE entries.
+#: Growth tables by stone bitmask: see :func:`growth`. Cleared at _GROWTH_CACHE_SIZE entries (a table
+#: takes a few kilobytes: 500,000 of them grew a worker past 1.5 GB).
 _GROWTH_CACHE: dict[int, tuple[int, dict[int, int], int, list[tuple[int, int]]]] = {}
+_GROWTH_CACHE_SIZE = 40_000
 
 
 def _growth_table(stones: int) -> tuple[int, dict[int, int], int, list[tuple[int, int]]]:
@@ -281,7 +283,7 @@ def _growth_table(stones: int) -> tuple[int, dict[int, int], int, list[tuple[int
                 joined += n
                 squares += n * n
         gains[low] = joined * joined - squares
-    if len(_GROWTH_CACHE) >= _SCORE_CACHE_SIZE:
+    if len(_GROWTH_CACHE) >= _GROWTH_CACHE_SIZE:
         _GROWTH_CACHE.clear()
     v = _GROWTH_CACHE[stones] = (frontier, gains, sum(gains.values()),
                                  sorted(((g, b) for b, g in gains.items()), reverse=True))
