@@ -644,6 +644,7 @@ class Expectimax:
             values: dict[int, float] = {}
             try:
                 for a in order:
+                    self.nodes += 1  # the root's children count as nodes (a finished child is not searched)
                     if a == K.DRAW_ACTION:
                         v = self._chance(root_state, depth, 0, root=True)
                     else:

@@ -106,3 +106,24 @@ def test_hard_reports_a_winning_chance_the_analysis_can_read():
     assert player.last.iterations > 0 and player.last.depth >= 1
     assert player.last.value == pytest.approx(win_chance(player.last.points))
     assert s.turn is Color.RED and red == player.last.value
+
+
+def test_a_search_whose_children_all_end_the_game_still_counts_as_a_search():
+    """The post-game analysis takes a search without nodes for a forced move (no winning chance):
+    the root's children count, so a last stone chosen by searching reports its winning chance."""
+    from game.roseking.ai import make_player
+    from game.roseking.engine import DRAW
+    for seed in range(200):
+        rng = Rng(seed)
+        s = State.random(rng)
+        while not s.is_game_over() and s.stones_placed < 51:
+            m = rng.choice(s.legal_moves())
+            s.push(m.with_outcome(rng.choice(s.chance_outcomes())) if m.kind is DRAW else m)
+        plays = [m for m in s.legal_moves() if m.kind is not DRAW] if not s.is_game_over() else []
+        if len(plays) >= 2 and len(s.legal_moves()) == len(plays):
+            break
+    else:
+        raise AssertionError("no position with a choice of the last stone")
+    player = make_player("hard", 1, seconds=None, iterations=50)
+    player.choose(s)
+    assert player.last.iterations >= len(plays) and player.last.value in (0.0, 0.5, 1.0)
