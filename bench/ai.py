@@ -2,12 +2,12 @@
 
 Prints:
 1. kernel playouts per second (smart default policy, and uniform random) from fresh deals;
-2. the searchers over positions sampled from real games: the ``expectimax`` baseline
-   (nodes per second, depth reached per move, time per move mean and max, wall and CPU,
-   against the budget ``--seconds``, default 1.0), the MCTS levels ``expert`` (three
-   times the budget), ``hard`` and ``medium`` (a tenth) (iterations = playouts per
-   second, time per move), and the ``alphabeta`` baseline at depths 5 and 7 (nodes per
-   second, time per move);
+2. the searchers over positions sampled from real games: the expectimax levels ``expert``
+   (three times the budget ``--seconds``, default 1.0) and ``hard``, and the ``expectimax``
+   baseline (nodes per second, depth reached per move, time per move mean and max, wall
+   and CPU), the MCTS of ``medium`` (a tenth of the budget) and of the ``mcts-2025``
+   baseline (iterations = playouts per second, time per move), and the ``alphabeta``
+   baseline at depths 5 and 7 (nodes per second, time per move);
 3. frame times of a pygame-free 60 Hz loop (16.7 ms frames, ~2 ms of work each) while
    ``hard`` thinks in a :class:`~game.roseking.ai.process.ProcessThinker`, and for comparison in a
    thread :class:`~game.roseking.ai.players.Thinker`: p50 / p99 / max of the frame interval.
@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.ai import kernel as K  # noqa: E402
 from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
-from game.roseking.ai.players import ExpectimaxPlayer, ExpertPlayer, HardPlayer, MediumPlayer, Thinker, make_player  # noqa: E402
+from game.roseking.ai.players import (ExpectimaxPlayer, ExpertPlayer, HardPlayer, MctsBaselinePlayer,  # noqa: E402
+                                     MediumPlayer, Thinker, make_player)
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402
 
@@ -81,7 +82,7 @@ def _times(label: str, walls: list[float], cpus: list[float], budget: float | No
 
 def bench_search(seconds: float, moves: int) -> None:
     positions = sample_positions(moves, 7)
-    for cls, budget in ((ExpectimaxPlayer, seconds),):
+    for cls, budget in ((ExpertPlayer, 3 * seconds), (HardPlayer, seconds), (ExpectimaxPlayer, seconds)):
         player = cls(seed=1, seconds=seconds)
         walls, cpus, depths, rates, cpu_rates = [], [], [], [], []
         for s in positions:
@@ -89,15 +90,16 @@ def bench_search(seconds: float, moves: int) -> None:
             assert player.last is not None
             walls += w
             cpus += c
-            if player.last.nodes:  # a forced move is answered without searching
+            nodes = getattr(player.last, "nodes", None) or player.last.iterations
+            if nodes:  # a forced move is answered without searching
                 depths.append(player.last.depth)
-                rates.append(player.last.nodes / w[0])
-                cpu_rates.append(player.last.nodes / max(c[0], 1e-6))
+                rates.append(nodes / w[0])
+                cpu_rates.append(nodes / max(c[0], 1e-6))
         print(f"{player.name} (expectimax) at {budget:.2f} s/move over {len(walls)} positions: "
               f"{statistics.mean(rates):,.0f} nodes/s ({statistics.mean(cpu_rates):,.0f} per CPU second); "
               f"depth reached mean {statistics.mean(depths):.1f}, "
               f"min {min(depths)}, max {max(depths)} plies; " + _times(player.name, walls, cpus, budget))
-    for cls, budget in ((ExpertPlayer, 3 * seconds), (HardPlayer, seconds), (MediumPlayer, seconds / 10)):
+    for cls, budget in ((MctsBaselinePlayer, seconds), (MediumPlayer, seconds / 10)):
         player = cls(seed=1, seconds=seconds)
         walls, cpus, rates = [], [], []
         for s in positions:

@@ -1,4 +1,8 @@
-"""Expectimax alpha-beta with chance nodes: the ``expectimax`` baseline (issue 16; not a window level).
+"""Expectimax alpha-beta with chance nodes: the search of ``hard`` and ``expert`` (issue 16).
+
+With the fitted evaluation (:func:`fitted_value`, :data:`EVAL_WEIGHTS`, :data:`LEVEL_CONFIG`) it
+is the ``hard`` and ``expert`` levels; with the plain evaluation (:func:`evaluate`: margin,
+heroes, half the tempo term) it is the ``expectimax`` baseline. Measurements: ``docs/ai.md``.
 
 Rose King is a game of perfect information except the draw pile's order, which
 the engine does not even hold: a draw brings a card uniformly from the draw
@@ -37,12 +41,13 @@ Timed, on 2 cores shared with other work (load 6-13, so a budget bought about a 
 a core), this search at 1 s won 58 of 89 against ``alphabeta`` (65%; the MCTS won 14 of
 24 in issue 16's report), 0.75 s won 54 of 86 against 0.25 s (63%), but at 0.25 s it won only
 21 of 47 against the MCTS at 1 s, 11 of 31 against the MCTS at equal time (0.25 s), and
-57 of 101 against ``medium`` (MCTS at 0.025 s). So the levels stay on the MCTS and
-this search is a baseline until it wins those.
+57 of 101 against ``medium`` (MCTS at 0.025 s). The fitted evaluation (issue 16, second
+session) made it the ``hard`` level; see ``docs/ai.md`` for what was measured then.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -56,6 +61,38 @@ import game.roseking.ai.kernel as K
 WIN = 100_000.0
 _INF = float("inf")
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+#: Weights of :func:`eval_features` per phase (stones on the board below 20, 36, 53): a ridge
+#: least-squares model of the final score margin, fitted by ``bench/ai_fit_margin.py`` on
+#: positions of 240 self-play games (3,000 nodes a move, 5% random actions), the score margin's
+#: weight held at 1 (``--fix-score 1``: the value stays monotone in the score); see ``docs/ai.md``.
+EVAL_WEIGHTS: tuple[tuple[float, ...], ...] = (
+    (1.0, 30.356, 0.0, 0.970, 0.272, 4.034, 4.463, -22.238, -7.137),
+    (1.0, 38.773, 83.208, 0.743, -0.134, 4.228, 5.133, 3.749, -7.247),
+    (1.0, 42.025, 17.571, 0.548, -0.108, 1.920, 5.300, 3.479, -2.814),
+)
+
+#: The search of the ``hard`` and ``expert`` levels: :class:`ExpectimaxConfig` fields besides the budget.
+LEVEL_CONFIG: dict = {"eval_weights": EVAL_WEIGHTS, "phase_limits": (20, 36, 53)}
+
+#: Score points per unit of logit in :func:`win_chance` (fitted with :data:`EVAL_WEIGHTS`).
+WIN_SCALE = 37.0
+
+
+def win_chance(points: float) -> float:
+    """The mover's winning chance 0..1 of a search value in score points: ``sigmoid(points / WIN_SCALE)``;
+    a decided game (``|points| >= WIN / 2``) is 1 or 0."""
+    if points >= WIN / 2:
+        return 1.0
+    if points <= -WIN / 2:
+        return 0.0
+    x = points / WIN_SCALE
+    if x < -60.0:
+        return 0.0
+    if x > 60.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 class _Timeout(Exception):
@@ -77,6 +114,9 @@ class ExpectimaxConfig:
     - ``tempo_weight``: share of the mover's best immediate gain counted for the mover (:func:`evaluate`).
     - ``fitted_weight``: points per unit of the fitted logistic evaluation's logit
       (:func:`fitted_logit`, the MCTS's leaf value) added to the evaluation (0: not used).
+    - ``eval_weights``: one row of weights of :func:`eval_features` per phase (stones on the
+      board below each of ``phase_limits``); when set, the evaluation is their weighted sum
+      (the fitted model of the final margin, :data:`EVAL_WEIGHTS`) instead of the terms above.
     - ``tt_size``: transposition-table entries (about 400 bytes each) at which the table is cleared;
       a new search starts on a cleared table once it holds half of that.
     """
@@ -91,6 +131,8 @@ class ExpectimaxConfig:
     fitted_weight: float = 0.0
     safety: float = 0.95
     tt_size: int = 250_000
+    eval_weights: tuple[tuple[float, ...], ...] | None = None
+    phase_limits: tuple[int, ...] = (20, 36, 53)
 
 
 @dataclass
@@ -217,6 +259,156 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
     return v
 
 
+#: Growth tables by stone bitmask: see :func:`growth`. Cleared at _GROWTH_CACHE_SIZE entries (a table
+#: takes a few kilobytes: 500,000 of them grew a worker past 1.5 GB).
+_GROWTH_CACHE: dict[int, tuple[int, dict[int, int], int, list[tuple[int, int]]]] = {}
+_GROWTH_CACHE_SIZE = 40_000
+
+
+def _growth_table(stones: int) -> tuple[int, dict[int, int], int, list[tuple[int, int]]]:
+    """``(frontier, gain by square bit, total gain, [(gain, bit)] largest first)`` of ``stones``."""
+    groups = territories(stones)
+    sizes = [g.bit_count() for g in groups]
+    frontier = _spread(stones) & ~stones
+    gains: dict[int, int] = {}
+    free = frontier
+    while free:
+        low = free & -free
+        free ^= low
+        nb = K.NEIGH_BIT[low]
+        joined = 1
+        squares = 0
+        for g, n in zip(groups, sizes):
+            if g & nb:
+                joined += n
+                squares += n * n
+        gains[low] = joined * joined - squares
+    if len(_GROWTH_CACHE) >= _GROWTH_CACHE_SIZE:
+        _GROWTH_CACHE.clear()
+    v = _GROWTH_CACHE[stones] = (frontier, gains, sum(gains.values()),
+                                 sorted(((g, b) for b, g in gains.items()), reverse=True))
+    return v
+
+
+def growth(stones: int, occupied: int) -> tuple[int, int]:
+    """``(best, total)`` score gain of one more stone on an empty square next to ``stones``.
+
+    For each square of ``~occupied`` edge-adjacent to the territories of ``stones`` (ruling 8),
+    the gain is ``(1 + sum of the adjacent territories' sizes)**2 - sum of their squares``: a
+    square touching two territories is a *merge threat* (gain ``2ab + 2a + 2b + 1``).
+    ``best`` is the largest gain, ``total`` the sum over all such squares (0, 0 without any).
+    ``occupied`` must include ``stones``. The table of ``stones`` is memoised.
+    """
+    t = _GROWTH_CACHE.get(stones)
+    if t is None:
+        t = _growth_table(stones)
+    frontier, gains, total, ranked = t
+    taken = frontier & occupied
+    if not taken:
+        return (ranked[0][0] if ranked else 0), total
+    best = 0
+    for g, b in ranked:
+        if not b & taken:
+            best = g
+            break
+    while taken:
+        low = taken & -taken
+        taken ^= low
+        total -= gains[low]
+    return best, total
+
+
+#: Names of :func:`eval_features`, in order.
+FEATURE_NAMES = ("score", "heroes", "late_heroes", "tempo", "best_growth", "growth/10",
+                 "playable", "stuck", "largest")
+
+
+def eval_features(st: list[int], p: int, hero_fade: int = 20) -> tuple[float, ...]:
+    """Features of an unfinished position for player ``p`` (each ``p``'s minus the opponent's).
+
+    In the order of :data:`FEATURE_NAMES`: score margin (ruling 8); hero cards left, scaled
+    by ``min(1, stones left / hero_fade)``, and the same by the rest of that factor; the
+    tempo (the mover's :func:`best_gain`, + if ``p`` moves, - otherwise); the best and the
+    total :func:`growth` (total / 10); playable cards in hand from the crown now; stuck
+    (a full hand with nothing playable: a forced pass of ruling 6); the largest territory.
+    """
+    mine, theirs = st[K.S0 + p], st[K.S1 - p]
+    occ = mine | theirs
+    a, la = group_stats(mine)
+    b, lb = group_stats(theirs)
+    left = TOTAL_STONES - occ.bit_count()
+    fade = min(1.0, left / hero_fade) if hero_fade else 1.0
+    dh = st[K.HE0 + p] - st[K.HE1 - p]
+    mover = st[K.TURN]
+    gain = best_gain(st, mover, a if mover == p else b, b if mover == p else a, 30.0 * fade)
+    gm, tm = growth(mine, occ)
+    gt, tt = growth(theirs, occ)
+    pm, _, _ = K._reach(st, p)
+    po, _, _ = K._reach(st, 1 - p)
+    stuck_m = 1.0 if pm == 0 and st[K.H0 + p].bit_count() >= HAND_LIMIT else 0.0
+    stuck_o = 1.0 if po == 0 and st[K.H1 - p].bit_count() >= HAND_LIMIT else 0.0
+    return (float(a - b), dh * fade, dh * (1.0 - fade), gain if mover == p else -gain,
+            float(gm - gt), (tm - tt) / 10.0, float(pm - po), stuck_m - stuck_o, float(la - lb))
+
+
+def _playable(hand: int, base: int, occ: int, flippable: int) -> int:
+    """Power cards of ``hand`` playable from the crown square ``base // NUM_CARDS`` (``flippable``:
+    the opponent's stones if a hero card is left, else 0)."""
+    n = 0
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        bit = TARGET_BIT[base + low.bit_length() - 1]
+        if bit and (not occ & bit or flippable & bit):
+            n += 1
+    return n
+
+
+def fitted_value(st: list[int], p: int, weights: tuple[tuple[float, ...], ...],
+                 limits: tuple[int, ...] = (20, 36, 53), hero_fade: int = 20) -> float:
+    """The weighted sum of :func:`eval_features` with the row of the position's phase (stones on
+    the board below each of ``limits``), for player ``p``, in score points; computed in one pass
+    (equal to ``sum(w * x)`` up to rounding)."""
+    r, w = st[K.S0], st[K.S1]
+    occ = r | w
+    placed = occ.bit_count()
+    row = weights[-1]
+    for limit, wts in zip(limits, weights):
+        if placed < limit:
+            row = wts
+            break
+    gr = _GROUP_CACHE.get(r)
+    if gr is None:
+        gr = group_stats(r)
+    gw = _GROUP_CACHE.get(w)
+    if gw is None:
+        gw = group_stats(w)
+    a, la = gr
+    b, lb = gw
+    left = TOTAL_STONES - placed
+    fade = min(1.0, left / hero_fade) if hero_fade else 1.0
+    dh = st[K.HE0] - st[K.HE1]
+    mover = st[K.TURN]
+    if mover == 0:
+        tempo = best_gain(st, 0, a, b, 30.0 * fade)
+    else:
+        tempo = -best_gain(st, 1, b, a, 30.0 * fade)
+    t = _GROWTH_CACHE.get(r)
+    gm, tm = growth(r, occ) if t is None or t[0] & occ else (t[3][0][0] if t[3] else 0, t[2])
+    t = _GROWTH_CACHE.get(w)
+    gt, tt = growth(w, occ) if t is None or t[0] & occ else (t[3][0][0] if t[3] else 0, t[2])
+    base = st[K.CROWN] * NUM_CARDS
+    hr, hw = st[K.H0], st[K.H1]
+    pr = _playable(hr, base, occ, w if st[K.HE0] else 0)
+    pw = _playable(hw, base, occ, r if st[K.HE1] else 0)
+    stuck = ((1.0 if pr == 0 and hr.bit_count() >= HAND_LIMIT else 0.0)
+             - (1.0 if pw == 0 and hw.bit_count() >= HAND_LIMIT else 0.0))
+    v = (row[0] * (a - b) + row[1] * dh * fade + row[2] * dh * (1.0 - fade) + row[3] * tempo
+         + row[4] * (gm - gt) + row[5] * (tm - tt) / 10.0 + row[6] * (pr - pw) + row[7] * stuck
+         + row[8] * (la - lb))
+    return v if p == 0 else -v
+
+
 def best_gain(st: list[int], q: int, own_score: int, other_score: int, hero_cost: float = 0.0) -> float:
     """The best immediate change of ``q``'s score margin by one play or hero action of ``q``'s hand.
 
@@ -313,6 +505,8 @@ class Expectimax:
 
     def _eval(self, st: list[int], p: int) -> float:
         cfg = self.cfg
+        if cfg.eval_weights is not None:
+            return fitted_value(st, p, cfg.eval_weights, cfg.phase_limits, cfg.hero_fade)
         v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight, cfg.hero_fade)
         if cfg.fitted_weight:
             x = fitted_logit(st)
@@ -450,6 +644,7 @@ class Expectimax:
             values: dict[int, float] = {}
             try:
                 for a in order:
+                    self.nodes += 1  # the root's children count as nodes (a finished child is not searched)
                     if a == K.DRAW_ACTION:
                         v = self._chance(root_state, depth, 0, root=True)
                     else:

@@ -14,22 +14,25 @@ Levels (:data:`LEVELS`, friendlier names in :data:`LEVEL_LABELS`):
   randomness, like a casual player; it never picks an action far worse than its best.
 - ``medium``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation
   (:mod:`game.roseking.ai.mcts`), at a tenth of the budget (0.1 s per move by default).
-- ``hard``: the same MCTS at the budget (1 s per move by default).
-- ``expert``: the same MCTS at three times the budget (3 s per move by default).
+- ``hard``: iterative-deepening expectimax alpha-beta with chance nodes and the evaluation
+  fitted to the final score margin (:mod:`game.roseking.ai.expectimax`, :data:`LEVEL_CONFIG
+  <game.roseking.ai.expectimax.LEVEL_CONFIG>`), 1 s per move by default (issue 16).
+- ``expert``: the same search at three times the budget (3 s per move by default).
 
 Baselines for measuring (``rose-king match``, benches), not offered in the window
 (:data:`BASELINES`): ``alphabeta`` (a plain depth-5 alpha-beta, :mod:`game.roseking.ai.alphabeta`;
-``alphabeta7`` or ``alphabeta:7`` for depth 7) and ``expectimax`` (iterative-deepening
-expectimax alpha-beta with chance nodes, :mod:`game.roseking.ai.expectimax`: it beats
-``alphabeta`` more often than the MCTS does, but loses to the MCTS at equal time, so it
-is not ``hard``; see that module). Any level takes a budget suffix ``@SECONDS``:
+``alphabeta7`` or ``alphabeta:7`` for depth 7), ``expectimax`` (the same search as ``hard``
+with the plain evaluation: margin, heroes, half the tempo term) and ``mcts-2025`` (the MCTS
+that was ``hard`` before issue 16). Any level takes a budget suffix ``@SECONDS``:
 ``hard@0.25`` thinks 0.25 s per move whatever budget the match gives (see :func:`parse_level`).
+The measurements behind these choices are in ``docs/ai.md``.
 """
 
 from __future__ import annotations
 
 import math
 import threading
+from dataclasses import dataclass
 from random import Random
 from typing import Callable, Protocol
 
@@ -37,7 +40,7 @@ from game.roseking.engine import DRAW, Move, Rng, State, score_of
 
 import game.roseking.ai.kernel as K
 from .alphabeta import AlphaBetaPlayer
-from .expectimax import Expectimax, ExpectimaxConfig, ExpectimaxResult
+from .expectimax import LEVEL_CONFIG, Expectimax, ExpectimaxConfig, ExpectimaxResult, win_chance
 from .mcts import MCTS, SearchConfig, SearchResult
 
 #: Default thinking time of the search levels, seconds per move (issue 4).
@@ -186,21 +189,70 @@ class SearchPlayer:
         return K.to_move(st[K.TURN], self.last.action)
 
 
-class HardPlayer(SearchPlayer):
-    """The ``hard`` level: the MCTS at the full budget (default 1 s per move)."""
+class MctsBaselinePlayer(SearchPlayer):
+    """The ``mcts-2025`` baseline: the MCTS that was ``hard`` until issue 16 (1 s per move by default)."""
+
+    name = "mcts-2025"
+
+
+@dataclass
+class LevelResult:
+    """What a level's search found (``player.last`` of ``hard`` and ``expert``).
+
+    ``action``: the kernel action; ``iterations``: nodes searched (0 for a forced move);
+    ``seconds``: wall time; ``value``: the mover's winning chance 0..1 (a logistic of
+    ``points``, :func:`~game.roseking.ai.expectimax.win_chance`); ``points``: the search's value
+    in score points for the mover; ``depth``: the deepest iteration that counted, in plies.
+    """
+
+    action: int
+    iterations: int
+    seconds: float
+    value: float
+    points: float
+    depth: int
+
+
+class HardPlayer:
+    """The ``hard`` level: :class:`~game.roseking.ai.expectimax.Expectimax` with the fitted
+    evaluation (:data:`~game.roseking.ai.expectimax.LEVEL_CONFIG`), 1 s per move by default.
+
+    ``seconds``: wall-clock budget per move (None for none); ``iterations``: a node budget
+    instead (None for none), which makes the choices reproducible from ``seed`` on any
+    machine. The seed fixes the salt that picks the sampled chance outcomes; the
+    transposition table is kept from one choice to the next (tree reuse). ``last`` holds
+    the last :class:`LevelResult`; ``stop`` is an optional callable polled during a search
+    (returning True ends it early, see ProcessThinker). Other keyword arguments are
+    :class:`~game.roseking.ai.expectimax.ExpectimaxConfig` fields (for benches).
+    """
 
     name = "hard"
-
-
-class ExpertPlayer(SearchPlayer):
-    """The ``expert`` level: the MCTS at three times the budget (default 3 s per move)."""
-
-    name = "expert"
+    #: Share of the budget this level uses (``expert``: 3).
+    share = 1.0
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:
-        super().__init__(seed, None if seconds is None else seconds * 3,
-                         None if iterations is None else iterations * 3, **knobs)
+        rng = Rng(seed)
+        config = {**LEVEL_CONFIG, **knobs}
+        self.config = ExpectimaxConfig(seconds=None if seconds is None else seconds * self.share,
+                                       max_nodes=None if iterations is None else max(1, int(iterations * self.share)),
+                                       **config)  # type: ignore[arg-type]
+        self.search = Expectimax(self.config, salt=(rng.next_u32() << 32) | rng.next_u32())
+        self.last: LevelResult | None = None
+        self.stop: Callable[[], bool] | None = None
+
+    def choose(self, state: State) -> Move:
+        st = K.from_state(state)
+        r = self.search.search(st, self.stop)
+        self.last = LevelResult(r.action, r.nodes, r.seconds, win_chance(r.value), r.value, r.depth)
+        return K.to_move(st[K.TURN], r.action)
+
+
+class ExpertPlayer(HardPlayer):
+    """The ``expert`` level: the ``hard`` search at three times the budget (default 3 s per move)."""
+
+    name = "expert"
+    share = 3.0
 
 
 class ExpectimaxPlayer:
@@ -257,6 +309,7 @@ LEVELS: dict[str, Callable[..., Player]] = {
 BASELINES: dict[str, Callable[..., Player]] = {
     "alphabeta": AlphaBetaPlayer,
     "expectimax": ExpectimaxPlayer,
+    "mcts-2025": MctsBaselinePlayer,
 }
 
 #: Level name -> English label for menus. Translate at display time: ``_(LEVEL_LABELS[level])``.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -81,9 +82,10 @@ def test_hard_budget_holds():
     player = HardPlayer(seed=5, seconds=0.2)
     walls = []
     for _ in range(3):
-        t0, c0 = time.perf_counter(), time.process_time()
+        gc.collect()  # the worker process that really thinks has a small heap; the suite's heap is not ours to pay for
+        t0, c0 = time.perf_counter(), time.thread_time()  # this thread's CPU: other tests may leave threads
         player.choose(s)
-        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
         walls.append(wall)
         # CPU time cannot be inflated by other processes: the search itself keeps its budget (+10%).
         assert cpu <= 0.22, cpu

@@ -1,0 +1,95 @@
+"""Strength matches between Rose King searchers at *fixed* budgets (issue 16). Run by hand.
+
+Time budgets are unreliable on a shared machine, so this runs matches with node or
+iteration budgets calibrated to what one second buys on an idle core (see
+``docs/ai.md``, "Measuring strength"), and each game is reproducible on any machine.
+
+A player is ``LEVEL[#N][,knob=value...]``:
+
+- ``LEVEL``: any name :func:`game.roseking.ai.players.make_player` accepts (``hard``,
+  ``mcts-2025``, ``alphabeta:7``, ``expectimax``...);
+- ``#N``: the search budget as a count (nodes for the alpha-beta searchers, MCTS
+  iterations for the MCTS levels) instead of seconds; without it, ``--seconds``;
+- ``,knob=value``: fields of the searcher's config (``ExpectimaxConfig`` /
+  ``SearchConfig``), e.g. ``expectimax#180000,tempo_weight=0.7``; ``@NAME`` is a constant of
+  :mod:`game.roseking.ai.expectimax` (``eval_weights=@EVAL_WEIGHTS``).
+
+Colours alternate (A is Red in even games); game ``i`` of seed ``s`` is the same deal
+and the same chance outcomes as in ``rose-king match --seed s``. Prints one line per
+game and the summary line with the Wilson 95% interval. Example (the full figure)::
+
+    nice -n 19 python bench/ai_strength.py 'hard#180000' alphabeta --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from game.roseking.ai import expectimax  # noqa: E402
+from game.roseking.ai.match import run_game, summary_line  # noqa: E402
+from game.roseking.ai.players import BASELINES, LEVELS, parse_level  # noqa: E402
+
+
+def parse_spec(spec: str) -> tuple[str, int | None, dict]:
+    """``(level, count budget or None, knobs)`` of a player spec (see the module docstring)."""
+    head, *knob_parts = spec.split(",")
+    level, _, count = head.partition("#")
+    knobs: dict = {}
+    for part in knob_parts:
+        key, _, value = part.partition("=")
+        if not key or not value:
+            raise ValueError(f"bad knob {part!r} in {spec!r}: expected name=value")
+        if value.startswith("@"):  # a constant of the expectimax module, e.g. eval_weights=@EVAL_WEIGHTS
+            knobs[key] = getattr(expectimax, value[1:])
+            continue
+        try:
+            knobs[key] = int(value)
+        except ValueError:
+            knobs[key] = None if value == "None" else float(value)
+    return level, (int(count) if count else None), knobs
+
+
+def factory(spec: str, seed: int, seconds: float | None = None):
+    """A player for ``spec`` (module docstring) seeded ``seed``."""
+    level, count, knobs = parse_spec(spec)
+    name, params, own_seconds = parse_level(level)
+    make = LEVELS.get(name) or BASELINES[name]
+    if count is not None:
+        return make(seed, seconds=None, iterations=count, **params, **knobs)
+    return make(seed, seconds=own_seconds or seconds, **params, **knobs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (to resume or split a run)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seconds", type=float, default=1.0, help="budget of a player without #N (default 1.0)")
+    args = ap.parse_args()
+    for s in (args.a, args.b):
+        factory(s, 0, args.seconds)  # fail early on a bad spec
+    a_won = b_won = drawn = 0
+    for i in range(args.first, args.first + args.games):
+        t0 = time.perf_counter()
+        r = run_game(args.a, args.b, args.seed, i, args.seconds, factory=factory)
+        if r.winner == "a":
+            a_won += 1
+        elif r.winner == "b":
+            b_won += 1
+        else:
+            drawn += 1
+        print(f"game {i}: A {'red' if r.a_is_red else 'white'}, winner {r.winner or '-'}, "
+              f"score {r.red_score}-{r.white_score}, {r.plies} plies, {time.perf_counter() - t0:.0f} s; "
+              f"running A {a_won} B {b_won} D {drawn}", flush=True)
+    print(summary_line(args.a, args.b, a_won + b_won + drawn, a_won, b_won, drawn), flush=True)
+
+
+if __name__ == "__main__":
+    main()
