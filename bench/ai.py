@@ -2,11 +2,11 @@
 
 Prints:
 1. kernel playouts per second (smart default policy, and uniform random) from fresh deals;
-2. the searchers over positions sampled from real games: the expectimax levels ``expert``
-   (three times the budget ``--seconds``, default 1.0) and ``hard``, and the ``expectimax``
-   baseline (nodes per second, depth reached per move, time per move mean and max, wall
-   and CPU), the MCTS of ``medium`` (a tenth of the budget) and of the ``mcts-2025``
-   baseline (iterations = playouts per second, time per move), and the ``alphabeta``
+2. the searchers over positions sampled from real games: the ``expectimax-fit`` and
+   ``expectimax`` baselines at the budget ``--seconds`` (default 1.0; nodes per second, depth
+   reached per move, time per move mean and max, wall and CPU), the MCTS of ``hard`` (as
+   ``mcts-2025``, the same search) and of ``medium`` (a tenth of the budget; iterations =
+   playouts per second, time per move), and the ``alphabeta``
    baseline at depths 5 and 7 (nodes per second, time per move);
 3. frame times of a pygame-free 60 Hz loop (16.7 ms frames, ~2 ms of work each) while
    ``hard`` thinks in a :class:`~game.roseking.ai.process.ProcessThinker`, and for comparison in a
@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.ai import kernel as K  # noqa: E402
 from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
-from game.roseking.ai.players import (ExpectimaxPlayer, ExpertPlayer, HardPlayer, MctsBaselinePlayer,  # noqa: E402
-                                     MediumPlayer, Thinker, make_player)
+from game.roseking.ai.players import (ExpectimaxPlayer, FittedExpectimaxPlayer, HardPlayer,  # noqa: E402
+                                     MctsBaselinePlayer, MediumPlayer, Thinker, make_player)
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402
 
@@ -82,7 +82,7 @@ def _times(label: str, walls: list[float], cpus: list[float], budget: float | No
 
 def bench_search(seconds: float, moves: int) -> None:
     positions = sample_positions(moves, 7)
-    for cls, budget in ((ExpertPlayer, 3 * seconds), (HardPlayer, seconds), (ExpectimaxPlayer, seconds)):
+    for cls, budget in ((FittedExpectimaxPlayer, seconds), (ExpectimaxPlayer, seconds)):
         player = cls(seed=1, seconds=seconds)
         walls, cpus, depths, rates, cpu_rates = [], [], [], [], []
         for s in positions:

@@ -5,9 +5,9 @@
 - :mod:`game.roseking.ai.process`: :class:`ProcessThinker` and :func:`make_thinker` (what a
   window should use: the search runs in another process).
 - :mod:`game.roseking.ai.expectimax`: expectimax alpha-beta with chance nodes and the fitted
-  evaluation (``hard``, ``expert``; the ``expectimax`` baseline with the plain one);
+  evaluation (the ``expectimax-fit`` baseline; the ``expectimax`` baseline with the plain one);
   :mod:`game.roseking.ai.alphabeta`: the plain alpha-beta baseline (``alphabeta``);
-- :mod:`game.roseking.ai.mcts`: MCTS with chance nodes (``medium``, the ``mcts-2025`` baseline);
+- :mod:`game.roseking.ai.mcts`: MCTS with chance nodes (``medium``, ``hard``, ``expert``, the ``mcts-2025`` baseline);
   :mod:`game.roseking.ai.kernel`: the fast raw-int rules, playout policy and evaluation it runs on.
 - How the levels were chosen and measured: ``docs/ai.md``.
 - :mod:`game.roseking.ai.match`: headless matches (``rose-king match``).

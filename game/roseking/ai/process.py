@@ -33,7 +33,7 @@ from .players import DEFAULT_SECONDS, Player, Thinker, make_player, parse_level
 #: Levels that search (and therefore belong in a worker process).
 SEARCH_LEVELS = ("medium", "hard", "expert")
 #: Baselines that search too (a parametrised name counts by its base name, see ``parse_level``).
-_SEARCH_BASELINES = ("expectimax", "alphabeta", "mcts-2025")
+_SEARCH_BASELINES = ("expectimax", "expectimax-fit", "alphabeta", "mcts-2025")
 
 
 def _worker(conn: Any, shared_token: Any, level: str, seed: int | None, seconds: float | None,

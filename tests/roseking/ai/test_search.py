@@ -88,7 +88,7 @@ def test_expert_hard_and_expectimax_through_make_player():
     assert isinstance(hard, HardPlayer) and isinstance(expert, ExpertPlayer)
     assert hard.config.seconds == 0.5 and expert.config.seconds == 1.5
     assert make_player("hard@0.25", 1, seconds=1.0).config.seconds == 0.25
-    assert make_player("expert", 1, seconds=None, iterations=10).config.max_nodes == 30
+    assert make_player("expert", 1, seconds=None, iterations=10).config.iterations == 30
     assert isinstance(make_player("expectimax@0.3", 1), ExpectimaxPlayer)
 
 
