@@ -482,7 +482,6 @@ class LanLobby(LobbyExit, ButtonScene):
         s = self.session
         return s is not None and s.status == "listening" and not self._resuming
 
-
     def nobody_answers(self) -> str | None:
         """After :data:`NOBODY_SECONDS` of knocking in vain: that nobody answers at the address, and
         that the window keeps trying (Cancel goes back); else None."""

@@ -708,7 +708,6 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             except ValueError as e:
                 self.error = str(e)
 
-
     def update(self, dt: float) -> None:
         from net.royals_session import Failed, StatusChanged
         self.clock += dt
