@@ -6,7 +6,7 @@ iteration budgets calibrated to what one second buys on an idle core (see
 
 A player is ``LEVEL[#N][,knob=value...]``:
 
-- ``LEVEL``: any name :func:`game.roseking.ai.players.make_player` accepts (``hard``,
+- ``LEVEL``: any name :func:`game.roseking.ai.players.make_player` accepts (``hard``, ``expectimax-fit``,
   ``mcts-2025``, ``alphabeta:7``, ``expectimax``...);
 - ``#N``: the search budget as a count (nodes for the alpha-beta searchers, MCTS
   iterations for the MCTS levels) instead of seconds; without it, ``--seconds``;
@@ -18,7 +18,7 @@ Colours alternate (A is Red in even games); game ``i`` of seed ``s`` is the same
 and the same chance outcomes as in ``rose-king match --seed s``. Prints one line per
 game and the summary line with the Wilson 95% interval. Example (the full figure)::
 
-    nice -n 19 python bench/ai_strength.py 'hard#180000' alphabeta --games 200
+    nice -n 19 python bench/ai_strength.py 'expectimax-fit#80000' 'mcts-2025#17000' --games 200
 """
 
 from __future__ import annotations
