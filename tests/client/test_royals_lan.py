@@ -14,7 +14,7 @@ import pytest
 
 from game.client.app import STEP
 from game.client.royals.lan import (HOST_NOTICE, LanTableMatch, LanTableScene, RoyalsHostSetup, RoyalsJoinScene,
-                                    RoyalsLobby)
+                                    RoyalsLobby, check_code)
 from game.royals.engine import Action, IllegalMoveError, Phase, Record, Rng, State
 from game.saves import SaveStore
 from net.royals_session import (Acted, Failed, LobbyChanged, MatchOver, RoyalsSession, SeatInfo, StatusChanged,
@@ -166,6 +166,8 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner_over_loopba
         run_until(app, lambda: any(isinstance(e, MatchOver) for e in bo.events), "the joiner's record", [bo])
         theirs = next(e.record for e in bo.events if isinstance(e, MatchOver))
         assert table.record.to_dict()["rounds"] == theirs.to_dict()["rounds"]
+        code = check_code(table.record)  # shown under the result, the same on every screen
+        assert code is not None and len(code) == 19 and code == check_code(theirs)
         kept = Record.from_json(open(table.saved, encoding="utf-8").read())
         assert kept.replay().is_over() and kept.players == table.record.players
         assert kept.extra["kind"] == "lan" and [s["level"] for s in kept.extra["seats"]] == [None, None, "random"]

@@ -530,6 +530,12 @@ class LanTableScene(RoyalsTableScene):
                 _("Waiting for the record…") if self.record is None else _("The record could not be kept."))
             s = self.app.art.text(line, 22, CREAM, shadow=True)
             surface.blit(s, s.get_rect(midbottom=(CANVAS[0] // 2, 610)))
+            code = check_code(self.record)
+            if code:
+                # TRANSLATORS: the match fingerprint (docs/protocol.md); players compare it by eye
+                c = self.app.art.text(_("Match check code {code}: the same on every player's screen.").format(
+                    code=code), 20, CREAM, shadow=True)
+                surface.blit(c, c.get_rect(midbottom=(CANVAS[0] // 2, 582)))
 
     def close(self) -> None:
         super().close()
@@ -537,6 +543,18 @@ class LanTableScene(RoyalsTableScene):
             self.beacon.stop()
             self.beacon = None
         self.session.close()
+
+
+def check_code(record: Any) -> str | None:
+    """The match fingerprint of a finished network match's record (``record.extra["lan"]
+    ["fingerprint"]``, 16 hex digits; docs/protocol.md, "Royals & Riots") in groups of four, or
+    None. Every honest peer shows the same code: a host that told two joiners two stories is
+    caught when the players compare it."""
+    lan = getattr(record, "extra", {}).get("lan") if record is not None else None
+    fp = lan.get("fingerprint") if isinstance(lan, dict) else None
+    if not isinstance(fp, str) or not fp:
+        return None
+    return " ".join(fp[i:i + 4] for i in range(0, len(fp), 4))
 
 
 #: Where the connection and seat panels sit: over the trick.
