@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -33,6 +32,7 @@ from game.client.app import STEP, App  # noqa: E402
 from game.client.main import open_window  # noqa: E402
 from game.client.royals.setup import start_match  # noqa: E402
 from game.client.royals.table import Seat, TableConfig  # noqa: E402
+from frames import summary  # noqa: E402  (bench/ is the script's folder: Rose King's frame bench)
 
 
 def frames(app: App, seed: int) -> tuple[list[float], list[float]]:
@@ -87,13 +87,6 @@ def thinking(app: App, seed: int, seconds: float, decisions: int) -> tuple[float
         if spare > 0:
             time.sleep(spare)
     return (updates / thought if thought else 0.0), thought, seen
-
-
-def summary(label: str, seconds: list[float]) -> str:
-    ms = sorted(t * 1000 for t in seconds)
-    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
-    return (f"{label}: mean {statistics.fmean(ms):.2f}  median {statistics.median(ms):.2f}  "
-            f"p99 {p99:.2f}  max {ms[-1]:.2f}")
 
 
 def main() -> None:
