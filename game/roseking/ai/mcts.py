@@ -39,6 +39,7 @@ from typing import Callable
 from game.roseking.engine import State
 
 import game.roseking.ai.kernel as K
+from game.roseking.ai.expectimax import fitted_value, win_chance
 
 
 def _sigmoid(x: float) -> float:
@@ -55,7 +56,7 @@ class _Node:
     ``children`` maps an action (decision node) or a drawn card (chance node) to a node.
     """
 
-    __slots__ = ("mover", "n", "w", "children", "untried", "chance")
+    __slots__ = ("mover", "n", "w", "children", "untried", "chance", "v")
 
     def __init__(self, mover: int, chance: bool = False) -> None:
         self.mover = mover
@@ -64,6 +65,7 @@ class _Node:
         self.children: dict[int, _Node] = {}
         self.untried: list[int] | None = None
         self.chance = chance
+        self.v: float | None = None  # implicit minimax value for ``mover`` (``implicit`` > 0)
 
 
 @dataclass
@@ -78,6 +80,17 @@ class SearchConfig:
     - ``cutoff``: stop a playout after this many plies and use the evaluation (None: play to the end).
     - ``eps``: share of uniformly random actions in the default policy.
     - ``margin_weight``: weight of the score-margin bonus in a finished game's reward.
+    - ``leaf_weights``: when set, a leaf left unfinished by the playout is valued by the
+      fitted margin evaluation of the expectimax search with these weights
+      (:func:`~game.roseking.ai.expectimax.fitted_value`, points turned into a winning chance by
+      :func:`~game.roseking.ai.expectimax.win_chance`) instead of the logistic evaluation.
+    - ``reuse``: a player keeps the subtree of the position it meets next (tree reuse,
+      :func:`find_subtree`) instead of starting every search afresh.
+    - ``implicit``: weight of the implicit minimax value in selection (0: plain UCT): every
+      new edge is valued by the evaluation, those values are backed up the tree by
+      max (decision nodes) and mean (chance nodes), and an edge's value in UCB1 is
+      ``(1 - implicit) * w / n + implicit * v`` (Lanctot et al., "Monte Carlo tree search with
+      heuristic evaluations using implicit minimax backups", 2014).
     """
 
     seconds: float | None = 1.0
@@ -88,6 +101,9 @@ class SearchConfig:
     eps: float = 0.1
     margin_weight: float = 0.1
     safety: float = 0.95
+    leaf_weights: tuple[tuple[float, ...], ...] | None = None
+    reuse: bool = False
+    implicit: float = 0.0
 
 
 @dataclass
@@ -109,6 +125,7 @@ class MCTS:
             raise ValueError("a search needs a budget: seconds or iterations")
         self.cfg = config
         self.rng = rng
+        self.root: _Node | None = None
 
     # ---------------------------------------------------------------- values
     def _terminal_value_red(self, st: list[int]) -> float:
@@ -124,6 +141,8 @@ class MCTS:
         else:
             K.playout(st, self.rng, cfg.eps, max_plies=cfg.cutoff)
             if not st[K.OVER]:
+                if cfg.leaf_weights is not None:
+                    return win_chance(fitted_value(st, 0, cfg.leaf_weights))
                 return _sigmoid(K.evaluate(st, 0))
         return self._terminal_value_red(st)
 
@@ -140,11 +159,16 @@ class MCTS:
         return acts
 
     # ---------------------------------------------------------------- search
-    def search(self, root_state: list[int], stop: Callable[[], bool] | None = None) -> SearchResult:
+    def search(self, root_state: list[int], stop: Callable[[], bool] | None = None,
+               root: _Node | None = None) -> SearchResult:
         """Search from ``root_state`` (not modified). Raises ValueError if the game is over.
 
         ``stop``: optional callable polled every 16 iterations; when it returns True the
         search ends early and answers with what it has (used to cancel a thinker).
+        ``root``: a tree kept from an earlier search whose root is ``root_state`` (see
+        :func:`find_subtree`); its statistics count as if this search had gathered them,
+        and the iteration budget counts only the new iterations. The tree searched is in
+        ``self.root`` afterwards.
         """
         start = time.perf_counter()
         cfg = self.cfg
@@ -152,14 +176,20 @@ class MCTS:
         if not acts:
             raise ValueError("no legal action: the game is over")
         if len(acts) == 1:
+            self.root = None
             return SearchResult(acts[0], 0, time.perf_counter() - start, {acts[0]: 0.0}, 0.5)
         deadline = None if cfg.seconds is None else start + cfg.seconds * cfg.safety
         max_iter = cfg.iterations
-        root = _Node(-1)
-        root.untried = self._expand_order(root_state)
+        if root is None:
+            root = _Node(-1)
+        if root.untried is None:
+            root.untried = self._expand_order(root_state)
+        self.root = root
         rng = self.rng
         c = cfg.c
         pv = cfg.prior_visits
+        alpha = cfg.implicit
+        beta = 1.0 - alpha
         it = 0
         perf = time.perf_counter
         while True:
@@ -173,6 +203,7 @@ class MCTS:
             st = root_state[:]
             node = root
             path = []
+            trail = [root]
             while True:
                 if st[K.OVER]:
                     break
@@ -181,9 +212,10 @@ class MCTS:
                     K.apply(st, K.DRAW_ACTION, card)
                     child = node.children.get(card)
                     if child is None:
-                        child = _Node(-1)
+                        child = _Node(node.mover)
                         node.children[card] = child
                     node = child
+                    trail.append(node)
                     continue
                 if node.untried is None:
                     node.untried = self._expand_order(st)
@@ -194,11 +226,15 @@ class MCTS:
                         child = _Node(mover, chance=True)
                         card = K.sample_draw(st, rng)
                         K.apply(st, a, card)
-                        sub = _Node(-1)
+                        sub = _Node(mover)
                         child.children[card] = sub
                     else:
                         child = _Node(mover)
                         K.apply(st, a)
+                    if alpha:
+                        child.v = self._prior(st, mover)
+                        if child.chance:
+                            sub.v = child.v
                     if pv:
                         child.n = pv
                         child.w = pv * self._prior(st, mover)
@@ -210,16 +246,25 @@ class MCTS:
                 best = None
                 best_u = -1.0
                 best_a = -1
-                for a, ch in node.children.items():
-                    u = ch.w / ch.n + c * math.sqrt(log_n / ch.n)
-                    if u > best_u:
-                        best_u, best, best_a = u, ch, a
+                if alpha:
+                    for a, ch in node.children.items():
+                        u = beta * ch.w / ch.n + alpha * ch.v + c * math.sqrt(log_n / ch.n)
+                        if u > best_u:
+                            best_u, best, best_a = u, ch, a
+                else:
+                    for a, ch in node.children.items():
+                        u = ch.w / ch.n + c * math.sqrt(log_n / ch.n)
+                        if u > best_u:
+                            best_u, best, best_a = u, ch, a
                 assert best is not None
                 node = best
                 path.append(node)
+                trail.append(node)
                 if not node.chance:
                     K.apply(st, best_a)
             v_red = self._value_red(st) if not st[K.OVER] else self._terminal_value_red(st)
+            if alpha:
+                _backup_implicit(trail, st)
             for nd in path:
                 nd.n += 1.0
                 nd.w += v_red if nd.mover == 0 else 1.0 - v_red
@@ -230,6 +275,76 @@ class MCTS:
         best_a = max(root.children, key=lambda a: (root.children[a].n, root.children[a].w))
         ch = root.children[best_a]
         return SearchResult(best_a, it, time.perf_counter() - start, visits, ch.w / ch.n)
+
+
+def _backup_implicit(trail: list[_Node], last: list[int]) -> None:
+    """Recompute the implicit minimax values along ``trail`` (root first), bottom up.
+
+    A decision node's value for its mover is the best child value for the player to move
+    there (turned around when that is the other player); a chance node's is the mean of
+    its outcomes'. ``last``: the state reached at the end of the trail (valued if it is a
+    finished game that has no value yet).
+    """
+    end = trail[-1]
+    if end.v is None and not end.children and last[K.OVER]:
+        red = K.winner_value(last, 0)
+        end.v = red if end.mover == 0 else 1.0 - red
+    for nd in reversed(trail):
+        kids = nd.children
+        if not kids or nd.mover < 0:
+            continue
+        if nd.chance:
+            total = 0.0
+            k = 0
+            for ch in kids.values():
+                if ch.v is not None:
+                    total += ch.v
+                    k += 1
+            if k:
+                nd.v = total / k
+            continue
+        best = -1.0
+        to_move = -1
+        for ch in kids.values():
+            if ch.v is not None and ch.v > best:
+                best = ch.v
+                to_move = ch.mover
+        if to_move >= 0:
+            nd.v = best if to_move == nd.mover else 1.0 - best
+
+
+def find_subtree(root: _Node, root_state: list[int], target: list[int], max_plies: int = 4) -> _Node | None:
+    """The node of the tree ``root`` (searched from ``root_state``) whose position is ``target``.
+
+    Looks at most ``max_plies`` actions deep (a draw and its card count as one); compares
+    whole kernel states, so a pass or a draw between the two positions is followed like any
+    action. None if the position is not in the tree (tree reuse then starts afresh).
+    """
+    frontier = [(root, root_state)]
+    for _ in range(max_plies):
+        nxt = []
+        for node, st in frontier:
+            if node.chance:
+                for card, child in node.children.items():
+                    s2 = st[:]
+                    K.apply(s2, K.DRAW_ACTION, card)
+                    if s2 == target:
+                        return child
+                    nxt.append((child, s2))
+                continue
+            for a, child in node.children.items():
+                if child.chance:
+                    nxt.append((child, st))  # the draw's card comes at the next level
+                    continue
+                s2 = st[:]
+                K.apply(s2, a)
+                if s2 == target:
+                    return child
+                nxt.append((child, s2))
+        frontier = nxt
+        if not frontier:
+            break
+    return None
 
 
 def search_state(state: State, config: SearchConfig, rng: Random) -> SearchResult:

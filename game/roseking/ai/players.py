@@ -42,7 +42,7 @@ from game.roseking.engine import DRAW, Move, Rng, State, score_of
 import game.roseking.ai.kernel as K
 from .alphabeta import AlphaBetaPlayer
 from .expectimax import LEVEL_CONFIG, Expectimax, ExpectimaxConfig, ExpectimaxResult, win_chance
-from .mcts import MCTS, SearchConfig, SearchResult
+from .mcts import MCTS, SearchConfig, SearchResult, find_subtree
 
 #: Default thinking time of the search levels, seconds per move (issue 4).
 DEFAULT_SECONDS = 1.0
@@ -182,11 +182,17 @@ class SearchPlayer:
         self.last: SearchResult | None = None
         #: Optional callable polled during a search; returning True ends it early (see ProcessThinker).
         self.stop: Callable[[], bool] | None = None
+        self._tree: tuple[object, list[int]] | None = None  # (root node, its kernel state) for reuse
 
     def choose(self, state: State) -> Move:
         st = K.from_state(state)
         search = MCTS(self.config, Random(self.rng.next_u32()))
-        self.last = search.search(st, self.stop)
+        root = None
+        if self.config.reuse and self._tree is not None:
+            root = find_subtree(self._tree[0], self._tree[1], st, 6)
+        self.last = search.search(st, self.stop, root)
+        if search.root is not None or not self.config.reuse:  # a forced move keeps the last tree
+            self._tree = (search.root, st) if self.config.reuse else None
         return K.to_move(st[K.TURN], self.last.action)
 
 

@@ -1,0 +1,121 @@
+"""The MCTS of the search levels: tree reuse between moves and implicit minimax backups (issue 16)."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from game.roseking.ai import kernel as K
+from game.roseking.ai.mcts import MCTS, SearchConfig, _Node, find_subtree
+from game.roseking.ai.players import HardPlayer
+from game.roseking.engine import CARDS, DRAW, Rng, State
+
+
+def _midgame(seed: int, plies: int = 30) -> State:
+    """A position ``plies`` random plies into a game, with more than one legal move."""
+    rng = Rng(seed)
+    s = State.random(rng)
+    while s.ply < plies or len(s.legal_moves()) < 2:
+        m = rng.choice(s.legal_moves())
+        if m.kind is DRAW:
+            m = m.with_outcome(rng.choice(s.chance_outcomes()))
+        s.push(m)
+    return s
+
+
+def _walk(node: _Node, st: list[int], depth: int = 0):
+    """Every (node, state, depth in edges) of a tree, the root first."""
+    yield node, st, depth
+    for key, child in node.children.items():
+        s2 = st[:]
+        if node.chance:
+            K.apply(s2, K.DRAW_ACTION, key)
+        elif not child.chance:
+            K.apply(s2, key)
+        yield from _walk(child, s2, depth + 1)
+
+
+def test_find_subtree_follows_a_move_of_each_player_and_a_draw():
+    st = K.from_state(_midgame(3))
+    search = MCTS(SearchConfig(seconds=None, iterations=2000), Random(1))
+    search.search(st)
+    root = search.root
+    assert root is not None
+    where = {id(node): pos for node, pos, _ in _walk(root, st)}
+    found = 0
+    for node, pos, depth in _walk(root, st):
+        if node is root or node.chance or depth > 6:
+            continue
+        hit = find_subtree(root, st, pos, 6)
+        # that node, or the first one found of a transposition (the same position by another path)
+        assert hit is node or where[id(hit)] == pos
+        found += 1
+    assert found > 150
+    other = K.from_state(_midgame(4))
+    assert find_subtree(root, st, other, 6) is None  # a position not in the tree: start afresh
+
+
+def test_a_reusing_player_keeps_what_it_searched_and_counts_only_new_iterations():
+    s = _midgame(5)
+    me = s.turn
+    player = HardPlayer(seed=2, seconds=None, iterations=1500, reuse=True)
+    m = player.choose(s)
+    kept_root, kept_state = player._tree
+    node = kept_root.children[K.action_of(m)]
+    if m.kind is DRAW:  # follow a card the tree has seen
+        card, node = max(node.children.items(), key=lambda kv: len(kv[1].children))
+        m = m.with_outcome(CARDS[card])
+    s.push(m)
+    while s.turn != me:  # the opponent answers with its most visited reply in our tree
+        a, child = max(node.children.items(), key=lambda kv: kv[1].n)
+        reply = K.to_move(K.from_state(s)[K.TURN], a)
+        if child.chance:
+            card, child = max(child.children.items(), key=lambda kv: len(kv[1].children))
+            reply = reply.with_outcome(CARDS[card])
+        s.push(reply)
+        node = child
+    inherited = find_subtree(kept_root, kept_state, K.from_state(s), 6)
+    assert inherited is node
+    before = sum(ch.n for ch in inherited.children.values())
+    assert before > 0
+    player.choose(s)
+    assert player.last.iterations == 1500  # the budget counts the new iterations only
+    assert player._tree[0] is inherited
+    assert sum(ch.n for ch in inherited.children.values()) == pytest.approx(before + 1500)
+
+
+def test_without_reuse_every_search_starts_afresh():
+    s = _midgame(5)
+    player = HardPlayer(seed=2, seconds=None, iterations=300)
+    player.choose(s)
+    assert player._tree is None
+
+
+def test_implicit_minimax_values_are_backed_up_by_max_and_mean():
+    st = K.from_state(_midgame(7))
+    search = MCTS(SearchConfig(seconds=None, iterations=1500, implicit=0.3), Random(4))
+    search.search(st)
+    checked = {"decision": 0, "chance": 0}
+    for node, _pos, _depth in _walk(search.root, st):
+        if node is search.root:
+            continue
+        assert node.v is not None and 0.0 <= node.v <= 1.0
+        if not node.children:
+            continue
+        kids = list(node.children.values())
+        if node.chance:  # the mean over the cards seen
+            assert node.v == pytest.approx(sum(k.v for k in kids) / len(kids))
+            checked["chance"] += 1
+        else:  # the best for the player to move there, seen from this node's mover
+            best = max(k.v for k in kids)
+            assert node.v == pytest.approx(best if kids[0].mover == node.mover else 1.0 - best)
+            checked["decision"] += 1
+    assert checked["decision"] > 100 and checked["chance"] > 5
+
+
+def test_plain_uct_keeps_no_implicit_values():
+    st = K.from_state(_midgame(7))
+    search = MCTS(SearchConfig(seconds=None, iterations=300, implicit=0.0), Random(4))
+    search.search(st)
+    assert all(node.v is None for node, _pos, _d in _walk(search.root, st))
