@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.ai import kernel as K  # noqa: E402
 from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
-from game.roseking.ai.players import (ExpectimaxPlayer, FittedExpectimaxPlayer, HardPlayer,  # noqa: E402
-                                     MctsBaselinePlayer, MediumPlayer, Thinker, make_player)
+from game.roseking.ai.players import (ExpectimaxPlayer, ExpertPlayer, FittedExpectimaxPlayer,  # noqa: E402
+                                     HardPlayer, MctsBaselinePlayer, MediumPlayer, Thinker, make_player)
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402
 
@@ -99,16 +99,20 @@ def bench_search(seconds: float, moves: int) -> None:
               f"{statistics.mean(rates):,.0f} nodes/s ({statistics.mean(cpu_rates):,.0f} per CPU second); "
               f"depth reached mean {statistics.mean(depths):.1f}, "
               f"min {min(depths)}, max {max(depths)} plies; " + _times(player.name, walls, cpus, budget))
-    for cls, budget in ((MctsBaselinePlayer, seconds), (MediumPlayer, seconds / 10)):
+    for cls, budget in ((HardPlayer, seconds), (ExpertPlayer, 3 * seconds), (MediumPlayer, seconds / 10),
+                        (MctsBaselinePlayer, seconds)):
         player = cls(seed=1, seconds=seconds)
-        walls, cpus, rates = [], [], []
+        walls, cpus, rates, depths = [], [], [], []
         for s in positions:
             w, c = _timed(player, [s])
             assert player.last is not None
             walls += w
             cpus += c
-            rates.append(player.last.iterations / w[0])
+            if player.last.iterations:
+                rates.append(player.last.iterations / w[0])
+                depths.append(player.last.depth)
         print(f"{player.name} (MCTS) at {budget:.2f} s/move: {statistics.mean(rates):,.0f} iterations (playouts)/s; "
+              f"depth of the most visited line mean {statistics.mean(depths):.1f}, max {max(depths)} plies; "
               + _times(player.name, walls, cpus, budget))
     for depth in (5, 7):
         player = AlphaBetaPlayer(seed=1, depth=depth)
@@ -119,6 +123,30 @@ def bench_search(seconds: float, moves: int) -> None:
             cpus += c
             nodes += player.last_nodes
         print(f"alphabeta depth {depth}: {nodes / sum(walls):,.0f} nodes/s; " + _times("alphabeta", walls, cpus, None))
+
+
+def bench_reuse(seconds: float) -> None:
+    """Tree reuse of ``hard`` over a whole game against itself: the share of each search's root
+    visits kept from the search before, and the memory both players' trees hold between moves."""
+    import tracemalloc
+    players = (HardPlayer(seed=1, seconds=seconds), HardPlayer(seed=2, seconds=seconds))
+    rng = Rng(11)
+    s = State.random(rng)
+    shares, peak = [], 0
+    tracemalloc.start()
+    while not s.is_game_over():
+        p = players[s.turn]
+        m = p.choose(s)
+        if p.last is not None and p.last.iterations:
+            shares.append(p.last.reused / (p.last.reused + p.last.iterations))
+            peak = max(peak, tracemalloc.get_traced_memory()[0])
+        if m.kind is DRAW:
+            m = m.with_outcome(rng.choice(s.chance_outcomes()))
+        s.push(m)
+    tracemalloc.stop()
+    print(f"hard's tree reuse over a game ({len(shares)} searches): {100 * statistics.mean(shares):.0f}% of the "
+          f"root's visits kept on average (max {100 * max(shares):.0f}%); both trees at most "
+          f"{peak / 2**20:.0f} MiB (tracemalloc, which slows the search)")
 
 
 def _frame_loop(thinker, states: list[State], duration: float, work_ms: float = 2.0) -> list[float]:
@@ -180,6 +208,7 @@ def main() -> None:
     args = ap.parse_args()
     bench_playouts(3.0)
     bench_search(args.seconds, args.moves)
+    bench_reuse(args.seconds)
     bench_frames(args.seconds, args.frames)
 
 

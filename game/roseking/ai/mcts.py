@@ -91,6 +91,8 @@ class SearchConfig:
       max (decision nodes) and mean (chance nodes), and an edge's value in UCB1 is
       ``(1 - implicit) * w / n + implicit * v`` (Lanctot et al., "Monte Carlo tree search with
       heuristic evaluations using implicit minimax backups", 2014).
+    - ``implicit_weights``: when set, the implicit values come from the fitted margin evaluation
+      with these weights (as ``leaf_weights``) instead of the logistic evaluation.
     """
 
     seconds: float | None = 1.0
@@ -104,6 +106,7 @@ class SearchConfig:
     leaf_weights: tuple[tuple[float, ...], ...] | None = None
     reuse: bool = False
     implicit: float = 0.0
+    implicit_weights: tuple[tuple[float, ...], ...] | None = None
 
 
 @dataclass
@@ -115,6 +118,8 @@ class SearchResult:
     seconds: float
     visits: dict[int, float]
     value: float  # the chosen action's mean reward for the mover, 0..1
+    depth: int = 0  # plies of the most visited line (a draw and its card count as one ply)
+    reused: float = 0.0  # visits the root brought from an earlier search (tree reuse)
 
 
 class MCTS:
@@ -152,6 +157,13 @@ class MCTS:
             return v if mover == 0 else 1.0 - v
         return _sigmoid(K.evaluate(st, mover))
 
+    def _implicit_value(self, st: list[int], mover: int) -> float:
+        """A new edge's implicit minimax value for ``mover`` (the evaluation, or the result)."""
+        wts = self.cfg.implicit_weights
+        if wts is None or st[K.OVER]:
+            return self._prior(st, mover)
+        return win_chance(fitted_value(st, mover, wts))
+
     def _expand_order(self, st: list[int]) -> list[int]:
         """Untried actions, to be popped from the end: best policy score last, so tried first."""
         acts = K.legal_actions(st)
@@ -185,6 +197,7 @@ class MCTS:
         if root.untried is None:
             root.untried = self._expand_order(root_state)
         self.root = root
+        reused = sum(ch.n for ch in root.children.values())
         rng = self.rng
         c = cfg.c
         pv = cfg.prior_visits
@@ -232,7 +245,7 @@ class MCTS:
                         child = _Node(mover)
                         K.apply(st, a)
                     if alpha:
-                        child.v = self._prior(st, mover)
+                        child.v = self._implicit_value(st, mover)
                         if child.chance:
                             sub.v = child.v
                     if pv:
@@ -274,7 +287,8 @@ class MCTS:
             return SearchResult(a, it, time.perf_counter() - start, {}, 0.5)
         best_a = max(root.children, key=lambda a: (root.children[a].n, root.children[a].w))
         ch = root.children[best_a]
-        return SearchResult(best_a, it, time.perf_counter() - start, visits, ch.w / ch.n)
+        return SearchResult(best_a, it, time.perf_counter() - start, visits, ch.w / ch.n,
+                            principal_depth(root), reused)
 
 
 def _backup_implicit(trail: list[_Node], last: list[int]) -> None:
@@ -311,6 +325,20 @@ def _backup_implicit(trail: list[_Node], last: list[int]) -> None:
                 to_move = ch.mover
         if to_move >= 0:
             nd.v = best if to_move == nd.mover else 1.0 - best
+
+
+def principal_depth(root: _Node) -> int:
+    """Plies of the most visited line from ``root`` (a chance node follows its most visited
+    outcome; a draw and its card count as one ply)."""
+    depth = 0
+    node = root
+    while node.children:
+        if node.chance:
+            node = max(node.children.values(), key=lambda ch: sum(k.n for k in ch.children.values()))
+            continue
+        node = max(node.children.values(), key=lambda ch: ch.n)
+        depth += 1
+    return depth
 
 
 def find_subtree(root: _Node, root_state: list[int], target: list[int], max_plies: int = 4) -> _Node | None:

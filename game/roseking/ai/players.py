@@ -41,7 +41,7 @@ from game.roseking.engine import DRAW, Move, Rng, State, score_of
 
 import game.roseking.ai.kernel as K
 from .alphabeta import AlphaBetaPlayer
-from .expectimax import LEVEL_CONFIG, Expectimax, ExpectimaxConfig, ExpectimaxResult, win_chance
+from .expectimax import EVAL_WEIGHTS, LEVEL_CONFIG, Expectimax, ExpectimaxConfig, ExpectimaxResult, win_chance
 from .mcts import MCTS, SearchConfig, SearchResult, find_subtree
 
 #: Default thinking time of the search levels, seconds per move (issue 4).
@@ -174,11 +174,15 @@ class SearchPlayer:
     """
 
     name = "search"
+    #: :class:`~game.roseking.ai.mcts.SearchConfig` fields of this player besides the budget
+    #: (keyword arguments override them).
+    level_config: dict = {}
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:
         self.rng = Rng(seed)
-        self.config = SearchConfig(seconds=seconds, iterations=iterations, **knobs)  # type: ignore[arg-type]
+        self.config = SearchConfig(seconds=seconds, iterations=iterations,  # type: ignore[arg-type]
+                                   **{**self.level_config, **knobs})
         self.last: SearchResult | None = None
         #: Optional callable polled during a search; returning True ends it early (see ProcessThinker).
         self.stop: Callable[[], bool] | None = None
@@ -196,23 +200,32 @@ class SearchPlayer:
         return K.to_move(st[K.TURN], self.last.action)
 
 
+#: The MCTS of the ``medium``, ``hard`` and ``expert`` levels: :class:`~game.roseking.ai.mcts.SearchConfig`
+#: fields besides the budget (issue 16; the measurements are in ``docs/ai.md``): the tree is kept
+#: from one move to the next, and selection mixes in implicit minimax values of the evaluation.
+LEVEL_MCTS: dict = {"reuse": True, "implicit": 0.5, "implicit_weights": EVAL_WEIGHTS}
+
+
 class MctsBaselinePlayer(SearchPlayer):
-    """The ``mcts-2025`` baseline: the MCTS of ``hard`` (1 s per move by default), by the name
-    the measurements of ``docs/ai.md`` use."""
+    """The ``mcts-2025`` baseline: the MCTS ``hard`` played until issue 16 (1 s per move by
+    default; no tree reuse, plain UCT), kept so that the measurements of ``docs/ai.md`` stay
+    reproducible."""
 
     name = "mcts-2025"
 
 
 class HardPlayer(SearchPlayer):
-    """The ``hard`` level: the MCTS at the full budget (default 1 s per move)."""
+    """The ``hard`` level: the MCTS of :data:`LEVEL_MCTS` at the full budget (default 1 s per move)."""
 
     name = "hard"
+    level_config = LEVEL_MCTS
 
 
 class ExpertPlayer(SearchPlayer):
-    """The ``expert`` level: the MCTS at three times the budget (default 3 s per move)."""
+    """The ``expert`` level: the MCTS of :data:`LEVEL_MCTS` at three times the budget (default 3 s per move)."""
 
     name = "expert"
+    level_config = LEVEL_MCTS
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:
@@ -304,9 +317,10 @@ class ExpectimaxPlayer:
 
 
 class MediumPlayer(SearchPlayer):
-    """The MCTS with a tenth of the budget."""
+    """The ``medium`` level: the MCTS of :data:`LEVEL_MCTS` with a tenth of the budget."""
 
     name = "medium"
+    level_config = LEVEL_MCTS
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig, _Node, find_subtree
-from game.roseking.ai.players import HardPlayer
+from game.roseking.ai.players import HardPlayer, MctsBaselinePlayer
 from game.roseking.engine import CARDS, DRAW, Rng, State
 
 
@@ -87,9 +87,10 @@ def test_a_reusing_player_keeps_what_it_searched_and_counts_only_new_iterations(
 
 def test_without_reuse_every_search_starts_afresh():
     s = _midgame(5)
-    player = HardPlayer(seed=2, seconds=None, iterations=300)
-    player.choose(s)
-    assert player._tree is None
+    for player in (HardPlayer(seed=2, seconds=None, iterations=300, reuse=False),
+                   MctsBaselinePlayer(seed=2, seconds=None, iterations=300)):
+        player.choose(s)
+        assert player._tree is None
 
 
 def test_implicit_minimax_values_are_backed_up_by_max_and_mean():
