@@ -28,6 +28,7 @@ from game.roseking.ai import kernel as K  # noqa: E402
 from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
 from game.roseking.ai.players import (ExpectimaxPlayer, ExpertPlayer, FittedExpectimaxPlayer,  # noqa: E402
                                      HardPlayer, MctsBaselinePlayer, MediumPlayer, Thinker, make_player)
+from game.roseking.ai.mcts import find_subtree  # noqa: E402
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402
 
@@ -132,10 +133,14 @@ def bench_reuse(seconds: float) -> None:
     players = (HardPlayer(seed=1, seconds=seconds), HardPlayer(seed=2, seconds=seconds))
     rng = Rng(11)
     s = State.random(rng)
-    shares, peak = [], 0
+    shares, peak, finds = [], 0, []
     tracemalloc.start()
     while not s.is_game_over():
         p = players[s.turn]
+        if p._tree is not None:  # the cost of finding the kept subtree (choose does it again)
+            t0 = time.perf_counter()
+            find_subtree(p._tree[0], p._tree[1], K.from_state(s), 6)
+            finds.append(time.perf_counter() - t0)
         m = p.choose(s)
         if p.last is not None and p.last.iterations:
             shares.append(p.last.reused / (p.last.reused + p.last.iterations))
@@ -146,7 +151,8 @@ def bench_reuse(seconds: float) -> None:
     tracemalloc.stop()
     print(f"hard's tree reuse over a game ({len(shares)} searches): {100 * statistics.mean(shares):.0f}% of the "
           f"root's visits kept on average (max {100 * max(shares):.0f}%); both trees at most "
-          f"{peak / 2**20:.0f} MiB (tracemalloc, which slows the search)")
+          f"{peak / 2**20:.0f} MiB (tracemalloc, which slows the search); finding the kept subtree "
+          f"mean {1000 * statistics.mean(finds):.2f} ms, max {1000 * max(finds):.1f} ms")
 
 
 def _frame_loop(thinker, states: list[State], duration: float, work_ms: float = 2.0) -> list[float]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from dataclasses import dataclass
 from random import Random
 from typing import Callable, Protocol
@@ -189,14 +190,24 @@ class SearchPlayer:
         self._tree: tuple[object, list[int]] | None = None  # (root node, its kernel state) for reuse
 
     def choose(self, state: State) -> Move:
+        start = time.perf_counter()
         st = K.from_state(state)
         search = MCTS(self.config, Random(self.rng.next_u32()))
         root = None
         if self.config.reuse and self._tree is not None:
             root = find_subtree(self._tree[0], self._tree[1], st, 6)
-        self.last = search.search(st, self.stop, root)
-        if search.root is not None or not self.config.reuse:  # a forced move keeps the last tree
-            self._tree = (search.root, st) if self.config.reuse else None
+        self.last = search.search(st, self.stop, root, start)
+        if self.config.reuse and search.root is not None:  # (a forced move keeps the last tree)
+            # keep only the subtree under the chosen action: the rest can never come back
+            chosen = search.root.children.get(self.last.action)
+            if chosen is None:
+                self._tree = None
+            elif chosen.chance:  # its children are the cards the draw may bring, from this state
+                self._tree = (chosen, st)
+            else:
+                after = st[:]
+                K.apply(after, self.last.action)
+                self._tree = (chosen, after)
         return K.to_move(st[K.TURN], self.last.action)
 
 

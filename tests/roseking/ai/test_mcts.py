@@ -61,8 +61,9 @@ def test_a_reusing_player_keeps_what_it_searched_and_counts_only_new_iterations(
     me = s.turn
     player = HardPlayer(seed=2, seconds=None, iterations=1500, reuse=True)
     m = player.choose(s)
-    kept_root, kept_state = player._tree
-    node = kept_root.children[K.action_of(m)]
+    kept_root, kept_state = player._tree  # only the subtree under the chosen action is kept
+    assert kept_root.mover == me.value and kept_root.chance == (m.kind is DRAW)
+    node = kept_root
     if m.kind is DRAW:  # follow a card the tree has seen
         card, node = max(node.children.items(), key=lambda kv: len(kv[1].children))
         m = m.with_outcome(CARDS[card])
@@ -81,7 +82,7 @@ def test_a_reusing_player_keeps_what_it_searched_and_counts_only_new_iterations(
     assert before > 0
     player.choose(s)
     assert player.last.iterations == 1500  # the budget counts the new iterations only
-    assert player._tree[0] is inherited
+    assert player._tree[0] is inherited.children[player.last.action]  # the search grew the kept tree
     assert sum(ch.n for ch in inherited.children.values()) == pytest.approx(before + 1500)
 
 
