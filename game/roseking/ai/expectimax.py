@@ -1,8 +1,10 @@
-"""Expectimax alpha-beta with chance nodes: the search of ``hard`` and ``expert`` (issue 16).
+"""Expectimax alpha-beta with chance nodes, and the fitted margin evaluation (issue 16).
 
 With the fitted evaluation (:func:`fitted_value`, :data:`EVAL_WEIGHTS`, :data:`LEVEL_CONFIG`) it
-is the ``hard`` and ``expert`` levels; with the plain evaluation (:func:`evaluate`: margin,
-heroes, half the tempo term) it is the ``expectimax`` baseline. Measurements: ``docs/ai.md``.
+is the ``expectimax-fit`` baseline; with the plain evaluation (:func:`evaluate`: margin,
+heroes, half the tempo term) it is the ``expectimax`` baseline. The same fitted evaluation
+gives the implicit minimax values of the MCTS of ``medium``, ``hard`` and ``expert``
+(:mod:`game.roseking.ai.mcts`). Measurements: ``docs/ai.md``.
 
 Rose King is a game of perfect information except the draw pile's order, which
 the engine does not even hold: a draw brings a card uniformly from the draw
@@ -41,8 +43,8 @@ Timed, on 2 cores shared with other work (load 6-13, so a budget bought about a 
 a core), this search at 1 s won 58 of 89 against ``alphabeta`` (65%; the MCTS won 14 of
 24 in issue 16's report), 0.75 s won 54 of 86 against 0.25 s (63%), but at 0.25 s it won only
 21 of 47 against the MCTS at 1 s, 11 of 31 against the MCTS at equal time (0.25 s), and
-57 of 101 against ``medium`` (MCTS at 0.025 s). The fitted evaluation (issue 16, second
-session) made it the ``hard`` level; see ``docs/ai.md`` for what was measured then.
+57 of 101 against ``medium`` (MCTS at 0.025 s). With the fitted evaluation (issue 16, second
+session) it beat ``alphabeta`` but only drew level with that MCTS; see ``docs/ai.md``.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ EVAL_WEIGHTS: tuple[tuple[float, ...], ...] = (
     (1.0, 42.025, 17.571, 0.548, -0.108, 1.920, 5.300, 3.479, -2.814),
 )
 
-#: The search of the ``hard`` and ``expert`` levels: :class:`ExpectimaxConfig` fields besides the budget.
+#: The search of the ``expectimax-fit`` baseline: :class:`ExpectimaxConfig` fields besides the budget.
 LEVEL_CONFIG: dict = {"eval_weights": EVAL_WEIGHTS, "phase_limits": (20, 36, 53)}
 
 #: Score points per unit of logit in :func:`win_chance` (fitted with :data:`EVAL_WEIGHTS`).

@@ -23,6 +23,19 @@ at 0.1 s per move, this beat the same tree with full uniform-random playouts
 prior (``prior_visits``) seeds new edges with the evaluation; it did not help
 (51-9 against the same baseline with 2 virtual visits) and is off by default.
 
+Two additions of issue 16 make the MCTS of the levels (``LEVEL_MCTS`` in ``players.py``);
+both are off in :class:`SearchConfig` by default, which is the ``mcts-2025`` baseline:
+
+- *tree reuse* (``reuse``): the player keeps the subtree under the action it chose and, at
+  its next move, starts from the node of the new position (:func:`find_subtree`);
+- *implicit minimax backups* (``implicit``, Lanctot, Winands, Pepels and Sturtevant, 2014):
+  every new edge is valued at once by an evaluation (``implicit_weights``: the fitted margin
+  evaluation of the expectimax search, as a winning chance), these values are backed up
+  the tree by max at decision nodes and by the mean over the cards seen at chance nodes,
+  and UCB1 uses ``(1 - implicit) * w / n + implicit * v``. The playouts still say who is
+  ahead in the long run; the backed-up values make the tree see short tactics (a flip, a
+  merge) the moment it expands them. Measurements: ``docs/ai.md``.
+
 The budget is a wall-clock deadline checked every iteration and/or an exact
 iteration count; with the same seed and the same number of iterations the
 search makes the same choice.

@@ -12,8 +12,9 @@ Levels (:data:`LEVELS`, friendlier names in :data:`LEVEL_LABELS`):
 - ``easy``: looks one action ahead with the heuristic evaluation (a draw is
   averaged over its chance outcomes) and picks among the good actions with some
   randomness, like a casual player; it never picks an action far worse than its best.
-- ``medium``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation
-  (:mod:`game.roseking.ai.mcts`), at a tenth of the budget (0.1 s per move by default).
+- ``medium``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation,
+  tree reuse and implicit minimax backups (:mod:`game.roseking.ai.mcts`, :data:`LEVEL_MCTS`),
+  at a tenth of the budget (0.1 s per move by default).
 - ``hard``: the same MCTS at the budget (1 s per move by default).
 - ``expert``: the same MCTS at three times the budget (3 s per move by default).
 
@@ -22,9 +23,10 @@ Baselines for measuring (``rose-king match``, benches), not offered in the windo
 ``alphabeta7`` or ``alphabeta:7`` for depth 7), ``expectimax`` (iterative-deepening expectimax
 alpha-beta with chance nodes and the plain evaluation: margin, heroes, half the tempo term),
 ``expectimax-fit`` (the same search with the evaluation fitted to the final score margin,
-:data:`LEVEL_CONFIG <game.roseking.ai.expectimax.LEVEL_CONFIG>`; it beats ``alphabeta`` 80% of
-the time but not yet ``hard``, so it is not a level) and ``mcts-2025`` (the same MCTS as ``hard``,
-kept under this name so that the measurements of ``docs/ai.md`` stay reproducible). Any level takes a budget suffix ``@SECONDS``:
+:data:`LEVEL_CONFIG <game.roseking.ai.expectimax.LEVEL_CONFIG>`; its evaluation is the one
+``hard``'s implicit minimax values use) and ``mcts-2025`` (the plain MCTS that ``hard`` was
+before issue 16: no tree reuse, plain UCT; kept so that the measurements of ``docs/ai.md``
+stay reproducible). Any level takes a budget suffix ``@SECONDS``:
 ``hard@0.25`` thinks 0.25 s per move whatever budget the match gives (see :func:`parse_level`).
 The measurements behind these choices are in ``docs/ai.md``.
 """
