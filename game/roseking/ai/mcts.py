@@ -207,7 +207,7 @@ class MCTS:
             return SearchResult(acts[0], 0, time.perf_counter() - start, {acts[0]: 0.0}, 0.5)
         deadline = None if cfg.seconds is None else start + cfg.seconds * cfg.safety
         max_iter = cfg.iterations
-        if root is None:
+        if root is None or root.chance:  # (a chance node is never a position: start afresh)
             root = _Node(-1)
         if root.untried is None:
             root.untried = self._expand_order(root_state)
