@@ -70,6 +70,21 @@ def wrap_lines(font: pygame.font.Font, text: str, width: int) -> list[str]:
     return lines or [""]
 
 
+def elide(font: pygame.font.Font, text: str, width: int) -> str:
+    """``text`` as is if it is at most ``width`` px wide in ``font``, else cut at the end and
+    ended with "…" so that it is (a name in a narrow column; just "…" if even one letter is too wide)."""
+    if font.size(text)[0] <= width:
+        return text
+    lo, hi = 0, len(text)  # the longest prefix that fits with the ellipsis: binary search
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if font.size(text[:mid].rstrip() + "…")[0] <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
 class Button:
     """A clickable button. ``label`` is a string (translated when drawn) or a callable returning one.
 

@@ -13,6 +13,7 @@ import pygame
 import pytest
 
 from game.client.app import STEP
+from game.client.theme import CANVAS
 from game.client.royals.lan import (HOST_NOTICE, LanTableMatch, LanTableScene, RoyalsHostSetup, RoyalsJoinScene,
                                     RoyalsLobby, check_code)
 from game.royals.engine import Action, IllegalMoveError, Phase, Record, Rng, State
@@ -207,6 +208,15 @@ def test_a_four_seat_team_match_in_the_host_window_with_two_joiners_and_a_comput
                   [*players, me], limit=240)
         out = table.state.outcome()
         assert out is not None and out.team_scores is not None and table.drawn_face_up <= {1}
+        # the result says the record is kept and shows the check code, inside the panel; the one
+        # button (no rematch over the network) lies under the panel
+        box, items = table.modal_layout()
+        notes = {text: r for text, _s, r in items if "record" in text or "check code" in text}
+        assert set(notes) == {"The record is kept in the saved games.",
+                              f"Match check code {check_code(table.record)}: the same on every player's screen."}
+        assert all(box.inflate(-16, -16).contains(r) for r in notes.values())
+        (menu,) = table.modal_buttons
+        assert menu.text() == "Main menu" and menu.rect.top > box.bottom and menu.rect.bottom < CANVAS[1]
     finally:
         for j in joiners:
             j.close()

@@ -453,8 +453,7 @@ class LanTableScene(RoyalsTableScene):
     def open_modal(self, kind: str, beat: Beat) -> None:
         super().open_modal(kind, beat)
         if kind == "over":  # a network match has no rematch here: the host opens a new table
-            self.modal_buttons = [Button((CANVAS[0] // 2 - 135, 620, 270, 56), N_("Main menu"), self.leave,
-                                         key=pygame.K_m, size=28)]
+            self.modal_buttons = self.modal_button_row([(N_("Main menu"), self.leave, pygame.K_m)])
 
     def pause(self) -> None:
         """Esc / Menu: nothing pauses at a network table; the menu can leave it."""
@@ -523,19 +522,18 @@ class LanTableScene(RoyalsTableScene):
         for b in self.overlay_buttons:
             b.draw(surface, art)
 
-    def _draw_modal(self, surface: pygame.Surface) -> None:
-        super()._draw_modal(surface)
+    def modal_notes(self) -> list[tuple[str, int]]:
+        """The result also says whether the record is kept, and shows the match check code (its line
+        is kept empty until the record comes, so the buttons under the panel never move)."""
+        notes = super().modal_notes()
         if self.modal == "over":
             line = _("The record is kept in the saved games.") if self.saved else (
                 _("Waiting for the record…") if self.record is None else _("The record could not be kept."))
-            s = self.app.art.text(line, 22, CREAM, shadow=True)
-            surface.blit(s, s.get_rect(midbottom=(CANVAS[0] // 2, 610)))
             code = check_code(self.record)
-            if code:
-                # TRANSLATORS: the match fingerprint (docs/protocol.md); players compare it by eye
-                c = self.app.art.text(_("Match check code {code}: the same on every player's screen.").format(
-                    code=code), 20, CREAM, shadow=True)
-                surface.blit(c, c.get_rect(midbottom=(CANVAS[0] // 2, 582)))
+            # TRANSLATORS: the match fingerprint (docs/protocol.md); players compare it by eye
+            notes += [(line, 22), (_("Match check code {code}: the same on every player's screen.").format(
+                code=code) if code else "", 20)]
+        return notes
 
     def close(self) -> None:
         super().close()

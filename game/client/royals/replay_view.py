@@ -118,9 +118,8 @@ class RoyalsReplayScene(RoyalsTableScene):
 
     def open_modal(self, kind: str, beat) -> None:
         super().open_modal(kind, beat)
-        self.modal_buttons = [Button((CANVAS[0] // 2 - 130, 620, 260, 56), N_("Back"), self.on_back, size=28)] \
-            if kind == "over" else [Button((CANVAS[0] // 2 - 130, 620, 260, 56), N_("Next round"), self.close_modal,
-                                           key=pygame.K_RETURN, size=28)]
+        self.modal_buttons = self.modal_button_row([(N_("Back"), self.on_back, None)]) if kind == "over" else \
+            self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
 
     def update(self, dt: float) -> None:
         self.clock += dt

@@ -24,7 +24,7 @@ from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
 from ..dialogs import PauseMenu, dim
 from ..scene import Scene
 from ..theme import CANVAS, CREAM, GOLD, GOLD_DARK, INK
-from ..widgets import Button, handle_buttons, panel
+from ..widgets import Button, elide, fit_size, handle_buttons, panel
 from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
 from .art import CARD_H, CARD_W, card_name, rank_name, royals_art
 from .table import Beat, TableMatch
@@ -41,6 +41,10 @@ TRICK_SCALE = 0.9
 TEAM_COLOURS = ((70, 110, 190), (190, 70, 60))
 HIGHLIGHT = (255, 226, 120)
 TRICK_Y = 350
+#: The round's score table and the match's result: the panel's width, the room for the names,
+#: and the row of buttons under the panel (its gap and height), canvas px.
+MODAL_W, MODAL_NAMES_W = 760, 240
+MODAL_GAP, MODAL_BUTTON_H = 18, 56
 #: How a computer level is named (the same words as Rose King's levels).
 LEVEL_WORDS = {"random": N_("Beginner"), "greedy": N_("Casual"), "easy": N_("Easy"), "medium": N_("Medium"),
                "hard": N_("Hard")}
@@ -458,14 +462,99 @@ class RoyalsTableScene(Scene):
         self.modal_time = 0.0
         self.round_shown = len(self.state.round_scores)
         self.view = View.of(self.state, self.view)
-        cx = CANVAS[0] // 2
         if kind == "round":
-            self.modal_buttons = [Button((cx - 130, 620, 260, 56), N_("Next round"), self.close_modal,
-                                         key=pygame.K_RETURN, size=28)]
+            self.modal_buttons = self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
         else:
-            self.modal_buttons = [
-                Button((cx - 290, 620, 270, 56), N_("Rematch"), self.on_new_game, key=pygame.K_r, size=28),
-                Button((cx + 20, 620, 270, 56), N_("Main menu"), self.on_main_menu, key=pygame.K_m, size=28)]
+            self.modal_buttons = self.modal_button_row([(N_("Rematch"), self.on_new_game, pygame.K_r),
+                                                        (N_("Main menu"), self.on_main_menu, pygame.K_m)])
+
+    def modal_notes(self) -> list[tuple[str, int]]:
+        """Lines (text, px size) under the open modal's score table, inside its panel: who starts
+        the next round. Subclasses add theirs; an empty text keeps its line's room (so the panel and
+        its buttons do not move when the line fills in later)."""
+        if self.modal == "round" and not self.state.is_over():
+            nxt = self.state.next_starter()
+            if nxt:
+                return [(_("Round {r} starts with {name}.").format(name=self.match.name(nxt), r=self.state.round), 24)]
+        return []
+
+    def modal_layout(self) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
+        """The open modal's panel (canvas px) and every text drawn on it as (text, image, where):
+        the title, the score table (a row per seat, a column per round and the total; the teams'
+        totals), the :meth:`modal_notes`. The panel is as tall as its content, and it and the row of buttons
+        under it (:meth:`modal_button_row`) are centred on the canvas together, so nothing overlaps
+        in any language and with up to 4 seats."""
+        art = self.app.art
+        w = MODAL_W
+        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+
+        def put(text: str, size: int, colour: tuple[int, int, int], shadow: bool = False, wrap: int = 0,
+                **at: tuple[int, int]) -> pygame.Rect:
+            surf = art.text(text, size, colour, shadow=shadow, wrap=wrap)
+            rect = surf.get_rect(**at)
+            items.append((text, surf, rect))
+            return rect
+
+        title = self.modal_title()
+        size = fit_size(art, title, 44, w - 60, 30)
+        wrap = w - 60 if art.font(size).size(title)[0] > w - 60 else 0
+        y = put(title, size, GOLD, True, wrap, midtop=(w // 2, 24)).bottom + 36
+        rounds = self.state.round_scores
+        cols = [40 + MODAL_NAMES_W + 70 + 110 * k for k in range(4)]  # the names, then 4 columns 110 px apart
+        heads = [_("Round {r}").format(r=k + 1) for k in range(len(rounds))] + [_("Total")]
+        for k, h in enumerate(heads):
+            put(elide(art.font(22), h, 104), 22, GOLD, midtop=(cols[k], y))
+        count = min(1.0, self.modal_time / 1.2) if self.speed() > 0 else 1.0
+        totals = [0] * self.n
+        for seat in range(1, self.n + 1):
+            y += 40
+            put(elide(art.font(24), self.match.name(seat), MODAL_NAMES_W), 24, CREAM, topleft=(40, y))
+            for k, rs in enumerate(rounds):
+                v = rs[seat - 1]
+                totals[seat - 1] += v
+                put(str(round(v * count) if k == len(rounds) - 1 else v), 24, CREAM, midtop=(cols[k], y))
+            put(str(totals[seat - 1]), 26, GOLD, midtop=(cols[len(rounds)], y))
+        y += 30
+        if self.state.teams:
+            y += 18
+            for team, label in enumerate((_("Team 1 + 3"), _("Team 2 + 4"))):
+                put(elide(art.font(24), label, MODAL_NAMES_W), 24, TEAM_COLOURS[team], topleft=(40, y))
+                put(str(totals[team] + totals[team + 2]), 26, TEAM_COLOURS[team], midtop=(cols[len(rounds)], y))
+                y += 36
+        for text, px in self.modal_notes():
+            y += 14
+            y += put(text, px, CREAM, True, w - 60, midtop=(w // 2, y)).h if text else art.font(px).get_linesize()
+        h = y + 28
+        top = max(12, (CANVAS[1] - (h + MODAL_GAP + MODAL_BUTTON_H + 4)) // 2)
+        r = pygame.Rect((CANVAS[0] - w) // 2, top, w, h)
+        return r, [(text, surf, rect.move(r.topleft)) for text, surf, rect in items]
+
+    def modal_title(self) -> str:
+        """The open modal's headline: who won the match (the result), or the round that ended."""
+        if self.modal != "over":
+            return _("Round {r} is over").format(r=len(self.state.round_scores))
+        out = self.state.outcome()
+        winners = out.winners if out else ()
+        if self.state.teams and out is not None and out.team_scores is not None:
+            a, b = out.team_scores
+            return _("The teams share the win") if a == b else _("Team {team} wins").format(
+                team=" + ".join(str(s) for s in winners))
+        if len(winners) == 1:
+            return _("Winner: {name}").format(name=self.match.name(winners[0]))
+        return _("Shared win: {names}").format(names=", ".join(self.match.name(w) for w in winners))
+
+    def modal_button_row(self, specs: list[tuple[str, Callable[[], None], int | None]]) -> list[Button]:
+        """Buttons (label, action, key) side by side, centred under the open modal's panel
+        (:meth:`modal_layout`), :data:`MODAL_GAP` px below it; each as wide as the longest label
+        needs in the current language (at least 260 px)."""
+        panel_rect, _items = self.modal_layout()
+        art = self.app.art
+        w = max([260] + [min(360, art.font(28).size(_(label))[0] + 40) for label, _a, _k in specs])
+        gap = 20
+        x = CANVAS[0] // 2 - (len(specs) * w + (len(specs) - 1) * gap) // 2
+        y = panel_rect.bottom + MODAL_GAP
+        return [Button((x + k * (w + gap), y, w, MODAL_BUTTON_H), label, action, key=key, size=28)
+                for k, (label, action, key) in enumerate(specs)]
 
     def close_modal(self) -> None:
         if self.modal == "round":
@@ -1046,62 +1135,13 @@ class RoyalsTableScene(Scene):
         surface.blit(s, s.get_rect(center=(CANVAS[0] // 2, CANVAS[1] // 2 + 30)))
 
     def _draw_modal(self, surface: pygame.Surface) -> None:
-        art = self.app.art
         dim(surface)
-        r = pygame.Rect(0, 0, 760, 520)
-        r.center = (CANVAS[0] // 2, CANVAS[1] // 2 - 10)
+        r, items = self.modal_layout()
         surface.blit(panel(r.size, 245), r)
-        rounds = self.state.round_scores
-        if self.modal == "over":
-            out = self.state.outcome()
-            winners = out.winners if out else ()
-            if self.state.teams and out is not None and out.team_scores is not None:
-                a, b = out.team_scores
-                title = _("The teams share the win") if a == b else _("Team {team} wins").format(
-                    team=" + ".join(str(s) for s in winners))
-            elif len(winners) == 1:
-                title = _("Winner: {name}").format(name=self.match.name(winners[0]))
-            else:
-                title = _("Shared win: {names}").format(names=", ".join(self.match.name(w) for w in winners))
-        else:
-            title = _("Round {r} is over").format(r=len(rounds))
-        t = art.text(title, 44, GOLD, shadow=True)
-        surface.blit(t, t.get_rect(midtop=(r.centerx, r.y + 24)))
-        cols = [r.x + 300 + 110 * k for k in range(4)]
-        y = r.y + 100
-        heads = [_("Round {r}").format(r=k + 1) for k in range(len(rounds))] + [_("Total")]
-        for k, h in enumerate(heads):
-            s = art.text(h, 22, GOLD)
-            surface.blit(s, s.get_rect(midtop=(cols[k], y)))
-        count = min(1.0, self.modal_time / 1.2) if self.speed() > 0 else 1.0
-        totals = [0] * self.n
-        for seat in range(1, self.n + 1):
-            y += 40
-            surface.blit(art.text(self.match.name(seat)[:20], 24, CREAM), (r.x + 40, y))
-            for k, rs in enumerate(rounds):
-                v = rs[seat - 1]
-                shown = round(v * count) if k == len(rounds) - 1 else v
-                totals[seat - 1] += v
-                s = art.text(str(shown), 24, CREAM)
-                surface.blit(s, s.get_rect(midtop=(cols[k], y)))
-            s = art.text(str(totals[seat - 1]), 26, GOLD)
-            surface.blit(s, s.get_rect(midtop=(cols[len(rounds)], y)))
-        if self.state.teams:
-            y += 48
-            for team, label in enumerate((_("Team 1 + 3"), _("Team 2 + 4"))):
-                tot = totals[team] + totals[team + 2]
-                surface.blit(art.text(label, 24, TEAM_COLOURS[team]), (r.x + 40, y))
-                s = art.text(str(tot), 26, TEAM_COLOURS[team])
-                surface.blit(s, s.get_rect(midtop=(cols[len(rounds)], y)))
-                y += 36
-        if self.modal == "round" and not self.state.is_over():
-            nxt = self.state.next_starter()
-            if nxt:
-                s = art.text(_("Round {r} starts with {name}.").format(name=self.match.name(nxt), r=self.state.round), 24,
-                             CREAM, shadow=True)
-                surface.blit(s, s.get_rect(midtop=(r.centerx, r.bottom - 150)))
+        for _text, surf, rect in items:
+            surface.blit(surf, rect)
         for b in self.modal_buttons:
-            b.draw(surface, art)
+            b.draw(surface, self.app.art)
 
     def close(self) -> None:
         self.thinker.close()
