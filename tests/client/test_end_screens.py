@@ -13,10 +13,13 @@ import pygame
 import pytest
 
 from game import i18n
-from game.client.app import MIN_WINDOW
+from game.client.app import MIN_WINDOW, STEP
 from game.client.royals.scene import MODAL_NAMES_W, RoyalsTableScene
 from game.client.royals.table import Seat, TableConfig, TableMatch, choose_for, computer_player
+from game.client.roseking.result import ResultPanel
 from game.client.theme import CANVAS
+from game.roseking.ai import RandomPlayer
+from game.roseking.engine import DRAW, Rng, State
 from game.settings import MAX_NAME_LENGTH
 
 WINDOWS = [MIN_WINDOW, (1920, 1200)]
@@ -106,3 +109,74 @@ def test_royals_result_title_fits_the_panel_even_for_the_widest_name(app):
     # a name too wide for its column is cut with an ellipsis, not drawn over the scores
     names = [r for _t, _s, r in items[1:] if r.left == box.x + 40]
     assert len(names) == 2 and all(r.w <= MODAL_NAMES_W for r in names)
+
+
+def finished_rose_king(seed: int) -> tuple:
+    """A random game of Rose King one move before its end: (state, the last move)."""
+    state = State.random(Rng(seed))
+    player = RandomPlayer(seed)
+    while not state.is_game_over():
+        m = player.choose(state.copy())
+        if m.card is None and m.kind is DRAW:
+            m = m.with_outcome(state.chance_outcomes()[0])
+        state.push(m)
+    last = state.pop()
+    return state, last
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("seed", [3, 11])
+def test_rose_king_result_buttons_lie_inside_the_panel_under_its_text(app, new_hotseat, window, language, seed):
+    i18n.set_language(language)
+    set_window(app, window)
+    app.options.anim_speed = 0.0
+    state, last = finished_rose_king(seed)
+    scene = new_hotseat(1, state)
+    scene.match.submit(last)
+    for _i in range(600):
+        app.step(STEP)
+        if isinstance(app.top, ResultPanel):
+            break
+    result = app.top
+    assert isinstance(result, ResultPanel)
+    app.run_frames(2)
+    canvas = pygame.Rect(0, 0, *CANVAS)
+    box = result.rect
+    assert canvas.contains(box)
+    inner = box.inflate(-10, -10)
+    layout = result.layout()
+    items = [r for _t, _s, r in layout]
+    assert len(layout) >= 5  # the headline, why it ended, which rule decided, both sides' points
+    outside = [t for t, _s, r in layout if not inner.contains(r)]
+    assert not outside, f"text outside the panel: {outside}"
+    buttons = [b.rect for b in result.buttons]
+    for b in result.buttons:
+        assert inner.contains(b.rect.inflate(0, SHADOW).move(0, SHADOW // 2)), f"{b.text()!r} leaves the panel"
+        assert b.fits(app.art), f"{b.text()!r} does not fit {b.rect.size}"
+    assert not overlaps(items + buttons)
+    # the board's own buttons (Targets, Menu, Undo, Hint) stay free and usable beside the panel
+    assert not any(box.colliderect(b.rect) for b in scene.buttons)
+
+
+def test_rose_king_result_cuts_a_long_territory_list_with_an_ellipsis_above_the_buttons(app, new_hotseat,
+                                                                                        monkeypatch):
+    from game.client.roseking import result as result_module
+    state, last = finished_rose_king(3)
+    many = [f"{n} × {n} = {n * n}: " + " ".join(["a1 b2 c3 d4 e5 f6"] * 3) for n in range(40, 0, -1)]
+    monkeypatch.setattr(result_module, "territory_lines", lambda state, colour: many)
+    scene = new_hotseat(1, state)
+    app.options.anim_speed = 0.0
+    scene.match.submit(last)
+    for _i in range(600):
+        app.step(STEP)
+        if isinstance(app.top, ResultPanel):
+            break
+    result = app.top
+    assert isinstance(result, ResultPanel)
+    layout = result.layout()
+    texts = [t for t, _s, _r in layout]
+    assert texts.count("…") == 2  # each side's list cut, each side's headline shown
+    assert sum(t.startswith("Red:") or t.startswith("White:") for t in texts) == 2
+    assert 1 <= sum(t in many for t in texts) < len(many)
+    assert not overlaps([r for _t, _s, r in layout] + [b.rect for b in result.buttons])

@@ -107,34 +107,53 @@ class ResultPanel(ButtonScene):
     def at_rest(self) -> bool:
         return self.game.at_rest()
 
-    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+    def layout(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """Every text on the panel as (text, image, where), canvas px: the headline, why the game
+        ended and which rule decided (ruling 8), then each side's points and territories, as many
+        territory lines as fit above the buttons (then "…"). Nothing reaches the buttons."""
         art = art_of(self.app)
         o = self.outcome
         r = self.rect
-        surface.blit(panel(r.size, 255), r)
+        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+        limit = min(b.rect.top for b in self.buttons) - 8  # the texts end above the buttons
+
+        def put(text: str, surf: pygame.Surface, x: int, y: int) -> int:
+            items.append((text, surf, surf.get_rect(topleft=(x, y))))
+            return surf.get_height()
+
         color = GOLD if o.winner is None else COLOR_UI[o.winner]
-        title = art.text(headline(o), 46, color, shadow=True)
-        surface.blit(title, title.get_rect(midtop=(r.centerx, r.y + 18)))
+        head = headline(o)
+        title = art.text(head, 46, color, shadow=True)
+        put(head, title, r.centerx - title.get_width() // 2, r.y + 18)
         y = r.y + 74
         why = _("All 52 stones are on the board.") if o.termination is Termination.STONES else \
             _("Neither player can move.")
         for text, size, col in ((why, 20, (220, 200, 160)), (decided_line(self.state, o), 22, CREAM)):
-            s = art.text(text, size, col, wrap=r.w - 36)
-            surface.blit(s, (r.x + 18, y))
-            y += s.get_height() + 8
+            y += put(text, art.text(text, size, col, wrap=r.w - 36), r.x + 18, y) + 8
+        more = art.text("…", 18, CREAM)
         for c, score in ((Color.RED, o.red_score), (Color.WHITE, o.white_score)):
             y += 6
-            name = art.text(_("{colour}: {points} points").format(
-                colour=_("Red") if c is Color.RED else _("White"), points=score), 28, COLOR_UI[c], shadow=True)
-            surface.blit(name, (r.x + 18, y))
-            y += name.get_height() + 4
+            text = _("{colour}: {points} points").format(colour=_("Red") if c is Color.RED else _("White"),
+                                                           points=score)
+            name = art.text(text, 28, COLOR_UI[c], shadow=True)
+            if y + name.get_height() > limit:
+                break
+            y += put(text, name, r.x + 18, y) + 4
             lines = territory_lines(self.state, c) or [_("no stones on the board")]
-            for line in lines:
-                if y > r.bottom - 160:
-                    more = art.text("…", 18, CREAM)
-                    surface.blit(more, (r.x + 24, y))
-                    break
+            # Red's lines leave room for White's headline and first lines; a cut list ends with "…"
+            room = limit - (name.get_height() + 50 if c is Color.RED else 0)
+            for k, line in enumerate(lines):
                 s = art.text(line, 17, CREAM, wrap=r.w - 44)
-                surface.blit(s, (r.x + 24, y))
-                y += s.get_height() + 3
+                need = s.get_height() + (0 if k == len(lines) - 1 else 3 + more.get_height())
+                if y + need > room:
+                    if y + more.get_height() <= room:
+                        y += put("…", more, r.x + 24, y)
+                    break
+                y += put(line, s, r.x + 24, y) + 3
+        return items
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        surface.blit(panel(self.rect.size, 255), self.rect)
+        for _text, surf, rect in self.layout():
+            surface.blit(surf, rect)
         self.draw_buttons(surface)
