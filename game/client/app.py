@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 import assets
-from game.i18n import N_, _
+from game.i18n import N_
 
 from .theme import CANVAS, Theme
 from .scene import Scene, ViewOptions
@@ -62,7 +62,8 @@ class App:
         os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
         pygame.display.init()
         pygame.font.init()
-        pygame.display.set_caption(_("Rose King"))
+        from .prefs import show_caption
+        show_caption()  # the app's games' titles; Prefs keeps it in the settings' language
         try:
             with assets.open_binary("stone_red.png") as f:
                 pygame.display.set_icon(pygame.image.load(f, "stone_red.png"))

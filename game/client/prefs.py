@@ -6,7 +6,8 @@ global). It
 * loads the :class:`~game.settings.SettingsStore` (``<user config dir>/rose-king/settings.json``,
   or ``$ROSE_KING_CONFIG_DIR``) and makes the game's language follow it
   (:func:`game.settings.follow_language`): every screen draws its texts through ``_()``
-  each frame, so a language change shows at once on every scene, without restarting;
+  each frame, so a language change shows at once on every scene, without restarting; the
+  window's caption (:func:`window_caption`) follows too;
 * makes the :class:`~game.client.audio.Audio` follow the ``sound`` and ``volume`` settings;
 * applies ``fullscreen``, ``animation_speed`` and ``show_legal_targets`` at once to the
   window and to ``app.options`` (the view options the game screen reads);
@@ -25,7 +26,9 @@ import pygame
 
 from game.roseking import phrases
 from game.roseking.engine import Color
+from game import i18n
 from game.i18n import _
+from game.registry import GAMES
 from game.settings import Settings, SettingsStore, follow_language
 
 from .theme import CANVAS, CREAM, GOLD
@@ -43,6 +46,25 @@ FLASH_SECONDS = 1.6
 MUTE_KEY = pygame.K_m
 
 
+def window_caption() -> str:
+    """The window's caption in the current language: the app's games' titles
+    (:data:`game.registry.GAMES`, in the menus' order) joined as the README names the app,
+    "Rose King & Royals & Riots" (German, Dutch and French: "Rosenkönig & Royals & Riots")."""
+    caption = ""
+    for game in GAMES:
+        title = _(game.title)
+        # TRANSLATORS: the window's caption joins the titles of the app's games one by one:
+        # "Rose King" and "Royals & Riots" give "Rose King & Royals & Riots"
+        caption = _("{games} & {title}").format(games=caption, title=title) if caption else title
+    return caption
+
+
+def show_caption(code: str | None = None) -> None:
+    """Set the window's caption to :func:`window_caption` (``code``: the new language, unused;
+    this is an :func:`game.i18n.on_language_change` callback)."""
+    pygame.display.set_caption(window_caption())
+
+
 class Prefs:
     """Settings applied to a running window. ``store``/``audio`` default to the player's own;
     ``sync_options``: also take the animation speed and legal targets from the settings now
@@ -58,7 +80,9 @@ class Prefs:
         self._notice_age = 0.0
         self._notice_rect: pygame.Rect | None = None
         self._unsubscribe: list[Callable[[], None]] = [
-            follow_language(self.store), self.audio.follow(self.store), self.store.on_change(self._apply)]
+            follow_language(self.store), self.audio.follow(self.store), self.store.on_change(self._apply),
+            i18n.on_language_change(show_caption)]
+        show_caption()  # in the settings' language, now that it is set
         s = self.store.settings
         if sync_options:
             app.options.anim_speed = s.animation_speed

@@ -171,3 +171,24 @@ def test_frames_do_not_sleep(app, monkeypatch):
     app.push(Counter(app))
     app.run_frames(120)
     assert app.frames == 120 and app.updates == 120
+
+
+def test_the_window_caption_names_both_games_and_follows_the_language(app):
+    from game.registry import GAMES
+    assert [g.title for g in GAMES] == ["Rose King", "Royals & Riots"]
+    assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"  # as the README names the app
+    app.prefs.update(language="de")
+    assert pygame.display.get_caption()[0] == "Rosenkönig & Royals & Riots"
+    app.prefs.update(language="fr")
+    assert pygame.display.get_caption()[0] == "Rosenkönig & Royals & Riots"
+    app.prefs.update(language="en")
+    assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"
+    # a closed window's settings no longer touch the caption
+    app.prefs.close()
+    pygame.display.set_caption("other")
+    from game import i18n
+    i18n.set_language("nl")
+    try:
+        assert pygame.display.get_caption()[0] == "other"
+    finally:
+        i18n.set_language("en")
