@@ -475,20 +475,17 @@ class LanTableScene(RoyalsTableScene):
             names = ", ".join(self.match.name(s) for s in sorted(self.dropped))
             self.banner(surface, _("Waiting for {names} to come back…").format(names=names))
 
-    def _draw_prompt(self, surface: pygame.Surface) -> None:
+    def prompt_text(self) -> str:
         """Our decision's prompt, or whom the table waits for."""
         if self.my_turn() or not self.idle() or self.modal:
-            super()._draw_prompt(surface)
-            return
+            return super().prompt_text()
         d = self.match.decider()
         if not d or d == self.match.seat or self.state.is_over():
-            return
+            return ""
         name = self.match.name(d)
         level = self.match.config.seats[d - 1].level
-        text = _("{name} is thinking…").format(name=name) if level and not level.startswith("lan-") or \
+        return _("{name} is thinking…").format(name=name) if level and not level.startswith("lan-") or \
             level == "lan-computer" else _("Waiting for {name}…").format(name=name)
-        t = self.app.art.text(text, 24, CREAM, shadow=True, wrap=760)
-        surface.blit(t, t.get_rect(midbottom=(CANVAS[0] // 2 - 40, 168 if self.rel_has_top() else 60)))
 
     def _draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list) -> None:
         """As at a local table; while other seats choose their hands, our dealt cards show (ours to see)."""

@@ -41,6 +41,8 @@ TRICK_SCALE = 0.9
 TEAM_COLOURS = ((70, 110, 190), (190, 70, 60))
 HIGHLIGHT = (255, 226, 120)
 TRICK_Y = 350
+#: The prompt: at most this wide (px), its top under the top seat's plate (which ends at y 148).
+PROMPT_W, PROMPT_TOP = 740, 152
 #: The round's score table and the match's result: the panel's width, the room for the names,
 #: and the row of buttons under the panel (its gap and height), canvas px.
 MODAL_W, MODAL_NAMES_W = 760, 240
@@ -306,6 +308,32 @@ class RoyalsTableScene(Scene):
         if pos == "right":
             return pygame.Rect(CANVAS[0] - 216, 244, 200, 132)
         return pygame.Rect(170, 16, 200, 132)
+
+    def plate_texts(self, seat: int) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """The texts on ``seat``'s plate as (text, image, where), canvas px: the computer's level at
+        the top right, the name left of it (made smaller down to 18 px, then cut with "…", so that
+        it never runs into the level or off the plate), the pile's and the loot's counts."""
+        art = self.app.art
+        plate = self.plate_rect(seat)
+        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+        right = plate.right - 12
+        level = self.match.config.seats[seat - 1].level
+        if level is not None:
+            word = elide(art.font(16), _(LEVEL_WORDS.get(level, level)), 80)
+            lv = art.text(word, 16, (210, 200, 170))
+            items.append((word, lv, lv.get_rect(topright=(right, plate.y + 14))))
+            right = items[-1][2].left - 8
+        room = right - (plate.x + 12) - 3  # the shadow is 3 px wider
+        name = self.match.name(seat)
+        size = fit_size(art, name, 22, room, 18)
+        name = elide(art.font(size), name, room)
+        img = art.text(name, size, CREAM, shadow=True)
+        items.append((name, img, img.get_rect(topleft=(plate.x + 12, plate.y + 10 + (22 - size) // 2))))
+        for text, y in ((_("pile {n}").format(n=self.view.piles[seat - 1]), 40),
+                        (_("loot {n}").format(n=len(self.view.loot[seat - 1])), 104)):
+            img = art.text(elide(art.font(18), text, plate.right - 12 - (plate.x + 70)), 18, CREAM)
+            items.append((text, img, img.get_rect(topleft=(plate.x + 70, plate.y + y))))
+        return items
 
     def pile_pos(self, seat: int) -> tuple[int, int]:
         r = self.plate_rect(seat)
@@ -832,26 +860,40 @@ class RoyalsTableScene(Scene):
         surface.blit(t, (20, rect.bottom + 6))
 
     def _draw_scores(self, surface: pygame.Surface) -> None:
+        for _text, img, where in self.score_texts():
+            surface.blit(img, where)
+
+    def score_texts(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """The score panel's texts as (text, image, where), canvas px: the round and trick, then per
+        seat its name (cut with "…" 12 px before its points) and round / match points, and the
+        teams' totals."""
         art = self.app.art
         r = self._scores_rect()
+        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+
+        def put(text: str, size: int, colour: tuple[int, int, int], shadow: bool = False,
+                **at: tuple[int, int]) -> int:
+            img = art.text(text, size, colour, shadow=shadow)
+            items.append((text, img, img.get_rect(**at)))
+            return img.get_width()
+
         title = _("Round {r} of 3 · trick {t}").format(r=min(3, self.state.round), t=self.view.trick_no)
-        surface.blit(art.text(title, 22, GOLD, shadow=True), (r.x + 14, r.y + 12))
+        put(elide(art.font(22), title, r.w - 28 - 3), 22, GOLD, True, topleft=(r.x + 14, r.y + 12))
         rp, totals = self.shown_scores()
         y = r.y + 42
         for s in range(1, self.n + 1):
             col = TEAL if self.idle() and s == self.match.decider() else CREAM
-            name = art.text(self.match.name(s)[:14], 21, col)
-            surface.blit(name, (r.x + 14, y))
-            val = art.text(_("{round} / {total}").format(round=rp[s - 1], total=totals[s - 1]), 21, col)
-            surface.blit(val, val.get_rect(topright=(r.right - 14, y)))
+            w = put(_("{round} / {total}").format(round=rp[s - 1], total=totals[s - 1]), 21, col,
+                    topright=(r.right - 14, y))
+            put(elide(art.font(21), self.match.name(s), r.w - 28 - w - 12), 21, col, topleft=(r.x + 14, y))
             y += 28
         if self.state.teams:
             ts = (totals[0] + totals[2], totals[1] + totals[3])
             for team, label in enumerate((_("Team 1 + 3"), _("Team 2 + 4"))):
-                surface.blit(art.text(label, 21, TEAM_COLOURS[team]), (r.x + 14, y))
-                v = art.text(str(ts[team]), 21, TEAM_COLOURS[team])
-                surface.blit(v, v.get_rect(topright=(r.right - 14, y)))
+                w = put(str(ts[team]), 21, TEAM_COLOURS[team], topright=(r.right - 14, y))
+                put(elide(art.font(21), label, r.w - 28 - w - 12), 21, TEAM_COLOURS[team], topleft=(r.x + 14, y))
                 y += 28
+        return items
 
     def shown_scores(self) -> tuple[list[int], list[int]]:
         """(round points, match totals) per seat as the table shows them (following the beats)."""
@@ -864,18 +906,12 @@ class RoyalsTableScene(Scene):
         return rp, totals
 
     def _draw_seat(self, surface: pygame.Surface, seat: int) -> None:
-        art = self.app.art
         ra = royals_art(self.app)
         plate = self.plate_rect(seat)
-        col = CREAM
         if self.idle() and seat == self.match.decider():
             pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(6, 6), 3, border_radius=16)
-        name = self.match.name(seat)
-        surface.blit(art.text(name[:18], 22, col, shadow=True), (plate.x + 12, plate.y + 10))
-        level = self.match.config.seats[seat - 1].level
-        if level is not None:
-            lv = art.text(_(LEVEL_WORDS.get(level, level)), 16, (210, 200, 170))
-            surface.blit(lv, lv.get_rect(topright=(plate.right - 12, plate.y + 14)))
+        for _text, img, where in self.plate_texts(seat):
+            surface.blit(img, where)
         # pile and loot
         piles = self.view.piles[seat - 1]
         px, py = self.pile_pos(seat)
@@ -883,13 +919,11 @@ class RoyalsTableScene(Scene):
             for k in range(min(piles, 4)):
                 img = ra.back_img(0.36)
                 surface.blit(img, img.get_rect(center=(px + k * 2, py - k * 2)))
-        surface.blit(art.text(_("pile {n}").format(n=piles), 18, CREAM), (plate.x + 70, plate.y + 40))
         loot = self.view.loot[seat - 1]
         lx, ly = self.loot_pos(seat)
         if loot:
             img = ra.face(loot[-1], 0.36)
             surface.blit(img, img.get_rect(center=(lx, ly)))
-        surface.blit(art.text(_("loot {n}").format(n=len(loot)), 18, CREAM), (plate.x + 70, plate.y + 104))
         # the hand
         hand = self.view.hands[seat - 1]
         if self.rel(seat) == "bottom":
@@ -1052,35 +1086,51 @@ class RoyalsTableScene(Scene):
                     c = _lerp((CANVAS[0] // 2 - 40, TRICK_Y), self.seat_anchor(s), pk)
                     surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
 
-    def _draw_prompt(self, surface: pygame.Surface) -> None:
+    def prompt_text(self) -> str:
+        """What the table asks now: the person's decision (with the hint, if one was asked), or
+        which computer is thinking; "" for nothing."""
         seat = self.my_turn()
-        art = self.app.art
         text = ""
         if seat:
-            phase = self.state.phase
-            if phase is Phase.KEEP:
-                text = _("{name}: choose the {n} cards to keep in hand; the rest become your pile.").format(
-                    name=self.match.name(seat), n=self.state.hand_size())
-            elif phase is Phase.PLAY:
-                text = _("{name}: play a card.").format(name=self.match.name(seat))
-            elif phase is Phase.STEAL and self.steal_target:
-                text = _("Thief: take one of {name}'s cards (you cannot see which).").format(
-                    name=self.match.name(self.steal_target))
-            elif phase is Phase.STEAL:
-                text = _("Thief: pick a player to rob (click their cards), or don't steal.")
-            elif phase is Phase.EXECUTE:
-                text = _("Executioner: pick a card in the trick to take out of the game.")
-            elif phase is Phase.START:
-                text = _("Your team starts: click who leads the first trick.")
+            text = self.decision_prompt(seat, self.state.phase)
         elif self.idle() and not self.passing and not self.modal:
             c = self.match.computer_to_act()
             if c:
                 text = _("{name} is thinking…").format(name=self.match.name(c))
         if seat and self.hint_text:
             text = f"{text}  {self.hint_text}"
+        return text
+
+    def decision_prompt(self, seat: int, phase: Phase) -> str:
+        """The line asking ``seat`` for its decision in ``phase`` (rules: the phases of a trick)."""
+        if phase is Phase.KEEP:
+            return _("{name}: choose the {n} cards to keep in hand; the rest become your pile.").format(
+                name=self.match.name(seat), n=self.state.hand_size())
+        if phase is Phase.PLAY:
+            return _("{name}: play a card.").format(name=self.match.name(seat))
+        if phase is Phase.STEAL and self.steal_target:
+            return _("Thief: take one of {name}'s cards (you cannot see which).").format(
+                name=self.match.name(self.steal_target))
+        if phase is Phase.STEAL:
+            return _("Thief: pick a player to rob (click their cards), or don't steal.")
+        if phase is Phase.EXECUTE:
+            return _("Executioner: pick a card in the trick to take out of the game.")
+        if phase is Phase.START:
+            return _("Your team starts: click who leads the first trick.")
+        return ""
+
+    def prompt_layout(self, text: str) -> tuple[pygame.Surface, pygame.Rect]:
+        """``text`` as the prompt shows it (24 px, wrapped to :data:`PROMPT_W`) and where (canvas px):
+        in the band between the top seat's plate and the trick, or at the top when nobody sits there."""
+        t = self.app.art.text(text, 24, CREAM, shadow=True, wrap=PROMPT_W)
+        if self.rel_has_top():
+            return t, t.get_rect(midtop=(CANVAS[0] // 2 - 40, PROMPT_TOP))
+        return t, t.get_rect(midtop=(CANVAS[0] // 2 - 40, 24))
+
+    def _draw_prompt(self, surface: pygame.Surface) -> None:
+        text = self.prompt_text()
         if text:
-            t = art.text(text, 24, CREAM, shadow=True, wrap=760)
-            surface.blit(t, t.get_rect(midbottom=(CANVAS[0] // 2 - 40, 168 if self.rel_has_top() else 60)))
+            surface.blit(*self.prompt_layout(text))
 
     def rel_has_top(self) -> bool:
         return self.n in (2, 4)
@@ -1101,7 +1151,7 @@ class RoyalsTableScene(Scene):
             x = r.x + 40 + i * 170
             img = ra.face(card) if card in kept else ra.dimmed(card)
             surface.blit(img, (x, r.y + 80))
-            surface.blit(art.text(self.match.name(seat)[:14], 20, CREAM), (x, r.y + 224))
+            surface.blit(art.text(elide(art.font(20), self.match.name(seat), 160), 20, CREAM), (x, r.y + 224))
             if seat == lt.winner and card in kept:
                 pygame.draw.rect(surface, HIGHLIGHT, (x - 4, r.y + 76, CARD_W + 8, CARD_H + 8), 4, border_radius=10)
         if lt.winner:

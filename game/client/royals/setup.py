@@ -109,7 +109,7 @@ class RoyalsSetup(ButtonScene):
         self.teams = False
         self.starter = 0
         last = RoyalsSetup.last
-        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 232, 800, 540)
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 222, 800, 560)
         self.fields = [TextInput((self.rect.x + 170, self.rect.y + 120 + 56 * i, 260, 44),
                                  _("You") if i == 0 else COMPUTER_NAMES[i], max_len=16, size=24) for i in range(4)]
         if last is not None:  # the seats of the last match started (while the app runs)
@@ -214,18 +214,29 @@ class RoyalsSetup(ButtonScene):
         for f in self.fields:
             f.blur(keep=False)
 
+    def labels(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """The panel's texts beside its fields and buttons as (text, image, where), canvas px."""
+        art = self.app.art
+        r = self.rect
+        y = r.y + 120 + 56 * 4 + 14
+        out = []
+        for text, size, colour, at in ([(_("Players"), 28, GOLD, (r.x + 40, r.y + 50))]
+                                       + [(_("Seat {n}").format(n=i + 1), 24, CREAM, (r.x + 40, r.y + 130 + 56 * i))
+                                          for i in range(self.count)]
+                                       + [(_("Teams"), 24, CREAM, (r.x + 40, y + 12)),
+                                          (_("Start"), 24, CREAM, (r.x + 40, y + 70))]):
+            img = art.text(text, size, colour, shadow=True)
+            out.append((text, img, img.get_rect(topleft=at)))
+        return out
+
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
         draw_title(surface, self.app, self.clock, y=110)
         surface.blit(panel(self.rect.size), self.rect)
-        r = self.rect
-        surface.blit(art.text(_("Players"), 28, GOLD, shadow=True), (r.x + 40, r.y + 50))
+        for _text, img, where in self.labels():
+            surface.blit(img, where)
         for i in range(self.count):
-            surface.blit(art.text(_("Seat {n}").format(n=i + 1), 24, CREAM, shadow=True), (r.x + 40, r.y + 130 + 56 * i))
             self.fields[i].draw(surface, art)
-        y = r.y + 120 + 56 * 4 + 14
-        surface.blit(art.text(_("Teams"), 24, CREAM, shadow=True), (r.x + 40, y + 12))
-        surface.blit(art.text(_("Start"), 24, CREAM, shadow=True), (r.x + 40, y + 70))
         for b in self.buttons:
             if b.enabled() or b not in self.seat_buttons:
                 b.draw(surface, art)

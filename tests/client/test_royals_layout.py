@@ -1,0 +1,134 @@
+"""Royals & Riots' set-up and table at the smallest window the app allows and a large one, in
+every catalogue and with the widest names a player can type: no text runs off its plate or
+panel or over another text, a field or a button, and the prompt keeps clear of the seats, the
+trick and the scores. (The window scales the fixed 1280x800 canvas as a whole; the layout must
+hold on the canvas.)"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game import i18n
+from game.client.royals.art import royals_art
+from game.client.royals.scene import RoyalsTableScene
+from game.client.royals.setup import RoyalsSetup
+from game.client.royals.table import Seat, TableConfig, TableMatch
+from game.client.theme import CANVAS
+from game.royals.engine import Phase
+from game.settings import MAX_NAME_LENGTH
+
+from .test_end_screens import LANGUAGES, SHADOW, WINDOWS, overlaps, set_window
+
+#: The widest names: every letter the widest one (names typed in the settings, up to MAX_NAME_LENGTH).
+WIDE = ["W" * MAX_NAME_LENGTH, "M" * MAX_NAME_LENGTH, "Ö" * MAX_NAME_LENGTH, "W" * MAX_NAME_LENGTH]
+
+
+def drawn(button) -> pygame.Rect:
+    """A button's rect with its drop shadow."""
+    return button.rect.inflate(0, SHADOW).move(0, SHADOW // 2)
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_royals_set_up_texts_fields_and_buttons_never_overlap(app, window, language):
+    i18n.set_language(language)
+    set_window(app, window)
+    setup = RoyalsSetup(app)
+    app.push(setup)
+    setup.set_count(4)
+    setup.teams = True
+    setup.starter = 4
+    setup.levels = [None, "greedy", None, "random"]
+    for f in setup.fields:
+        f.set_text("W" * f.max_len)
+    app.run_frames(2)
+    canvas = pygame.Rect(0, 0, *CANVAS)
+    box = setup.rect
+    assert canvas.contains(box)
+    inner = box.inflate(-12, -12)
+    shown = [b for b in setup.buttons if b.enabled() or b not in setup.seat_buttons]
+    rects = [r for _t, _s, r in setup.labels()] + [f.rect for f in setup.fields] + [drawn(b) for b in shown]
+    assert all(inner.contains(r) for r in rects), [r for r in rects if not inner.contains(r)]
+    assert not overlaps(rects)
+    bad = [b.text() for b in shown if not b.fits(app.art)]
+    assert not bad, bad
+
+
+def table(app, players: int, names: list[str]) -> RoyalsTableScene:
+    seats = [Seat(names[0])] + [Seat(names[i], "greedy" if i % 2 else "random") for i in range(1, players)]
+    match = TableMatch(TableConfig(seats, teams=players == 4, seed=5))
+    scene = RoyalsTableScene(app, match, lambda: None, lambda: None)
+    app.push(scene)
+    app.run_frames(3)
+    return scene
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language, players):
+    i18n.set_language(language)
+    set_window(app, window)
+    app.options.anim_speed = 0.0
+    scene = table(app, players, WIDE)
+    canvas = pygame.Rect(0, 0, *CANVAS)
+    seats = range(1, players + 1)
+    plates = [scene.plate_rect(s) for s in seats]
+    scores = scene._scores_rect()
+    assert not overlaps(plates + [scores])
+    assert all(canvas.contains(r) for r in plates + [scores])
+    # each plate's texts (level, name, pile, loot) inside the plate, apart
+    for s, plate in zip(seats, plates):
+        items = scene.plate_texts(s)
+        rects = [r for _t, _i, r in items]
+        assert all(plate.inflate(-8, -8).contains(r) for r in rects), (s, items)
+        assert not overlaps(rects), (s, [t for t, _i, _r in items])
+        name = next(t for t, _i, r in items if r.left == plate.x + 12)
+        assert name.endswith("…") and name[:-1] == WIDE[s - 1][:len(name) - 1]  # cut, not dropped
+    # the score panel's texts inside it, apart
+    rects = [r for _t, _i, r in scene.score_texts()]
+    assert all(scores.inflate(-8, -8).contains(r) for r in rects)
+    assert not overlaps(rects)
+    # every prompt the table can show, with the longest hint, keeps clear of seats, trick, scores, buttons
+    taken = plates + [scores] + [royals_art(app).sides[0].get_rect(topleft=(20, 16))]
+    taken += [scene._trick_rect(s) for s in seats] + [b.rect for b in scene.buttons]
+    for s in seats[1:]:  # a full hand, and one more while a Thief's victim takes a card back
+        taken += scene.back_rects(s, scene.state.hand_size() + 1)
+    hint = max((i18n._("Hint: rob {name}.").format(name=WIDE[1]), i18n._("Thinking about a hint…")), key=len)
+    for phase in (Phase.KEEP, Phase.PLAY, Phase.STEAL, Phase.EXECUTE, Phase.START):
+        for target in ((0, 2) if phase is Phase.STEAL else (0,)):
+            scene.steal_target = target
+            text = scene.decision_prompt(1, phase)
+            for shown in (text, f"{text}  {hint}"):
+                _img, where = scene.prompt_layout(shown)
+                assert canvas.contains(where), shown
+                hit = [r for r in taken if r.colliderect(where)]
+                assert not hit, f"{shown!r} at {where} over {hit}"
+    scene.steal_target = 0
+
+
+def test_royals_last_trick_names_are_cut_to_their_card(app):
+    app.options.anim_speed = 0.0
+    scene = table(app, 4, WIDE)
+    from game.client.royals.table import choose_for, computer_player
+    bots = {s: computer_player("random", seed=s) for s in range(1, 5)}
+    m = scene.match
+    while m.last_trick is None:
+        seat = m.decider()
+        m.apply(choose_for(m.state, seat, bots[seat]))
+    texts: list[str] = []
+    real = app.art.text
+
+    def spy(text, *a, **k):
+        texts.append(text)
+        return real(text, *a, **k)
+    scene.show_last = True
+    app.art.text = spy  # type: ignore[method-assign]
+    try:
+        scene._draw_last_trick(app.screen)
+    finally:
+        app.art.text = real  # type: ignore[method-assign]
+    cut = [t for t in texts if t.endswith("…") and t[:1] in "WMÖ"]
+    assert len(cut) == len(m.last_trick.plays)
+    assert all(app.art.font(20).size(t)[0] <= 160 for t in cut)
