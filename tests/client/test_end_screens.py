@@ -20,12 +20,13 @@ from game.client.roseking.result import ResultPanel
 from game.client.theme import CANVAS
 from game.roseking.ai import RandomPlayer
 from game.roseking.engine import DRAW, Rng, State
-from game.settings import MAX_NAME_LENGTH
+from net.framing import MAX_NAME
 
 WINDOWS = [MIN_WINDOW, (1920, 1200)]
 LANGUAGES = ["en", "de", "nl", "fr"]
-#: The widest names a player can type (MAX_NAME_LENGTH characters of the widest letter).
-NAMES = ["W" * MAX_NAME_LENGTH, "M" * MAX_NAME_LENGTH, "Ö" * MAX_NAME_LENGTH, "W" * MAX_NAME_LENGTH]
+#: The widest names a table can show: a network player's name (net.framing.MAX_NAME characters, more
+#: than the settings' MAX_NAME_LENGTH) of the widest letter.
+NAMES = ["W" * MAX_NAME, "M" * MAX_NAME, "Ö" * MAX_NAME, "W" * MAX_NAME]
 #: A button's drop shadow reaches this far below its rect (widgets.Button.draw).
 SHADOW = 4
 

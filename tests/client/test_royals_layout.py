@@ -16,12 +16,13 @@ from game.client.royals.setup import RoyalsSetup
 from game.client.royals.table import Seat, TableConfig, TableMatch
 from game.client.theme import CANVAS
 from game.royals.engine import Phase
-from game.settings import MAX_NAME_LENGTH
+from net.framing import MAX_NAME
 
 from .test_end_screens import LANGUAGES, SHADOW, WINDOWS, overlaps, set_window
 
-#: The widest names: every letter the widest one (names typed in the settings, up to MAX_NAME_LENGTH).
-WIDE = ["W" * MAX_NAME_LENGTH, "M" * MAX_NAME_LENGTH, "Ö" * MAX_NAME_LENGTH, "W" * MAX_NAME_LENGTH]
+#: The widest names a table can show (a network player's, net.framing.MAX_NAME characters, more than
+#: the settings' MAX_NAME_LENGTH), every letter the widest one.
+WIDE = ["W" * MAX_NAME, "M" * MAX_NAME, "Ö" * MAX_NAME, "W" * MAX_NAME]
 
 
 def drawn(button) -> pygame.Rect:

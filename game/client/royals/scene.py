@@ -41,8 +41,9 @@ TRICK_SCALE = 0.9
 TEAM_COLOURS = ((70, 110, 190), (190, 70, 60))
 HIGHLIGHT = (255, 226, 120)
 TRICK_Y = 350
-#: The prompt: at most this wide (px), its top under the top seat's plate (which ends at y 148).
-PROMPT_W, PROMPT_TOP = 740, 152
+#: The prompt: at most this wide and high (px), its top under the top seat's plate (which ends at
+#: y 148), its bottom above the top seat's card in the trick (y 194).
+PROMPT_W, PROMPT_H, PROMPT_TOP = 740, 40, 152
 #: The round's score table and the match's result: the panel's width, the room for the names,
 #: and the row of buttons under the panel (its gap and height), canvas px.
 MODAL_W, MODAL_NAMES_W = 760, 240
@@ -1120,9 +1121,13 @@ class RoyalsTableScene(Scene):
         return ""
 
     def prompt_layout(self, text: str) -> tuple[pygame.Surface, pygame.Rect]:
-        """``text`` as the prompt shows it (24 px, wrapped to :data:`PROMPT_W`) and where (canvas px):
-        in the band between the top seat's plate and the trick, or at the top when nobody sits there."""
-        t = self.app.art.text(text, 24, CREAM, shadow=True, wrap=PROMPT_W)
+        """``text`` as the prompt shows it and where (canvas px): wrapped to :data:`PROMPT_W`, at 24 px
+        or as large as keeps it within :data:`PROMPT_H` (long names and a hint), in the band between
+        the top seat's plate and the trick, or at the top when nobody sits there."""
+        for size in range(24, 15, -1):
+            t = self.app.art.text(text, size, CREAM, shadow=True, wrap=PROMPT_W)
+            if t.get_height() <= PROMPT_H:
+                break
         if self.rel_has_top():
             return t, t.get_rect(midtop=(CANVAS[0] // 2 - 40, PROMPT_TOP))
         return t, t.get_rect(midtop=(CANVAS[0] // 2 - 40, 24))
