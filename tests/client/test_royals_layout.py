@@ -133,3 +133,18 @@ def test_royals_last_trick_names_are_cut_to_their_card(app):
     cut = [t for t in texts if t.endswith("…") and t[:1] in "WMÖ"]
     assert len(cut) == len(m.last_trick.plays)
     assert all(app.art.font(20).size(t)[0] <= 160 for t in cut)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_royals_toast_stays_over_the_hand_between_the_plate_and_the_buttons(app, language):
+    i18n.set_language(language)
+    scene = table(app, 4, WIDE)
+    plate = scene.plate_rect(1)
+    buttons = [b.rect for b in scene.buttons]
+    long_reason = scene.explain("x" * 30 + " " + "y" * 30 + " the card is not in the hand")
+    for text in (scene.explain("must follow"), long_reason,
+                 i18n._("Your hand holds {n} cards: put one back first.").format(n=5)):
+        _img, where = scene.toast_layout(text)
+        box = where.inflate(40, 20)  # its panel
+        assert box.left > plate.right and not any(box.colliderect(b) for b in buttons), (text, box)
+        assert pygame.Rect(0, 0, *CANVAS).contains(box)

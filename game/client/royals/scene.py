@@ -807,8 +807,7 @@ class RoyalsTableScene(Scene):
         if self.show_last:
             self._draw_last_trick(surface)
         if self.toast_time > 0 and self.toast:
-            msg = art.text(self.toast, 26, CREAM, shadow=True)
-            r = msg.get_rect(center=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 44))
+            msg, r = self.toast_layout(self.toast)
             surface.blit(panel((r.w + 40, r.h + 20), 235), r.inflate(40, 20))
             surface.blit(msg, r)
         if self.passing:
@@ -816,6 +815,17 @@ class RoyalsTableScene(Scene):
         if self.modal:
             self._draw_modal(surface)
         del ra
+
+    def toast_layout(self, text: str) -> tuple[pygame.Surface, pygame.Rect]:
+        """A short message (why a click did nothing) as drawn and where, canvas px: over the hand,
+        between the seat's plate and the buttons; 26 px, smaller down to 18 px for a long one, then
+        wrapped. Its panel is the rect grown by 40 x 20."""
+        art = self.app.art
+        room = HAND_ROOM - 40
+        size = fit_size(art, text, 26, room, 18)
+        wrap = room if art.font(size).size(text)[0] > room else 0
+        msg = art.text(text, size, CREAM, shadow=True, wrap=wrap)
+        return msg, msg.get_rect(center=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 44))
 
     def _scores_rect(self) -> pygame.Rect:
         return pygame.Rect(CANVAS[0] - 300, 16, 284, 44 + 28 * (self.n + (2 if self.state.teams else 0)))
