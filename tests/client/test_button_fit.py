@@ -61,3 +61,17 @@ def test_every_button_label_fits_its_button(app, language):
         if dupes and name != "settings":  # settings: "On"/"Off" on every row, each beside its label
             bad.append(f"{name}: two buttons read {sorted(dupes)}")
     assert not bad, "\n".join(bad)
+
+
+def test_elide_keeps_what_fits_and_cuts_the_rest_with_an_ellipsis(app):
+    from game.client.widgets import elide
+    font = app.art.font(24)
+    assert elide(font, "Ann", 200) == "Ann"
+    name = "WolfgangAmadeusMozart"
+    cut = elide(font, name, 120)
+    assert cut.endswith("…") and font.size(cut)[0] <= 120 and name.startswith(cut[:-1])
+    assert font.size(name[:len(cut)] + "…")[0] > 120  # the longest beginning that fits
+    assert elide(font, "Anna Maria Louisa", font.size("Anna Maria…")[0]) == "Anna Maria…"
+    assert elide(font, "Anna Maria Louisa", font.size("Anna Maria L…")[0] - 1) == "Anna Maria…"  # no space before …
+    assert elide(font, "WWWW", 1) == "…"  # not even one letter: only the ellipsis
+    assert elide(font, "", 10) == ""

@@ -510,9 +510,9 @@ class RoyalsTableScene(Scene):
     def modal_layout(self) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
         """The open modal's panel (canvas px) and every text drawn on it as (text, image, where):
         the title, the score table (a row per seat, a column per round and the total; the teams'
-        totals), the :meth:`modal_notes`. The panel is as tall as its content, and it and the row of buttons
-        under it (:meth:`modal_button_row`) are centred on the canvas together, so nothing overlaps
-        in any language and with up to 4 seats."""
+        totals), the :meth:`modal_notes`. The panel is as tall as its content, and it and the row of
+        buttons under it (:meth:`modal_button_row`) are centred on the canvas together, so nothing
+        overlaps in any language and with up to 4 seats."""
         art = self.app.art
         w = MODAL_W
         items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
