@@ -42,7 +42,7 @@ from ..lan_common import JoinScene as SharedJoinScene
 from ..lan_common import LobbyExit
 from ..textinput import TextInput
 from ..theme import CANVAS, CREAM, GOLD
-from ..widgets import Button, ButtonScene, handle_buttons, panel
+from ..widgets import Button, ButtonScene, elide, handle_buttons, panel
 from .anims import View
 from .art import royals_art
 from .scene import LEVEL_WORDS, TEAM_COLOURS, RoyalsTableScene
@@ -756,6 +756,29 @@ class RoyalsLobby(LobbyExit, ButtonScene):
         self.session = self.beacon = None  # handed over: leaving the lobby must not close them
         self.app.replace(LanTableScene(self.app, session, pending=pending, store=self.store, beacon=beacon))
 
+    def row_texts(self, info: Any, row: pygame.Rect, me: int) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """One seat's line in ``row`` as (text, image, where), canvas px: "Seat N", who sits there
+        (" (you)" for ``me``; a long name, up to the protocol's 32 characters, cut with "…" so that it
+        never runs into the state) and the seat's state at the right."""
+        art = self.app.art
+        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+        label = _("Seat {n}").format(n=info.seat)
+        img = art.text(label, 22, CREAM)
+        items.append((label, img, img.get_rect(topleft=(row.x + 48, row.y + 14))))
+        state = seat_label(info)
+        img = art.text(elide(art.font(22), state, row.w // 3), 22, CREAM)
+        items.append((state, img, img.get_rect(midright=(row.right - 20, row.centery))))
+        room = items[-1][2].left - 16 - (row.x + 150) - 3  # (the shadow)
+        font = art.font(26)
+        name = seat_name(info) if info.kind != "open" else "—"
+        text = _("{name} (you)").format(name=name) if info.seat == me else name
+        if font.size(text)[0] > room:  # cut the name, keep " (you)"
+            cut = elide(font, name, room - (font.size(text)[0] - font.size(name)[0]))
+            text = _("{name} (you)").format(name=cut) if info.seat == me else cut
+        img = art.text(text, 26, GOLD if info.seat == me else CREAM, shadow=True)
+        items.append((text, img, img.get_rect(topleft=(row.x + 150, row.y + 11))))
+        return items
+
     def nobody_answers(self) -> str | None:
         """After :data:`NOBODY_SECONDS` of knocking in vain: say so (the session keeps trying)."""
         s = self.session
@@ -805,14 +828,8 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             pygame.draw.circle(surface, dot, (row.x + 26, row.centery), 9)
             if teams:
                 pygame.draw.rect(surface, TEAM_COLOURS[team_of(info.seat)], row.inflate(-4, -4), 3, border_radius=10)
-            name = seat_name(info) if info.kind != "open" else "—"
-            if info.seat == me:
-                name = _("{name} (you)").format(name=name)
-            surface.blit(art.text(_("Seat {n}").format(n=info.seat), 22, CREAM), (row.x + 48, row.y + 14))
-            surface.blit(art.text(name[:28], 26, GOLD if info.seat == me else CREAM, shadow=True),
-                         (row.x + 150, row.y + 11))
-            state = art.text(seat_label(info), 22, CREAM)
-            surface.blit(state, state.get_rect(midright=(row.right - 20, row.centery)))
+            for _text, img, where in self.row_texts(info, row, me):
+                surface.blit(img, where)
             y += 60
         y += 8
         nobody = self.nobody_answers()
