@@ -87,6 +87,15 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
         assert not overlaps(rects), (s, [t for t, _i, _r in items])
         name = next(t for t, _i, r in items if r.left == plate.x + 12)
         assert name.endswith("…") and name[:-1] == WIDE[s - 1][:len(name) - 1]  # cut, not dropped
+    # the other seats' face-down cards (a full hand and one more) clear of the plates, the scores,
+    # the rank card, the trick and the buttons
+    fixed = plates + [scores, royals_art(app).sides[0].get_rect(topleft=(20, 16))]
+    fixed += [scene._trick_rect(s) for s in seats] + [drawn(b) for b in scene.buttons]
+    for s in seats[1:]:
+        backs = scene.back_rects(s, scene.state.hand_size() + 1)
+        assert all(canvas.contains(r) for r in backs)
+        hit = [(r, f) for r in backs for f in fixed if r.colliderect(f)]
+        assert not hit, (s, hit)
     # the score panel's texts inside it, apart
     rects = [r for _t, _i, r in scene.score_texts()]
     assert all(scores.inflate(-8, -8).contains(r) for r in rects)
@@ -184,3 +193,25 @@ def test_royals_lobby_rows_cut_long_names_before_the_seat_state(app, language):
     mine = lobby.row_texts(seats[0], row, 1)[-1][0]
     assert mine == i18n._("{name} (you)").format(name=mine[:mine.index("…") + 1])  # cut, " (you)" kept
     lobby.session = None  # nothing to close
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_royals_table_buttons_fit_and_keep_clear_of_the_seats_and_the_hand(app, language):
+    i18n.set_language(language)
+    app.options.anim_speed = 0.0
+    scene = table(app, 4, WIDE)  # one person against computers: Undo is offered
+    for _i in range(600):
+        if scene.my_turn() and scene.state.phase is Phase.KEEP:
+            break
+        app.run_frames(1)
+    app.run_frames(1)
+    buttons = scene.buttons + scene.action_buttons
+    assert [b.text() for b in scene.action_buttons] == [i18n._("Keep these"), i18n._("Choose for me")]
+    assert len(scene.buttons) == 4
+    bad = [b.text() for b in buttons if not b.fits(app.art)]
+    assert not bad, bad
+    dealt = list(scene.state.observation(1).dealt)
+    taken = [scene.plate_rect(s) for s in range(1, 5)] + [scene._scores_rect()] + scene._keep_rects(dealt)
+    rects = [drawn(b) for b in buttons]
+    assert not overlaps(rects)
+    assert not [(r, t) for r in rects for t in taken if r.colliderect(t)]

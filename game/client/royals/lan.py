@@ -260,6 +260,8 @@ class LanTableScene(RoyalsTableScene):
                          saver=None, advance=False)
         self.match: LanTableMatch = match
         self.buttons = [b for b in self.buttons if b.label not in ("Hint", "Undo")]  # no help against people
+        for k, b in enumerate(self.buttons):  # Last trick and Menu where a local table has them
+            b.rect.y = 552 + 52 * k
         self.seats: tuple = tuple(session.lobby)
         self.failure = ""         # why the match stopped (a failed check names the seat and the play)
         self.saved: str | None = None

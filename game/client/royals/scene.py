@@ -41,6 +41,8 @@ TRICK_SCALE = 0.9
 TEAM_COLOURS = ((70, 110, 190), (190, 70, 60))
 HIGHLIGHT = (255, 226, 120)
 TRICK_Y = 350
+#: The highest a left or right seat's face-down cards reach (under the score panel).
+SIDE_BACKS_TOP = 240
 #: The prompt: at most this wide and high (px), its top under the top seat's plate (which ends at
 #: y 148), its bottom above the top seat's card in the trick (y 194).
 PROMPT_W, PROMPT_H, PROMPT_TOP = 740, 40, 152
@@ -102,17 +104,18 @@ class RoyalsTableScene(Scene):
         self._shown_look: tuple | None = None  # what the last drawn frame showed (see at_rest)
         x = CANVAS[0] - 210
         self.buttons = [
-            Button((x, 500, 92, 44), N_("Hint"), self.hint, key=pygame.K_h, size=22,
+            Button((x, 0, 190, 44), N_("Hint"), self.hint, key=pygame.K_h, size=24,
                    enabled=lambda: bool(self.my_turn()) and self.state.phase is not Phase.KEEP),
-            Button((x + 98, 500, 92, 44), N_("Undo"), self.undo, key=pygame.K_u, size=22,
+            Button((x, 0, 190, 44), N_("Undo"), self.undo, key=pygame.K_u, size=24,
                    enabled=lambda: self.match.can_undo() and self.idle() and not self.modal),
-            Button((x, 552, 190, 44), N_("Last trick"), self.toggle_last, key=pygame.K_l, size=24,
+            Button((x, 0, 190, 44), N_("Last trick"), self.toggle_last, key=pygame.K_l, size=24,
                    enabled=lambda: self.match.last_trick is not None),
-            Button((x, 604, 190, 44), N_("Menu"), self.pause, size=24),
+            Button((x, 0, 190, 44), N_("Menu"), self.pause, size=24),
         ]
         if not self.match.undo_seat():
             self.buttons.pop(1)
-            self.buttons[0].rect.w = 190
+        for k, b in enumerate(self.buttons):  # one a row: "Rückgängig" fits no half row
+            b.rect.y = 500 + 52 * k
         self.reveal_all = False  # the replay viewer shows every hand
         self.hinter: RoyalsThinker | None = None
         self.hint_for = -1
@@ -287,9 +290,9 @@ class RoyalsTableScene(Scene):
             step = min(w + 6, 520 // max(1, count))
             x0 = cx - (step * (count - 1) + w) // 2
             out = [pygame.Rect(x0 + i * step, cy - h // 2, w, h) for i in range(count)]
-        else:
+        else:  # centred on the seat, but below the score panel (4 seats in teams reach y 228)
             step = min(h // 2 + 6, 300 // max(1, count))
-            y0 = cy - (step * (count - 1) + h) // 2
+            y0 = max(SIDE_BACKS_TOP, cy - (step * (count - 1) + h) // 2)
             out = [pygame.Rect(cx - w // 2, y0 + i * step, w, h) for i in range(count)]
         return out
 
