@@ -181,3 +181,24 @@ def test_rose_king_result_cuts_a_long_territory_list_with_an_ellipsis_above_the_
     assert sum(t.startswith("Red:") or t.startswith("White:") for t in texts) == 2
     assert 1 <= sum(t in many for t in texts) < len(many)
     assert not overlaps([r for _t, _s, r in layout] + [b.rect for b in result.buttons])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_royals_replay_end_and_its_buttons(app, language):
+    from game.client.royals.replay_view import RoyalsReplayScene
+    i18n.set_language(language)
+    app.options.anim_speed = 0.0
+    replay = RoyalsReplayScene(app, royals_match(3, "over"), lambda: None)
+    app.push(replay)
+    replay.seek(len(replay.actions))
+    replay.open_modal("over", None)
+    app.run_frames(2)
+    box, items = replay.modal_layout()
+    (back,) = replay.modal_buttons
+    assert back.text() == i18n._("Back") and back.rect.top > box.bottom and back.rect.bottom + SHADOW < CANVAS[1]
+    assert all(box.inflate(-16, -16).contains(r) for _t, _s, r in items)
+    bad = [b.text() for b in replay.buttons + replay.modal_buttons if not b.fits(app.art)]
+    assert not bad, bad
+    replay.close_modal()
+    replay.playing = False
+    assert all(b.fits(app.art) for b in replay.buttons)  # "Play" as well as "Pause"
