@@ -205,7 +205,8 @@ def test_the_worker_yields_the_cpu_to_the_window():
             assert time.monotonic() < deadline
             time.sleep(0.005)
         pid = worker_pids(t)[0]
-        assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICE
+        # (the kernel stops at 19: a test run under `nice -n 15` sees 19, not 20)
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICE)
     finally:
         t.close()
 
