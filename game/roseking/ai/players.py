@@ -172,8 +172,11 @@ class SearchPlayer:
     reproducible from ``seed`` regardless of the machine's speed. Each choice
     seeds the search from the player's own :class:`~game.roseking.engine.Rng`, so a player
     built with the same seed makes the same sequence of choices given the same
-    positions and the same iteration counts. ``last`` holds the last
-    :class:`~game.roseking.ai.mcts.SearchResult` (figures for benches and hints).
+    positions and the same iteration counts. With ``reuse`` (the levels' :data:`LEVEL_MCTS`)
+    the player keeps the subtree under its chosen action and starts its next search from the
+    node of the position it is then given, if that node is in it (the time spent finding it
+    counts in the budget); any other position (an undo, a new game) starts afresh. ``last``
+    holds the last :class:`~game.roseking.ai.mcts.SearchResult` (figures for benches and hints).
     """
 
     name = "search"
