@@ -23,7 +23,7 @@ at 0.1 s per move, this beat the same tree with full uniform-random playouts
 prior (``prior_visits``) seeds new edges with the evaluation; it did not help
 (51-9 against the same baseline with 2 virtual visits) and is off by default.
 
-Two additions of issue 16 make the MCTS of the levels (``LEVEL_MCTS`` in ``players.py``);
+Two additions of issue 16 make the MCTS of ``hard`` and ``expert`` (``LEVEL_MCTS`` in ``players.py``);
 both are off in :class:`SearchConfig` by default, which is the ``mcts-2025`` baseline:
 
 - *tree reuse* (``reuse``): the player keeps the subtree under the action it chose and, at

@@ -12,11 +12,11 @@ Levels (:data:`LEVELS`, friendlier names in :data:`LEVEL_LABELS`):
 - ``easy``: looks one action ahead with the heuristic evaluation (a draw is
   averaged over its chance outcomes) and picks among the good actions with some
   randomness, like a casual player; it never picks an action far worse than its best.
-- ``medium``: MCTS with chance nodes, short smart playouts valued by a fitted evaluation,
-  tree reuse and implicit minimax backups (:mod:`game.roseking.ai.mcts`, :data:`LEVEL_MCTS`),
-  at a tenth of the budget (0.1 s per move by default).
-- ``hard``: the same MCTS at the budget (1 s per move by default).
-- ``expert``: the same MCTS at three times the budget (3 s per move by default).
+- ``medium``: MCTS with chance nodes and short smart playouts valued by a fitted evaluation
+  (:mod:`game.roseking.ai.mcts`), at a tenth of the budget (0.1 s per move by default).
+- ``hard``: that MCTS with tree reuse and implicit minimax backups of the fitted margin
+  evaluation (:data:`LEVEL_MCTS`), at the budget (1 s per move by default).
+- ``expert``: the MCTS of ``hard`` at three times the budget (3 s per move by default).
 
 Baselines for measuring (``rose-king match``, benches), not offered in the window
 (:data:`BASELINES`): ``alphabeta`` (a plain depth-5 alpha-beta, :mod:`game.roseking.ai.alphabeta`;
@@ -172,7 +172,7 @@ class SearchPlayer:
     reproducible from ``seed`` regardless of the machine's speed. Each choice
     seeds the search from the player's own :class:`~game.roseking.engine.Rng`, so a player
     built with the same seed makes the same sequence of choices given the same
-    positions and the same iteration counts. With ``reuse`` (the levels' :data:`LEVEL_MCTS`)
+    positions and the same iteration counts. With ``reuse`` (:data:`LEVEL_MCTS` of ``hard``)
     the player keeps the subtree under its chosen action and starts its next search from the
     node of the position it is then given, if that node is in it (the time spent finding it
     counts in the budget); any other position (an undo, a new game) starts afresh. ``last``
@@ -216,7 +216,7 @@ class SearchPlayer:
         return K.to_move(st[K.TURN], self.last.action)
 
 
-#: The MCTS of the ``medium``, ``hard`` and ``expert`` levels: :class:`~game.roseking.ai.mcts.SearchConfig`
+#: The MCTS of the ``hard`` and ``expert`` levels: :class:`~game.roseking.ai.mcts.SearchConfig`
 #: fields besides the budget (issue 16; the measurements are in ``docs/ai.md``): the tree is kept
 #: from one move to the next, and selection mixes in implicit minimax values of the evaluation.
 LEVEL_MCTS: dict = {"reuse": True, "implicit": 0.5, "implicit_weights": EVAL_WEIGHTS}
@@ -333,10 +333,11 @@ class ExpectimaxPlayer:
 
 
 class MediumPlayer(SearchPlayer):
-    """The ``medium`` level: the MCTS of :data:`LEVEL_MCTS` with a tenth of the budget."""
+    """The ``medium`` level: the plain MCTS (that of ``mcts-2025``: no tree reuse, plain UCT) with a
+    tenth of the budget. With :data:`LEVEL_MCTS` it played about as well as ``hard`` (the
+    search's extra time changes few choices), so it keeps the plainer search; ``docs/ai.md``."""
 
     name = "medium"
-    level_config = LEVEL_MCTS
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:

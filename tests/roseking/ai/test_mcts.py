@@ -123,14 +123,15 @@ def test_plain_uct_keeps_no_implicit_values():
     assert all(node.v is None for node, _pos, _d in _walk(search.root, st))
 
 
-def test_the_levels_search_with_reuse_and_implicit_values_and_the_2025_baseline_stays_plain():
+def test_hard_and_expert_search_with_reuse_and_implicit_values_medium_and_the_2025_baseline_plain():
     from game.roseking.ai import make_player
     from game.roseking.ai.expectimax import EVAL_WEIGHTS
     from game.roseking.ai.players import LEVEL_MCTS
     assert LEVEL_MCTS["reuse"] and LEVEL_MCTS["implicit"] > 0 and LEVEL_MCTS["implicit_weights"] is EVAL_WEIGHTS
-    for level in ("medium", "hard", "expert"):
+    for level in ("hard", "expert"):
         cfg = make_player(level, 1).config
         assert (cfg.reuse, cfg.implicit, cfg.implicit_weights) == (True, LEVEL_MCTS["implicit"], EVAL_WEIGHTS)
-    old = make_player("mcts-2025", 1).config
-    assert (old.reuse, old.implicit, old.implicit_weights) == (False, 0.0, None)
+    for level in ("mcts-2025", "medium"):  # the plain MCTS
+        old = make_player(level, 1).config
+        assert (old.reuse, old.implicit, old.implicit_weights) == (False, 0.0, None)
     assert HardPlayer(1, reuse=False).config.reuse is False  # a knob overrides the level's config
