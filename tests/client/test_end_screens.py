@@ -125,6 +125,17 @@ def finished_rose_king(seed: int) -> tuple:
     return state, last
 
 
+def submit_and_show_result(app, scene, last):
+    """Play the game's last move on ``scene`` and step until the result panel is on top; that panel."""
+    scene.match.submit(last)
+    for _i in range(600):
+        app.step(STEP)
+        if isinstance(app.top, ResultPanel):
+            break
+    assert isinstance(app.top, ResultPanel)
+    return app.top
+
+
 @pytest.mark.parametrize("window", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("seed", [3, 11])
@@ -134,13 +145,7 @@ def test_rose_king_result_buttons_lie_inside_the_panel_under_its_text(app, new_h
     app.options.anim_speed = 0.0
     state, last = finished_rose_king(seed)
     scene = new_hotseat(1, state)
-    scene.match.submit(last)
-    for _i in range(600):
-        app.step(STEP)
-        if isinstance(app.top, ResultPanel):
-            break
-    result = app.top
-    assert isinstance(result, ResultPanel)
+    result = submit_and_show_result(app, scene, last)
     app.run_frames(2)
     canvas = pygame.Rect(0, 0, *CANVAS)
     box = result.rect
@@ -168,13 +173,7 @@ def test_rose_king_result_cuts_a_long_territory_list_with_an_ellipsis_above_the_
     monkeypatch.setattr(result_module, "territory_lines", lambda state, colour: many)
     scene = new_hotseat(1, state)
     app.options.anim_speed = 0.0
-    scene.match.submit(last)
-    for _i in range(600):
-        app.step(STEP)
-        if isinstance(app.top, ResultPanel):
-            break
-    result = app.top
-    assert isinstance(result, ResultPanel)
+    result = submit_and_show_result(app, scene, last)
     layout = result.layout()
     texts = [t for t, _s, _r in layout]
     assert texts.count("…") == 2  # each side's list cut, each side's headline shown
