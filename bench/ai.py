@@ -139,7 +139,7 @@ def bench_reuse(seconds: float) -> None:
         p = players[s.turn]
         if p._tree is not None:  # the cost of finding the kept subtree (choose does it again)
             t0 = time.perf_counter()
-            find_subtree(p._tree[0], p._tree[1], K.from_state(s), 6)
+            find_subtree(p._tree[0], p._tree[1], K.from_state(s))
             finds.append(time.perf_counter() - t0)
         m = p.choose(s)
         if p.last is not None and p.last.iterations:

@@ -356,7 +356,7 @@ def principal_depth(root: _Node) -> int:
     return depth
 
 
-def find_subtree(root: _Node, root_state: list[int], target: list[int], max_plies: int = 4) -> _Node | None:
+def find_subtree(root: _Node, root_state: list[int], target: list[int], max_plies: int = 6) -> _Node | None:
     """The node of the tree ``root`` (searched from ``root_state``) whose position is ``target``.
 
     Looks at most ``max_plies`` levels deep (a draw and its card are one level each); compares

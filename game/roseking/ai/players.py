@@ -200,7 +200,7 @@ class SearchPlayer:
         search = MCTS(self.config, Random(self.rng.next_u32()))
         root = None
         if self.config.reuse and self._tree is not None:
-            root = find_subtree(self._tree[0], self._tree[1], st, 6)
+            root = find_subtree(self._tree[0], self._tree[1], st)
         self.last = search.search(st, self.stop, root, start)
         if self.config.reuse and search.root is not None:  # (a forced move keeps the last tree)
             # keep only the subtree under the chosen action: the rest can never come back

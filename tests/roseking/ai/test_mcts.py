@@ -47,13 +47,13 @@ def test_find_subtree_follows_a_move_of_each_player_and_a_draw():
     for node, pos, depth in _walk(root, st):
         if node is root or node.chance or depth > 6:
             continue
-        hit = find_subtree(root, st, pos, 6)
+        hit = find_subtree(root, st, pos)
         # that node, or the first one found of a transposition (the same position by another path)
         assert hit is node or where[id(hit)] == pos
         found += 1
     assert found > 150
     other = K.from_state(_midgame(4))
-    assert find_subtree(root, st, other, 6) is None  # a position not in the tree: start afresh
+    assert find_subtree(root, st, other) is None  # a position not in the tree: start afresh
 
 
 def test_a_reusing_player_keeps_what_it_searched_and_counts_only_new_iterations():
@@ -76,7 +76,7 @@ def test_a_reusing_player_keeps_what_it_searched_and_counts_only_new_iterations(
             reply = reply.with_outcome(CARDS[card])
         s.push(reply)
         node = child
-    inherited = find_subtree(kept_root, kept_state, K.from_state(s), 6)
+    inherited = find_subtree(kept_root, kept_state, K.from_state(s))
     assert inherited is node
     before = sum(ch.n for ch in inherited.children.values())
     assert before > 0
