@@ -59,6 +59,7 @@ from game.roseking.engine.cards import NUM_CARDS
 from game.roseking.engine.state import HAND_LIMIT, TARGET_BIT, TOTAL_STONES, _spread
 
 import game.roseking.ai.kernel as K
+from game.roseking.ai.kernel import _GROUP_CACHE, group_stats  # the territory memo of the MCTS's evaluation
 
 WIN = 100_000.0
 _INF = float("inf")
@@ -115,7 +116,7 @@ class ExpectimaxConfig:
       stones of the supply (0: never), see :func:`evaluate`.
     - ``tempo_weight``: share of the mover's best immediate gain counted for the mover (:func:`evaluate`).
     - ``fitted_weight``: points per unit of the fitted logistic evaluation's logit
-      (:func:`fitted_logit`, the MCTS's leaf value) added to the evaluation (0: not used).
+      (:func:`game.roseking.ai.kernel.evaluate`, the MCTS's leaf value) added to the evaluation (0: not used).
     - ``eval_weights``: one row of weights of :func:`eval_features` per phase (stones on the
       board below each of ``phase_limits``); when set, the evaluation is their weighted sum
       (the fitted model of the final margin, :data:`EVAL_WEIGHTS`) instead of the terms above.
@@ -163,61 +164,6 @@ def cached_score(stones: int) -> int:
             _SCORE_CACHE.clear()
         v = _SCORE_CACHE[stones] = score_of(stones)
     return v
-
-
-_GROUP_CACHE: dict[int, tuple[int, int]] = {}
-
-
-def group_stats(stones: int) -> tuple[int, int]:
-    """``(score, largest territory size)`` of a stone bitmask (ruling 8), memoised."""
-    v = _GROUP_CACHE.get(stones)
-    if v is None:
-        if len(_GROUP_CACHE) >= _SCORE_CACHE_SIZE:
-            _GROUP_CACHE.clear()
-        groups = territories(stones)
-        v = _GROUP_CACHE[stones] = (sum(g.bit_count() ** 2 for g in groups),
-                                    groups[0].bit_count() if groups else 0)
-    return v
-
-
-def fitted_logit(st: list[int]) -> float:
-    """:func:`game.roseking.ai.kernel.evaluate` for Red (the fitted logistic model of the win
-    chance, issue 4), computed with memoised territory figures; equal to it up to rounding."""
-    r, w = st[K.S0], st[K.S1]
-    occ = r | w
-    gr = _GROUP_CACHE.get(r)
-    if gr is None:
-        gr = group_stats(r)
-    gw = _GROUP_CACHE.get(w)
-    if gw is None:
-        gw = group_stats(w)
-    rm, rb, rh = K._reach(st, 0)
-    wm, wb, wh = K._reach(st, 1)
-    stuck_r = 1.0 if rm == 0 and st[K.H0].bit_count() >= HAND_LIMIT else 0.0
-    stuck_w = 1.0 if wm == 0 and st[K.H1].bit_count() >= HAND_LIMIT else 0.0
-    tomove = 1.0 if st[K.TURN] == 0 else -1.0
-    placed = occ.bit_count()
-    row = K.WEIGHTS[-1]
-    for limit, wts in zip(K.PHASE_LIMITS, K.WEIGHTS):
-        if placed < limit:
-            row = wts
-            break
-    f = (
-        (gr[0] - gw[0]) / 100.0,
-        (gr[1] - gw[1]) / 10.0,
-        (r.bit_count() - w.bit_count()) / 10.0,
-        float(st[K.HE0] - st[K.HE1]),
-        float(rm - wm),
-        float(rb - wb),
-        float(rh - wh),
-        stuck_r - stuck_w,
-        tomove,
-        tomove * (rb if st[K.TURN] == 0 else wb),
-        ((_spread(r) & ~occ).bit_count() - (_spread(w) & ~occ).bit_count()) / 10.0,
-        float(st[K.H0].bit_count() - st[K.H1].bit_count()),
-    )
-    return (f[0] * row[0] + f[1] * row[1] + f[2] * row[2] + f[3] * row[3] + f[4] * row[4] + f[5] * row[5]
-            + f[6] * row[6] + f[7] * row[7] + f[8] * row[8] + f[9] * row[9] + f[10] * row[10] + f[11] * row[11])
 
 
 def terminal_value(st: list[int], p: int) -> float:
@@ -511,8 +457,7 @@ class Expectimax:
             return fitted_value(st, p, cfg.eval_weights, cfg.phase_limits, cfg.hero_fade)
         v = evaluate(st, p, cfg.hero_weight, cfg.tempo_weight, cfg.hero_fade)
         if cfg.fitted_weight:
-            x = fitted_logit(st)
-            v += cfg.fitted_weight * (x if p == 0 else -x)
+            v += cfg.fitted_weight * K.evaluate(st, p)
         return v
 
     def _tick(self) -> None:

@@ -20,7 +20,7 @@ from game.roseking.engine import CARDS, DRAW, HERO, PLAY, Color, Move, State, de
 from game.roseking.engine.cards import NUM_CARDS, NUM_SQUARES, SIZE, TARGET
 from game.roseking.engine.kernel import (  # noqa: F401  (re-exported for the searches)
     CROWN, DISCARD, DRAW_ACTION, H0, H1, HAND_LIMIT, HE0, HE1, OVER, PILE, S0, S1, TARGET_BIT,
-    TOTAL_STONES, TURN, apply, can_move, legal_actions, nth_bit, spread as _spread,
+    TARGET_BIT_ROW, TOTAL_STONES, TURN, apply, can_move, legal_actions, nth_bit, score_and_largest, spread as _spread,
 )
 
 _TGT = TARGET
@@ -99,7 +99,8 @@ def policy_action(st: list[int], rng_random, eps: float = 0.1) -> int:
     mine, theirs = st[S0 + p], st[S1 - p]
     occ = mine | theirs
     heroes = st[HE0 + p]
-    base = st[CROWN] * NUM_CARDS
+    row = TARGET_BIT_ROW[st[CROWN]]
+    neigh = NEIGH_BIT
     hand = st[H0 + p]
     n = hand.bit_count()
     best = -1
@@ -111,10 +112,10 @@ def policy_action(st: list[int], rng_random, eps: float = 0.1) -> int:
         low = h & -h
         h ^= low
         c = low.bit_length() - 1
-        bit = _TBIT[base + c]
+        bit = row[c]
         if not bit:
             continue
-        nb = NEIGH_BIT[bit]
+        nb = neigh[bit]
         if not occ & bit:
             v = 3 * (nb & mine).bit_count() + (nb & theirs).bit_count() + 1.0
             a = c
@@ -199,6 +200,22 @@ def _reach(st: list[int], p: int) -> tuple[int, int, int]:
     return playable, best_play, best_hero
 
 
+#: ``group_stats`` by stone bitmask: the same stone sets recur all over a search tree (draws
+#: and the other side's moves leave them unchanged). Cleared at _GROUP_CACHE_SIZE entries.
+_GROUP_CACHE: dict[int, tuple[int, int]] = {}
+_GROUP_CACHE_SIZE = 500_000
+
+
+def group_stats(stones: int) -> tuple[int, int]:
+    """``(score, largest territory size)`` of a stone bitmask (ruling 8), memoised."""
+    v = _GROUP_CACHE.get(stones)
+    if v is None:
+        if len(_GROUP_CACHE) >= _GROUP_CACHE_SIZE:
+            _GROUP_CACHE.clear()
+        v = _GROUP_CACHE[stones] = score_and_largest(stones)
+    return v
+
+
 def evaluate(st: list[int], p: int) -> float:
     """Heuristic value of ``st`` for player ``p`` as a logit: ``sigmoid(v)`` is ``p``'s win chance.
 
@@ -208,19 +225,44 @@ def evaluate(st: list[int], p: int) -> float:
     can reach next (playable cards, the best join or flip they offer, who moves
     first), and the crown's mobility (a full hand with nothing playable means a
     forced pass). Weighted per phase by :data:`WEIGHTS`.
-    """
-    f = features(st)
-    placed = (st[S0] | st[S1]).bit_count()
-    row = WEIGHTS[0]
-    for limit, w in zip(PHASE_LIMITS, WEIGHTS):
-        row = w
-        if placed < limit:
-            break
-    v = 0.0
-    for x, w in zip(f, row):
-        v += x * w
-    return v if p == 0 else -v
 
+    The MCTS's leaf value, so computed in one pass with memoised territory figures
+    (:func:`group_stats`); it equals the dot product of :func:`features` with the phase's
+    row summed left to right, bit for bit (``tests/roseking/ai/test_kernel.py``).
+    """
+    r, w = st[S0], st[S1]
+    occ = r | w
+    gr = _GROUP_CACHE.get(r)
+    if gr is None:
+        gr = group_stats(r)
+    gw = _GROUP_CACHE.get(w)
+    if gw is None:
+        gw = group_stats(w)
+    rm, rb, rh = _reach(st, 0)
+    wm, wb, wh = _reach(st, 1)
+    stuck_r = 1.0 if rm == 0 and st[H0].bit_count() >= HAND_LIMIT else 0.0
+    stuck_w = 1.0 if wm == 0 and st[H1].bit_count() >= HAND_LIMIT else 0.0
+    red_moves = st[TURN] == 0
+    tomove = 1.0 if red_moves else -1.0
+    placed = occ.bit_count()
+    row = WEIGHTS[-1]
+    for limit, wts in zip(PHASE_LIMITS, WEIGHTS):
+        if placed < limit:
+            row = wts
+            break
+    v = ((gr[0] - gw[0]) / 100.0 * row[0]
+         + (gr[1] - gw[1]) / 10.0 * row[1]
+         + (r.bit_count() - w.bit_count()) / 10.0 * row[2]
+         + float(st[HE0] - st[HE1]) * row[3]
+         + float(rm - wm) * row[4]
+         + float(rb - wb) * row[5]
+         + float(rh - wh) * row[6]
+         + (stuck_r - stuck_w) * row[7]
+         + tomove * row[8]
+         + tomove * (rb if red_moves else wb) * row[9]
+         + ((_spread(r) & ~occ).bit_count() - (_spread(w) & ~occ).bit_count()) / 10.0 * row[10]
+         + float(st[H0].bit_count() - st[H1].bit_count()) * row[11])
+    return v if p == 0 else -v
 
 
 def frontier(stones: int, occupied: int) -> int:

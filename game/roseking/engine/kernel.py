@@ -332,6 +332,30 @@ def score_of(stones: int) -> int:
     return total
 
 
+def score_and_largest(stones: int) -> tuple[int, int]:
+    """``(score_of(stones), size of the largest territory)`` in one pass (ruling 8's first two
+    criteria; ``(0, 0)`` without stones). The computer players' evaluations memoise it."""
+    na, ni, full = _NOT_FILE_A, _NOT_FILE_I, FULL_BOARD
+    lone = stones & ~(((stones << 1) & na) | ((stones >> 1) & ni) | ((stones << SIZE) & full) | (stones >> SIZE))
+    total = lone.bit_count()
+    largest = 1 if lone else 0
+    stones ^= lone
+    while stones:
+        comp = stones & -stones
+        while True:
+            grown = (comp | ((comp << 1) & na) | ((comp >> 1) & ni) | ((comp << SIZE) & full)
+                     | (comp >> SIZE)) & stones
+            if grown == comp:
+                break
+            comp = grown
+        n = comp.bit_count()
+        total += n * n
+        if n > largest:
+            largest = n
+        stones ^= comp
+    return total, largest
+
+
 def decide(red: int, white: int) -> tuple[int | None, str]:
     """Winner (0 Red, 1 White, None for a draw) and the deciding rule for two stone masks:
     ``"score"``, ``"largest territory"``, ``"stones"`` or ``"draw"`` (ruling 8's order)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from game.roseking.ai import kernel as K
-from game.roseking.engine import DRAW, Rng, State, decide
+from game.roseking.engine import DRAW, Rng, State, decide, score_of, territories
 
 
 def test_kernel_agrees_with_engine_over_random_games():
@@ -66,3 +66,38 @@ def test_evaluate_values_territory_and_heroes():
     assert K.evaluate(K.from_state(joined), 0) > K.evaluate(K.from_state(base), 0)
     fewer = build("N1 E1 S1 W1 NE1", "N2 E2 S2 W2 NE2", "e5", red="a1 a2", white="i9 h9", heroes=(2, 4))
     assert K.evaluate(K.from_state(fewer), 0) < K.evaluate(K.from_state(base), 0)
+
+
+def _positions_of_playouts(games: int, seed: int) -> list[list[int]]:
+    """Unfinished positions along default-policy playouts: openings to endings."""
+    r = Random(seed)
+    out = []
+    for g in range(games):
+        st = K.from_state(State.random(Rng(seed * 1000 + g)))
+        while not st[K.OVER]:
+            out.append(st[:])
+            K.playout(st, r, max_plies=r.randrange(1, 6))
+    return out
+
+
+def test_evaluate_is_the_features_dot_product_bit_for_bit():
+    """The one-pass evaluation (the MCTS's leaf value) equals ``features`` weighted by the
+    phase's row and summed left to right, exactly: the searches' choices depend on it."""
+    for st in _positions_of_playouts(30, 7):
+        placed = (st[K.S0] | st[K.S1]).bit_count()
+        row = next(w for limit, w in zip(K.PHASE_LIMITS, K.WEIGHTS) if placed < limit)
+        v = 0.0
+        for x, w in zip(K.features(st), row):
+            v += x * w
+        assert K.evaluate(st, 0) == v
+        assert K.evaluate(st, 1) == -v
+
+
+def test_score_and_largest_agree_with_territories():
+    for st in _positions_of_playouts(10, 8):
+        for stones in (st[K.S0], st[K.S1], st[K.S0] | st[K.S1]):
+            groups = territories(stones)
+            want = (score_of(stones), groups[0].bit_count() if groups else 0)
+            assert K.score_and_largest(stones) == want
+            assert K.group_stats(stones) == want
+    assert K.score_and_largest(0) == (0, 0)
