@@ -40,7 +40,11 @@ def sessions():
 
 
 def wait_until(session: RoyalsSession, predicate, timeout: float = LIMIT, seen: list | None = None):
-    """Wait (on the session's events) until ``predicate()`` holds; events go to ``seen``."""
+    """Wait (on the session's events) until ``predicate()`` holds; events go to ``seen``.
+
+    The session thread emits an event before the status change it causes (a ``Failed``, then
+    status "failed"), so the predicate may hold while that event is still queued: the queue
+    is drained once more at the end."""
     end = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > end:
@@ -48,6 +52,8 @@ def wait_until(session: RoyalsSession, predicate, timeout: float = LIMIT, seen: 
         events = session.wait(0.1)
         if seen is not None:
             seen.extend(events)
+    if seen is not None:
+        seen.extend(session.poll())
     return True
 
 
@@ -470,7 +476,8 @@ def test_cli_royals_option_errors_are_clear():
 
 # --------------------------------------------------------------------------- faults
 def _drive(session: RoyalsSession, until, seed: int = 1, timeout: float = LIMIT, seen: list | None = None) -> None:
-    """Play ``session``'s seat (random) in this thread until ``until(events so far)`` holds."""
+    """Play ``session``'s seat (random) in this thread until ``until(events so far)`` holds
+    (then the events still queued are collected too: see :func:`wait_until`)."""
     player = make_player("random", seed)
     events: list = [] if seen is None else seen
     end = time.monotonic() + timeout
@@ -485,6 +492,7 @@ def _drive(session: RoyalsSession, until, seed: int = 1, timeout: float = LIMIT,
                 session.play(player.choose(session.view.observation()))
             except ValueError:
                 pass
+    events += session.poll()
 
 
 def test_the_host_leaving_ends_the_match_for_all_and_every_autosave_stays(sessions, tmp_path):
