@@ -178,7 +178,7 @@ class MCTS:
         return win_chance(fitted_value(st, mover, wts))
 
     def _expand_order(self, st: list[int]) -> list[int]:
-        """Untried actions, to be popped from the end: best policy score last, so tried first."""
+        """Untried actions in a random order (the search's ``rng``), to be popped from the end."""
         acts = K.legal_actions(st)
         self.rng.shuffle(acts)
         return acts
