@@ -14,6 +14,9 @@ A player is ``LEVEL[#N][,knob=value...]``:
   ``SearchConfig``), e.g. ``expectimax#180000,tempo_weight=0.7``; ``@NAME`` is a constant of
   :mod:`game.roseking.ai.expectimax` (``eval_weights=@EVAL_WEIGHTS``).
 
+``--first K --games N`` plays games K..K+N-1 (to split a figure over machines or resume it);
+``--jobs J`` plays J games at once, one process each.
+
 Colours alternate (A is Red in even games); game ``i`` of seed ``s`` is the same deal
 and the same chance outcomes as in ``rose-king match --seed s``. Prints one line per
 game and the summary line with the Wilson 95% interval. Example (the full figure)::
@@ -33,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from game.roseking.ai import expectimax  # noqa: E402
 from game.roseking.ai.match import run_game, summary_line  # noqa: E402
 from game.roseking.ai.players import BASELINES, LEVELS, parse_level  # noqa: E402
+from game.matchrun import run_parallel  # noqa: E402
 
 
 def parse_spec(spec: str) -> tuple[str, int | None, dict]:
@@ -64,6 +68,13 @@ def factory(spec: str, seed: int, seconds: float | None = None):
     return make(seed, seconds=own_seconds or seconds, **params, **knobs)
 
 
+def _play(task: tuple) -> tuple:
+    """One game of ``(a, b, seed, index, seconds)`` and its wall seconds (a process pool's task)."""
+    t0 = time.perf_counter()
+    r = run_game(*task, factory=factory)
+    return r, time.perf_counter() - t0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
@@ -72,13 +83,15 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="index of the first game (to resume or split a run)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seconds", type=float, default=1.0, help="budget of a player without #N (default 1.0)")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once in spawned processes, one core "
+                    "each (default 1); the games and their lines stay in index order")
     args = ap.parse_args()
     for s in (args.a, args.b):
         factory(s, 0, args.seconds)  # fail early on a bad spec
     a_won = b_won = drawn = 0
-    for i in range(args.first, args.first + args.games):
-        t0 = time.perf_counter()
-        r = run_game(args.a, args.b, args.seed, i, args.seconds, factory=factory)
+    tasks = [(args.a, args.b, args.seed, i, args.seconds) for i in range(args.first, args.first + args.games)]
+    for r, took in run_parallel(_play, tasks, args.jobs):
+        i = r.index
         if r.winner == "a":
             a_won += 1
         elif r.winner == "b":
@@ -86,7 +99,7 @@ def main() -> None:
         else:
             drawn += 1
         print(f"game {i}: A {'red' if r.a_is_red else 'white'}, winner {r.winner or '-'}, "
-              f"score {r.red_score}-{r.white_score}, {r.plies} plies, {time.perf_counter() - t0:.0f} s; "
+              f"score {r.red_score}-{r.white_score}, {r.plies} plies, {took:.0f} s; "
               f"running A {a_won} B {b_won} D {drawn}", flush=True)
     print(summary_line(args.a, args.b, a_won + b_won + drawn, a_won, b_won, drawn), flush=True)
 
