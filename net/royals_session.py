@@ -134,12 +134,16 @@ class MatchOver:
 @dataclass(frozen=True)
 class Failed:
     """The match stopped: ``seat`` is at fault (0: nobody, e.g. the host left) at ``ply`` with
-    ``action`` (its text, ``""`` if none); ``reason`` for people (it names the seat and the play)."""
+    ``action`` (its text, ``""`` if none); ``reason`` for people (English; it names the seat and
+    the play); ``code`` the closing code of docs/protocol.md that stopped it (``illegal``,
+    ``coin``, ``forfeit``, ``desync``, ``left``, ``version``, ``game``, ``seat`` ...; ``""``
+    for a local failure), from which a screen words it in the player's language."""
 
     seat: int
     ply: int
     action: str
     reason: str
+    code: str = ""
 
 
 @dataclass(frozen=True)
@@ -494,7 +498,7 @@ class RoyalsSession(Mailbox):
         except Exception as e:  # a bug must not leave the caller waiting forever
             import traceback
             traceback.print_exc()
-            self._fail(0, 0, "", f"internal error: {type(e).__name__}: {e}")
+            self._fail(0, 0, "", f"internal error: {type(e).__name__}: {e}", "internal")
         finally:
             self._shutdown()
 
@@ -644,8 +648,8 @@ class RoyalsSession(Mailbox):
             else:
                 self._match_pump()  # nothing happened: no refresh (an idle session stays quiet)
 
-    def _fail(self, seat: int, ply: int, action: str, reason: str) -> None:
-        self._emit(Failed(seat, ply, action, reason))
+    def _fail(self, seat: int, ply: int, action: str, reason: str, code: str = "") -> None:
+        self._emit(Failed(seat, ply, action, reason, code))
         self._set_status("failed", reason)
 
     # ------------------------------------------------------------------ host: connections and lobby
@@ -823,7 +827,7 @@ class RoyalsSession(Mailbox):
             return
         if self._lost_at is not None and now - self._lost_at >= self.host_grace:
             self._fatal = True
-            self._fail(0, self._ply(), "", "the host left; the match is over (its autosave is kept)")
+            self._fail(0, self._ply(), "", "the host left; the match is over (its autosave is kept)", "left")
             return
         first, self._first = self._first, None
         if first is not None:
@@ -900,7 +904,7 @@ class RoyalsSession(Mailbox):
         if self._host_hello is None and not closed.by_peer and closed.code in ("schema", "frame", "version"):
             self._fatal = True  # the host's first words were not a Royals & Riots hello: trying again cannot help
             self._fail(0, 0, "", f"{self.address}:{self.port} does not host Royals & Riots for this version "
-                                 f"({closed.reason})")
+                                 f"({closed.reason})", "version")
             return
         if closed.code in _FATAL:
             self._fatal = True
@@ -909,10 +913,10 @@ class RoyalsSession(Mailbox):
             if closed.code in ("game", "seat") and self._journal is not None and self.record_path is not None:
                 reason += (f" — {seat_path(self.record_path)} holds a seat in another match: use another --record "
                            f"(or remove that file) to join a new one")
-            self._fail(seat, ply, action, reason)
+            self._fail(seat, ply, action, reason, closed.code)
         elif closed.code == "bye" and closed.by_peer and self._match is None:
             self._fatal = True
-            self._fail(0, 0, "", closed.reason)
+            self._fail(0, 0, "", closed.reason, closed.code)
         else:
             if self._match is not None and self._lost_at is None:
                 self._lost_at = self._clock()
@@ -1143,7 +1147,7 @@ class RoyalsSession(Mailbox):
                 action = fut.result()
                 events = m.decide(seat, action, self._clock())
             except Exception as e:  # noqa: BLE001 - an AI bug stops the match plainly
-                self._fail(seat, self._ply(), "", f"the computer of seat {seat} failed: {e}")
+                self._fail(seat, self._ply(), "", f"the computer of seat {seat} failed: {e}", "internal")
                 return
             self._match_events(events)
         turn = m.turn()
@@ -1228,7 +1232,7 @@ class RoyalsSession(Mailbox):
                     self._set_status("over")
                 else:
                     seat, ply, action = self._fault_of(e.reason)
-                    final.append(Failed(e.seat or seat, ply, action, e.reason))
+                    final.append(Failed(e.seat or seat, ply, action, e.reason, e.kind))
                     if self.role == "host":  # every joiner hears why (after the match's own error, if queued)
                         for x in self._seats.values():
                             if x.peer is not None:

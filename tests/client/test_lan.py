@@ -417,3 +417,28 @@ def test_the_host_chooses_white_on_its_waiting_screen_and_plays_white(app, drive
         assert join.game.white_name == scene.player_names()[Color.WHITE]
     finally:
         join.close()
+
+
+def test_a_failed_check_is_shown_in_the_players_language(app, lan):
+    """The protocol's reason is English for the reports; the end panel words it from its code and ply."""
+    from game import i18n
+    from game.roseking.engine import Color
+    scene = start(app, lan)
+    i18n.set_language("de")
+    try:
+        scene.match.over = GameOver("desync", None, "ply 4 differs: we have NE2, the peer sent S1")
+        panel = LanEndPanel(app, scene)
+        app.push(panel)
+        app.step(STEP)
+        title, _colour, lines = panel.texts()
+        assert title == "Die beiden Partien weichen ab"
+        assert lines[:2] == ["Die Prüfung ergab, dass sich die Spielstände der Rechner bei Zug 4 unterscheiden: "
+                             "Das Spiel wurde abgebrochen.", "Beide Rechner haben einen Bericht geschrieben."]
+        assert not any("differs" in line or "peer" in line for line in lines)
+        scene.match.over = GameOver("forfeit", Color.RED, "white forfeits: ply 9: a second, different reveal")
+        title, _colour, lines = panel.texts()
+        white = scene.match.names[Color.WHITE]
+        assert title == "Das Spiel wurde abgebrochen" and lines[0] == (
+            f"{white} hat ein Geheimnis eines Münzwurfs zurückgehalten oder geändert und verliert das Spiel.")
+    finally:
+        i18n.set_language("en")

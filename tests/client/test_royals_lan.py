@@ -371,8 +371,8 @@ class FakeSession:
             self.events.append(Acted(s.ply, a.seat, str(a)))
 
     def play(self, action: Action) -> None:
-        if not self.my_turn or action not in self.truth.legal_actions():
-            raise IllegalMoveError(f"{action}: not a legal action now")
+        if not self.my_turn or action not in self.truth.legal_actions():  # worded as RoyalsSession.play words it
+            raise IllegalMoveError(f"{action}: {self.truth.illegal_reason(action) or 'not a legal action now'}")
         self.played.append(action)
         self.truth.push(action)
         self.events.append(Acted(self.truth.ply, action.seat, str(action)))
@@ -435,10 +435,11 @@ def test_an_illegal_click_is_explained_and_nothing_is_sent(app, driver):
 def test_a_failed_check_stops_the_table_naming_the_seat_and_the_play(app, driver):
     scene, fake = fake_table(app)
     reason = "seat 3, ply 12 (3 play K4): must follow the led Monks"
-    fake.events += [Failed(3, 12, "3 play K4", reason), StatusChanged("failed", "The match was stopped")]
+    fake.events += [Failed(3, 12, "3 play K4", reason, "illegal"), StatusChanged("failed", "The match was stopped")]
     fake.status = "failed"
     app.step(STEP)
-    assert scene.overlay() == ("failed",) and scene.failure == f"Cy: {reason}" and scene.my_turn() == 0
+    assert scene.overlay() == ("failed",) and scene.my_turn() == 0
+    assert scene.failure == "Cy made a move the rules do not allow (move 12): the game was stopped."
     assert not scene.unsaved_game()
     main = scene.overlay_buttons[0]
     assert main.label == "Main menu"
@@ -610,3 +611,40 @@ def test_rose_kings_join_screen_hands_a_royals_host_over_to_the_royals_lobby(app
         while app.scenes:
             app.pop()
         host.close()
+
+
+def test_a_failed_round_check_reads_in_the_players_language(app):
+    """The host's reveal does not open a seat's commitment: the joiner's table says so in German,
+    naming the seat at fault, never with the protocol's English reason."""
+    from game import i18n
+    scene, fake = fake_table(app)
+    i18n.set_language("de")
+    try:
+        reason = "seat 1, ply 40 (round): seat 1's secret does not open its commitment"
+        fake.events += [Failed(1, 40, "round", reason, "coin"), StatusChanged("failed", reason)]
+        fake.status = "failed"
+        app.step(STEP)
+        host = scene.match.name(1)
+        assert scene.overlay() == ("failed",)
+        assert scene.failure == (f"Die Prüfung eines Münzwurfs ist auf der Seite von {host} fehlgeschlagen: "
+                                 "Das Spiel wurde abgebrochen.")
+        fake.events += [StatusChanged("closed", "the connection failed")]
+        app.step(STEP)
+        assert scene.failure.startswith("Die Prüfung")  # the first word on it stays
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_refused_play_reads_in_the_players_language(app, driver):
+    from game import i18n
+    scene, fake = fake_table(app)
+    assert scene.my_turn() == 2 and scene.state.phase is Phase.KEEP
+    i18n.set_language("de")
+    try:
+        assert not scene.act(Action.play(2, "KING"))  # a card before the hands are chosen
+        assert scene.toast == "Zuerst wählt jeder die Karten, die er auf der Hand behält." and not fake.played
+        assert scene.explain("3 play K4: must follow Royals") == \
+            i18n._("You must follow {rank}.").format(rank=i18n._("Royals"))
+        assert scene.explain("wrong seat: seat 3 is to play") == "Cy ist am Zug."
+    finally:
+        i18n.set_language("en")

@@ -14,6 +14,7 @@ from game.client.royals.scene import RoyalsTableScene
 from game.client.royals.setup import RoyalsSetup, start_match
 from game.client.royals.table import Seat, TableConfig
 from game.royals.engine import Phase
+from game.royals.phrases import RANK_NAMES as RANK_WORDS
 
 
 class Person:
@@ -325,3 +326,37 @@ def test_a_person_in_the_starting_team_picks_who_leads(instant):
         if p.starts:
             return
     raise AssertionError("the person's team never started a round in 12 matches")
+
+
+def test_a_refused_card_is_explained_in_the_players_language(instant):
+    """In German the dimmed card says why in German, on the click and under the mouse (never the
+    engine's English reason), and a decision out of turn names the seat whose turn it is."""
+    from game import i18n
+    from game.royals.engine import Action, Rank
+    cfg = TableConfig([Seat("Ann"), Seat("Ada", "random")], seed=7)
+    scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
+    p = Person(instant, scene)
+    i18n.set_language("de")
+    try:
+        for _i in range(3000):
+            seat = scene.my_turn()
+            if seat == 1 and scene.state.phase is Phase.PLAY:
+                legal = [a.card for a in scene.state.legal_actions()]
+                hand = scene.view.hands[0]
+                if len(legal) < len(hand):
+                    break
+            p.decide(seat) if seat else p.step()
+        else:
+            raise AssertionError("no trick where Ann must follow")
+        bad = next(c for c in hand if c not in legal)
+        follow = f"Du musst {i18n._(RANK_WORDS[Rank(scene.state.led)])} bedienen."
+        r = scene.hand_rects(len(hand))[hand.index(bad)]
+        p.click(r.center)
+        assert scene.toast == follow and scene.state.phase is Phase.PLAY
+        p.post(pygame.MOUSEMOTION, pos=r.center, rel=(0, 0), buttons=(0, 0, 0))
+        p.step()
+        assert scene.explain(scene.state.illegal_reason(Action.play(1, bad))) == follow
+        assert not scene.act(Action.play(2, scene.view.hands[0][0]))
+        assert scene.toast == "Ann ist am Zug."
+    finally:
+        i18n.set_language("en")

@@ -19,6 +19,7 @@ import pygame
 
 from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
+from game.lan import failure_text, ply_of
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
@@ -397,12 +398,11 @@ class LanEndPanel(ButtonScene):
     def at_rest(self) -> bool:
         return self.game.at_rest()
 
-    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        art = art_of(self.app)
+    def texts(self) -> tuple[str, tuple[int, int, int], list[str]]:
+        """The panel's title, its colour and its lines, in the player's language (the protocol's
+        English reason is read for its ply only; its detail is in the record and the reports)."""
         over = self.game.match.over
         assert over is not None
-        dim(surface, 90)
-        surface.blit(panel(self.rect.size, 250), self.rect)
         if over.kind == "resigned" and over.winner is not None:
             loser = over.winner.other
             title = (_("You resigned.") if loser is self.game.match.color else
@@ -411,12 +411,21 @@ class LanEndPanel(ButtonScene):
             color = COLOR_UI[over.winner]
         elif over.kind == "desync":
             title, color = _("The two games differ"), GOLD
-            lines = [_("Both machines stopped the game and wrote a report: {reason}").format(reason=over.reason)]
+            lines = [failure_text("desync", ply=ply_of(over.reason)), _("Both machines wrote a report.")]
         else:
-            title, color = _("Illegal move"), GOLD
-            lines = [_("The game was stopped: {reason}").format(reason=over.reason)]
+            title, color = (_("Illegal move") if over.kind == "illegal" else _("The game was stopped")), GOLD
+            who = self.game.match.names[over.winner.other] if over.kind == "forfeit" and over.winner is not None \
+                else ""
+            lines = [failure_text(over.kind, who, ply_of(over.reason))]
         if self.game.saved:
             lines.append(_("The record is kept in the saved games."))
+        return title, color, lines
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = art_of(self.app)
+        dim(surface, 90)
+        surface.blit(panel(self.rect.size, 250), self.rect)
+        title, color, lines = self.texts()
         t = art.text(title, 44, color, shadow=True)
         surface.blit(t, t.get_rect(midtop=(self.rect.centerx, self.rect.y + 24)))
         y = self.rect.y + 90

@@ -1,5 +1,5 @@
-"""Royals & Riots' sprites (made by ``assets/make_royals_art.py``) and the names of its cards
-in the player's language."""
+"""Royals & Riots' sprites (made by ``assets/make_royals_art.py``); the names of its cards in the
+player's language come from :mod:`game.royals.phrases` (re-exported here)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game.i18n import N_, _
-from game.royals.engine import CARDS, Card, Rank
+from game.royals.engine import CARDS, Card
+from game.royals.phrases import RANK_NAMES, SPECIAL_NAMES, card_name, rank_name  # noqa: F401 (the names live there)
 
 from ..theme import Theme, load_image
 
@@ -16,30 +16,6 @@ if TYPE_CHECKING:
     from ..scene import AppLike
 
 CARD_W, CARD_H = 96, 136
-
-RANK_NAMES = {Rank.KING: N_("King"), Rank.QUEEN: N_("Queen"), Rank.ROYALS: N_("Royals"),
-              Rank.KNIGHTS: N_("Knights"), Rank.MERCHANTS: N_("Merchants"), Rank.PEASANTS: N_("Peasants")}
-SPECIAL_NAMES = {"THIEF": N_("Thief"), "EXECUTIONER": N_("Executioner"), "BEGGAR": N_("Beggar")}
-
-
-def rank_name(rank: Rank) -> str:
-    return _(RANK_NAMES[rank])
-
-
-def card_name(card: Card) -> str:
-    """``Knights 4 (Guildmaster)``, ``Royals 3 (Prince)``, ``Thief`` ... translated."""
-    if card.rank is None:
-        return _(SPECIAL_NAMES[card.name])
-    if card.rank in (Rank.KING, Rank.QUEEN):
-        return rank_name(card.rank)
-    base = _("{rank} {number}").format(rank=rank_name(card.rank), number=card.number)
-    if card.is_guildmaster:
-        return _("{card} (Guildmaster)").format(card=base)
-    if card.is_prince:
-        return _("{card} (Prince)").format(card=base)
-    if card.is_rebels:
-        return _("{card} (Rebels)").format(card=base)
-    return base
 
 
 class RoyalsArt:

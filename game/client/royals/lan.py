@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from game.i18n import N_, _
+from game.lan import failure_text
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
 
@@ -290,13 +291,12 @@ class LanTableScene(RoyalsTableScene):
             elif isinstance(e, MatchOver):
                 self.record = e.record
                 self.saved = keep_record(e.record, self.match, self.store)
-            elif isinstance(e, Failed):
-                reason = e.reason or _("The match was stopped.")
-                self.failure = _("{name}: {reason}").format(name=self.match.name(e.seat), reason=reason) \
-                    if 1 <= e.seat <= self.match.players else reason  # the seat at fault, by name
+            elif isinstance(e, Failed):  # the seat at fault by name, the code's sentence in our language
+                who = self.match.name(e.seat) if 1 <= e.seat <= self.match.players else ""
+                self.failure = failure_text(e.code, who, e.ply)
             elif isinstance(e, StatusChanged):
                 if e.status in ("failed", "closed") and not self.failure and self.record is None:
-                    self.failure = e.reason or self.session.status_text
+                    self.failure = failure_text("")
             elif isinstance(e, Refused):
                 self.say(e.reason)
             elif isinstance(e, WriteFailed):

@@ -20,6 +20,7 @@ import pygame
 
 from game.i18n import N_, _
 from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
+from game.royals.phrases import illegal_text
 
 from ..dialogs import PauseMenu, dim
 from ..scene import Scene
@@ -371,11 +372,9 @@ class RoyalsTableScene(Scene):
             self.saver(self.match)
 
     def explain(self, reason: str) -> str:
-        if reason.startswith("must follow"):
-            led = self.state.led
-            from game.royals.engine import Rank
-            return _("You must follow {rank}.").format(rank=rank_name(Rank(led))) if led >= 0 else reason
-        return _("Not allowed: {reason}").format(reason=reason)
+        """The engine's (English) reason for a refused decision as a sentence in the player's
+        language, the seats by their names (:func:`game.royals.phrases.illegal_text`)."""
+        return illegal_text(reason, self.match.name)
 
     def update(self, dt: float) -> None:
         self.clock += dt

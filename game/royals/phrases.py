@@ -1,0 +1,162 @@
+"""Royals & Riots' player-visible sentences built from game data, in the current language.
+
+The screens call these instead of showing the engine's English: the names of ranks and
+cards, and :func:`illegal_text`, which turns a reason of :meth:`State.illegal_reason`
+(or of :meth:`SeatView.check`, or of a LAN session refusing a decision) into a whole
+translated sentence keyed on the reason's first words, the way
+:func:`game.roseking.phrases.illegal_text` does for Rose King. No pygame here.
+
+``name`` arguments map a seat number (1..4) to the name shown for it; ``None`` means
+"Seat 1", "Seat 2"... in the current language.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from game.i18n import N_, _, ngettext
+from game.royals.engine import Card, Rank
+
+RANK_NAMES = {Rank.KING: N_("King"), Rank.QUEEN: N_("Queen"), Rank.ROYALS: N_("Royals"),
+              Rank.KNIGHTS: N_("Knights"), Rank.MERCHANTS: N_("Merchants"), Rank.PEASANTS: N_("Peasants")}
+SPECIAL_NAMES = {"THIEF": N_("Thief"), "EXECUTIONER": N_("Executioner"), "BEGGAR": N_("Beggar")}
+
+SeatName = Callable[[int], str]
+
+
+def rank_name(rank: Rank) -> str:
+    """A rank's name in the current language (``Rank.KNIGHTS`` -> "Knights"/"Ritter"...)."""
+    return _(RANK_NAMES[rank])
+
+
+def card_name(card: Card) -> str:
+    """``Knights 4 (Guildmaster)``, ``Royals 3 (Prince)``, ``Thief`` ... translated."""
+    if card.rank is None:
+        return _(SPECIAL_NAMES[card.name])
+    if card.rank in (Rank.KING, Rank.QUEEN):
+        return rank_name(card.rank)
+    base = _("{rank} {number}").format(rank=rank_name(card.rank), number=card.number)
+    if card.is_guildmaster:
+        return _("{card} (Guildmaster)").format(card=base)
+    if card.is_prince:
+        return _("{card} (Prince)").format(card=base)
+    if card.is_rebels:
+        return _("{card} (Rebels)").format(card=base)
+    return base
+
+
+def seat_name(seat: int, name: SeatName | None = None) -> str:
+    """The name shown for ``seat``: ``name(seat)``, or "Seat 3" in the current language."""
+    return name(seat) if name is not None else _("Seat {n}").format(n=seat)
+
+
+def _number(pattern: str, reason: str) -> int | None:
+    m = re.search(pattern, reason)
+    return int(m.group(1)) if m else None
+
+
+def _rank(title: str) -> Rank | None:
+    for r in Rank:
+        if r.title == title:
+            return r
+    return None
+
+
+def illegal_text(reason: str, name: SeatName | None = None) -> str:
+    """Why a decision is not allowed, as a sentence for the player in the current language.
+
+    ``reason`` is the English text of :meth:`State.illegal_reason` (each family keyed on its
+    first words, its figures such as the seat or the rank read from it), of
+    :meth:`SeatView.check` (what a seat can know over the LAN) or of a LAN session that
+    refuses a decision (``not seat 2's decision now``, ``it is not our turn`` ...); an
+    ``"<action>: "`` prefix as :class:`IllegalMoveError` messages of the session carry it is
+    skipped. A reason without a sentence here (a new one) reads "That is not allowed now."
+    rather than English.
+    """
+    for _attempt in range(2):
+        text = _illegal_sentence(reason, name)
+        if text is not None:
+            return text
+        if ": " not in reason:
+            break
+        reason = reason.split(": ", 1)[1]  # "3 play K4: must follow Royals" (a session's message)
+    return _("That is not allowed now.")
+
+
+def _illegal_sentence(reason: str, name: SeatName | None) -> str | None:
+    r = reason.strip()
+    seat = _number(r"seat (\d+)", r)
+    who = seat_name(seat, name) if seat is not None else ""
+    # the order of play (ruling 4, 5, 9)
+    if r.startswith("match already over"):
+        return _("The match is over.")
+    if r.startswith("unknown seat"):
+        return _("There is no such seat at this table.")
+    if r.startswith("wrong seat"):
+        return _("It is {name}'s turn.").format(name=who)
+    if r.startswith("not seat") or r.startswith("not a decision of seat"):
+        return _("That is not your decision now.")
+    if r.startswith("it is not our turn"):
+        return _("It is not your turn.")
+    if r.startswith("the match is not being played"):
+        return _("The match is not being played right now.")
+    if r.startswith("the deal comes first") or r.startswith("a chance event comes first") \
+            or r.startswith("bad deal") or r.endswith("is not a public action"):
+        return _("Wait: the cards are being dealt or drawn.")
+    if r.startswith("hand choices come first"):
+        return _("First everyone chooses the cards to keep in hand.")
+    if r.startswith("draw piles come first"):
+        return _("First everyone lays the rest of their cards down as their draw pile.")
+    if r.startswith("the round's starter comes first"):
+        return _("First the player who starts the round is chosen.")
+    if r.startswith("wrong starter"):
+        return _("A player of {name}'s team starts this round.").format(name=who)
+    # playing a card (ruling 5: follow the led rank)
+    if r.startswith("not in hand"):
+        return _("That card is not in your hand.")
+    if r.startswith("must follow"):
+        rank = _rank(r[len("must follow"):].strip())
+        return _("You must follow {rank}.").format(rank=rank_name(rank)) if rank is not None \
+            else _("You must follow the led rank.")
+    if r.startswith("a ") and r.endswith("action during the play"):
+        return _("Now a card is played into the trick.")
+    # the Thief (ruling 6)
+    if r.startswith("the Thief must choose first"):
+        return _("First the Thief's player chooses whom to rob.")
+    if r.startswith("no Thief in this trick") or r.startswith("no theft is pending"):
+        return _("Nobody played the Thief in this trick.")
+    if r.startswith("the Thief has already chosen"):
+        return _("The Thief's player has already chosen.")
+    if r.startswith("the Thief chose seat"):
+        return _("The Thief's player chose to rob {name}.").format(name=who)
+    if r.startswith("cannot steal from yourself"):
+        return _("You cannot rob yourself with the Thief.")
+    if r.startswith("target has no cards"):
+        return _("That player has no cards in hand to steal.")
+    if r.startswith("card not in that hand"):
+        return _("That card is not in that player's hand.")
+    # the Executioner (ruling 7)
+    if r.startswith("the Executioner must choose first"):
+        return _("First the Executioner's player chooses a card of the trick to execute.")
+    if r.startswith("no Executioner in this trick"):
+        return _("Nobody played the Executioner in this trick.")
+    if r.startswith("cannot execute itself"):
+        return _("The Executioner cannot execute itself.")
+    if r.startswith("card not in the trick"):
+        return _("The Executioner can only execute a card of this trick.")
+    # choosing the hand and the draw pile (ruling 4)
+    if r.startswith("hand is not a subset of the deal"):
+        return _("Choose your hand from the cards you were dealt.")
+    if r.startswith("wrong hand size"):
+        count = _number(r"holds (\d+)", r) or 0
+        return ngettext("Your hand must hold exactly {count} different card.",
+                        "Your hand must hold exactly {count} different cards.", count).format(count=count)
+    if r.startswith("bad pile"):
+        return _("Your draw pile must hold exactly the dealt cards you did not keep in hand.")
+    if r.startswith("unexpected"):
+        return _("That cannot be done at this point of the round.")
+    if r.startswith("not a legal action now"):
+        return _("That is not allowed now.")
+    return None
+

@@ -1,0 +1,178 @@
+"""Royals & Riots' refusals in the player's language (game/royals/phrases.py).
+
+Two ways of making sure no English reason of the engine reaches a German screen: every
+``return`` of the checking code (read from its source, so a reason added later without a
+phrase fails here) and every reason that random matches actually produce for wrong
+decisions of every kind.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from itertools import islice
+
+import pytest
+
+from game import i18n
+from game.lan import failure_text, ply_of
+from game.royals import phrases
+from game.royals.engine import CARDS, Action, Card, Rng, State, cards_of
+from game.royals.engine import state as state_module
+from game.royals.engine import view as view_module
+
+#: What each placeholder expression of a reason's f-string stands for, as a sample value.
+#: A new placeholder fails :func:`_templates` until it is given one here.
+SAMPLES = {
+    "k.value": "keep",
+    "action.kind.value": "deal",
+    "self.to_act": "3",
+    "who": "2",
+    "'act' if p is not Phase.PLAY else 'play'": "play",
+    "Rank(self.led).title": "Knights",
+    "Rank(st.led).title": "Merchants",
+    "self.pending": "4",
+    "self.hand_size()": "6",
+    "n": "3",
+    "s": "2",
+    "dealt": "12",
+    "len(g)": "11",
+    "aside": "0",
+    "len(a.groups[n])": "1",
+    "c": "K4",
+}
+
+NAMES = {1: "Ann", 2: "Bo", 3: "Cy", 4: "Di"}
+
+
+@pytest.fixture
+def german():
+    i18n.set_language("de")
+    yield
+    i18n.set_language("en")
+
+
+def _templates(function) -> list[str]:
+    """Every string a function returns (f-string placeholders filled from SAMPLES)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        values = node.value.values if isinstance(node.value, ast.BoolOp) else [node.value]
+        for v in values:
+            if isinstance(v, ast.IfExp):
+                values.extend([v.body, v.orelse])
+            elif isinstance(v, ast.Constant) and isinstance(v.value, str):
+                out.append(v.value)
+            elif isinstance(v, ast.JoinedStr):
+                parts = []
+                for p in v.values:
+                    if isinstance(p, ast.Constant):
+                        parts.append(p.value)
+                    else:
+                        expr = ast.unparse(p.value)
+                        assert expr in SAMPLES, f"give the placeholder {{{expr}}} of {function.__name__} a sample"
+                        parts.append(SAMPLES[expr])
+                out.append("".join(parts))
+    return out
+
+
+REASONS = sorted(set(_templates(state_module.State.illegal_reason) + _templates(state_module.State._deal_reason)
+                     + _templates(view_module.SeatView.check)))
+SESSION_REASONS = ["not seat 2's decision now", "not a decision of seat 2: 2 play K4", "3 play K4: it is not our turn",
+                   "3 play K4: the match is not being played (lobby)", "3 play K4: not a legal action now",
+                   "3 play K4: must follow Royals"]
+
+
+def test_the_source_gives_every_reason_family():
+    assert len(REASONS) >= 30
+    for expected in ("must follow Knights", "not in hand", "the Thief must choose first", "cannot steal from yourself",
+                     "card not in the trick", "wrong hand size: a hand holds 6 different cards", "draw piles come first",
+                     "bad pile: it must hold exactly the dealt cards not kept in hand", "no theft is pending"):
+        assert expected in REASONS
+
+
+@pytest.mark.parametrize("reason", REASONS + SESSION_REASONS)
+def test_every_reason_reads_as_its_own_german_sentence(german, reason):
+    fallback = i18n._("That is not allowed now.")
+    german_text = phrases.illegal_text(reason, NAMES.get)
+    i18n.set_language("en")
+    english_text = phrases.illegal_text(reason, NAMES.get)
+    assert german_text != english_text, f"{reason!r} has no German sentence"
+    assert reason not in german_text and english_text not in german_text
+    if reason != "3 play K4: not a legal action now":
+        assert german_text != fallback, f"{reason!r} falls back to the general sentence: give it a phrase"
+
+
+def test_figures_and_names_are_read_from_the_reason(german):
+    assert phrases.illegal_text("must follow Knights") == "Du musst Ritter bedienen."
+    assert phrases.illegal_text("3 play K4: must follow Royals") == \
+        i18n._("You must follow {rank}.").format(rank=i18n._("Royals")) != "You must follow Royals."
+    assert phrases.illegal_text("wrong seat: seat 3 is to play", NAMES.get) == "Cy ist am Zug."
+    assert phrases.illegal_text("wrong seat: seat 3 is to play") == "Platz 3 ist am Zug."
+    assert phrases.illegal_text("the Thief chose seat 2", NAMES.get) == "Wer den Dieb gespielt hat, bestiehlt Bo."
+    assert phrases.illegal_text("wrong hand size: a hand holds 1 different cards") == \
+        "Deine Hand muss genau 1 Karte enthalten."
+    assert phrases.illegal_text("wrong hand size: a hand holds 5 different cards") == \
+        "Deine Hand muss genau 5 verschiedene Karten enthalten."
+
+
+def test_an_unknown_reason_reads_as_the_general_sentence_not_english(german):
+    assert phrases.illegal_text("a rule added tomorrow") == "Das ist jetzt nicht erlaubt."
+    assert phrases.illegal_text("") == "Das ist jetzt nicht erlaubt."
+    assert phrases.illegal_text("x: y: z") == "Das ist jetzt nicht erlaubt."
+
+
+def _wrong_decisions(s: State):
+    """Decisions of every kind for every seat, most of them not allowed now."""
+    n = s.players
+    for seat in range(1, n + 1):
+        for c in islice(CARDS, 0, None, 5):
+            yield Action.play(seat, c)
+            yield Action.execute(seat, c)
+        yield Action.play(seat, Card.from_name("EXECUTIONER"))
+        yield Action.execute(seat, Card.from_name("EXECUTIONER"))
+        yield Action.steal(seat, None)
+        for t in range(1, n + 1):
+            yield Action.steal(seat, t)
+            yield Action.steal(seat, t, CARDS[(seat * 7 + t) % 36])
+        yield Action.start(seat)
+        dealt = list(cards_of(s.dealt[seat - 1])) if s.dealt[seat - 1] else list(CARDS[:12])
+        yield Action.keep(seat, dealt[:2])
+        yield Action.keep(seat, [CARDS[35], CARDS[34]] + dealt[:s.hand_size() - 2])
+        yield Action.pile(seat, dealt[:1])
+    yield Action.deal([CARDS[:3]])
+
+
+@pytest.mark.parametrize("players, teams, seed", [(2, False, 1), (3, False, 2), (4, True, 3)])
+def test_every_reason_random_matches_produce_has_a_german_sentence(german, players, teams, seed):
+    rng = Rng(seed)
+    s = State(players, teams)
+    fallback = i18n._("That is not allowed now.")
+    seen: set[str] = set()
+    while not s.is_over():
+        for a in _wrong_decisions(s):
+            reason = s.illegal_reason(a)
+            if reason is not None and reason not in seen:
+                seen.add(reason)
+                assert phrases.illegal_text(reason, NAMES.get) != fallback, reason
+        ev = s.chance()
+        s.push(ev.sample(rng) if ev is not None else rng.choice(s.legal_actions()))
+    families = {r.split(":")[0].split(" seat")[0] for r in seen}
+    assert len(families) >= 18, sorted(families)
+    assert any(r.startswith("must follow") for r in seen)
+
+
+def test_failure_sentences_of_a_stopped_lan_game(german):
+    assert failure_text("illegal", "Cy", 12) == "Cy hat einen regelwidrigen Zug gemacht (Zug 12): Das Spiel wurde abgebrochen."
+    assert "Zug 57" in failure_text("desync", ply=ply_of("seat 3, ply 57 (3 play P4): the hashes differ"))
+    assert ply_of("ply 12 differs: we have NE2, the peer sent S1") == 12 and ply_of("no number") == 0
+    sentences = {code: failure_text(code, "Cy", 3) for code in
+                 ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role", "internal",
+                  "eof")}
+    assert len(set(sentences.values())) == len(sentences)
+    i18n.set_language("en")
+    for code, text in sentences.items():
+        assert failure_text(code, "Cy", 3) != text, code
