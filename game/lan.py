@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from game.i18n import _
+from game.settings import MAX_NAME_LENGTH
 from net import DEFAULT_PORT
 
 
@@ -24,7 +25,17 @@ def default_name(fallback: str) -> str:
     except Exception:  # no login name on this system
         name = ""
     from net.limits import clean_name
-    return clean_name(name, 32, fallback)
+    return clean_name(name, MAX_NAME_LENGTH, fallback)
+
+
+def player_name(text: str) -> str:
+    """``--name``'s type: a player name of 1..``MAX_NAME_LENGTH`` printable characters (the limit
+    of every name field of the window). Raises argparse.ArgumentTypeError."""
+    from net.limits import name_problem
+    why = name_problem(text, MAX_NAME_LENGTH)
+    if why is not None:
+        raise argparse.ArgumentTypeError(f"a player name {why}, got {text[:60]!r}")
+    return text
 
 
 def parse_address(text: str) -> tuple[str, int]:

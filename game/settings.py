@@ -51,6 +51,8 @@ FILE_NAME = "settings.json"
 BROKEN_NAME = "settings.broken.json"
 #: The file format's version; a file with a higher one was written by a newer game.
 VERSION = 1
+#: The one limit of a player name wherever one is typed: the settings, both games' set-ups, the LAN
+#: screens and ``--name`` (the protocol itself accepts up to ``net.framing.MAX_NAME``, 32, from a peer).
 MAX_NAME_LENGTH = 20
 #: A settings file is a few hundred bytes; anything over this is not ours.
 MAX_FILE_SIZE = 64 * 1024

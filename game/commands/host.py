@@ -15,7 +15,8 @@ import sys
 
 from net import DEFAULT_PORT
 
-from game.lan import host_colour, load_seat
+from game.lan import host_colour, load_seat, player_name
+from game.settings import MAX_NAME_LENGTH
 from game.roseking.engine import now_iso
 
 from .lanrun import start_peer
@@ -24,7 +25,8 @@ from .lanrun import start_peer
 def add_common(p: argparse.ArgumentParser) -> None:
     from game.roseking.ai import LEVELS
     from game.royals.ai.levels import LEVEL_NAMES
-    p.add_argument("--name", help="your player name (default: your login name)")
+    p.add_argument("--name", type=player_name,
+                   help=f"your player name, at most {MAX_NAME_LENGTH} characters (default: your login name)")
     p.add_argument("--headless", action="store_true", help="play without a window (needs --ai)")
     p.add_argument("--ai", metavar="LEVEL", choices=sorted(set(LEVELS) | set(LEVEL_NAMES)),
                    help=f"the computer plays this side: Rose King {', '.join(sorted(LEVELS))}; "

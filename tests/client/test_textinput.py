@@ -194,3 +194,52 @@ def test_settings_name_fields_are_the_shared_widget(app, driver, name):
     app.step(1 / 60)
     driver.key(pygame.K_RETURN)
     assert getattr(app.prefs.settings, name) == "JAnn" and not field.focused
+
+
+def _text_fields(scene) -> list[TextInput]:
+    found = []
+    for value in vars(scene).values():
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else [value]
+        found += [v for v in items if isinstance(v, TextInput)]
+    return found
+
+
+def test_every_player_name_field_takes_exactly_the_one_limit_and_no_more(app):
+    """Settings (both names), Royals & Riots' set-up (4 seats) and its network host set-up: the
+    same MAX_NAME_LENGTH, typed at once or character by character. Rose King's set-up and the
+    join screens take no name (they use the one from Settings)."""
+    from game.client.roseking.setup import ComputerSetup
+    from game.client.royals.lan import RoyalsHostSetup
+    from game.client.royals.setup import RoyalsSetup
+    from game.client.settings_scene import SettingsScene
+    from game.settings import MAX_NAME_LENGTH
+    screens = {"settings": SettingsScene(app), "royals set-up": RoyalsSetup(app),
+               "royals host set-up": RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1")}
+    counts = {what: len(_text_fields(s)) for what, s in screens.items()}
+    assert counts == {"settings": 2, "royals set-up": 4, "royals host set-up": 1}
+    assert _text_fields(ComputerSetup(app)) == []
+    for what, scene in screens.items():
+        for field in _text_fields(scene):
+            assert field.max_len == MAX_NAME_LENGTH, what
+            field.focus()
+            key(field, pygame.K_u, pygame.KMOD_LCTRL)
+            typed(field, "Ä" * (MAX_NAME_LENGTH - 1))
+            typed(field, "xyz")
+            assert field.text == "Ä" * (MAX_NAME_LENGTH - 1) + "x", what
+            field.blur()
+            field.set_text("y" * (MAX_NAME_LENGTH + 8))
+            assert len(field.text) == MAX_NAME_LENGTH, what
+
+
+def test_the_command_line_name_has_the_same_limit(capsys):
+    from game.cli import build_parser
+    from game.settings import MAX_NAME_LENGTH
+    parser = build_parser()
+    ok = parser.parse_args(["host", "--name", "n" * MAX_NAME_LENGTH])
+    assert ok.name == "n" * MAX_NAME_LENGTH
+    assert parser.parse_args(["join", "127.0.0.1", "--name", "Bo"]).name == "Bo"
+    for bad in ("n" * (MAX_NAME_LENGTH + 1), "", "a\u202eb"):
+        with pytest.raises(SystemExit) as e:
+            parser.parse_args(["join", "127.0.0.1", "--name", bad])
+        assert e.value.code == 2
+        assert "--name" in capsys.readouterr().err

@@ -88,9 +88,10 @@ SESSION_REASONS = ["not seat 2's decision now", "not a decision of seat 2: 2 pla
 
 def test_the_source_gives_every_reason_family():
     assert len(REASONS) >= 30
-    for expected in ("must follow Knights", "not in hand", "the Thief must choose first", "cannot steal from yourself",
-                     "card not in the trick", "wrong hand size: a hand holds 6 different cards", "draw piles come first",
-                     "bad pile: it must hold exactly the dealt cards not kept in hand", "no theft is pending"):
+    for expected in ("must follow Knights", "not in hand", "the Thief must choose first",
+                     "cannot steal from yourself", "card not in the trick", "draw piles come first",
+                     "wrong hand size: a hand holds 6 different cards", "no theft is pending",
+                     "bad pile: it must hold exactly the dealt cards not kept in hand"):
         assert expected in REASONS
 
 
@@ -166,7 +167,8 @@ def test_every_reason_random_matches_produce_has_a_german_sentence(german, playe
 
 
 def test_failure_sentences_of_a_stopped_lan_game(german):
-    assert failure_text("illegal", "Cy", 12) == "Cy hat einen regelwidrigen Zug gemacht (Zug 12): Das Spiel wurde abgebrochen."
+    assert failure_text("illegal", "Cy", 12) == \
+        "Cy hat einen regelwidrigen Zug gemacht (Zug 12): Das Spiel wurde abgebrochen."
     assert "Zug 57" in failure_text("desync", ply=ply_of("seat 3, ply 57 (3 play P4): the hashes differ"))
     assert ply_of("ply 12 differs: we have NE2, the peer sent S1") == 12 and ply_of("no number") == 0
     sentences = {code: failure_text(code, "Cy", 3) for code in

@@ -33,6 +33,7 @@ import pygame
 
 from game.i18n import N_, _
 from game.lan import failure_text
+from game.settings import MAX_NAME_LENGTH
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
 
@@ -587,7 +588,7 @@ class RoyalsHostSetup(ButtonScene):
                                     lambda i=i: self.cycle(i), size=24, enabled=lambda i=i: 0 < i < self.count)
                              for i in range(4)]
         self.buttons += self.seat_buttons[1:]
-        self.field = TextInput((r.x + 340, r.y + 120, 420, 44), self.name, max_len=16, size=24)
+        self.field = TextInput((r.x + 340, r.y + 120, 420, 44), self.name, max_len=MAX_NAME_LENGTH, size=24)
         y = r.y + 120 + 56 * 4 + 14
         self.buttons.append(Button((r.x + 170, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
                                    else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,

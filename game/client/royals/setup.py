@@ -10,6 +10,7 @@ import pygame
 
 from game.i18n import N_, _
 from game.royals.engine import CARDS
+from game.settings import MAX_NAME_LENGTH
 
 from ..theme import CANVAS, CREAM, GOLD
 from ..textinput import TextInput
@@ -111,7 +112,8 @@ class RoyalsSetup(ButtonScene):
         last = RoyalsSetup.last
         self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 222, 800, 560)
         self.fields = [TextInput((self.rect.x + 170, self.rect.y + 120 + 56 * i, 260, 44),
-                                 _("You") if i == 0 else COMPUTER_NAMES[i], max_len=16, size=24) for i in range(4)]
+                                 _("You") if i == 0 else COMPUTER_NAMES[i], max_len=MAX_NAME_LENGTH, size=24)
+                       for i in range(4)]
         if last is not None:  # the seats of the last match started (while the app runs)
             self.count, self.teams, self.starter = len(last.seats), last.teams, last.starter
             for i, seat in enumerate(last.seats):
