@@ -215,3 +215,37 @@ def test_royals_table_buttons_fit_and_keep_clear_of_the_seats_and_the_hand(app, 
     rects = [drawn(b) for b in buttons]
     assert not overlaps(rects)
     assert not [(r, t) for r in rects for t in taken if r.colliderect(t)]
+
+
+#: Why a table cannot be opened: a short reason of the system, and the longest the set-up can meet
+#: (the record's folder cannot be written, with its path).
+SHORT_REASON = "[Errno 99] Cannot assign requested address"
+LONG_REASON = ("[Errno 13] Permission denied: '/home/someone-with-a-long-name/.local/share/rose-king/lan/"
+               "royals-riots-2026-11-24T02-53-50-4f3a9c.json' (the folder is not writable)")
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_royals_host_set_up_error_has_room_under_the_teams_button(app, window, language):
+    from game.client.royals.lan import ERROR_COLOUR, RoyalsHostSetup
+    i18n.set_language(language)
+    set_window(app, window)
+    setup = RoyalsHostSetup(app, name="W" * 20, port=0, bind="127.0.0.1")
+    app.push(setup)
+    setup.set_count(4)
+    setup.toggle_teams()
+    canvas = pygame.Rect(0, 0, *CANVAS)
+    inner = setup.rect.inflate(-12, -12)
+    assert canvas.contains(setup.rect)
+    shown = [drawn(b) for b in setup.buttons if b.enabled() or b not in setup.seat_buttons] + [setup.field.rect]
+    assert not overlaps(shown)
+    for reason in (SHORT_REASON, LONG_REASON):
+        setup.error = i18n._("The table cannot be opened: {reason}").format(reason=reason)
+        app.run_frames(2)
+        img, where = setup.error_layout()
+        assert inner.contains(where), where
+        assert not [r for r in shown if r.colliderect(where)], (reason, where)
+        below = min(drawn(b).top for b in setup.buttons[-2:])
+        assert where.top - drawn(setup.teams_button).bottom >= 10 and below - where.bottom >= 10, (reason, where)
+        if reason == SHORT_REASON:  # shown whole, at its size
+            assert img is app.art.text(setup.error, 22, ERROR_COLOUR, shadow=True, wrap=setup.error_room().w)

@@ -560,6 +560,12 @@ TRICK_BOX = pygame.Rect(CANVAS[0] // 2 - 40 - 360, 200, 720, 250)
 
 
 # --------------------------------------------------------------------------- before the match
+#: The host set-up's error line: its colour, and its distance (px) from the buttons above and below
+#: (more than a button's drop shadow).
+ERROR_COLOUR = (255, 180, 160)
+ERROR_GAP = 16
+
+
 class RoyalsHostSetup(ButtonScene):
     """"Host a game" of Royals & Riots: the table's seats (2-4; seat 1 is ours; each other seat
     open for a person at another machine or a computer of a level), teams for 4, then
@@ -579,7 +585,7 @@ class RoyalsHostSetup(ButtonScene):
         self.kinds: list[str | None] = [None, None, None, None]  # None: open for a person, else a level
         self.teams = False
         self.error = ""
-        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 232, 800, 540)
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 222, 800, 560)  # as the local set-up's
         r = self.rect
         self.buttons = [Button((r.x + 170 + i * 90, r.y + 40, 80, 48), str(n), lambda n=n: self.set_count(n),
                                key=getattr(pygame, f"K_{n}"), selected=lambda n=n: self.count == n, size=28)
@@ -590,9 +596,10 @@ class RoyalsHostSetup(ButtonScene):
         self.buttons += self.seat_buttons[1:]
         self.field = TextInput((r.x + 340, r.y + 120, 420, 44), self.name, max_len=MAX_NAME_LENGTH, size=24)
         y = r.y + 120 + 56 * 4 + 14
-        self.buttons.append(Button((r.x + 170, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
+        self.teams_button = Button((r.x + 170, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
                                    else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,
-                                   selected=lambda: self.teams and self.count == 4))
+                                   selected=lambda: self.teams and self.count == 4)
+        self.buttons.append(self.teams_button)
         self.buttons += [Button((r.x + 40, r.bottom - 74, 240, 54), N_("Back"), self.back, size=28),
                          Button((r.right - 320, r.bottom - 74, 280, 54), N_("Open the table"), self.open_table,
                                 key=pygame.K_RETURN, size=28)]
@@ -682,9 +689,38 @@ class RoyalsHostSetup(ButtonScene):
         for b in self.buttons:
             if b not in self.seat_buttons or b.enabled():
                 b.draw(surface, art)
-        if self.error:
-            e = art.text(self.error, 22, (255, 180, 160), shadow=True, wrap=r.w - 80)
-            surface.blit(e, (r.x + 40, r.bottom - 130))
+        shown = self.error_layout()
+        if shown is not None:
+            surface.blit(*shown)
+
+    def error_room(self) -> pygame.Rect:
+        """Where the error line may go: under the Teams button and its shadow, above the bottom
+        buttons, :data:`ERROR_GAP` px clear of both, inside the panel's margins (canvas px)."""
+        r = self.rect
+        top = self.teams_button.rect.bottom + ERROR_GAP
+        bottom = min(b.rect.top for b in self.buttons[-2:]) - ERROR_GAP
+        return pygame.Rect(r.x + 40, top, r.w - 80, bottom - top)
+
+    def error_layout(self) -> tuple[pygame.Surface, pygame.Rect] | None:
+        """The error's image and place in :meth:`error_room`: at 22 px, else 20 px (the smallest
+        text that stays legible in the smallest window), else cut at the end with "…"."""
+        if not self.error:
+            return None
+        room, art = self.error_room(), self.app.art
+        text = self.error
+        for size in (22, 20):
+            img = art.text(text, size, ERROR_COLOUR, shadow=True, wrap=room.w)
+            if img.get_height() <= room.h:
+                return img, img.get_rect(topleft=room.topleft)
+        lo, hi = 0, len(text)  # the longest prefix that fits with the ellipsis: binary search
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if art.text(text[:mid].rstrip() + "…", 20, ERROR_COLOUR, shadow=True, wrap=room.w).get_height() <= room.h:
+                lo = mid
+            else:
+                hi = mid - 1
+        img = art.text(text[:lo].rstrip() + "…", 20, ERROR_COLOUR, shadow=True, wrap=room.w)
+        return img, img.get_rect(topleft=room.topleft)
 
 
 class RoyalsLobby(LobbyExit, ButtonScene):
