@@ -3,7 +3,9 @@
 Connects to a host (and reconnects if the connection drops); the game (Rose King or Royals &
 Riots) comes from the host's hello (:func:`net.royals_session.probe_host`, whose connection is
 handed on, so the host sees one connection); ``--game`` names it instead, and a ``--record``
-whose journal holds an unfinished Royals & Riots match resumes that. The rest is shared with
+whose journal holds an unfinished Royals & Riots match resumes that. A headless joiner started
+before its host answers waits for the host (up to ``--timeout``) to learn the game from its
+hello; the window's join screen does the same by itself. The rest is shared with
 ``rose-king host`` (see :mod:`game.commands.host`).
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from net import DEFAULT_PORT
 
@@ -32,21 +35,50 @@ def _journal_game(record: str | None) -> str | None:
     return "royals-riots" if JOURNAL_FORMAT.encode() in head else None
 
 
+#: Seconds between two tries of a headless joiner whose host does not answer yet.
+PROBE_RETRY = 0.5
+
+
+def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int | None:
+    """Set ``args.game`` (and ``args.connected``) from the host's hello (:func:`probe_host`).
+    Nobody answering yet: the window's join screen keeps trying and learns the game itself
+    (``"rose-king"`` is its start); a headless joiner tries again every :data:`PROBE_RETRY`
+    seconds until ``--timeout``, as its session would, rather than guess a game. Returns an
+    exit status when it must stop (1: not a Rose King program there, or nobody answered)."""
+    from net.royals_session import probe_host
+    deadline = clock() + args.timeout
+    told = False
+    while True:
+        try:
+            args.game, sock, data = probe_host(args.address, args.port)
+            args.connected = (sock, data)
+            return None
+        except OSError as e:
+            if not args.headless:
+                args.game = "rose-king"
+                return None
+            if clock() >= deadline:
+                print(f"rose-king join: nobody answered at {args.address}:{args.port} within {args.timeout:g} "
+                      f"seconds ({e})", file=sys.stderr)
+                return 1
+            if not told:
+                told = True
+                print(f"rose-king join: nobody answers at {args.address}:{args.port} yet; trying again…", flush=True)
+            sleep(min(PROBE_RETRY, max(0.0, deadline - clock())))
+        except ValueError as e:
+            print(f"rose-king join: {e}", file=sys.stderr)
+            return 1
+
+
 def run(args: argparse.Namespace) -> int:
     args.address, args.port = args.target
     args.connected = None
     if args.game is None:
         args.game = _journal_game(args.record)
     if args.game is None:
-        from net.royals_session import probe_host
-        try:
-            args.game, sock, data = probe_host(args.address, args.port)
-            args.connected = (sock, data)
-        except OSError:
-            args.game = "rose-king"  # nobody answers yet: Rose King's joiner keeps trying (its status says so)
-        except ValueError as e:
-            print(f"rose-king join: {e}", file=sys.stderr)
-            return 1
+        status = _learn_game(args)
+        if status is not None:
+            return status
     return run_peer(args, "join")
 
 

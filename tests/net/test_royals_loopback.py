@@ -762,3 +762,59 @@ def test_an_idle_session_does_no_work_between_ticks(sessions):
     while time.monotonic() < end:
         host.wait(0.2)
     assert calls == {"refresh": 0, "turn": 0} and host.my_turn
+
+
+def test_a_joiner_started_before_a_royals_host_learns_the_game_from_its_hello(tmp_path):
+    """``rose-king join`` without ``--game`` while nobody answers yet: it waits for the host and
+    plays Royals & Riots when a Royals & Riots host comes (it used to settle on Rose King and
+    loop on refused hellos)."""
+    import socket
+    from tests.net.test_cli import Proc
+    hold = socket.socket()
+    hold.bind(("127.0.0.1", 0))  # bound, not listening: connections are refused until the host comes
+    port = hold.getsockname()[1]
+    procs = []
+    try:
+        bo = Proc("join", f"127.0.0.1:{port}", "--name", "Bo", "--headless", "--ai", "random", "--record",
+                  str(tmp_path / "Bo.json"), "--timeout", str(LIMIT))
+        procs.append(bo)
+        bo.expect("nobody answers")
+        hold.close()
+        host = Proc("host", "--game", "royals-riots", "--seats", "2", "--port", str(port), "--bind", "127.0.0.1",
+                    "--name", "Ann", "--headless", "--ai", "random", "--record", str(tmp_path / "h.json"),
+                    "--timeout", str(LIMIT))
+        procs.append(host)
+        for p in procs:
+            assert p.finish() == 0, p.lines
+        assert any("match over: ok finished" in line for line in bo.lines), bo.lines
+        assert (tmp_path / "h.json").read_text() == (tmp_path / "Bo.json").read_text()
+        assert not any("schema" in line or "refused" in line for line in bo.lines + host.lines)
+    finally:
+        hold.close()
+        for p in procs:
+            p.kill()
+
+
+def test_a_headless_joiner_gives_up_after_its_timeout_and_the_window_does_not_wait(capsys):
+    import argparse
+    import socket
+    from game.commands import join
+    with socket.socket() as hold:
+        hold.bind(("127.0.0.1", 0))
+        port = hold.getsockname()[1]
+        now = [0.0]
+        tries = []
+
+        def sleep(seconds: float) -> None:
+            tries.append(seconds)
+            now[0] += seconds
+        args = argparse.Namespace(address="127.0.0.1", port=port, timeout=2.0, headless=True, game=None,
+                                  connected=None)
+        assert join._learn_game(args, clock=lambda: now[0], sleep=sleep) == 1
+        assert len(tries) == 4 and args.game is None
+        out = capsys.readouterr()
+        assert out.out.count("nobody answers") == 1 and "nobody answered" in out.err and "within 2 seconds" in out.err
+        windowed = argparse.Namespace(address="127.0.0.1", port=port, timeout=2.0, headless=False, game=None,
+                                      connected=None)
+        assert join._learn_game(windowed, clock=lambda: now[0], sleep=sleep) is None
+        assert windowed.game == "rose-king" and len(tries) == 4  # its join screen keeps trying by itself
