@@ -105,6 +105,11 @@ def ply_of(reason: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+#: The closing codes :func:`failure_text` words (any other reads as a failed connection).
+STOP_CODES = frozenset({"illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role",
+                        "self", "internal"})
+
+
 def failure_text(code: str, who: str = "", ply: int = 0) -> str:
     """Why a LAN game stopped, for the players, in the current language (both games).
 

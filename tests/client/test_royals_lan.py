@@ -648,3 +648,29 @@ def test_a_refused_play_reads_in_the_players_language(app, driver):
         assert scene.explain("wrong seat: seat 3 is to play") == "Cy ist am Zug."
     finally:
         i18n.set_language("en")
+
+
+def test_a_full_table_is_explained_in_the_players_language(app, tmp_path):
+    """Over loopback: a host of 2 seats, one joiner seated; a second joiner's lobby says in German
+    that there is no seat for it (the host's English reason is not shown)."""
+    from game import i18n
+    host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+    bo = RoyalsSession.join("Bo", "127.0.0.1", host.port)
+    i18n.set_language("de")
+    try:
+        run_until(app, lambda: host.can_start, "Bo seated", peers=(bo.poll, host.poll))
+        join = RoyalsJoinScene(app, name="Cy", listen=False, store=SaveStore(tmp_path))
+        app.push(join)
+        join.join("127.0.0.1", host.port)
+        run_until(app, lambda: isinstance(app.top, RoyalsLobby) and app.top.error, "the refusal",
+                  peers=(bo.poll, host.poll))
+        lobby = app.top
+        assert lobby.error == "An diesem Tisch gibt es keinen Platz für diesen Spieler."
+        assert "full" not in lobby.error
+        app.step(STEP)  # drawn as "Die Partie kann nicht starten: ..."
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        bo.close()
+        host.close()

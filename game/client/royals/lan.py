@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from game.i18n import N_, _
-from game.lan import failure_text
+from game.lan import STOP_CODES, failure_text
 from game.settings import MAX_NAME_LENGTH
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
@@ -779,8 +779,8 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             self.notice = _("Your earlier match at this host is over: joining its new table.")
             return
         for i, e in enumerate(events):
-            if isinstance(e, Failed):
-                self.error = e.reason
+            if isinstance(e, Failed):  # a known code in our language (a full table, another match...)
+                self.error = failure_text(e.code) if e.code in STOP_CODES else e.reason
             elif isinstance(e, StatusChanged) and e.status in ("failed", "closed"):
                 self.error = self.error or e.reason
             if (isinstance(e, StatusChanged) and e.status == "playing") or (
