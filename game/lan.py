@@ -107,7 +107,7 @@ def ply_of(reason: str) -> int:
 
 #: The closing codes :func:`failure_text` words (any other reads as a failed connection).
 STOP_CODES = frozenset({"illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role",
-                        "self", "internal"})
+                        "self", "internal", "order", "schema", "frame", "flood"})
 
 
 def failure_text(code: str, who: str = "", ply: int = 0) -> str:
@@ -118,8 +118,8 @@ def failure_text(code: str, who: str = "", ply: int = 0) -> str:
     ``forfeit`` (a secret withheld or changed), ``desync`` (the state hashes or the copies of
     the game differ), ``sync`` (a resumed copy does not check), ``left`` (the host left),
     ``version``, ``game`` (the seat belongs to another game), ``seat`` (no seat: the table is
-    full, or the seat cannot be proved), ``role``/``self`` (a machine meets itself), ``internal``
-    (an error of this program); anything else reads as a failed connection. ``who`` is the name
+    full, or the seat cannot be proved), ``role``/``self`` (a machine meets itself), ``order``/``schema``/``frame``/``flood``
+    (the peer broke the protocol), ``internal`` (an error of this program); anything else reads as a failed connection. ``who`` is the name
     of the player at fault ("" when none is named) and ``ply`` the engine ply where it happened
     (0: unknown). The English detail stays in the record and the report files; this is what the screen shows.
     """
@@ -155,6 +155,8 @@ def failure_text(code: str, who: str = "", ply: int = 0) -> str:
         return _("There is no seat for this player at that table.")
     if code in ("role", "self"):
         return _("This machine cannot play against itself.")
+    if code in ("order", "schema", "frame", "flood"):
+        return _("The other program broke the network protocol: the game was stopped.")
     if code == "internal":
         return _("An error in this program stopped the game.")
     return _("The game was stopped: the connection failed.")

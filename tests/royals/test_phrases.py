@@ -173,7 +173,7 @@ def test_failure_sentences_of_a_stopped_lan_game(german):
     assert ply_of("ply 12 differs: we have NE2, the peer sent S1") == 12 and ply_of("no number") == 0
     sentences = {code: failure_text(code, "Cy", 3) for code in
                  ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role", "internal",
-                  "eof")}
+                  "order", "eof")}
     assert len(set(sentences.values())) == len(sentences)
     i18n.set_language("en")
     for code, text in sentences.items():
