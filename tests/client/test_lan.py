@@ -442,3 +442,22 @@ def test_a_failed_check_is_shown_in_the_players_language(app, lan):
             f"{white} hat ein Geheimnis eines Münzwurfs zurückgehalten oder geändert und verliert das Spiel.")
     finally:
         i18n.set_language("en")
+
+
+def test_a_taken_seat_is_explained_in_the_players_language(app, lan, tmp_path):
+    """Over loopback: a game under way between Alice and Bob; a third player's waiting screen says
+    in German that there is no seat for it (the host's English reason is not shown)."""
+    from game import i18n
+    start(app, lan)
+    _lobby, host, peer, _store, made = lan
+    third = LanSession.join("Cy", "127.0.0.1", host.port, reconnect_delay=0.05)
+    made.append(third)
+    i18n.set_language("de")
+    try:
+        lobby = LanLobby(app, third, store=SaveStore(tmp_path / "cy"))
+        app.push(lobby)
+        run_until(app, peer, lambda: lobby.error, "the refusal")
+        assert lobby.error == "An diesem Tisch gibt es keinen Platz für diesen Spieler."
+        app.step(STEP)
+    finally:
+        i18n.set_language("en")

@@ -19,7 +19,7 @@ import pygame
 
 from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
-from game.lan import failure_text, ply_of
+from game.lan import STOP_CODES, failure_text, ply_of
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
@@ -515,8 +515,8 @@ class LanLobby(LobbyExit, ButtonScene):
         for i, e in enumerate(events):
             if isinstance(e, Closed) and e.code == "schema" and not self.addresses and self._other_game is None:
                 self._ask_which_game(session)  # a host of another game? (its hello is not ours)
-            if isinstance(e, Closed) and e.fatal:
-                self.error = e.reason
+            if isinstance(e, Closed) and e.fatal:  # a known code in our language (a taken seat, another game...)
+                self.error = failure_text(e.code) if e.code in STOP_CODES else e.reason
             elif isinstance(e, GameStarted) and e.adopted:
                 # This program held its seat but not the moves: the game was rebuilt from the other
                 # player's checked copy (docs/protocol.md, "Resume"). Ask before playing on with it.
