@@ -84,79 +84,64 @@ def illegal_text(reason: str, name: SeatName | None = None) -> str:
     return _("That is not allowed now.")
 
 
+#: Reasons whose sentence takes no figure: the reason's first words -> the sentence (N_-marked).
+_SENTENCES: tuple[tuple[tuple[str, ...], str], ...] = (
+    # the order of play (ruling 4, 5, 9)
+    (("match already over",), N_("The match is over.")),
+    (("unknown seat",), N_("There is no such seat at this table.")),
+    (("not seat", "not a decision of seat"), N_("That is not your decision now.")),
+    (("it is not our turn",), N_("It is not your turn.")),
+    (("the match is not being played",), N_("The match is not being played right now.")),
+    (("hand choices come first",), N_("First everyone chooses the cards to keep in hand.")),
+    (("draw piles come first",), N_("First everyone lays the rest of their cards down as their draw pile.")),
+    (("the round's starter comes first",), N_("First the player who starts the round is chosen.")),
+    # playing a card (ruling 5)
+    (("not in hand",), N_("That card is not in your hand.")),
+    # the Thief (ruling 6)
+    (("the Thief must choose first",), N_("First the Thief's player chooses whom to rob.")),
+    (("no Thief in this trick", "no theft is pending"), N_("Nobody played the Thief in this trick.")),
+    (("the Thief has already chosen",), N_("The Thief's player has already chosen.")),
+    (("cannot steal from yourself",), N_("You cannot rob yourself with the Thief.")),
+    (("target has no cards",), N_("That player has no cards in hand to steal.")),
+    (("card not in that hand",), N_("That card is not in that player's hand.")),
+    # the Executioner (ruling 7)
+    (("the Executioner must choose first",),
+     N_("First the Executioner's player chooses a card of the trick to execute.")),
+    (("no Executioner in this trick",), N_("Nobody played the Executioner in this trick.")),
+    (("cannot execute itself",), N_("The Executioner cannot execute itself.")),
+    (("card not in the trick",), N_("The Executioner can only execute a card of this trick.")),
+    # choosing the hand and the draw pile (ruling 4)
+    (("hand is not a subset of the deal",), N_("Choose your hand from the cards you were dealt.")),
+    (("bad pile",), N_("Your draw pile must hold exactly the dealt cards you did not keep in hand.")),
+    (("unexpected",), N_("That cannot be done at this point of the round.")),
+    (("not a legal action now",), N_("That is not allowed now.")),
+)
+
+
 def _illegal_sentence(reason: str, name: SeatName | None) -> str | None:
     r = reason.strip()
+    for prefixes, text in _SENTENCES:
+        if r.startswith(prefixes):
+            return _(text)
     seat = _number(r"seat (\d+)", r)
     who = seat_name(seat, name) if seat is not None else ""
-    # the order of play (ruling 4, 5, 9)
-    if r.startswith("match already over"):
-        return _("The match is over.")
-    if r.startswith("unknown seat"):
-        return _("There is no such seat at this table.")
     if r.startswith("wrong seat"):
         return _("It is {name}'s turn.").format(name=who)
-    if r.startswith("not seat") or r.startswith("not a decision of seat"):
-        return _("That is not your decision now.")
-    if r.startswith("it is not our turn"):
-        return _("It is not your turn.")
-    if r.startswith("the match is not being played"):
-        return _("The match is not being played right now.")
     if r.startswith("the deal comes first") or r.startswith("a chance event comes first") \
             or r.startswith("bad deal") or r.endswith("is not a public action"):
         return _("Wait: the cards are being dealt or drawn.")
-    if r.startswith("hand choices come first"):
-        return _("First everyone chooses the cards to keep in hand.")
-    if r.startswith("draw piles come first"):
-        return _("First everyone lays the rest of their cards down as their draw pile.")
-    if r.startswith("the round's starter comes first"):
-        return _("First the player who starts the round is chosen.")
     if r.startswith("wrong starter"):
         return _("A player of {name}'s team starts this round.").format(name=who)
-    # playing a card (ruling 5: follow the led rank)
-    if r.startswith("not in hand"):
-        return _("That card is not in your hand.")
     if r.startswith("must follow"):
         rank = _rank(r[len("must follow"):].strip())
         return _("You must follow {rank}.").format(rank=rank_name(rank)) if rank is not None \
             else _("You must follow the led rank.")
     if r.startswith("a ") and r.endswith("action during the play"):
         return _("Now a card is played into the trick.")
-    # the Thief (ruling 6)
-    if r.startswith("the Thief must choose first"):
-        return _("First the Thief's player chooses whom to rob.")
-    if r.startswith("no Thief in this trick") or r.startswith("no theft is pending"):
-        return _("Nobody played the Thief in this trick.")
-    if r.startswith("the Thief has already chosen"):
-        return _("The Thief's player has already chosen.")
     if r.startswith("the Thief chose seat"):
         return _("The Thief's player chose to rob {name}.").format(name=who)
-    if r.startswith("cannot steal from yourself"):
-        return _("You cannot rob yourself with the Thief.")
-    if r.startswith("target has no cards"):
-        return _("That player has no cards in hand to steal.")
-    if r.startswith("card not in that hand"):
-        return _("That card is not in that player's hand.")
-    # the Executioner (ruling 7)
-    if r.startswith("the Executioner must choose first"):
-        return _("First the Executioner's player chooses a card of the trick to execute.")
-    if r.startswith("no Executioner in this trick"):
-        return _("Nobody played the Executioner in this trick.")
-    if r.startswith("cannot execute itself"):
-        return _("The Executioner cannot execute itself.")
-    if r.startswith("card not in the trick"):
-        return _("The Executioner can only execute a card of this trick.")
-    # choosing the hand and the draw pile (ruling 4)
-    if r.startswith("hand is not a subset of the deal"):
-        return _("Choose your hand from the cards you were dealt.")
     if r.startswith("wrong hand size"):
         count = _number(r"holds (\d+)", r) or 0
         return ngettext("Your hand must hold exactly {count} different card.",
                         "Your hand must hold exactly {count} different cards.", count).format(count=count)
-    if r.startswith("bad pile"):
-        return _("Your draw pile must hold exactly the dealt cards you did not keep in hand.")
-    if r.startswith("unexpected"):
-        return _("That cannot be done at this point of the round.")
-    if r.startswith("not a legal action now"):
-        return _("That is not allowed now.")
     return None
-
