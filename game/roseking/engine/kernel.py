@@ -309,32 +309,16 @@ def territories(stones: int) -> list[int]:
 
 
 def score_of(stones: int) -> int:
-    """Sum over the territories of a stone mask of their size squared (ruling 8).
-
-    Lone stones (no edge neighbour of their colour) are counted at once; the other
-    territories are grown from their lowest stone (:func:`spread` inlined: this runs at the
-    end of every validated game).
-    """
-    na, ni, full = _NOT_FILE_A, _NOT_FILE_I, FULL_BOARD
-    lone = stones & ~(((stones << 1) & na) | ((stones >> 1) & ni) | ((stones << SIZE) & full) | (stones >> SIZE))
-    total = lone.bit_count()
-    stones ^= lone
-    while stones:
-        comp = stones & -stones
-        while True:
-            grown = (comp | ((comp << 1) & na) | ((comp >> 1) & ni) | ((comp << SIZE) & full)
-                     | (comp >> SIZE)) & stones
-            if grown == comp:
-                break
-            comp = grown
-        total += comp.bit_count() ** 2
-        stones ^= comp
-    return total
+    """Sum over the territories of a stone mask of their size squared (ruling 8)."""
+    return score_and_largest(stones)[0]
 
 
 def score_and_largest(stones: int) -> tuple[int, int]:
     """``(score_of(stones), size of the largest territory)`` in one pass (ruling 8's first two
-    criteria; ``(0, 0)`` without stones). The computer players' evaluations memoise it."""
+    criteria; ``(0, 0)`` without stones). Lone stones (no edge neighbour of their colour) are
+    counted at once; the other territories are grown from their lowest stone (:func:`spread`
+    inlined: this runs at the end of every validated game, and the computer players'
+    evaluations memoise it)."""
     na, ni, full = _NOT_FILE_A, _NOT_FILE_I, FULL_BOARD
     lone = stones & ~(((stones << 1) & na) | ((stones >> 1) & ni) | ((stones << SIZE) & full) | (stones >> SIZE))
     total = lone.bit_count()
@@ -359,12 +343,10 @@ def score_and_largest(stones: int) -> tuple[int, int]:
 def decide(red: int, white: int) -> tuple[int | None, str]:
     """Winner (0 Red, 1 White, None for a draw) and the deciding rule for two stone masks:
     ``"score"``, ``"largest territory"``, ``"stones"`` or ``"draw"`` (ruling 8's order)."""
-    rs, ws = score_of(red), score_of(white)
+    rs, rl = score_and_largest(red)
+    ws, wl = score_and_largest(white)
     if rs != ws:
         return (0 if rs > ws else 1), "score"
-    rt, wt = territories(red), territories(white)
-    rl = rt[0].bit_count() if rt else 0
-    wl = wt[0].bit_count() if wt else 0
     if rl != wl:
         return (0 if rl > wl else 1), "largest territory"
     rn, wn = red.bit_count(), white.bit_count()
