@@ -699,7 +699,7 @@ class RoyalsSession(Mailbox):
         if seat is None or seat.peer is not peer:
             probe = closed.code == "bye" and closed.by_peer and peer.hello is None  # detect_game looked
             if not peer.link.settled and not probe:
-                self._emit(Refused("connect", f"a connection was refused: {closed.reason}"))
+                self._emit(Refused("connect", f"a connection was refused: {closed.reason}", closed.code))
             return
         seat.peer = None
         if self._match is not None and closed.by_peer and closed.code in _MATCH_ERRORS:

@@ -55,10 +55,16 @@ class StatusChanged:
 
 @dataclass(frozen=True)
 class Refused:
-    """A local action could not be carried out (``reason`` says why); nothing was sent."""
+    """A local action could not be carried out (``reason`` says why, in English, for logs);
+    nothing was sent. ``action`` is the command (``"play"``, ``"resign"``, ``"rematch"``, ...),
+    or ``"connect"`` for a connection turned away before it took a seat, with ``code`` the
+    closing code it was sent (docs/protocol.md, "Closing codes"; ``""`` otherwise). Screens word
+    it from ``action``, the reason's family and ``code`` (``game.roseking.phrases.refused_text``,
+    ``game.royals.phrases.refused_text``), never showing ``reason``."""
 
     action: str
     reason: str
+    code: str = ""
 
 
 @dataclass(frozen=True)
@@ -464,7 +470,7 @@ class LanSession(Mailbox):
                 closed = next((e for e in events if isinstance(e, Closed)), None)
                 if closed is not None:
                     self._drop(sel, sock)
-                    self._emit(Refused("connect", f"a connection was refused: {closed.reason}"))
+                    self._emit(Refused("connect", f"a connection was refused: {closed.reason}", closed.code))
                 return
         self._flush(sel, sock)
         out: list[SessionEvent] = []
@@ -493,7 +499,7 @@ class LanSession(Mailbox):
                 elif self.role is Role.JOIN:
                     self._set_status("interrupted")
                 else:
-                    out = [Refused("connect", f"a connection was refused: {closed.reason}")]
+                    out = [Refused("connect", f"a connection was refused: {closed.reason}", closed.code)]
                     if game is not None and not game.over:
                         self._set_status("interrupted")
                     else:

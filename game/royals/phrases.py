@@ -145,3 +145,44 @@ def _illegal_sentence(reason: str, name: SeatName | None) -> str | None:
         return ngettext("Your hand must hold exactly {count} different card.",
                         "Your hand must hold exactly {count} different cards.", count).format(count=count)
     return None
+
+
+# --------------------------------------------------------------------------- LAN play
+def connection_refused_text(code: str) -> str:
+    """What the host's lobby or table says when a connection is turned away before it takes a
+    seat (a ``Refused`` of action ``"connect"``), from the closing code the session sent it
+    (docs/protocol.md, "Closing codes"): ``seat`` (the table is full, or the seat could not be
+    proved), ``game`` (a seat of another match), ``version``; any other reads as a refused connection."""
+    if code == "seat":
+        return _("A player tried to join and was turned away: the table is full.")
+    if code == "game":
+        return _("A player of another match tried to join and was turned away.")
+    if code == "version":
+        return _("A player with another version of the program tried to join and was turned away.")
+    return _("A connection from another machine was refused.")
+
+
+def refused_text(action: str, reason: str, code: str = "", name: SeatName | None = None) -> str:
+    """Why a LAN session did not carry out the local ``action`` (a ``Refused`` event of
+    :class:`net.royals_session.RoyalsSession`, or the ValueError its ``start`` and
+    ``hand_to_computer`` raise), as a whole sentence in the current language: ``"play"`` is
+    worded by :func:`illegal_text`; ``"start"`` (the host starts the match) and ``"computer"``
+    (the host hands a dropped seat to a computer) by the reason's family; ``"connect"`` (a
+    connection turned away) from ``code`` by :func:`connection_refused_text`. ``reason`` (English)
+    stays in the logs; one without a sentence here reads "That is not allowed now."."""
+    if action == "connect":
+        return connection_refused_text(code)
+    r = reason.lower()
+    if "already started" in r:
+        return _("The match has already started.")
+    if "every person seat" in r:
+        return _("Every open seat must first be taken by a connected player.")
+    if "only the host" in r:
+        return _("Only the host can do that.")
+    if "dropped player's seat" in r:
+        return _("Only the seat of a player who lost the connection can be handed to a computer.")
+    if "unknown computer level" in r:
+        return _("There is no such computer level.")
+    if "has not started" in r:
+        return _("The match has not started yet.")
+    return illegal_text(reason, name)

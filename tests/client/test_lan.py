@@ -461,3 +461,36 @@ def test_a_taken_seat_is_explained_in_the_players_language(app, lan, tmp_path):
         app.step(STEP)
     finally:
         i18n.set_language("en")
+
+
+def test_refusals_from_the_session_and_a_turned_away_player_read_in_the_players_language(app, lan):
+    """Over loopback, in German: a rematch offered while the game is under way (the session's thread
+    refuses it) and a third player knocking on the host (turned away: both colours are taken) show
+    whole German sentences on the host's game screen, never the session's English reason."""
+    from game import i18n
+    from net.transport import Refused
+    scene = start(app, lan)
+    _lobby, host, peer, _store, made = lan
+    i18n.set_language("de")
+    try:
+        host.offer_rematch()
+        run_until(app, peer, lambda: scene.toast is not None and scene.toast[0].startswith("Eine Revanche"),
+                  "the refused rematch")
+        assert scene.toast[0] == "Eine Revanche kann erst angeboten werden, wenn die Partie vorbei ist."
+        scene.toast = None
+        third = LanSession.join("Cy", "127.0.0.1", host.port, reconnect_delay=0.05)
+        made.append(third)
+        run_until(app, (peer, None), lambda: scene.toast is not None, "the turned-away player")
+        assert scene.toast[0] == ("Ein anderer Spieler wollte dieser Partie beitreten und wurde abgewiesen: "
+                                  "Beide Farben sind vergeben.")
+        assert "refused" not in scene.toast[0]
+        app.step(STEP)  # drawn
+        # a move the session refuses at once (LanMatch.submit) and an unknown code are worded the same way
+        from game.roseking.phrases import refused_text
+        assert refused_text("play", "NE2: not connected to the other player") == \
+            "Warte: Die Verbindung zum anderen Spieler steht noch nicht."
+        assert refused_text("connect", "a connection was refused: bad hello", "frame") == \
+            "Eine Verbindung von einem anderen Rechner wurde abgelehnt."
+        assert Refused("connect", "x").code == ""
+    finally:
+        i18n.set_language("en")

@@ -674,3 +674,37 @@ def test_a_full_table_is_explained_in_the_players_language(app, tmp_path):
             app.pop()
         bo.close()
         host.close()
+
+
+def test_refusals_at_the_network_table_read_in_the_players_language(app, tmp_path):
+    """Over loopback, in German, at the host's table of a match under way: a third player knocking
+    (turned away: the table is full) and a seat handed to a computer that is not a dropped
+    player's show whole German sentences, never the session's English reason."""
+    from game import i18n
+    app.options.anim_speed = 0.0
+    lobby = open_host_table(app, 2, {}, tmp_path)
+    session = lobby.session
+    joiner = RoyalsSession.join("Bo", "127.0.0.1", session.port)
+    bo = headless_joiner(joiner)
+    cy = None
+    i18n.set_language("de")
+    try:
+        run_until(app, lambda: session.can_start, "Bo seated", [bo])
+        lobby.start()
+        run_until(app, lambda: isinstance(app.top, LanTableScene), "the table", [bo])
+        table: LanTableScene = app.top
+        table.toast = ""
+        cy = RoyalsSession.join("Cy", "127.0.0.1", session.port)
+        run_until(app, lambda: table.toast.startswith("Ein Spieler"), "the turned-away player", [bo, cy.poll])
+        assert table.toast == "Ein Spieler wollte beitreten und wurde abgewiesen: Der Tisch ist voll."
+        table.hand_over(2)  # Bo is connected: not a dropped player's seat
+        assert table.toast == ("Nur der Platz eines Spielers, der die Verbindung verloren hat, kann einem Computer "
+                               "übergeben werden.")
+        app.step(STEP)
+    finally:
+        i18n.set_language("en")
+        for s in (cy, joiner):
+            if s is not None:
+                s.close()
+        while app.scenes:
+            app.pop()

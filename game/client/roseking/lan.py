@@ -20,6 +20,7 @@ import pygame
 from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
 from game.lan import STOP_CODES, failure_text, ply_of
+from game.roseking.phrases import refused_text
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
@@ -159,7 +160,7 @@ class LanMatch(Match):
         try:
             self.session.play(move)
         except IllegalMoveError as e:
-            return str(e)
+            return refused_text("play", str(e))
         self._can_move = False
         return None
 
@@ -243,8 +244,8 @@ class LanGameScene(GameScene):
                 self.saved = keep_record(self.match.session, self.store)
             elif isinstance(e, RematchOffered):
                 self.say(_("{name} offers a rematch.").format(name=self.peer_name()), ok=True)
-            elif isinstance(e, Refused):
-                self.say(e.reason)
+            elif isinstance(e, Refused):  # in our language; the English reason is for logs
+                self.say(refused_text(e.action, e.reason, e.code))
 
     def announce(self, started: GameStarted) -> None:
         """The banner at the start of a game: who the opponent is and our colour, or a resume."""

@@ -33,6 +33,7 @@ import pygame
 
 from game.i18n import N_, _
 from game.lan import STOP_CODES, failure_text
+from game.royals.phrases import refused_text
 from game.settings import MAX_NAME_LENGTH
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
@@ -298,8 +299,8 @@ class LanTableScene(RoyalsTableScene):
             elif isinstance(e, StatusChanged):
                 if e.status in ("failed", "closed") and not self.failure and self.record is None:
                     self.failure = failure_text("")
-            elif isinstance(e, Refused):
-                self.say(e.reason)
+            elif isinstance(e, Refused):  # in our language; the English reason is for logs
+                self.say(refused_text(e.action, e.reason, e.code, self.match.name))
             elif isinstance(e, WriteFailed):
                 self.say(_("The record could not be written: {reason}").format(reason=e.reason))
         if not events and self._followed:
@@ -387,7 +388,7 @@ class LanTableScene(RoyalsTableScene):
         try:
             self.session.hand_to_computer(seat, self.level)
         except ValueError as e:
-            self.say(str(e))
+            self.say(refused_text("computer", str(e), name=self.match.name))
             return
         self.asked.add(seat)
 
@@ -758,7 +759,7 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             try:
                 self.session.start()
             except ValueError as e:
-                self.error = str(e)
+                self.error = refused_text("start", str(e))
 
     def update(self, dt: float) -> None:
         from net.royals_session import Failed, StatusChanged
