@@ -1,6 +1,6 @@
 """What the LAN command line and the window's LAN screens share: the default player
-name, ``HOST[:PORT]`` parsing, resuming from a ``--record`` journal, and why a stopped
-LAN game stopped in the player's language.
+name, ``HOST[:PORT]`` parsing, resuming from a ``--record`` journal, and the ply a protocol
+reason names. (Why a LAN game stopped is worded by each game's phrases, ``stop_text``.)
 
 Kept below both :mod:`game.commands` and :mod:`game.client` so neither imports the other.
 """
@@ -12,10 +12,8 @@ import getpass
 import re
 from pathlib import Path
 
-from game.i18n import _
 from game.settings import MAX_NAME_LENGTH
 from net import DEFAULT_PORT
-
 
 
 def default_name(fallback: str) -> str:
@@ -105,58 +103,3 @@ def ply_of(reason: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-#: The closing codes :func:`failure_text` words (any other reads as a failed connection).
-STOP_CODES = frozenset({"illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role",
-                        "self", "internal", "order", "schema", "frame", "flood"})
-
-
-def failure_text(code: str, who: str = "", ply: int = 0) -> str:
-    """Why a LAN game stopped, for the players, in the current language (both games).
-
-    ``code`` is the closing code of docs/protocol.md that stopped it: ``illegal`` (a move or
-    play the rules do not allow), ``coin`` (a check of a coin or of the host's reveal failed),
-    ``forfeit`` (a secret withheld or changed), ``desync`` (the state hashes or the copies of
-    the game differ), ``sync`` (a resumed copy does not check), ``left`` (the host left),
-    ``version``, ``game`` (the seat belongs to another game), ``seat`` (no seat: the table is
-    full, or the seat cannot be proved), ``role``/``self`` (a machine meets itself), ``order``/``schema``/``frame``/``flood``
-    (the peer broke the protocol), ``internal`` (an error of this program); anything else reads as a failed connection. ``who`` is the name
-    of the player at fault ("" when none is named) and ``ply`` the engine ply where it happened
-    (0: unknown). The English detail stays in the record and the report files; this is what the screen shows.
-    """
-    if code == "illegal":
-        if who and ply:
-            return _("{name} made a move the rules do not allow (move {ply}): the game was stopped.").format(
-                name=who, ply=ply)
-        if ply:
-            return _("A move the rules do not allow (move {ply}): the game was stopped.").format(ply=ply)
-        return _("A move the rules do not allow: the game was stopped.")
-    if code == "coin":
-        if who:
-            return _("The check of a coin toss failed on {name}'s side: the game was stopped.").format(name=who)
-        return _("The check of a coin toss failed: the game was stopped.")
-    if code == "forfeit":
-        if who:
-            return _("{name} withheld or changed a secret of a coin toss and forfeits the game.").format(name=who)
-        return _("A player withheld or changed a secret of a coin toss and forfeits the game.")
-    if code == "desync":
-        if ply:
-            return _("The check found that the machines' copies of the game differ at move {ply}: "
-                     "the game was stopped.").format(ply=ply)
-        return _("The check found that the machines' copies of the game differ: the game was stopped.")
-    if code == "sync":
-        return _("The copy of the game sent to resume it does not check out: the game was stopped.")
-    if code == "left":
-        return _("The host left: the game is over.")
-    if code == "version":
-        return _("The other game is a different version.")
-    if code == "game":
-        return _("This seat belongs to another game.")
-    if code == "seat":
-        return _("There is no seat for this player at that table.")
-    if code in ("role", "self"):
-        return _("This machine cannot play against itself.")
-    if code in ("order", "schema", "frame", "flood"):
-        return _("The other program broke the network protocol: the game was stopped.")
-    if code == "internal":
-        return _("An error in this program stopped the game.")
-    return _("The game was stopped: the connection failed.")

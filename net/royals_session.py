@@ -462,8 +462,12 @@ class RoyalsSession(Mailbox):
         self._close_mailbox()
 
     # ------------------------------------------------------------------ plumbing
-    def _set_status(self, status: str, reason: str = "") -> None:
+    def _set_status(self, status: str, code: str = "", text: str = "") -> None:
+        """Store and announce ``status`` with its line in the current language: ``text`` if given
+        (a ``playing`` line naming whom the table waits for), a ``failed`` line the sentence of the
+        closing ``code`` that stopped the match (the English reason stays in :class:`Failed` and the logs)."""
         from game.i18n import _
+        from game.royals.phrases import stop_text
         texts = {
             "connecting": _("Connecting to {address}…").format(address=f"{self.address}:{self.port}"),
             "lobby": (_("Waiting for players on port {port}").format(port=self.port) if self.role == "host"
@@ -471,10 +475,10 @@ class RoyalsSession(Mailbox):
             "playing": _("Playing Royals & Riots"),
             "interrupted": _("Connection interrupted, reconnecting…"),
             "over": _("Match over"),
-            "failed": _("The match cannot go on: {reason}").format(reason=reason),
+            "failed": stop_text(code),
             "closed": _("Disconnected"),
         }
-        text = texts[status] if status != "playing" or not reason else reason
+        text = text or texts[status]
         if self._new_status(status, text):
             self._emit(StatusChanged(status, text))
 
@@ -650,7 +654,7 @@ class RoyalsSession(Mailbox):
 
     def _fail(self, seat: int, ply: int, action: str, reason: str, code: str = "") -> None:
         self._emit(Failed(seat, ply, action, reason, code))
-        self._set_status("failed", reason)
+        self._set_status("failed", code)
 
     # ------------------------------------------------------------------ host: connections and lobby
     def _accept(self) -> None:
@@ -789,7 +793,7 @@ class RoyalsSession(Mailbox):
         if self._match is not None and self._status == "playing":
             from game.i18n import _
             away = [i.name for i in infos if not i.connected]
-            self._set_status("playing", _("Connection interrupted, waiting for {name} to come back…").format(
+            self._set_status("playing", text=_("Connection interrupted, waiting for {name} to come back…").format(
                 name=", ".join(away)) if away else "")
         rows = [[i.kind, i.name, i.connected] for i in infos]
         for s, seat in self._seats.items():
@@ -1241,7 +1245,7 @@ class RoyalsSession(Mailbox):
                                 self._after_link(x.peer)
                     self._emit(*final)
                     final = []
-                    self._set_status("failed", e.reason)
+                    self._set_status("failed", e.kind)
                 if self.role == "join":
                     self._fatal = True
                     self._save_journal()

@@ -33,6 +33,7 @@ from typing import Callable
 from game.fsutil import atomic_write_text
 from game.i18n import _
 from game.roseking.engine import DRAW, Color, IllegalMoveError, Move, Record, State
+from game.roseking.phrases import stop_text
 
 from . import DEFAULT_PORT
 from .journal import Journal
@@ -258,7 +259,10 @@ class LanSession(Mailbox):
     give_up = close
 
     # ------------------------------------------------------------------ background thread
-    def _set_status(self, status: str, reason: str = "") -> None:
+    def _set_status(self, status: str, code: str = "") -> None:
+        """Store and announce ``status`` with its line in the current language; a ``failed``
+        line is the sentence of the closing ``code`` that stopped the game (the English reason
+        stays in the :class:`Closed` event and the logs)."""
         peer = self._peer_name or _("the other player")
         texts = {
             "listening": _("Waiting for a player on port {port}").format(port=self.port),
@@ -268,7 +272,7 @@ class LanSession(Mailbox):
             "interrupted": (_("Connection interrupted, reconnecting…") if self.role is Role.JOIN
                             else _("Connection interrupted, waiting for {name} to come back…").format(name=peer)),
             "over": _("Game over"),
-            "failed": _("The game cannot go on: {reason}").format(reason=reason),
+            "failed": stop_text(code),
             "closed": _("Disconnected"),
         }
         text = texts[status]
@@ -495,7 +499,7 @@ class LanSession(Mailbox):
                 # never seated: a stranger, a wrong version, or a seat we could not prove
                 if self.role is Role.JOIN and closed.fatal:
                     self._fatal = True
-                    self._set_status("failed", closed.reason)
+                    self._set_status("failed", closed.code)
                 elif self.role is Role.JOIN:
                     self._set_status("interrupted")
                 else:
@@ -507,14 +511,14 @@ class LanSession(Mailbox):
             elif closed.fatal:
                 if self.role is Role.JOIN:
                     self._fatal = True
-                self._set_status("over" if closed.code == "forfeit" else "failed", closed.reason)
+                self._set_status("over" if closed.code == "forfeit" else "failed", closed.code)
             elif closed.code == "bye" and closed.by_peer:
                 if self.role is Role.JOIN:
                     self._fatal = True  # the host left on purpose: do not reconnect
                 if game is not None and game.over:
                     self._set_status("over")
                 elif self.role is Role.JOIN:
-                    self._set_status("failed", closed.reason)
+                    self._set_status("failed", "left")  # the host left on purpose
                 else:
                     self._set_status("interrupted")
             elif game is not None and game.over:

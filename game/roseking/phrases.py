@@ -310,3 +310,58 @@ def refused_text(action: str, reason: str, code: str = "") -> str:
     if action == "resign":
         return _("You cannot resign now.")
     return _("That move is not allowed.")
+
+
+def stop_text(code: str, who: str = "", move: int = 0) -> str:
+    """Why a LAN game of Rose King stopped (or could not start), for the players, in the current
+    language: the status line of a failed :class:`net.transport.LanSession`, the waiting screen's
+    refusal and the end panel of a stopped game.
+
+    ``code`` is the closing code of docs/protocol.md that stopped it: ``illegal`` (a move the
+    rules do not allow), ``coin`` (a check of a coin toss failed), ``forfeit`` (a secret withheld
+    or changed), ``desync`` (the two copies of the game differ), ``sync`` (a resumed copy does
+    not check), ``left``/``bye`` (the other player left), ``version``, ``game`` (the seat belongs
+    to another game), ``seat`` (no seat: both colours are taken, or the seat cannot be proved),
+    ``role``/``self`` (a machine meets itself), ``order``/``schema``/``frame``/``flood`` (the
+    other program broke the protocol), ``internal`` (an error of this program); anything else
+    reads as a failed connection. ``who`` is the name of the player at fault ("" when none is
+    named) and ``move`` the number of the move where it happened (0: unknown). The English
+    detail stays in the record and the report files.
+    """
+    if code == "illegal":
+        if who and move:
+            return _("{name} made a move the rules do not allow (move {ply}): the game was stopped.").format(
+                name=who, ply=move)
+        if move:
+            return _("A move the rules do not allow (move {ply}): the game was stopped.").format(ply=move)
+        return _("A move the rules do not allow: the game was stopped.")
+    if code == "coin":
+        if who:
+            return _("The check of a coin toss failed on {name}'s side: the game was stopped.").format(name=who)
+        return _("The check of a coin toss failed: the game was stopped.")
+    if code == "forfeit":
+        if who:
+            return _("{name} withheld or changed a secret of a coin toss and forfeits the game.").format(name=who)
+        return _("A player withheld or changed a secret of a coin toss and forfeits the game.")
+    if code == "desync":
+        if move:
+            return _("The check found that the machines' copies of the game differ at move {ply}: "
+                     "the game was stopped.").format(ply=move)
+        return _("The check found that the machines' copies of the game differ: the game was stopped.")
+    if code == "sync":
+        return _("The copy of the game sent to resume it does not check out: the game was stopped.")
+    if code in ("left", "bye"):
+        return _("The host left: the game is over.")
+    if code == "version":
+        return _("The other game is a different version.")
+    if code == "game":
+        return _("This seat belongs to another game.")
+    if code == "seat":
+        return _("There is no seat for this player at that table.")
+    if code in ("role", "self"):
+        return _("This machine cannot play against itself.")
+    if code in ("order", "schema", "frame", "flood"):
+        return _("The other program broke the network protocol: the game was stopped.")
+    if code == "internal":
+        return _("An error in this program stopped the game.")
+    return _("The game was stopped: the connection failed.")

@@ -186,3 +186,58 @@ def refused_text(action: str, reason: str, code: str = "", name: SeatName | None
     if "has not started" in r:
         return _("The match has not started yet.")
     return illegal_text(reason, name)
+
+
+def stop_text(code: str, who: str = "", ply: int = 0) -> str:
+    """Why a LAN match of Royals & Riots stopped (or could not start), for the players, in the
+    current language: the status line of a failed :class:`net.royals_session.RoyalsSession`,
+    the lobby's refusal and the table's panel of a stopped match.
+
+    ``code`` is the closing code of docs/protocol.md that stopped it (``Failed.code``):
+    ``illegal`` (a play the rules do not allow), ``coin`` (a check of the joint coin or of the
+    host's reveal failed), ``forfeit`` (a secret withheld or changed), ``desync`` (the copies of
+    the match differ), ``sync`` (a resumed copy does not check), ``left`` (the host left), ``bye``
+    (the host closed the table before the match), ``version``, ``game`` (the seat belongs to
+    another match), ``seat`` (no seat: the table is full, or the seat cannot be proved),
+    ``role``/``self``, ``order``/``schema``/``frame``/``flood`` (the other program broke the
+    protocol), ``internal``; anything else reads as a failed connection. ``who`` is the name of
+    the seat at fault ("" when none is named), ``ply`` the engine ply where it happened (0:
+    unknown). The English detail stays in the record and the report files.
+    """
+    if code == "illegal":
+        if who and ply:
+            return _("{name} made a move the rules do not allow (move {ply}): the game was stopped.").format(
+                name=who, ply=ply)
+        if ply:
+            return _("A move the rules do not allow (move {ply}): the game was stopped.").format(ply=ply)
+        return _("A move the rules do not allow: the game was stopped.")
+    if code == "coin":
+        if who:
+            return _("The check of a coin toss failed on {name}'s side: the game was stopped.").format(name=who)
+        return _("The check of a coin toss failed: the game was stopped.")
+    if code == "forfeit":
+        if who:
+            return _("{name} withheld or changed a secret of a coin toss and forfeits the game.").format(name=who)
+        return _("A player withheld or changed a secret of a coin toss and forfeits the game.")
+    if code == "desync":
+        if ply:
+            return _("The check found that the machines' copies of the game differ at move {ply}: "
+                     "the game was stopped.").format(ply=ply)
+        return _("The check found that the machines' copies of the game differ: the game was stopped.")
+    if code == "sync":
+        return _("The copy of the game sent to resume it does not check out: the game was stopped.")
+    if code in ("left", "bye"):
+        return _("The host left: the game is over.")
+    if code == "version":
+        return _("The other game is a different version.")
+    if code == "game":
+        return _("This seat belongs to another game.")
+    if code == "seat":
+        return _("There is no seat for this player at that table.")
+    if code in ("role", "self"):
+        return _("This machine cannot play against itself.")
+    if code in ("order", "schema", "frame", "flood"):
+        return _("The other program broke the network protocol: the game was stopped.")
+    if code == "internal":
+        return _("An error in this program stopped the game.")
+    return _("The game was stopped: the connection failed.")

@@ -458,6 +458,8 @@ def test_a_taken_seat_is_explained_in_the_players_language(app, lan, tmp_path):
         app.push(lobby)
         run_until(app, peer, lambda: lobby.error, "the refusal")
         assert lobby.error == "An diesem Tisch gibt es keinen Platz für diesen Spieler."
+        run_until(app, peer, lambda: third.status == "failed", "the failed status")
+        assert third.status_text == lobby.error  # the status line too (not drawn twice on this screen)
         app.step(STEP)
     finally:
         i18n.set_language("en")
@@ -494,3 +496,30 @@ def test_refusals_from_the_session_and_a_turned_away_player_read_in_the_players_
         assert Refused("connect", "x").code == ""
     finally:
         i18n.set_language("en")
+
+
+def test_the_host_leaving_reads_in_the_players_language_on_the_joiners_banner(app, tmp_path):
+    """Over loopback, in German: the window joins a headless host; the host leaves mid-game; the
+    joiner's connection banner (the session's status line) says why in a German sentence, never
+    the host's English reason."""
+    from game import i18n
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    hp = Peer(host)
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    app.reset(LanLobby(app, join, on_back=lambda: None, store=SaveStore(tmp_path)))
+    i18n.set_language("de")
+    try:
+        run_until(app, hp, lambda: isinstance(app.top, LanGameScene), "the game to start")
+        scene = app.top
+        run_until(app, (hp, Me(scene)), lambda: scene.match.state.ply >= 2, "a few moves")
+        host.close()
+        run_until(app, None, lambda: join.status == "failed", "the joiner to hear the host left")
+        assert join.status_text == "Der Gastgeber ist gegangen: Das Spiel ist vorbei."
+        app.step(STEP)  # the banner shows it under "Die Partie kann nicht weitergehen"
+        assert scene.waiting_line(scene.match.color) == "Die Partie kann nicht weitergehen"
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        join.close()
+        host.close()

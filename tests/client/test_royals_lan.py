@@ -708,3 +708,39 @@ def test_refusals_at_the_network_table_read_in_the_players_language(app, tmp_pat
                 s.close()
         while app.scenes:
             app.pop()
+
+
+def test_the_host_leaving_reads_in_the_players_language_in_the_lobby_and_at_the_table(app, tmp_path):
+    """Over loopback, in German, in the joiner's window: a host that closes its table before the
+    match, and one that leaves a match under way, are explained by whole German sentences (the
+    lobby's line, the session's status line, the table's panel), never the host's English reason."""
+    from game import i18n
+    i18n.set_language("de")
+    made: list = []
+    try:
+        for started in (False, True):
+            host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+            bo = RoyalsSession.join("Bo", "127.0.0.1", host.port)
+            made += [host, bo]
+            lobby = RoyalsLobby(app, bo, on_back=lambda: None, store=SaveStore(tmp_path))
+            app.reset(lobby)
+            run_until(app, lambda: host.can_start, "Bo seated", peers=(host.poll,))
+            if started:
+                host.start()
+                run_until(app, lambda: isinstance(app.top, LanTableScene), "the table", peers=(host.poll,))
+            host.close()
+            run_until(app, lambda: bo.status == "failed", "Bo to hear the host left")
+            app.step(STEP)
+            if started:
+                table = app.top
+                assert table.overlay() == ("failed",)
+                assert table.failure == "Der Gastgeber ist gegangen: Das Spiel ist vorbei."
+                assert bo.status_text == table.failure
+            else:
+                assert lobby.error == bo.status_text == "Der Gastgeber ist gegangen: Das Spiel ist vorbei."
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        for s in made:
+            s.close()

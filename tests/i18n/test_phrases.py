@@ -182,3 +182,38 @@ def test_settings_values():
     i18n.set_language("fr")
     assert (phrases.on_off_text(True), phrases.speed_text(0.6), phrases.volume_text(1)) == (
         "Activé", "Lente", "100\u00a0%")
+
+
+#: What LanSession.play and the connection's play/resign/offer_rematch raise (net/transport.py,
+#: net/roseking.py), as (action, reason); the last is an engine reason the click's check missed.
+LAN_REFUSALS = (("play", "NE2: not connected to the other player"), ("play", "NE2: game already over"),
+                ("play", "NE2: you play red"), ("play", "NE2: the previous action (or a draw) is still being settled"),
+                ("play", "NE2: a draw is being decided"), ("play", "NE2: still receiving the peer's moves"),
+                ("play", "no game is being played on this connection"),
+                ("resign", "the game is already over"),
+                ("rematch", "a rematch can be offered only when the game is over"), ("play", "NE2: square occupied"))
+
+
+def test_lan_refusals_and_stops_read_as_whole_sentences():
+    from pathlib import Path
+    source = "".join((Path(phrases.__file__).parents[2] / "net" / f).read_text(encoding="utf-8")
+                     for f in ("transport.py", "roseking.py"))
+    for _action, reason in LAN_REFUSALS[:-1]:  # still the sessions' words (else this list is stale)
+        assert reason.split(": ", 1)[-1].removesuffix("red") in source, reason  # ("you play {colour}")
+    i18n.set_language("de")
+    try:
+        texts = {reason: phrases.refused_text(action, reason) for action, reason in LAN_REFUSALS}
+        assert texts["NE2: not connected to the other player"] == \
+            texts["no game is being played on this connection"] == \
+            "Warte: Die Verbindung zum anderen Spieler steht noch nicht."
+        assert texts["NE2: game already over"] == texts["the game is already over"] == "Das Spiel ist vorbei."
+        assert len(set(texts.values())) == 6
+        stops = {code: phrases.stop_text(code, "Bob", 7) for code in
+                 ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role",
+                  "internal", "order", "eof")}
+        assert len(set(stops.values())) == len(stops) and "Zug 7" in stops["illegal"]
+        assert phrases.stop_text("bye") == stops["left"] and phrases.stop_text("schema") == stops["order"]
+        i18n.set_language("en")
+        assert all(phrases.stop_text(code, "Bob", 7) != text for code, text in stops.items())
+    finally:
+        i18n.set_language("en")

@@ -16,7 +16,7 @@ from itertools import islice
 import pytest
 
 from game import i18n
-from game.lan import failure_text, ply_of
+from game.lan import ply_of
 from game.royals import phrases
 from game.royals.engine import CARDS, Action, Card, Rng, State, cards_of
 from game.royals.engine import state as state_module
@@ -167,6 +167,7 @@ def test_every_reason_random_matches_produce_has_a_german_sentence(german, playe
 
 
 def test_failure_sentences_of_a_stopped_lan_game(german):
+    failure_text = phrases.stop_text
     assert failure_text("illegal", "Cy", 12) == \
         "Cy hat einen regelwidrigen Zug gemacht (Zug 12): Das Spiel wurde abgebrochen."
     assert "Zug 57" in failure_text("desync", ply=ply_of("seat 3, ply 57 (3 play P4): the hashes differ"))
@@ -178,3 +179,21 @@ def test_failure_sentences_of_a_stopped_lan_game(german):
     i18n.set_language("en")
     for code, text in sentences.items():
         assert failure_text(code, "Cy", 3) != text, code
+
+
+def test_refusals_of_the_lan_session_are_whole_sentences(german):
+    """Each refusal a RoyalsSession gives (its ``start``/``hand_to_computer`` ValueErrors, a
+    ``Refused`` of a play, a connection turned away) reads as its own German sentence."""
+    reasons = [("start", "the match has already started"),
+               ("start", "every person seat must be taken by a connected player first"),
+               ("start", "only the host starts the match"),
+               ("computer", "seat 2 is not a dropped player's seat of a match under way"),
+               ("computer", "unknown computer level 'godlike'"),
+               ("play", "the match has not started"),
+               ("play", "3 play K4: it is not our turn")]
+    texts = [phrases.refused_text(a, r) for a, r in reasons]
+    assert len(set(texts)) == len(texts) and "Das ist jetzt nicht erlaubt." not in texts
+    assert texts[-1] == "Du bist nicht am Zug."
+    connect = {code: phrases.refused_text("connect", "a connection was refused: ...", code)
+               for code in ("seat", "game", "version", "frame")}
+    assert len(set(connect.values())) == 4 and connect["seat"].endswith("Der Tisch ist voll.")

@@ -19,8 +19,8 @@ import pygame
 
 from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
-from game.lan import STOP_CODES, failure_text, ply_of
-from game.roseking.phrases import refused_text
+from game.lan import ply_of
+from game.roseking.phrases import refused_text, stop_text
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
@@ -412,12 +412,12 @@ class LanEndPanel(ButtonScene):
             color = COLOR_UI[over.winner]
         elif over.kind == "desync":
             title, color = _("The two games differ"), GOLD
-            lines = [failure_text("desync", ply=ply_of(over.reason)), _("Both machines wrote a report.")]
+            lines = [stop_text("desync", move=ply_of(over.reason)), _("Both machines wrote a report.")]
         else:
             title, color = (_("Illegal move") if over.kind == "illegal" else _("The game was stopped")), GOLD
             who = self.game.match.names[over.winner.other] if over.kind == "forfeit" and over.winner is not None \
                 else ""
-            lines = [failure_text(over.kind, who, ply_of(over.reason))]
+            lines = [stop_text(over.kind, who, ply_of(over.reason))]
         if self.game.saved:
             lines.append(_("The record is kept in the saved games."))
         return title, color, lines
@@ -516,8 +516,8 @@ class LanLobby(LobbyExit, ButtonScene):
         for i, e in enumerate(events):
             if isinstance(e, Closed) and e.code == "schema" and not self.addresses and self._other_game is None:
                 self._ask_which_game(session)  # a host of another game? (its hello is not ours)
-            if isinstance(e, Closed) and e.fatal:  # a known code in our language (a taken seat, another game...)
-                self.error = failure_text(e.code) if e.code in STOP_CODES else e.reason
+            if isinstance(e, Closed) and e.fatal:  # its code in our language (a taken seat, another game...)
+                self.error = stop_text(e.code)
             elif isinstance(e, GameStarted) and e.adopted:
                 # This program held its seat but not the moves: the game was rebuilt from the other
                 # player's checked copy (docs/protocol.md, "Resume"). Ask before playing on with it.
@@ -603,7 +603,7 @@ class LanLobby(LobbyExit, ButtonScene):
         nobody = self.nobody_answers()
         if nobody is not None:
             lines.append((nobody, 26, (255, 200, 150)))
-        elif session is not None:
+        elif session is not None and not (self.error and session.status == "failed"):  # (the error says it)
             dots = "." * (1 + int(self.clock * 2) % 3)
             lines.append((session.status_text + (dots if session.status != "failed" else ""), 26, CREAM))
         if self.error:

@@ -32,8 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from game.i18n import N_, _
-from game.lan import STOP_CODES, failure_text
-from game.royals.phrases import refused_text
+from game.royals.phrases import refused_text, stop_text
 from game.settings import MAX_NAME_LENGTH
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
@@ -295,10 +294,10 @@ class LanTableScene(RoyalsTableScene):
                 self.saved = keep_record(e.record, self.match, self.store)
             elif isinstance(e, Failed):  # the seat at fault by name, the code's sentence in our language
                 who = self.match.name(e.seat) if 1 <= e.seat <= self.match.players else ""
-                self.failure = failure_text(e.code, who, e.ply)
+                self.failure = stop_text(e.code, who, e.ply)
             elif isinstance(e, StatusChanged):
                 if e.status in ("failed", "closed") and not self.failure and self.record is None:
-                    self.failure = failure_text("")
+                    self.failure = stop_text("")
             elif isinstance(e, Refused):  # in our language; the English reason is for logs
                 self.say(refused_text(e.action, e.reason, e.code, self.match.name))
             elif isinstance(e, WriteFailed):
@@ -780,8 +779,8 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             self.notice = _("Your earlier match at this host is over: joining its new table.")
             return
         for i, e in enumerate(events):
-            if isinstance(e, Failed):  # a known code in our language (a full table, another match...)
-                self.error = failure_text(e.code) if e.code in STOP_CODES else e.reason
+            if isinstance(e, Failed):  # its code in our language (a full table, another match...)
+                self.error = stop_text(e.code)
             elif isinstance(e, StatusChanged) and e.status in ("failed", "closed"):
                 self.error = self.error or e.reason
             if (isinstance(e, StatusChanged) and e.status == "playing") or (
@@ -880,13 +879,16 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             status = _("Ready: start when you like.") if s.can_start else _("Waiting for players") + dots
         elif s.status == "lobby":
             status = _("Seated. Waiting for the host to start the match") + dots
+        elif s.status == "failed" and self.error:
+            status = ""  # the error below says why
         else:
             status = s.status_text + (dots if s.status not in ("failed", "closed") else "")
         if self.notice:
             status = f"{self.notice} {status}"
-        st = art.text(status, 26, CREAM, shadow=True, wrap=r.w - 80)
-        surface.blit(st, st.get_rect(midtop=(r.centerx, y)))
-        y += st.get_height() + 12
+        if status:
+            st = art.text(status, 26, CREAM, shadow=True, wrap=r.w - 80)
+            surface.blit(st, st.get_rect(midtop=(r.centerx, y)))
+            y += st.get_height() + 12
         if self.error:
             e = art.text(_("The match cannot start: {reason}").format(reason=self.error), 24, (255, 180, 160),
                          shadow=True, wrap=r.w - 80)
