@@ -12,6 +12,7 @@ import getpass
 import re
 from pathlib import Path
 
+from game.i18n import _
 from game.settings import MAX_NAME_LENGTH
 from net import DEFAULT_PORT
 
@@ -103,3 +104,29 @@ def ply_of(reason: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+
+
+def join_error_text(error: BaseException, address: str) -> str:
+    """Why joining the host at ``address`` (``"host:port"``) cannot start, as a whole sentence in
+    the current language, for both games' join screens: ``error`` is what
+    :func:`net.royals_session.probe_host` (reading the host's hello: the host's bytes decide it),
+    ``LanSession.join`` or ``RoyalsSession.join`` raised (ValueError, OSError). The English text is
+    read for its family only."""
+    text = str(error)
+    if isinstance(error, OSError):
+        return _("No connection to {address} could be opened.").format(address=address)
+    if "incompatible versions" in text:
+        return _("{address} runs another version of the program: both players need the same one.").format(
+            address=address)
+    if "without a hello" in text:
+        return _("{address} closed the connection without saying which game it hosts.").format(address=address)
+    if "is not a host" in text:
+        return _("{address} is a player's program, not a host.").format(address=address)
+    if "no game this program knows" in text:
+        return _("{address} hosts a game this program does not know.").format(address=address)
+    if "player name" in text:
+        return _("Your name cannot be used: choose one of 1 to {count} printable characters.").format(
+            count=MAX_NAME_LENGTH)
+    if "journal" in text:
+        return _("The saved seat of your earlier game there cannot be read.")
+    return _("{address} does not speak this program's network protocol.").format(address=address)

@@ -241,3 +241,14 @@ def stop_text(code: str, who: str = "", ply: int = 0) -> str:
     if code == "internal":
         return _("An error in this program stopped the game.")
     return _("The game was stopped: the connection failed.")
+
+
+def table_error_text(error: BaseException) -> str:
+    """Why the host's table cannot be opened (what ``RoyalsSession.host`` raised: an OSError when
+    no port can be listened on, a ValueError for a name or seats it refuses), as a whole
+    sentence in the current language; the English text is read for its family only."""
+    if isinstance(error, OSError):
+        return _("The table cannot be opened: no network port can be opened on this machine.")
+    if "player name" in str(error):
+        return _("The table cannot be opened: your name must be printable characters.")
+    return _("The table cannot be opened with these seats.")

@@ -744,3 +744,54 @@ def test_the_host_leaving_reads_in_the_players_language_in_the_lobby_and_at_the_
             app.pop()
         for s in made:
             s.close()
+
+
+def test_a_table_that_cannot_be_opened_and_a_host_that_speaks_nonsense_read_in_the_players_language(app, tmp_path):
+    """In German: the host set-up's error is a whole sentence (no port can be opened; a name the
+    session refuses), and the join screen words what a "host" on 127.0.0.1 sent instead of a hello
+    (bytes that are no frame, or nothing at all), never the English detail."""
+    import socket
+    import threading
+
+    from game import i18n
+
+    def refuse_port(name, port, **kw):
+        raise OSError(98, "Address already in use")
+
+    i18n.set_language("de")
+    try:
+        setup = RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1", store=SaveStore(tmp_path),
+                                session_factory=refuse_port)
+        app.push(setup)
+        setup.open_table()
+        assert setup.error == ("Der Tisch kann nicht eröffnet werden: Auf diesem Rechner lässt sich kein "
+                               "Netzwerkport öffnen.")
+        setup.session_factory = None  # the real session refuses a name with a control character
+        setup.field.text = "An\x07n"
+        setup.open_table()
+        assert app.top is setup and setup.error == \
+            "Der Tisch kann nicht eröffnet werden: Dein Name darf nur druckbare Zeichen enthalten."
+        app.step(STEP)
+        app.pop()
+        for sent, expected in ((b"\x00\x00\x00\x00nonsense", "spricht nicht das Netzwerkprotokoll dieses Programms."),
+                               (b"", "hat die Verbindung geschlossen, ohne zu sagen, welches Spiel dort läuft.")):
+            server = socket.create_server(("127.0.0.1", 0))
+            port = server.getsockname()[1]
+
+            def answer(server=server, sent=sent) -> None:
+                conn, _addr = server.accept()
+                with conn:
+                    conn.sendall(sent)
+                server.close()
+            threading.Thread(target=answer, daemon=True).start()
+            join = RoyalsJoinScene(app, name="Bo", listen=False, store=SaveStore(tmp_path))
+            app.push(join)
+            join.join("127.0.0.1", port)
+            run_until(app, lambda: join.error, "the probe's verdict")
+            assert join.error == f"127.0.0.1:{port} {expected}"
+            app.step(STEP)
+            app.pop()
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()

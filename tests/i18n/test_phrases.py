@@ -217,3 +217,32 @@ def test_lan_refusals_and_stops_read_as_whole_sentences():
         assert all(phrases.stop_text(code, "Bob", 7) != text for code, text in stops.items())
     finally:
         i18n.set_language("en")
+
+
+def test_join_errors_read_as_whole_sentences_naming_the_address():
+    """What probe_host and the sessions' join raise (net/royals_session.py, net/framing.py) reads,
+    in German, as its own sentence naming the address; none shows the English detail."""
+    from pathlib import Path
+
+    from game.lan import join_error_text
+    errors = [OSError(111, "Connection refused"),
+              ValueError("incompatible versions: this program speaks X 2, the peer X 1; ..."),
+              ValueError("h:1 closed the connection without a hello"), ValueError("h:1 is not a host"),
+              ValueError("h:1 sent a hello of no game this program knows"),
+              ValueError("a player name has a control character (1..32 printable characters), got 'a'"),
+              ValueError("bob.json: not a Royals & Riots LAN journal (bad)"),
+              ValueError("h:1 does not speak the Rose King LAN protocol")]
+    source = "".join((Path(phrases.__file__).parents[2] / "net" / f).read_text(encoding="utf-8")
+                     for f in ("royals_session.py", "framing.py"))
+    for fragment in ("incompatible versions", "closed the connection without a hello", "is not a host",
+                     "sent a hello of no game this program knows", "a player name", "not a Royals & Riots LAN journal",
+                     "does not speak the Rose King LAN protocol"):
+        assert fragment in source, fragment  # still the network code's words
+    i18n.set_language("de")
+    try:
+        texts = [join_error_text(e, "10.0.0.7:4455") for e in errors]
+        assert len(set(texts)) == len(texts)
+        assert all("connection" not in t and "hello" not in t for t in texts)
+        assert texts[0] == "Zu 10.0.0.7:4455 konnte keine Verbindung aufgebaut werden."
+    finally:
+        i18n.set_language("en")

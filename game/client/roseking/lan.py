@@ -19,7 +19,7 @@ import pygame
 
 from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
 from game.i18n import N_, _
-from game.lan import ply_of
+from game.lan import join_error_text, ply_of
 from game.roseking.phrases import refused_text, stop_text
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
@@ -643,7 +643,7 @@ class JoinScene(SharedJoinScene):
         try:
             session = LanSession.join(self.name, host, port, date=now_iso())
         except (OSError, ValueError) as e:
-            self.error = str(e)
+            self.error = join_error_text(e, f"{host}:{port}")
             return
         self.app.push(LanLobby(self.app, session, on_back=self.app.pop, store=self.store))
 

@@ -86,9 +86,10 @@ class RoseKingClient:
         try:
             session = LanSession.join(name, address, port, date=now_iso(), connected=connected)
         except (OSError, ValueError) as e:
+            from game.lan import join_error_text
             top = app.top
             if top is not None and hasattr(top, "error"):
-                top.error = str(e)
+                top.error = join_error_text(e, f"{address}:{port}")
             return
         app.push(LanLobby(app, session, on_back=app.pop, store=store))
 

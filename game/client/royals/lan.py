@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from game.i18n import N_, _
-from game.royals.phrases import refused_text, stop_text
+from game.lan import join_error_text
+from game.royals.phrases import refused_text, stop_text, table_error_text
 from game.settings import MAX_NAME_LENGTH
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
@@ -658,8 +659,8 @@ class RoyalsHostSetup(ButtonScene):
                 session = factory(self.name, port=self.port, **kw)
             except OSError:
                 session = factory(self.name, port=0, **kw)
-        except (OSError, ValueError) as e:
-            self.error = _("The table cannot be opened: {reason}").format(reason=e)
+        except (OSError, ValueError) as e:  # (the English detail is not for the screen)
+            self.error = table_error_text(e)
             return
         beacon = start_beacon(self.name, session.port, self.beacon_address)
         self.app.replace(RoyalsLobby(self.app, session, beacon, store=self.store))
@@ -774,7 +775,7 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             try:
                 self.session = retry()
             except (OSError, ValueError) as e:
-                self.session, self.error = None, str(e)
+                self.session, self.error = None, join_error_text(e, f"{session.address}:{session.port}")
                 return
             self.notice = _("Your earlier match at this host is over: joining its new table.")
             return
@@ -938,8 +939,8 @@ class RoyalsJoinScene(SharedJoinScene):
         if "found" in result:
             game, sock, data = result["found"]
             self.open_session(game, host, port, (sock, data))
-        elif isinstance(result.get("error"), ValueError):
-            self.error = str(result["error"])
+        elif isinstance(result.get("error"), ValueError):  # the host's bytes: worded, never shown
+            self.error = join_error_text(result["error"], f"{host}:{port}")
         else:  # nobody answers yet: the Royals session keeps knocking and its lobby says so
             self.open_session("royals-riots", host, port, None)
 
@@ -986,7 +987,7 @@ def open_royals_join(app: "App", name: str, host: str, port: int, connected: Any
     except (OSError, ValueError) as e:
         top = app.top
         if top is not None and hasattr(top, "error"):
-            top.error = str(e)
+            top.error = join_error_text(e, f"{host}:{port}")
         return
     app.push(RoyalsLobby(app, session, on_back=app.pop, store=store, retry=fresh if resumed else None))
 
