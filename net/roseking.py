@@ -315,11 +315,16 @@ class Acked:
 @dataclass(frozen=True)
 class GameOver:
     """The game ended: ``kind`` is ``"finished"``, ``"resigned"``, ``"forfeit"``, ``"illegal"`` or
-    ``"desync"``; ``winner`` is None for a draw or a stopped game; ``reason`` is for people."""
+    ``"desync"``; ``winner`` is None for a draw or a stopped game; ``reason`` is for people (English,
+    for logs and records). ``ply``: for a stopped game (``illegal``, ``desync``) the number of the
+    move where it stopped as the players count them (the Nth move of the game, passes not counted,
+    draws counted, as the move log numbers its rows: a refused move is the one after the last
+    move played), 0 if unknown or for other kinds."""
 
     kind: str
     winner: Color | None
     reason: str
+    ply: int = 0
 
 
 @dataclass(frozen=True)
@@ -604,11 +609,13 @@ class Connection:
         self._events.append(self.closed)
 
     def _abort(self, kind: str, reason: str, ply: int, peer_hash: bytes | None = None) -> None:
-        """Stop the game for an illegal move or a desync, tell the peer, close."""
+        """Stop the game for an illegal move or a desync, tell the peer, close. ``ply``: the
+        number of the move at fault (a refused move: the one after the last played) or, for a
+        desync, of the move after which the copies differ (see :class:`GameOver`)."""
         game = self.game
         assert game is not None
         game.aborted = reason
-        self._events.append(GameOver(kind, None, reason))
+        self._events.append(GameOver(kind, None, reason, ply))
         if kind == "desync":
             self._events.append(Desync(ply, self._diagnosis(ply, peer_hash, reason)))
         raise ProtocolViolation(kind, reason)
@@ -720,12 +727,14 @@ class Connection:
     def _on_error(self, msg: dict) -> None:
         code, reason = msg["code"][:32], msg["reason"]
         game = self.game
+        # the move the peer stopped at, as we count (its text may lie): our draw being tossed, else our last move
+        at = (game.state.ply + (1 if self._coin is not None else 0)) if game is not None else 0
         self._close(code, reason, by_peer=True, send=False)
         if game is None or game.over:
             return
         if code in ("illegal", "desync"):
             game.aborted = f"the peer stopped the game: {reason}"
-            self._events.append(GameOver(code, None, game.aborted))
+            self._events.append(GameOver(code, None, game.aborted, at))
             if code == "desync":
                 self._events.append(Desync(game.state.ply, self._diagnosis(game.state.ply, None, reason)))
         elif code == "forfeit" and self.seated:
@@ -962,13 +971,13 @@ class Connection:
             if game.over:
                 if game.resigned is not None or game.forfeited is not None:
                     return  # crossed the end of the game on the wire: nothing to toss
-                self._abort("illegal", "the peer tried to draw after the game ended", ply)
+                self._abort("illegal", "the peer tried to draw after the game ended", ply + 1)
             if purpose not in j.coins:  # the peer starts a draw
                 peer_color = game.color_of(self.role.other)
                 if game.state.turn != peer_color:
-                    self._abort("illegal", f"the peer ({peer_color}) tried to draw out of turn", ply)
+                    self._abort("illegal", f"the peer ({peer_color}) tried to draw out of turn", ply + 1)
                 if Move(peer_color, DRAW, None) not in game.state.legal_moves():
-                    self._abort("illegal", f"the peer ({peer_color}) tried to draw with a full hand", ply)
+                    self._abort("illegal", f"the peer ({peer_color}) tried to draw with a full hand", ply + 1)
                 self._start_coin(ply, their_commit)
                 self._events.append(DrawStarted(peer_color, ply))
         else:

@@ -16,7 +16,7 @@ import re
 from typing import Callable
 
 from game.i18n import N_, _, ngettext
-from game.royals.engine import Card, Rank
+from game.royals.engine import Card, Phase, Rank, State
 
 RANK_NAMES = {Rank.KING: N_("King"), Rank.QUEEN: N_("Queen"), Rank.ROYALS: N_("Royals"),
               Rank.KNIGHTS: N_("Knights"), Rank.MERCHANTS: N_("Merchants"), Rank.PEASANTS: N_("Peasants")}
@@ -188,7 +188,27 @@ def refused_text(action: str, reason: str, code: str = "", name: SeatName | None
     return illegal_text(reason, name)
 
 
-def stop_text(code: str, who: str = "", ply: int = 0) -> str:
+def round_and_trick(state: State, ply: int) -> tuple[int, int]:
+    """Where the match stood after ``ply`` engine plies (chance outcomes included), in the terms
+    the table shows ("Round 2 of 3 · trick 4"): ``(round, trick)``, ``trick`` 0 while the round is
+    being set up (its starter, the deal, the hand choices and the draw piles). ``state`` is any
+    state of the match that has played at least ``ply`` actions (a seat's view will do: only the
+    kinds and order of its history count); ``(0, 0)`` if it has not, or for a negative ``ply``.
+    A :class:`net.royals_session.Failed` names the ply before the refused action (rulings 4, 5)."""
+    if not 0 <= ply <= len(state.history):
+        return 0, 0
+    s = State(state.players, state.teams)
+    s.track = False
+    try:
+        for a in state.history[:ply]:
+            s.push(a)
+    except (ValueError, IndexError, KeyError, TypeError):  # a history this engine cannot replay
+        return 0, 0
+    trick = s.trick_no if s.phase in (Phase.PLAY, Phase.STEAL, Phase.STOLEN, Phase.EXECUTE) else 0
+    return s.round, trick
+
+
+def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
     """Why a LAN match of Royals & Riots stopped (or could not start), for the players, in the
     current language: the status line of a failed :class:`net.royals_session.RoyalsSession`,
     the lobby's refusal and the table's panel of a stopped match.
@@ -201,16 +221,30 @@ def stop_text(code: str, who: str = "", ply: int = 0) -> str:
     another match), ``seat`` (no seat: the table is full, or the seat cannot be proved),
     ``role``/``self``, ``order``/``schema``/``frame``/``flood`` (the other program broke the
     protocol), ``internal``; anything else reads as a failed connection. ``who`` is the name of
-    the seat at fault ("" when none is named), ``ply`` the engine ply where it happened (0:
-    unknown). The English detail stays in the record and the report files.
+    the seat at fault ("" when none is named); ``round``/``trick`` where it happened, as
+    :func:`round_and_trick` gives them (round 0: unknown; trick 0: while the round was set up).
+    The English detail stays in the record and the report files.
     """
     if code == "illegal":
-        if who and ply:
-            return _("{name} made a move the rules do not allow (move {ply}): the game was stopped.").format(
-                name=who, ply=ply)
-        if ply:
-            return _("A move the rules do not allow (move {ply}): the game was stopped.").format(ply=ply)
-        return _("A move the rules do not allow: the game was stopped.")
+        if round and trick:
+            return (_("{name} broke the rules in round {round}, trick {trick}: the match was stopped.") if who else
+                    _("A move against the rules in round {round}, trick {trick}: the match was stopped.")).format(
+                name=who, round=round, trick=trick)
+        if round:
+            return (_("{name} broke the rules while round {round} was set up: the match was stopped.") if who else
+                    _("A move against the rules while round {round} was set up: the match was stopped.")).format(
+                name=who, round=round)
+        if who:
+            return _("{name} broke the rules: the match was stopped.").format(name=who)
+        return _("A move against the rules: the match was stopped.")
+    if code == "desync":
+        if round and trick:
+            return _("The check found that the machines' copies of the match differ in round {round}, "
+                     "trick {trick}: the match was stopped.").format(round=round, trick=trick)
+        if round:
+            return _("The check found that the machines' copies of the match differ while round {round} was "
+                     "set up: the match was stopped.").format(round=round)
+        return _("The check found that the machines' copies of the match differ: the match was stopped.")
     if code == "coin":
         if who:
             return _("The check of a coin toss failed on {name}'s side: the game was stopped.").format(name=who)
@@ -219,11 +253,6 @@ def stop_text(code: str, who: str = "", ply: int = 0) -> str:
         if who:
             return _("{name} withheld or changed a secret of a coin toss and forfeits the game.").format(name=who)
         return _("A player withheld or changed a secret of a coin toss and forfeits the game.")
-    if code == "desync":
-        if ply:
-            return _("The check found that the machines' copies of the game differ at move {ply}: "
-                     "the game was stopped.").format(ply=ply)
-        return _("The check found that the machines' copies of the game differ: the game was stopped.")
     if code == "sync":
         return _("The copy of the game sent to resume it does not check out: the game was stopped.")
     if code in ("left", "bye"):

@@ -523,3 +523,27 @@ def test_the_host_leaving_reads_in_the_players_language_on_the_joiners_banner(ap
             app.pop()
         join.close()
         host.close()
+
+
+def test_a_stopped_game_names_the_move_by_the_move_logs_number(app, lan):
+    """A few moves into a game over loopback, in German: a GameOver for the next move (numbered as
+    net.roseking counts, see tests/net/test_protocol.py) is named on the end panel by the number
+    the move log would give that move (one after the log's last row), whatever ply the English
+    reason mentions."""
+    from game import i18n
+    from game.client.roseking.movelog import ply_infos
+    scene = start(app, lan)
+    _lobby, _host, peer, _store, _made = lan
+    run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 3 and not scene.busy(), "three moves")
+    peer.auto = False
+    app.step(STEP)
+    logged = [i.number for i in ply_infos(scene.match.state)]
+    assert logged == list(range(1, len(logged) + 1))
+    i18n.set_language("de")
+    try:
+        scene.match.over = GameOver("illegal", None, "refused the peer's move at ply 99: hand full", logged[-1] + 1)
+        _title, _colour, lines = LanEndPanel(app, scene).texts()
+        assert lines[0] == f"Ein regelwidriger Zug (Zug {logged[-1] + 1}): Das Spiel wurde abgebrochen."
+        assert "99" not in lines[0]
+    finally:
+        i18n.set_language("en")

@@ -432,14 +432,39 @@ def test_an_illegal_click_is_explained_and_nothing_is_sent(app, driver):
     assert len(fake.played) == sent
 
 
-def test_a_failed_check_stops_the_table_naming_the_seat_and_the_play(app, driver):
+def play_until(app, scene, fake, cond, what: str, seed: int = 3) -> None:
+    """Our seat plays random legal decisions through the session, the others act, until ``cond()``."""
+    rng = random.Random(seed)
+    for _i in range(2000):
+        if cond():
+            return
+        if fake.my_turn:
+            fake.play(rng.choice(fake.truth.legal_actions()))
+        else:
+            fake.others()
+        app.step(STEP)
+    raise AssertionError(f"never reached {what}")
+
+
+def test_a_failed_check_stops_the_table_naming_the_seat_and_where_in_the_players_terms(app, driver):
+    """The table names where the match stopped as its header counts (round and trick), never the
+    engine's ply (deals and draw piles included), which no player can match to the table."""
     scene, fake = fake_table(app)
-    reason = "seat 3, ply 12 (3 play K4): must follow the led Monks"
-    fake.events += [Failed(3, 12, "3 play K4", reason, "illegal"), StatusChanged("failed", "The match was stopped")]
+    truth = fake.truth
+    play_until(app, scene, fake, lambda: truth.phase is Phase.PLAY and truth.trick_no >= 2 and truth.to_act == 3
+               and not scene.queue, "Cy's turn in a later trick")
+    assert scene.state.round == truth.round and scene.view.trick_no == truth.trick_no  # the header's numbers
+    reason = f"seat 3, ply {truth.ply} (3 play K4): must follow the led Monks"
+    fake.events += [Failed(3, truth.ply, "3 play K4", reason, "illegal"), StatusChanged("failed", "The match was stopped")]
     fake.status = "failed"
     app.step(STEP)
     assert scene.overlay() == ("failed",) and scene.my_turn() == 0
-    assert scene.failure == "Cy made a move the rules do not allow (move 12): the game was stopped."
+    assert scene.failure == (f"Cy broke the rules in round {truth.round}, trick {truth.trick_no}: "
+                             "the match was stopped.")
+    assert str(truth.ply) not in scene.failure
+    fake.events += [Failed(3, 5, "3 keep K4", "seat 3, ply 5 (3 keep K4): hand is not a subset of the deal", "illegal")]
+    app.step(STEP)
+    assert scene.failure == "Cy broke the rules while round 1 was set up: the match was stopped."
     assert not scene.unsaved_game()
     main = scene.overlay_buttons[0]
     assert main.label == "Main menu"

@@ -574,3 +574,28 @@ def test_a_resignation_lost_in_a_drop_is_resent_and_both_records_agree():
     assert q.host.game.resigned == q.join.game.resigned == waiter.color
     assert q.host.game.record().to_json() == q.join.game.record().to_json()
     assert q.host.closed is None and q.join.closed is None
+
+
+def test_a_stopped_game_names_the_move_as_the_players_count_it():
+    """GameOver.ply is the number players see (the move log numbers the moves played 1..ply): a
+    refused move is the one after the last move played, on the side that refused it and on the
+    sender's side (which played it: the peer's text about it is not believed); a draw out of turn
+    likewise, though its coin names the ply before it."""
+    p = mid_game(4)
+    mover, waiter = p.sides()
+    move = next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW)
+    fake = Move(waiter.color, move.kind, move.card)  # out of turn
+    ev = mover.receive_data(peer_move_frame(p, waiter, fake))
+    over = next(e for e in ev if isinstance(e, GameOver))
+    assert over.kind == "illegal" and over.ply == 5 == mover.game.state.ply + 1
+    p = mid_game(4)
+    mover, waiter = p.sides()
+    mover.play(next(m for m in mover.game.state.legal_moves() if m.kind is not DRAW))  # move 5, sent ...
+    ev = mover.receive_data(encode_frame({"t": "error", "code": "illegal", "reason": "refused at ply 99"}))
+    over = next(e for e in ev if isinstance(e, GameOver))  # ... and refused by the peer
+    assert over.kind == "illegal" and over.ply == 5 == mover.game.state.ply
+    p = mid_game(4)
+    mover, waiter = p.sides()
+    ev = mover.receive_data(encode_frame({"t": "commit", "for": 4, "c": b"c" * 32}))  # the waiter draws out of turn
+    over = next(e for e in ev if isinstance(e, GameOver))
+    assert over.kind == "illegal" and "out of turn" in over.reason and over.ply == 5

@@ -168,17 +168,37 @@ def test_every_reason_random_matches_produce_has_a_german_sentence(german, playe
 
 def test_failure_sentences_of_a_stopped_lan_game(german):
     failure_text = phrases.stop_text
-    assert failure_text("illegal", "Cy", 12) == \
-        "Cy hat einen regelwidrigen Zug gemacht (Zug 12): Das Spiel wurde abgebrochen."
-    assert "Zug 57" in failure_text("desync", ply=ply_of("seat 3, ply 57 (3 play P4): the hashes differ"))
+    assert failure_text("illegal", "Cy", 2, 4) == "Cy hat in Runde 2, Stich 4 gegen die Regeln verstoßen: Die Partie wurde abgebrochen."
+    assert failure_text("desync", round=3).startswith("Die Prüfung ergab") and "Runde 3" in failure_text("desync", round=3)
     assert ply_of("ply 12 differs: we have NE2, the peer sent S1") == 12 and ply_of("no number") == 0
-    sentences = {code: failure_text(code, "Cy", 3) for code in
+    sentences = {code: failure_text(code, "Cy", 1, 3) for code in
                  ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role", "internal",
                   "order", "eof")}
     assert len(set(sentences.values())) == len(sentences)
+    assert len({failure_text("illegal", who, 1, t) for who in ("", "Cy") for t in (0, 2)} |
+               {failure_text("illegal", who) for who in ("", "Cy")}) == 6
     i18n.set_language("en")
     for code, text in sentences.items():
-        assert failure_text(code, "Cy", 3) != text, code
+        assert failure_text(code, "Cy", 1, 3) != text, code
+
+
+@pytest.mark.parametrize("players,teams,seed", [(2, False, 1), (3, False, 2), (4, True, 3)])
+def test_round_and_trick_of_a_ply_is_what_the_table_showed_then(players, teams, seed):
+    """Replaying a whole random match: for every ply, round_and_trick(final state, ply) is the
+    round and trick of the position after that many plies (trick 0 while a round is set up)."""
+    rng = Rng(seed)
+    s = State(players, teams)
+    seen = []
+    while True:
+        in_trick = s.phase.value in ("play", "steal", "stolen", "execute")
+        seen.append((s.round, s.trick_no if in_trick else 0))
+        if s.is_over():
+            break
+        ev = s.chance()
+        s.push(ev.sample(rng) if ev is not None else rng.choice(s.legal_actions()))
+    assert [phrases.round_and_trick(s, ply) for ply in range(s.ply + 1)] == seen
+    assert {r for r, _t in seen} == {1, 2, 3} and max(t for _r, t in seen) >= 5
+    assert phrases.round_and_trick(s, s.ply + 1) == (0, 0) == phrases.round_and_trick(s, -1)
 
 
 def test_refusals_of_the_lan_session_are_whole_sentences(german):

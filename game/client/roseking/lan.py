@@ -400,8 +400,9 @@ class LanEndPanel(ButtonScene):
         return self.game.at_rest()
 
     def texts(self) -> tuple[str, tuple[int, int, int], list[str]]:
-        """The panel's title, its colour and its lines, in the player's language (the protocol's
-        English reason is read for its ply only; its detail is in the record and the reports)."""
+        """The panel's title, its colour and its lines, in the player's language: the move where it
+        stopped numbered as the move log numbers it (``GameOver.ply``; an older event's English
+        reason is read for its ply only; its detail is in the record and the reports)."""
         over = self.game.match.over
         assert over is not None
         if over.kind == "resigned" and over.winner is not None:
@@ -412,12 +413,12 @@ class LanEndPanel(ButtonScene):
             color = COLOR_UI[over.winner]
         elif over.kind == "desync":
             title, color = _("The two games differ"), GOLD
-            lines = [stop_text("desync", move=ply_of(over.reason)), _("Both machines wrote a report.")]
+            lines = [stop_text("desync", move=over.ply or ply_of(over.reason)), _("Both machines wrote a report.")]
         else:
             title, color = (_("Illegal move") if over.kind == "illegal" else _("The game was stopped")), GOLD
             who = self.game.match.names[over.winner.other] if over.kind == "forfeit" and over.winner is not None \
                 else ""
-            lines = [stop_text(over.kind, who, ply_of(over.reason))]
+            lines = [stop_text(over.kind, who, over.ply or ply_of(over.reason))]
         if self.game.saved:
             lines.append(_("The record is kept in the saved games."))
         return title, color, lines

@@ -33,7 +33,7 @@ import pygame
 
 from game.i18n import N_, _
 from game.lan import join_error_text
-from game.royals.phrases import refused_text, stop_text, table_error_text
+from game.royals.phrases import refused_text, round_and_trick, stop_text, table_error_text
 from game.settings import MAX_NAME_LENGTH
 from game.royals.engine import Action, IllegalMoveError, Phase, State, team_of
 from net import DEFAULT_PORT
@@ -293,9 +293,11 @@ class LanTableScene(RoyalsTableScene):
             elif isinstance(e, MatchOver):
                 self.record = e.record
                 self.saved = keep_record(e.record, self.match, self.store)
-            elif isinstance(e, Failed):  # the seat at fault by name, the code's sentence in our language
+            elif isinstance(e, Failed):  # the seat at fault by name, where (round, trick), in our language
                 who = self.match.name(e.seat) if 1 <= e.seat <= self.match.players else ""
-                self.failure = stop_text(e.code, who, e.ply)
+                view = self.session.view
+                where = round_and_trick(view.state, e.ply) if view is not None and e.ply else (0, 0)
+                self.failure = stop_text(e.code, who, *where)
             elif isinstance(e, StatusChanged):
                 if e.status in ("failed", "closed") and not self.failure and self.record is None:
                     self.failure = stop_text("")
