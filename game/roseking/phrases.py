@@ -353,11 +353,11 @@ def stop_text(code: str, who: str = "", move: int = 0) -> str:
     if code in ("left", "bye"):
         return _("The host left: the game is over.")
     if code == "version":
-        return _("The other game is a different version.")
+        return _("The other player's program is a different version.")
     if code == "game":
         return _("This seat belongs to another game.")
     if code == "seat":
-        return _("There is no seat for this player at that table.")
+        return _("That game has no place for this player.")
     if code in ("role", "self"):
         return _("This machine cannot play against itself.")
     if code in ("order", "schema", "frame", "flood"):

@@ -247,29 +247,31 @@ def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
         return _("The check found that the machines' copies of the match differ: the match was stopped.")
     if code == "coin":
         if who:
-            return _("The check of a coin toss failed on {name}'s side: the game was stopped.").format(name=who)
-        return _("The check of a coin toss failed: the game was stopped.")
+            return _("The check of the joint coin failed on {name}'s side: the match was stopped.").format(name=who)
+        return _("The check of the joint coin failed: the match was stopped.")
     if code == "forfeit":
         if who:
-            return _("{name} withheld or changed a secret of a coin toss and forfeits the game.").format(name=who)
-        return _("A player withheld or changed a secret of a coin toss and forfeits the game.")
+            return _("{name} withheld or changed a secret of the joint coin and forfeits the match.").format(name=who)
+        return _("A player withheld or changed a secret of the joint coin and forfeits the match.")
     if code == "sync":
-        return _("The copy of the game sent to resume it does not check out: the game was stopped.")
-    if code in ("left", "bye"):
-        return _("The host left: the game is over.")
+        return _("The copy of the match sent to resume it does not check out: the match was stopped.")
+    if code == "left":
+        return _("The host left: the match is over.")
+    if code == "bye":
+        return _("The host closed the table.")
     if code == "version":
-        return _("The other game is a different version.")
+        return _("The other player's program is a different version.")
     if code == "game":
-        return _("This seat belongs to another game.")
+        return _("This seat belongs to another match.")
     if code == "seat":
         return _("There is no seat for this player at that table.")
     if code in ("role", "self"):
         return _("This machine cannot play against itself.")
     if code in ("order", "schema", "frame", "flood"):
-        return _("The other program broke the network protocol: the game was stopped.")
+        return _("The other program broke the network protocol: the match was stopped.")
     if code == "internal":
-        return _("An error in this program stopped the game.")
-    return _("The game was stopped: the connection failed.")
+        return _("An error in this program stopped the match.")
+    return _("The match was stopped: the connection failed.")
 
 
 def table_error_text(error: BaseException) -> str:

@@ -433,13 +433,13 @@ def test_a_failed_check_is_shown_in_the_players_language(app, lan):
         title, _colour, lines = panel.texts()
         assert title == "Die beiden Partien weichen ab"
         assert lines[:2] == ["Die Prüfung ergab, dass sich die Spielstände der Rechner bei Zug 4 unterscheiden: "
-                             "Das Spiel wurde abgebrochen.", "Beide Rechner haben einen Bericht geschrieben."]
+                             "Die Partie wurde abgebrochen.", "Beide Rechner haben einen Bericht geschrieben."]
         assert not any("differs" in line or "peer" in line for line in lines)
         scene.match.over = GameOver("forfeit", Color.RED, "white forfeits: ply 9: a second, different reveal")
         title, _colour, lines = panel.texts()
         white = scene.match.names[Color.WHITE]
-        assert title == "Das Spiel wurde abgebrochen" and lines[0] == (
-            f"{white} hat ein Geheimnis eines Münzwurfs zurückgehalten oder geändert und verliert das Spiel.")
+        assert title == "Die Partie wurde abgebrochen" and lines[0] == (
+            f"{white} hat ein Geheimnis eines Münzwurfs zurückgehalten oder geändert und verliert die Partie.")
     finally:
         i18n.set_language("en")
 
@@ -457,7 +457,7 @@ def test_a_taken_seat_is_explained_in_the_players_language(app, lan, tmp_path):
         lobby = LanLobby(app, third, store=SaveStore(tmp_path / "cy"))
         app.push(lobby)
         run_until(app, peer, lambda: lobby.error, "the refusal")
-        assert lobby.error == "An diesem Tisch gibt es keinen Platz für diesen Spieler."
+        assert lobby.error == "In dieser Partie ist kein Platz für diesen Spieler."  # (a board, no table)
         run_until(app, peer, lambda: third.status == "failed", "the failed status")
         assert third.status_text == lobby.error  # the status line too (not drawn twice on this screen)
         app.step(STEP)
@@ -514,7 +514,7 @@ def test_the_host_leaving_reads_in_the_players_language_on_the_joiners_banner(ap
         run_until(app, (hp, Me(scene)), lambda: scene.match.state.ply >= 2, "a few moves")
         host.close()
         run_until(app, None, lambda: join.status == "failed", "the joiner to hear the host left")
-        assert join.status_text == "Der Gastgeber ist gegangen: Das Spiel ist vorbei."
+        assert join.status_text == "Der Gastgeber ist gegangen: Die Partie ist vorbei."
         app.step(STEP)  # the banner shows it under "Die Partie kann nicht weitergehen"
         assert scene.waiting_line(scene.match.color) == "Die Partie kann nicht weitergehen"
     finally:
@@ -543,7 +543,7 @@ def test_a_stopped_game_names_the_move_by_the_move_logs_number(app, lan):
     try:
         scene.match.over = GameOver("illegal", None, "refused the peer's move at ply 99: hand full", logged[-1] + 1)
         _title, _colour, lines = LanEndPanel(app, scene).texts()
-        assert lines[0] == f"Ein regelwidriger Zug (Zug {logged[-1] + 1}): Das Spiel wurde abgebrochen."
+        assert lines[0] == f"Ein regelwidriger Zug (Zug {logged[-1] + 1}): Die Partie wurde abgebrochen."
         assert "99" not in lines[0]
     finally:
         i18n.set_language("en")

@@ -651,8 +651,8 @@ def test_a_failed_round_check_reads_in_the_players_language(app):
         app.step(STEP)
         host = scene.match.name(1)
         assert scene.overlay() == ("failed",)
-        assert scene.failure == (f"Die Prüfung eines Münzwurfs ist auf der Seite von {host} fehlgeschlagen: "
-                                 "Das Spiel wurde abgebrochen.")
+        assert scene.failure == (f"Die Prüfung des gemeinsamen Münzwurfs ist auf der Seite von {host} "
+                                 "fehlgeschlagen: Die Partie wurde abgebrochen.")
         fake.events += [StatusChanged("closed", "the connection failed")]
         app.step(STEP)
         assert scene.failure.startswith("Die Prüfung")  # the first word on it stays
@@ -759,10 +759,10 @@ def test_the_host_leaving_reads_in_the_players_language_in_the_lobby_and_at_the_
             if started:
                 table = app.top
                 assert table.overlay() == ("failed",)
-                assert table.failure == "Der Gastgeber ist gegangen: Das Spiel ist vorbei."
+                assert table.failure == "Der Gastgeber ist gegangen: Die Partie ist vorbei."
                 assert bo.status_text == table.failure
             else:
-                assert lobby.error == bo.status_text == "Der Gastgeber ist gegangen: Das Spiel ist vorbei."
+                assert lobby.error == bo.status_text == "Der Gastgeber hat den Tisch geschlossen."
     finally:
         i18n.set_language("en")
         while app.scenes:

@@ -206,7 +206,7 @@ def test_lan_refusals_and_stops_read_as_whole_sentences():
         assert texts["NE2: not connected to the other player"] == \
             texts["no game is being played on this connection"] == \
             "Warte: Die Verbindung zum anderen Spieler steht noch nicht."
-        assert texts["NE2: game already over"] == texts["the game is already over"] == "Das Spiel ist vorbei."
+        assert texts["NE2: game already over"] == texts["the game is already over"] == "Die Partie ist vorbei."
         assert len(set(texts.values())) == 6
         stops = {code: phrases.stop_text(code, "Bob", 7) for code in
                  ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role",
@@ -244,5 +244,50 @@ def test_join_errors_read_as_whole_sentences_naming_the_address():
         assert len(set(texts)) == len(texts)
         assert all("connection" not in t and "hello" not in t for t in texts)
         assert texts[0] == "Zu 10.0.0.7:4455 konnte keine Verbindung aufgebaut werden."
+    finally:
+        i18n.set_language("en")
+
+
+#: The closing codes both games word (docs/protocol.md), and the words each game's LAN
+#: sentences must not use in each language: Rose King has a game on a board (German "Partie",
+#: as its LAN screens say elsewhere), Royals & Riots a match at a table.
+STOP_CODES = ("illegal", "coin", "forfeit", "desync", "sync", "left", "bye", "version", "game", "seat", "role",
+              "internal", "order", "eof")
+FOREIGN_WORDS = {
+    "rose-king": {"en": r"\b(match|table)\b", "de": r"\b(Spiel|Tisch)\b", "nl": r"\b(spel|tafel)\b",
+                  "fr": r"\btable\b"},
+    "royals": {"en": r"\bgame\b", "de": r"\bSpiel\b", "nl": r"\bspel\b", "fr": r"\bjeu\b"},
+}
+
+
+def _lan_sentences(game: str) -> list[str]:
+    if game == "rose-king":
+        out = [phrases.stop_text(c, who, move) for c in STOP_CODES for who in ("", "Bob") for move in (0, 7)]
+        out += [phrases.refused_text(a, r) for a, r in LAN_REFUSALS]
+        out += [phrases.connection_refused_text(c) for c in STOP_CODES]
+        return out + [i18n._("The game was stopped"), i18n._("The game cannot go on")]  # the panels' titles
+    from game.royals import phrases as royals
+    out = [royals.stop_text(c, who, r, t) for c in STOP_CODES for who in ("", "Cy") for r, t in ((0, 0), (2, 0), (2, 3))]
+    out += [royals.connection_refused_text(c) for c in STOP_CODES]
+    out += [royals.refused_text(a, r) for a, r in (("start", "the match has already started"),
+                                                    ("computer", "seat 2 is not a dropped player's seat"))]
+    out += [royals.table_error_text(e) for e in (OSError(), ValueError("a player name ..."), ValueError("seats"))]
+    return out + [i18n._("The match was stopped")]
+
+
+@pytest.mark.parametrize("game", ["rose-king", "royals"])
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "fr"])
+def test_each_games_lan_sentences_use_its_own_words(game, lang):
+    """A stopped LAN game, a refusal, a turned-away player: Rose King's sentences never speak of a
+    table or (in German) mix "Spiel" with the "Partie" of its LAN screens; Royals & Riots' never
+    call the match a game (German "Partie", as its panel's title)."""
+    import re
+    i18n.set_language(lang)
+    try:
+        sentences = _lan_sentences(game)
+        bad = [s for s in sentences if re.search(FOREIGN_WORDS[game][lang], s)]
+        assert not bad, bad
+        if lang == "de":
+            assert sum("Partie" in s for s in sentences) >= 10
     finally:
         i18n.set_language("en")
