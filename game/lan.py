@@ -104,8 +104,6 @@ def ply_of(reason: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-
-
 def join_error_text(error: BaseException, address: str) -> str:
     """Why joining the host at ``address`` (``"host:port"``) cannot start, as a whole sentence in
     the current language, for both games' join screens: ``error`` is what
