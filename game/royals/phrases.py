@@ -191,7 +191,8 @@ def refused_text(action: str, reason: str, code: str = "", name: SeatName | None
 def round_and_trick(state: State, ply: int) -> tuple[int, int]:
     """Where the match stood after ``ply`` engine plies (chance outcomes included), in the terms
     the table shows ("Round 2 of 3 · trick 4"): ``(round, trick)``, ``trick`` 0 while the round is
-    being set up (its starter, the deal, the hand choices and the draw piles). ``state`` is any
+    being set up (its starter, the deal, the hand choices and the draw piles); the match's end is
+    placed in its last trick. ``state`` is any
     state of the match that has played at least ``ply`` actions (a seat's view will do: only the
     kinds and order of its history count); ``(0, 0)`` if it has not, or for a negative ``ply``.
     A :class:`net.royals_session.Failed` names the ply before the refused action (rulings 4, 5)."""
@@ -204,6 +205,8 @@ def round_and_trick(state: State, ply: int) -> tuple[int, int]:
             s.push(a)
     except (ValueError, IndexError, KeyError, TypeError):  # a history this engine cannot replay
         return 0, 0
+    if s.phase is Phase.OVER:  # after the last trick: the match ended in it
+        return round_and_trick(state, ply - 1)
     trick = s.trick_no if s.phase in (Phase.PLAY, Phase.STEAL, Phase.STOLEN, Phase.EXECUTE) else 0
     return s.round, trick
 

@@ -185,19 +185,21 @@ def test_failure_sentences_of_a_stopped_lan_game(german):
 @pytest.mark.parametrize("players,teams,seed", [(2, False, 1), (3, False, 2), (4, True, 3)])
 def test_round_and_trick_of_a_ply_is_what_the_table_showed_then(players, teams, seed):
     """Replaying a whole random match: for every ply, round_and_trick(final state, ply) is the
-    round and trick of the position after that many plies (trick 0 while a round is set up)."""
+    round and trick of the position after that many plies (trick 0 while a round is set up; the
+    end of the match in its last trick)."""
     rng = Rng(seed)
     s = State(players, teams)
     seen = []
     while True:
         in_trick = s.phase.value in ("play", "steal", "stolen", "execute")
-        seen.append((s.round, s.trick_no if in_trick else 0))
         if s.is_over():
+            seen.append(seen[-1])  # the match ended in its last trick
             break
+        seen.append((s.round, s.trick_no if in_trick else 0))
         ev = s.chance()
         s.push(ev.sample(rng) if ev is not None else rng.choice(s.legal_actions()))
     assert [phrases.round_and_trick(s, ply) for ply in range(s.ply + 1)] == seen
-    assert {r for r, _t in seen} == {1, 2, 3} and max(t for _r, t in seen) >= 5
+    assert {r for r, _t in seen} == {1, 2, 3} and max(t for _r, t in seen) >= 5 and seen[-1][0] == 3 < seen[-1][1]
     assert phrases.round_and_trick(s, s.ply + 1) == (0, 0) == phrases.round_and_trick(s, -1)
 
 
