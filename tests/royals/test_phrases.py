@@ -167,19 +167,20 @@ def test_every_reason_random_matches_produce_has_a_german_sentence(german, playe
 
 
 def test_failure_sentences_of_a_stopped_lan_game(german):
-    failure_text = phrases.stop_text
-    assert failure_text("illegal", "Cy", 2, 4) == "Cy hat in Runde 2, Stich 4 gegen die Regeln verstoßen: Die Partie wurde abgebrochen."
-    assert failure_text("desync", round=3).startswith("Die Prüfung ergab") and "Runde 3" in failure_text("desync", round=3)
+    stop_text = phrases.stop_text
+    assert stop_text("illegal", "Cy", 2, 4) == \
+        "Cy hat in Runde 2, Stich 4 gegen die Regeln verstoßen: Die Partie wurde abgebrochen."
+    assert stop_text("desync", round=3).startswith("Die Prüfung ergab") and "Runde 3" in stop_text("desync", round=3)
     assert ply_of("ply 12 differs: we have NE2, the peer sent S1") == 12 and ply_of("no number") == 0
-    sentences = {code: failure_text(code, "Cy", 1, 3) for code in
+    sentences = {code: stop_text(code, "Cy", 1, 3) for code in
                  ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role", "internal",
                   "order", "eof")}
     assert len(set(sentences.values())) == len(sentences)
-    assert len({failure_text("illegal", who, 1, t) for who in ("", "Cy") for t in (0, 2)} |
-               {failure_text("illegal", who) for who in ("", "Cy")}) == 6
+    assert len({stop_text("illegal", who, 1, t) for who in ("", "Cy") for t in (0, 2)} |
+               {stop_text("illegal", who) for who in ("", "Cy")}) == 6
     i18n.set_language("en")
     for code, text in sentences.items():
-        assert failure_text(code, "Cy", 1, 3) != text, code
+        assert stop_text(code, "Cy", 1, 3) != text, code
 
 
 @pytest.mark.parametrize("players,teams,seed", [(2, False, 1), (3, False, 2), (4, True, 3)])
