@@ -28,7 +28,7 @@ from game.i18n import N_, _
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, DrawAnim, PlayAnim, blit_center, pile_offsets
 from .art import Art, COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, art_of
 from ..dialogs import PauseMenu
-from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
+from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, FRAME, HAND_SLOTS, LIFT, PANEL_RECT,
                      SIDE_LEFT, SQUARE, hand_slot_rect, hero_rect, square_at, square_center, square_rect)
 from .match import Match
 from .movelog import MoveLog, state_at
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from .hint import Hint
 
 TOAST_SECONDS = 2.6
+#: The widest a toast's text wraps to: the board's inner width less the toast's margins.
+TOAST_WRAP = BOARD_RECT.w - 2 * FRAME - 80
 STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)
 TERRITORY_LINE = {Color.RED: (150, 20, 24), Color.WHITE: (250, 250, 240)}
 BANNER_SECONDS = 2.4
@@ -630,7 +632,38 @@ class GameScene(Scene):
             self.hint.draw(surface, self)
         if idle_human and self.armed is not None:
             self._draw_hero_tag(surface, art, state)
+        self._draw_toast(surface, art)
         self._draw_banner(surface, art)
+
+    def toast_text(self, art: Art, text: str) -> pygame.Surface:
+        """The toast's wrapped text image (size 23, wrapped to :data:`TOAST_WRAP` canvas pixels)."""
+        return art.text(text, 23, (255, 236, 220), shadow=True, wrap=TOAST_WRAP)
+
+    def toast_rect(self, art: Art, text: str) -> pygame.Rect:
+        """Canvas rect of the toast showing ``text``: over the lower part of the board, centred on it,
+        as wide as its text plus a 20-pixel margin each side, its bottom 14 pixels above the
+        board's inner edge. It never covers the side panels (status, move log, players' panels) nor
+        the piles and buttons (a toast used to cover the move log)."""
+        s = self.toast_text(art, text)
+        rect = pygame.Rect(0, 0, s.get_width() + 40, s.get_height() + 28)
+        rect.midbottom = (BOARD_RECT.centerx, BOARD_RECT.bottom - FRAME - 14)
+        return rect
+
+    def _draw_toast(self, surface: pygame.Surface, art: Art) -> None:
+        if not self.toast:
+            return
+        text, left = self.toast
+        s = self.toast_text(art, text)
+        tb = self.toast_rect(art, text)
+        fade = min(1.0, left / 0.4)
+        bg = panel(tb.size, 240, 10)
+        bg.set_alpha(int(255 * fade))
+        surface.blit(bg, tb)
+        pygame.draw.rect(surface, GOLD if self.toast_ok else (210, 70, 60), tb, 3, border_radius=10)
+        s2 = s.copy()
+        s2.set_alpha(int(255 * fade))
+        surface.blit(s2, s2.get_rect(midtop=(tb.centerx, tb.y + 14)))
+        bg.set_alpha(255)
 
     def _draw_last_action(self, surface: pygame.Surface, art: Art, state: State) -> None:
         """The last move stays marked until the next one: the crown's from-square (a dashed ring),
@@ -865,7 +898,6 @@ class GameScene(Scene):
         pygame.draw.rect(surface, GOLD_DARK, bar, 2, border_radius=9)
 
     def _draw_status(self, surface: pygame.Surface, art: Art, state: State, idle_human: bool) -> None:
-        r = SIDE_LEFT
         box = STATUS_RECT
         title = art.text(_("Rose King"), 40, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.y + 16)))
@@ -893,19 +925,6 @@ class GameScene(Scene):
             y += s.get_height() + 10
         keys = art.text(_("T: targets   D: draw   Esc: menu"), 18, (200, 180, 140))
         surface.blit(keys, keys.get_rect(midbottom=(box.centerx, box.bottom - 14)))
-        if self.toast:
-            text, left = self.toast
-            s = art.text(text, 23, (255, 236, 220), shadow=True, wrap=r.w - 40)
-            tb = pygame.Rect(r.x, box.bottom + 20, r.w, s.get_height() + 28)
-            bg = panel(tb.size, 240, 10)
-            fade = min(1.0, left / 0.4)
-            bg.set_alpha(int(255 * fade))
-            surface.blit(bg, tb)
-            pygame.draw.rect(surface, GOLD if self.toast_ok else (210, 70, 60), tb, 3, border_radius=10)
-            s2 = s.copy()
-            s2.set_alpha(int(255 * fade))
-            surface.blit(s2, (tb.x + 20, tb.y + 14))
-            bg.set_alpha(255)
 
     def waiting_line(self, mover: Color) -> str:
         """The status line while ``mover`` (not a local person) is to move; a LAN view says whom it waits for."""
