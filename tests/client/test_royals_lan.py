@@ -771,6 +771,51 @@ def test_the_host_leaving_reads_in_the_players_language_in_the_lobby_and_at_the_
             s.close()
 
 
+@pytest.mark.parametrize("language", ["en", "de", "nl", "fr"])
+def test_a_lobby_whose_host_closed_the_table_claims_no_live_connection(app, tmp_path, language):
+    """Over loopback, in the joiner's window of a three-seat table (seat 3 still open): before the
+    host closes, Bo's own seat reads "connected" with a green dot; once the host has closed the
+    table the lobby keeps the seats as they were, greyed, Bo's seat reads "connection closed",
+    the open one "empty", no line reads "connected" (German "verbunden") or "waiting", and the
+    reason stays under them."""
+    from game import i18n
+    from game.client.royals.lan import GREYED_DOT
+    from game.i18n import _
+    i18n.set_language(language)
+    made: list = []
+    try:
+        host = RoyalsSession.host("Ann", seats=3, port=0, bind="127.0.0.1")
+        bo = RoyalsSession.join("Bo", "127.0.0.1", host.port)
+        made += [host, bo]
+        lobby = RoyalsLobby(app, bo, on_back=lambda: None, store=SaveStore(tmp_path))
+        app.reset(lobby)
+        run_until(app, lambda: any(i.kind == "person" and i.connected for i in bo.lobby), "Bo seated",
+                  peers=(host.poll,))
+        row = pygame.Rect(0, 0, 720, 52)
+
+        def states() -> dict[int, str]:
+            return {info.seat: lobby.row_texts(info, row, bo.my_seat)[1][0] for info in bo.lobby}
+
+        assert states()[bo.my_seat] == _("connected")
+        assert lobby.seat_dot(bo.lobby[bo.my_seat - 1]) != GREYED_DOT
+        host.close()
+        run_until(app, lambda: bo.status == "failed", "Bo to hear the host left")
+        app.run_frames(2)
+        assert lobby.closed() and lobby.error
+        shown = states()
+        assert shown[bo.my_seat] == _("connection closed")
+        assert shown[3] == _("empty")
+        assert _("connected") not in shown.values()
+        assert _("open: waiting for a player") not in shown.values()
+        assert {lobby.seat_dot(info) for info in bo.lobby} == {GREYED_DOT}
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        for s in made:
+            s.close()
+
+
 def test_a_table_that_cannot_be_opened_and_a_host_that_speaks_nonsense_read_in_the_players_language(app, tmp_path):
     """In German: the host set-up's error is a whole sentence (no port can be opened; a name the
     session refuses), and the join screen words what a "host" on 127.0.0.1 sent instead of a hello

@@ -78,6 +78,9 @@ LEVEL_WORDS.update({"lan-host": SEAT_WORDS["host"], "lan-person": SEAT_WORDS["pe
                     "lan-computer": SEAT_WORDS["computer"]})
 #: Session statuses at which the table waits for the connection.
 WAITING = ("connecting", "interrupted")
+#: A lobby whose session has failed or closed shows its seats as they were, in these greys.
+GREYED = (150, 142, 128)
+GREYED_DOT = (120, 118, 112)
 
 
 def computer_level(info: Any) -> str | None:
@@ -101,8 +104,15 @@ def plate_level(info: Any) -> str:
     return f"lan-{info.kind}"
 
 
-def seat_label(info: Any) -> str:
-    """One lobby line's state: who holds the seat, translated."""
+def seat_label(info: Any, closed: bool = False) -> str:
+    """One lobby line's state: who holds the seat, translated. ``closed``: the session has failed
+    or closed (the host closed the table, the connection broke), so no seat is waited for or
+    connected any more: an open seat reads "empty", a person's "connection closed" (the lobby
+    keeps the seats as they were, greyed, under the reason)."""
+    if closed and info.kind == "open":
+        return _("empty")
+    if closed and info.kind == "person":
+        return _("connection closed")
     if info.kind == "open":
         return _("open: waiting for a player")
     if info.kind == "computer":
@@ -803,12 +813,14 @@ class RoyalsLobby(LobbyExit, ButtonScene):
         (" (you)" for ``me``; a long name, up to the protocol's 32 characters, cut with "…" so that it
         never runs into the state) and the seat's state at the right."""
         art = self.app.art
+        closed = self.closed()
+        ink = GREYED if closed else CREAM
         items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
         label = _("Seat {n}").format(n=info.seat)
-        img = art.text(label, 22, CREAM)
+        img = art.text(label, 22, ink)
         items.append((label, img, img.get_rect(topleft=(row.x + 48, row.y + 14))))
-        state = seat_label(info)
-        img = art.text(elide(art.font(22), state, row.w // 3), 22, CREAM)
+        state = seat_label(info, closed)
+        img = art.text(elide(art.font(22), state, row.w // 3), 22, ink)
         items.append((state, img, img.get_rect(midright=(row.right - 20, row.centery))))
         room = items[-1][2].left - 16 - (row.x + 150) - 3  # (the shadow)
         font = art.font(26)
@@ -817,9 +829,21 @@ class RoyalsLobby(LobbyExit, ButtonScene):
         if font.size(text)[0] > room:  # cut the name, keep " (you)"
             cut = elide(font, name, room - (font.size(text)[0] - font.size(name)[0]))
             text = _("{name} (you)").format(name=cut) if info.seat == me else cut
-        img = art.text(text, 26, GOLD if info.seat == me else CREAM, shadow=True)
+        img = art.text(text, 26, ink if closed else GOLD if info.seat == me else CREAM, shadow=True)
         items.append((text, img, img.get_rect(topleft=(row.x + 150, row.y + 11))))
         return items
+
+    def closed(self) -> bool:
+        """The session has failed or closed: the seats are shown as they were, greyed, and none
+        reads as connected or waited for (the error line says why)."""
+        return self.session is not None and self.session.status in ("failed", "closed")
+
+    def seat_dot(self, info: Any) -> tuple[int, int, int]:
+        """The colour of a seat's dot: green for a connected seat, red for an open or lost one,
+        grey for every seat once the session has failed or closed."""
+        if self.closed():
+            return GREYED_DOT
+        return (90, 200, 120) if info.connected and info.kind != "open" else (200, 90, 70)
 
     def nobody_answers(self) -> str | None:
         """After :data:`NOBODY_SECONDS` of knocking in vain: say so (the session keeps trying)."""
@@ -866,8 +890,7 @@ class RoyalsLobby(LobbyExit, ButtonScene):
         for info in s.lobby:
             row = pygame.Rect(r.x + 60, y, r.w - 120, 52)
             surface.blit(panel(row.size, 150, radius=10), row)
-            dot = (90, 200, 120) if info.connected and info.kind != "open" else (200, 90, 70)
-            pygame.draw.circle(surface, dot, (row.x + 26, row.centery), 9)
+            pygame.draw.circle(surface, self.seat_dot(info), (row.x + 26, row.centery), 9)
             if teams:
                 pygame.draw.rect(surface, TEAM_COLOURS[team_of(info.seat)], row.inflate(-4, -4), 3, border_radius=10)
             for _text, img, where in self.row_texts(info, row, me):
