@@ -16,7 +16,9 @@ File format (version 1)::
 
     {"version": 1, "language": "de", "animation_speed": 1.0, "sound": true, "volume": 0.35,
      "fullscreen": false, "show_legal_targets": true, "red_name": "", "white_name": "",
-     "computer_level": "medium", "tutorial_seen": false}
+     "computer_level": "medium", "tutorial_seen": false,
+     "royals_table": {"seats": [{"name": "You", "level": null}, {"name": "Ada", "level": "greedy"}],
+                      "teams": false, "starter": 0}}
 
 Reading never fails: a missing file gives the defaults (language from the system
 locale); a missing key takes its default silently (an older file); a damaged file
@@ -33,7 +35,7 @@ import logging
 import math
 import os
 import shutil
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -60,6 +62,8 @@ MAX_FILE_SIZE = 64 * 1024
 #: speed of every animation (2.0 = twice as fast), 0 = no animation (moves appear at once).
 ANIMATION_SPEEDS: Mapping[float, str] = {0.6: N_("Slow"), 1.0: N_("Normal"), 2.0: N_("Fast"), 0.0: N_("Instant")}
 MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED = 0.0, 8.0
+#: Royals & Riots seats 2 to 4 players (rules: 2-4 players).
+ROYALS_SEATS = (2, 4)
 
 
 def _default_level() -> str:
@@ -75,6 +79,12 @@ class Settings:
     ``volume``: 0..1 linear (0.35 by default: quiet). ``red_name``/``white_name``:
     at most 20 characters; blank means the colour's name in the current language.
     ``computer_level``: a key of ``game.roseking.ai.LEVELS``.
+    ``royals_table``: Royals & Riots' last local set-up, offered again when the set-up opens
+    (``{}``: none yet): ``{"seats": [{"name": str, "level": str | None}, ...], "teams": bool,
+    "starter": int}`` with 2-4 seats in seat order, each name as typed (at most 20 characters,
+    blank allowed), ``level`` None for a person or a key of ``game.royals.ai.levels.LEVELS``,
+    ``teams`` only with 4 seats, ``starter`` 0 (random) or the seat (1-based) that starts round 1.
+    A network table's set-up is not kept here.
     """
 
     language: str = "en"
@@ -87,6 +97,7 @@ class Settings:
     white_name: str = ""
     computer_level: str = "medium"
     tutorial_seen: bool = False
+    royals_table: dict[str, Any] = field(default_factory=dict, hash=False)
 
 
 #: Each field's label on the settings screen (also used in notices).
@@ -95,6 +106,7 @@ FIELD_LABELS: Mapping[str, str] = {
     "volume": N_("Volume"), "fullscreen": N_("Full screen"), "show_legal_targets": N_("Show legal targets"),
     "red_name": N_("Red player's name"), "white_name": N_("White player's name"),
     "computer_level": N_("Default computer level"), "tutorial_seen": N_("Show the tutorial again"),
+    "royals_table": N_("Royals & Riots' last set-up"),
 }
 
 
@@ -136,6 +148,37 @@ def _level(value: Any) -> str:
     return _choice(tuple(LEVELS))(value)
 
 
+def _royals_table(value: Any) -> dict[str, Any]:
+    """A Royals & Riots set-up (see :class:`Settings`), normalised to exactly its keys: a fresh
+    dict (nested lists and dicts copied). Raises ValueError naming the first thing wrong."""
+    from game.royals.ai.levels import LEVEL_NAMES
+    if not isinstance(value, dict):
+        raise ValueError(f"expected an object, got {value!r}")
+    if not value:
+        return {}
+    if set(value) != {"seats", "teams", "starter"}:
+        raise ValueError(f"expected the keys seats, teams, starter, got {sorted(value)!r}")
+    seats = value["seats"]
+    low, high = ROYALS_SEATS
+    if not isinstance(seats, list) or not low <= len(seats) <= high:
+        raise ValueError(f"expected a list of {low} to {high} seats, got {seats!r}")
+    out = []
+    for seat in seats:
+        if not isinstance(seat, dict) or set(seat) != {"name", "level"}:
+            raise ValueError(f"expected a seat {{name, level}}, got {seat!r}")
+        level = seat["level"]
+        if level is not None and (not isinstance(level, str) or level not in LEVEL_NAMES):
+            raise ValueError(f"expected a person (null) or one of {', '.join(LEVEL_NAMES)}, got {level!r}")
+        out.append({"name": _name(seat["name"]), "level": level})
+    teams = _bool(value["teams"])
+    if teams and len(out) != 4:
+        raise ValueError("teams are played by 4 seats only")
+    starter = value["starter"]
+    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter <= len(out):
+        raise ValueError(f"expected 0 (random) or a seat 1..{len(out)} to start, got {starter!r}")
+    return {"seats": out, "teams": teams, "starter": starter}
+
+
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "language": _choice(i18n.LANGUAGES),
     "animation_speed": _number(MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED),
@@ -147,6 +190,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "white_name": _name,
     "computer_level": _level,
     "tutorial_seen": _bool,
+    "royals_table": _royals_table,
 }
 assert set(_VALIDATORS) == {f.name for f in fields(Settings)}
 

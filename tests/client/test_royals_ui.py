@@ -4,6 +4,7 @@ screen between people only, and no hand ever drawn face up for the wrong person.
 
 from __future__ import annotations
 
+import json
 import time
 
 import pygame
@@ -203,7 +204,51 @@ def test_set_up_starts_the_chosen_seats(instant):
     setup.start()
     again = RoyalsSetup(instant)  # the next set-up offers the same seats
     assert again.config() == started[0]
-    RoyalsSetup.last = None
+
+
+def test_the_last_set_up_survives_a_restart_and_a_bad_one_gives_the_defaults(instant, monkeypatch):
+    """Start a match from a changed set-up; a new SettingsStore on the same folder (a restart)
+    opens the set-up as it was left: seats, person or computer level per seat, names, teams,
+    starter. A stored set-up that is damaged gives the defaults and the match starts all the same."""
+    from game.settings import FILE_NAME, SettingsStore, config_dir
+    setup = RoyalsSetup(instant)
+    fresh = (setup.count, list(setup.levels), [f.text for f in setup.fields], setup.teams, setup.starter)
+    setup.set_count(4)
+    setup.toggle_teams()
+    setup.cycle_level(1)  # medium -> hard
+    setup.cycle_level(3)  # medium -> hard
+    setup.cycle_level(3)  # hard -> person
+    setup.fields[0].set_text("Ann")
+    setup.fields[3].set_text("Joost")
+    setup.cycle_starter()
+    setup.cycle_starter()  # seat 2 starts
+    started = []
+    setup.start_fn = started.append
+    setup.start()
+    kept = (4, [None, "hard", "medium", None], ["Ann", "Bram", "Cato", "Joost"], True, 2)
+    restarted = SettingsStore(config_dir())
+    assert restarted.notice() is None
+    assert restarted.settings.royals_table == {  # kept in the file, not only in this process
+        "seats": [{"name": "Ann", "level": None}, {"name": "Bram", "level": "hard"},
+                  {"name": "Cato", "level": "medium"}, {"name": "Joost", "level": None}],
+        "teams": True, "starter": 2}
+    monkeypatch.setattr(instant.prefs, "store", restarted)
+    again = RoyalsSetup(instant)
+    assert (again.count, again.levels, [f.text for f in again.fields], again.teams, again.starter) == kept
+    assert again.config() == started[0]
+
+    path = config_dir() / FILE_NAME
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["royals_table"]["seats"][1]["level"] = "grandmaster"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    damaged = SettingsStore(config_dir())
+    assert damaged.settings.royals_table == {} and "Royals & Riots' last set-up" in damaged.notice()
+    monkeypatch.setattr(instant.prefs, "store", damaged)
+    plain = RoyalsSetup(instant)
+    assert (plain.count, plain.levels, [f.text for f in plain.fields], plain.teams, plain.starter) == fresh
+    plain.start_fn = started.append
+    plain.start()
+    assert len(started) == 2 and len(started[1].seats) == 3
 
 
 def test_main_menu_offers_royals_and_riots(instant):

@@ -244,3 +244,49 @@ def test_any_json_object_loads_into_valid_settings(folder, data):
         value = getattr(loaded.settings, name)
         assert settings.validate(name, value) == value  # every field valid, whatever the file said
     assert loaded.notice() is None or loaded.notice().strip()
+
+
+ROYALS = {"seats": [{"name": "Ann", "level": None}, {"name": "Ada", "level": "hard"},
+                    {"name": "Bo", "level": None}, {"name": "Dora", "level": "random"}],
+          "teams": True, "starter": 3}
+
+
+def test_royals_last_set_up_survives_a_new_store_on_the_same_folder(folder):
+    store = SettingsStore(folder, ENV)
+    assert store.settings.royals_table == {}  # nothing remembered yet
+    store.update(royals_table=ROYALS)
+    again = SettingsStore(folder, ENV)
+    assert again.settings.royals_table == ROYALS and again.notice() is None
+    again.update(royals_table={"seats": [{"name": "  Ann\tLee ", "level": None}, {"name": "", "level": "easy"}],
+                               "teams": False, "starter": 0})
+    assert SettingsStore(folder, ENV).settings.royals_table["seats"] == [{"name": "Ann Lee", "level": None},
+                                                                        {"name": "", "level": "easy"}]
+
+
+def _royals(**changes):
+    table = json.loads(json.dumps(ROYALS))
+    table.update(changes)
+    return table
+
+
+@pytest.mark.parametrize("bad", [
+    "Ann,Ada", [], None, {"seats": []},
+    _royals(seats=ROYALS["seats"][:1]), _royals(seats=ROYALS["seats"] * 2),
+    _royals(seats=[{"name": "Ann", "level": "grandmaster"}, {"name": "Ada", "level": None}]),
+    _royals(seats=[{"name": "A" * 21, "level": None}, {"name": "Ada", "level": None}]),
+    _royals(seats=[{"name": 7, "level": None}, {"name": "Ada", "level": None}]),
+    _royals(seats=[["Ann", None], {"name": "Ada", "level": None}]),
+    _royals(seats=ROYALS["seats"][:3]),  # teams with 3 seats
+    _royals(teams="yes"), _royals(starter=5), _royals(starter=True), _royals(starter=-1),
+    {**ROYALS, "extra": 1},
+])
+def test_a_corrupt_royals_set_up_gives_the_default_and_keeps_the_rest(folder, bad):
+    _write(folder, {"language": "fr", "volume": 0.5, "royals_table": bad})
+    store = SettingsStore(folder, ENV)
+    assert store.settings.royals_table == {}
+    assert (store.settings.language, store.settings.volume) == ("fr", 0.5)
+    assert store.notice().startswith("Some settings were not valid and were reset: Royals & Riots' last set-up.")
+    assert (folder / BROKEN_NAME).exists()  # nothing lost
+    with pytest.raises(ValueError, match="royals_table"):
+        store.update(royals_table=bad)
+    assert store.settings.royals_table == {}

@@ -3,6 +3,7 @@ teams for 4, who starts round 1), its title art, and starting a match."""
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import TYPE_CHECKING, Callable
 
@@ -22,6 +23,8 @@ from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:
     from ..app import App
+
+log = logging.getLogger(__name__)
 
 #: Seconds after which the title's cards come to rest (as the main menu's, games.TITLE_SETTLE).
 TITLE_SETTLE = 4.0
@@ -95,10 +98,11 @@ def resume(app: "App", path) -> RoyalsTableScene:
 
 
 class RoyalsSetup(ButtonScene):
-    """Choose the seats (2-4; each a person or a computer level; names), teams, who starts."""
+    """Choose the seats (2-4; each a person or a computer level; names), teams, who starts.
 
-    #: The set-up of the last match started here, offered again (kept while the app runs).
-    last: TableConfig | None = None
+    The set-up of the last match started here is kept in the settings (``royals_table``, see
+    :class:`game.settings.Settings`) and offered again when the set-up opens, also after a
+    restart; a stored set-up that cannot be used gives the defaults."""
 
     def __init__(self, app: "App", start: Callable[[TableConfig], None] | None = None) -> None:
         super().__init__(app)
@@ -109,17 +113,44 @@ class RoyalsSetup(ButtonScene):
         self.levels: list[str | None] = [None, level, level, level]
         self.teams = False
         self.starter = 0
-        last = RoyalsSetup.last
         self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 222, 800, 560)
         self.fields = [TextInput((self.rect.x + 170, self.rect.y + 120 + 56 * i, 260, 44),
                                  _("You") if i == 0 else COMPUTER_NAMES[i], max_len=MAX_NAME_LENGTH, size=24)
                        for i in range(4)]
-        if last is not None:  # the seats of the last match started (while the app runs)
-            self.count, self.teams, self.starter = len(last.seats), last.teams, last.starter
-            for i, seat in enumerate(last.seats):
-                self.levels[i] = seat.level
-                self.fields[i].set_text(seat.name)
+        self.restore()
         self._build()
+
+    def remembered(self) -> dict:
+        """This set-up as the settings keep it (``Settings.royals_table``): the seats in use with
+        their names as typed and levels (None: a person), teams, the starter."""
+        return {"seats": [{"name": self.fields[i].text, "level": self.levels[i]} for i in range(self.count)],
+                "teams": self.teams and self.count == 4, "starter": self.starter}
+
+    def restore(self) -> bool:
+        """Take the last set-up kept in the settings, if any; True when one was taken. A stored
+        set-up this screen cannot show (validated by the settings, so only a level this build
+        does not offer) is ignored whole: the defaults stay, the player can start at once."""
+        try:
+            kept = self.app.prefs.store.settings.royals_table
+            seats = kept.get("seats", [])
+            if not 2 <= len(seats) <= 4 or any(seat["level"] not in (None, *LEVELS) for seat in seats):
+                return False
+            count, teams, starter = len(seats), bool(kept["teams"]) and len(seats) == 4, int(kept["starter"])
+        except Exception:  # noqa: BLE001 - a settings problem must never keep a player from a game
+            return False
+        self.count, self.teams, self.starter = count, teams, starter if 0 <= starter <= count else 0
+        for i, seat in enumerate(seats):
+            self.levels[i] = seat["level"]
+            self.fields[i].set_text(str(seat["name"])[:MAX_NAME_LENGTH])
+        return True
+
+    def remember(self) -> None:
+        """Keep this set-up in the settings for the next match (a failed write is the settings'
+        notice; a refused value is logged and the match starts all the same)."""
+        try:
+            self.app.prefs.store.update(royals_table=self.remembered())
+        except Exception:  # noqa: BLE001 - a settings problem must never keep a player from a game
+            log.exception("cannot keep the Royals & Riots set-up")
 
     def _build(self) -> None:
         r = self.rect
@@ -188,7 +219,7 @@ class RoyalsSetup(ButtonScene):
         for f in self.fields:
             f.blur()
         config = self.config()
-        RoyalsSetup.last = config
+        self.remember()
         self.start_fn(config)
 
     def handle_event(self, event: pygame.event.Event) -> None:
