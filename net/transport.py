@@ -492,6 +492,9 @@ class LanSession(Mailbox):
             out.append(e)
         if any(isinstance(e, (MoveMade, GameStarted, GameOver)) for e in events):
             self._write_journal()
+        if events:
+            # before a close drops the connection: an ack read together with a goodbye counts
+            self._update_snapshot(conn)
         if closed is not None:
             self._drop(sel, sock)
             game = self._seat.game
@@ -527,8 +530,6 @@ class LanSession(Mailbox):
                 self._set_status("interrupted")
         elif self._seat.game is not None and conn.phase.value == "playing":
             self._set_status("over" if self._seat.game.over else "playing")
-        if events:
-            self._update_snapshot(conn)
         # last: whoever sees the new position or an event also sees the journal and the status
         self._emit(*out)
 

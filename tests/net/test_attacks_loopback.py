@@ -208,6 +208,47 @@ def test_3_loopback_catch_up_with_a_move_the_host_never_made_is_refused(host):
     back.close()
 
 
+# --------------------------------------------------------------------------- the end of a game
+class ByeAtOnce(Mallory):
+    """A joiner that, the moment the host's move ends the game, sends its ``ack`` of that
+    move and its goodbye in one ``sendall``, so the host reads both in one batch."""
+
+    def pump(self, timeout: float = 0.05) -> None:
+        r, _, _ = select.select([self.sock], [], [], timeout)
+        if not r:
+            return
+        data = self.sock.recv(65536)
+        self.eof = not data
+        self.events += self.conn.receive_data(data)
+        out = self.conn.data_to_send()
+        g = self.conn.game
+        if g is not None and g.over and not any(isinstance(e, Closed) for e in self.events):
+            self.events += self.conn.close("good game")
+            out += self.conn.data_to_send()
+        self.raw(out)
+
+
+def test_the_last_ack_and_the_goodbye_in_one_read_end_the_hosts_game(tmp_path):
+    """The host's move ends the game; the joiner's ack of it and its goodbye arrive together.
+    The host must count the ack (its record is complete on both sides) and finish at once; it
+    once dropped the connection first, lost the ack and waited out its whole timeout."""
+    for attempt in range(16):  # until a game ends on the host's move (about every other game)
+        h = Host(tmp_path / str(attempt))
+        try:
+            m = ByeAtOnce(h.session.port)
+            m.until(lambda: m.conn.game is not None and m.conn.game.over, "the end of the game")
+            last = m.conn.game.state.move_stack[-1]
+            h.thread.join(LIMIT / 3)
+            assert h.result == "ok", (h.result, h.session.status)
+            m.close()
+            if last.player != m.conn.color:
+                assert h.session.acked_all() and h.session.status == "over"
+                return
+        finally:
+            h.close()
+    pytest.fail("no game of 16 ended on the host's move")
+
+
 # --------------------------------------------------------------------------- 4 + 5. strangers, seats, sync
 def test_5_loopback_strangers_are_refused_and_the_players_finish_undisturbed(tmp_path):
     host = LanSession.host("Alice", port=0, journal=tmp_path / "h.json")

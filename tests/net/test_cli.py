@@ -86,7 +86,7 @@ def test_headless_host_and_join_play_a_game_with_identical_records(procs, tmp_pa
     host, port = start_host(procs, tmp_path / "h.json")
     join = procs("join", f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random",
                  "--record", str(tmp_path / "j.json"), "--timeout", str(LIMIT))
-    assert join.finish() == 0 and host.finish() == 0, host.lines + join.lines
+    assert join.finish() == 0 and host.finish() == 0, "\n".join(host.lines + join.lines)
     h, j = (tmp_path / "h.json").read_text(), (tmp_path / "j.json").read_text()
     assert h == j
     state = Record.from_json(h).replay()
