@@ -18,9 +18,15 @@ class HeadlessError(RuntimeError):
     """The game could not be finished (a fatal protocol error, or the time ran out)."""
 
 
+class Stopped(HeadlessError):
+    """The caller asked the peer to stop (``stop()`` returned true: ``rose-king host/join``
+    got SIGTERM or SIGINT). Nothing failed: the caller closes the session, which says goodbye
+    (``error{bye}``; a Royals & Riots host during a match ``error{left}``, docs/protocol.md)."""
+
+
 def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0, delay: float = 0.0,
                   on_event: Callable[[SessionEvent], None] | None = None,
-                  clock: Callable[[], float] = time.monotonic) -> None:
+                  clock: Callable[[], float] = time.monotonic, stop: Callable[[], bool] | None = None) -> None:
     """Play ``player``'s moves in ``session`` until the game is over and our last move
     is acknowledged (so the peer holds the whole game), then return.
 
@@ -29,11 +35,14 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
     Returns at once when the game ends by forfeit (a peer withheld its reveal). Raises
     HeadlessError after a fatal error (illegal move, desync, versions, a refused seat) or
     when ``timeout`` seconds pass. Connections refused by a host (strangers) do not
-    disturb it. Does not close the session.
+    disturb it. ``stop``: asked about every 0.1 s (and before each of our moves); once it
+    returns true, raises :class:`Stopped`. Does not close the session.
     """
     deadline = clock() + timeout
     over = False
     while True:
+        if stop is not None and stop():
+            raise Stopped(f"stopped at ply {session.state.ply if session.state is not None else 0}")
         if clock() > deadline:
             raise HeadlessError(f"the game did not end within {timeout:g} seconds (status: {session.status})")
         for e in session.wait(0.1):
@@ -60,6 +69,8 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
                 move = player.choose(state)
                 if delay:
                     time.sleep(delay)
+                if stop is not None and stop():
+                    continue  # a stop came while we thought: leave without this move
                 try:
                     session.play(move)
                 except ValueError:
@@ -68,7 +79,7 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
 
 def play_royals_headless(session, player, *, timeout: float = 300.0, delay: float = 0.0, start: bool = True,
                          on_event: Callable[[object], None] | None = None,
-                         clock: Callable[[], float] = time.monotonic) -> None:
+                         clock: Callable[[], float] = time.monotonic, stop: Callable[[], bool] | None = None) -> None:
     """Play our seat of a Royals & Riots match in ``session`` (a
     :class:`net.royals_session.RoyalsSession`) with ``player`` (a game.royals.ai player: it
     chooses from our seat's :meth:`SeatView.observation`, never from anything else) until the
@@ -78,11 +89,15 @@ def play_royals_headless(session, player, *, timeout: float = 300.0, delay: floa
     seconds to pause before each of our decisions. Interruptions are waited out (a joiner
     reconnects; the host holds a dropped joiner's seat). Raises HeadlessError when the match
     fails (a check names the seat and the play, the host left, our seat was refused) or when
-    ``timeout`` seconds pass. Does not close the session.
+    ``timeout`` seconds pass. ``stop``: asked about every 0.1 s (and before each of our
+    decisions); once it returns true, raises :class:`Stopped`. Does not close the session.
     """
     from net.royals_session import Failed, MatchOver
     deadline = clock() + timeout
     while True:
+        if stop is not None and stop():
+            view = session.view
+            raise Stopped(f"stopped at ply {view.state.ply if view is not None else 0}")
         if clock() > deadline:
             raise HeadlessError(f"the match did not end within {timeout:g} seconds (status: {session.status})")
         for e in session.wait(0.1):
@@ -109,6 +124,8 @@ def play_royals_headless(session, player, *, timeout: float = 300.0, delay: floa
             action = player.choose(view.observation())
             if delay:
                 time.sleep(delay)
+            if stop is not None and stop():
+                continue  # a stop came while we thought: leave without this decision
             try:
                 session.play(action)
             except ValueError:

@@ -5,7 +5,10 @@
 [--computer LEVEL ...] [--teams]``: a Royals & Riots table, see :mod:`game.commands.royals_lan`); ``--headless --ai LEVEL`` plays as the computer
 without a window and writes the record (``--record FILE``) after every move and at the
 end. A ``--record FILE`` that holds an unfinished LAN game is resumed. Exit status 0 when
-the game was played to its end, 1 when it could not be, 2 for bad options.
+the game was played to its end, 1 when it could not be, 2 for bad options, 128 + the signal's
+number (143 for SIGTERM, 130 for SIGINT) when a signal stopped a headless peer: it leaves as
+the window does when its player closes it (the peer is sent ``error{bye}``, docs/protocol.md,
+and stops reconnecting if it is a joiner), and its record, with the game so far, is written.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from game.lan import host_colour, load_seat, player_name
 from game.settings import MAX_NAME_LENGTH
 from game.roseking.engine import now_iso
 
-from .lanrun import start_peer
+from .lanrun import SignalStop, start_peer
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -89,7 +92,7 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
 
 def _play(prog: str, session, args: argparse.Namespace, role) -> int:
     from game.roseking.ai import make_player
-    from net.headless import HeadlessError, play_headless
+    from net.headless import HeadlessError, Stopped, play_headless
     from net.protocol import Closed, GameStarted, MoveMade
     from net.transport import Refused, StatusChanged, WriteFailed
 
@@ -112,20 +115,26 @@ def _play(prog: str, session, args: argparse.Namespace, role) -> int:
 
     if role.value == "host":
         print(f"{prog}: listening on port {session.port}", flush=True)
+    stop = getattr(args, "stop", None)  # SIGTERM/SIGINT (game.commands.lanrun.SignalStop)
     try:
-        play_headless(session, make_player(args.ai), timeout=args.timeout, delay=args.move_delay, on_event=show)
+        play_headless(session, make_player(args.ai), timeout=args.timeout, delay=args.move_delay, on_event=show,
+                      stop=stop)
+    except Stopped as e:
+        session.close()  # the goodbye: error{bye}, flushed before the thread ends
+        for ev in session.poll():
+            show(ev)
+        print(f"{prog}: {stop.name if stop is not None else 'stop'}: left the game ({e})", flush=True)
+        if not _write_record(prog, session, args):
+            return 1
+        if args.record and session.record() is not None:
+            print(f"{prog}: record written to {args.record}", flush=True)
+        return stop.exit_status if stop is not None and stop() else 1
     except HeadlessError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
     game = session.game
-    record = session.record()
-    if args.record and record is not None:
-        from game.fsutil import atomic_write_text
-        try:
-            atomic_write_text(args.record, record.to_json())
-        except OSError as e:
-            print(f"{prog}: cannot write {args.record}: {e.strerror or e}", file=sys.stderr)
-            return 1
+    if not _write_record(prog, session, args):
+        return 1
     outcome = game.state.outcome()
     if game.resigned is not None:
         print(f"{prog}: {game.resigned} resigned; {game.resigned.other} wins", flush=True)
@@ -140,14 +149,37 @@ def _play(prog: str, session, args: argparse.Namespace, role) -> int:
     return 0
 
 
+def _write_record(prog: str, session, args: argparse.Namespace) -> bool:
+    """Write the session's record to ``--record`` (if both exist); False (reason on stderr) if it cannot."""
+    record = session.record()
+    if args.record and record is not None:
+        from game.fsutil import atomic_write_text
+        try:
+            atomic_write_text(args.record, record.to_json())
+        except OSError as e:
+            print(f"{prog}: cannot write {args.record}: {e.strerror or e}", file=sys.stderr)
+            return False
+    return True
+
+
+#: The exit statuses of ``rose-king host/join`` (their ``--help`` ends with it).
+EXIT_STATUS = ("exit status: 0 the game was played to its end; 1 it could not be (the reason is printed); "
+               "2 bad options; 143 / 130 (128 + the signal) a headless peer was stopped by SIGTERM / SIGINT: "
+               "it told the other players that it left, as a closed window does, and wrote its record first.")
+
+
 def run(args: argparse.Namespace) -> int:
-    return run_peer(args, "host")
+    if not args.headless:
+        return run_peer(args, "host")
+    with SignalStop() as args.stop:  # SIGTERM/SIGINT: leave with a goodbye (exit 128 + signal)
+        return run_peer(args, "host")
 
 
 def register(sub) -> None:
     p = sub.add_parser("host", help="host a LAN game and wait for players",
                        description="Host a Rose King game (or, with --game royals-riots, a Royals & Riots match "
-                                   "of 2-4 seats) on the LAN and wait for players to join.")
+                                   "of 2-4 seats) on the LAN and wait for players to join.",
+                       epilog=EXIT_STATUS)
     p.add_argument("--game", choices=("rose-king", "royals-riots"), default="rose-king",
                    help="the game to host (default rose-king)")
     p.add_argument("--seats", type=int, choices=(2, 3, 4), metavar="N",

@@ -19,7 +19,8 @@ from net import DEFAULT_PORT
 
 from game.lan import parse_address
 
-from .host import add_common, run_peer
+from .host import EXIT_STATUS, add_common, run_peer
+from .lanrun import SignalStop
 
 
 def _journal_game(record: str | None) -> str | None:
@@ -44,7 +45,8 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
     Nobody answering yet: the window's join screen keeps trying and learns the game itself
     (``"rose-king"`` is its start); a headless joiner tries again every :data:`PROBE_RETRY`
     seconds until ``--timeout``, as its session would, rather than guess a game. Returns an
-    exit status when it must stop (1: not a Rose King program there, or nobody answered)."""
+    exit status when it must stop (1: not a Rose King program there, or nobody answered; 128 + the
+    signal's number: SIGTERM/SIGINT came meanwhile)."""
     from net.royals_session import probe_host
     deadline = clock() + args.timeout
     told = False
@@ -61,6 +63,11 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
                 print(f"rose-king join: nobody answered at {args.address}:{args.port} within {args.timeout:g} "
                       f"seconds ({e})", file=sys.stderr)
                 return 1
+            stop = getattr(args, "stop", None)
+            if stop is not None and stop():
+                print(f"rose-king join: {stop.name}: stopped while waiting for {args.address}:{args.port}",
+                      flush=True)
+                return stop.exit_status
             if not told:
                 told = True
                 print(f"rose-king join: nobody answers at {args.address}:{args.port} yet; trying again…", flush=True)
@@ -71,6 +78,15 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit status as ``rose-king host``'s (:mod:`game.commands.host`): a headless joiner
+    stopped by SIGTERM/SIGINT says goodbye and exits with 128 + the signal's number."""
+    if not args.headless:
+        return _run(args)
+    with SignalStop() as args.stop:
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     args.address, args.port = args.target
     args.connected = None
     if args.game is None:
@@ -85,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 def register(sub) -> None:
     p = sub.add_parser("join", help="join a LAN game",
                        description="Join a Rose King game or a Royals & Riots match hosted on the LAN "
-                                   "(the game is the host's).")
+                                   "(the game is the host's).", epilog=EXIT_STATUS)
     p.add_argument("target", type=parse_address, metavar="HOST[:PORT]",
                    help=f"the host's address, optionally with its port (default {DEFAULT_PORT})")
     p.add_argument("--game", choices=("rose-king", "royals-riots"), default=None,

@@ -10,9 +10,66 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
+from types import FrameType
 
 from game.lan import check_record_path, default_name
+
+
+class SignalStop:
+    """SIGTERM and SIGINT turned into a request to stop, for a headless LAN peer: while the
+    ``with`` block runs, either signal sets :attr:`signum` (and :meth:`__call__` becomes
+    true) instead of killing the process, so the peer's play loop
+    (:func:`net.headless.play_headless`, :func:`net.headless.play_royals_headless`, ``stop=``)
+    ends and the session is closed with the protocol's goodbye (``error{bye}``; a Royals &
+    Riots host during a match: ``error{left}``, docs/protocol.md) and the record written.
+    The handlers in place before are put back on leaving the block. Outside the main thread
+    (where Python allows no handlers) it installs nothing and never asks to stop.
+
+    The window does the same for itself (:meth:`game.client.app.App.install_signal_handlers`).
+    """
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        #: The first signal received (``signal.SIGTERM`` or ``signal.SIGINT``), None before one came.
+        self.signum: int | None = None
+        self._old: dict[int, object] = {}
+
+    def __call__(self) -> bool:
+        """True once a signal asked the peer to stop."""
+        return self.signum is not None
+
+    @property
+    def exit_status(self) -> int:
+        """The exit status of a peer stopped this way: 128 + the signal's number, the shell's
+        convention (143 for SIGTERM, 130 for SIGINT). Raises ValueError before a signal came."""
+        if self.signum is None:
+            raise ValueError("no signal came")
+        return 128 + int(self.signum)
+
+    @property
+    def name(self) -> str:
+        """``"SIGTERM"`` / ``"SIGINT"`` (``""`` before a signal came)."""
+        return "" if self.signum is None else signal.Signals(self.signum).name
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.signum is None:
+            self.signum = signum
+
+    def __enter__(self) -> "SignalStop":
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)  # type: ignore[arg-type]
+        self._old.clear()
+
 
 
 def start_peer(args: argparse.Namespace, role: str, game: str | None = None) -> tuple[str, int | None]:

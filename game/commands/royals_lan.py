@@ -7,7 +7,11 @@ starts the match (headless: at once) and plays it to the end. ``rose-king join H
 finds the game from the host's hello (:func:`net.royals_session.detect_game`). A joiner's
 ``--record FILE`` keeps its private journal in ``FILE.journal``: restarted with the same
 ``--record``, it takes its seat back. Exit status 0 when the match was played to its end,
-1 when it could not be, 2 for bad options.
+1 when it could not be, 2 for bad options, 128 + the signal's number (143, 130) when SIGTERM
+or SIGINT stopped a headless peer: it leaves as a windowed player who closes the table does
+(a host's joiners are told that the host left, ``error{left}`` or, before the start,
+``error{bye}``; a joiner's seat waits for it as for a dropped one), its record (the rounds
+every seat checked) written.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
     """Run one Royals & Riots LAN peer from parsed options; returns the exit status."""
     from game.royals.ai.levels import LEVEL_NAMES, make_player
     from game.royals.engine import now_iso
-    from net.headless import HeadlessError, play_royals_headless
+    from net.headless import HeadlessError, Stopped, play_royals_headless
     from net.royals_session import RoyalsSession
     prog = f"rose-king {role}"
     if args.headless != bool(args.ai):
@@ -92,9 +96,18 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
         elif isinstance(e, Acted) and args.verbose:
             print(f"{prog}: ply {e.ply}: {e.text}", flush=True)
 
+    stop = getattr(args, "stop", None)  # SIGTERM/SIGINT (game.commands.lanrun.SignalStop)
     try:
         play_royals_headless(session, make_player(args.ai, getattr(args, "seed", None)), timeout=args.timeout,
-                             delay=args.move_delay, on_event=show)
+                             delay=args.move_delay, on_event=show, stop=stop)
+    except Stopped as e:
+        session.close()  # the goodbye: error{left} (or bye) to every joiner, the record written
+        for ev in session.poll():
+            show(ev)
+        print(f"{prog}: {stop.name if stop is not None else 'stop'}: left the match ({e})", flush=True)
+        if args.record and session.record is not None:
+            print(f"{prog}: record written to {args.record}", flush=True)
+        return stop.exit_status if stop is not None and stop() else 1
     except HeadlessError as e:
         print(f"{prog}: {e}", file=sys.stderr, flush=True)
         return 1
