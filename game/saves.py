@@ -290,6 +290,17 @@ class SaveEntry:
             return ""
         return _("{red} – {white}").format(red=self.meta.red or _("Red"), white=self.meta.white or _("White"))
 
+    def note(self) -> str | None:
+        """The list's small second line of a network game (kind ``"lan"``), in the current
+        language: ``Network match`` once finished; unfinished (the match stopped, or this
+        player left it), that it is only watched here — it is played on only with its
+        players, by joining its host again. None for any other save."""
+        if self.error is not None or self.kind != "lan":
+            return None
+        if self.result is not None:
+            return _("Network match")
+        return _("Unfinished network match: it can only be watched here (Replay)")
+
     def status_text(self) -> str:
         """The list's result column: ``in progress``, ``Red wins 140–42``, ``Draw 30–30``, or the error."""
         if self.error is not None:
@@ -458,7 +469,8 @@ def _other_game_entry(path: Path, mtime: int, obj: dict[str, Any]) -> SaveEntry:
     fields = dict(part.split("=", 1) for part in status.split() if "=" in part)
     game_id = obj.get("game_id") if isinstance(obj.get("game_id"), str) and _GAME_ID.fullmatch(obj["game_id"]) \
         else (stem if _GAME_ID.fullmatch(stem) else "game")
-    kind = obj.get("kind") if obj.get("kind") in RESUMABLE_KINDS else "local"
+    # a network match ("lan") stays one: it is watched here, never played on (not in RESUMABLE_KINDS)
+    kind = obj["kind"] if obj.get("kind") in KINDS and obj.get("kind") != "computer" else "local"
     meta = GameMeta(game_id, kind, date=obj.get("date") if isinstance(obj.get("date"), str) else None)
     names = tuple(str(n) for n in obj.get("players", ()) if isinstance(n, str))
     scores = fields.get("scores", "").replace(",", "–")

@@ -448,7 +448,9 @@ class RoyalsSession(Mailbox):
 
     @property
     def record(self):
-        """The record of the match (its checked rounds; the whole match once over), or None."""
+        """The record of the match (its checked rounds; the whole match once over), or None
+        before the match starts. After :meth:`close` it is there for every match that started
+        (with no round if none was checked)."""
         with self._lock:
             return self._record
 
@@ -537,6 +539,8 @@ class RoyalsSession(Mailbox):
             self._unregister(sock)
         self._closing.clear()
         self._sel.close()
+        if self._match is not None and self._record is None:
+            self._take_record()  # left before any round was checked: the record of none, for the saved games
         if self._status not in ("over", "failed"):
             self._set_status("closed")
 

@@ -22,7 +22,7 @@ from game.saves import RESUMABLE_KINDS, SaveEntry, SaveError, SaveStore, read_js
 from .theme import CANVAS, CREAM, GOLD
 from .dialogs import ConfirmDialog, dim
 from .games import client_for_record
-from .widgets import Button, ButtonScene, panel
+from .widgets import Button, ButtonScene, elide, panel
 
 if TYPE_CHECKING:
     from .app import App
@@ -319,9 +319,17 @@ class SavedGamesScene(ButtonScene):
         if e.result is None and e.summary is None:
             status = _("in progress · {colour} to move").format(
                 colour=_("Red") if int(e.to_move or 0) == 0 else _("White"))
-        for text, x in zip((format_date(e), e.players(), status, str(e.plies)), cols):
-            s = art.text(text, 22, ink)
-            surface.blit(s, (r.x + 14 + x, y), pygame.Rect(0, 0, 400, s.get_height()))
+        note = e.note()
+        if note:
+            y = r.y + 5  # two lines: the row's texts, and under them what kind of game it is
+            s = art.text(elide(art.font(18), note, r.w - 28 - cols[1]), 18,
+                         (110, 70, 30) if i == self.selected else GOLD)
+            surface.blit(s, (r.x + 14 + cols[1], r.y + 31))
+        font = art.font(22)
+        for k, (text, x) in enumerate(zip((format_date(e), e.players(), status, str(e.plies)), cols)):
+            room = (cols[k + 1] - x - 16) if k + 1 < len(cols) else r.w - 28 - x
+            s = art.text(elide(font, text, room), 22, ink)  # never over the next column
+            surface.blit(s, (r.x + 14 + x, y))
 
 
 def default_folder() -> Path:

@@ -818,3 +818,16 @@ def test_a_headless_joiner_gives_up_after_its_timeout_and_the_window_does_not_wa
                                       connected=None)
         assert join._learn_game(windowed, clock=lambda: now[0], sleep=sleep) is None
         assert windowed.game == "rose-king" and len(tries) == 4  # its join screen keeps trying by itself
+
+
+def test_a_joiner_that_leaves_before_any_round_was_checked_still_has_the_record_of_none(sessions):
+    """The window keeps every started network match in its saved games: after close() the
+    session's record is there even when no round was checked (no rounds, the players named)."""
+    host = sessions("host", "Ann", seats=2, port=0, seed=3)
+    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    host.start()
+    wait_until(bo, lambda: bo.view is not None)
+    assert bo.record is None  # nothing checked yet
+    bo.close()
+    assert bo.record is not None and bo.record.rounds == [] and bo.record.players == ["Ann", "Bo"]
+    assert GAME.check(bo.record.to_dict()).startswith("ok in-progress round=1")

@@ -237,14 +237,29 @@ def resumable_record(address: str, port: int, folder: "os.PathLike[str] | str | 
     return max(found)[1] if found else None
 
 
+def save_id(record: Any, seat: int) -> str:
+    """The saved-games id of our copy of a network match: its LAN game id (``record.extra["lan"]
+    ["game"]``, 32 hex digits) and our seat, so every later write of the same match (stopped,
+    then left; rejoined, then finished) replaces the earlier one, and two seats of one match on
+    one machine keep a file each. A record without a readable game id gets a fresh id."""
+    lan = getattr(record, "extra", {}).get("lan") if record is not None else None
+    game = lan.get("game") if isinstance(lan, dict) else None
+    if isinstance(game, str) and re.fullmatch(r"[0-9a-f]{32}", game) and 1 <= seat <= 4:
+        return f"royals-{game}-{seat}"
+    return uuid.uuid4().hex
+
+
 def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = None) -> str | None:
-    """Write a finished network match's ``record`` into the saved games (kind ``"lan"``, each
-    seat's name and whether it was a computer). Returns the path, or None when the disk refuses
+    """Write our copy of a network match's ``record`` (the rounds every seat checked,
+    docs/protocol.md "Records"; finished, or unfinished when the match stopped or we left it)
+    into the saved games: kind ``"lan"`` (the list shows it as a network match that is watched,
+    never played on, here), each seat's name and whether it was a computer, under
+    :func:`save_id`. Returns the path, or None when there is no record or the disk refuses
     (the match itself is unaffected)."""
     from game.saves import shared_store
     if record is None:
         return None
-    game_id = uuid.uuid4().hex
+    game_id = save_id(record, match.seat)
     levels = [s.level if s.level in LEVELS else None for s in match.config.seats]  # computers' levels
     try:
         names = list(record.players)
@@ -277,7 +292,8 @@ class LanTableScene(RoyalsTableScene):
             b.rect.y = 552 + 52 * k
         self.seats: tuple = tuple(session.lobby)
         self.failure = ""         # why the match stopped (a failed check names the seat and the play)
-        self.saved: str | None = None
+        self.saved: str | None = None     # where the finished match's record was kept
+        self.kept: str | None = None      # where the record of a match that stopped (or we left) was kept
         self.record: Any = None
         self.asked: set[int] = set()      # dropped seats the host chose to wait for
         self.dropped: set[int] = set()
@@ -308,6 +324,7 @@ class LanTableScene(RoyalsTableScene):
                 view = self.session.view
                 where = round_and_trick(view.state, e.ply) if view is not None and e.ply else (0, 0)
                 self.failure = stop_text(e.code, who, *where)
+                self.keep_unfinished()  # the match so far, in the saved games at once
             elif isinstance(e, StatusChanged):
                 if e.status in ("failed", "closed") and not self.failure and self.record is None:
                     self.failure = stop_text("")
@@ -444,7 +461,7 @@ class LanTableScene(RoyalsTableScene):
 
     # ------------------------------------------------------------------ scene
     def look(self) -> tuple:
-        return super().look() + (self.session.status, self.session.status_text, self.failure, self.saved,
+        return super().look() + (self.session.status, self.session.status_text, self.failure, self.saved, self.kept,
                                  tuple(sorted(self.dropped)), tuple(sorted(self.asked)), self.level,
                                  self.match.human_to_act())
 
@@ -532,6 +549,10 @@ class LanTableScene(RoyalsTableScene):
         surface.blit(t, t.get_rect(midtop=(box.centerx, box.y + 18)))
         s = art.text(text, 24, CREAM, shadow=True, wrap=box.w - 48)
         surface.blit(s, s.get_rect(midtop=(box.centerx, box.y + 68)))
+        if kind[0] == "failed" and self.kept:
+            note = art.text(elide(art.font(20), _("The match so far is kept in the saved games."), box.w - 48), 20,
+                            GOLD, shadow=True)
+            surface.blit(note, note.get_rect(midbottom=(box.centerx, box.bottom - 80)))
         for b in self.overlay_buttons:
             b.draw(surface, art)
 
@@ -548,12 +569,22 @@ class LanTableScene(RoyalsTableScene):
                 code=code) if code else "", 20)]
         return notes
 
+    def keep_unfinished(self) -> None:
+        """Keep the session's record of a match that did not reach its end (stopped for all, or
+        left by us) in the saved games, to watch up to its last checked round (:func:`keep_record`).
+        A finished match's record, once kept, stays as it is."""
+        if self.record is None or self.saved is None:
+            record = getattr(self.session, "record", None)
+            if record is not None:
+                self.kept = keep_record(record, self.match, self.store)
+
     def close(self) -> None:
         super().close()
         if self.beacon is not None:
             self.beacon.stop()
             self.beacon = None
-        self.session.close()
+        self.session.close()  # its last word sent: a host's record now ends "left"
+        self.keep_unfinished()
 
 
 def check_code(record: Any) -> str | None:

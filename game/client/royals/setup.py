@@ -91,8 +91,14 @@ def play_match(app: "App", match: TableMatch, saver: Callable[..., None] | None,
 
 def resume(app: "App", path) -> RoyalsTableScene:
     """Play on the saved match at ``path`` (its autosave goes on in the same file).
-    Raises SaveError / ValueError for a bad file."""
+    Raises SaveError / ValueError for a bad file, and ValueError for a network match (kind
+    ``"lan"``): it goes on only with its players, by joining its host again; here it is watched
+    (``open_file`` then opens the replay viewer)."""
+    from game.saves import read_json_record
+
     from .saving import autosaver, load
+    if read_json_record(path).get("kind") == "lan":
+        raise ValueError(_("a network game can only be resumed with its opponent"))
     match, save = load(path)
     return play_match(app, match, autosaver(match, save))
 
