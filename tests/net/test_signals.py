@@ -173,3 +173,15 @@ def test_a_rose_king_joiner_stopped_by_sigint_says_bye_and_the_host_waits(procs,
     assert any("SIGINT: left the game" in x for x in join.lines), join.lines
     assert not any("Traceback" in x or "KeyboardInterrupt" in x for x in join.lines), join.lines
     assert Record.load(tmp_path / "j.json").result is None
+
+
+def test_a_headless_joiner_waiting_for_its_host_stops_on_sigterm(procs):
+    import socket
+    with socket.socket() as s:  # a port that is free now and nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    join = procs("join", f"127.0.0.1:{port}", "--headless", "--ai", "random", "--timeout", str(LIMIT))
+    join.expect("trying again")
+    join.p.send_signal(signal.SIGTERM)
+    assert join.finish(BOUND) == 143, join.lines
+    assert any(f"SIGTERM: stopped while waiting for 127.0.0.1:{port}" in x for x in join.lines), join.lines
