@@ -540,7 +540,8 @@ class RoyalsSession(Mailbox):
         self._closing.clear()
         self._sel.close()
         if self._match is not None and self._record is None:
-            self._take_record()  # left before any round was checked: the record of none, for the saved games
+            self._take_record()  # left before any round was checked: the record of none (saved games, --record)
+            self._write_record()
         if self._status not in ("over", "failed"):
             self._set_status("closed")
 

@@ -71,7 +71,6 @@ class SignalStop:
         self._old.clear()
 
 
-
 def start_peer(args: argparse.Namespace, role: str, game: str | None = None) -> tuple[str, int | None]:
     """``(name, None)``: go on with a headless peer called ``name``; ``(name, status)``: the
     peer is done (the window ran it, or an option is bad: status 2, with the reason on stderr).

@@ -820,14 +820,15 @@ def test_a_headless_joiner_gives_up_after_its_timeout_and_the_window_does_not_wa
         assert windowed.game == "rose-king" and len(tries) == 4  # its join screen keeps trying by itself
 
 
-def test_a_joiner_that_leaves_before_any_round_was_checked_still_has_the_record_of_none(sessions):
+def test_a_joiner_that_leaves_before_any_round_was_checked_still_has_the_record_of_none(sessions, tmp_path):
     """The window keeps every started network match in its saved games: after close() the
-    session's record is there even when no round was checked (no rounds, the players named)."""
+    session's record is there (and in its --record file) even when no round was checked."""
     host = sessions("host", "Ann", seats=2, port=0, seed=3)
-    bo = seat_joiners(sessions, host, ("Bo",))["Bo"]
+    bo = seat_joiners(sessions, host, ("Bo",), tmp_path)["Bo"]
     host.start()
     wait_until(bo, lambda: bo.view is not None)
-    assert bo.record is None  # nothing checked yet
+    assert bo.record is None and not (tmp_path / "Bo.json").exists()  # nothing checked yet
     bo.close()
     assert bo.record is not None and bo.record.rounds == [] and bo.record.players == ["Ann", "Bo"]
     assert GAME.check(bo.record.to_dict()).startswith("ok in-progress round=1")
+    assert json.loads((tmp_path / "Bo.json").read_text()) == bo.record.to_dict()
