@@ -8,11 +8,12 @@ window whose host leaves."""
 from __future__ import annotations
 
 import json
+import time
 
 import pygame
 
 from game.client.app import STEP
-from game.client.royals.lan import LanTableScene, keep_record, save_id
+from game.client.royals.lan import LanTableScene, RoyalsJoinScene, keep_record, save_id
 from game.client.royals.replay_view import RoyalsReplayScene
 from game.client.royals.scene import RoyalsTableScene
 from game.client.saved_games import SavedGamesScene, open_file
@@ -94,6 +95,32 @@ def test_leaving_a_network_match_keeps_it_and_its_end_replaces_it(app, tmp_path)
     assert entry.status == "finished" and entry.note() == "Network match"
 
 
+def test_each_checked_round_is_kept_off_the_frame_loop_and_the_end_replaces_it(app, tmp_path):
+    """After each checked round the match so far is in the saved games (a crash of the window
+    loses at most the round in play), written by the table's autosaver thread; the finished
+    match's record, kept at its end, replaces it and is not overwritten when the table closes."""
+    store = SaveStore(tmp_path)
+    fake = FakeSession(seat=2)
+    scene = table_on(app, fake, store)
+    fake.record = Record.from_dict(lan_record(8, rounds=1, end=""))
+    fake.events.append(RoundChecked(1))
+    app.step(STEP)
+    assert scene._saver is not None and scene._saver.flush(10)
+    [entry] = store.list()
+    assert entry.kind == "lan" and entry.status == "in progress" and scene.kept is None  # (no stop to show)
+    finished = Record.from_dict(lan_record(8, rounds=None, end="finished"))
+    fake.record = finished
+    from net.royals_session import MatchOver
+    fake.events += [RoundChecked(3), MatchOver(finished)]
+    app.step(STEP)
+    assert scene.saved == str(entry.path)  # on disk once the end is shown
+    assert store.list()[0].status == "finished"
+    app.pop()
+    [entry] = store.list()
+    assert entry.status == "finished" and entry.note() == "Network match"
+    assert scene._saver._thread.is_alive() is False  # the table's autosaver stopped with it
+
+
 def test_a_table_left_before_the_session_has_a_record_keeps_nothing(app, tmp_path):
     store = SaveStore(tmp_path)
     table_on(app, FakeSession(seat=2), store)  # (a fake session without a record)
@@ -149,7 +176,7 @@ def test_a_host_window_that_leaves_mid_match_keeps_it_in_its_saved_games(app, dr
 
 
 def test_a_joiner_window_whose_host_leaves_keeps_the_match_at_once(app, driver, tmp_path):
-    from game.client.royals.lan import RoyalsJoinScene, RoyalsLobby
+    from game.client.royals.lan import RoyalsLobby
     app.options.anim_speed = 0.0
     host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
     ann = headless_joiner(host, seed=3)
@@ -180,6 +207,54 @@ def test_a_joiner_window_whose_host_leaves_keeps_the_match_at_once(app, driver, 
         assert entry.path.name.endswith("-2.json")
         assert Record.from_json(entry.path.read_text(encoding="utf-8")).rounds == host.record.rounds
     finally:
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_sigterm_at_a_joiners_network_table_keeps_the_match_and_says_goodbye(app, driver, tmp_path):
+    """The window turns SIGTERM into a clean exit (App.install_signal_handlers): every scene
+    closes, so the table leaves the match with a goodbye (the host sees the seat away at once)
+    and keeps the match so far in the saved games."""
+    import os
+    import signal
+    app.options.anim_speed = 0.0
+    host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+    ann = headless_joiner(host, seed=4)
+
+    def host_plays() -> None:
+        if host.can_start:
+            host.start()
+        ann()
+    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        store = SaveStore(tmp_path)
+        app.push(RoyalsJoinScene(app, name="Bo", listen=False, store=store))
+        driver.post(pygame.TEXTINPUT, text=f"127.0.0.1:{host.port}")
+        driver.key(pygame.K_RETURN)
+        run_until(app, lambda: isinstance(app.top, LanTableScene), "the host to start", [host_plays])
+        table: LanTableScene = app.top
+        me = WindowPlayer(app, driver)
+        run_until(app, lambda: table.session.record is not None and len(table.session.record.rounds) >= 1,
+                  "round 1 checked", [host_plays, me], limit=120)
+        app.install_signal_handlers()
+        os.kill(os.getpid(), signal.SIGTERM)
+        app.step(STEP)
+        assert not app.running and app.signalled == signal.SIGTERM
+        while app.scenes:  # what App.run does once its loop ends
+            app.pop()
+        [entry] = store.list()
+        kept = Record.from_json(entry.path.read_text(encoding="utf-8"))
+        assert entry.kind == "lan" and entry.status == "in progress" and len(kept.rounds) >= 1
+        seen: list = []
+        end = time.monotonic() + 10
+        while not any(getattr(e, "seats", None) and not e.seats[1].connected for e in seen):
+            assert time.monotonic() < end, "the host never saw seat 2 leave"
+            seen += host.wait(0.1)
+        assert host.status == "playing"  # the host's match waits for seat 2 (it may come back)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
         while app.scenes:
             app.pop()
         host.close()

@@ -76,6 +76,8 @@ ROUND_TABLE_SECONDS = 12.0
 SEAT_WORDS = {"host": N_("Host"), "person": N_("Network"), "computer": N_("Computer"), "open": N_("Open")}
 LEVEL_WORDS.update({"lan-host": SEAT_WORDS["host"], "lan-person": SEAT_WORDS["person"],
                     "lan-computer": SEAT_WORDS["computer"]})
+#: Seconds the table waits at most for a save of the match to reach the disk (its end, a stop, leaving).
+SAVE_WAIT = 5.0
 #: Session statuses at which the table waits for the connection.
 WAITING = ("connecting", "interrupted")
 #: A lobby whose session has failed or closed shows its seats as they were, in these greys.
@@ -249,14 +251,25 @@ def save_id(record: Any, seat: int) -> str:
     return uuid.uuid4().hex
 
 
-def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = None) -> str | None:
-    """Write our copy of a network match's ``record`` (the rounds every seat checked,
-    docs/protocol.md "Records"; finished, or unfinished when the match stopped or we left it)
-    into the saved games: kind ``"lan"`` (the list shows it as a network match that is watched,
-    never played on, here), each seat's name and whether it was a computer, under
-    :func:`save_id`. Returns the path, or None when there is no record or the disk refuses
-    (the match itself is unaffected)."""
-    from game.saves import shared_store
+class LanSave:
+    """Our copy of a network match as a save: ``game_id`` (:func:`save_id`) and ``record()``, the
+    shape :class:`game.saves.BackgroundAutosaver` takes (``record(state)``; the state is unused:
+    the record is the session's)."""
+
+    def __init__(self, game_id: str, record: Any) -> None:
+        self.game_id = game_id
+        self._record = record
+
+    def record(self, state: Any = None) -> Any:
+        return self._record
+
+
+def lan_save(record: Any, match: LanTableMatch) -> LanSave | None:
+    """Our copy of a network match's ``record`` (the rounds every seat checked, docs/protocol.md
+    "Records"; finished, or unfinished when the match stopped or we left it) as a save: kind
+    ``"lan"`` (the list shows it as a network match that is watched, never played on, here),
+    each seat's name and whether it was a computer, under :func:`save_id`
+    (docs/royals-record-format.md, "Saved games"). None when there is no record."""
     if record is None:
         return None
     game_id = save_id(record, match.seat)
@@ -265,8 +278,21 @@ def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = N
         names = list(record.players)
         record.extra = {**getattr(record, "extra", {}), "game_id": game_id, "kind": "lan",
                         "seats": [{"name": n, "level": lv} for n, lv in zip(names, levels)]}
-        return str((store or shared_store()).write(game_id, record.to_json()))
-    except (OSError, ValueError, AttributeError):
+    except (TypeError, AttributeError):
+        return None
+    return LanSave(game_id, record)
+
+
+def keep_record(record: Any, match: LanTableMatch, store: "SaveStore | None" = None) -> str | None:
+    """Write :func:`lan_save` of ``record`` into the saved games now. Returns the path, or None
+    when there is no record or the disk refuses (the match itself is unaffected)."""
+    from game.saves import shared_store
+    save = lan_save(record, match)
+    if save is None:
+        return None
+    try:
+        return str((store or shared_store()).write(save.game_id, record.to_json()))
+    except (OSError, ValueError):
         return None
 
 
@@ -294,6 +320,7 @@ class LanTableScene(RoyalsTableScene):
         self.failure = ""         # why the match stopped (a failed check names the seat and the play)
         self.saved: str | None = None     # where the finished match's record was kept
         self.kept: str | None = None      # where the record of a match that stopped (or we left) was kept
+        self._saver: Any = None           # a BackgroundAutosaver, from the first save on
         self.record: Any = None
         self.asked: set[int] = set()      # dropped seats the host chose to wait for
         self.dropped: set[int] = set()
@@ -316,9 +343,10 @@ class LanTableScene(RoyalsTableScene):
                 self._seats_changed(tuple(e.seats))
             elif isinstance(e, RoundChecked):
                 self.say(_("Round {r} checked: every play was legal.").format(r=e.round))
+                self.keep_unfinished(wait=False)  # the rounds so far, off the frame loop
             elif isinstance(e, MatchOver):
                 self.record = e.record
-                self.saved = keep_record(e.record, self.match, self.store)
+                self.saved = self.keep(e.record)
             elif isinstance(e, Failed):  # the seat at fault by name, where (round, trick), in our language
                 who = self.match.name(e.seat) if 1 <= e.seat <= self.match.players else ""
                 view = self.session.view
@@ -569,14 +597,34 @@ class LanTableScene(RoyalsTableScene):
                 code=code) if code else "", 20)]
         return notes
 
-    def keep_unfinished(self) -> None:
-        """Keep the session's record of a match that did not reach its end (stopped for all, or
-        left by us) in the saved games, to watch up to its last checked round (:func:`keep_record`).
-        A finished match's record, once kept, stays as it is."""
+    def keep(self, record: Any, wait: bool = True) -> str | None:
+        """Hand :func:`lan_save` of ``record`` to this table's autosaver (a worker thread: the two
+        fsyncs of a save never stall the frame loop; saves of one match replace each other in
+        order). ``wait``: until it is on disk (the rare moments the table stands still: the
+        match's end or stop, leaving). Returns the save's path, or None when there is no record
+        or (``wait``) the disk refused."""
+        save = lan_save(record, self.match)
+        if save is None:
+            return None
+        from game.saves import BackgroundAutosaver, shared_store
+        if self._saver is None:
+            self._saver = BackgroundAutosaver(self.store or shared_store())
+        self._saver.submit(None, save)  # type: ignore[arg-type]
+        if wait and not (self._saver.flush(SAVE_WAIT) and self._saver.error is None):
+            return None
+        return str(self._saver.store.path_for(save.game_id))
+
+    def keep_unfinished(self, wait: bool = True) -> None:
+        """Keep the session's record of a match that has not reached its end in the saved games,
+        to watch up to its last checked round: after each checked round (so a crash loses at
+        most the round in play), at once when it stops for all, and when we leave it. A
+        finished match's record, once kept, stays as it is."""
         if self.record is None or self.saved is None:
             record = getattr(self.session, "record", None)
             if record is not None:
-                self.kept = keep_record(record, self.match, self.store)
+                kept = self.keep(record, wait)
+                if wait:
+                    self.kept = kept
 
     def close(self) -> None:
         super().close()
@@ -585,6 +633,8 @@ class LanTableScene(RoyalsTableScene):
             self.beacon = None
         self.session.close()  # its last word sent: a host's record now ends "left"
         self.keep_unfinished()
+        if self._saver is not None:
+            self._saver.close(SAVE_WAIT)
 
 
 def check_code(record: Any) -> str | None:
@@ -1095,5 +1145,5 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
     return app.run()
 
 
-__all__ = ["LanTableMatch", "LanTableScene", "RoyalsHostSetup", "RoyalsLobby", "RoyalsJoinScene", "keep_record",
-           "lan_menu_buttons", "run_lan"]
+__all__ = ["LanSave", "LanTableMatch", "LanTableScene", "RoyalsHostSetup", "RoyalsLobby", "RoyalsJoinScene", "keep_record",
+           "lan_menu_buttons", "lan_save", "run_lan"]
