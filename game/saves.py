@@ -469,7 +469,8 @@ def _other_game_entry(path: Path, mtime: int, obj: dict[str, Any]) -> SaveEntry:
     fields = dict(part.split("=", 1) for part in status.split() if "=" in part)
     game_id = obj.get("game_id") if isinstance(obj.get("game_id"), str) and _GAME_ID.fullmatch(obj["game_id"]) \
         else (stem if _GAME_ID.fullmatch(stem) else "game")
-    # a network match ("lan") stays one: it is watched here, never played on (not in RESUMABLE_KINDS)
+    # a network match ("lan") stays one: it is watched here, never played on (not in RESUMABLE_KINDS);
+    # "computer" needs a Rose King level and side (GameMeta), which another game's save does not have
     kind = obj["kind"] if obj.get("kind") in KINDS and obj.get("kind") != "computer" else "local"
     meta = GameMeta(game_id, kind, date=obj.get("date") if isinstance(obj.get("date"), str) else None)
     names = tuple(str(n) for n in obj.get("players", ()) if isinstance(n, str))

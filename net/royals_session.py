@@ -449,8 +449,8 @@ class RoyalsSession(Mailbox):
     @property
     def record(self):
         """The record of the match (its checked rounds; the whole match once over), or None
-        before the match starts. After :meth:`close` it is there for every match that started
-        (with no round if none was checked)."""
+        until a first round is checked. After :meth:`close` it is there for every match that
+        started (with no round if none was checked; also written to ``record``)."""
         with self._lock:
             return self._record
 
