@@ -22,13 +22,19 @@ from game.roseking.phrases import connection_refused_text
 from .test_end_screens import LANGUAGES, WINDOWS, set_window
 
 
+def longest_os_error() -> str:
+    """The longest reason :func:`game.fsutil.os_error_text` gives, in the current language."""
+    from game.fsutil import OS_ERROR_PHRASES
+    return max((_(p) for p in OS_ERROR_PHRASES.values()), key=len)
+
+
 def messages() -> list[str]:
     """Every long toast the Rose King screens can show, in the current language."""
     return [
         _("Your hand is full: you may draw only with fewer than 5 cards."),
         _("{square} holds an opponent's stone and you have no hero cards left.").format(square="e5"),
         _("Those are {colour}'s cards; {mover} is to move.").format(colour=_("White"), mover=_("Red")),
-        _("The game could not be saved: {reason}").format(reason="No space left on device"),
+        _("The game could not be saved: {reason}").format(reason=longest_os_error()),
         _("Wait: the connection to the other player is not ready."),
         connection_refused_text("seat"), connection_refused_text("version"),
     ]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
+from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
 from game.royals.phrases import illegal_text
@@ -376,9 +377,18 @@ class RoyalsTableScene(Scene):
         language, the seats by their names (:func:`game.royals.phrases.illegal_text`)."""
         return illegal_text(reason, self.match.name)
 
+    def save_error(self) -> OSError | None:
+        """The last autosave's failure (None after a good write, or without autosave): the
+        :class:`game.saves.BackgroundAutosaver` behind :func:`.saving.autosaver`'s hook."""
+        return getattr(getattr(self.saver, "saver", None), "error", None)
+
     def update(self, dt: float) -> None:
         self.clock += dt
         self._poll_hint()
+        error = self.save_error()
+        if error is not None and error is not getattr(self, "_save_error_shown", None):
+            self._save_error_shown = error  # said once per failure, in the player's language
+            self.say(_("The match could not be saved: {reason}").format(reason=os_error_text(error)))
         if self.toast_time > 0:
             self.toast_time -= dt
         if self.modal:
