@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 import pygame
@@ -265,16 +266,17 @@ class LanGameScene(GameScene):
             elif isinstance(e, GameOver):
                 self.saved = keep_record(self.match.session, self.store)
             elif isinstance(e, RematchOffered):
-                self.say(_("{name} offers a rematch.").format(name=self.peer_name()), ok=True)
-            elif isinstance(e, Refused):  # in our language; the English reason is for logs
-                self.say(refused_text(e.action, e.reason, e.code))
+                name = self.peer_name()
+                self.say(lambda: _("{name} offers a rematch.").format(name=name), ok=True)
+            elif isinstance(e, Refused):  # in our language (worded when drawn); the English reason is for logs
+                self.say(partial(refused_text, e.action, e.reason, e.code))
 
     def announce(self, started: GameStarted) -> None:
         """The banner at the start of a game: who the opponent is and our colour, or a resume."""
-        name = self.peer_name()
-        self.show_banner(_("Resumed against {name}").format(name=name) if started.resumed
-                         else _("New game against {name}: you play {colour}").format(
-                             name=name, colour=color_name(started.color)))
+        name, colour = self.peer_name(), started.color
+        self.show_banner((lambda: _("Resumed against {name}").format(name=name)) if started.resumed
+                         else lambda: _("New game against {name}: you play {colour}").format(
+                             name=name, colour=color_name(colour)))
 
     def update(self, dt: float) -> None:
         super().update(dt)

@@ -218,7 +218,7 @@ class LocalGameScene(GameScene):
     def undo(self) -> None:
         """Undo one step (see :meth:`LocalGame.undo`) and show the position at once."""
         if not self.game.can_undo():
-            self.say(_("Nothing to undo."))
+            self.say(lambda: _("Nothing to undo."))
             return
         self.game.undo()
         self.resync()
@@ -228,7 +228,7 @@ class LocalGameScene(GameScene):
         error = self.game.saver.error
         if error is not None and error is not self._save_error_shown:
             self._save_error_shown = error
-            self.say(_("The game could not be saved: {reason}").format(reason=os_error_text(error)))
+            self.say(lambda: _("The game could not be saved: {reason}").format(reason=os_error_text(error)))
 
     def unsaved_game(self) -> bool:
         return super().unsaved_game() and not self.game.saved()
@@ -276,7 +276,7 @@ class LocalPauseMenu(PauseMenu):
 
         def write(path: Path) -> None:
             written = game.save_as(path)
-            self.scene.say(_("Saved to {path}").format(path=written), ok=True)
+            self.scene.say(lambda: _("Saved to {path}").format(path=written), ok=True)
 
         self.app.push(TextEntryDialog(self.app, N_("Save the game as"), str(default_save_as_path(game.meta)),
                                       write, ok=N_("Save")))
