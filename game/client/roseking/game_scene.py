@@ -41,9 +41,12 @@ if TYPE_CHECKING:
     from .hint import Hint
 
 TOAST_SECONDS = 2.6
-#: The widest a toast's text wraps to: the board's inner width less the toast's margins.
-TOAST_WRAP = BOARD_RECT.w - 2 * FRAME - 80
 STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)
+#: The widest a toast's text wraps to: the status box less the toast's margins (a toast lies over
+#: the status box, whose guidance it amends, and covers no square, hand, pile or move log).
+TOAST_WRAP = STATUS_RECT.w - 16 - 40
+#: The toast's text sizes, largest first: a text too tall for the status box takes the next one.
+TOAST_SIZES = (23, 20, 18)
 TERRITORY_LINE = {Color.RED: (150, 20, 24), Color.WHITE: (250, 250, 240)}
 BANNER_SECONDS = 2.4
 #: The live move log: the left column between the status box and Red's name panel.
@@ -661,17 +664,23 @@ class GameScene(Scene):
         self._draw_banner(surface, art)
 
     def toast_text(self, art: Art, text: str) -> pygame.Surface:
-        """The toast's wrapped text image (size 23, wrapped to :data:`TOAST_WRAP` canvas pixels)."""
-        return art.text(text, 23, (255, 236, 220), shadow=True, wrap=TOAST_WRAP)
+        """The toast's wrapped text image: wrapped to :data:`TOAST_WRAP` canvas pixels, at the
+        first size of :data:`TOAST_SIZES` whose toast fits in the status box."""
+        for size in TOAST_SIZES:
+            s = art.text(text, size, (255, 236, 220), shadow=True, wrap=TOAST_WRAP)
+            if s.get_height() + 28 <= STATUS_RECT.h - 16:
+                break
+        return s
 
     def toast_rect(self, art: Art, text: str) -> pygame.Rect:
-        """Canvas rect of the toast showing ``text``: over the lower part of the board, centred on it,
-        as wide as its text plus a 20-pixel margin each side, its bottom 14 pixels above the
-        board's inner edge. It never covers the side panels (status, move log, players' panels) nor
-        the piles and buttons (a toast used to cover the move log)."""
+        """Canvas rect of the toast showing ``text``: over the status box (left column), centred
+        in it, as wide as its text plus a 20-pixel margin each side, its bottom 8 pixels above the
+        box's bottom, so it grows upwards over the box's guidance, which it amends. It covers no
+        square of the board (it lay over the board's bottom rows), no hand, pile, button, player's
+        panel or the move log (where it lay before that)."""
         s = self.toast_text(art, text)
         rect = pygame.Rect(0, 0, s.get_width() + 40, s.get_height() + 28)
-        rect.midbottom = (BOARD_RECT.centerx, BOARD_RECT.bottom - FRAME - 14)
+        rect.midbottom = (STATUS_RECT.centerx, STATUS_RECT.bottom - 8)
         return rect
 
     def _draw_toast(self, surface: pygame.Surface, art: Art) -> None:
@@ -681,7 +690,7 @@ class GameScene(Scene):
         s = self.toast_text(art, text)
         tb = self.toast_rect(art, text)
         fade = min(1.0, left / 0.4)
-        bg = panel(tb.size, 240, 10)
+        bg = panel(tb.size, 255, 10)  # opaque: the status text under it must not show through
         bg.set_alpha(int(255 * fade))
         surface.blit(bg, tb)
         pygame.draw.rect(surface, GOLD if self.toast_ok else (210, 70, 60), tb, 3, border_radius=10)
