@@ -627,3 +627,31 @@ def test_a_closed_session_mid_game_shows_the_game_cannot_go_on(app, tmp_path, la
             app.pop()
         join.close()
         host.close()
+
+
+def test_a_record_the_disk_refuses_is_said_in_the_players_language(app, tmp_path):
+    """``rose-king host --record`` into a folder that does not exist, over loopback, in French: the
+    host's window says the record could not be written, with the reason in French (ENOENT), not
+    the operating system's "No such file or directory"; the game goes on."""
+    from game import i18n
+    from game.i18n import _
+    i18n.set_language("fr")
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1", journal=tmp_path / "missing" / "game.json")
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    app.reset(LanLobby(app, host, store=SaveStore(tmp_path)))
+    try:
+        peer = Peer(join)
+        run_until(app, peer, lambda: any(isinstance(s, LanGameScene) for s in app.scenes), "the game to start")
+        scene = game_scene(app)
+        run_until(app, peer, lambda: scene.toast is not None and "enregistrement" in scene.toast[0],
+                  "the write failure")
+        assert scene.toast[0] == ("L'enregistrement n'a pas pu être écrit\u00a0: "
+                                  "le fichier ou son dossier n’existe pas")
+        assert "No such file" not in scene.toast[0] and host.write_errors
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 2, "the game to go on")
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        join.close()
+        host.close()

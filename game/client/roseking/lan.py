@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
+from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.lan import join_error_text, ply_of
 from game.roseking.phrases import refused_text, stop_text
@@ -26,7 +27,7 @@ from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
 from net.protocol import Closed, GameOver, GameStarted, Handshake, MoveMade, RematchOffered
-from net.transport import LanSession, Refused
+from net.transport import LanSession, Refused, WriteFailed
 
 from .art import COLOR_UI, CREAM, GOLD, art_of
 from ..dialogs import ConfirmDialog, PauseMenu, dim
@@ -241,6 +242,8 @@ class LanGameScene(GameScene):
         self.result_shown = True  # the base class's local result panel is replaced by ours (see update)
         self.end_shown = False
         self.announce(match.started)
+        if match.session.write_errors:  # (one reported while the lobby waited for the game)
+            self.write_failed(match.session.write_errors[-1])
 
     # ------------------------------------------------------------------ network
     def _on_reset(self) -> None:
@@ -270,6 +273,14 @@ class LanGameScene(GameScene):
                 self.say(lambda: _("{name} offers a rematch.").format(name=name), ok=True)
             elif isinstance(e, Refused):  # in our language (worded when drawn); the English reason is for logs
                 self.say(partial(refused_text, e.action, e.reason, e.code))
+            elif isinstance(e, WriteFailed):
+                self.write_failed(e)
+
+    def write_failed(self, failure: WriteFailed) -> None:
+        """Say that the session could not write its record or seat file (``rose-king host/join
+        --record``): the game goes on, but a restart could not resume it. The reason is the
+        operating system's (``strerror``), worded in the player's language where it is a usual one."""
+        self.say(lambda: _("The record could not be written: {reason}").format(reason=os_error_text(failure.reason)))
 
     def announce(self, started: GameStarted) -> None:
         """The banner at the start of a game: who the opponent is and our colour, or a resume."""
