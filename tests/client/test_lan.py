@@ -616,6 +616,8 @@ def test_a_closed_session_mid_game_shows_the_game_cannot_go_on(app, tmp_path, la
         for colour in (scene.match.color, scene.match.color.other):
             assert scene.waiting_line(colour) == _("The game cannot go on")
         assert scene.match.connection() == "closed"
+        resign = next(b for b in scene.buttons if b.label == "Resign")
+        assert not resign.enabled()  # a resignation could reach nobody ("Main menu" on the banner leaves)
         surface = pygame.Surface((1280, 800))
         drawn: list = []
         scene._draw_connection_banner = lambda surf, status: drawn.append(status)

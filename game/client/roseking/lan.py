@@ -236,7 +236,7 @@ class LanGameScene(GameScene):
         match.on_reset.append(self._on_reset)
         x, w = DRAW_PILE_RECT.x - 10, DISCARD_RECT.right - DRAW_PILE_RECT.x + 20
         self.buttons.append(Button((x, 672, w, 46), N_("Resign"), self.ask_resign, size=26,
-                                   enabled=lambda: self.match.over is None))
+                                   enabled=lambda: self.match.over is None and self.match.connection() == "up"))
         self.give_up_button = Button((BOARD_RECT.centerx - 120, BOARD_RECT.centery + 40, 240, 54), N_("Give up"),
                                      self.give_up, size=28)
         self.result_shown = True  # the base class's local result panel is replaced by ours (see update)
