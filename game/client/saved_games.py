@@ -219,8 +219,9 @@ class SavedGamesScene(ButtonScene):
             try:
                 self.store.delete(entry)
             except (OSError, ValueError) as e:
+                reason = os_error_text(e) if isinstance(e, OSError) else str(e)
                 self.app.push(MessageDialog(self.app, N_("The file could not be deleted"),
-                                            os_error_text(e) if isinstance(e, OSError) else str(e)))
+                                            reason[:1].upper() + reason[1:]))  # (a phrase, alone here)
             self.refresh()
 
         what = entry.path.name if not entry.ok else f"{format_date(entry)}  {entry.players()}"

@@ -180,7 +180,7 @@ def test_a_delete_the_disk_refuses_is_explained_in_the_players_language(app, dri
         driver.click(app.top.buttons[0].rect.center)  # delete
         dialog = app.top
         assert isinstance(dialog, MessageDialog)
-        assert dialog.message == "u hebt geen toestemming voor dit bestand of deze map"
+        assert dialog.message == "U hebt geen toestemming voor dit bestand of deze map"
         assert store.folder.joinpath("one.json").exists()  # nothing lost
     finally:
         i18n.set_language("en")
