@@ -1,15 +1,54 @@
-"""Durable file writes shared by saved games and settings.
+"""Durable file writes shared by saved games and settings, and the words for their failures.
 
 :func:`atomic_write_text` replaces a file so that a kill or power cut at any moment
 leaves either the old contents or the new ones, never a mix (issue 5: saves; issue 6:
-settings).
+settings). :func:`os_error_text` says why a write failed in the player's language.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from pathlib import Path
+
+from game.i18n import N_, _
+
+#: The usual reasons a file cannot be written, by errno, as a phrase that fits after a colon
+#: ("The game could not be saved: the disk is full"). Translated when shown.
+OS_ERROR_PHRASES: dict[int, str] = {
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("your disk quota is used up"),
+    errno.EACCES: N_("you have no permission for this file or folder"),
+    errno.EPERM: N_("you have no permission for this file or folder"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.ENOENT: N_("the file or its folder does not exist"),
+    errno.EISDIR: N_("that is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENAMETOOLONG: N_("the file name is too long"),
+    errno.EIO: N_("the disk reported an input/output error"),
+}
+
+
+def os_error_text(error: OSError | str) -> str:
+    """Why a file operation failed, in the current language: for the errnos of
+    :data:`OS_ERROR_PHRASES` (disk full, quota, permission, read-only, missing, folder, name too
+    long, I/O error) a translated phrase, else the operating system's own text (``strerror``,
+    else ``str(error)``), which no catalogue knows.
+
+    ``error``: the OSError raised, or the text a background writer kept of it
+    (``net.transport.WriteFailed.reason`` is ``strerror``): a text equal to this machine's
+    ``os.strerror`` of a listed errno gets that errno's phrase; any other text comes back as it is.
+    """
+    if isinstance(error, OSError):
+        code = error.errno
+        if code is None or code not in OS_ERROR_PHRASES:
+            return error.strerror or str(error)
+        return _(OS_ERROR_PHRASES[code])
+    for code, phrase in OS_ERROR_PHRASES.items():
+        if error == os.strerror(code):
+            return _(phrase)
+    return error
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, mode: int = 0o666) -> None:

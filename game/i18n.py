@@ -32,8 +32,8 @@ from importlib import resources
 from typing import Callable, Mapping
 
 __all__ = [
-    "DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "N_", "_", "detect_language", "language",
-    "ngettext", "npgettext", "on_language_change", "pgettext", "set_language", "translations",
+    "DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "N_", "Text", "_", "detect_language", "language",
+    "ngettext", "npgettext", "on_language_change", "pgettext", "set_language", "text_of", "translations",
 ]
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,18 @@ def set_language(code: str) -> None:
             callback(code)
         except Exception:  # a broken screen must not stop the others from re-rendering
             log.exception("language listener %r failed", callback)
+
+
+#: A text a screen keeps to show later (a toast, a banner, a status or hint line): a function
+#: that words it, called each time it is drawn so that it follows a language change at once
+#: (``lambda: _("{name} is back.").format(name=name)``, the values taken when it was made), or a
+#: plain string, fixed in the language it was made in.
+Text = str | Callable[[], str]
+
+
+def text_of(text: Text) -> str:
+    """The words of ``text`` now: a string as it is, a function's result in the current language."""
+    return text if isinstance(text, str) else text()
 
 
 def language() -> str:

@@ -42,7 +42,7 @@ from typing import Any, Callable, Mapping
 import platformdirs
 
 from game import i18n
-from game.fsutil import atomic_write_text
+from game.fsutil import atomic_write_text, os_error_text
 from game.i18n import N_, _
 
 log = logging.getLogger(__name__)
@@ -331,13 +331,14 @@ class SettingsStore:
         self.settings = loaded.settings
         self._loaded = loaded
         self._extra = dict(loaded.extra)
-        self._save_error: str | None = None
+        self._save_error: OSError | None = None  # worded when shown (in the language then)
         self._listeners: list[Listener] = []
 
     def notice(self) -> str | None:
         """What went wrong reading or saving the file, in the current language; None if nothing."""
         parts = [p for p in (self._loaded.notice(),
-                             _(_UNSAVED).format(error=self._save_error) if self._save_error else None) if p]
+                             _(_UNSAVED).format(error=os_error_text(self._save_error))
+                             if self._save_error is not None else None) if p]
         return " ".join(parts) or None
 
     def dismiss_notice(self) -> None:
@@ -370,7 +371,7 @@ class SettingsStore:
             self._save_error = None
         except OSError as e:
             log.warning("cannot save settings to %s: %s", self.path, e)
-            self._save_error = e.strerror or str(e)
+            self._save_error = e
         if changed:
             for callback in list(self._listeners):
                 try:

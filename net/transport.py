@@ -107,6 +107,7 @@ class LanSession(Mailbox):
                  connected: tuple[socket.socket, bytes] | None = None) -> None:
         Connection(Role(role), name, colour=colour)  # validates name and colour now, in the caller's thread
         self._open_mailbox()
+        self._status_code = ""  # the closing code of a "failed" status (its line is worded when read)
         self.colour = colour
         self.role = Role(role)
         self.name = name
@@ -259,24 +260,45 @@ class LanSession(Mailbox):
     give_up = close
 
     # ------------------------------------------------------------------ background thread
-    def _set_status(self, status: str, code: str = "") -> None:
-        """Store and announce ``status`` with its line in the current language; a ``failed``
-        line is the sentence of the closing ``code`` that stopped the game (the English reason
-        stays in the :class:`Closed` event and the logs)."""
+    @property
+    def status_text(self) -> str:
+        """The status as a line to show, worded now in the current language (so a screen that
+        draws it every frame follows a language change at once; :class:`StatusChanged` carries
+        the line in the language of the moment it changed)."""
+        with self._lock:
+            status, code = self._status, self._status_code
+        return self._status_words(status, code)
+
+    def _status_words(self, status: str, code: str = "") -> str:
+        """The line of ``status`` in the current language; a ``failed`` line is the sentence of
+        the closing ``code`` that stopped the game (the English reason stays in the
+        :class:`Closed` event and the logs)."""
         peer = self._peer_name or _("the other player")
-        texts = {
-            "listening": _("Waiting for a player on port {port}").format(port=self.port),
-            "connecting": _("Connecting to {address}…").format(address=f"{self.address}:{self.port}"),
-            "handshake": _("Connected, agreeing on the game…"),
-            "playing": _("Playing against {name}").format(name=peer),
-            "interrupted": (_("Connection interrupted, reconnecting…") if self.role is Role.JOIN
-                            else _("Connection interrupted, waiting for {name} to come back…").format(name=peer)),
-            "over": _("Game over"),
-            "failed": stop_text(code),
-            "closed": _("Disconnected"),
-        }
-        text = texts[status]
-        if self._new_status(status, text):
+        if status == "listening":
+            return _("Waiting for a player on port {port}").format(port=self.port)
+        if status == "connecting":
+            return _("Connecting to {address}…").format(address=f"{self.address}:{self.port}")
+        if status == "handshake":
+            return _("Connected, agreeing on the game…")
+        if status == "playing":
+            return _("Playing against {name}").format(name=peer)
+        if status == "interrupted":
+            return (_("Connection interrupted, reconnecting…") if self.role is Role.JOIN
+                    else _("Connection interrupted, waiting for {name} to come back…").format(name=peer))
+        if status == "over":
+            return _("Game over")
+        if status == "failed":
+            return stop_text(code)
+        return _("Disconnected")  # closed
+
+    def _set_status(self, status: str, code: str = "") -> None:
+        """Store and announce ``status`` (with the closing ``code`` of a ``failed`` one) and its
+        line in the current language (:meth:`_status_words`)."""
+        text = self._status_words(status, code)
+        with self._lock:  # (a Condition over an RLock: _new_status takes it again)
+            self._status_code = code
+            changed = self._new_status(status, text)
+        if changed:
             self._emit(StatusChanged(status, text))
 
     def _run(self) -> None:

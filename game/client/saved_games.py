@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
+from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.saves import RESUMABLE_KINDS, SaveEntry, SaveError, SaveStore, read_json_record, shared_store
 
@@ -218,7 +219,9 @@ class SavedGamesScene(ButtonScene):
             try:
                 self.store.delete(entry)
             except (OSError, ValueError) as e:
-                self.app.push(MessageDialog(self.app, N_("The file could not be deleted"), str(e)))
+                reason = os_error_text(e) if isinstance(e, OSError) else str(e)
+                self.app.push(MessageDialog(self.app, N_("The file could not be deleted"),
+                                            reason[:1].upper() + reason[1:]))  # (a phrase, alone here)
             self.refresh()
 
         what = entry.path.name if not entry.ok else f"{format_date(entry)}  {entry.players()}"

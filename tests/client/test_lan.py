@@ -547,3 +547,113 @@ def test_a_stopped_game_names_the_move_by_the_move_logs_number(app, lan):
         assert "99" not in lines[0]
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "fr"])
+def test_an_end_panel_whose_host_left_claims_no_live_connection(app, tmp_path, language):
+    """Over loopback, in the joiner's window: the host resigns and offers a rematch, and the
+    joiner's end panel offers "Accept the rematch"; then the host leaves. The session's status
+    stays "over" (the game ended before), yet the panel no longer offers a rematch that cannot
+    reach anybody: its button reads "Connection closed" in the player's language, disabled."""
+    from game import i18n
+    from game.i18n import _
+    i18n.set_language(language)
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    hp = Peer(host)
+    hp.auto = False
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    app.reset(LanLobby(app, join, on_back=lambda: None, store=SaveStore(tmp_path)))
+    try:
+        run_until(app, hp, lambda: isinstance(app.top, LanGameScene), "the game to start")
+        scene = app.top
+        host.resign()
+        run_until(app, hp, lambda: isinstance(app.top, LanEndPanel), "the end panel")
+        host.offer_rematch()
+        run_until(app, hp, lambda: scene.match.rematch_offered, "the rematch offer")
+        panel = app.top
+        assert panel.buttons[0].text() == _("Accept the rematch") and panel.buttons[0].enabled()
+        assert scene.match.connection() == "up"
+        host.close()
+        run_until(app, None, lambda: scene.match.connection() == "closed", "the joiner to hear the host left")
+        app.step(STEP)
+        assert join.status == "over"  # (the session cannot say it: the game had ended)
+        assert panel.buttons[0].text() == {"en": "Connection closed", "de": "Verbindung beendet",
+                                           "nl": "Verbinding gesloten", "fr": "Connexion fermée"}[language]
+        assert not panel.buttons[0].enabled()
+        where = panel.buttons[0].rect.center
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=where, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=where, button=1))
+        app.step(STEP)
+        assert not scene.match.rematch_sent  # nothing was offered to nobody
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        join.close()
+        host.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_closed_session_mid_game_shows_the_game_cannot_go_on(app, tmp_path, language):
+    """Mid-game over loopback, the joiner's session closes (its network thread ended: status
+    "closed"): the status line no longer reads "Waiting for Alice…" or "Your move is on its way…"
+    but "The game cannot go on" with the banner over the board, in the player's language."""
+    from game import i18n
+    from game.i18n import _
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    hp = Peer(host)
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    app.reset(LanLobby(app, join, on_back=lambda: None, store=SaveStore(tmp_path)))
+    i18n.set_language(language)
+    try:
+        run_until(app, hp, lambda: isinstance(app.top, LanGameScene), "the game to start")
+        scene = app.top
+        run_until(app, (hp, Me(scene)), lambda: scene.match.state.ply >= 2, "a few moves")
+        hp.auto = False
+        join.close()
+        assert join.status == "closed"
+        app.step(STEP)
+        for colour in (scene.match.color, scene.match.color.other):
+            assert scene.waiting_line(colour) == _("The game cannot go on")
+        assert scene.match.connection() == "closed"
+        resign = next(b for b in scene.buttons if b.label == "Resign")
+        assert not resign.enabled()  # a resignation could reach nobody ("Main menu" on the banner leaves)
+        surface = pygame.Surface((1280, 800))
+        drawn: list = []
+        scene._draw_connection_banner = lambda surf, status: drawn.append(status)
+        scene.draw(surface)
+        assert drawn == ["closed"]
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        join.close()
+        host.close()
+
+
+def test_a_record_the_disk_refuses_is_said_in_the_players_language(app, tmp_path):
+    """``rose-king host --record`` into a folder that does not exist, over loopback, in French: the
+    host's window says the record could not be written, with the reason in French (ENOENT), not
+    the operating system's "No such file or directory"; the game goes on."""
+    from game import i18n
+    from game.i18n import _
+    i18n.set_language("fr")
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1", journal=tmp_path / "missing" / "game.json")
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    app.reset(LanLobby(app, host, store=SaveStore(tmp_path)))
+    try:
+        peer = Peer(join)
+        run_until(app, peer, lambda: any(isinstance(s, LanGameScene) for s in app.scenes), "the game to start")
+        scene = game_scene(app)
+        run_until(app, peer, lambda: scene.toast is not None and "enregistrement" in scene.toast[0],
+                  "the write failure")
+        assert scene.toast[0] == ("L'enregistrement n'a pas pu être écrit\u00a0: "
+                                  "le fichier ou son dossier n’existe pas")
+        assert "No such file" not in scene.toast[0] and host.write_errors
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 2, "the game to go on")
+    finally:
+        i18n.set_language("en")
+        while app.scenes:
+            app.pop()
+        join.close()
+        host.close()

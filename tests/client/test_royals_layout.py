@@ -151,8 +151,11 @@ def test_royals_toast_stays_over_the_hand_between_the_plate_and_the_buttons(app,
     plate = scene.plate_rect(1)
     buttons = [b.rect for b in scene.buttons]
     long_reason = scene.explain("x" * 30 + " " + "y" * 30 + " the card is not in the hand")
+    from game.fsutil import OS_ERROR_PHRASES
+    save_failed = i18n._("The match could not be saved: {reason}").format(
+        reason=max((i18n._(p) for p in OS_ERROR_PHRASES.values()), key=len))
     for text in (scene.explain("must follow"), long_reason,
-                 i18n._("Your hand holds {n} cards: put one back first.").format(n=5)):
+                 i18n._("Your hand holds {n} cards: put one back first.").format(n=5), save_failed):
         _img, where = scene.toast_layout(text)
         box = where.inflate(40, 20)  # its panel
         assert box.left > plate.right and not any(box.colliderect(b) for b in buttons), (text, box)

@@ -405,3 +405,42 @@ def test_a_refused_card_is_explained_in_the_players_language(instant):
         assert scene.toast == "Ann ist am Zug."
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("en", "The match could not be saved: the disk is read-only"),
+    ("de", "Die Partie konnte nicht gespeichert werden: der Datenträger ist schreibgeschützt"),
+    ("nl", "De partij kon niet worden opgeslagen: de schijf is alleen-lezen"),
+    ("fr", "La partie n’a pas pu être enregistrée\u00a0: le disque est en lecture seule")])
+def test_a_failing_autosave_is_said_at_the_table_in_the_players_language(instant, monkeypatch, language, expected):
+    """The disk refuses the autosave (EROFS) after a decision: the table says so once, in the
+    player's language (it said nothing before), never the operating system's English."""
+    import errno
+
+    from game import i18n
+    from game.saves import SaveStore
+
+    def refuse(self, game_id, text):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(SaveStore, "write", refuse)
+    i18n.set_language(language)
+    try:
+        cfg = TableConfig([Seat("You"), Seat("Ada", "random")], seed=4)
+        scene = start_match(instant, cfg, min_delay=0, use_process=False)
+        p = Person(instant, scene)
+        for _i in range(400):
+            if scene.save_error() is not None:
+                break
+            seat = scene.my_turn()
+            p.decide(seat) if seat else p.step()
+            scene.saver.saver.flush(5)
+        assert isinstance(scene.save_error(), OSError)
+        instant.step(STEP)
+        assert scene.toast == expected
+        shown = scene.save_error()
+        scene.toast = ""
+        instant.step(STEP)
+        assert scene.toast == "" and scene.save_error() is shown  # said once per failure
+    finally:
+        i18n.set_language("en")
+        instant.reset(RoyalsSetup(instant))

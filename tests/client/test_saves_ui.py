@@ -129,8 +129,61 @@ def test_a_failing_disk_is_said_and_quitting_warns(app, driver: Driver, monkeypa
     driver.play(first_play(scene.shown), via_square=True)
     scene.game.saver.flush(5)
     app.step(STEP)
-    assert scene.toast and "No space left" in scene.toast[0]
+    assert scene.toast and scene.toast[0] == "The game could not be saved: the disk is full"
     assert scene.unsaved_game() and "could not be saved" in scene.quit_question()
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("de", "Die Partie konnte nicht gespeichert werden: der Datenträger ist voll"),
+    ("nl", "De partij kon niet worden opgeslagen: de schijf is vol"),
+    ("fr", "La partie n’a pas pu être enregistrée\u00a0: le disque est plein")])
+def test_a_failing_disk_is_said_in_the_players_language(app, driver: Driver, monkeypatch, language, expected):
+    """The autosave's OSError reaches the toast as a phrase of the player's language, never the
+    operating system's English ("No space left on device")."""
+    import errno
+
+    from game import i18n
+    i18n.set_language(language)
+    try:
+        start_game(app, GameConfig(None, seed=1))
+        scene = app.top
+
+        def refuse(self, game_id, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        monkeypatch.setattr(SaveStore, "write", refuse)
+        driver.play(first_play(scene.shown), via_square=True)
+        scene.game.saver.flush(5)
+        app.step(STEP)
+        assert scene.toast and scene.toast[0] == expected
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_delete_the_disk_refuses_is_explained_in_the_players_language(app, driver: Driver, monkeypatch):
+    """Saved games, in Dutch: a delete refused with EACCES opens a message with the Dutch phrase."""
+    import errno
+
+    from game import i18n
+    store = SaveStore()
+    store.write("one", finished_record(3).to_json())
+
+    def refuse(self, entry):
+        raise PermissionError(errno.EACCES, "Permission denied", str(entry.path))
+    monkeypatch.setattr(SaveStore, "delete", refuse)
+    i18n.set_language("nl")
+    try:
+        scene = SavedGamesScene(app, store=store, on_back=app.pop)
+        app.push(scene)
+        app.step(STEP)
+        driver.click(scene.row_rect(0).center)
+        driver.click(button(scene, "Delete").rect.center)
+        driver.click(app.top.buttons[0].rect.center)  # delete
+        dialog = app.top
+        assert isinstance(dialog, MessageDialog)
+        assert dialog.message == "U hebt geen toestemming voor dit bestand of deze map"
+        assert store.folder.joinpath("one.json").exists()  # nothing lost
+    finally:
+        i18n.set_language("en")
 
 
 # ---------------------------------------------------------------------- undo
@@ -365,7 +418,8 @@ def test_save_as_writes_the_chosen_file_and_a_bad_folder_keeps_the_dialog(app, d
     target = tmp_path / "nowhere" / "x.json"
     driver.post(pygame.TEXTINPUT, text=str(target))
     driver.key(pygame.K_RETURN)
-    assert app.top is dialog and dialog.error and dialog.text == str(target)  # nothing typed is lost
+    assert app.top is dialog and dialog.text == str(target)  # nothing typed is lost
+    assert dialog.error == "Could not save: the file or its folder does not exist"  # not the OS's text
     for _i in range(len("nowhere/x.json")):
         driver.key(pygame.K_BACKSPACE)
     driver.post(pygame.TEXTINPUT, text="mine.json")

@@ -176,7 +176,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_litter(folder, monkeypa
     store.on_change(lambda s, c: heard.append(c))
     store.update(volume=0.9)  # no exception: the game goes on
     assert store.settings.volume == 0.9 and heard == [frozenset({"volume"})]  # applies for this session
-    assert store.notice() == ("The settings could not be saved (No space left on device); "
+    assert store.notice() == ("The settings could not be saved (the disk is full); "
                               "they apply until the game is closed.")
     assert (folder / FILE_NAME).read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == [FILE_NAME]

@@ -29,7 +29,7 @@ def test_listeners_hear_every_switch_in_order_and_can_unsubscribe():
     stop_a()
     stop_a()  # a second unsubscribe is harmless
     i18n.set_language("de")
-    assert heard == [("a", "fr", "Nouvelle partie"), ("b", "fr", "Nouvelle partie"), ("b", "de", "Neues Spiel")]
+    assert heard == [("a", "fr", "Nouvelle partie"), ("b", "fr", "Nouvelle partie"), ("b", "de", "Neue Partie")]
 
 
 def test_a_failing_listener_does_not_stop_the_others(caplog):

@@ -23,7 +23,7 @@ import pygame
 
 from game.roseking.engine import CARDS, DRAW, HERO, SIZE, Card, Color, Move, State, TOTAL_STONES, square_name, territories
 from game.roseking.engine.cards import iter_bits
-from game.i18n import N_, _
+from game.i18n import N_, Text, _, text_of
 
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, DrawAnim, PlayAnim, blit_center, pile_offsets
 from .art import Art, COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, art_of
@@ -41,9 +41,12 @@ if TYPE_CHECKING:
     from .hint import Hint
 
 TOAST_SECONDS = 2.6
-#: The widest a toast's text wraps to: the board's inner width less the toast's margins.
-TOAST_WRAP = BOARD_RECT.w - 2 * FRAME - 80
 STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)
+#: The widest a toast's text wraps to: the status box less the toast's margins (a toast lies over
+#: the status box, whose guidance it amends, and covers no square, hand, pile or move log).
+TOAST_WRAP = STATUS_RECT.w - 16 - 40
+#: The toast's text sizes, largest first: a text too tall for the status box takes the next one.
+TOAST_SIZES = (23, 20, 18)
 TERRITORY_LINE = {Color.RED: (150, 20, 24), Color.WHITE: (250, 250, 240)}
 BANNER_SECONDS = 2.4
 #: The live move log: the left column between the status box and Red's name panel.
@@ -140,9 +143,9 @@ class GameScene(Scene):
         self.selected: Card | None = None
         self.armed: Card | None = None  # hero move waiting for its confirming click
         self.hover_pos: tuple[int, int] = (-1, -1)
-        self.toast: tuple[str, float] | None = None
+        self._toast: tuple[Text, float] | None = None
         self.toast_ok = False
-        self.banner: tuple[str, float] | None = None
+        self._banner: tuple[Text, float] | None = None
         self.clock = 0.0
         self.changed_at = 0.0  # self.clock at the last input or move (glows pulse for a while after it)
         self.sliding = False  # hand cards are gliding
@@ -215,7 +218,7 @@ class GameScene(Scene):
         self.anim = DrawAnim(self.shown, move) if move.kind is DRAW else PlayAnim(self.shown, move)
         self.app.prefs.play("card_drawn" if move.kind is DRAW else "card_played")
         if isinstance(self.anim, DrawAnim) and self.anim.reshuffle:
-            self.show_banner(_("Last card drawn: the discard pile is shuffled into a new draw pile"))
+            self.show_banner(lambda: _("Last card drawn: the discard pile is shuffled into a new draw pile"))
 
     def pulse(self, speed: float) -> float:
         """0..1, pulsing at ``speed`` for a while after the last change, then 1 (settled)."""
@@ -225,7 +228,7 @@ class GameScene(Scene):
 
     def at_rest(self) -> bool:
         """Nothing moves: no animation, toast or banner, the hands still, the glows settled."""
-        return (not self.busy() and self.toast is None and self.banner is None and not self.sliding
+        return (not self.busy() and self._toast is None and self._banner is None and not self.sliding
                 and self.clock - self.changed_at >= SETTLE_SECONDS
                 and (self.hint is None or self.hint.at_rest()))
 
@@ -236,7 +239,7 @@ class GameScene(Scene):
         self._sound_after(move)
         if self.shown.passed() and not self.shown.is_game_over():
             mover = self.shown.turn
-            self.show_banner(_("{passer} cannot move and must pass. {mover} moves again.").format(
+            self.show_banner(lambda: _("{passer} cannot move and must pass. {mover} moves again.").format(
                 passer=color_name(mover.other), mover=color_name(mover)))
 
     def _sound_after(self, move: Move) -> None:
@@ -256,18 +259,40 @@ class GameScene(Scene):
         while self.queue:
             move = self.queue.popleft()
             if move.kind is DRAW and self.shown.draw_pile == 1 << move.card.index:  # type: ignore[union-attr]
-                self.show_banner(_("Last card drawn: the discard pile is shuffled into a new draw pile"))
+                self.show_banner(lambda: _("Last card drawn: the discard pile is shuffled into a new draw pile"))
             self._commit(move)
 
     # ------------------------------------------------------------------ messages
-    def say(self, text: str, ok: bool = False) -> None:
+    def say(self, text: Text, ok: bool = False) -> None:
         """Show a short visible reason (a toast) for a click that cannot be done; ``ok``: good news
-        (e.g. "Saved to ..."), framed in gold instead of the error red."""
-        self.toast = (text, TOAST_SECONDS)
+        (e.g. "Saved to ..."), framed in gold instead of the error red. ``text``: a function that
+        words it (worded at every draw, so a language change shows at once) or a fixed string."""
+        self._toast = (text, TOAST_SECONDS)
         self.toast_ok = ok
 
-    def show_banner(self, text: str) -> None:
-        self.banner = (text, BANNER_SECONDS)
+    def show_banner(self, text: Text) -> None:
+        """Slide in a banner over the board for :data:`BANNER_SECONDS` (``text`` as for :meth:`say`)."""
+        self._banner = (text, BANNER_SECONDS)
+
+    @property
+    def toast(self) -> tuple[str, float] | None:
+        """The toast showing: (its words in the current language, seconds left), or None."""
+        t = self._toast
+        return None if t is None else (text_of(t[0]), t[1])
+
+    @toast.setter
+    def toast(self, value: tuple[Text, float] | None) -> None:
+        self._toast = value
+
+    @property
+    def banner(self) -> tuple[str, float] | None:
+        """The banner showing: (its words in the current language, seconds left), or None."""
+        b = self._banner
+        return None if b is None else (text_of(b[0]), b[1])
+
+    @banner.setter
+    def banner(self, value: tuple[Text, float] | None) -> None:
+        self._banner = value
 
     # ------------------------------------------------------------------ scene
     def finished(self) -> bool:
@@ -294,10 +319,10 @@ class GameScene(Scene):
     def tick(self, dt: float) -> None:
         """Advance the clocks of pulses, the toast and the banner (also while an overlay is on top)."""
         self.clock += dt
-        if self.toast:
-            self.toast = (self.toast[0], self.toast[1] - dt) if self.toast[1] > dt else None
-        if self.banner:
-            self.banner = (self.banner[0], self.banner[1] - dt) if self.banner[1] > dt else None
+        if self._toast:
+            self._toast = (self._toast[0], self._toast[1] - dt) if self._toast[1] > dt else None
+        if self._banner:
+            self._banner = (self._banner[0], self._banner[1] - dt) if self._banner[1] > dt else None
 
     def _slide_hands(self, dt: float) -> None:
         """Cards glide to their slots when the hand closes a gap or makes room (about 0.15 s)."""
@@ -461,12 +486,13 @@ class GameScene(Scene):
             return
         if not self.match.human_to_move():
             if card is not None or sq is not None or on_pile:
-                self.say(_("Wait: {colour} is thinking.").format(colour=color_name(state.turn)))
+                turn = state.turn
+                self.say(lambda: _("Wait: {colour} is thinking.").format(colour=color_name(turn)))
             return
         mover = state.turn
         if card is not None:
             if color != mover:
-                self.say(_("Those are {colour}'s cards; {mover} is to move.").format(
+                self.say(lambda: _("Those are {colour}'s cards; {mover} is to move.").format(
                     colour=color_name(color), mover=color_name(mover)))
                 return
             self.click_card(card)
@@ -481,19 +507,20 @@ class GameScene(Scene):
                 return move
         return None
 
-    def why_not(self, card: Card) -> str:
-        """A short reason, in the player's words, why ``card`` cannot be played now."""
+    def why_not(self, card: Card) -> Callable[[], str]:
+        """A short reason, in the player's words, why ``card`` cannot be played now: a function
+        that words it in the current language (the position is read now, at the click)."""
         state = self.shown
         t = state.target(card)
         if t is None:
-            return _("The crown would leave the board.")
-        owner = state.owner(t)
+            return lambda: _("The crown would leave the board.")
+        owner, square = state.owner(t), square_name(t)
         if owner == state.turn:
-            return _("{square} already holds your stone.").format(square=square_name(t))
+            return lambda: _("{square} already holds your stone.").format(square=square)
         if owner is not None and state.heroes[state.turn] == 0:
-            return _("{square} holds an opponent's stone and you have no hero cards left.").format(
-                square=square_name(t))
-        return _("This card cannot be played now.")
+            return lambda: _("{square} holds an opponent's stone and you have no hero cards left.").format(
+                square=square)
+        return lambda: _("This card cannot be played now.")
 
     def _submit(self, move: Move) -> None:
         reason = self.match.submit(move)
@@ -521,7 +548,8 @@ class GameScene(Scene):
         card = next((c for c in state.hand(state.turn) if state.target(c) == sq), None)
         if card is None:
             self.selected = self.armed = None
-            self.say(_("None of your cards moves the crown to {square}.").format(square=square_name(sq)))
+            square = square_name(sq)
+            self.say(lambda: _("None of your cards moves the crown to {square}.").format(square=square))
             return
         move = self._kind(card)
         if move is None:
@@ -539,7 +567,7 @@ class GameScene(Scene):
         if move in self.shown.legal_moves():
             self._submit(move)
         else:
-            self.say(_("Your hand is full: you may draw only with fewer than 5 cards."))
+            self.say(lambda: _("Your hand is full: you may draw only with fewer than 5 cards."))
 
     # ------------------------------------------------------------------ geometry of what is shown
     def hand_layout(self, color: Color) -> list[tuple[Card, int]]:
@@ -636,17 +664,23 @@ class GameScene(Scene):
         self._draw_banner(surface, art)
 
     def toast_text(self, art: Art, text: str) -> pygame.Surface:
-        """The toast's wrapped text image (size 23, wrapped to :data:`TOAST_WRAP` canvas pixels)."""
-        return art.text(text, 23, (255, 236, 220), shadow=True, wrap=TOAST_WRAP)
+        """The toast's wrapped text image: wrapped to :data:`TOAST_WRAP` canvas pixels, at the
+        first size of :data:`TOAST_SIZES` whose toast fits in the status box."""
+        for size in TOAST_SIZES:
+            s = art.text(text, size, (255, 236, 220), shadow=True, wrap=TOAST_WRAP)
+            if s.get_height() + 28 <= STATUS_RECT.h - 16:
+                break
+        return s
 
     def toast_rect(self, art: Art, text: str) -> pygame.Rect:
-        """Canvas rect of the toast showing ``text``: over the lower part of the board, centred on it,
-        as wide as its text plus a 20-pixel margin each side, its bottom 14 pixels above the
-        board's inner edge. It never covers the side panels (status, move log, players' panels) nor
-        the piles and buttons (a toast used to cover the move log)."""
+        """Canvas rect of the toast showing ``text``: over the status box (left column), centred
+        in it, as wide as its text plus a 20-pixel margin each side, its bottom 8 pixels above the
+        box's bottom, so it grows upwards over the box's guidance, which it amends. It covers no
+        square of the board (it lay over the board's bottom rows), no hand, pile, button, player's
+        panel or the move log (where it lay before that)."""
         s = self.toast_text(art, text)
         rect = pygame.Rect(0, 0, s.get_width() + 40, s.get_height() + 28)
-        rect.midbottom = (BOARD_RECT.centerx, BOARD_RECT.bottom - FRAME - 14)
+        rect.midbottom = (STATUS_RECT.centerx, STATUS_RECT.bottom - 8)
         return rect
 
     def _draw_toast(self, surface: pygame.Surface, art: Art) -> None:
@@ -656,7 +690,7 @@ class GameScene(Scene):
         s = self.toast_text(art, text)
         tb = self.toast_rect(art, text)
         fade = min(1.0, left / 0.4)
-        bg = panel(tb.size, 240, 10)
+        bg = panel(tb.size, 255, 10)  # opaque: the status text under it must not show through
         bg.set_alpha(int(255 * fade))
         surface.blit(bg, tb)
         pygame.draw.rect(surface, GOLD if self.toast_ok else (210, 70, 60), tb, 3, border_radius=10)

@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 import pygame
 
 from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
+from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.lan import join_error_text, ply_of
 from game.roseking.phrases import refused_text, stop_text
 from game.saves import GameMeta, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
-from net.protocol import Closed, GameOver, GameStarted, MoveMade, RematchOffered
-from net.transport import LanSession, Refused
+from net.protocol import Closed, GameOver, GameStarted, Handshake, MoveMade, RematchOffered
+from net.transport import LanSession, Refused, WriteFailed
 
 from .art import COLOR_UI, CREAM, GOLD, art_of
 from ..dialogs import ConfirmDialog, PauseMenu, dim
@@ -45,6 +47,10 @@ if TYPE_CHECKING:
 
 #: Session statuses during which the game waits for the connection (the banner shows).
 WAITING = ("connecting", "handshake", "interrupted", "listening")
+#: Session statuses after which nothing comes back: the game cannot go on, no rematch.
+ENDED = ("failed", "closed")
+
+
 class NetworkController:
     """One colour of a LAN game: the local player (``local_human``: clicks go to
     ``session.play``) or the peer (moves arrive from the network). ``label``: the name shown."""
@@ -83,6 +89,7 @@ class LanMatch(Match):
         self.over: GameOver | None = None
         self.rematch_offered = False  # by the peer
         self.rematch_sent = False
+        self.link = "up"  # the peer's connection: "up", "interrupted" (may come back) or "closed" (for good)
         self._set_game(started)
         super().__init__(started.game.state.copy(), self.controllers, _NoChance())
 
@@ -116,6 +123,7 @@ class LanMatch(Match):
             if isinstance(e, MoveMade):
                 self._apply(e)
             elif isinstance(e, GameStarted):
+                self.link = "up"
                 self._set_game(e)
                 self._reset(e.game.state.copy())
                 out.append(e)
@@ -125,6 +133,10 @@ class LanMatch(Match):
                     self._catch_up()
                 elif isinstance(e, RematchOffered):
                     self.rematch_offered = True
+                elif isinstance(e, Handshake):
+                    self.link = "up"
+                elif isinstance(e, Closed):  # the peer left on purpose or it cannot help: for good
+                    self.link = "closed" if e.fatal or (e.by_peer and e.code == "bye") else "interrupted"
                 out.append(e)
         snap = self.session.state
         self._can_move = (snap is not None and snap.ply == self.state.ply and self.session.my_turn())
@@ -145,6 +157,18 @@ class LanMatch(Match):
             return
         if game.state.move_stack != self.state.move_stack:
             self._reset(game.state)
+
+    def connection(self) -> str:
+        """The peer's connection as the screens may show it: "up", "interrupted" (the session waits
+        for it or reconnects) or "closed" (the session has failed or closed, or the peer left on
+        purpose or was turned away for good: nothing of it will come back). After a game's end the
+        session's status stays "over" whatever happens to the connection, so this also follows the
+        session's :class:`Handshake`/:class:`GameStarted` (up) and :class:`Closed` events."""
+        if self.session.status in ENDED:
+            return "closed"
+        if self.session.status in WAITING:
+            return "interrupted"
+        return self.link
 
     # ------------------------------------------------------------------ match API
     def human_to_move(self) -> bool:
@@ -212,12 +236,14 @@ class LanGameScene(GameScene):
         match.on_reset.append(self._on_reset)
         x, w = DRAW_PILE_RECT.x - 10, DISCARD_RECT.right - DRAW_PILE_RECT.x + 20
         self.buttons.append(Button((x, 672, w, 46), N_("Resign"), self.ask_resign, size=26,
-                                   enabled=lambda: self.match.over is None))
+                                   enabled=lambda: self.match.over is None and self.match.connection() == "up"))
         self.give_up_button = Button((BOARD_RECT.centerx - 120, BOARD_RECT.centery + 40, 240, 54), N_("Give up"),
                                      self.give_up, size=28)
         self.result_shown = True  # the base class's local result panel is replaced by ours (see update)
         self.end_shown = False
         self.announce(match.started)
+        if match.session.write_errors:  # (one reported while the lobby waited for the game)
+            self.write_failed(match.session.write_errors[-1])
 
     # ------------------------------------------------------------------ network
     def _on_reset(self) -> None:
@@ -243,16 +269,25 @@ class LanGameScene(GameScene):
             elif isinstance(e, GameOver):
                 self.saved = keep_record(self.match.session, self.store)
             elif isinstance(e, RematchOffered):
-                self.say(_("{name} offers a rematch.").format(name=self.peer_name()), ok=True)
-            elif isinstance(e, Refused):  # in our language; the English reason is for logs
-                self.say(refused_text(e.action, e.reason, e.code))
+                name = self.peer_name()
+                self.say(lambda: _("{name} offers a rematch.").format(name=name), ok=True)
+            elif isinstance(e, Refused):  # in our language (worded when drawn); the English reason is for logs
+                self.say(partial(refused_text, e.action, e.reason, e.code))
+            elif isinstance(e, WriteFailed):
+                self.write_failed(e)
+
+    def write_failed(self, failure: WriteFailed) -> None:
+        """Say that the session could not write its record or seat file (``rose-king host/join
+        --record``): the game goes on, but a restart could not resume it. The reason is the
+        operating system's (``strerror``), worded in the player's language where it is a usual one."""
+        self.say(lambda: _("The record could not be written: {reason}").format(reason=os_error_text(failure.reason)))
 
     def announce(self, started: GameStarted) -> None:
         """The banner at the start of a game: who the opponent is and our colour, or a resume."""
-        name = self.peer_name()
-        self.show_banner(_("Resumed against {name}").format(name=name) if started.resumed
-                         else _("New game against {name}: you play {colour}").format(
-                             name=name, colour=color_name(started.color)))
+        name, colour = self.peer_name(), started.color
+        self.show_banner((lambda: _("Resumed against {name}").format(name=name)) if started.resumed
+                         else lambda: _("New game against {name}: you play {colour}").format(
+                             name=name, colour=color_name(colour)))
 
     def update(self, dt: float) -> None:
         super().update(dt)
@@ -265,7 +300,7 @@ class LanGameScene(GameScene):
         m = self.match
         if m.over is not None:
             return _("Game over")
-        if m.session.status == "failed":
+        if m.session.status in ENDED:
             return _("The game cannot go on")
         if self.waiting():
             return _("Waiting for the connection…")
@@ -311,11 +346,11 @@ class LanGameScene(GameScene):
         return self.match.over is not None or super().finished()
 
     def at_rest(self) -> bool:
-        return super().at_rest() and not self.waiting() and self.match.session.status != "failed"
+        return super().at_rest() and not self.waiting() and self.match.session.status not in ENDED
 
     # ------------------------------------------------------------------ input and drawing
     def handle_event(self, event: pygame.event.Event) -> None:
-        if self.waiting() or self.match.session.status == "failed":
+        if self.waiting() or self.match.session.status in ENDED:
             if self.give_up_button.handle_event(event) and event.type != pygame.MOUSEMOTION:
                 return
             if event.type == pygame.MOUSEBUTTONDOWN and not any(b.rect.collidepoint(event.pos) for b in self.buttons):
@@ -324,7 +359,7 @@ class LanGameScene(GameScene):
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         status = self.match.session.status
-        blocked = self.waiting() or status == "failed"
+        blocked = self.waiting() or status in ENDED
         hover = self.hover_pos
         if blocked:
             self.hover_pos = (-1, -1)  # no hover tips under the banner
@@ -339,18 +374,26 @@ class LanGameScene(GameScene):
         box.center = BOARD_RECT.center
         surface.blit(panel(box.size, 245), box)
         pygame.draw.rect(surface, (210, 70, 60), box, 3, border_radius=14)
-        title = _("Connection interrupted") if status != "failed" else _("The game cannot go on")
+        title = _("Connection interrupted") if status not in ENDED else _("The game cannot go on")
         t = art.text(title, 36, GOLD, shadow=True)
         surface.blit(t, t.get_rect(midtop=(box.centerx, box.y + 18)))
         s = art.text(self.match.session.status_text, 24, CREAM, shadow=True, wrap=box.w - 40)
         surface.blit(s, s.get_rect(midtop=(box.centerx, box.y + 70)))
-        self.give_up_button.label = N_("Give up") if status != "failed" else N_("Main menu")
+        self.give_up_button.label = N_("Give up") if status not in ENDED else N_("Main menu")
         self.give_up_button.rect.midbottom = (box.centerx, box.bottom - 18)
         self.give_up_button.draw(surface, art)
 
 
 def _rematch_label(scene: LanGameScene) -> str:
+    """The rematch button's label: the offer's state, or, once the peer's connection is down (a
+    rematch cannot reach it), the connection's: "Connection interrupted" / "Connection closed"."""
     m = scene.match
+    link = m.connection()
+    if link == "closed":
+        # TRANSLATORS: on the disabled rematch button once the other player's connection is gone for good
+        return _("Connection closed")
+    if link == "interrupted":
+        return _("Connection interrupted")
     if m.rematch_sent:
         return _("Rematch offered…")
     if m.rematch_offered:
@@ -365,7 +408,8 @@ class LanResultPanel(ResultPanel):
     def __init__(self, app: "App", game: LanGameScene) -> None:
         super().__init__(app, game)
         self.buttons[0].label = lambda: _rematch_label(game)
-        self.buttons[0].enabled = lambda: not game.match.rematch_sent and game.match.session.status == "over"
+        self.buttons[0].enabled = lambda: (not game.match.rematch_sent and game.match.session.status == "over"
+                                           and game.match.connection() == "up")
 
     def update(self, dt: float) -> None:
         self.game.tick(dt)  # keeps polling the network: the peer's rematch offer, a new game
@@ -389,7 +433,7 @@ class LanEndPanel(ButtonScene):
         can_rematch = game.match.over is not None and game.match.over.kind == "resigned"
         self.buttons = [Button((self.rect.x + 20, by, bw, 52), lambda: _rematch_label(game), game.offer_rematch,
                                size=26, enabled=lambda: can_rematch and not game.match.rematch_sent
-                               and game.match.session.status == "over"),
+                               and game.match.session.status == "over" and game.match.connection() == "up"),
                         Button((self.rect.right - 20 - bw, by, bw, 52), N_("Main menu"), game.on_main_menu,
                                key=pygame.K_m, size=26)]
 
@@ -606,7 +650,7 @@ class LanLobby(LobbyExit, ButtonScene):
             lines.append((nobody, 26, (255, 200, 150)))
         elif session is not None and not (self.error and session.status == "failed"):  # (the error says it)
             dots = "." * (1 + int(self.clock * 2) % 3)
-            lines.append((session.status_text + (dots if session.status != "failed" else ""), 26, CREAM))
+            lines.append((session.status_text + (dots if session.status not in ENDED else ""), 26, CREAM))
         if self.error:
             lines.append((_("The game cannot start: {reason}").format(reason=self.error), 24, (255, 180, 160)))
         y = self.rect.y + 86

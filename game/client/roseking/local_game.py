@@ -17,6 +17,7 @@ the game is kept.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 from game.roseking.engine import Color, Move, Rng, State
+from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.saves import BackgroundAutosaver, GameMeta, SaveStore, load_game
 from game.roseking.undo import DeckChance, UndoHistory
@@ -216,7 +218,7 @@ class LocalGameScene(GameScene):
     def undo(self) -> None:
         """Undo one step (see :meth:`LocalGame.undo`) and show the position at once."""
         if not self.game.can_undo():
-            self.say(_("Nothing to undo."))
+            self.say(lambda: _("Nothing to undo."))
             return
         self.game.undo()
         self.resync()
@@ -226,7 +228,7 @@ class LocalGameScene(GameScene):
         error = self.game.saver.error
         if error is not None and error is not self._save_error_shown:
             self._save_error_shown = error
-            self.say(_("The game could not be saved: {reason}").format(reason=error.strerror or error))
+            self.say(lambda: _("The game could not be saved: {reason}").format(reason=os_error_text(error)))
 
     def unsaved_game(self) -> bool:
         return super().unsaved_game() and not self.game.saved()
@@ -274,7 +276,7 @@ class LocalPauseMenu(PauseMenu):
 
         def write(path: Path) -> None:
             written = game.save_as(path)
-            self.scene.say(_("Saved to {path}").format(path=written), ok=True)
+            self.scene.say(lambda: _("Saved to {path}").format(path=written), ok=True)
 
         self.app.push(TextEntryDialog(self.app, N_("Save the game as"), str(default_save_as_path(game.meta)),
                                       write, ok=N_("Save")))
@@ -345,10 +347,10 @@ class TextEntryDialog(ButtonScene):
             if path.parent == self.default_folder:
                 path.parent.mkdir(parents=True, exist_ok=True)
             if path.is_dir():
-                raise IsADirectoryError(21, _("that is a folder"), str(path))
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
             self.on_accept(path)
         except (OSError, ValueError) as e:
-            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            reason = os_error_text(e) if isinstance(e, OSError) else str(e)
             self.error = _("Could not save: {reason}").format(reason=reason)
             return
         self.app.pop()

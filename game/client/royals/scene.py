@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game.i18n import N_, _
+from game.fsutil import os_error_text
+from game.i18n import N_, Text, _, text_of
 from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
 from game.royals.phrases import illegal_text
 
@@ -177,8 +179,28 @@ class RoyalsTableScene(Scene):
             return ("bottom", "left", "right")[r]
         return ("bottom", "left", "top", "right")[r]
 
-    def say(self, text: str) -> None:
+    def say(self, text: Text) -> None:
+        """Show ``text`` for 2.6 s over the hand: a function that words it (worded at every draw, so
+        a language change shows at once) or a fixed string."""
         self.toast, self.toast_time = text, 2.6
+
+    @property
+    def toast(self) -> str:
+        """The toast's words in the current language ("" for none; see :attr:`toast_time`)."""
+        return text_of(self._toast)
+
+    @toast.setter
+    def toast(self, text: Text) -> None:
+        self._toast = text
+
+    @property
+    def hint_text(self) -> str:
+        """The hint after the prompt ("Hint: play the Thief."), in the current language; "" for none."""
+        return text_of(self._hint)
+
+    @hint_text.setter
+    def hint_text(self, text: Text) -> None:
+        self._hint = text
 
     def unsaved_game(self) -> bool:
         return bool(self.state.history) and not self.state.is_over() and self.saver is None
@@ -216,7 +238,7 @@ class RoyalsTableScene(Scene):
         if self.hinter is None:
             self.hinter = RoyalsThinker(self.match.config.seconds, None, use_process=self.thinker.use_process)
         self.hint_for = self.state.ply
-        self.hint_text = _("Thinking about a hint…")
+        self.hint_text = lambda: _("Thinking about a hint…")
         self.hinter.start(self.state, seat, "hard")
 
     def _poll_hint(self) -> None:
@@ -236,20 +258,23 @@ class RoyalsTableScene(Scene):
         if a is None:
             return
         self.hint_for = -1
-        if a.kind.value == "play" and a.card is not None:
-            self.hint_text = _("Hint: play {card}.").format(card=card_name(a.card))
+        card, name = a.card, self.match.name
+        if a.kind.value == "play" and card is not None:
+            self.hint_text = lambda: _("Hint: play {card}.").format(card=card_name(card))
         elif a.kind.value == "steal":
-            self.hint_text = _("Hint: don't steal.") if a.target is None else _("Hint: rob {name}.").format(
-                name=self.match.name(a.target))
-        elif a.kind.value == "execute" and a.card is not None:
-            self.hint_text = _("Hint: execute {card}.").format(card=card_name(a.card))
+            target = a.target
+            self.hint_text = (lambda: _("Hint: don't steal.")) if target is None else \
+                lambda: _("Hint: rob {name}.").format(name=name(target))
+        elif a.kind.value == "execute" and card is not None:
+            self.hint_text = lambda: _("Hint: execute {card}.").format(card=card_name(card))
         elif a.kind.value == "start":
-            self.hint_text = _("Hint: {name} leads.").format(name=self.match.name(a.seat))
+            seat = a.seat
+            self.hint_text = lambda: _("Hint: {name} leads.").format(name=name(seat))
 
     def undo(self) -> None:
         """Take back the person's last decision (against computers), with everything after it."""
         if not self.match.can_undo() or self.modal or self.passing:
-            self.say(_("Nothing to undo."))
+            self.say(lambda: _("Nothing to undo."))
             return
         self.thinker.cancel()
         self.thinking = 0
@@ -357,7 +382,7 @@ class RoyalsTableScene(Scene):
         try:
             beats = self.match.apply(action)
         except IllegalMoveError as e:
-            self.say(self.explain(str(e)))
+            self.say(partial(self.explain, str(e)))
             return False
         self.selected.clear()
         self.steal_target = 0
@@ -376,9 +401,18 @@ class RoyalsTableScene(Scene):
         language, the seats by their names (:func:`game.royals.phrases.illegal_text`)."""
         return illegal_text(reason, self.match.name)
 
+    def save_error(self) -> OSError | None:
+        """The last autosave's failure (None after a good write, or without autosave): the
+        :class:`game.saves.BackgroundAutosaver` behind :func:`.saving.autosaver`'s hook."""
+        return getattr(getattr(self.saver, "saver", None), "error", None)
+
     def update(self, dt: float) -> None:
         self.clock += dt
         self._poll_hint()
+        error = self.save_error()
+        if error is not None and error is not getattr(self, "_save_error_shown", None):
+            self._save_error_shown = error  # said once per failure, in the player's language
+            self.say(lambda: _("The match could not be saved: {reason}").format(reason=os_error_text(error)))
         if self.toast_time > 0:
             self.toast_time -= dt
         if self.modal:
@@ -482,7 +516,7 @@ class RoyalsTableScene(Scene):
         try:
             beats = self.match.apply(action)
         except IllegalMoveError as e:  # a computer must never break a rule; show it, ask again
-            self.say(self.explain(str(e)))
+            self.say(partial(self.explain, str(e)))
             return
         self._queue_beats(beats)
         self._after_action()
@@ -751,14 +785,16 @@ class RoyalsTableScene(Scene):
         elif len(self.selected) < self.state.hand_size():
             self.selected.add(card)
         else:
-            self.say(_("Your hand holds {n} cards: put one back first.").format(n=self.state.hand_size()))
+            n = self.state.hand_size()
+            self.say(lambda: _("Your hand holds {n} cards: put one back first.").format(n=n))
 
     def confirm_keep(self) -> None:
         seat = self.my_turn()
         if not seat or self.state.phase is not Phase.KEEP:
             return
         if len(self.selected) != self.state.hand_size():
-            self.say(_("Choose {n} cards for your hand.").format(n=self.state.hand_size()))
+            n = self.state.hand_size()
+            self.say(lambda: _("Choose {n} cards for your hand.").format(n=n))
             return
         self.act(Action.keep(seat, sorted(self.selected)))
 
