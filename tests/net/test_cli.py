@@ -8,7 +8,6 @@ import sys
 import threading
 import time
 
-import pytest
 
 from game.roseking.engine import Record
 
@@ -60,19 +59,6 @@ class Proc:
         if self.p.poll() is None:
             self.p.kill()
         self.p.wait(10)
-
-
-@pytest.fixture
-def procs():
-    made = []
-
-    def make(*args):
-        p = Proc(*args)
-        made.append(p)
-        return p
-    yield make
-    for p in made:
-        p.kill()
 
 
 def start_host(procs, record, *extra):

@@ -31,19 +31,6 @@ BOUND = 10.0  # seconds: the goodbye must be heard well within this (a drop woul
 
 
 @pytest.fixture
-def procs():
-    made: list[Proc] = []
-
-    def make(*args: str) -> Proc:
-        p = Proc(*args)
-        made.append(p)
-        return p
-    yield make
-    for p in made:
-        p.kill()
-
-
-@pytest.fixture
 def sessions():
     made: list = []
 
