@@ -373,7 +373,7 @@ def test_7_a_peer_trickling_bytes_is_dropped_at_the_handshake_deadline():
     for i in range(len(hello) - 1):  # one byte a second, never a whole frame
         now += 0.25
         c.receive_data(hello[i:i + 1])
-        ev = c.tick(now)
+        c.tick(now)
         if c.closed:
             break
     assert c.closed.code == "timeout" and "no handshake" in c.closed.reason

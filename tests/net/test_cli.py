@@ -126,7 +126,6 @@ def test_a_strangers_bad_hello_never_ends_a_headless_host(procs, tmp_path):
     the game; the host waits on and plays the real joiner's game to the end."""
     import socket
 
-    from net.framing import encode_frame
     from net.protocol import Connection, Role
     host, port = start_host(procs, tmp_path / "h.json", "--move-delay", "0.01")
 
