@@ -292,11 +292,16 @@ class SaveEntry:
 
     def note(self) -> str | None:
         """The list's small second line of a network game (kind ``"lan"``), in the current
-        language: ``Network match`` once finished; unfinished (the match stopped, or this
-        player left it), that it is only watched here — it is played on only with its
-        players, by joining its host again. None for any other save."""
+        language: ``Network game`` (Rose King) or ``Network match`` (Royals & Riots) once
+        finished; unfinished (it stopped, or this player left it), that it is only watched
+        here — it is played on only with its players: a Rose King game through its peer's
+        reconnection, a Royals & Riots match by joining its host again. None for any other save."""
         if self.error is not None or self.kind != "lan":
             return None
+        if self.game == "rose-king":
+            if self.result is not None:
+                return _("Network game")
+            return _("Unfinished network game: it can only be watched here (Replay)")
         if self.result is not None:
             return _("Network match")
         return _("Unfinished network match: it can only be watched here (Replay)")
@@ -545,11 +550,17 @@ class BackgroundAutosaver:
 
     def submit(self, state: State, meta: GameMeta) -> None:
         """Queue ``state``'s game for writing to its save. Raises RuntimeError after close()."""
-        text = meta.record(state).to_json()
+        self.submit_text(meta.game_id, meta.record(state).to_json())
+
+    def submit_text(self, game_id: str, text: str) -> None:
+        """Queue a record already turned into JSON ``text`` (a network game's record, made by its
+        session) for writing as the save of ``game_id``; a newer text of the same id replaces it
+        if it is not written yet. Raises RuntimeError after close(), ValueError for a bad id."""
+        self.store.path_for(game_id)  # (checks the id now, in the caller's thread)
         with self._cond:
             if self._closed:
                 raise RuntimeError("the autosaver is closed")
-            self._pending[meta.game_id] = text
+            self._pending[game_id] = text
             self._cond.notify_all()
 
     def flush(self, timeout: float | None = None) -> bool:

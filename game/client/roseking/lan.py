@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game.roseking.engine import Color, IllegalMoveError, Move, State, now_iso
+from game.roseking.engine import Color, IllegalMoveError, Move, Record, State, now_iso
 from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.lan import join_error_text, ply_of
 from game.roseking.phrases import refused_text, stop_text
-from game.saves import GameMeta, SaveStore
+from game.saves import BackgroundAutosaver, GameMeta, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
 from net.protocol import Closed, GameOver, GameStarted, Handshake, MoveMade, RematchOffered
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 WAITING = ("connecting", "handshake", "interrupted", "listening")
 #: Session statuses after which nothing comes back: the game cannot go on, no rematch.
 ENDED = ("failed", "closed")
+#: Seconds the game view waits at most for its save to reach the disk (the game's end, a stop, leaving).
+SAVE_WAIT = 5.0
 
 
 class NetworkController:
@@ -206,18 +208,29 @@ class _NoChance:
         return None
 
 
-def keep_record(session: LanSession, store: SaveStore | None = None) -> str | None:
-    """Write the session's game into the saved-games folder (kind ``"lan"``, named by the
-    LAN game id, so both sides' saves of one game carry the same id). Returns the path,
-    or None when there is no game or the disk refuses (the game itself is unaffected)."""
+def lan_save(session: LanSession) -> tuple[str, Record] | None:
+    """Our copy of the session's current game as a save: ``(game id, record)``, the record
+    (identical on both peers, docs/record-format.md "LAN games") with the saved-game keys
+    ``game_id`` (the LAN game id in hex, so both sides' saves of one game carry the same id,
+    and a resumed game replaces its earlier save) and ``kind: "lan"`` (the saved-games list
+    shows it as a network game that is watched, never played on, here). None before a game."""
     record = session.record()
     game = session.game
     if record is None or game is None:
         return None
     meta = GameMeta(game_id=game.game_id.hex(), kind="lan", red=record.red, white=record.white, date=record.date)
     record.extra.update(meta.extra())
+    return meta.game_id, record
+
+
+def keep_record(session: LanSession, store: SaveStore | None = None) -> str | None:
+    """Write :func:`lan_save` of the session's game into the saved-games folder now. Returns the
+    path, or None when there is no game or the disk refuses (the game itself is unaffected)."""
+    save = lan_save(session)
+    if save is None:
+        return None
     try:
-        return str((store or SaveStore()).write(meta.game_id, record.to_json()))
+        return str((store or SaveStore()).write(save[0], save[1].to_json()))
     except OSError:
         return None
 
@@ -225,14 +238,20 @@ def keep_record(session: LanSession, store: SaveStore | None = None) -> str | No
 # --------------------------------------------------------------------------- the game view
 class LanGameScene(GameScene):
     """The game view of a :class:`LanMatch`: plus a resign button, a connection banner with
-    "give up", the end panels with a rematch offer, and the record kept when a game ends."""
+    "give up", the end panels with a rematch offer, and our copy of the game kept in the saved
+    games (kind ``"lan"``, watched there, never played on: :meth:`keep`) after each move, at its
+    end, when it stops for good and when the player leaves."""
 
     def __init__(self, app: "App", match: LanMatch, on_main_menu: Callable[[], None],
                  store: SaveStore | None = None) -> None:
         super().__init__(app, match, on_new_game=self.offer_rematch, on_main_menu=on_main_menu)
         self.match: LanMatch = match
         self.store = store
-        self.saved: str | None = None
+        self.saved: str | None = None     # where the finished game's record was kept
+        self.kept: str | None = None      # where the game that stopped for good (or we left) was kept
+        self._saver: BackgroundAutosaver | None = None  # from the first save on
+        self._kept_at: tuple | None = None  # (game id, ply, over) at the last save handed over
+        self._stop_kept = False  # the game that stopped for good is kept (once)
         match.on_reset.append(self._on_reset)
         x, w = DRAW_PILE_RECT.x - 10, DISCARD_RECT.right - DRAW_PILE_RECT.x + 20
         self.buttons.append(Button((x, 672, w, 46), N_("Resign"), self.ask_resign, size=26,
@@ -264,10 +283,11 @@ class LanGameScene(GameScene):
                 while self.app.top is not self and self in self.app.scenes:
                     self.app.pop()
                 self.end_shown = False
-                self.saved = None
+                self.saved = self.kept = None
+                self._stop_kept = False
                 self.announce(e)
             elif isinstance(e, GameOver):
-                self.saved = keep_record(self.match.session, self.store)
+                self.saved = self.keep(wait=True)
             elif isinstance(e, RematchOffered):
                 name = self.peer_name()
                 self.say(lambda: _("{name} offers a rematch.").format(name=name), ok=True)
@@ -275,6 +295,38 @@ class LanGameScene(GameScene):
                 self.say(partial(refused_text, e.action, e.reason, e.code))
             elif isinstance(e, WriteFailed):
                 self.write_failed(e)
+        m = self.match
+        if m.over is None and not self._stop_kept and m.connection() == "closed":
+            self._stop_kept = True  # it stopped for good: the game so far, on disk at once
+            self.kept = self.keep(wait=True)
+        elif m.over is None and self._key() != self._kept_at:
+            self.keep(wait=False)  # after each move, off the frame loop
+
+    def _key(self) -> tuple:
+        m = self.match
+        return m.game_id.hex(), m.state.ply, m.over is not None
+
+    def keep(self, wait: bool = False) -> str | None:
+        """Hand our copy of the game (:func:`lan_save`) to this view's autosaver (a worker thread:
+        the two fsyncs of a save never stall a frame; saves of one game replace each other in
+        order). A game with no move yet and not over is not kept. ``wait``: until it is on disk
+        (the moments the game stands still: its end, a stop for good, leaving), at most
+        :data:`SAVE_WAIT` seconds. Returns the save's path, or None when there is nothing to keep
+        or (``wait``) the disk refused or was too slow."""
+        self._kept_at = self._key()
+        save = lan_save(self.match.session)
+        if save is None:
+            return None
+        game_id, record = save
+        if not record.moves and not record.termination and self.match.over is None:
+            return None
+        if self._saver is None:
+            from game.saves import shared_store
+            self._saver = BackgroundAutosaver(self.store or shared_store())
+        self._saver.submit_text(game_id, record.to_json())
+        if wait and not (self._saver.flush(SAVE_WAIT) and self._saver.error is None):
+            return None
+        return str(self._saver.store.path_for(game_id))
 
     def write_failed(self, failure: WriteFailed) -> None:
         """Say that the session could not write its record or seat file (``rose-king host/join
@@ -344,6 +396,15 @@ class LanGameScene(GameScene):
 
     def finished(self) -> bool:
         return self.match.over is not None or super().finished()
+
+    def close(self) -> None:
+        """Leave: the session says goodbye and stops (:meth:`LanMatch.close`), then our copy of the
+        game goes to the saved games and the autosaver stops once it is on disk (menu, window
+        closed, SIGTERM: every way of leaving closes the scene)."""
+        super().close()
+        self.keep(wait=True)
+        if self._saver is not None:
+            self._saver.close(SAVE_WAIT)
 
     def at_rest(self) -> bool:
         return super().at_rest() and not self.waiting() and self.match.session.status not in ENDED

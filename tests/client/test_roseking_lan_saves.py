@@ -1,0 +1,204 @@
+"""A Rose King network game in the window's saved games, as the Royals & Riots table keeps its
+match: after each move (through the view's background autosaver, never waiting in a frame), at
+its end, at once when it stops for good (the host left) and when the player leaves. The list
+shows it as an unfinished network game that is only watched here (never "Continue", never
+"Open"), with its players and plies; Replay opens the replay viewer; a corrupt file beside it
+shows its error without breaking the list. Over 127.0.0.1: a host window against a headless
+joiner, and a joiner window against a headless host; each wait is bounded and ends on a
+condition (tests/client/test_lan.py's helpers)."""
+
+from __future__ import annotations
+
+import json
+
+import pygame
+
+from game.client.menus import MainMenu
+from game.client.roseking.lan import LanEndPanel, LanGameScene, LanLobby, lan_save
+from game.client.roseking.replay_view import ReplayScene
+from game.client.saved_games import SavedGamesScene
+from game.roseking.engine import Record
+from game.saves import SaveStore
+from net.transport import LanSession
+from tests.client.test_lan import Me, Peer, run_until
+
+UNFINISHED = "Unfinished network game: it can only be watched here (Replay)"
+
+
+def button(scene, label: str):
+    return next(b for b in scene.buttons if b.label == label)
+
+
+def host_window(app, store: SaveStore):
+    """A host window at its waiting screen and a headless joiner (Bob) that a computer moves for."""
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    lobby = LanLobby(app, host, store=store)
+    app.reset(lobby)
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    peer = Peer(join)
+    run_until(app, peer, lambda: isinstance(app.top, LanGameScene), "the game to start")
+    return app.top, host, peer
+
+
+def test_each_move_is_kept_by_the_autosaver_and_leaving_keeps_the_game_to_watch(app, driver):
+    store = SaveStore()  # the window's own saved games (the main menu reads them too)
+    scene, host, peer = host_window(app, store)
+    try:
+        assert store.list() == [] and scene._saver is None  # no move yet: nothing kept
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 3, "three plies")
+        ply = scene.match.state.ply
+        assert scene._saver is not None and scene._saver.flush(10)  # written by the worker, not the frame
+        [entry] = store.list()
+        assert entry.kind == "lan" and entry.status == "in progress" and entry.plies >= ply
+        assert entry.game_id == scene.match.game_id.hex() and entry.note() == UNFINISHED
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= ply + 2, "two more plies")
+        peer.auto = False
+        app.step(1 / 60)
+        moves = host.record().moves
+        app.go_home()  # the player leaves mid-game (Esc → Main menu, the window closed, SIGTERM)
+        assert host.status == "closed" and scene._saver._thread.is_alive() is False
+        [entry] = store.list()
+        kept = Record.load(entry.path)
+        assert kept.moves == moves and kept.extra["kind"] == "lan" and kept.extra["lan"]["game"] == entry.game_id
+        red, white = scene.match.names.values()
+        assert entry.status == "in progress" and entry.players() == f"{red} – {white}" and {red, white} == {"Alice", "Bob"}
+        assert entry.plies == len(moves) and entry.note() == UNFINISHED
+        assert store.resumable() is None  # never "Continue"
+        menu = MainMenu(app)
+        app.reset(menu)
+        assert not any(str(b.label).startswith("Continue") for b in menu.buttons)
+
+        # a corrupt file beside it is listed with its error; the network game still lists and replays
+        (store.folder / "broken.json").write_text('{"format": "rose-king-record", "version": 1, "moves": [',
+                                                   encoding="utf-8")
+        saved = SavedGamesScene(app, store)
+        app.reset(saved)
+        app.step(1 / 60)
+        assert [e.ok for e in saved.entries] == [True, False]
+        assert "cut short" in saved.entries[1].error
+        driver.click(saved.row_rect(0).center)
+        assert saved.entry.path == entry.path
+        assert not button(saved, "Open").enabled() and button(saved, "Replay").enabled()
+        driver.key(pygame.K_RETURN)  # Enter (as a double-click) on a network game replays it
+        viewer = app.top
+        assert isinstance(viewer, ReplayScene)
+        assert [str(m) for m in viewer.replay.record.moves] == [str(m) for m in moves]
+    finally:
+        peer.session.close()
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_a_joiner_window_whose_host_leaves_keeps_the_game_at_once(app, tmp_path):
+    """The host leaves mid-game: the joiner's game stopped for good ("The game cannot go on"),
+    and is already in its saved games while the window still shows it."""
+    store = SaveStore(tmp_path)
+    host = LanSession.host("Alice", port=0, bind="127.0.0.1")
+    hp = Peer(host)
+    join = LanSession.join("Bob", "127.0.0.1", host.port, reconnect_delay=0.05)
+    app.reset(LanLobby(app, join, on_back=lambda: None, store=store))
+    try:
+        run_until(app, hp, lambda: isinstance(app.top, LanGameScene), "the game to start")
+        scene = app.top
+        run_until(app, (hp, Me(scene)), lambda: scene.match.state.ply >= 4, "a few moves")
+        hp.auto = False
+        app.step(1 / 60)
+        host.close()
+        run_until(app, None, lambda: scene.kept is not None, "the stopped game to be kept")
+        assert join.status == "failed" and isinstance(app.top, LanGameScene)  # still at the game
+        [entry] = store.list()
+        assert entry.path == tmp_path / "saves" / f"{scene.match.game_id.hex()}.json" == \
+            tmp_path / "saves" / f"{lan_save(join)[0]}.json"
+        red, white = scene.match.names.values()
+        assert entry.status == "in progress" and entry.players() == f"{red} – {white}"
+        assert Record.load(entry.path).moves == join.record().moves == host.record().moves
+        assert entry.note() == UNFINISHED
+    finally:
+        while app.scenes:
+            app.pop()
+        join.close()
+        host.close()
+
+
+def test_a_resigned_game_is_kept_finished_and_listed_as_a_network_game(app, driver, tmp_path):
+    store = SaveStore(tmp_path)
+    scene, host, peer = host_window(app, store)
+    try:
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 2, "two plies")
+        peer.auto = False
+        peer.session.resign()
+        run_until(app, peer, lambda: isinstance(app.top, LanEndPanel), "the end panel")
+        assert scene.saved is not None
+        [entry] = store.list()
+        assert str(entry.path) == scene.saved and entry.status == "finished" and entry.note() == "Network game"
+        app.go_home()
+        [entry] = store.list()
+        assert entry.status == "finished"  # leaving after the end keeps it as it was
+    finally:
+        peer.session.close()
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_a_network_game_in_the_list_is_worded_in_the_players_language(app, tmp_path):
+    from game import i18n
+    store = SaveStore(tmp_path)
+    scene, host, peer = host_window(app, store)
+    try:
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 1, "a move")
+        app.go_home()
+        i18n.set_language("fr")
+        [entry] = store.list()
+        assert entry.note() == "Partie en réseau inachevée\u00a0: ici, on peut seulement la revoir (Revoir)"
+    finally:
+        i18n.set_language("en")
+        peer.session.close()
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_the_view_never_writes_in_a_frame(app, tmp_path, monkeypatch):
+    """A move's save is handed to the worker: a disk that takes its time never holds a frame."""
+    import threading
+
+    from game import saves
+    store = SaveStore(tmp_path)
+    gate = threading.Event()
+    real_write = saves.SaveStore.write
+
+    def slow_write(self, game_id, text):
+        gate.wait(10)
+        return real_write(self, game_id, text)
+    monkeypatch.setattr(saves.SaveStore, "write", slow_write)
+    scene, host, peer = host_window(app, store)
+    try:
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 3, "moves while the disk waits")
+        assert store.list() == []  # nothing written yet, and the frames went on
+        gate.set()
+        assert scene._saver.flush(10) and [e.kind for e in store.list()] == ["lan"]
+    finally:
+        gate.set()
+        peer.session.close()
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_the_saved_record_is_json_with_the_saved_game_keys(app, tmp_path):
+    store = SaveStore(tmp_path)
+    scene, host, peer = host_window(app, store)
+    try:
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 1, "a move")
+        assert scene._saver.flush(10)
+        [entry] = store.list()
+        d = json.loads(entry.path.read_text(encoding="utf-8"))
+        assert d["game_id"] == d["lan"]["game"] == entry.path.stem and d["kind"] == "lan"
+        assert "chance_seed" not in d  # a network game's draws come from the joint coin
+    finally:
+        peer.session.close()
+        while app.scenes:
+            app.pop()
+        host.close()
