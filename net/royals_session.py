@@ -275,6 +275,8 @@ class RoyalsSession(Mailbox):
         if why:
             raise ValueError(f"a player name {why} (1..{MAX_NAME} printable characters), got {name!r:.80}")
         self._open_mailbox()
+        self._status_code = ""  # the closing code of a "failed" status (its line is worded when read)
+        self._status_away: tuple[str, ...] = ()  # whom a "playing" status waits for (likewise)
         self.role, self.name, self.address, self.port = role, name, address, port
         self.record_path = Path(record) if record else None
         self.date = date
@@ -464,24 +466,45 @@ class RoyalsSession(Mailbox):
         self._close_mailbox()
 
     # ------------------------------------------------------------------ plumbing
-    def _set_status(self, status: str, code: str = "", text: str = "") -> None:
-        """Store and announce ``status`` with its line in the current language: ``text`` if given
-        (a ``playing`` line naming whom the table waits for), a ``failed`` line the sentence of the
-        closing ``code`` that stopped the match (the English reason stays in :class:`Failed` and the logs)."""
+    @property
+    def status_text(self) -> str:
+        """The status as a line to show, worded now in the current language (so a screen that
+        draws it every frame follows a language change at once; :class:`StatusChanged` carries
+        the line in the language of the moment it changed)."""
+        with self._lock:
+            status, code, away = self._status, self._status_code, self._status_away
+        return self._status_words(status, code, away)
+
+    def _status_words(self, status: str, code: str = "", away: tuple[str, ...] = ()) -> str:
+        """The line of ``status`` in the current language: a ``playing`` line names whom the
+        table waits for (``away``, the names of the person seats whose connection is down), a
+        ``failed`` line is the sentence of the closing ``code`` that stopped the match (the
+        English reason stays in :class:`Failed` and the logs)."""
         from game.i18n import _
         from game.royals.phrases import stop_text
-        texts = {
-            "connecting": _("Connecting to {address}…").format(address=f"{self.address}:{self.port}"),
-            "lobby": (_("Waiting for players on port {port}").format(port=self.port) if self.role == "host"
-                      else _("Seated; waiting for the host to start")),
-            "playing": _("Playing Royals & Riots"),
-            "interrupted": _("Connection interrupted, reconnecting…"),
-            "over": _("Match over"),
-            "failed": stop_text(code),
-            "closed": _("Disconnected"),
-        }
-        text = text or texts[status]
-        if self._new_status(status, text):
+        if status == "playing" and away:
+            return _("Connection interrupted, waiting for {name} to come back…").format(name=", ".join(away))
+        if status == "connecting":
+            return _("Connecting to {address}…").format(address=f"{self.address}:{self.port}")
+        if status == "lobby":
+            return (_("Waiting for players on port {port}").format(port=self.port) if self.role == "host"
+                    else _("Seated; waiting for the host to start"))
+        if status == "failed":
+            return stop_text(code)
+        return {"playing": lambda: _("Playing Royals & Riots"),
+                "interrupted": lambda: _("Connection interrupted, reconnecting…"),
+                "over": lambda: _("Match over"),
+                "closed": lambda: _("Disconnected")}[status]()
+
+    def _set_status(self, status: str, code: str = "", away: tuple[str, ...] = ()) -> None:
+        """Store ``status`` (with the closing ``code`` of a ``failed`` one, the ``away`` names of a
+        ``playing`` one that waits for dropped players) and announce it with its line in the
+        current language (:meth:`_status_words`; :attr:`status_text` words it again when read)."""
+        text = self._status_words(status, code, away)
+        with self._lock:  # (a Condition over an RLock: _new_status takes it again)
+            self._status_code, self._status_away = code, away
+            changed = self._new_status(status, text)
+        if changed:
             self._emit(StatusChanged(status, text))
 
     def _run(self) -> None:
@@ -796,10 +819,7 @@ class RoyalsSession(Mailbox):
         if not changed:
             return
         if self._match is not None and self._status == "playing":
-            from game.i18n import _
-            away = [i.name for i in infos if not i.connected]
-            self._set_status("playing", text=_("Connection interrupted, waiting for {name} to come back…").format(
-                name=", ".join(away)) if away else "")
+            self._set_status("playing", away=tuple(i.name for i in infos if not i.connected))
         rows = [[i.kind, i.name, i.connected] for i in infos]
         for s, seat in self._seats.items():
             if seat.peer is not None and seat.peer.link.settled:

@@ -127,3 +127,94 @@ def test_a_royals_toast_and_hint_redraw_in_the_new_language(instant, speak):
     assert german != hint and not german.startswith("Hint")
     texts = drawn(instant, instant.art)
     assert any(german in t for t in texts) and not any(hint in t for t in texts)
+
+
+# --------------------------------------------------------------------------- Royals & Riots' network table
+def royals_fake_table(app):
+    from tests.client.test_royals_lan import fake_table
+    app.options.anim_speed = 0.0
+    return fake_table(app)
+
+
+def test_a_royals_network_write_failure_shows_the_reason_in_the_players_language(app, speak):
+    """The session could not write its record (rose-king host --record into a missing folder): the
+    table's toast gives the system's reason as a phrase of the player's language
+    (os_error_text), never the raw strerror, and redraws in German after a switch."""
+    import errno
+    import os
+
+    from net.transport import WriteFailed
+    scene, fake = royals_fake_table(app)
+    fake.events.append(WriteFailed("/nowhere/ann.json", os.strerror(errno.ENOENT)))
+    app.step(STEP)
+    english = "The record could not be written: the file or its folder does not exist"
+    assert scene.toast == english and english in drawn(app, app.art)
+    speak("de")
+    german = _("The record could not be written: {reason}").format(reason=_("the file or its folder does not exist"))
+    assert german != english and "No such file" not in german
+    texts = drawn(app, app.art)
+    assert german in texts and english not in texts
+
+
+def test_a_stopped_royals_match_and_a_drop_toast_redraw_in_the_new_language(app, speak):
+    from net.royals_session import Failed, LobbyChanged, SeatInfo
+    scene, fake = royals_fake_table(app)
+    fake.events.append(LobbyChanged((SeatInfo(1, "host", "Ann", True), SeatInfo(2, "person", "Bo", True),
+                                     SeatInfo(3, "person", "Cy", False))))
+    app.step(STEP)
+    assert scene.toast == "Cy lost the connection." and "Cy lost the connection." in drawn(app, app.art)
+    speak("fr")
+    french = _("{name} lost the connection.").format(name="Cy")
+    texts = drawn(app, app.art)
+    assert french != "Cy lost the connection." and french in texts and "Cy lost the connection." not in texts
+    speak("en")
+    fake.events.append(Failed(1, fake.truth.ply, "", "seat 1 (the host) left: the host left", "left"))
+    fake.status = "failed"
+    app.step(STEP)
+    english = scene.failure
+    assert scene.overlay() == ("failed",) and english in drawn(app, app.art)
+    speak("nl")
+    from game.royals.phrases import stop_text
+    dutch = stop_text("left", "Ann")
+    assert dutch != english and scene.failure == dutch
+    texts = drawn(app, app.art)
+    assert dutch in texts and english not in texts
+    assert _("The match was stopped") in texts
+
+
+def test_the_royals_lobby_status_line_follows_the_language(app, speak):
+    """A real host session on 127.0.0.1 waiting in its lobby: its status line (drawn every frame
+    by the lobby) is worded when read, so it follows a switch to German."""
+    from net.royals_session import RoyalsSession
+    host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
+    try:
+        english = f"Waiting for players on port {host.port}"
+        assert host.status == "lobby" and host.status_text == english
+        speak("de")
+        german = _("Waiting for players on port {port}").format(port=host.port)
+        assert german != english and host.status_text == german
+    finally:
+        host.close()
+
+
+def test_the_royals_lobby_error_redraws_in_the_new_language(app, speak):
+    """A joiner's lobby hears why the match cannot start (the host left before it started): the
+    line is worded at every draw, so it follows a switch to French."""
+    from game.client.royals.lan import RoyalsLobby
+    from game.royals.phrases import stop_text
+    from net.royals_session import Failed
+    from tests.client.test_royals_lan import FakeSession
+    fake = FakeSession(seat=2, status="lobby", status_text="Seated; waiting for the host to start")
+    lobby = RoyalsLobby(app, fake, on_back=lambda: None)
+    app.reset(lobby)
+    fake.events.append(Failed(0, 0, "", "the host left", "left"))
+    fake.status = "failed"
+    app.step(STEP)
+    english = stop_text("left")
+    line = _("The match cannot start: {reason}").format(reason=english)
+    assert lobby.error == english and line in drawn(app, app.art)
+    speak("fr")
+    french = _("The match cannot start: {reason}").format(reason=stop_text("left"))
+    assert french != line
+    texts = drawn(app, app.art)
+    assert french in texts and line not in texts

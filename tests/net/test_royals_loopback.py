@@ -528,7 +528,13 @@ def test_a_dropped_joiner_is_held_and_its_seat_can_be_handed_to_a_computer(sessi
     _drive(cy, lambda ev: cy.view is not None and cy.view.state.ply > 12, seed=3)
     cy.close()  # Cy leaves mid-round 1: its seat waits
     wait_until(host, lambda: host.lobby[2] == SeatInfo(3, "person", "Cy", False))
-    assert "Cy" in host.status_text
+    assert host.status_text == "Connection interrupted, waiting for Cy to come back…"
+    from game import i18n
+    i18n.set_language("de")  # the line is worded when read: a language change shows at once
+    try:
+        assert host.status_text == "Verbindung unterbrochen, warte auf die Rückkehr von Cy …"
+    finally:
+        i18n.set_language("en")
     with pytest.raises(ValueError):
         host.hand_to_computer(2, "random")  # Bo is connected: not handed over
     host.hand_to_computer(3, "random")

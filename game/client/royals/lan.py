@@ -27,11 +27,13 @@ import re
 import sys
 import threading
 import uuid
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
 
-from game.i18n import N_, _
+from game.fsutil import os_error_text
+from game.i18n import N_, Text, _, text_of
 from game.lan import join_error_text
 from game.royals.phrases import refused_text, round_and_trick, stop_text, table_error_text
 from game.settings import MAX_NAME_LENGTH
@@ -317,7 +319,7 @@ class LanTableScene(RoyalsTableScene):
         for k, b in enumerate(self.buttons):  # Last trick and Menu where a local table has them
             b.rect.y = 552 + 52 * k
         self.seats: tuple = tuple(session.lobby)
-        self.failure = ""         # why the match stopped (a failed check names the seat and the play)
+        self.failure = ""  # why the match stopped (a failed check names the seat and the play): see failure
         self.saved: str | None = None     # where the finished match's record was kept
         self.kept: str | None = None      # where the record of a match that stopped (or we left) was kept
         self._saver: Any = None           # a BackgroundAutosaver, from the first save on
@@ -327,7 +329,8 @@ class LanTableScene(RoyalsTableScene):
         self.level = "easy"
         self.overlay_buttons: list[Button] = []
         self._overlay_for: tuple | None = None
-        self.say(_("You sit at seat {n}. Good luck!").format(n=self.match.seat))
+        seat = self.match.seat
+        self.say(lambda: _("You sit at seat {n}. Good luck!").format(n=seat))
 
     # ------------------------------------------------------------------ network -> table
     def pump(self) -> None:
@@ -342,7 +345,7 @@ class LanTableScene(RoyalsTableScene):
             elif isinstance(e, LobbyChanged):
                 self._seats_changed(tuple(e.seats))
             elif isinstance(e, RoundChecked):
-                self.say(_("Round {r} checked: every play was legal.").format(r=e.round))
+                self.say(lambda r=e.round: _("Round {r} checked: every play was legal.").format(r=r))
                 self.keep_unfinished(wait=False)  # the rounds so far, off the frame loop
             elif isinstance(e, MatchOver):
                 self.record = e.record
@@ -351,15 +354,16 @@ class LanTableScene(RoyalsTableScene):
                 who = self.match.name(e.seat) if 1 <= e.seat <= self.match.players else ""
                 view = self.session.view
                 where = round_and_trick(view.state, e.ply) if view is not None and e.ply else (0, 0)
-                self.failure = stop_text(e.code, who, *where)
+                self.failure = partial(stop_text, e.code, who, *where)
                 self.keep_unfinished()  # the match so far, in the saved games at once
             elif isinstance(e, StatusChanged):
                 if e.status in ("failed", "closed") and not self.failure and self.record is None:
-                    self.failure = stop_text("")
+                    self.failure = partial(stop_text, "")
             elif isinstance(e, Refused):  # in our language; the English reason is for logs
-                self.say(refused_text(e.action, e.reason, e.code, self.match.name))
-            elif isinstance(e, WriteFailed):
-                self.say(_("The record could not be written: {reason}").format(reason=e.reason))
+                self.say(partial(refused_text, e.action, e.reason, e.code, self.match.name))
+            elif isinstance(e, WriteFailed):  # the system's reason in the player's language, worded when drawn
+                self.say(lambda reason=e.reason: _("The record could not be written: {reason}").format(
+                    reason=os_error_text(reason)))
         if not events and self._followed:
             return  # nothing new: no copy of the view this frame
         first, self._followed = not self._followed, True
@@ -384,14 +388,17 @@ class LanTableScene(RoyalsTableScene):
                     continue  # leaving after the match's end is no drop
                 if info.seat not in self.dropped:
                     self.dropped.add(info.seat)
-                    self.say(_("{name} lost the connection.").format(name=info.name or self.match.name(info.seat)))
+                    self.say(lambda name=info.name or self.match.name(info.seat):
+                             _("{name} lost the connection.").format(name=name))
             elif info.seat in self.dropped:
                 self.dropped.discard(info.seat)
                 self.asked.discard(info.seat)
                 if info.kind == "computer":
-                    self.say(_("A computer plays {name}'s seat now.").format(name=self.match.name(info.seat)))
+                    self.say(lambda name=self.match.name(info.seat): _("A computer plays {name}'s seat now.").format(
+                        name=name))
                 else:
-                    self.say(_("{name} is back.").format(name=info.name or self.match.name(info.seat)))
+                    self.say(lambda name=info.name or self.match.name(info.seat): _("{name} is back.").format(
+                        name=name))
 
     def update(self, dt: float) -> None:
         self.pump()
@@ -424,7 +431,7 @@ class LanTableScene(RoyalsTableScene):
         try:
             self.session.play(action)
         except IllegalMoveError as e:
-            self.say(self.explain(str(e).split(": ", 1)[-1]))
+            self.say(partial(self.explain, str(e).split(": ", 1)[-1]))
             return False
         self.selected.clear()
         self.steal_target = 0
@@ -445,7 +452,7 @@ class LanTableScene(RoyalsTableScene):
         try:
             self.session.hand_to_computer(seat, self.level)
         except ValueError as e:
-            self.say(refused_text("computer", str(e), name=self.match.name))
+            self.say(partial(refused_text, "computer", str(e), name=self.match.name))
             return
         self.asked.add(seat)
 
@@ -472,6 +479,17 @@ class LanTableScene(RoyalsTableScene):
                 Button((cx + 130, y, 200, 52), N_("Hand over"), lambda: self.hand_over(seat), size=24)]
         else:
             self.overlay_buttons = []
+
+    @property
+    def failure(self) -> str:
+        """Why the match stopped (a failed check names the seat and the play), worded now in the
+        current language ("" while it goes on): the table keeps a function that words it
+        (``game.i18n.Text``), so the stopped table's panel follows a language change at once."""
+        return text_of(self._failure)
+
+    @failure.setter
+    def failure(self, text: Text) -> None:
+        self._failure = text
 
     def overlay(self) -> tuple | None:
         """What covers the table: ``("failed",)``, ``("waiting",)`` (the connection is down), ``("dropped",
@@ -852,7 +870,26 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             try:
                 self.session.start()
             except ValueError as e:
-                self.error = refused_text("start", str(e))
+                self.error = partial(refused_text, "start", str(e))
+
+    @property
+    def error(self) -> str:
+        """Why the match cannot start, worded now in the current language ("" for none): kept as a
+        function that words it (``game.i18n.Text``), so the lobby follows a language change at once."""
+        return text_of(self._error)
+
+    @error.setter
+    def error(self, text: Text) -> None:
+        self._error = text
+
+    @property
+    def notice(self) -> str:
+        """The lobby's notice before the status line, in the current language ("" for none)."""
+        return text_of(self._notice)
+
+    @notice.setter
+    def notice(self, text: Text) -> None:
+        self._notice = text
 
     def update(self, dt: float) -> None:
         from net.royals_session import Failed, StatusChanged
@@ -868,15 +905,16 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             try:
                 self.session = retry()
             except (OSError, ValueError) as e:
-                self.session, self.error = None, join_error_text(e, f"{session.address}:{session.port}")
+                self.session, self.error = None, partial(join_error_text, e, f"{session.address}:{session.port}")
                 return
-            self.notice = _("Your earlier match at this host is over: joining its new table.")
+            self.notice = lambda: _("Your earlier match at this host is over: joining its new table.")
             return
         for i, e in enumerate(events):
             if isinstance(e, Failed):  # its code in our language (a full table, another match...)
-                self.error = stop_text(e.code)
-            elif isinstance(e, StatusChanged) and e.status in ("failed", "closed"):
-                self.error = self.error or e.reason
+                self.error = partial(stop_text, e.code)
+            elif isinstance(e, StatusChanged) and e.status in ("failed", "closed") and not self.error:
+                # (a failed status follows its Failed event, which set the error; "closed" says no more)
+                self.error = (lambda: _("Disconnected")) if e.status == "closed" else e.reason
             if (isinstance(e, StatusChanged) and e.status == "playing") or (
                     session.status == "playing" and session.view is not None and i == len(events) - 1):
                 self._start(events[i + 1:])
