@@ -46,6 +46,12 @@ class Game(Protocol):
         """
         ...
 
+    def plies(self, record: Mapping[str, Any]) -> int:
+        """The record's length in plies, as the game's engine (``State.ply``), its replay viewer and
+        its LAN protocol count them: every action of the replayed history, chance outcomes and
+        set-up included (the saved-games list's "Plies" column). Raises :class:`RecordError`."""
+        ...
+
     def replay_text(self, record: Mapping[str, Any]) -> list[str]:
         """The record played back as text, one line per ply/action (``rose-king replay --text``).
         Raises :class:`RecordError`."""

@@ -246,7 +246,8 @@ class SaveEntry:
     fields hold what could be known: ``path``, ``game_id`` from the file name,
     ``mtime_ns``). ``status``: ``"finished"``, ``"in progress"`` or ``"error"``.
     ``result``: the record's result object for a finished game. ``scores``:
-    (red, white) now. ``plies``: moves played.
+    (red, white) now. ``plies``: the plies played, as the game's engine and replay viewer
+    count them (:meth:`game.registry.Game.plies`; a Royals & Riots match's set-up included).
     """
 
     path: Path
@@ -469,6 +470,7 @@ def _other_game_entry(path: Path, mtime: int, obj: dict[str, Any]) -> SaveEntry:
     try:
         game = game_for_record(obj)
         status = game.check(obj)
+        plies = game.plies(obj)  # as the game's replay viewer counts them (Game.plies)
     except BaseRecordError as e:
         return SaveEntry(path, stem, mtime, error=record_error_text(e))
     fields = dict(part.split("=", 1) for part in status.split() if "=" in part)
@@ -488,7 +490,6 @@ def _other_game_entry(path: Path, mtime: int, obj: dict[str, Any]) -> SaveEntry:
         result = None
         summary = _("{game}: round {round}, {scores}").format(game=title, round=fields.get("round", "1"),
                                                              scores=scores)
-    plies = sum(len(r.get("actions", ())) for r in obj.get("rounds", ()) if isinstance(r, dict))
     return SaveEntry(path, game_id, mtime, None, meta, plies, result, names=names, summary=summary,
                      game=game.key)
 

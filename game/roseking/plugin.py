@@ -32,6 +32,10 @@ class RoseKing:
         rec = Record.from_dict(dict(record))
         return status_line(rec.replay(), rec.termination)
 
+    def plies(self, record: Mapping[str, Any]) -> int:
+        """The record's moves (a draw with its card is one ply: ``State.ply``). Raises RecordError."""
+        return Record.from_dict(dict(record)).replay().ply
+
     def replay_text(self, record: Mapping[str, Any]) -> list[str]:
         """The ``replay --text`` listing (see :func:`text_lines`). Raises RecordError."""
         from .replay import Replay

@@ -34,6 +34,14 @@ class RoyalsRiots:
         to-act=.. scores=..`` (docs/royals-record-format.md). Raises :class:`RecordError`."""
         return status_line(Record.from_dict(dict(record)).replay())
 
+    def plies(self, record: Mapping[str, Any]) -> int:
+        """``State.ply`` after the record: every action of the engine's history, the set-up's
+        included (each round's starter, deal and piles, chance outcomes; each seat's keep, a
+        decision; a steal's chance outcome after its decision), as the replay viewer steps
+        through them and the LAN session numbers them (docs/royals-record-format.md, "Plies").
+        Raises RecordError."""
+        return Record.from_dict(dict(record)).replay().ply
+
     def replay_text(self, record: Mapping[str, Any]) -> list[str]:
         """The ``replay --text`` listing (see :func:`text_lines`). Raises RecordError."""
         rec = Record.from_dict(dict(record))

@@ -258,3 +258,37 @@ def test_sigterm_at_a_joiners_network_table_keeps_the_match_and_says_goodbye(app
         while app.scenes:
             app.pop()
         host.close()
+
+
+def test_the_plies_column_counts_a_match_as_its_replay_viewer_does(app, driver, tmp_path):
+    """One definition of a Royals & Riots match's plies (docs/royals-record-format.md, "Plies"):
+    the engine's, every action of its history, the set-up's included. The saved-games list showed
+    the written trick actions only (38 for a round its viewer steps through in 46); now the list's
+    column, the viewer's "Replay · n / total" and the engine agree, for a network match that
+    stopped, one that stopped before any round, a finished one and a whole match of two teams."""
+    from game.registry import game_by_key
+    from tests.royals.helpers import random_match
+    store = SaveStore(tmp_path)
+    store.folder.mkdir(parents=True)
+    whole = Record.from_state(random_match(9, 4, teams=True), ["Ann", "Bo", "Cy", "Di"]).to_dict()
+    records = {"stopped": lan_record(5, rounds=1), "none": lan_record(6, rounds=0),
+               "finished": lan_record(7, rounds=None, end="finished"), "teams": whole}
+    for name, d in records.items():
+        (store.folder / f"{name}.json").write_text(json.dumps(d), encoding="utf-8")
+    saved = SavedGamesScene(app, store)
+    app.reset(saved)
+    app.step(STEP)
+    by_name = {e.path.stem: i for i, e in enumerate(saved.entries)}
+    assert set(by_name) == set(records)
+    for name, d in records.items():
+        i = by_name[name]
+        entry = saved.entries[i]
+        engine = Record.from_dict(d).replay().ply
+        assert entry.plies == engine == game_by_key("royals-riots").plies(d)
+        if d["rounds"]:
+            assert entry.plies > sum(len(r["actions"]) for r in d["rounds"])  # the set-up counts too
+        saved.selected = i
+        saved.replay()
+        viewer = app.top
+        assert isinstance(viewer, RoyalsReplayScene) and len(viewer.actions) == entry.plies, name
+        app.pop()
