@@ -57,9 +57,19 @@ class ConfirmDialog(ButtonScene):
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         dim(surface)
         surface.blit(panel(self.rect.size), self.rect)
-        text = self.app.art.text(_(self.question), 32, CREAM, shadow=True, wrap=self.rect.w - 60)
+        text = self.question_image()
         surface.blit(text, text.get_rect(midtop=(self.rect.centerx, self.rect.y + 36)))
         self.draw_buttons(surface)
+
+    def question_image(self) -> pygame.Surface:
+        """The question in the current language, wrapped to the panel: at 32 px, or smaller (down to
+        20 px) when it would run into the buttons (a long question in German or French)."""
+        room = self.buttons[0].rect.y - 12 - (self.rect.y + 36)
+        for size in (32, 28, 24, 22, 20):
+            text = self.app.art.text(_(self.question), size, CREAM, shadow=True, wrap=self.rect.w - 60)
+            if text.get_height() <= room:
+                break
+        return text
 
 
 class PauseMenu(ButtonScene):
@@ -68,9 +78,13 @@ class PauseMenu(ButtonScene):
     opaque = False
 
     def __init__(self, app: "AppLike", on_main_menu: Callable[[], None], game_running: Callable[[], bool],
-                 title: str = N_("Paused"), on_update: Callable[[float], None] | None = None) -> None:
+                 title: str = N_("Paused"), on_update: Callable[[float], None] | None = None,
+                 question: str | None = None) -> None:
         super().__init__(app)
         self.title = title  # "Paused", or "Menu" where the game goes on meanwhile (LAN)
+        # what leaving or quitting a running game asks (an English source text, translated when shown);
+        # None: that the game will be lost (a network game says what leaving does instead)
+        self.question = question
         self.still = True
         self.on_update = on_update  # keeps what runs below alive (a network game's connection)
         self.on_main_menu = on_main_menu
@@ -102,14 +116,16 @@ class PauseMenu(ButtonScene):
 
     def main_menu(self) -> None:
         if self.game_running():
-            self.app.push(ConfirmDialog(self.app, N_("Leave this game? It will be lost."), self.on_main_menu,
+            self.app.push(ConfirmDialog(self.app, self.question or N_("Leave this game? It will be lost."),
+                                        self.on_main_menu,
                                         yes=N_("Leave"), no=N_("Stay")))
         else:
             self.on_main_menu()
 
     def quit(self) -> None:
         if self.game_running():
-            self.app.push(ConfirmDialog(self.app, N_("Quit and discard the game in progress?"), self.app.quit,
+            self.app.push(ConfirmDialog(self.app, self.question or N_("Quit and discard the game in progress?"),
+                                        self.app.quit,
                                         yes=N_("Quit"), no=N_("Stay")))
         else:
             self.app.quit()

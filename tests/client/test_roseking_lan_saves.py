@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import pygame
+import pytest
 
 from game.client.menus import MainMenu
 from game.client.roseking.lan import LanEndPanel, LanGameScene, LanLobby, lan_save
@@ -198,6 +199,36 @@ def test_the_saved_record_is_json_with_the_saved_game_keys(app, tmp_path):
         assert d["game_id"] == d["lan"]["game"] == entry.path.stem and d["kind"] == "lan"
         assert "chance_seed" not in d  # a network game's draws come from the joint coin
     finally:
+        peer.session.close()
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "fr"])
+def test_leaving_mid_game_says_the_game_is_kept_never_lost(app, tmp_path, language):
+    """The pause menu's Main menu (and the window's close) no longer asks "Leave this game? It will
+    be lost.": the network game stays in Saved games, to watch; the question fits its panel above
+    the buttons in every language."""
+    from game import i18n
+    from game.client.dialogs import ConfirmDialog, PauseMenu
+    from game.client.roseking.lan import LEAVE_QUESTION
+    store = SaveStore(tmp_path)
+    scene, host, peer = host_window(app, store)
+    try:
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 1, "a move")
+        i18n.set_language(language)
+        scene.pause()
+        assert isinstance(app.top, PauseMenu)
+        app.top.main_menu()
+        dialog = app.top
+        assert isinstance(dialog, ConfirmDialog) and dialog.question == LEAVE_QUESTION
+        assert scene.quit_question() == LEAVE_QUESTION
+        image = dialog.question_image()
+        assert dialog.rect.y + 36 + image.get_height() <= dialog.buttons[0].rect.y - 12
+        assert "lost" not in LEAVE_QUESTION
+    finally:
+        i18n.set_language("en")
         peer.session.close()
         while app.scenes:
             app.pop()

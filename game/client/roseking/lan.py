@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 WAITING = ("connecting", "handshake", "interrupted", "listening")
 #: Session statuses after which nothing comes back: the game cannot go on, no rematch.
 ENDED = ("failed", "closed")
+#: What leaving a network game mid-game asks (the pause menu's Main menu and Quit, the window's close).
+LEAVE_QUESTION = N_("Leave the network game? The other player cannot go on without you; "
+                    "the game so far stays in Saved games, to watch.")
 #: Seconds the game view waits at most for its save to reach the disk (the game's end, a stop, leaving).
 SAVE_WAIT = 5.0
 
@@ -392,7 +395,12 @@ class LanGameScene(GameScene):
     def pause(self) -> None:
         """Esc / Menu: nothing pauses in a network game, so the menu says "Menu" and the game goes on below."""
         self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game, title=N_("Menu"),
-                                on_update=self.tick))
+                                on_update=self.tick, question=LEAVE_QUESTION))
+
+    def quit_question(self) -> str | None:
+        """Closing the window mid-game: that the other player cannot go on, and that the game so
+        far stays in the saved games to watch (never that it is lost: :meth:`keep`)."""
+        return LEAVE_QUESTION if self.unsaved_game() else None
 
     def finished(self) -> bool:
         return self.match.over is not None or super().finished()

@@ -536,7 +536,8 @@ class LanTableScene(RoyalsTableScene):
 
     def pause(self) -> None:
         """Esc / Menu: nothing pauses at a network table; the menu can leave it."""
-        self.app.push(PauseMenu(self.app, self.leave, self.unsaved_game, title=N_("Menu"), on_update=self.update))
+        self.app.push(PauseMenu(self.app, self.leave, self.unsaved_game, title=N_("Menu"), on_update=self.update,
+                                question=self.quit_question()))
 
     def unsaved_game(self) -> bool:
         return self.record is None and not self.failure and self.state.ply > 0
