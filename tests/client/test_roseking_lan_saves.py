@@ -233,3 +233,39 @@ def test_leaving_mid_game_says_the_game_is_kept_never_lost(app, tmp_path, langua
         while app.scenes:
             app.pop()
         host.close()
+
+
+def test_sigterm_mid_game_keeps_the_game_and_says_goodbye(app, tmp_path):
+    """The window turns SIGTERM into a clean exit (App.install_signal_handlers): every scene
+    closes, so the game view says goodbye (the peer hears that we left, not a lost connection)
+    and keeps the game so far in the saved games."""
+    import os
+    import signal
+
+    from game.client.app import STEP
+    from net.protocol import Closed
+    store = SaveStore(tmp_path)
+    scene, host, peer = host_window(app, store)
+    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 3, "three plies")
+        peer.auto = False
+        app.step(STEP)
+        app.install_signal_handlers()
+        os.kill(os.getpid(), signal.SIGTERM)
+        app.step(STEP)
+        assert not app.running and app.signalled == signal.SIGTERM
+        moves = host.record().moves
+        while app.scenes:  # what App.run does once its loop ends
+            app.pop()
+        [entry] = store.list()
+        assert entry.kind == "lan" and entry.status == "in progress" and Record.load(entry.path).moves == moves
+        run_until(app, peer, lambda: any(isinstance(e, Closed) for e in peer.events), "the goodbye")
+        assert [e.code for e in peer.events if isinstance(e, Closed)][0] == "bye"
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        peer.session.close()
+        while app.scenes:
+            app.pop()
+        host.close()
