@@ -18,6 +18,7 @@ from game.client.menus import MainMenu
 from game.client.roseking.lan import LanEndPanel, LanGameScene, LanLobby, lan_save
 from game.client.roseking.replay_view import ReplayScene
 from game.client.saved_games import SavedGamesScene
+from game.i18n import _
 from game.roseking.engine import Record
 from game.saves import SaveStore
 from net.transport import LanSession
@@ -115,7 +116,21 @@ def test_a_joiner_window_whose_host_leaves_keeps_the_game_at_once(app, tmp_path)
         assert entry.status == "in progress" and entry.players() == f"{red} – {white}"
         assert Record.load(entry.path).moves == join.record().moves == host.record().moves
         assert entry.note() == UNFINISHED
+        # the banner over the board says so, under the session's line, above its button, in every language
+        from game import i18n
+        for language in ("en", "de", "nl", "fr"):
+            i18n.set_language(language)
+            box, texts = scene.banner_layout(join.status)
+            words = [t for t, _image, _rect in texts]
+            assert _("The record is kept in the saved games.") in words, language
+            rects = [r for _t, _image, r in texts] + [scene.give_up_button.rect]
+            assert all(box.contains(r) for r in rects), language
+            assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:]), language
+        i18n.set_language("en")
+        app.step(1 / 60)
     finally:
+        from game import i18n
+        i18n.set_language("en")
         while app.scenes:
             app.pop()
         join.close()

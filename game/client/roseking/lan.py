@@ -40,7 +40,7 @@ from ..lan_common import JoinScene as SharedJoinScene
 from ..lan_common import LobbyExit
 from ..lan_common import (MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name,  # noqa: F401
                           start_beacon)
-from ..widgets import Button, ButtonScene, chooser, panel
+from ..widgets import Button, ButtonScene, chooser, elide, panel
 
 if TYPE_CHECKING:
     from ..app import App
@@ -438,19 +438,34 @@ class LanGameScene(GameScene):
             self._draw_connection_banner(surface, status)
 
     def _draw_connection_banner(self, surface: pygame.Surface, status: str) -> None:
+        box, texts = self.banner_layout(status)
+        surface.blit(panel(box.size, 245), box)
+        pygame.draw.rect(surface, (210, 70, 60), box, 3, border_radius=14)
+        for _text, image, rect in texts:
+            surface.blit(image, rect)
+        self.give_up_button.draw(surface, art_of(self.app))
+
+    def banner_layout(self, status: str) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
+        """The connection banner over the board (its box, and its texts as ``(text, image, rect)``
+        in the current language; the "Give up"/"Main menu" button is placed under them): the title,
+        the session's status line and, once the game so far is in the saved games (:attr:`kept`:
+        it stopped for good), a note saying so, one line above the button."""
         art = art_of(self.app)
         box = pygame.Rect(0, 0, BOARD_RECT.w + 60, 230)
         box.center = BOARD_RECT.center
-        surface.blit(panel(box.size, 245), box)
-        pygame.draw.rect(surface, (210, 70, 60), box, 3, border_radius=14)
-        title = _("Connection interrupted") if status not in ENDED else _("The game cannot go on")
-        t = art.text(title, 36, GOLD, shadow=True)
-        surface.blit(t, t.get_rect(midtop=(box.centerx, box.y + 18)))
-        s = art.text(self.match.session.status_text, 24, CREAM, shadow=True, wrap=box.w - 40)
-        surface.blit(s, s.get_rect(midtop=(box.centerx, box.y + 70)))
         self.give_up_button.label = N_("Give up") if status not in ENDED else N_("Main menu")
         self.give_up_button.rect.midbottom = (box.centerx, box.bottom - 18)
-        self.give_up_button.draw(surface, art)
+        title = _("Connection interrupted") if status not in ENDED else _("The game cannot go on")
+        line = self.match.session.status_text
+        t = art.text(title, 36, GOLD, shadow=True)
+        s = art.text(line, 24, CREAM, shadow=True, wrap=box.w - 40)
+        texts = [(title, t, t.get_rect(midtop=(box.centerx, box.y + 18))),
+                 (line, s, s.get_rect(midtop=(box.centerx, box.y + 70)))]
+        if self.kept:
+            note = elide(art.font(20), _("The record is kept in the saved games."), box.w - 40)
+            n = art.text(note, 20, GOLD, shadow=True)
+            texts.append((note, n, n.get_rect(midbottom=(box.centerx, self.give_up_button.rect.y - 6))))
+        return box, texts
 
 
 def _rematch_label(scene: LanGameScene) -> str:
