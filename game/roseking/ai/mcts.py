@@ -106,6 +106,10 @@ class SearchConfig:
       heuristic evaluations using implicit minimax backups", 2014).
     - ``implicit_weights``: when set, the implicit values come from the fitted margin evaluation
       with these weights (as ``leaf_weights``) instead of the logistic evaluation.
+    - ``expand_all`` (needs ``implicit``): the first time a decision node must choose, all its
+      children are made at once, each valued by the evaluation, so the node's implicit value is
+      the true maximum over its actions; an unvisited child counts in UCB1 as one visit of its
+      implicit value (best-first: weak actions wait until the strong ones disappoint).
     """
 
     seconds: float | None = 1.0
@@ -120,6 +124,7 @@ class SearchConfig:
     reuse: bool = False
     implicit: float = 0.0
     implicit_weights: tuple[tuple[float, ...], ...] | None = None
+    expand_all: bool = False
 
 
 @dataclass
@@ -177,6 +182,27 @@ class MCTS:
             return self._prior(st, mover)
         return win_chance(fitted_value(st, mover, wts))
 
+    def _expand_all(self, node: _Node, st: list[int]) -> None:
+        """Make every child of the decision node ``node`` (position ``st``, not modified),
+        each with its implicit value; a draw gets a chance node with one sampled card."""
+        mover = st[K.TURN]
+        node.untried = []
+        rng = self.rng
+        for a in self._expand_order(st):
+            s2 = st[:]
+            if a == K.DRAW_ACTION:
+                child = _Node(mover, chance=True)
+                card = K.sample_draw(s2, rng)
+                K.apply(s2, a, card)
+                sub = _Node(mover)
+                child.children[card] = sub
+                child.v = sub.v = self._implicit_value(s2, mover)
+            else:
+                child = _Node(mover)
+                K.apply(s2, a)
+                child.v = self._implicit_value(s2, mover)
+            node.children[a] = child
+
     def _expand_order(self, st: list[int]) -> list[int]:
         """Untried actions in a random order (the search's ``rng``), to be popped from the end."""
         acts = K.legal_actions(st)
@@ -209,7 +235,8 @@ class MCTS:
         max_iter = cfg.iterations
         if root is None or root.chance:  # (a chance node is never a position: start afresh)
             root = _Node(-1)
-        if root.untried is None:
+        expand_all = cfg.expand_all and cfg.implicit > 0
+        if root.untried is None and not expand_all:
             root.untried = self._expand_order(root_state)
         self.root = root
         reused = sum(ch.n for ch in root.children.values())
@@ -246,8 +273,39 @@ class MCTS:
                     trail.append(node)
                     continue
                 if node.untried is None:
-                    node.untried = self._expand_order(st)
+                    if expand_all:
+                        self._expand_all(node, st)
+                    else:
+                        node.untried = self._expand_order(st)
                 mover = st[K.TURN]
+                if expand_all:
+                    log_n = math.log(sum(ch.n for ch in node.children.values()) + 1.0)
+                    best = None
+                    best_u = -1.0
+                    best_a = -1
+                    for a, ch in node.children.items():
+                        n = ch.n
+                        if n:
+                            u = beta * ch.w / n + alpha * ch.v + c * math.sqrt(log_n / n)
+                        else:  # one virtual visit of its implicit value
+                            u = ch.v + c * math.sqrt(log_n)
+                        if u > best_u:
+                            best_u, best, best_a = u, ch, a
+                    assert best is not None
+                    node = best
+                    path.append(node)
+                    trail.append(node)
+                    if node.chance:
+                        if node.n == 0:  # its first visit: the card its implicit value was taken with
+                            card, sub = next(iter(node.children.items()))
+                            K.apply(st, K.DRAW_ACTION, card)
+                            trail.append(sub)
+                            break
+                        continue
+                    K.apply(st, best_a)
+                    if node.n == 0:
+                        break
+                    continue
                 if node.untried:
                     a = node.untried.pop()
                     if a == K.DRAW_ACTION:

@@ -116,6 +116,28 @@ def test_implicit_minimax_values_are_backed_up_by_max_and_mean():
     assert checked["decision"] > 100 and checked["chance"] > 5
 
 
+def test_expand_all_makes_every_child_at_once_and_values_a_node_by_its_true_maximum():
+    st = K.from_state(_midgame(7))
+    cfg = SearchConfig(seconds=None, iterations=800, implicit=0.5, expand_all=True)
+    search = MCTS(cfg, Random(4))
+    result = search.search(st)
+    assert set(search.root.children) == set(K.legal_actions(st))  # the root too, at its first iteration
+    expanded = 0
+    for node, pos, _depth in _walk(search.root, st):
+        if node.chance or not node.children:
+            continue
+        assert set(node.children) == set(K.legal_actions(pos))  # every action, not one a visit
+        kids = list(node.children.values())
+        assert all(k.v is not None for k in kids)
+        if node is not search.root:
+            best = max(k.v for k in kids)
+            assert node.v == pytest.approx(best if kids[0].mover == node.mover else 1.0 - best)
+            expanded += 1
+    assert expanded > 50
+    again = MCTS(cfg, Random(4)).search(st)
+    assert (again.action, again.visits) == (result.action, result.visits)
+
+
 def test_plain_uct_keeps_no_implicit_values():
     st = K.from_state(_midgame(7))
     search = MCTS(SearchConfig(seconds=None, iterations=300, implicit=0.0), Random(4))
