@@ -190,17 +190,10 @@ class MCTS:
         rng = self.rng
         for a in self._expand_order(st):
             s2 = st[:]
-            if a == K.DRAW_ACTION:
-                child = _Node(mover, chance=True)
-                card = K.sample_draw(s2, rng)
-                K.apply(s2, a, card)
-                sub = _Node(mover)
-                child.children[card] = sub
-                child.v = sub.v = self._implicit_value(s2, mover)
-            else:
-                child = _Node(mover)
-                K.apply(s2, a)
-                child.v = self._implicit_value(s2, mover)
+            child = _child(s2, a, mover, rng)
+            child.v = self._implicit_value(s2, mover)
+            if child.chance:
+                next(iter(child.children.values())).v = child.v
             node.children[a] = child
 
     def _expand_order(self, st: list[int]) -> list[int]:
@@ -308,19 +301,11 @@ class MCTS:
                     continue
                 if node.untried:
                     a = node.untried.pop()
-                    if a == K.DRAW_ACTION:
-                        child = _Node(mover, chance=True)
-                        card = K.sample_draw(st, rng)
-                        K.apply(st, a, card)
-                        sub = _Node(mover)
-                        child.children[card] = sub
-                    else:
-                        child = _Node(mover)
-                        K.apply(st, a)
+                    child = _child(st, a, mover, rng)
                     if alpha:
                         child.v = self._implicit_value(st, mover)
                         if child.chance:
-                            sub.v = child.v
+                            next(iter(child.children.values())).v = child.v
                     if pv:
                         child.n = pv
                         child.w = pv * self._prior(st, mover)
@@ -362,6 +347,19 @@ class MCTS:
         ch = root.children[best_a]
         return SearchResult(best_a, it, time.perf_counter() - start, visits, ch.w / ch.n,
                             principal_depth(root), reused)
+
+
+def _child(st: list[int], a: int, mover: int, rng: Random) -> _Node:
+    """A new edge for action ``a`` of ``mover``, applied to ``st`` in place; a draw becomes a
+    chance node holding the one card sampled for it (with ``rng``) as its first outcome."""
+    if a == K.DRAW_ACTION:
+        child = _Node(mover, chance=True)
+        card = K.sample_draw(st, rng)
+        K.apply(st, a, card)
+        child.children[card] = _Node(mover)
+        return child
+    K.apply(st, a)
+    return _Node(mover)
 
 
 def _backup_implicit(trail: list[_Node], last: list[int]) -> None:
