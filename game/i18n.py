@@ -34,6 +34,7 @@ from typing import Callable, Mapping
 __all__ = [
     "DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "N_", "Text", "_", "detect_language", "language",
     "ngettext", "npgettext", "on_language_change", "pgettext", "set_language", "text_of", "translations",
+    "Worded",
 ]
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,34 @@ Text = str | Callable[[], str]
 def text_of(text: Text) -> str:
     """The words of ``text`` now: a string as it is, a function's result in the current language."""
     return text if isinstance(text, str) else text()
+
+
+class Worded:
+    """A class attribute that keeps a :data:`Text` and reads as its words now (:func:`text_of`), so
+    a screen's toast, hint or notice follows a language change at once::
+
+        class Table:
+            toast = Worded("the toast's words in the current language (\"\" for none)")
+
+        table.toast = lambda: _("{name} is back.").format(name=name)
+        table.toast  # worded when read
+
+    The kept value lives in the instance's ``_<name>`` attribute ("" until one is set)."""
+
+    def __init__(self, doc: str = "") -> None:
+        self.__doc__ = doc
+        self.slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, obj: object, owner: type | None = None):
+        if obj is None:
+            return self
+        return text_of(getattr(obj, self.slot, ""))
+
+    def __set__(self, obj: object, text: Text) -> None:
+        setattr(obj, self.slot, text)
 
 
 def language() -> str:

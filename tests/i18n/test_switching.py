@@ -136,3 +136,21 @@ def test_detect_language_reads_the_process_environment(monkeypatch):
 
 def test_every_language_has_its_own_name():
     assert [i18n.LANGUAGE_NAMES[c] for c in i18n.LANGUAGES] == ["English", "Deutsch", "Nederlands", "Français"]
+
+
+def test_a_worded_attribute_reads_in_the_language_of_the_moment():
+    class Panel:
+        note = i18n.Worded("a note")
+
+    a, b = Panel(), Panel()
+    assert (a.note, Panel.note.__doc__) == ("", "a note")  # nothing set: no words
+    a.note = lambda: _("Draw pile")
+    b.note = "fixed"
+    i18n.set_language("de")
+    try:
+        assert (a.note, b.note) == ("Nachziehstapel", "fixed")  # a function is worded when read
+        i18n.set_language("fr")
+        assert a.note == "Pioche"
+    finally:
+        i18n.set_language("en")
+    assert a.note == "Draw pile"

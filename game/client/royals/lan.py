@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from game.fsutil import os_error_text
-from game.i18n import N_, Text, _, text_of
+from game.i18n import N_, Worded, _
 from game.lan import join_error_text
 from game.royals.phrases import refused_text, round_and_trick, stop_text, table_error_text
 from game.settings import MAX_NAME_LENGTH
@@ -480,16 +480,10 @@ class LanTableScene(RoyalsTableScene):
         else:
             self.overlay_buttons = []
 
-    @property
-    def failure(self) -> str:
-        """Why the match stopped (a failed check names the seat and the play), worded now in the
-        current language ("" while it goes on): the table keeps a function that words it
-        (``game.i18n.Text``), so the stopped table's panel follows a language change at once."""
-        return text_of(self._failure)
-
-    @failure.setter
-    def failure(self, text: Text) -> None:
-        self._failure = text
+    failure = Worded(
+        'Why the match stopped (a failed check names the seat and the play), worded now in the '
+        'current language ("" while it goes on): the table keeps a function that words it '
+        "(``game.i18n.Text``), so the stopped table's panel follows a language change at once.")
 
     def overlay(self) -> tuple | None:
         """What covers the table: ``("failed",)``, ``("waiting",)`` (the connection is down), ``("dropped",
@@ -873,24 +867,12 @@ class RoyalsLobby(LobbyExit, ButtonScene):
             except ValueError as e:
                 self.error = partial(refused_text, "start", str(e))
 
-    @property
-    def error(self) -> str:
-        """Why the match cannot start, worded now in the current language ("" for none): kept as a
-        function that words it (``game.i18n.Text``), so the lobby follows a language change at once."""
-        return text_of(self._error)
+    error = Worded(
+        'Why the match cannot start, worded now in the current language ("" for none): kept as a '
+        'function that words it (``game.i18n.Text``), so the lobby follows a language change at once.')
 
-    @error.setter
-    def error(self, text: Text) -> None:
-        self._error = text
-
-    @property
-    def notice(self) -> str:
-        """The lobby's notice before the status line, in the current language ("" for none)."""
-        return text_of(self._notice)
-
-    @notice.setter
-    def notice(self, text: Text) -> None:
-        self._notice = text
+    notice = Worded(
+        'The lobby\'s notice before the status line, in the current language ("" for none).')
 
     def update(self, dt: float) -> None:
         from net.royals_session import Failed, StatusChanged

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 from game.fsutil import os_error_text
-from game.i18n import N_, Text, _, text_of
+from game.i18n import N_, Text, Worded, _
 from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
 from game.royals.phrases import illegal_text
 
 from ..dialogs import PauseMenu, dim
 from ..scene import Scene
-from ..theme import CANVAS, CREAM, GOLD, GOLD_DARK, INK
+from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, elide, fit_size, handle_buttons, panel
 from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
 from .art import CARD_H, CARD_W, card_name, rank_name, royals_art
@@ -184,23 +184,11 @@ class RoyalsTableScene(Scene):
         a language change shows at once) or a fixed string."""
         self.toast, self.toast_time = text, 2.6
 
-    @property
-    def toast(self) -> str:
-        """The toast's words in the current language ("" for none; see :attr:`toast_time`)."""
-        return text_of(self._toast)
+    toast = Worded(
+        'The toast\'s words in the current language ("" for none; see :attr:`toast_time`).')
 
-    @toast.setter
-    def toast(self, text: Text) -> None:
-        self._toast = text
-
-    @property
-    def hint_text(self) -> str:
-        """The hint after the prompt ("Hint: play the Thief."), in the current language; "" for none."""
-        return text_of(self._hint)
-
-    @hint_text.setter
-    def hint_text(self, text: Text) -> None:
-        self._hint = text
+    hint_text = Worded(
+        'The hint after the prompt ("Hint: play the Thief."), in the current language; "" for none.')
 
     def unsaved_game(self) -> bool:
         return bool(self.state.history) and not self.state.is_over() and self.saver is None
