@@ -51,9 +51,13 @@ def _route_address() -> str | None:
         return None
 
 
-def local_addresses() -> list[str]:
+def local_addresses(bound: str | None = None) -> list[str]:
     """This machine's IPv4 addresses as others may type them: every interface's address (the
-    one towards the LAN first), loopback last. Sends nothing."""
+    one towards the LAN first), loopback last. Sends nothing. ``bound``: the address the host
+    listens on; one other than all interfaces (``0.0.0.0``, ``""``, None), e.g. 127.0.0.1 with
+    ``--loopback``, is the only address a player can reach it at, so it alone is returned."""
+    if bound not in (None, "", "0.0.0.0"):
+        return [str(bound)]
     candidates = [_route_address() or "", *interface_addresses()]
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)

@@ -355,6 +355,8 @@ def test_the_host_reads_out_every_interface_address_without_sending(monkeypatch)
     assert found[-1] == "127.0.0.1" and len(found) == len(set(found))
     for addr in interface_addresses():
         assert addr in found
+    # a host bound to one address can be reached there only (127.0.0.1 with --loopback)
+    assert lan.local_addresses("127.0.0.1") == ["127.0.0.1"] and lan.local_addresses("0.0.0.0") == found
 
 
 def test_a_resumed_games_replay_is_one_click_away(app, driver: Driver, tmp_path):

@@ -589,7 +589,7 @@ class LanLobby(LobbyExit, ButtonScene):
         self.error = ""
         self.adopting: tuple[GameStarted, list] | None = None
         self._other_game: dict | None = None  # the probe of a host whose hello is not Rose King's (see update)
-        self.addresses = local_addresses() if session.role.value == "host" else []
+        self.addresses = local_addresses(session.address) if session.role.value == "host" else []
         hosting = session.role.value == "host"
         self.rect = pygame.Rect(CANVAS[0] // 2 - 380, 220 if hosting else 250, 760, 520 if hosting else 440)
         self.buttons = [Button((self.rect.centerx - 140, self.rect.bottom - 84, 280, 56), N_("Cancel"), self.cancel,

@@ -850,7 +850,7 @@ class RoyalsLobby(LobbyExit, ButtonScene):
         self.connecting_for = 0.0
         self.notice = ""
         self.hosting = session.my_seat == 1 or getattr(session, "role", "") == "host"
-        self.addresses = local_addresses() if self.hosting else []
+        self.addresses = local_addresses(getattr(session, "address", None)) if self.hosting else []
         self.rect = pygame.Rect(CANVAS[0] // 2 - 420, 40, 840, 720)
         r = self.rect
         self.buttons = [Button((r.x + 40, r.bottom - 80, 240, 56), N_("Cancel") if self.hosting else N_("Leave"),
