@@ -271,34 +271,6 @@ class MCTS:
                     else:
                         node.untried = self._expand_order(st)
                 mover = st[K.TURN]
-                if expand_all:
-                    log_n = math.log(sum(ch.n for ch in node.children.values()) + 1.0)
-                    best = None
-                    best_u = -1.0
-                    best_a = -1
-                    for a, ch in node.children.items():
-                        n = ch.n
-                        if n:
-                            u = beta * ch.w / n + alpha * ch.v + c * math.sqrt(log_n / n)
-                        else:  # one virtual visit of its implicit value
-                            u = ch.v + c * math.sqrt(log_n)
-                        if u > best_u:
-                            best_u, best, best_a = u, ch, a
-                    assert best is not None
-                    node = best
-                    path.append(node)
-                    trail.append(node)
-                    if node.chance:
-                        if node.n == 0:  # its first visit: the card its implicit value was taken with
-                            card, sub = next(iter(node.children.items()))
-                            K.apply(st, K.DRAW_ACTION, card)
-                            trail.append(sub)
-                            break
-                        continue
-                    K.apply(st, best_a)
-                    if node.n == 0:
-                        break
-                    continue
                 if node.untried:
                     a = node.untried.pop()
                     child = _child(st, a, mover, rng)
@@ -319,7 +291,11 @@ class MCTS:
                 best_a = -1
                 if alpha:
                     for a, ch in node.children.items():
-                        u = beta * ch.w / ch.n + alpha * ch.v + c * math.sqrt(log_n / ch.n)
+                        n = ch.n
+                        if n:
+                            u = beta * ch.w / n + alpha * ch.v + c * math.sqrt(log_n / n)
+                        else:  # (expand_all) not visited yet: one virtual visit of its implicit value
+                            u = ch.v + c * math.sqrt(log_n)
                         if u > best_u:
                             best_u, best, best_a = u, ch, a
                 else:
@@ -331,6 +307,14 @@ class MCTS:
                 node = best
                 path.append(node)
                 trail.append(node)
+                if node.n == 0:  # (expand_all) made with its siblings, reached for the first time: a leaf
+                    if node.chance:  # with the card its implicit value was taken with
+                        card, sub = next(iter(node.children.items()))
+                        K.apply(st, K.DRAW_ACTION, card)
+                        trail.append(sub)
+                    else:
+                        K.apply(st, best_a)
+                    break
                 if not node.chance:
                     K.apply(st, best_a)
             v_red = self._value_red(st) if not st[K.OVER] else self._terminal_value_red(st)
