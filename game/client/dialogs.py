@@ -8,9 +8,9 @@ import pygame
 
 from game.i18n import N_, _
 
-from .theme import CANVAS, CREAM, GOLD
+from .theme import CANVAS, GOLD
 from .scene import AppLike
-from .widgets import Button, ButtonScene, panel
+from .widgets import Button, ButtonScene, panel, wrapped_to_fit
 
 _dim_cache: list[pygame.Surface] = []
 
@@ -65,11 +65,7 @@ class ConfirmDialog(ButtonScene):
         """The question in the current language, wrapped to the panel: at 32 px, or smaller (down to
         20 px) when it would run into the buttons (a long question in German or French)."""
         room = self.buttons[0].rect.y - 12 - (self.rect.y + 36)
-        for size in (32, 28, 24, 22, 20):
-            text = self.app.art.text(_(self.question), size, CREAM, shadow=True, wrap=self.rect.w - 60)
-            if text.get_height() <= room:
-                break
-        return text
+        return wrapped_to_fit(self.app.art, _(self.question), (32, 28, 24, 22, 20), room, self.rect.w - 60)
 
 
 class PauseMenu(ButtonScene):

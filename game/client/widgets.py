@@ -59,6 +59,17 @@ def fit_size(art: Theme, text: str, size: int, width: int, minimum: int = MIN_TE
     return fitted
 
 
+def wrapped_to_fit(art: Theme, text: str, sizes: tuple[int, ...], height: int, width: int, color=CREAM,
+                   shadow: bool = True) -> pygame.Surface:
+    """``text`` wrapped to ``width`` px at the first of ``sizes`` (px, largest first) whose image is
+    at most ``height`` px tall; at the last size if none is (a long text in German or French)."""
+    for size in sizes:
+        image = art.text(text, size, color, shadow=shadow, wrap=width)
+        if image.get_height() <= height:
+            break
+    return image
+
+
 def wrap_lines(font: pygame.font.Font, text: str, width: int) -> list[str]:
     """``text`` broken at spaces into lines of at most ``width`` px (a longer word stays whole)."""
     lines: list[str] = []

@@ -28,13 +28,13 @@ from game.i18n import N_, Text, _, text_of
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, DrawAnim, PlayAnim, blit_center, pile_offsets
 from .art import Art, COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, art_of
 from ..dialogs import PauseMenu
-from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, FRAME, HAND_SLOTS, LIFT, PANEL_RECT,
+from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
                      SIDE_LEFT, SQUARE, hand_slot_rect, hero_rect, square_at, square_center, square_rect)
 from .match import Match
 from .movelog import MoveLog, state_at
 from .result import ResultPanel
 from ..scene import Scene
-from ..widgets import Button, handle_buttons, panel
+from ..widgets import Button, handle_buttons, panel, wrapped_to_fit
 
 if TYPE_CHECKING:
     from ..app import App
@@ -666,11 +666,7 @@ class GameScene(Scene):
     def toast_text(self, art: Art, text: str) -> pygame.Surface:
         """The toast's wrapped text image: wrapped to :data:`TOAST_WRAP` canvas pixels, at the
         first size of :data:`TOAST_SIZES` whose toast fits in the status box."""
-        for size in TOAST_SIZES:
-            s = art.text(text, size, (255, 236, 220), shadow=True, wrap=TOAST_WRAP)
-            if s.get_height() + 28 <= STATUS_RECT.h - 16:
-                break
-        return s
+        return wrapped_to_fit(art, text, TOAST_SIZES, STATUS_RECT.h - 16 - 28, TOAST_WRAP, (255, 236, 220))
 
     def toast_rect(self, art: Art, text: str) -> pygame.Rect:
         """Canvas rect of the toast showing ``text``: over the status box (left column), centred
