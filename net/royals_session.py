@@ -491,10 +491,13 @@ class RoyalsSession(Mailbox):
                     else _("Seated; waiting for the host to start"))
         if status == "failed":
             return stop_text(code)
-        return {"playing": lambda: _("Playing Royals & Riots"),
-                "interrupted": lambda: _("Connection interrupted, reconnecting…"),
-                "over": lambda: _("Match over"),
-                "closed": lambda: _("Disconnected")}[status]()
+        if status == "playing":
+            return _("Playing Royals & Riots")
+        if status == "interrupted":
+            return _("Connection interrupted, reconnecting…")
+        if status == "over":
+            return _("Match over")
+        return _("Disconnected")  # closed
 
     def _set_status(self, status: str, code: str = "", away: tuple[str, ...] = ()) -> None:
         """Store ``status`` (with the closing ``code`` of a ``failed`` one, the ``away`` names of a
