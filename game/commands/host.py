@@ -22,7 +22,7 @@ from game.lan import host_colour, load_seat, player_name
 from game.settings import MAX_NAME_LENGTH
 from game.roseking.engine import now_iso
 
-from .lanrun import SignalStop, start_peer
+from .lanrun import run_stoppable, start_peer
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -169,10 +169,7 @@ EXIT_STATUS = ("exit status: 0 the game was played to its end; 1 it could not be
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.headless:
-        return run_peer(args, "host")
-    with SignalStop() as args.stop:  # SIGTERM/SIGINT: leave with a goodbye (exit 128 + signal)
-        return run_peer(args, "host")
+    return run_stoppable(lambda a: run_peer(a, "host"), args)  # SIGTERM/SIGINT: leave with a goodbye
 
 
 def register(sub) -> None:

@@ -20,7 +20,7 @@ from net import DEFAULT_PORT
 from game.lan import parse_address
 
 from .host import EXIT_STATUS, add_common, run_peer
-from .lanrun import SignalStop
+from .lanrun import run_stoppable
 
 
 def _journal_game(record: str | None) -> str | None:
@@ -80,10 +80,7 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
 def run(args: argparse.Namespace) -> int:
     """Exit status as ``rose-king host``'s (:mod:`game.commands.host`): a headless joiner
     stopped by SIGTERM/SIGINT says goodbye and exits with 128 + the signal's number."""
-    if not args.headless:
-        return _run(args)
-    with SignalStop() as args.stop:
-        return _run(args)
+    return run_stoppable(_run, args)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 from types import FrameType
+from typing import Callable
 
 from game.lan import check_record_path, default_name
 
@@ -69,6 +70,16 @@ class SignalStop:
         for sig, old in self._old.items():
             signal.signal(sig, old)  # type: ignore[arg-type]
         self._old.clear()
+
+
+def run_stoppable(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """``run(args)``; for a headless peer inside :class:`SignalStop`, kept as ``args.stop``, so
+    SIGTERM/SIGINT make it leave with a goodbye (exit 128 + the signal). The window handles the
+    signals itself."""
+    if not args.headless:
+        return run(args)
+    with SignalStop() as args.stop:
+        return run(args)
 
 
 def start_peer(args: argparse.Namespace, role: str, game: str | None = None) -> tuple[str, int | None]:
