@@ -221,6 +221,30 @@ class SearchPlayer:
 #: from one move to the next, and selection mixes in implicit minimax values of the evaluation.
 LEVEL_MCTS: dict = {"reuse": True, "implicit": 0.5, "implicit_weights": EVAL_WEIGHTS}
 
+#: The implicit weight of ``hard`` and ``expert`` for a short budget (issue 16): a search of
+#: under :data:`SHORT_SECONDS` per move, or under :data:`SHORT_ITERATIONS` iterations when it has
+#: no time limit, leans more on the evaluation, for its tree is too young for the playouts to
+#: have the last word. Measured at 0.25 s per move: 0.7 beat 0.5 by 40-25 at equal iterations;
+#: at 1 s, 17-15 (no measurable difference), so 1 s and more keep the measured 0.5 (``docs/ai.md``).
+SHORT_IMPLICIT = 0.7
+#: A budget under this many seconds per move is short (the default budget is not).
+SHORT_SECONDS = 1.0
+#: An iteration budget under this count is short: about one second of ``hard`` on the reference
+#: machine (``bench/ai_calibrate.py``).
+SHORT_ITERATIONS = 15000
+
+
+def level_implicit(seconds: float | None, iterations: int | None) -> float:
+    """The implicit weight of ``hard``/``expert`` for a budget: :data:`SHORT_IMPLICIT` for a
+    short one (under :data:`SHORT_SECONDS` seconds, or with no time limit under
+    :data:`SHORT_ITERATIONS` iterations), else ``LEVEL_MCTS["implicit"]``. ``seconds`` per move
+    and ``iterations`` as in :class:`SearchPlayer` (at least one set)."""
+    if seconds is not None:
+        short = seconds < SHORT_SECONDS
+    else:
+        short = iterations is not None and iterations < SHORT_ITERATIONS
+    return SHORT_IMPLICIT if short else LEVEL_MCTS["implicit"]
+
 
 class MctsBaselinePlayer(SearchPlayer):
     """The ``mcts-2025`` baseline: the MCTS ``hard`` played until issue 16 (1 s per move by
@@ -231,17 +255,23 @@ class MctsBaselinePlayer(SearchPlayer):
 
 
 class HardPlayer(SearchPlayer):
-    """The ``hard`` level: the MCTS of :data:`LEVEL_MCTS` at the full budget (default 1 s per move)."""
+    """The ``hard`` level: the MCTS of :data:`LEVEL_MCTS` at the full budget (default 1 s per
+    move), with the implicit weight of :func:`level_implicit` for that budget unless a knob
+    ``implicit`` says otherwise."""
 
     name = "hard"
     level_config = LEVEL_MCTS
 
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
+                 iterations: int | None = None, **knobs: object) -> None:
+        knobs.setdefault("implicit", level_implicit(seconds, iterations))
+        super().__init__(seed, seconds, iterations, **knobs)
 
-class ExpertPlayer(SearchPlayer):
+
+class ExpertPlayer(HardPlayer):
     """The ``expert`` level: the MCTS of :data:`LEVEL_MCTS` at three times the budget (default 3 s per move)."""
 
     name = "expert"
-    level_config = LEVEL_MCTS
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:

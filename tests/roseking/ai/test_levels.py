@@ -10,7 +10,8 @@ import pytest
 from game.roseking.ai import LEVEL_LABELS, LEVELS, make_player
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig
-from game.roseking.ai.players import EasyPlayer, HardPlayer, action_values
+from game.roseking.ai.players import (LEVEL_MCTS, SHORT_IMPLICIT, EasyPlayer, ExpertPlayer, HardPlayer,
+                                      action_values)
 from game.roseking.engine import DRAW, Move, Rng, State
 from game.i18n import _
 
@@ -93,6 +94,20 @@ def test_hard_budget_holds():
     # Wall time also counts time the OS gave to other processes; a loaded CI machine may
     # deschedule one run, so at least one of three must keep the budget on the wall clock.
     assert min(walls) <= 0.22, walls
+
+
+def test_a_short_budget_leans_more_on_the_evaluation():
+    """Issue 16: under a second (or 15,000 iterations) ``hard`` mixes in the implicit values with
+    the short weight; the default second, expert's three, and an explicit knob keep theirs."""
+    assert SHORT_IMPLICIT != LEVEL_MCTS["implicit"]
+    assert HardPlayer(seed=1, seconds=0.25).config.implicit == SHORT_IMPLICIT
+    assert HardPlayer(seed=1, seconds=None, iterations=4500).config.implicit == SHORT_IMPLICIT
+    assert HardPlayer(seed=1, seconds=1.0).config.implicit == LEVEL_MCTS["implicit"]
+    assert HardPlayer(seed=1, seconds=None, iterations=15000).config.implicit == LEVEL_MCTS["implicit"]
+    assert HardPlayer(seed=1, seconds=0.25, iterations=99999).config.implicit == SHORT_IMPLICIT  # time decides
+    assert ExpertPlayer(seed=1, seconds=1.0).config.implicit == LEVEL_MCTS["implicit"]
+    assert ExpertPlayer(seed=1, seconds=0.25).config.implicit == SHORT_IMPLICIT  # 0.75 s in all
+    assert HardPlayer(seed=1, seconds=0.25, implicit=0.3).config.implicit == 0.3
 
 
 def test_search_needs_a_budget_and_a_live_game():
