@@ -147,7 +147,7 @@ class MessageDialog(ButtonScene):
         surface.blit(panel(self.rect.size, 255), self.rect)
         title = art.text(_(self.title), 36, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(self.rect.centerx, self.rect.y + 26)))
-        text = art.text(self.message, 24, CREAM, shadow=True, wrap=self.rect.w - 60)
+        text = art.text(self.message, 24, CREAM, shadow=True, wrap=self.rect.w - 60, center=True)
         surface.blit(text, text.get_rect(midtop=(self.rect.centerx, self.rect.y + 86)))
         self.draw_buttons(surface)
 
@@ -288,7 +288,7 @@ class SavedGamesScene(ButtonScene):
             surface.blit(s, (self.rows.x + 14 + x, self.rect.y + 16))
         if not self.entries:
             s = art.text(_("No saved games yet: every game you play is saved here by itself."), 26, CREAM,
-                         wrap=self.rows.w - 40)
+                         wrap=self.rows.w - 40, center=True)
             surface.blit(s, s.get_rect(center=self.rows.center))
         for i in range(self.top, min(len(self.entries), self.top + self.visible)):
             self._draw_row(surface, i, cols)

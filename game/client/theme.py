@@ -72,15 +72,18 @@ class Theme:
             f = self._fonts[size] = pygame.font.Font(None, size)
         return f
 
-    def text(self, text: str, size: int, color=CREAM, shadow: bool = False, wrap: int = 0) -> pygame.Surface:
+    def text(self, text: str, size: int, color=CREAM, shadow: bool = False, wrap: int = 0,
+             center: bool = False) -> pygame.Surface:
         """``text`` rendered anti-aliased at ``size`` px; ``shadow`` adds a soft drop shadow;
-        ``wrap`` > 0 wraps to that width in px. Cached (LRU, 600 entries)."""
-        key = (text, size, color, shadow, wrap)
+        ``wrap`` > 0 wraps to that width in px, each line centred in the image if ``center``
+        (else flush left). Cached (LRU, 600 entries)."""
+        key = (text, size, color, shadow, wrap, center)
         surf = self._text.get(key)
         if surf is not None:
             self._text.move_to_end(key)
             return surf
         font = self.font(size)
+        font.align = pygame.FONT_CENTER if center else pygame.FONT_LEFT  # (the font is shared: set each time)
         face = font.render(text, True, color, None, wrap) if wrap else font.render(text, True, color)
         if shadow:
             back = font.render(text, True, SHADOW, None, wrap) if wrap else font.render(text, True, SHADOW)

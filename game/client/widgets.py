@@ -61,10 +61,11 @@ def fit_size(art: Theme, text: str, size: int, width: int, minimum: int = MIN_TE
 
 def wrapped_to_fit(art: Theme, text: str, sizes: tuple[int, ...], height: int, width: int, color=CREAM,
                    shadow: bool = True) -> pygame.Surface:
-    """``text`` wrapped to ``width`` px at the first of ``sizes`` (px, largest first) whose image is
-    at most ``height`` px tall; at the last size if none is (a long text in German or French)."""
+    """``text`` wrapped to ``width`` px, each line centred, at the first of ``sizes`` (px, largest
+    first) whose image is at most ``height`` px tall; at the last size if none is (a long text in
+    German or French)."""
     for size in sizes:
-        image = art.text(text, size, color, shadow=shadow, wrap=width)
+        image = art.text(text, size, color, shadow=shadow, wrap=width, center=True)
         if image.get_height() <= height:
             break
     return image

@@ -850,7 +850,7 @@ class RoyalsTableScene(Scene):
         room = HAND_ROOM - 40
         size = fit_size(art, text, 26, room, 18)
         wrap = room if art.font(size).size(text)[0] > room else 0
-        msg = art.text(text, size, CREAM, shadow=True, wrap=wrap)
+        msg = art.text(text, size, CREAM, shadow=True, wrap=wrap, center=True)
         return msg, msg.get_rect(center=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 44))
 
     def _scores_rect(self) -> pygame.Rect:
