@@ -450,10 +450,12 @@ class SaveStore:
                 except OSError:
                     pass  # another process got there first, or it is not ours to remove
 
-    def resumable(self) -> SaveEntry | None:
-        """The newest good, unfinished local game (two people, or against the computer), or None."""
+    def resumable(self, game: str | None = None) -> SaveEntry | None:
+        """The newest good, unfinished local game (two people, or against the computer), or None;
+        with ``game`` (a key of :data:`game.registry.GAMES`), the newest of that game only (the
+        main menu's "Continue" on that game's tab)."""
         for e in self.list():
-            if e.ok and e.result is None and e.kind in RESUMABLE_KINDS:
+            if e.ok and e.result is None and e.kind in RESUMABLE_KINDS and game in (None, e.game):
                 return e
         return None
 

@@ -300,6 +300,13 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
     instant.reset(RoyalsSetup(instant))  # leaving flushes the autosave
     entry = shared_store().resumable()
     assert entry is not None and entry.ok and entry.game == "royals-riots"
+    assert shared_store().resumable("royals-riots") == entry and shared_store().resumable("rose-king") is None
+    from game.client.menus import MainMenu
+    for tab, has_continue in ((0, False), (1, True)):  # "Continue" on the tab of its game only
+        MainMenu.chosen = tab
+        menu = MainMenu(instant)
+        assert (menu.buttons[0].key == pygame.K_c) == has_continue, tab
+    MainMenu.chosen = 0
     assert entry.players() == "You – Ada – Bram" and "Royals & Riots" in entry.status_text()
     open_game(instant, entry)
     resumed = instant.top

@@ -83,6 +83,11 @@ def test_every_move_is_autosaved_and_continue_resumes_it(app, driver: Driver):
     driver.click(confirm.buttons[0].rect.center)
     menu = app.top
     assert isinstance(menu, MainMenu) and menu.buttons[0].key == pygame.K_c and "move 4" in menu.buttons[0].text()
+    driver.key(pygame.K_TAB)  # Royals & Riots' tab: no match of it to continue
+    assert app.top.game.key == "royals-riots" and app.top.buttons[0].key != pygame.K_c
+    driver.key(pygame.K_TAB)
+    menu = app.top
+    assert menu.game.key == "rose-king" and menu.buttons[0].key == pygame.K_c
     driver.click(menu.buttons[0].rect.center)
     resumed = app.top
     assert isinstance(resumed, LocalGameScene) and resumed.game.meta.game_id == game_id
