@@ -16,7 +16,7 @@ File format (version 1)::
 
     {"version": 1, "language": "de", "animation_speed": 1.0, "sound": true, "volume": 0.35,
      "fullscreen": false, "show_legal_targets": true, "red_name": "", "white_name": "",
-     "computer_level": "medium", "tutorial_seen": false,
+     "computer_level": "medium", "tutorial_seen": false, "game": "rose-king",
      "royals_table": {"seats": [{"name": "You", "level": null}, {"name": "Ada", "level": "greedy"}],
                       "teams": false, "starter": 0}}
 
@@ -84,7 +84,8 @@ class Settings:
     "starter": int}`` with 2-4 seats in seat order, each name as typed (at most 20 characters,
     blank allowed), ``level`` None for a person or a key of ``game.royals.ai.levels.LEVELS``,
     ``teams`` only with 4 seats, ``starter`` 0 (random) or the seat (1-based) that starts round 1.
-    A network table's set-up is not kept here.
+    A network table's set-up is not kept here. ``game``: the main menu's game tab chosen last (a
+    key of ``game.registry.GAMES``), where the menu opens the next time.
     """
 
     language: str = "en"
@@ -98,6 +99,7 @@ class Settings:
     computer_level: str = "medium"
     tutorial_seen: bool = False
     royals_table: dict[str, Any] = field(default_factory=dict, hash=False)
+    game: str = "rose-king"
 
 
 #: Each field's label on the settings screen (also used in notices).
@@ -106,7 +108,7 @@ FIELD_LABELS: Mapping[str, str] = {
     "volume": N_("Volume"), "fullscreen": N_("Full screen"), "show_legal_targets": N_("Show legal targets"),
     "red_name": N_("Red player's name"), "white_name": N_("White player's name"),
     "computer_level": N_("Default computer level"), "tutorial_seen": N_("Show the tutorial again"),
-    "royals_table": N_("Royals & Riots' last set-up"),
+    "royals_table": N_("Royals & Riots' last set-up"), "game": N_("Game chosen last"),
 }
 
 
@@ -141,6 +143,11 @@ def _choice(options: tuple[str, ...]) -> Callable[[Any], str]:
             raise ValueError(f"expected one of {', '.join(options)}, got {value!r}")
         return value
     return check
+
+
+def _game(value: Any) -> str:
+    from game.registry import GAMES
+    return _choice(tuple(g.key for g in GAMES))(value)
 
 
 def _level(value: Any) -> str:
@@ -191,6 +198,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "computer_level": _level,
     "tutorial_seen": _bool,
     "royals_table": _royals_table,
+    "game": _game,
 }
 assert set(_VALIDATORS) == {f.name for f in fields(Settings)}
 

@@ -47,13 +47,12 @@ class MainMenu(ButtonScene):
     """Choose the game (a tab per game, with its picture; Tab switches), start it, continue or
     open a saved game, read its rules, change settings, or quit."""
 
-    #: The game chosen last (kept while the app runs).
-    chosen = 0
-
     def __init__(self, app: "App") -> None:
         super().__init__(app)
         self.clock = 0.0
-        self.game = CLIENT_GAMES[min(MainMenu.chosen, len(CLIENT_GAMES) - 1)]
+        # the game chosen last, also in an earlier run (the setting "game")
+        chosen = app.prefs.settings.game
+        self.game = next((c for c in CLIENT_GAMES if c.key == chosen), CLIENT_GAMES[0])
         w, x = 440, CANVAS[0] // 2 - 220
         game_buttons = self.game.menu_buttons(app, x, w)
         self.buttons += game_buttons
@@ -74,7 +73,7 @@ class MainMenu(ButtonScene):
     def choose(self, index: int) -> None:
         """Show game ``index``'s title and ways to start it."""
         if index != CLIENT_GAMES.index(self.game):
-            MainMenu.chosen = index
+            self.app.prefs.update(game=CLIENT_GAMES[index].key)
             self.app.replace(type(self)(self.app))
 
     def handle_event(self, event: pygame.event.Event) -> None:

@@ -111,8 +111,6 @@ def private_settings(tmp_path_factory, monkeypatch):
 
 @pytest.fixture
 def app():
-    from game.client.menus import MainMenu
-    MainMenu.chosen = 0  # the main menu opens on Rose King's tab whatever a test before chose
     a = open_window(ViewOptions(), vsync=False)
     pygame.event.clear()
     yield a

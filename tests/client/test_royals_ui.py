@@ -264,6 +264,7 @@ def test_main_menu_offers_royals_and_riots(instant):
     labels = [b.text() for b in menu.buttons]
     assert "Play the computer" not in labels
     assert "Play Royals & Riots" in labels
+    assert instant.prefs.settings.game == "royals-riots"  # the menu opens on this tab next time too
     button = next(b for b in menu.buttons if b.text() == "Play Royals & Riots")
     p = Person.__new__(Person)
     p.app = instant
@@ -272,8 +273,6 @@ def test_main_menu_offers_royals_and_riots(instant):
         pygame.event.post(pygame.event.Event(t, pos=pos, button=1, rel=(0, 0), buttons=(0, 0, 0)))
     instant.step(STEP)
     assert isinstance(instant.top, RoyalsSetup)
-    from game.client.menus import MainMenu
-    MainMenu.chosen = 0
 
 
 def test_autosave_continue_and_replay_of_a_royals_match(instant):
@@ -302,11 +301,10 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
     assert entry is not None and entry.ok and entry.game == "royals-riots"
     assert shared_store().resumable("royals-riots") == entry and shared_store().resumable("rose-king") is None
     from game.client.menus import MainMenu
-    for tab, has_continue in ((0, False), (1, True)):  # "Continue" on the tab of its game only
-        MainMenu.chosen = tab
+    for key, has_continue in (("rose-king", False), ("royals-riots", True)):  # on the tab of its game only
+        instant.prefs.update(game=key)
         menu = MainMenu(instant)
-        assert (menu.buttons[0].key == pygame.K_c) == has_continue, tab
-    MainMenu.chosen = 0
+        assert menu.game.key == key and (menu.buttons[0].key == pygame.K_c) == has_continue, key
     assert entry.players() == "You – Ada – Bram" and "Royals & Riots" in entry.status_text()
     open_game(instant, entry)
     resumed = instant.top

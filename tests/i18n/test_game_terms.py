@@ -25,6 +25,7 @@ THE_GAME_ITSELF = {
     "That host plays another game.": "a kind of game",
     "Asking {address} which game it hosts…": "which kind of game",
     "A game by Dirk Henn.": "Rose King, the game",
+    "Game chosen last": "which of the two games the main menu shows",
     "The other game is a different version.": "the other program",
     "The settings could not be saved ({error}); they apply until the game is closed.": "the program",
     "The game ends at once when the last of the 52 stones is placed": "the rules' wording",

@@ -41,9 +41,10 @@ def test_round_trip_of_every_field(folder):
     store = SettingsStore(folder, ENV)
     store.update(language="fr", animation_speed=2, sound=False, volume=0.8, fullscreen=True,
                  show_legal_targets=False, red_name="Anne", white_name="Bruno", computer_level="random",
-                 tutorial_seen=True)
+                 tutorial_seen=True, game="royals-riots")
     again = SettingsStore(folder, {"LANG": "de_DE"})
-    assert again.settings == Settings("fr", 2.0, False, 0.8, True, False, "Anne", "Bruno", "random", True)
+    assert again.settings == Settings("fr", 2.0, False, 0.8, True, False, "Anne", "Bruno", "random", True,
+                                      game="royals-riots")
     assert again.notice() is None
     data = json.loads((folder / FILE_NAME).read_text())
     assert data["version"] == settings.VERSION and data["language"] == "fr"
@@ -68,6 +69,7 @@ def test_a_bad_update_changes_and_writes_nothing(folder):
     store.on_change(lambda s, c: heard.append(c))
     for bad in [dict(volume=1.5), dict(volume="loud"), dict(language="es"), dict(sound=1),
                 dict(red_name="x" * 21), dict(computer_level="godlike"), dict(colour="red"),
+                dict(game="chess"), dict(game=1),
                 dict(volume=0.2, animation_speed=-1), dict(animation_speed=9)]:
         with pytest.raises(ValueError):
             store.update(**bad)
