@@ -15,7 +15,9 @@ A player is ``LEVEL[#N][,knob=value...]``:
   :mod:`game.roseking.ai.expectimax` (``eval_weights=@EVAL_WEIGHTS``).
 
 ``--first K --games N`` plays games K..K+N-1 (to split a figure over machines or resume it);
-``--jobs J`` plays J games at once, one process each.
+``--jobs J`` plays J games at once, one process each. ``--tally LOG...`` plays nothing: it adds
+up the game lines of earlier runs' logs of the same pairing (each game once) and prints the
+summary line and the games missing below the highest index.
 
 Colours alternate (A is Red in even games); game ``i`` of seed ``s`` is the same deal
 and the same chance outcomes as in ``rose-king match --seed s``. Prints one line per
@@ -27,6 +29,7 @@ game and the summary line with the Wilson 95% interval. Example (the full figure
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -75,6 +78,23 @@ def _play(task: tuple) -> tuple:
     return r, time.perf_counter() - t0
 
 
+GAME_LINE = re.compile(r"game (\d+): A (?:red|white), winner ([ab-])")
+
+
+def tally(lines, games: dict[int, str] | None = None) -> dict[int, str]:
+    """Game index -> winner (``"a"``, ``"b"`` or ``"-"`` for a draw) from the game lines of a log
+    of this script (other lines are skipped), added to ``games`` if given. Raises ValueError if
+    one game has two winners (logs of different pairings or seeds mixed)."""
+    games = {} if games is None else games
+    for line in lines:
+        m = GAME_LINE.match(line)
+        if m:
+            i, w = int(m.group(1)), m.group(2)
+            if games.setdefault(i, w) != w:
+                raise ValueError(f"game {i} has two different winners in these logs")
+    return games
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
@@ -85,7 +105,27 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="budget of a player without #N (default 1.0)")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once in spawned processes, one core "
                     "each (default 1); the games and their lines stay in index order")
+    ap.add_argument("--tally", nargs="+", metavar="LOG", help="add up these logs of A vs B instead of playing")
     args = ap.parse_args()
+    if args.tally:
+        games: dict[int, str] = {}
+        for path in args.tally:
+            with open(path, encoding="utf-8") as f:
+                try:
+                    tally(f, games)
+                except ValueError as e:
+                    sys.exit(f"{path}: {e}")
+        won = [sum(w == k for w in games.values()) for k in "ab-"]
+        missing = sorted(set(range(max(games, default=-1) + 1)) - set(games))
+        spans: list[list[int]] = []
+        for i in missing:  # as ranges: "3, 40-47"
+            if spans and spans[-1][1] == i - 1:
+                spans[-1][1] = i
+            else:
+                spans.append([i, i])
+        print("missing:", ", ".join(f"{lo}-{hi}" if hi > lo else str(lo) for lo, hi in spans) or "none")
+        print(summary_line(args.a, args.b, len(games), won[0], won[1], won[2]))
+        return
     for s in (args.a, args.b):
         factory(s, 0, args.seconds)  # fail early on a bad spec
     a_won = b_won = drawn = 0
