@@ -152,8 +152,8 @@ def playout(st: list[int], rng: Random, eps: float = 0.1, max_plies: int = 400) 
         if a == DRAW_ACTION:
             pile = st[PILE]
             n = pile.bit_count()
-            # uniform over range(n) by rejection, as Random.randrange(n) draws it (the same stream
-            # on CPython 3.10+), without its two calls: 10 % of a playout's time went there
+            # uniform over range(n) by rejection, as CPython's Random.randrange(n) draws it (the
+            # same numbers), without its two Python calls: 10 % of a playout's time went there
             k = n.bit_length()
             i = getrandbits(k)
             while i >= n:
