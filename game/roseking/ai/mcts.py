@@ -182,6 +182,13 @@ class MCTS:
             return self._prior(st, mover)
         return win_chance(fitted_value(st, mover, wts))
 
+    def _value_edge(self, child: _Node, st: list[int], mover: int) -> None:
+        """Give a new edge (made by :func:`_child`; ``st`` the position after it) its implicit
+        value; a chance node's one sampled outcome gets the same."""
+        child.v = self._implicit_value(st, mover)
+        if child.chance:
+            next(iter(child.children.values())).v = child.v
+
     def _expand_all(self, node: _Node, st: list[int]) -> None:
         """Make every child of the decision node ``node`` (position ``st``, not modified),
         each with its implicit value; a draw gets a chance node with one sampled card."""
@@ -191,9 +198,7 @@ class MCTS:
         for a in self._expand_order(st):
             s2 = st[:]
             child = _child(s2, a, mover, rng)
-            child.v = self._implicit_value(s2, mover)
-            if child.chance:
-                next(iter(child.children.values())).v = child.v
+            self._value_edge(child, s2, mover)
             node.children[a] = child
 
     def _expand_order(self, st: list[int]) -> list[int]:
@@ -275,9 +280,7 @@ class MCTS:
                     a = node.untried.pop()
                     child = _child(st, a, mover, rng)
                     if alpha:
-                        child.v = self._implicit_value(st, mover)
-                        if child.chance:
-                            next(iter(child.children.values())).v = child.v
+                        self._value_edge(child, st, mover)
                     if pv:
                         child.n = pv
                         child.w = pv * self._prior(st, mover)
