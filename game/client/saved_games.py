@@ -41,10 +41,9 @@ def layout_menu_buttons(buttons: list[Button], top: int = 300, bottom: int = 740
         b.rect.y = top + i * step
 
 
-def add_save_buttons(menu: ButtonScene, game: str | None = None) -> None:
-    """Add "Continue" on top (if an unfinished local game is saved; with ``game``, a game's key,
-    one of that game) and "Saved games" above the last button (Quit) of a main menu, then
-    re-stack its buttons."""
+def add_save_buttons(menu: ButtonScene, game: str) -> None:
+    """Add "Continue" on top (if an unfinished local game of ``game``, a game's key, is saved)
+    and "Saved games" above the last button (Quit) of a main menu, then re-stack its buttons."""
     app = menu.app
     x, w = CANVAS[0] // 2 - 220, 440
     store = shared_store()
