@@ -5,7 +5,7 @@ Prints:
 2. the searchers over positions sampled from real games: the ``expectimax-fit`` and
    ``expectimax`` baselines at the budget ``--seconds`` (default 1.0; nodes per second, depth
    reached per move, time per move mean and max, wall and CPU), the MCTS of ``hard`` (as
-   ``mcts-2025``, the same search) and of ``medium`` (a tenth of the budget; iterations =
+   ``mcts-2025``, the same search) and of ``medium`` (a hundredth of the budget; iterations =
    playouts per second, time per move), and the ``alphabeta``
    baseline at depths 5 and 7 (nodes per second, time per move);
 3. frame times of a pygame-free 60 Hz loop (16.7 ms frames, ~2 ms of work each) while
@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from game.roseking.ai import kernel as K  # noqa: E402
 from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
 from game.roseking.ai.players import (ExpectimaxPlayer, ExpertPlayer, FittedExpectimaxPlayer,  # noqa: E402
-                                     HardPlayer, MctsBaselinePlayer, MediumPlayer, Thinker, make_player)
+                                     HardPlayer, MctsBaselinePlayer, MEDIUM_SHARE, MediumPlayer, Thinker,
+                                     make_player)
 from game.roseking.ai.mcts import find_subtree  # noqa: E402
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402
@@ -100,7 +101,7 @@ def bench_search(seconds: float, moves: int) -> None:
               f"{statistics.mean(rates):,.0f} nodes/s ({statistics.mean(cpu_rates):,.0f} per CPU second); "
               f"depth reached mean {statistics.mean(depths):.1f}, "
               f"min {min(depths)}, max {max(depths)} plies; " + _times(player.name, walls, cpus, budget))
-    for cls, budget in ((HardPlayer, seconds), (ExpertPlayer, 3 * seconds), (MediumPlayer, seconds / 10),
+    for cls, budget in ((HardPlayer, seconds), (ExpertPlayer, 3 * seconds), (MediumPlayer, seconds / MEDIUM_SHARE),
                         (MctsBaselinePlayer, seconds)):
         player = cls(seed=1, seconds=seconds)
         walls, cpus, rates, depths = [], [], [], []

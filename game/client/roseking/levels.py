@@ -23,7 +23,7 @@ LEVEL_BLURBS: Mapping[str, str] = {
     "random": N_("Plays any allowed move at random. For a first game."),
     "greedy": N_("Takes whatever scores most right now, without a plan."),
     "easy": N_("Looks one move ahead and sometimes slips, like a casual player."),
-    "medium": N_("Searches ahead for a tenth of a second per move."),
+    "medium": N_("Searches ahead briefly, a hundredth of a second per move."),
     "hard": N_("Searches deep for about a second per move."),
     "expert": N_("Searches about three seconds per move: the strongest opponent."),
 }

@@ -11,7 +11,7 @@ from game.roseking.ai import LEVEL_LABELS, LEVELS, make_player
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig
 from game.roseking.ai.players import (LEVEL_MCTS, SHORT_IMPLICIT, EasyPlayer, ExpertPlayer, HardPlayer,
-                                      action_values)
+                                      MctsBaselinePlayer, MediumPlayer, action_values)
 from game.roseking.engine import DRAW, Move, Rng, State
 from game.i18n import _
 
@@ -94,6 +94,19 @@ def test_hard_budget_holds():
     # Wall time also counts time the OS gave to other processes; a loaded CI machine may
     # deschedule one run, so at least one of three must keep the budget on the wall clock.
     assert min(walls) <= 0.22, walls
+
+
+def test_medium_is_the_plain_search_at_a_hundredth():
+    """Issue 16: ``medium`` thinks a hundredth of the budget (0.01 s by default) with the plain MCTS,
+    so a count ``medium#N`` plays exactly as ``mcts-2025`` at N // 100 iterations."""
+    assert MediumPlayer(seed=1).config.seconds == pytest.approx(0.01)
+    assert MediumPlayer(seed=1, seconds=3.0).config.seconds == pytest.approx(0.03)
+    assert MediumPlayer(seed=1, seconds=None, iterations=26000).config.iterations == 260
+    assert MediumPlayer(seed=1, seconds=None, iterations=50).config.iterations == 1  # at least one
+    positions = list(_positions(1, seed=23))[::9]
+    medium = MediumPlayer(seed=4, seconds=None, iterations=26000)
+    plain = MctsBaselinePlayer(seed=4, seconds=None, iterations=260)
+    assert [medium.choose(s) for s in positions] == [plain.choose(s) for s in positions]
 
 
 def test_a_short_budget_leans_more_on_the_evaluation():
