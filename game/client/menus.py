@@ -112,7 +112,8 @@ class MainMenu(ButtonScene):
         if len(CLIENT_GAMES) > 1:
             self.draw_tabs(surface)
         self.draw_buttons(surface)
-        foot = self.app.art.text(f"{_(self.game.credit)} {_('F11: full screen.')}", 20, (200, 190, 160))
+        hint = _("F11: full screen.")  # (outside the f-string, where the extractor sees it)
+        foot = self.app.art.text(f"{_(self.game.credit)} {hint}", 20, (200, 190, 160))
         surface.blit(foot, foot.get_rect(midbottom=(CANVAS[0] // 2, CANVAS[1] - 16)))
 
     def draw_tabs(self, surface: pygame.Surface) -> None:

@@ -141,6 +141,8 @@ def misuses(source_dirs: Iterable[Path] | None = None) -> list[str]:
         for path in sorted(folder.rglob("*.py")) if folder.is_dir() else ():
             tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
             for node in ast.walk(tree):
+                if isinstance(node, ast.JoinedStr):
+                    found += _calls_in_fstring(node, f"{folder.name}/{path.relative_to(folder)}")
                 if not isinstance(node, ast.Call):
                     continue
                 name = node.func.id if isinstance(node.func, ast.Name) else (
@@ -156,6 +158,20 @@ def misuses(source_dirs: Iterable[Path] | None = None) -> list[str]:
                         found.append(f"{where}: {name}() of a text built at run time; pass the literal "
                                      "and fill fields after translating: _(\"...{x}\").format(x=...)")
     return found
+
+
+def _calls_in_fstring(node: ast.JoinedStr, where: str) -> list[str]:
+    """Translation calls inside the fields of the f-string ``node``: the extractor does not look
+    into f-strings (Python before 3.12 keeps them as one token), so such a text never reaches the
+    catalogues and shows in English. Translate it before the f-string."""
+    out = []
+    for value in node.values:
+        for sub in ast.walk(value):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in _CALLS and any(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in sub.args):
+                out.append(f"{where}:{sub.lineno}: {sub.func.id}() inside an f-string, where the extractor "
+                           "cannot see it; translate the text into a variable first")
+    return out
 
 
 def problems(locale_dir: Path | None = None, source_dirs: Iterable[Path] | None = None) -> list[str]:

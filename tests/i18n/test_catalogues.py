@@ -137,9 +137,11 @@ def test_texts_built_before_translation_are_reported(sandbox):
         "c = _('{name} wins'.format(name=name))\n"
         "d = ngettext('%d card' % 1, 'cards', 2)\n"
         "e = _(name)\n"                       # a variable holding an N_ text: fine
-        "f = _('{name} wins').format(name=name)\n")  # the right way
+        "f = _('{name} wins').format(name=name)\n"  # the right way
+        "g = f\"{name}. {_('F11: full screen.')}\"\n")  # unseen by the extractor: never translated
     found = tools.misuses(src)
-    assert [line.split(":")[1] for line in found] == ["3", "4", "5", "6"]
+    assert [line.split(":")[1] for line in found] == ["3", "4", "5", "6", "9"]
+    assert "inside an f-string" in found[-1]
     assert all(line.startswith("game/bad.py:") for line in found)
     assert set(found) <= set(tools.problems(locale, src))
 
