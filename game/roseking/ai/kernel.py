@@ -19,7 +19,7 @@ from random import Random
 from game.roseking.engine import CARDS, DRAW, HERO, PLAY, Color, Move, State, decide, score_of, territories
 from game.roseking.engine.cards import NUM_CARDS, NUM_SQUARES, SIZE, TARGET
 from game.roseking.engine.kernel import (  # noqa: F401  (re-exported for the searches)
-    CROWN, DISCARD, DRAW_ACTION, H0, H1, HAND_LIMIT, HE0, HE1, OVER, PILE, S0, S1, TARGET_BIT,
+    CROWN, DISCARD, DRAW_ACTION, H0, H1, HAND_LIMIT, HE0, HE1, OVER, PILE, S0, S1, TARGET_BIT, cards_in,
     TARGET_BIT_ROW, TOTAL_STONES, TURN, apply, can_move, legal_actions, nth_bit, score_and_largest, spread as _spread,
 )
 
