@@ -75,7 +75,7 @@ class _Node:
     :func:`_branch_key` instead of the card.
     """
 
-    __slots__ = ("mover", "n", "w", "children", "untried", "chance", "v")
+    __slots__ = ("mover", "n", "w", "children", "untried", "chance", "v", "total")
 
     def __init__(self, mover: int, chance: int = DECISION) -> None:
         self.mover = mover
@@ -85,6 +85,7 @@ class _Node:
         self.untried: list[int] | None = None
         self.chance = chance  # DECISION, DRAW_NODE or JUNCTION
         self.v: float | None = None  # implicit minimax value for ``mover`` (``implicit`` > 0)
+        self.total = 0.0  # the sum of the children's ``n`` (UCB1's parent count), kept by the backup
 
 
 @dataclass
@@ -265,6 +266,13 @@ class MCTS:
         beta = 1.0 - alpha
         it = 0
         perf = time.perf_counter
+        # locals for the hot loop (a module attribute costs a look-up per use)
+        apply = K.apply
+        nth_bit = K.nth_bit
+        getrandbits = rng.getrandbits
+        log = math.log
+        sqrt = math.sqrt
+        value_red = self._value_red
         while True:
             if max_iter is not None and it >= max_iter:
                 break
@@ -276,15 +284,24 @@ class MCTS:
             st = root_state[:]
             node = root
             path = []
+            parents = []  # parents[i]: the node whose child path[i] is
             trail = [root]
             pending = root_pending
             while True:
-                if st[K.OVER]:
+                if st[10]:  # OVER
                     break
                 if node.chance:
                     if node.chance == DRAW_NODE:
-                        card = K.sample_draw(st, rng)
-                        K.apply(st, K.DRAW_ACTION, card)
+                        # K.sample_draw inlined: the same number by the same rejection as
+                        # Random.randrange(n) draws it, without its two Python calls
+                        pile = st[7]  # PILE
+                        n = pile.bit_count()
+                        k = n.bit_length()
+                        i = getrandbits(k)
+                        while i >= n:
+                            i = getrandbits(k)
+                        card = nth_bit(pile, i)
+                        apply(st, 48, card)  # DRAW_ACTION
                         if defer:
                             pending |= 1 << node.mover
                     if defer:
@@ -301,7 +318,7 @@ class MCTS:
                         self._expand_all(node, st)
                     else:
                         node.untried = self._expand_order(st)
-                mover = st[K.TURN]
+                mover = st[9]  # TURN
                 if node.untried:
                     a = node.untried.pop()
                     if defer:
@@ -313,11 +330,13 @@ class MCTS:
                     if pv:
                         child.n = pv
                         child.w = pv * self._prior(st, mover)
+                        node.total += pv
                     node.children[a] = child
+                    parents.append(node)
                     path.append(child)
                     break
                 # UCB1 selection
-                log_n = math.log(sum(ch.n for ch in node.children.values()) + 1.0)
+                log_n = log(node.total + 1.0)
                 best = None
                 best_u = -1.0
                 best_a = -1
@@ -325,33 +344,36 @@ class MCTS:
                     for a, ch in node.children.items():
                         n = ch.n
                         if n:
-                            u = beta * ch.w / n + alpha * ch.v + c * math.sqrt(log_n / n)
+                            u = beta * ch.w / n + alpha * ch.v + c * sqrt(log_n / n)
                         else:  # (expand_all) not visited yet: one virtual visit of its implicit value
-                            u = ch.v + c * math.sqrt(log_n)
+                            u = ch.v + c * sqrt(log_n)
                         if u > best_u:
                             best_u, best, best_a = u, ch, a
                 else:
                     for a, ch in node.children.items():
-                        u = ch.w / ch.n + c * math.sqrt(log_n / ch.n)
+                        u = ch.w / ch.n + c * sqrt(log_n / ch.n)
                         if u > best_u:
                             best_u, best, best_a = u, ch, a
                 assert best is not None
+                parents.append(node)
                 node = best
                 path.append(node)
                 trail.append(node)
                 if node.n == 0:  # (expand_all) made with its siblings, reached for the first time: a leaf
                     if node.chance:  # with the card its implicit value was taken with
                         card, sub = next(iter(node.children.items()))
-                        K.apply(st, K.DRAW_ACTION, card)
+                        apply(st, 48, card)  # DRAW_ACTION
                         trail.append(sub)
                     else:
-                        K.apply(st, best_a)
+                        apply(st, best_a)
                     break
                 if node.chance != DRAW_NODE:
-                    K.apply(st, best_a)
-            v_red = self._value_red(st) if not st[K.OVER] else self._terminal_value_red(st)
+                    apply(st, best_a)
+            v_red = value_red(st) if not st[10] else self._terminal_value_red(st)  # OVER
             if alpha:
-                _backup_implicit(trail, st)
+                _backup_implicit(trail, st, not expand_all)
+            for nd in parents:
+                nd.total += 1.0
             for nd in path:
                 nd.n += 1.0
                 nd.w += v_red if nd.mover == 0 else 1.0 - v_red
@@ -409,13 +431,18 @@ def _deferred_child(st: list[int], a: int, mover: int, rng: Random, pending: int
     return _Node(mover, JUNCTION if pending else DECISION), pending
 
 
-def _backup_implicit(trail: list[_Node], last: list[int]) -> None:
+def _backup_implicit(trail: list[_Node], last: list[int], stop_early: bool = True) -> None:
     """Recompute the implicit minimax values along ``trail`` (root first), bottom up.
 
     A decision node's value for its mover is the best child value for the player to move
     there (turned around when that is the other player); a chance node's is the mean of
     its outcomes'. ``last``: the state reached at the end of the trail (valued if it is a
     finished game that has no value yet).
+
+    ``stop_early``: stop at the first node whose value did not change. Exact when the
+    iteration changed the children of the trail's last decision node only (so not with
+    ``expand_all``, which makes a node's children while passing it): every earlier
+    iteration left its trail holding its children's values, so nothing above can change.
     """
     end = trail[-1]
     if end.v is None and not end.children and last[K.OVER]:
@@ -425,6 +452,7 @@ def _backup_implicit(trail: list[_Node], last: list[int]) -> None:
         kids = nd.children
         if not kids or nd.mover < 0:
             continue
+        old = nd.v
         if nd.chance:
             total = 0.0
             k = 0
@@ -434,15 +462,17 @@ def _backup_implicit(trail: list[_Node], last: list[int]) -> None:
                     k += 1
             if k:
                 nd.v = total / k
-            continue
-        best = -1.0
-        to_move = -1
-        for ch in kids.values():
-            if ch.v is not None and ch.v > best:
-                best = ch.v
-                to_move = ch.mover
-        if to_move >= 0:
-            nd.v = best if to_move == nd.mover else 1.0 - best
+        else:
+            best = -1.0
+            to_move = -1
+            for ch in kids.values():
+                if ch.v is not None and ch.v > best:
+                    best = ch.v
+                    to_move = ch.mover
+            if to_move >= 0:
+                nd.v = best if to_move == nd.mover else 1.0 - best
+        if stop_early and nd.v == old and old is not None:
+            return
 
 
 def principal_depth(root: _Node) -> int:

@@ -251,3 +251,34 @@ def test_a_player_with_deferred_draws_finds_its_kept_tree_after_a_draw_and_an_an
     assert reused_after_draw > 10  # the kept tree is found through the branch of the card drawn
     kept, kept_state, pending = players[0]._tree
     assert find_subtree_deferred(kept, kept_state, K.from_state(_midgame(4)), pending) is None
+
+
+#: Digest of the play checked by the test below. The strength figures of ``docs/ai.md`` were
+#: measured at fixed iteration counts with exactly this play; a speed-up must keep it, and a
+#: change of play must change this digest *and* measure the figures again.
+PLAY_DIGEST = "4f5bb92c96eb602b"
+
+
+def test_the_play_of_the_measured_searches_is_pinned():
+    import hashlib
+
+    from game.roseking.ai.players import LEVEL_MCTS
+
+    digest = hashlib.sha256()
+    for seed in range(6):  # the plain MCTS (mcts-2025, medium) and hard's search at a short budget
+        st = K.from_state(_midgame(seed, 20 + 7 * seed))
+        for cfg in (SearchConfig(seconds=None, iterations=1200),
+                    SearchConfig(**{**LEVEL_MCTS, "implicit": 0.7}, seconds=None, iterations=1200)):
+            r = MCTS(cfg, Random(seed)).search(st)
+            digest.update(repr((r.action, sorted(r.visits.items()), round(r.value, 12))).encode())
+    rng = Rng(3)  # a whole game of hard against hard, with tree reuse
+    s = State.random(rng)
+    players = [HardPlayer(seed=1, seconds=None, iterations=300), HardPlayer(seed=2, seconds=None, iterations=300)]
+    while not s.is_game_over():
+        player = players[s.turn.value]
+        m = player.choose(s)
+        digest.update(repr((m, sorted(player.last.visits.items()))).encode())
+        if m.kind is DRAW:
+            m = m.with_outcome(rng.choice(s.chance_outcomes()))
+        s.push(m)
+    assert digest.hexdigest()[:16] == PLAY_DIGEST
