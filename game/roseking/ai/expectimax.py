@@ -357,6 +357,55 @@ def fitted_value(st: list[int], p: int, weights: tuple[tuple[float, ...], ...],
     return v if p == 0 else -v
 
 
+def fitted_draw_values(st: list[int], weights: tuple[tuple[float, ...], ...],
+                       limits: tuple[int, ...] = (20, 36, 53), hero_fade: int = 20) -> dict[int, float] | None:
+    """:func:`fitted_value` for the player to move in ``st`` (not modified) after drawing each
+    card of the draw pile, by card index, in score points; None when the drawer would move
+    again after the draw, or the draw ends the game (then the tempo term depends on the card:
+    value the cards one by one).
+
+    One full evaluation, then per card only the two terms a card in the drawer's hand changes
+    (playable cards and the full-hand-stuck flag), so it costs about two evaluations however
+    large the pile; equal to the evaluations card by card up to rounding.
+    """
+    drawer = st[K.TURN]
+    pile = st[K.PILE]
+    first = (pile & -pile).bit_length() - 1
+    s1 = st[:]
+    K.apply(s1, K.DRAW_ACTION, first)
+    if s1[K.OVER] or s1[K.TURN] == drawer:
+        return None
+    base = fitted_value(s1, drawer, weights, limits, hero_fade)
+    occ = st[K.S0] | st[K.S1]
+    placed = occ.bit_count()
+    row = weights[-1]
+    for limit, wts in zip(limits, weights):
+        if placed < limit:
+            row = wts
+            break
+    crown_base = st[K.CROWN] * NUM_CARDS
+    flippable = st[K.S1 - drawer] if st[K.HE0 + drawer] else 0
+    hand = st[K.H0 + drawer]
+    before = _playable(hand, crown_base, occ, flippable)
+    full = hand.bit_count() + 1 >= HAND_LIMIT
+
+    def terms(card: int) -> float:
+        bit = TARGET_BIT[crown_base + card]
+        playable = before + (1 if bit and (not occ & bit or flippable & bit) else 0)
+        stuck = 1.0 if full and playable == 0 else 0.0
+        return row[6] * playable + row[7] * stuck
+
+    ref = terms(first)
+    out = {}
+    p = pile
+    while p:
+        low = p & -p
+        p ^= low
+        card = low.bit_length() - 1
+        out[card] = base + (terms(card) - ref)
+    return out
+
+
 def best_gain(st: list[int], q: int, own_score: int, other_score: int, hero_cost: float = 0.0) -> float:
     """The best immediate change of ``q``'s score margin by one play or hero action of ``q``'s hand.
 

@@ -52,7 +52,7 @@ from typing import Callable
 from game.roseking.engine import State
 
 import game.roseking.ai.kernel as K
-from game.roseking.ai.expectimax import fitted_value, win_chance
+from game.roseking.ai.expectimax import fitted_draw_values, fitted_value, win_chance
 
 
 def _sigmoid(x: float) -> float:
@@ -75,7 +75,7 @@ class _Node:
     :func:`_branch_key` instead of the card.
     """
 
-    __slots__ = ("mover", "n", "w", "children", "untried", "chance", "v", "total")
+    __slots__ = ("mover", "n", "w", "children", "untried", "chance", "v", "total", "outcomes")
 
     def __init__(self, mover: int, chance: int = DECISION) -> None:
         self.mover = mover
@@ -86,6 +86,8 @@ class _Node:
         self.chance = chance  # DECISION, DRAW_NODE or JUNCTION
         self.v: float | None = None  # implicit minimax value for ``mover`` (``implicit`` > 0)
         self.total = 0.0  # the sum of the children's ``n`` (UCB1's parent count), kept by the backup
+        #: (``expect_draws``) a draw's static value of every card of the pile, for ``mover``
+        self.outcomes: dict[int, float] | None = None
 
 
 @dataclass
@@ -123,6 +125,10 @@ class SearchConfig:
       statistics together instead of once per card (the iteration still plays its sampled
       card, so the values are right on average). The edges below an unresolved draw are
       junctions (:func:`_branch_key`).
+    - ``expect_draws`` (needs ``implicit``): a new draw's implicit value is the mean of the
+      evaluation over *every* card of the draw pile, not of the one card sampled, and a chance
+      node's backed-up value counts each card not yet searched at that static value (an
+      expectimax backup over the whole pile instead of the mean over the cards seen).
     """
 
     seconds: float | None = 1.0
@@ -139,6 +145,7 @@ class SearchConfig:
     implicit_weights: tuple[tuple[float, ...], ...] | None = None
     expand_all: bool = False
     defer_draws: bool = False
+    expect_draws: bool = False
 
 
 @dataclass
@@ -198,12 +205,36 @@ class MCTS:
             return self._prior(st, mover)
         return win_chance(fitted_value(st, mover, wts))
 
-    def _value_edge(self, child: _Node, st: list[int], mover: int) -> None:
+    def _value_edge(self, child: _Node, st: list[int], mover: int,
+                    outcomes: dict[int, float] | None = None) -> None:
         """Give a new edge (made by :func:`_child`; ``st`` the position after it) its implicit
-        value; a chance node's one sampled outcome gets the same."""
+        value; a chance node's one sampled outcome gets the same. ``outcomes``
+        (``expect_draws``; from :meth:`_card_values`): a draw is valued by their mean, and its
+        sampled card by its own."""
+        if outcomes is not None:
+            child.outcomes = outcomes
+            child.v = sum(outcomes.values()) / len(outcomes)
+            card, first = next(iter(child.children.items()))
+            first.v = outcomes[card]
+            return
         child.v = self._implicit_value(st, mover)
         if child.children:
             next(iter(child.children.values())).v = child.v
+
+    def _card_values(self, st: list[int], mover: int) -> dict[int, float]:
+        """The implicit value for ``mover`` of drawing each card of the draw pile in ``st``
+        (the position before the draw; not modified), by card index (``expect_draws``)."""
+        wts = self.cfg.implicit_weights
+        if wts is not None:
+            points = fitted_draw_values(st, wts)
+            if points is not None:
+                return {card: win_chance(v) for card, v in points.items()}
+        out = {}
+        for card in K.cards_in(st[K.PILE]):
+            s2 = st[:]
+            K.apply(s2, K.DRAW_ACTION, card)
+            out[card] = self._implicit_value(s2, mover)
+        return out
 
     def _expand_all(self, node: _Node, st: list[int]) -> None:
         """Make every child of the decision node ``node`` (position ``st``, not modified),
@@ -254,6 +285,7 @@ class MCTS:
             pending = 0
         root_pending = pending
         defer = cfg.defer_draws
+        expect = cfg.expect_draws and cfg.implicit > 0
         expand_all = cfg.expand_all and cfg.implicit > 0
         if root.untried is None and not expand_all:
             root.untried = self._expand_order(root_state)
@@ -321,12 +353,13 @@ class MCTS:
                 mover = st[9]  # TURN
                 if node.untried:
                     a = node.untried.pop()
+                    outcomes = self._card_values(st, mover) if expect and a == 48 else None  # DRAW_ACTION
                     if defer:
                         child, pending = _deferred_child(st, a, mover, rng, pending)
                     else:
                         child = _child(st, a, mover, rng)
                     if alpha:
-                        self._value_edge(child, st, mover)
+                        self._value_edge(child, st, mover, outcomes)
                     if pv:
                         child.n = pv
                         child.w = pv * self._prior(st, mover)
@@ -453,7 +486,13 @@ def _backup_implicit(trail: list[_Node], last: list[int], stop_early: bool = Tru
         if not kids or nd.mover < 0:
             continue
         old = nd.v
-        if nd.chance:
+        if nd.outcomes is not None:  # every card: searched ones by their value, the rest statically
+            total = 0.0
+            for card, static in nd.outcomes.items():
+                ch = kids.get(card)
+                total += static if ch is None or ch.v is None else ch.v
+            nd.v = total / len(nd.outcomes)
+        elif nd.chance:
             total = 0.0
             k = 0
             for ch in kids.values():

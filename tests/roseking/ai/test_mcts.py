@@ -282,3 +282,38 @@ def test_the_play_of_the_measured_searches_is_pinned():
             m = m.with_outcome(rng.choice(s.chance_outcomes()))
         s.push(m)
     assert digest.hexdigest()[:16] == PLAY_DIGEST
+
+
+def test_a_draw_is_valued_over_every_card_of_the_pile_with_expect_draws():
+    from game.roseking.ai.expectimax import EVAL_WEIGHTS, fitted_draw_values, fitted_value
+
+    compared = 0
+    for seed in range(40):  # the shortcut equals the evaluation card by card
+        st = K.from_state(_midgame(seed, 10 + seed % 25))
+        if K.DRAW_ACTION not in K.legal_actions(st):
+            continue
+        fast = fitted_draw_values(st, EVAL_WEIGHTS)
+        if fast is None:
+            continue
+        slow = {}
+        for card in K.cards_in(st[K.PILE]):
+            s2 = st[:]
+            K.apply(s2, K.DRAW_ACTION, card)
+            slow[card] = fitted_value(s2, st[K.TURN], EVAL_WEIGHTS)
+        assert fast == pytest.approx(slow)
+        compared += 1
+    assert compared > 15
+    st = K.from_state(_midgame(11))
+    cfg = SearchConfig(seconds=None, iterations=2000, implicit=0.5, implicit_weights=EVAL_WEIGHTS,
+                       expect_draws=True)
+    search = MCTS(cfg, Random(2))
+    search.search(st)
+    checked = 0
+    for node, _pos, _d in _walk(search.root, st):
+        if node.chance and node.outcomes is not None:
+            assert set(node.outcomes) >= set(node.children)  # every card of the pile has a value
+            mean = sum(node.children[c].v if c in node.children and node.children[c].v is not None
+                       else v for c, v in node.outcomes.items()) / len(node.outcomes)
+            assert node.v == pytest.approx(mean)
+            checked += 1
+    assert checked > 20
