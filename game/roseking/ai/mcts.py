@@ -63,16 +63,14 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-#: ``_Node.chance``: a decision edge, a draw (its card a chance outcome), a junction (``defer_draws``).
-DECISION, DRAW_NODE, JUNCTION = 0, 1, 2
+#: ``_Node.chance``: a decision edge, or a draw (its card a chance outcome).
+DECISION, DRAW_NODE = 0, 1
 
 
 class _Node:
     """An edge of the tree: the action that led here, its mover, and its statistics.
 
-    ``children`` maps an action (decision node) or a drawn card (chance node) to a node;
-    with ``defer_draws`` a chance node's (and a junction's) children are keyed by
-    :func:`_branch_key` instead of the card.
+    ``children`` maps an action (decision node) or a drawn card (chance node) to a node.
     """
 
     __slots__ = ("mover", "n", "w", "children", "untried", "chance", "v", "total", "outcomes")
@@ -83,7 +81,7 @@ class _Node:
         self.w = 0.0
         self.children: dict[int, _Node] = {}
         self.untried: list[int] | None = None
-        self.chance = chance  # DECISION, DRAW_NODE or JUNCTION
+        self.chance = chance  # DECISION or DRAW_NODE
         self.v: float | None = None  # implicit minimax value for ``mover`` (``implicit`` > 0)
         self.total = 0.0  # the sum of the children's ``n`` (UCB1's parent count), kept by the backup
         #: (``expect_draws``) a draw's static value of every card of the pile, for ``mover``
@@ -119,12 +117,6 @@ class SearchConfig:
       children are made at once, each valued by the evaluation, so the node's implicit value is
       the true maximum over its actions; an unvisited child counts in UCB1 as one visit of its
       implicit value (best-first: weak actions wait until the strong ones disappoint).
-    - ``defer_draws`` (not with ``expand_all``): the tree branches on a drawn card only where it
-      matters, when the drawer is next to move (keyed by the drawer's hand then); until then
-      every card shares one subtree, so the opponent's answers to a draw gather their
-      statistics together instead of once per card (the iteration still plays its sampled
-      card, so the values are right on average). The edges below an unresolved draw are
-      junctions (:func:`_branch_key`).
     - ``expect_draws`` (needs ``implicit``): a new draw's implicit value is the mean of the
       evaluation over *every* card of the draw pile, not of the one card sampled, and a chance
       node's backed-up value counts each card not yet searched at that static value (an
@@ -144,7 +136,6 @@ class SearchConfig:
     implicit: float = 0.0
     implicit_weights: tuple[tuple[float, ...], ...] | None = None
     expand_all: bool = False
-    defer_draws: bool = False
     expect_draws: bool = False
 
 
@@ -167,8 +158,6 @@ class MCTS:
     def __init__(self, config: SearchConfig, rng: Random) -> None:
         if config.seconds is None and config.iterations is None:
             raise ValueError("a search needs a budget: seconds or iterations")
-        if config.defer_draws and config.expand_all:
-            raise ValueError("defer_draws and expand_all do not go together")
         self.cfg = config
         self.rng = rng
         self.root: _Node | None = None
@@ -256,7 +245,7 @@ class MCTS:
 
     # ---------------------------------------------------------------- search
     def search(self, root_state: list[int], stop: Callable[[], bool] | None = None,
-               root: _Node | None = None, start: float | None = None, pending: int = 0) -> SearchResult:
+               root: _Node | None = None, start: float | None = None) -> SearchResult:
         """Search from ``root_state`` (not modified). Raises ValueError if the game is over.
 
         ``stop``: optional callable polled every 16 iterations; when it returns True the
@@ -266,8 +255,6 @@ class MCTS:
         and the iteration budget counts only the new iterations. The tree searched is in
         ``self.root`` afterwards. ``start``: the ``time.perf_counter()`` at which the budget
         began (default: now), so that work before the search (finding the kept tree) counts.
-        ``pending`` (``defer_draws``): the draws not yet branched on at a kept ``root``, as
-        :func:`find_subtree_deferred` gives them (ignored without a kept root).
         """
         if start is None:
             start = time.perf_counter()
@@ -282,9 +269,6 @@ class MCTS:
         max_iter = cfg.iterations
         if root is None or root.chance:  # (a chance node is never a position: start afresh)
             root = _Node(-1)
-            pending = 0
-        root_pending = pending
-        defer = cfg.defer_draws
         expect = cfg.expect_draws and cfg.implicit > 0
         expand_all = cfg.expand_all and cfg.implicit > 0
         if root.untried is None and not expand_all:
@@ -318,7 +302,6 @@ class MCTS:
             path = []
             parents = []  # parents[i]: the node whose child path[i] is
             trail = [root]
-            pending = root_pending
             while True:
                 if st[10]:  # OVER
                     break
@@ -334,10 +317,6 @@ class MCTS:
                             i = getrandbits(k)
                         card = nth_bit(pile, i)
                         apply(st, 48, card)  # DRAW_ACTION
-                        if defer:
-                            pending |= 1 << node.mover
-                    if defer:
-                        card, pending = _branch_key(st, pending)
                     child = node.children.get(card)
                     if child is None:
                         child = _Node(node.mover)
@@ -354,10 +333,7 @@ class MCTS:
                 if node.untried:
                     a = node.untried.pop()
                     outcomes = self._card_values(st, mover) if expect and a == 48 else None  # DRAW_ACTION
-                    if defer:
-                        child, pending = _deferred_child(st, a, mover, rng, pending)
-                    else:
-                        child = _child(st, a, mover, rng)
+                    child = _child(st, a, mover, rng)
                     if alpha:
                         self._value_edge(child, st, mover, outcomes)
                     if pv:
@@ -431,37 +407,6 @@ def _child(st: list[int], a: int, mover: int, rng: Random) -> _Node:
         return child
     K.apply(st, a)
     return _Node(mover)
-
-
-def _branch_key(st: list[int], pending: int) -> tuple[int, int]:
-    """The key of the branch a junction or a deferred draw leads to (``defer_draws``), and the
-    draws still pending after it.
-
-    ``pending``: bit ``p`` set while player ``p`` has drawn on the path and the tree has not yet
-    branched on ``p``'s hand. The branch is the player to move ``t`` (``st``'s turn), and, if
-    ``t`` is pending, ``t``'s hand too (``t + 2 * hand``; ``t``'s bit is then cleared): a
-    player's legal actions depend on their own hand only, so below the branch everything
-    the mover can do is the same in every iteration that comes here.
-    """
-    t = st[K.TURN]
-    if pending >> t & 1:
-        return t + 2 * st[K.H0 + t], pending ^ (1 << t)
-    return t, pending
-
-
-def _deferred_child(st: list[int], a: int, mover: int, rng: Random, pending: int) -> tuple[_Node, int]:
-    """:func:`_child` for ``defer_draws``: a draw's chance node holds its first branch (keyed by
-    :func:`_branch_key`); any other edge made while draws are pending is a junction, whose
-    branch comes when the search next passes it. Returns the edge and the pending draws after it."""
-    if a == K.DRAW_ACTION:
-        child = _Node(mover, DRAW_NODE)
-        card = K.sample_draw(st, rng)
-        K.apply(st, a, card)
-        key, pending = _branch_key(st, pending | 1 << mover)
-        child.children[key] = _Node(mover)
-        return child, pending
-    K.apply(st, a)
-    return _Node(mover, JUNCTION if pending else DECISION), pending
 
 
 def _backup_implicit(trail: list[_Node], last: list[int], stop_early: bool = True) -> None:
@@ -562,63 +507,6 @@ def find_subtree(root: _Node, root_state: list[int], target: list[int], max_plie
                     return child
                 if not (s2[K.S0] | s2[K.S1]) & outside:
                     nxt.append((child, s2))
-        frontier = nxt
-        if not frontier:
-            break
-    return None
-
-
-def find_subtree_deferred(root: _Node, root_state: list[int], target: list[int], pending: int = 0,
-                          max_plies: int = 6) -> tuple[_Node, int] | None:
-    """:func:`find_subtree` for a tree searched with ``defer_draws``: the node of ``target`` and
-    the draws still pending there (for :meth:`MCTS.search`), or None.
-
-    ``pending``: the draws pending at ``root`` (as the search that built it had them). A
-    deferred draw's branch is keyed by the drawer's hand (:func:`_branch_key`), so the cards a
-    draw may have brought are tried from the draw pile, keeping only those that ``target``
-    shows in the drawer's hand or on the discard pile (a card drawn and reshuffled since is
-    missed: the search then starts afresh, which is only slower).
-    """
-    if root_state == target and not root.chance:
-        return root, pending
-    outside = ~(target[K.S0] | target[K.S1])
-    frontier = [(root, root_state, pending)]
-    for _ in range(max_plies):
-        nxt = []
-        for node, st, pend in frontier:
-            if node.chance:
-                if node.chance == DRAW_NODE:  # ``st`` is the position before the draw
-                    drawer = 1 << node.mover
-                    outcomes = []
-                    for card in K.cards_in(st[K.PILE] & (target[K.H0 + node.mover] | target[K.DISCARD])):
-                        s2 = st[:]
-                        K.apply(s2, K.DRAW_ACTION, card)
-                        outcomes.append((s2, pend | drawer))
-                else:  # a junction: ``st`` is the position after its action
-                    outcomes = [(st, pend)]
-                for s2, p2 in outcomes:
-                    key, p3 = _branch_key(s2, p2)
-                    child = node.children.get(key)
-                    if child is None:
-                        continue
-                    if s2 == target:
-                        return child, p3
-                    nxt.append((child, s2, p3))
-                continue
-            for a, child in node.children.items():
-                if child.chance == DRAW_NODE:
-                    nxt.append((child, st, pend))  # the draw's card comes at the next level
-                    continue
-                s2 = st[:]
-                K.apply(s2, a)
-                if (s2[K.S0] | s2[K.S1]) & outside:
-                    continue
-                if child.chance == JUNCTION:
-                    nxt.append((child, s2, pend))  # its branch comes at the next level
-                elif s2 == target:
-                    return child, pend
-                else:
-                    nxt.append((child, s2, pend))
         frontier = nxt
         if not frontier:
             break

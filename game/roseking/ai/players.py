@@ -45,7 +45,7 @@ from game.roseking.engine import DRAW, Move, Rng, State, score_of
 import game.roseking.ai.kernel as K
 from .alphabeta import AlphaBetaPlayer
 from .expectimax import EVAL_WEIGHTS, LEVEL_CONFIG, Expectimax, ExpectimaxConfig, ExpectimaxResult, win_chance
-from .mcts import DRAW_NODE, MCTS, SearchConfig, SearchResult, find_subtree, find_subtree_deferred
+from .mcts import MCTS, SearchConfig, SearchResult, find_subtree
 
 #: Default thinking time of the search levels, seconds per move (issue 4).
 DEFAULT_SECONDS = 1.0
@@ -192,37 +192,27 @@ class SearchPlayer:
         self.last: SearchResult | None = None
         #: Optional callable polled during a search; returning True ends it early (see ProcessThinker).
         self.stop: Callable[[], bool] | None = None
-        # (root node, its kernel state, the draws pending there (``defer_draws``)) for reuse
-        self._tree: tuple[object, list[int], int] | None = None
+        self._tree: tuple[object, list[int]] | None = None  # (root node, its kernel state) for reuse
 
     def choose(self, state: State) -> Move:
         start = time.perf_counter()
         st = K.from_state(state)
         search = MCTS(self.config, Random(self.rng.next_u32()))
         root = None
-        pending = 0
         if self.config.reuse and self._tree is not None:
-            kept, kept_state, kept_pending = self._tree
-            if self.config.defer_draws:
-                found = find_subtree_deferred(kept, kept_state, st, kept_pending)
-                if found is not None:
-                    root, pending = found
-            else:
-                root = find_subtree(kept, kept_state, st)
-        self.last = search.search(st, self.stop, root, start, pending)
+            root = find_subtree(self._tree[0], self._tree[1], st)
+        self.last = search.search(st, self.stop, root, start)
         if self.config.reuse and search.root is not None:  # (a forced move keeps the last tree)
             # keep only the subtree under the chosen action: the rest can never come back
-            if search.root is not root:
-                pending = 0
             chosen = search.root.children.get(self.last.action)
             if chosen is None:
                 self._tree = None
-            elif chosen.chance == DRAW_NODE:  # its children are the cards the draw may bring, from this state
-                self._tree = (chosen, st, pending)
+            elif chosen.chance:  # its children are the cards the draw may bring, from this state
+                self._tree = (chosen, st)
             else:
                 after = st[:]
                 K.apply(after, self.last.action)
-                self._tree = (chosen, after, pending)
+                self._tree = (chosen, after)
         return K.to_move(st[K.TURN], self.last.action)
 
 

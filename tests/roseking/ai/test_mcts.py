@@ -7,9 +7,7 @@ from random import Random
 import pytest
 
 from game.roseking.ai import kernel as K
-from game.roseking.ai.mcts import (
-    DRAW_NODE, JUNCTION, MCTS, SearchConfig, _branch_key, _Node, find_subtree, find_subtree_deferred,
-)
+from game.roseking.ai.mcts import MCTS, SearchConfig, _Node, find_subtree
 from game.roseking.ai.players import HardPlayer, MctsBaselinePlayer
 from game.roseking.engine import CARDS, DRAW, Rng, State
 
@@ -63,7 +61,7 @@ def test_a_reusing_player_keeps_what_it_searched_and_counts_only_new_iterations(
     me = s.turn
     player = HardPlayer(seed=2, seconds=None, iterations=1500, reuse=True)
     m = player.choose(s)
-    kept_root, kept_state, _ = player._tree  # only the subtree under the chosen action is kept
+    kept_root, kept_state = player._tree  # only the subtree under the chosen action is kept
     assert kept_root.mover == me.value and kept_root.chance == (m.kind is DRAW)
     node = kept_root
     if m.kind is DRAW:  # follow a card the tree has seen
@@ -159,98 +157,6 @@ def test_hard_and_expert_search_with_reuse_and_implicit_values_medium_and_the_20
         old = make_player(level, 1).config
         assert (old.reuse, old.implicit, old.implicit_weights) == (False, 0.0, None)
     assert HardPlayer(1, reuse=False).config.reuse is False  # a knob overrides the level's config
-
-
-def _descend_checking(root: _Node, st: list[int], rng: Random, pending: int = 0) -> int:
-    """One random walk down a ``defer_draws`` tree as a search walks it (a draw's card sampled
-    from the pile, branches by :func:`_branch_key`); at every position node, checks that its
-    actions are exactly the legal ones of the state the walk is in. Returns the nodes checked."""
-    node, checked = root, 0
-    while not st[K.OVER]:
-        if node.chance:
-            if node.chance == DRAW_NODE:
-                K.apply(st, K.DRAW_ACTION, K.sample_draw(st, rng))
-                pending |= 1 << node.mover
-            key, pending = _branch_key(st, pending)
-            node = node.children.get(key)
-            if node is None:  # a branch no iteration took yet
-                break
-            continue
-        if node.untried is None:  # never expanded
-            break
-        assert set(node.children) | set(node.untried) == set(K.legal_actions(st))
-        checked += 1
-        if not node.children:
-            break
-        a = rng.choice(sorted(node.children))
-        node = node.children[a]
-        if node.chance != DRAW_NODE:
-            K.apply(st, a)
-    return checked
-
-
-def test_deferred_draws_share_the_subtree_until_the_drawer_moves_and_stay_legal():
-    st = K.from_state(_midgame(11))
-    cfg = SearchConfig(seconds=None, iterations=3000, implicit=0.5, defer_draws=True)
-    search = MCTS(cfg, Random(2))
-    result = search.search(st)
-    rng = Random(9)
-    assert sum(_descend_checking(search.root, st[:], rng) for _ in range(300)) > 600
-    draws = 0
-    for node, pending in _walk_pending(search.root):
-        if node.chance:
-            continue
-        for ch in node.children.values():  # below pending draws, an edge is a junction
-            assert ch.chance == DRAW_NODE or ch.chance == (JUNCTION if pending else 0)
-            if ch.chance == DRAW_NODE and not pending and ch.n >= 30:
-                # the only draw pending: the opponent answers once, whatever the card (one
-                # branch, keyed by who moves; two if the opponent may have to pass)
-                assert 1 <= len(ch.children) <= 2 and all(key < 2 for key in ch.children)
-                draws += 1
-    assert draws > 3
-    assert any(node.chance == JUNCTION and len(node.children) > 1 for node, _p in _walk_pending(search.root))
-    again = MCTS(cfg, Random(2)).search(st)
-    assert (again.action, again.visits) == (result.action, result.visits)
-    with pytest.raises(ValueError, match="defer_draws and expand_all"):
-        MCTS(SearchConfig(iterations=10, defer_draws=True, expand_all=True, implicit=0.5), Random(1))
-
-
-def _walk_pending(node: _Node, pending: int = 0):
-    """Every (node, draws pending at it) of a ``defer_draws`` tree: a branch key ``t + 2 * hand``
-    (``_branch_key``) resolves player ``t``'s draw, a key ``t`` (0 or 1) resolves nothing."""
-    yield node, pending
-    for key, child in node.children.items():
-        p = pending
-        if node.chance:
-            if node.chance == DRAW_NODE:
-                p |= 1 << node.mover
-            if key >= 2:
-                p &= ~(1 << (key & 1))
-        yield from _walk_pending(child, p)
-
-
-def test_a_player_with_deferred_draws_finds_its_kept_tree_after_a_draw_and_an_answer():
-    rng = Rng(5)
-    s = State.random(rng)
-    players = [HardPlayer(seed=1, seconds=None, iterations=800, defer_draws=True),
-               HardPlayer(seed=2, seconds=None, iterations=800, defer_draws=True)]
-    reused_after_draw = searched = 0
-    drew = [False, False]
-    while not s.is_game_over():
-        me = s.turn.value
-        player = players[me]
-        m = player.choose(s)
-        if player.last.iterations:
-            searched += 1
-            reused_after_draw += drew[me] and player.last.reused > 0
-        drew[me] = m.kind is DRAW
-        if m.kind is DRAW:
-            m = m.with_outcome(rng.choice(s.chance_outcomes()))
-        s.push(m)
-    assert searched > 60
-    assert reused_after_draw > 10  # the kept tree is found through the branch of the card drawn
-    kept, kept_state, pending = players[0]._tree
-    assert find_subtree_deferred(kept, kept_state, K.from_state(_midgame(4)), pending) is None
 
 
 #: Digest of the play checked by the test below. The strength figures of ``docs/ai.md`` were
