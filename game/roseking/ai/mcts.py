@@ -63,10 +63,6 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-#: ``_Node.chance``: a decision edge, or a draw (its card a chance outcome).
-DECISION, DRAW_NODE = 0, 1
-
-
 class _Node:
     """An edge of the tree: the action that led here, its mover, and its statistics.
 
@@ -75,13 +71,13 @@ class _Node:
 
     __slots__ = ("mover", "n", "w", "children", "untried", "chance", "v", "total", "outcomes")
 
-    def __init__(self, mover: int, chance: int = DECISION) -> None:
+    def __init__(self, mover: int, chance: bool = False) -> None:
         self.mover = mover
         self.n = 0.0
         self.w = 0.0
         self.children: dict[int, _Node] = {}
         self.untried: list[int] | None = None
-        self.chance = chance  # DECISION or DRAW_NODE
+        self.chance = chance
         self.v: float | None = None  # implicit minimax value for ``mover`` (``implicit`` > 0)
         self.total = 0.0  # the sum of the children's ``n`` (UCB1's parent count), kept by the backup
         #: (``expect_draws``) a draw's static value of every card of the pile, for ``mover``
@@ -207,7 +203,7 @@ class MCTS:
             first.v = outcomes[card]
             return
         child.v = self._implicit_value(st, mover)
-        if child.children:
+        if child.chance:
             next(iter(child.children.values())).v = child.v
 
     def _card_values(self, st: list[int], mover: int) -> dict[int, float]:
@@ -306,17 +302,16 @@ class MCTS:
                 if st[10]:  # OVER
                     break
                 if node.chance:
-                    if node.chance == DRAW_NODE:
-                        # K.sample_draw inlined: the same number by the same rejection as
-                        # Random.randrange(n) draws it, without its two Python calls
-                        pile = st[7]  # PILE
-                        n = pile.bit_count()
-                        k = n.bit_length()
+                    # K.sample_draw inlined: the same number by the same rejection as
+                    # Random.randrange(n) draws it, without its two Python calls
+                    pile = st[7]  # PILE
+                    n = pile.bit_count()
+                    k = n.bit_length()
+                    i = getrandbits(k)
+                    while i >= n:
                         i = getrandbits(k)
-                        while i >= n:
-                            i = getrandbits(k)
-                        card = nth_bit(pile, i)
-                        apply(st, 48, card)  # DRAW_ACTION
+                    card = nth_bit(pile, i)
+                    apply(st, 48, card)  # DRAW_ACTION
                     child = node.children.get(card)
                     if child is None:
                         child = _Node(node.mover)
@@ -376,7 +371,7 @@ class MCTS:
                     else:
                         apply(st, best_a)
                     break
-                if node.chance != DRAW_NODE:
+                if not node.chance:
                     apply(st, best_a)
             v_red = value_red(st) if not st[10] else self._terminal_value_red(st)  # OVER
             if alpha:
@@ -400,7 +395,7 @@ def _child(st: list[int], a: int, mover: int, rng: Random) -> _Node:
     """A new edge for action ``a`` of ``mover``, applied to ``st`` in place; a draw becomes a
     chance node holding the one card sampled for it (with ``rng``) as its first outcome."""
     if a == K.DRAW_ACTION:
-        child = _Node(mover, DRAW_NODE)
+        child = _Node(mover, chance=True)
         card = K.sample_draw(st, rng)
         K.apply(st, a, card)
         child.children[card] = _Node(mover)
