@@ -117,6 +117,12 @@ class SearchConfig:
       evaluation over *every* card of the draw pile, not of the one card sampled, and a chance
       node's backed-up value counts each card not yet searched at that static value (an
       expectimax backup over the whole pile instead of the mean over the cards seen).
+    - ``draw_widening`` (0: off): double progressive widening at chance nodes (Couëtoux et al.,
+      "Continuous upper confidence trees", 2011): an iteration passing a draw that ``n``
+      iterations passed before samples a card of the pile (a new one joins the tree) only while
+      the draw holds fewer than ``draw_widening * sqrt(n + 1)`` cards, and otherwise one of the
+      cards it holds, uniformly (the pile's cards are equally likely), so a draw holds at most
+      ``1 + draw_widening * sqrt(n)`` cards and each is searched deeper.
     """
 
     seconds: float | None = 1.0
@@ -133,6 +139,7 @@ class SearchConfig:
     implicit_weights: tuple[tuple[float, ...], ...] | None = None
     expand_all: bool = False
     expect_draws: bool = False
+    draw_widening: float = 0.0
 
 
 @dataclass
@@ -285,6 +292,8 @@ class MCTS:
         log = math.log
         sqrt = math.sqrt
         value_red = self._value_red
+        rnd = rng.random
+        dw = cfg.draw_widening
         while True:
             if max_iter is not None and it >= max_iter:
                 break
@@ -302,6 +311,14 @@ class MCTS:
                 if st[10]:  # OVER
                     break
                 if node.chance:
+                    kids = node.children
+                    if dw and len(kids) >= dw * sqrt(node.n + 1.0):  # widened enough: a card held
+                        cards = list(kids)
+                        card = cards[int(rnd() * len(cards))]
+                        apply(st, 48, card)  # DRAW_ACTION
+                        node = kids[card]
+                        trail.append(node)
+                        continue
                     # K.sample_draw inlined: the same number by the same rejection as
                     # Random.randrange(n) draws it, without its two Python calls
                     pile = st[7]  # PILE

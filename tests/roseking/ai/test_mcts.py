@@ -223,3 +223,28 @@ def test_a_draw_is_valued_over_every_card_of_the_pile_with_expect_draws():
             assert node.v == pytest.approx(mean)
             checked += 1
     assert checked > 20
+
+
+def test_draw_widening_holds_a_draw_to_fewer_cards_the_fewer_its_visits():
+    from game.roseking.ai.expectimax import EVAL_WEIGHTS
+
+    dw = 0.5
+    held = {0.0: [], dw: []}  # (visits, cards held) of every chance node, without and with widening
+    for seed in (11, 12, 13):
+        st = K.from_state(_midgame(seed))
+        for widening in held:
+            cfg = SearchConfig(seconds=None, iterations=2500, implicit=0.7, implicit_weights=EVAL_WEIGHTS,
+                               draw_widening=widening)
+            search = MCTS(cfg, Random(seed))
+            search.search(st)
+            for node, pos, _d in _walk(search.root, st):
+                if node.chance:
+                    assert set(node.children) <= set(K.cards_in(pos[K.PILE]))  # cards of the pile only
+                    held[widening].append((node.n, len(node.children)))
+    # a new card is let in only while fewer than dw * sqrt(n + 1) are held (n before the pass)
+    assert all(k <= 1 + dw * n ** 0.5 for n, k in held[dw])
+    assert max(k for _n, k in held[dw]) > 1  # it does widen
+    busy = lambda pairs: [k for n, k in pairs if n >= 64]  # noqa: E731
+    assert busy(held[dw]) and busy(held[0.0])
+    # without it a well-visited draw holds more cards than the bound lets in
+    assert max(busy(held[0.0])) > max(busy(held[dw]))
