@@ -228,6 +228,12 @@ LEVEL_MCTS: dict = {"reuse": True, "implicit": 0.5, "implicit_weights": EVAL_WEI
 #: (against the ``hard`` of before issue 16 it then scored as 0.5 had, 53.5 % over 200 games);
 #: at 1 s, 17-15 (no measurable difference), so 1 s and more keep the measured 0.5 (``docs/ai.md``).
 SHORT_IMPLICIT = 0.7
+#: The draw widening of ``hard`` and ``expert`` for a short budget (issue 16;
+#: :class:`~game.roseking.ai.mcts.SearchConfig` ``draw_widening``): a young tree searches fewer
+#: cards of a draw, each deeper. Measured at 0.25 s per move: 35-25 over the same search without
+#: it, and 120-80 over 200 games against the ``hard`` of before issue 16 at 1 s (107-93 without
+#: it; ``docs/ai.md``); not measured at 1 s, so 1 s and more keep none.
+SHORT_DRAW_WIDENING = 0.5
 #: A budget under this many seconds per move is short (the default budget is not).
 SHORT_SECONDS = 1.0
 #: An iteration budget under this count is short: about one second of ``hard`` on the reference
@@ -235,16 +241,19 @@ SHORT_SECONDS = 1.0
 SHORT_ITERATIONS = 15000
 
 
-def level_implicit(seconds: float | None, iterations: int | None) -> float:
-    """The implicit weight of ``hard``/``expert`` for a budget: :data:`SHORT_IMPLICIT` for a
-    short one (under :data:`SHORT_SECONDS` seconds, or with no time limit under
-    :data:`SHORT_ITERATIONS` iterations), else ``LEVEL_MCTS["implicit"]``. ``seconds`` per move
-    and ``iterations`` as in :class:`SearchPlayer` (at least one set)."""
+def level_knobs(seconds: float | None, iterations: int | None) -> dict[str, float]:
+    """The :class:`~game.roseking.ai.mcts.SearchConfig` fields of ``hard``/``expert`` that follow
+    the budget: for a short one (under :data:`SHORT_SECONDS` seconds, or with no time limit under
+    :data:`SHORT_ITERATIONS` iterations) ``implicit`` :data:`SHORT_IMPLICIT` and
+    ``draw_widening`` :data:`SHORT_DRAW_WIDENING`, else ``LEVEL_MCTS["implicit"]`` and no
+    widening. ``seconds`` per move and ``iterations`` as in :class:`SearchPlayer` (at least one set)."""
     if seconds is not None:
         short = seconds < SHORT_SECONDS
     else:
         short = iterations is not None and iterations < SHORT_ITERATIONS
-    return SHORT_IMPLICIT if short else LEVEL_MCTS["implicit"]
+    if short:
+        return {"implicit": SHORT_IMPLICIT, "draw_widening": SHORT_DRAW_WIDENING}
+    return {"implicit": LEVEL_MCTS["implicit"], "draw_widening": 0.0}
 
 
 class MctsBaselinePlayer(SearchPlayer):
@@ -257,15 +266,15 @@ class MctsBaselinePlayer(SearchPlayer):
 
 class HardPlayer(SearchPlayer):
     """The ``hard`` level: the MCTS of :data:`LEVEL_MCTS` at the full budget (default 1 s per
-    move), with the implicit weight of :func:`level_implicit` for that budget unless a knob
-    ``implicit`` says otherwise."""
+    move), with the implicit weight and draw widening of :func:`level_knobs` for that budget
+    unless a knob says otherwise."""
 
     name = "hard"
     level_config = LEVEL_MCTS
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, **knobs: object) -> None:
-        knobs.setdefault("implicit", level_implicit(seconds, iterations))
+        knobs = {**level_knobs(seconds, iterations), **knobs}
         super().__init__(seed, seconds, iterations, **knobs)
 
 

@@ -10,7 +10,7 @@ import pytest
 from game.roseking.ai import LEVEL_LABELS, LEVELS, make_player
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig
-from game.roseking.ai.players import (LEVEL_MCTS, SHORT_IMPLICIT, EasyPlayer, ExpertPlayer, HardPlayer,
+from game.roseking.ai.players import (LEVEL_MCTS, SHORT_DRAW_WIDENING, SHORT_IMPLICIT, EasyPlayer, ExpertPlayer, HardPlayer,
                                       MctsBaselinePlayer, MediumPlayer, action_values)
 from game.roseking.engine import DRAW, Move, Rng, State
 from game.i18n import _
@@ -113,7 +113,8 @@ def test_medium_is_the_plain_search_at_a_hundredth():
 
 def test_a_short_budget_leans_more_on_the_evaluation():
     """Issue 16: under a second (or 15,000 iterations) ``hard`` mixes in the implicit values with
-    the short weight; the default second, expert's three, and an explicit knob keep theirs."""
+    the short weight and widens draws progressively; the default second, expert's three, and an
+    explicit knob keep theirs."""
     assert SHORT_IMPLICIT != LEVEL_MCTS["implicit"]
     assert HardPlayer(seed=1, seconds=0.25).config.implicit == SHORT_IMPLICIT
     assert HardPlayer(seed=1, seconds=None, iterations=4500).config.implicit == SHORT_IMPLICIT
@@ -123,6 +124,12 @@ def test_a_short_budget_leans_more_on_the_evaluation():
     assert ExpertPlayer(seed=1, seconds=1.0).config.implicit == LEVEL_MCTS["implicit"]
     assert ExpertPlayer(seed=1, seconds=0.25).config.implicit == SHORT_IMPLICIT  # 0.75 s in all
     assert HardPlayer(seed=1, seconds=0.25, implicit=0.3).config.implicit == 0.3
+    # and it searches fewer cards of a draw, each deeper
+    assert HardPlayer(seed=1, seconds=0.25).config.draw_widening == SHORT_DRAW_WIDENING > 0
+    assert HardPlayer(seed=1, seconds=None, iterations=4500).config.draw_widening == SHORT_DRAW_WIDENING
+    assert HardPlayer(seed=1, seconds=1.0).config.draw_widening == 0
+    assert ExpertPlayer(seed=1, seconds=None, iterations=15000).config.draw_widening == 0
+    assert HardPlayer(seed=1, seconds=0.25, draw_widening=0).config.draw_widening == 0
 
 
 def test_search_needs_a_budget_and_a_live_game():
