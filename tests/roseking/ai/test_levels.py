@@ -10,8 +10,8 @@ import pytest
 from game.roseking.ai import LEVEL_LABELS, LEVELS, make_player
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig
-from game.roseking.ai.players import (LEVEL_MCTS, SHORT_DRAW_WIDENING, SHORT_IMPLICIT, EasyPlayer, ExpertPlayer, HardPlayer,
-                                      MctsBaselinePlayer, MediumPlayer, action_values)
+from game.roseking.ai.players import (LEVEL_MCTS, SHORT_DRAW_WIDENING, SHORT_IMPLICIT, EasyPlayer, ExpertPlayer,
+                                      HardPlayer, MctsBaselinePlayer, MediumPlayer, action_values)
 from game.roseking.engine import DRAW, Move, Rng, State
 from game.i18n import _
 
