@@ -315,24 +315,21 @@ class MCTS:
                     if dw and len(kids) >= dw * sqrt(node.n + 1.0):  # widened enough: a card held
                         cards = list(kids)
                         card = cards[int(rnd() * len(cards))]
-                        apply(st, 48, card)  # DRAW_ACTION
-                        node = kids[card]
-                        trail.append(node)
-                        continue
-                    # K.sample_draw inlined: the same number by the same rejection as
-                    # Random.randrange(n) draws it, without its two Python calls
-                    pile = st[7]  # PILE
-                    n = pile.bit_count()
-                    k = n.bit_length()
-                    i = getrandbits(k)
-                    while i >= n:
+                        child = kids[card]
+                    else:
+                        # K.sample_draw inlined: the same number by the same rejection as
+                        # Random.randrange(n) draws it, without its two Python calls
+                        pile = st[7]  # PILE
+                        n = pile.bit_count()
+                        k = n.bit_length()
                         i = getrandbits(k)
-                    card = nth_bit(pile, i)
+                        while i >= n:
+                            i = getrandbits(k)
+                        card = nth_bit(pile, i)
+                        child = kids.get(card)
+                        if child is None:
+                            child = kids[card] = _Node(node.mover)
                     apply(st, 48, card)  # DRAW_ACTION
-                    child = node.children.get(card)
-                    if child is None:
-                        child = _Node(node.mover)
-                        node.children[card] = child
                     node = child
                     trail.append(node)
                     continue
