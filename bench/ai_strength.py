@@ -21,7 +21,15 @@ summary line and the games missing below the highest index.
 
 Colours alternate (A is Red in even games); game ``i`` of seed ``s`` is the same deal
 and the same chance outcomes as in ``rose-king match --seed s``. Prints one line per
-game and the summary line with the Wilson 95% interval. Example (the full figure)::
+game and the summary line with the Wilson 95% interval.
+
+``--paired`` plays duplicate pairs (:mod:`game.roseking.ai.match`): games ``2k`` and ``2k + 1``
+share the deal and the draws with colours reversed, so the luck of the deal cancels within a
+pair and a screening needs fewer games to see a difference. Its game lines say the pair
+(``game 5 (pair 2): ...``), ``--first`` and ``--games`` must be even, and the summary adds how
+the finished pairs went: won by A in both games, split, won by B in both. (The Wilson interval
+treats the games as independent; pairing only makes it wider than need be.) Example (the full
+figure)::
 
     nice -n 19 python bench/ai_strength.py 'expectimax-fit#80000' 'mcts-2025#17000' --games 200
 """
@@ -72,27 +80,44 @@ def factory(spec: str, seed: int, seconds: float | None = None):
 
 
 def _play(task: tuple) -> tuple:
-    """One game of ``(a, b, seed, index, seconds)`` and its wall seconds (a process pool's task)."""
+    """One game of ``(a, b, seed, index, seconds, paired)`` and its wall seconds (a process pool's task)."""
+    *args, paired = task
     t0 = time.perf_counter()
-    r = run_game(*task, factory=factory)
+    r = run_game(*args, factory=factory, paired=paired)
     return r, time.perf_counter() - t0
 
 
-GAME_LINE = re.compile(r"game (\d+): A (?:red|white), winner ([ab-])")
+GAME_LINE = re.compile(r"game (\d+)( \(pair \d+\))?: A (?:red|white), winner ([ab-])")
 
 
-def tally(lines, games: dict[int, str] | None = None) -> dict[int, str]:
+def tally(lines, games: dict[int, str] | None = None, paired: set[bool] | None = None) -> dict[int, str]:
     """Game index -> winner (``"a"``, ``"b"`` or ``"-"`` for a draw) from the game lines of a log
-    of this script (other lines are skipped), added to ``games`` if given. Raises ValueError if
-    one game has two winners (logs of different pairings or seeds mixed)."""
+    of this script (other lines are skipped), added to ``games`` if given; ``paired`` collects
+    whether the lines were of a ``--paired`` run. Raises ValueError if one game has two winners
+    (logs of different pairings or seeds mixed) or if paired and unpaired lines are mixed."""
     games = {} if games is None else games
+    paired = set() if paired is None else paired
     for line in lines:
         m = GAME_LINE.match(line)
         if m:
-            i, w = int(m.group(1)), m.group(2)
+            i, w = int(m.group(1)), m.group(3)
+            paired.add(m.group(2) is not None)
+            if len(paired) > 1:
+                raise ValueError("these logs mix paired and unpaired games")
             if games.setdefault(i, w) != w:
                 raise ValueError(f"game {i} has two different winners in these logs")
     return games
+
+
+def pair_line(games: dict[int, str]) -> str:
+    """How the finished pairs of a ``--paired`` run went (games ``2k`` and ``2k + 1`` both present)::
+
+        pairs: 30 finished; A won both 9, split 17, B won both 4
+    """
+    both = [(games[i], games[i + 1]) for i in sorted(games) if i % 2 == 0 and i + 1 in games]
+    a2 = sum(p == ("a", "a") for p in both)
+    b2 = sum(p == ("b", "b") for p in both)
+    return f"pairs: {len(both)} finished; A won both {a2}, split {len(both) - a2 - b2}, B won both {b2}"
 
 
 def main() -> None:
@@ -105,14 +130,19 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="budget of a player without #N (default 1.0)")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once in spawned processes, one core "
                     "each (default 1); the games and their lines stay in index order")
+    ap.add_argument("--paired", action="store_true", help="duplicate pairs: games 2k and 2k+1 share the deal "
+                    "and the draws, colours reversed (--first and --games even)")
     ap.add_argument("--tally", nargs="+", metavar="LOG", help="add up these logs of A vs B instead of playing")
     args = ap.parse_args()
+    if args.paired and (args.first % 2 or args.games % 2):
+        ap.error("--paired plays whole pairs: --first and --games must be even")
     if args.tally:
         games: dict[int, str] = {}
+        kinds: set[bool] = set()
         for path in args.tally:
             with open(path, encoding="utf-8") as f:
                 try:
-                    tally(f, games)
+                    tally(f, games, kinds)
                 except ValueError as e:
                     sys.exit(f"{path}: {e}")
         won = [sum(w == k for w in games.values()) for k in "ab-"]
@@ -125,23 +155,31 @@ def main() -> None:
                 spans.append([i, i])
         print("missing:", ", ".join(f"{lo}-{hi}" if hi > lo else str(lo) for lo, hi in spans) or "none")
         print(summary_line(args.a, args.b, len(games), won[0], won[1], won[2]))
+        if True in kinds:
+            print(pair_line(games))
         return
     for s in (args.a, args.b):
         factory(s, 0, args.seconds)  # fail early on a bad spec
     a_won = b_won = drawn = 0
-    tasks = [(args.a, args.b, args.seed, i, args.seconds) for i in range(args.first, args.first + args.games)]
+    winners: dict[int, str] = {}
+    tasks = [(args.a, args.b, args.seed, i, args.seconds, args.paired)
+             for i in range(args.first, args.first + args.games)]
     for r, took in run_parallel(_play, tasks, args.jobs):
         i = r.index
+        winners[i] = r.winner or "-"
         if r.winner == "a":
             a_won += 1
         elif r.winner == "b":
             b_won += 1
         else:
             drawn += 1
-        print(f"game {i}: A {'red' if r.a_is_red else 'white'}, winner {r.winner or '-'}, "
+        pair = f" (pair {i // 2})" if args.paired else ""
+        print(f"game {i}{pair}: A {'red' if r.a_is_red else 'white'}, winner {r.winner or '-'}, "
               f"score {r.red_score}-{r.white_score}, {r.plies} plies, {took:.0f} s; "
               f"running A {a_won} B {b_won} D {drawn}", flush=True)
     print(summary_line(args.a, args.b, a_won + b_won + drawn, a_won, b_won, drawn), flush=True)
+    if args.paired:
+        print(pair_line(winners), flush=True)
 
 
 if __name__ == "__main__":

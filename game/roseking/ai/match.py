@@ -5,6 +5,12 @@ A match of N games between player A (named first) and player B: in game ``i``
 game is reproducible from ``(seed, i)``: the deal and every draw's chance
 outcome come from an engine :class:`~game.roseking.engine.Rng`, and each player gets its
 own seed derived from the same pair. Results are counted per player, not per colour.
+
+A *paired* match (``paired=True``; "duplicate" play, as engine testing plays each opening twice
+with colours reversed) gives games ``2k`` and ``2k + 1`` the same deal and the same stream of
+chance outcomes, so each player meets the other's cards of the pair's first game: the luck of
+the deal cancels within a pair. (The draws stay the same cards until the draw pile is first
+rebuilt from the discard pile, whose order follows the play.)
 """
 
 from __future__ import annotations
@@ -57,9 +63,12 @@ def play_game(red: Player, white: Player, rng: Rng, max_plies: int = 2000) -> St
 
 
 def run_game(a: str, b: str, seed: int, index: int, seconds: float | None,
-             factory: Callable[..., Player] = make_player) -> GameResult:
-    """Play game ``index`` of the match ``a`` vs ``b`` (level names); see the module docstring."""
-    gs = game_seed(seed, index)
+             factory: Callable[..., Player] = make_player, paired: bool = False) -> GameResult:
+    """Play game ``index`` of the match ``a`` vs ``b`` (level names); see the module docstring.
+
+    ``paired``: the deal and chance outcomes of game ``index // 2`` of an unpaired match, for both
+    games of the pair (A is Red in the even one, as always)."""
+    gs = game_seed(seed, index // 2 if paired else index)
     a_is_red = index % 2 == 0
     pa = factory(a, gs ^ 0xA, seconds=seconds)
     pb = factory(b, gs ^ 0xB, seconds=seconds)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from game.roseking.ai.match import summary_line, wilson
+from game.roseking.ai.match import run_game, summary_line, wilson
 from game.cli import main
 from game.roseking.engine import Record
 
@@ -94,3 +95,23 @@ def test_interrupt_prints_the_summary_of_the_games_played(monkeypatch, capsys):
     assert lines[-2] == "interrupted after 2 of 10 games"
     m = LAST.match(lines[-1])
     assert m and m.group(3) == "2"
+
+
+def _draws(record_json: str) -> list[str]:
+    return [m.split()[2] for m in json.loads(record_json)["moves"] if m.split()[1] == "draw"]
+
+
+def test_a_paired_match_repeats_the_deal_and_the_draws_with_colours_reversed():
+    one, two = (run_game("greedy", "random", 7, i, None, paired=True) for i in (0, 1))
+    rec_one, rec_two = json.loads(one.record_json), json.loads(two.record_json)
+    assert one.a_is_red and not two.a_is_red
+    assert (rec_one["red"], rec_two["red"]) == ("greedy", "random")
+    assert rec_one["deal"] == rec_two["deal"]  # A meets B's cards of the first game
+    first, second = _draws(one.record_json), _draws(two.record_json)
+    assert len(first) >= 3 and len(second) >= 3
+    assert first[:3] == second[:3]  # the pile is rebuilt from the discards much later
+    # the next pair has a deal of its own, and unpaired games do not repeat their deal
+    assert json.loads(run_game("greedy", "random", 7, 2, None, paired=True).record_json)["deal"] != rec_one["deal"]
+    unpaired = json.loads(run_game("greedy", "random", 7, 1, None).record_json)
+    assert unpaired["deal"] != rec_one["deal"]
+    assert json.loads(run_game("greedy", "random", 7, 0, None).record_json) | {"date": 0} == rec_one | {"date": 0}

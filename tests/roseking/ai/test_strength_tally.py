@@ -44,3 +44,41 @@ def test_a_game_with_two_winners_is_refused(strength, tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["ai_strength.py", "x", "y", "--tally", str(bad)])
     with pytest.raises(SystemExit, match="bad.log: game 0 has two different winners"):
         strength.main()
+
+
+def paired_line(i: int, winner: str) -> str:
+    return line(i, winner).replace(f"game {i}:", f"game {i} (pair {i // 2}):")
+
+
+def test_paired_logs_add_up_and_say_how_the_pairs_went(strength, tmp_path, monkeypatch, capsys):
+    log = tmp_path / "paired.log"
+    results = "aa" "ab" "bb" "ba" "a"  # pairs 0-3 finished, pair 4 half played
+    log.write_text("".join(paired_line(i, w) for i, w in enumerate(results)))
+    monkeypatch.setattr(sys, "argv", ["ai_strength.py", "x", "y", "--tally", str(log)])
+    strength.main()
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("x vs y: 9 games, x won 5, y won 4, drawn 0;")
+    assert out[2] == "pairs: 4 finished; A won both 1, split 2, B won both 1"
+
+
+def test_paired_and_unpaired_lines_are_not_mixed(strength):
+    with pytest.raises(ValueError, match="mix paired and unpaired"):
+        strength.tally([line(0, "a"), paired_line(1, "a")])
+
+
+@pytest.mark.parametrize("extra", [["--first", "3"], ["--games", "5"]])
+def test_paired_runs_play_whole_pairs(strength, monkeypatch, capsys, extra):
+    monkeypatch.setattr(sys, "argv", ["ai_strength.py", "greedy", "random", "--paired", *extra])
+    with pytest.raises(SystemExit):
+        strength.main()
+    assert "--first and --games must be even" in capsys.readouterr().err
+
+
+def test_a_paired_run_prints_its_pairs(strength, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["ai_strength.py", "greedy", "random", "--paired", "--games", "2", "--first", "4"])
+    strength.main()
+    out = capsys.readouterr().out.splitlines()
+    assert [o.split(":")[0] for o in out[:2]] == ["game 4 (pair 2)", "game 5 (pair 2)"]
+    assert out[2].startswith("greedy vs random: 2 games,")
+    assert out[3].startswith("pairs: 1 finished; ")
+    assert strength.tally(out[:2]).keys() == {4, 5}  # its own lines tally
