@@ -28,8 +28,8 @@ share the deal and the draws with colours reversed, so the luck of the deal canc
 pair and a screening needs fewer games to see a difference. Its game lines say the pair
 (``game 5 (pair 2): ...``), ``--first`` and ``--games`` must be even, and the summary adds how
 the finished pairs went: won by A in both games, split, won by B in both. (The Wilson interval
-treats the games as independent; pairing only makes it wider than need be.) Example (the full
-figure)::
+treats the games as independent, which the two games of a pair are not: read it as a guide, and
+the pairs won in both games as the sign test of a screening.) Example (the full figure)::
 
     nice -n 19 python bench/ai_strength.py 'expectimax-fit#80000' 'mcts-2025#17000' --games 200
 """
