@@ -232,7 +232,7 @@ SHORT_IMPLICIT = 0.7
 #: :class:`~game.roseking.ai.mcts.SearchConfig` ``draw_widening``): a young tree searches fewer
 #: cards of a draw, each deeper. Measured at 0.25 s per move: 35-25 over the same search without
 #: it, and 120-80 over 200 games against the ``hard`` of before issue 16 at 1 s (107-93 without
-#: it; ``docs/ai.md``); at 1 s it is worth nothing (25-25 over 50 paired games), so 1 s and more keep none.
+#: it; ``docs/ai.md``); at 1 s it showed no effect (25-25 over 50 paired games), so 1 s and more keep none.
 SHORT_DRAW_WIDENING = 0.5
 #: A budget under this many seconds per move is short (the default budget is not).
 SHORT_SECONDS = 1.0
