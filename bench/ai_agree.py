@@ -14,7 +14,6 @@ comparisons, with the number of positions where they never agreed. Example::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import itertools
 import sys
 from pathlib import Path
@@ -24,18 +23,11 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from ai import sample_positions  # noqa: E402
-
-
-def _strength_module():
-    spec = importlib.util.spec_from_file_location("ai_strength_bench", HERE / "ai_strength.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from ai_strength import factory  # noqa: E402
 
 
 def choices(spec: str, positions, seeds: int) -> list[list[str]]:
     """``choices[s][p]``: the action (as the move's text) chosen by ``spec`` with seed ``s`` in position ``p``."""
-    factory = _strength_module().factory
     out = []
     for seed in range(seeds):
         row = []

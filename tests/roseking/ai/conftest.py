@@ -1,6 +1,9 @@
-"""Positions built explicitly for the AI tests (forced hero action, a pass)."""
+"""Positions built explicitly for the AI tests (forced hero action, a pass); the bench scripts they test."""
 
 from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +48,26 @@ def after_pass() -> State:
     assert s.passed() and str(s.turn) == "red"
     assert not s.has_legal_move(s.turn.other)
     return s
+
+
+BENCH = Path(__file__).resolve().parents[3] / "bench"
+
+
+def load_bench(name: str):
+    """The script ``bench/NAME.py`` as a module (the bench folder is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def strength():
+    """``bench/ai_strength.py``."""
+    return load_bench("ai_strength")
+
+
+@pytest.fixture(scope="module")
+def agree():
+    """``bench/ai_agree.py``."""
+    return load_bench("ai_agree")

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[3] / "bench" / "ai_agree.py"
-
-
-@pytest.fixture(scope="module")
-def agree():
-    spec = importlib.util.spec_from_file_location("ai_agree_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_agreement_counts_each_comparison_once(agree):

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[3] / "bench" / "ai_strength.py"
-
-
-@pytest.fixture(scope="module")
-def strength():
-    spec = importlib.util.spec_from_file_location("ai_strength_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def line(i: int, winner: str) -> str:
