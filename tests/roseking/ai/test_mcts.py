@@ -8,7 +8,7 @@ import pytest
 
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig, _Node, find_subtree
-from game.roseking.ai.players import HardPlayer, MctsBaselinePlayer
+from game.roseking.ai.players import ExpertPlayer, HardPlayer, MctsBaselinePlayer
 from game.roseking.engine import CARDS, DRAW, Rng, State
 
 
@@ -153,6 +153,9 @@ def test_hard_and_expert_search_with_reuse_and_implicit_values_medium_and_the_20
     for level in ("hard", "expert"):
         cfg = make_player(level, 1).config
         assert (cfg.reuse, cfg.implicit, cfg.implicit_weights) == (True, LEVEL_MCTS["implicit"], EVAL_WEIGHTS)
+    # expert values a leaf by a playout to the end of the game, hard by 8 plies and the evaluation
+    assert make_player("hard", 1).config.cutoff == 8 and make_player("expert", 1).config.cutoff is None
+    assert ExpertPlayer(1, cutoff=8).config.cutoff == 8  # a knob overrides it
     for level in ("mcts-2025", "medium"):  # the plain MCTS
         old = make_player(level, 1).config
         assert (old.reuse, old.implicit, old.implicit_weights) == (False, 0.0, None)
