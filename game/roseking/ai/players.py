@@ -281,17 +281,18 @@ class HardPlayer(SearchPlayer):
 
 #: The MCTS of the ``expert`` level (issue 16, thirteenth session): that of ``hard``, but a leaf is
 #: valued by a playout to the end of the game (``cutoff`` None) instead of 8 plies and the
-#: evaluation. A costlier judgement, about 40 % of hard's iterations a second, which ``hard``
-#: cannot afford in its one second: with three times hard's time, three times the iterations of
-#: hard's own search chose as ``hard`` in 95 % of sampled positions and won 24 of 46 games, while
-#: this search beat ``hard`` in its screening (``docs/ai.md``, "A judgement of its own").
+#: evaluation: a costlier judgement (about 0.4 times the iterations a second) that ``hard`` cannot
+#: afford in its one second. Three seconds of hard's own search chose as ``hard`` in 95 % of sampled
+#: positions and won 24 of 46 games against it; this search won 27 of 40 (20 duplicate pairs) at
+#: equal time (``docs/ai.md``, "A judgement of its own").
 EXPERT_MCTS: dict = {**LEVEL_MCTS, "cutoff": None}
 
 
 class ExpertPlayer(HardPlayer):
     """The ``expert`` level: the MCTS of :data:`EXPERT_MCTS` (``hard``'s, with playouts to the end
     of the game) at three times the budget (default 3 s per move; an iteration budget is also
-    tripled, so ``expert#6000`` in ``bench/ai_strength.py`` is its 3 s on the reference machine)."""
+    tripled: ``expert#6000`` in ``bench/ai_strength.py``, 18,000 iterations, is the calibrated
+    3 s, as ``hard#15000`` is hard's second)."""
 
     name = "expert"
     level_config = EXPERT_MCTS

@@ -198,6 +198,23 @@ def test_the_play_of_the_measured_searches_is_pinned():
     assert digest.hexdigest()[:16] == PLAY_DIGEST
 
 
+#: Digest of expert's play (playouts to the end of the game), checked as :data:`PLAY_DIGEST` is:
+#: its figure in ``docs/ai.md`` was measured with exactly this play.
+EXPERT_PLAY_DIGEST = "a50c48bb611f6c34"
+
+
+def test_the_play_of_expert_is_pinned():
+    import hashlib
+
+    digest = hashlib.sha256()
+    for seed in range(4):
+        s = _midgame(seed, 15 + 12 * seed)
+        expert = ExpertPlayer(seed=seed, seconds=None, iterations=400)  # 1,200 iterations
+        m = expert.choose(s)
+        digest.update(repr((m, sorted(expert.last.visits.items()), round(expert.last.value, 12))).encode())
+    assert digest.hexdigest()[:16] == EXPERT_PLAY_DIGEST
+
+
 def test_a_draw_is_valued_over_every_card_of_the_pile_with_expect_draws():
     from game.roseking.ai.expectimax import EVAL_WEIGHTS, fitted_draw_values, fitted_value
 
