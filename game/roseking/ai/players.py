@@ -283,8 +283,8 @@ class HardPlayer(SearchPlayer):
 #: valued by a playout to the end of the game (``cutoff`` None) instead of 8 plies and the
 #: evaluation: a costlier judgement (about 0.4 times the iterations a second) that ``hard`` cannot
 #: afford in its one second. Three seconds of hard's own search chose as ``hard`` in 95 % of sampled
-#: positions and won 24 of 46 games against it; this search won 27 of 40 (20 duplicate pairs) at
-#: equal time (``docs/ai.md``, "A judgement of its own").
+#: positions and won 24 of 46 games against it; this search won its screening, 27 of 40 (20
+#: duplicate pairs) at equal time. Its figure against ``hard``: ``docs/ai.md``, "A judgement of its own".
 EXPERT_MCTS: dict = {**LEVEL_MCTS, "cutoff": None}
 
 
