@@ -8,7 +8,7 @@ of its own runs with different seeds agree (the search's noise), and for each pa
 often their runs agree (every seed of one against every seed of the other), as a share of the
 comparisons, with the number of positions where they never agreed. Example::
 
-    nice -n 19 python bench/ai_agree.py 'hard#15000' 'expert#15000' --positions 30 --seeds 2
+    nice -n 19 python bench/ai_agree.py 'hard#15000' 'expert#6000' --positions 30 --seeds 2
 """
 
 from __future__ import annotations
