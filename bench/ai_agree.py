@@ -41,17 +41,10 @@ def choices(spec: str, positions, seeds: int) -> list[list[str]]:
 def agreement(x: list[list[str]], y: list[list[str]], same: bool) -> tuple[float, int]:
     """(share of (seed, seed, position) comparisons that agree, positions with no agreement);
     ``same``: ``x`` is ``y``, so a seed is never compared with itself."""
-    pairs = (itertools.combinations(range(len(x)), 2) if same
-             else itertools.product(range(len(x)), range(len(y))))
-    pairs = list(pairs)
-    hits = total = 0
-    never = 0
-    for p in range(len(x[0])):
-        agree = sum(x[i][p] == y[j][p] for i, j in pairs)
-        hits += agree
-        total += len(pairs)
-        never += agree == 0
-    return hits / total, never
+    pairs = list(itertools.combinations(range(len(x)), 2) if same
+                 else itertools.product(range(len(x)), range(len(y))))
+    agrees = [sum(x[i][p] == y[j][p] for i, j in pairs) for p in range(len(x[0]))]
+    return sum(agrees) / (len(pairs) * len(agrees)), agrees.count(0)
 
 
 def main() -> None:
