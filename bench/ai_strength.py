@@ -17,7 +17,8 @@ A player is ``LEVEL[#N][,knob=value...]``:
 ``--first K --games N`` plays games K..K+N-1 (to split a figure over machines or resume it);
 ``--jobs J`` plays J games at once, one process each. ``--tally LOG...`` plays nothing: it adds
 up the game lines of earlier runs' logs of the same pairing (each game once) and prints the
-summary line and the games missing below the highest index.
+summary line and the games missing below the highest index (from ``--first`` on, for a figure
+that does not start at game 0).
 
 Colours alternate (A is Red in even games); game ``i`` of seed ``s`` is the same deal
 and the same chance outcomes as in ``rose-king match --seed s``. Prints one line per
@@ -146,7 +147,7 @@ def main() -> None:
                 except ValueError as e:
                     sys.exit(f"{path}: {e}")
         won = [sum(w == k for w in games.values()) for k in "ab-"]
-        missing = sorted(set(range(max(games, default=-1) + 1)) - set(games))
+        missing = sorted(set(range(args.first, max(games, default=-1) + 1)) - set(games))
         spans: list[list[int]] = []
         for i in missing:  # as ranges: "3, 40-47"
             if spans and spans[-1][1] == i - 1:

@@ -24,6 +24,16 @@ def test_logs_of_one_pairing_add_up_with_the_missing_games_named(strength, tmp_p
     assert out[1].startswith("hard#15000 vs medium#20000: 6 games, hard#15000 won 4, medium#20000 won 1, drawn 1;")
 
 
+
+def test_a_figure_that_starts_later_names_only_its_own_missing_games(strength, tmp_path, monkeypatch, capsys):
+    log = tmp_path / "late.log"
+    log.write_text(line(40, "a") + line(41, "b") + line(43, "a"))
+    monkeypatch.setattr(sys, "argv", ["ai_strength.py", "x", "y", "--first", "40", "--tally", str(log)])
+    strength.main()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "missing: 42"
+    assert out[1].startswith("x vs y: 3 games, x won 2, y won 1, drawn 0;")
+
 def test_a_game_with_two_winners_is_refused(strength, tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="game 1 has two different winners"):
         strength.tally([line(1, "a"), line(1, "b")])
