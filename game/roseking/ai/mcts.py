@@ -123,6 +123,12 @@ class SearchConfig:
       the draw holds fewer than ``draw_widening * sqrt(n + 1)`` cards, and otherwise one of the
       cards it holds, uniformly (the pile's cards are equally likely), so a draw holds at most
       ``1 + draw_widening * sqrt(n)`` cards and each is searched deeper.
+    - ``rollout_mix`` (0: off; needs ``cutoff``): a playout that reaches the cutoff unfinished
+      takes the evaluation there and then plays on to the end of the game; the leaf's value is
+      ``(1 - rollout_mix) * evaluation + rollout_mix * result``, the mixed leaf value of AlphaGo
+      (Silver et al., "Mastering the game of Go with deep neural networks and tree search", 2016,
+      mixing parameter lambda): the evaluation's bias and the playout's noise, each tempered by
+      the other. 1 values a leaf exactly as ``cutoff`` None does (the same random numbers).
     """
 
     seconds: float | None = 1.0
@@ -140,6 +146,7 @@ class SearchConfig:
     expand_all: bool = False
     expect_draws: bool = False
     draw_widening: float = 0.0
+    rollout_mix: float = 0.0
 
 
 @dataclass
@@ -180,8 +187,14 @@ class MCTS:
             K.playout(st, self.rng, cfg.eps, max_plies=cfg.cutoff)
             if not st[K.OVER]:
                 if cfg.leaf_weights is not None:
-                    return win_chance(fitted_value(st, 0, cfg.leaf_weights))
-                return _sigmoid(K.evaluate(st, 0))
+                    value = win_chance(fitted_value(st, 0, cfg.leaf_weights))
+                else:
+                    value = _sigmoid(K.evaluate(st, 0))
+                mix = cfg.rollout_mix
+                if not mix:
+                    return value
+                K.playout(st, self.rng, cfg.eps)  # on to the end: the same random numbers as one playout
+                return (1.0 - mix) * value + mix * self._terminal_value_red(st)
         return self._terminal_value_red(st)
 
     def _prior(self, st: list[int], mover: int) -> float:

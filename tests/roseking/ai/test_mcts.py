@@ -273,3 +273,29 @@ def test_draw_widening_holds_a_draw_to_fewer_cards_the_fewer_its_visits():
     assert busy(held[dw]) and busy(held[0.0])
     # without it a well-visited draw holds more cards than the bound lets in
     assert max(busy(held[0.0])) > max(busy(held[dw]))
+
+
+def test_rollout_mix_blends_the_evaluation_at_the_cutoff_with_the_playouts_result():
+    from game.roseking.ai.mcts import _sigmoid
+
+    for seed in range(5):
+        st = K.from_state(_midgame(seed, 12 + 5 * seed))
+        # the two parts, each with the random numbers the mixed leaf uses: 8 plies, then on to the end
+        s8 = st[:]
+        K.playout(s8, Random(seed), 0.1, max_plies=8)
+        assert not s8[K.OVER]
+        evaluation = _sigmoid(K.evaluate(s8, 0))
+        whole = st[:]
+        K.playout(whole, Random(seed), 0.1)  # one playout to the end draws the same numbers as 8 plies + the rest
+        search = MCTS(SearchConfig(seconds=None, iterations=1, cutoff=8, rollout_mix=0.25), Random(seed))
+        mixed = search._value_red(st[:])
+        result = search._terminal_value_red(whole)
+        assert mixed == pytest.approx(0.75 * evaluation + 0.25 * result)
+        plain = MCTS(SearchConfig(seconds=None, iterations=1, cutoff=8), Random(seed))._value_red(st[:])
+        assert plain == pytest.approx(evaluation)  # off: the evaluation at the cutoff alone
+    # all the weight on the result: exactly the search with playouts to the end (the same choices
+    # and visits), so the mix changes the value of a leaf and nothing else
+    st = K.from_state(_midgame(7))
+    full = MCTS(SearchConfig(seconds=None, iterations=600, cutoff=None), Random(3)).search(st)
+    one = MCTS(SearchConfig(seconds=None, iterations=600, cutoff=8, rollout_mix=1.0), Random(3)).search(st)
+    assert (one.action, one.visits, one.value) == (full.action, full.visits, pytest.approx(full.value))
