@@ -1170,7 +1170,6 @@ class RoyalsSession(Mailbox):
             return
         if not self._turn_dirty and not any(f.done() for f in self._thinking.values()):
             return  # nothing changed since the last look: no Turn (and Observation) built
-        self._turn_dirty = False
         for seat, fut in list(self._thinking.items()):
             if not fut.done():
                 continue
@@ -1183,6 +1182,7 @@ class RoyalsSession(Mailbox):
                 return
             self._match_events(events)
         turn = m.turn()
+        self._turn_dirty = False  # this look saw every change so far, the decisions above included
         if turn is None or not turn.computer or turn.seat in self._thinking:
             return
         player = self._players.get(turn.seat)

@@ -751,7 +751,8 @@ def test_an_idle_session_does_no_work_between_ticks(sessions):
     no Turn built for the computers (it was 8 % of a core before; figures: quiet when idle)."""
     host = sessions("host", "Ann", seats=2, computers={2: "easy"}, port=0, seed=13)
     host.start()
-    wait_until(host, lambda: host.my_turn)
+    # our turn, and the host's thread has had its one look at whose turn it is since the last change
+    wait_until(host, lambda: host.my_turn and not host._turn_dirty)
     calls = {"refresh": 0, "turn": 0}
     match = host._match
     real_refresh, real_turn = host._refresh, match.turn
