@@ -7,6 +7,8 @@ yet (the decision to draw, before chance supplies the card) is ``"red draw"``.
 
 from __future__ import annotations
 
+from game.errors import IllegalMoveError, InvalidMoveError  # noqa: F401 (re-exported)
+
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
@@ -54,12 +56,8 @@ PLAY, HERO, DRAW = Kind.PLAY, Kind.HERO, Kind.DRAW
 _KINDS = {"play": PLAY, "hero": HERO, "draw": DRAW}
 
 
-class InvalidMoveError(ValueError):
-    """Move text that cannot be parsed at all (bad colour, action or card name)."""
-
-
-class IllegalMoveError(ValueError):
-    """A well-formed move that the rules do not allow in the position; the message says why."""
+# InvalidMoveError (text that cannot be parsed) and IllegalMoveError (a move the rules refuse,
+# carrying the kernel's reason code) are the errors both games share (game/errors.py).
 
 
 @dataclass(frozen=True, slots=True)
