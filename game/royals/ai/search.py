@@ -20,13 +20,13 @@ from dataclasses import dataclass
 
 from game.rng import Rng
 
-from ..engine.actions import EXECUTE, PLAY, STEAL, Action
-from ..engine.cards import ALL_CARDS_MASK, BEGGAR, CARDS, EXECUTIONER, RANK_OF, THIEF
-from ..engine.state import Observation, Phase, State, _trick_winner
+from ..engine import kernel as K
+from ..engine.actions import PLAY, STEAL, Action
+from ..engine.cards import ALL_CARDS_MASK, BEGGAR, CARDS, RANK_OF, THIEF
+from ..engine.state import Observation, Phase, State, key_action
 
-_STEAL_NONE = 40
-_STEAL = 40  # + target seat
-_EXEC = 50   # + card
+_trick_winner = K.trick_winner
+_STEAL_NONE, _STEAL, _EXEC = K.STEAL_NONE, K.STEAL, K.EXECUTE
 
 
 def _bits(mask: int) -> list[int]:
@@ -130,46 +130,23 @@ def determinize(obs: Observation, rng: Rng) -> State:
 
 
 def legal_keys(s: State) -> list[int]:
-    """The decisions at ``s`` as small ints: a card index to play, 40 (steal none) / 40 + seat
-    (steal), 50 + card (execute)."""
-    p = s.phase
-    if p is Phase.PLAY:
-        return _bits(s.legal_plays())
-    if p is Phase.STEAL:
-        me = s.to_act
-        return [_STEAL_NONE] + [_STEAL + t for t in range(1, s.players + 1) if t != me and s.hands[t - 1]]
-    if p is Phase.EXECUTE:
-        return [_EXEC + c for _, c in s.trick if c != EXECUTIONER]
-    return []
+    """The decisions at ``s`` as the kernel's keys (:func:`game.royals.engine.kernel.decision_keys`):
+    a card index to play, 40 (steal none) / 40 + seat (steal), 50 + card (execute)."""
+    return K.decision_keys(s)
 
 
 def apply_key(s: State, key: int, rng: Rng) -> None:
     """Apply a decision key (see :func:`legal_keys`) to an untracked state; a steal's card is
     drawn uniformly from the robbed hand with ``rng`` (the chance outcome)."""
-    if key < 36:
-        s._play(s.to_act, key)
-    elif key == _STEAL_NONE:
-        s._after_thief()
-    elif key < _EXEC:
-        t = key - _STEAL
-        cards = _bits(s.hands[t - 1])
-        s._steal(s.to_act, t, cards[rng.randbelow(len(cards))])
-    else:
-        s._execute(key - _EXEC)
-
-
-def key_action(seat: int, key: int) -> Action:
-    """The :class:`Action` of a decision key (a steal without its card)."""
-    if key < 36:
-        return Action(PLAY, seat, card=CARDS[key])
-    if key == _STEAL_NONE:
-        return Action(STEAL, seat)
-    if key < _EXEC:
-        return Action(STEAL, seat, target=key - _STEAL)
-    return Action(EXECUTE, seat, card=CARDS[key - _EXEC])
+    card = -1
+    if _STEAL < key < _EXEC:
+        cards = _bits(s.hands[key - _STEAL - 1])
+        card = cards[rng.randbelow(len(cards))]
+    K.apply_key(s, key, card)
 
 
 def action_key(a: Action) -> int:
+    """The kernel's key of a decision :class:`Action` (a steal's card is ignored)."""
     if a.kind is PLAY:
         return a.card.index  # type: ignore[union-attr]
     if a.kind is STEAL:
@@ -328,7 +305,7 @@ class ISMCTS:
                         c = cards[rng.randbelow(len(cards))]
                     else:
                         c = playout_card(d, cards)
-                    d._play(d.to_act, c)
+                    K.play(d, d.to_act, c)
                 else:
                     keys = legal_keys(d)
                     apply_key(d, keys[rng.randbelow(len(keys))], rng)

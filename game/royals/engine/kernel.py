@@ -157,6 +157,16 @@ def trick_winner(trick: Sequence[tuple[int, int]], led: int, revolution: bool) -
     return best_seat
 
 
+def revolution_after(cards: int, revolution: bool) -> bool:
+    """Ruling 7 (3)-(4): whether the order is reversed after a trick still holding the card
+    set ``cards``: Rebels start (or keep) a revolution, then a Prince ends one in force."""
+    if (cards >> REBELS) & 1:
+        revolution = True
+    if revolution and cards & _PRINCES_BITS:
+        revolution = False
+    return revolution
+
+
 def points(mask: int) -> int:
     """Sum of the points of a card set (ruling 2)."""
     total = 0
@@ -282,10 +292,7 @@ def finish_trick(s) -> None:
     trick = s.trick
     for _, c in trick:
         cards |= 1 << c
-    if (cards >> REBELS) & 1:
-        s.revolution = True
-    if s.revolution and cards & _PRINCES_BITS:
-        s.revolution = False
+    s.revolution = revolution_after(cards, s.revolution)
     winner = trick_winner(trick, s.led, s.revolution)
     if winner:
         s.loot[winner - 1] |= cards
@@ -318,5 +325,5 @@ def apply_key(s, key: int, card: int = -1) -> None:
 
 
 __all__ = ["Phase", "STEAL_NONE", "STEAL", "EXECUTE", "TEXTS", "reason", "playable", "play_refusal", "steal_targets",
-           "victims", "trick_winner", "points", "decision_keys", "play", "choose_target", "steal", "after_thief",
+           "victims", "trick_winner", "revolution_after", "points", "decision_keys", "play", "choose_target", "steal", "after_thief",
            "execute", "finish_trick", "apply_key"]

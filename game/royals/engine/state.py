@@ -25,7 +25,7 @@ from game.errors import Reason
 import game.royals.engine.kernel as K
 from .actions import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError,
                       InvalidMoveError)
-from .cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, RANK_MASK, Card, Rank, cards_of, iter_bits
+from .cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, Card, Rank, cards_of, iter_bits
 from .kernel import Phase, reason
 
 #: Players -> (cards dealt to each seat, cards kept in hand, cards set aside) (ruling 4).

@@ -38,7 +38,7 @@ from game.errors import Reason
 
 import game.royals.engine.kernel as K
 from .actions import DEAL, KEEP, PILE, PLAY, START, STEAL, Action
-from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, RANK_MASK, RANK_OF, THIEF, Card, Rank, cards_of, iter_bits
+from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, RANK_MASK, RANK_OF, THIEF, Card, cards_of, iter_bits
 from .state import SETUP, Observation, Phase, State
 
 __all__ = ["SeatView", "ViewError"]
