@@ -9,11 +9,13 @@ chosen by search instead of the greedy's rules.
 - **Hand choice by search** (:func:`choose_keep`). The candidates are the greedy's hand
   (:func:`~.players.decide_keep`) and every hand one exchange away from it between its
   ``SWAP`` weakest kept cards and the ``SWAP`` strongest cards it would lay on its pile. Each
-  *batch* deals the cards this seat has not seen at random to the other seats (and the
-  aside), lets them keep by the greedy's rules, shuffles every pile and plays the round out
-  with the playout policy, once per surviving candidate on the same deal and pile orders
-  (common random numbers); after each round of batches the worse half of the candidates is
-  dropped (successive halving) until the budget is spent. The greedy's hand wins ties.
+  simulated round deals the cards this seat has not seen at random to the other seats (and
+  the aside), lets them keep by the greedy's rules, shuffles every pile and plays the round
+  out with the playout policy, once with the greedy's hand and once per surviving candidate
+  on the same deal and pile orders (common random numbers: each candidate gets a paired
+  gain over the greedy's hand); every 8 rounds the worse half of the candidates is dropped
+  (successive halving) until the budget is spent. A candidate replaces the greedy's hand
+  only when its paired gain is clearly positive (t statistic above ``T_KEEP``).
 - Play decisions: the ISMCTS of :mod:`.search` (its determinizations, one tree with
   availability counts, UCB1 c = 0.7, playouts to the round's end, the same rewards).
 
@@ -30,7 +32,7 @@ from game.rng import Rng
 
 from ..engine import kernel as K
 from ..engine.actions import Action
-from ..engine.cards import BEGGAR, CARDS, NUM_CARDS, RANKED_MASK, THIEF
+from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANKED_MASK, REBELS
 from ..engine.state import SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
 from .search import Node, SearchResult, determinize, rewards
@@ -38,6 +40,12 @@ from .search import Node, SearchResult, determinize, rewards
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
 SWAP = 4
+#: A candidate hand replaces the greedy's only when its paired gain has a t statistic above this.
+T_KEEP = 2.0
+
+
+#: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
+_PLAIN_MASK = RANKED_MASK & ~sum(1 << c for c in (*PRINCES, REBELS, *(g for g in GUILDMASTER if g >= 0)))
 
 
 class _Rand(random.Random):
@@ -56,7 +64,7 @@ def _pick(mask: int, r: float) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25) -> None:
+def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool = False) -> None:
     """Play ``d`` (untracked) to the end of round ``rnd``: a follower wins the trick with its
     weakest card that takes it, else dumps the Beggar on an opponent, else throws its weakest
     card (the weakest too when its side already wins); a lead, and ``noise`` of all decisions,
@@ -70,8 +78,17 @@ def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25) -> None:
             seat = d.to_act
             trick = d.trick
             legal = K.playable(d.hands[seat - 1], d.led, bool(d.trick_plays))
-            if legal & (legal - 1) == 0 or not trick or random_() < noise:
+            if legal & (legal - 1) == 0 or random_() < noise:
                 play(d, seat, _pick(legal, random_()))
+                continue
+            if not trick:
+                plain = legal & _PLAIN_MASK
+                if not low_lead or not plain:
+                    play(d, seat, _pick(legal, random_()))
+                elif d.revolution:  # the weakest plain card leads
+                    play(d, seat, (plain & -plain).bit_length() - 1)
+                else:
+                    play(d, seat, plain.bit_length() - 1)
                 continue
             ranked = legal & RANKED_MASK
             if not ranked:
@@ -128,7 +145,7 @@ class ISMCTS:
     WALL_CAP = 1.0
 
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
-                 c: float = 0.7, noise: float = 0.25, keep_search: bool = True) -> None:
+                 c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
@@ -137,6 +154,7 @@ class ISMCTS:
         self.c = c
         self.noise = noise
         self.keep_search = keep_search
+        self.low_lead = low_lead
 
     def _deadlines(self, t0: float, c0: float) -> tuple[float | None, float | None]:
         if self.seconds is None:
@@ -201,7 +219,7 @@ class ISMCTS:
                 node = children[best_k]
                 _apply(d, best_k, random_)
                 path.append((node, seat))
-            playout(d, rnd, rand, noise)
+            playout(d, rnd, rand, noise, self.low_lead)
             r = rewards(d)
             for ch, seat in path:
                 ch.visits += 1
@@ -224,36 +242,39 @@ class ISMCTS:
         rand = _Rand(self.rng.next_u32())
         deadline, wall_deadline = self._deadlines(t0, c0)
         clock, wall = time.process_time, time.perf_counter
-        totals = [0.0] * len(cands)
-        alive = list(range(len(cands)))
+        m = len(cands)
+        diff = [0.0] * m   # sums of (candidate - greedy's hand) on the same simulated rounds
+        diff2 = [0.0] * m
+        count = [0] * m
+        alive = list(range(1, m))
         sims = 0
-        per_round = 4
         cap = self.iterations
-        while len(alive) > 1:
-            done = False
-            for _ in range(per_round):
-                if cap is not None and sims >= cap:
-                    done = True
-                    break
-                if deadline is not None and sims and (clock() >= deadline or wall() >= wall_deadline):  # type: ignore[operator]
-                    done = True
-                    break
-                deal = _sample_deal(obs, rand)
-                seed = rand.random()
-                for i in alive:
-                    totals[i] += _simulate(obs, deal, cands[i], seed)
-                sims += 1
-            if done:
+        while alive:
+            if cap is not None and sims >= cap:
                 break
-            if deadline is not None:  # halve when a good share of the time is spent
-                spent = (clock() - c0) / self.seconds  # type: ignore[operator]
-                keep_n = max(2, min(len(alive), int(len(cands) * (1 - spent) ** 2) + 1))
-            else:
-                keep_n = max(1, len(alive) // 2) if sims % 16 == 0 else len(alive)
-            alive.sort(key=lambda i: (-totals[i], i))
-            alive = alive[:keep_n]
-        best = max(alive, key=lambda i: (totals[i], -i))
-        visits = {str(cands[i]): round(totals[i], 3) for i in range(len(cands))}
+            if deadline is not None and sims and (clock() >= deadline or wall() >= wall_deadline):  # type: ignore[operator]
+                break
+            deal = _sample_deal(obs, rand)
+            seed = rand.random()
+            base = _simulate(obs, deal, greedy, seed)
+            for i in alive:
+                x = _simulate(obs, deal, cands[i], seed) - base
+                diff[i] += x
+                diff2[i] += x * x
+                count[i] += 1
+            sims += 1
+            if sims % 8 == 0 and len(alive) > 2:  # successive halving: drop the worse half
+                alive.sort(key=lambda i: (-diff[i] / count[i], i))
+                alive = alive[:max(2, len(alive) // 2)]
+        best, best_t = 0, T_KEEP
+        for i in range(1, m):
+            if count[i] > 1:
+                mean = diff[i] / count[i]
+                var = max(diff2[i] / count[i] - mean * mean, 1e-12)
+                t_stat = mean / math.sqrt(var / count[i])
+                if t_stat > best_t:
+                    best, best_t = i, t_stat
+        visits = {str(cands[i]): count[i] for i in range(1, m)}
         return SearchResult(cands[best], sims, time.perf_counter() - t0, time.process_time() - c0, visits)  # type: ignore[arg-type]
 
 
