@@ -27,21 +27,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.royals.ai.levels import make_player  # noqa: E402
-from game.royals.engine import Action, Phase, Record, Rng, State, status_line  # noqa: E402
+from game.royals.engine import Phase, Record, Rng, State, status_line  # noqa: E402
 from tests.royals import reference  # noqa: E402
+from tests.royals.helpers import random_action  # noqa: E402
 
 CONFIGS = ((2, False), (3, False), (4, False), (4, True))
-
-
-def random_action(s: State, rng: Rng) -> Action:
-    ev = s.chance()
-    if ev is not None:
-        return ev.sample(rng)
-    if s.phase is Phase.KEEP:
-        cards = list(s.observation(s.to_act).dealt)
-        rng.shuffle(cards)
-        return Action.keep(s.to_act, cards[:s.hand_size()])
-    return rng.choice(s.legal_actions())
 
 
 def make_records(n: int, seed: int = 2026) -> list[dict]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from game.royals.engine import CARDS, Action, Phase, Record, RecordError, Rng, State, status_line
 
 from . import reference as R
+from .helpers import corrupt, random_action
 
 CONFIGS = [(2, False), (3, False), (4, False), (4, True)]
 matches = st.tuples(st.integers(0, 2**32 - 1), st.sampled_from(CONFIGS))
@@ -46,17 +47,6 @@ def probe_texts(players: int) -> list[str]:
             out.append(f"{seat} steal {t}")
             out += [f"{seat} steal {t} {c.name}" for c in CARDS[::3]]
     return out
-
-
-def random_action(s: State, rng: Rng) -> Action:
-    ev = s.chance()
-    if ev is not None:
-        return ev.sample(rng)
-    if s.phase is Phase.KEEP:
-        cards = list(s.observation(s.to_act).dealt)
-        rng.shuffle(cards)
-        return Action.keep(s.to_act, cards[:s.hand_size()])
-    return rng.choice(s.legal_actions())
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -109,24 +99,7 @@ def test_records_get_the_same_verdict_from_both_engines(match):
     rng = Rng(seed ^ 77)
     for k in range(16):
         c = json.loads(json.dumps(d))
-        rnd = c["rounds"][rng.randbelow(len(c["rounds"]))]
-        acts = rnd["actions"]
-        j = rng.randbelow(len(acts))
-        what = k % 5
-        if what == 0:
-            parts = acts[j].split(" ")
-            parts[-1] = CARDS[rng.randbelow(36)].name
-            acts[j] = " ".join(parts)
-        elif what == 1:
-            del acts[j]
-        elif what == 2:
-            acts.insert(j, acts[j])
-        elif what == 3:
-            del acts[j:]
-            c.pop("result")
-        else:
-            a, b = rng.randbelow(players), rng.randbelow(players)
-            rnd["hand"][a], rnd["pile"][b] = rnd["pile"][b], rnd["hand"][a]
+        corrupt(c, rng, k % 5)
         mine, ref = engine_verdict(c), R.validate(c)
         assert mine.startswith("error") == ref.startswith("error"), (mine, ref)
         if not ref.startswith("error"):

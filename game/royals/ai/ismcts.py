@@ -35,7 +35,7 @@ from ..engine.actions import Action
 from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANKED_MASK, REBELS
 from ..engine.state import SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
-from .search import Node, SearchResult, determinize, rewards
+from .search import Node, SearchResult, descend, determinize, rewards
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -171,12 +171,15 @@ class ISMCTS:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
         rand = _Rand(self.rng.next_u32())
         random_ = rand.random
+        randbelow = rand.randbelow
+
+        def apply(d: State, key: int) -> None:
+            _apply(d, key, random_)
         deadline, wall_deadline = self._deadlines(t0, c0)
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         root = Node()
         rnd = obs.round
-        log, sqrt = math.log, math.sqrt
         cexp = self.c
         noise = self.noise
         longest = 0.0
@@ -191,34 +194,7 @@ class ISMCTS:
             start = clock() if deadline is not None else 0.0
             it += 1
             d = determinize(obs, rand)
-            node = root
-            path: list[tuple[Node, int]] = []
-            while d.round == rnd and (d.phase is _PLAY or d.phase is _STEAL or d.phase is _EXECUTE):
-                keys = K.decision_keys(d)
-                seat = d.to_act
-                children = node.children
-                untried = [k for k in keys if k not in children]
-                for k in keys:
-                    ch = children.get(k)
-                    if ch is not None:
-                        ch.avail += 1
-                if untried:
-                    k = untried[int(random_() * len(untried))]
-                    ch = Node()
-                    ch.avail = 1
-                    children[k] = ch
-                    _apply(d, k, random_)
-                    path.append((ch, seat))
-                    break
-                best, best_k = -1.0, keys[0]
-                for k in keys:
-                    ch = children[k]
-                    v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
-                    if v > best:
-                        best, best_k = v, k
-                node = children[best_k]
-                _apply(d, best_k, random_)
-                path.append((node, seat))
+            path = descend(root, d, rnd, cexp, randbelow, apply)
             playout(d, rnd, rand, noise, self.low_lead)
             r = rewards(d)
             for ch, seat in path:

@@ -27,6 +27,7 @@ from ..engine.state import Observation, Phase, State, key_action
 
 _trick_winner = K.trick_winner
 _STEAL_NONE, _STEAL, _EXEC = K.STEAL_NONE, K.STEAL, K.EXECUTE
+_DECISIONS = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
 
 
 def _bits(mask: int) -> list[int]:
@@ -201,6 +202,43 @@ def playout_card(d: State, cards: list[int]) -> int:
     return weakest
 
 
+def descend(root: "Node", d: State, rnd: int, cexp: float, randbelow, apply) -> list[tuple["Node", int]]:
+    """Selection and expansion of one ISMCTS iteration in determinization ``d``: from ``root``
+    down the decisions legal in ``d`` (UCB1 with availability counts, exploration ``cexp``)
+    until a decision never tried here is added (chosen by ``randbelow(n)``) or round ``rnd``
+    ends. ``apply(d, key)`` applies a key. Returns the path: (child, seat that chose it)."""
+    node = root
+    path: list[tuple[Node, int]] = []
+    log, sqrt = math.log, math.sqrt
+    while d.round == rnd and d.phase in _DECISIONS:
+        keys = K.decision_keys(d)
+        seat = d.to_act
+        children = node.children
+        untried = [k for k in keys if k not in children]
+        for k in keys:
+            ch = children.get(k)
+            if ch is not None:
+                ch.avail += 1
+        if untried:
+            k = untried[randbelow(len(untried))]
+            ch = Node()
+            ch.avail = 1
+            children[k] = ch
+            apply(d, k)
+            path.append((ch, seat))
+            break
+        best, best_k = -1.0, keys[0]
+        for k in keys:
+            ch = children[k]
+            v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
+            if v > best:
+                best, best_k = v, k
+        node = children[best_k]
+        apply(d, best_k)
+        path.append((node, seat))
+    return path
+
+
 class Node:
     __slots__ = ("children", "visits", "total", "avail")
 
@@ -259,7 +297,6 @@ class ISMCTS:
         limit = self.iterations
         it = 0
         rnd = obs.round
-        log, sqrt = math.log, math.sqrt
         cexp = self.c
         while True:
             if limit is not None and it >= limit:
@@ -268,35 +305,7 @@ class ISMCTS:
                 break
             it += 1
             d = determinize(obs, rng)
-            node = root
-            path: list[tuple[Node, int]] = []  # (child, seat that chose it)
-            # selection / expansion
-            while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
-                keys = legal_keys(d)
-                seat = d.to_act
-                children = node.children
-                untried = [k for k in keys if k not in children]
-                for k in keys:
-                    ch = children.get(k)
-                    if ch is not None:
-                        ch.avail += 1
-                if untried:
-                    k = untried[rng.randbelow(len(untried))]
-                    ch = Node()
-                    ch.avail = 1
-                    children[k] = ch
-                    apply_key(d, k, rng)
-                    path.append((ch, seat))
-                    break
-                best, best_k = -1.0, keys[0]
-                for k in keys:
-                    ch = children[k]
-                    v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
-                    if v > best:
-                        best, best_k = v, k
-                node = children[best_k]
-                apply_key(d, best_k, rng)
-                path.append((node, seat))
+            path = descend(root, d, rnd, cexp, rng.randbelow, lambda d, k: apply_key(d, k, rng))
             # playout to the round's end: mostly a simple trick rule, sometimes at random
             while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
                 if d.phase is Phase.PLAY:
@@ -319,5 +328,5 @@ class ISMCTS:
         return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
 
 
-__all__ = ["ISMCTS", "SearchResult", "determinize", "legal_keys", "apply_key", "key_action", "action_key",
+__all__ = ["ISMCTS", "SearchResult", "descend", "determinize", "legal_keys", "apply_key", "key_action", "action_key",
            "rewards", "playout_card"]

@@ -16,6 +16,8 @@ import json
 from game.royals.engine import (CARDS, Action, Phase, Record, RecordError, Rng, SeatView, State,
                                 status_line)
 
+from ..helpers import corrupt, random_action
+
 CONFIGS = ((2, False), (3, False), (4, False), (4, True))
 
 
@@ -24,15 +26,7 @@ def _match(seed: int, players: int, teams: bool):
     rng = Rng(seed)
     s = State(players, teams)
     while not s.is_over():
-        ev = s.chance()
-        if ev is not None:
-            a = ev.sample(rng)
-        elif s.phase is Phase.KEEP:
-            cards = list(s.observation(s.to_act).dealt)
-            rng.shuffle(cards)
-            a = Action.keep(s.to_act, cards[:s.hand_size()])
-        else:
-            a = rng.choice(s.legal_actions())
+        a = random_action(s, rng)
         yield s, a
         s.push_checked(a)
     yield s, None
@@ -94,21 +88,7 @@ def digest_records(seeds: range) -> str:
             rng = Rng(seed ^ 0x5EED)
             for k in range(12):
                 d = json.loads(text)
-                rnd = d["rounds"][rng.randbelow(len(d["rounds"]))]
-                acts = rnd["actions"]
-                j = rng.randbelow(len(acts))
-                what = k % 4
-                if what == 0:
-                    parts = acts[j].split(" ")
-                    parts[-1] = CARDS[rng.randbelow(36)].name
-                    acts[j] = " ".join(parts)
-                elif what == 1:
-                    del acts[j]
-                elif what == 2:
-                    acts.insert(j, acts[j])
-                else:
-                    a, b = rng.randbelow(players), rng.randbelow(players)
-                    rnd["hand"][a], rnd["pile"][b] = rnd["pile"][b], rnd["hand"][a]
+                corrupt(d, rng, k % 4)
                 try:
                     line = status_line(Record.from_dict(d).replay())
                 except RecordError as e:
