@@ -145,7 +145,8 @@ class ISMCTS:
     WALL_CAP = 1.0
 
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
-                 c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False) -> None:
+                 c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False,
+                 hand_bias: float = 0.0) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
@@ -155,6 +156,7 @@ class ISMCTS:
         self.noise = noise
         self.keep_search = keep_search
         self.low_lead = low_lead
+        self.hand_bias = hand_bias
 
     def _deadlines(self, t0: float, c0: float) -> tuple[float | None, float | None]:
         if self.seconds is None:
@@ -193,7 +195,7 @@ class ISMCTS:
                     break
             start = clock() if deadline is not None else 0.0
             it += 1
-            d = determinize(obs, rand)
+            d = determinize(obs, rand, self.hand_bias)
             path = descend(root, d, rnd, cexp, randbelow, apply)
             playout(d, rnd, rand, noise, self.low_lead)
             r = rewards(d)

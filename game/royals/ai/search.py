@@ -46,13 +46,19 @@ def _mask(cards) -> int:
     return m
 
 
-def determinize(obs: Observation, rng: Rng) -> State:
+def determinize(obs: Observation, rng: Rng, hand_bias: float = 0.0) -> State:
     """A full state drawn at random among those consistent with ``obs`` (see the module docstring).
 
     Void constraints: a seat that did not follow rank L in trick k held no L card then, so
     its hand now holds at most as many unseen L cards as it has drawn since. If the sampler
     cannot meet every constraint it relaxes them (never fails). Only for PLAY, STEAL, STOLEN
     and EXECUTE phases (the set-up has nothing to search).
+
+    ``hand_bias`` > 0 infers from the other seats' hand choices: a seat chose which of its
+    dealt cards to keep in hand, and a player keeps the strong and special ones, so its draw
+    pile (what it did not keep) more likely holds weak cards. The aside is drawn uniformly
+    first; the other unseen cards then go to the hands before the piles in a random order
+    weighted by ``exp(hand_bias * keep_score)`` (Efraimidis and Spirakis' weighted sampling).
     """
     n = obs.players
     me = obs.seat - 1
@@ -81,6 +87,13 @@ def determinize(obs: Observation, rng: Rng) -> State:
         placed |= 1 << c
     pool = _bits(ALL_CARDS_MASK & ~placed)
     rng.shuffle(pool)
+    held_aside: list[int] = []
+    if hand_bias > 0:
+        if obs.aside:
+            held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
+        weight = _hand_weights(hand_bias)
+        rand = rng.random
+        pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
     hands = [s.known[i] for i in range(n)]
     hands[me] = own_hand
     need = [obs.hand_sizes[i] - s.known[i].bit_count() if i != me else 0 for i in range(n)]
@@ -121,13 +134,25 @@ def determinize(obs: Observation, rng: Rng) -> State:
     s.hands = hands
     s.piles = piles
     aside = 0
-    for c in pool:
+    for c in pool + held_aside:
         aside |= 1 << c
     s.aside = aside
     s.dealt = [h | _mask(CARDS[c] for c in p) for h, p in zip(hands, piles)]
     s.dealt[me] = _mask(obs.dealt)
     s.kept = hands[:]
     return s
+
+
+_WEIGHTS: dict[float, list[float]] = {}
+
+
+def _hand_weights(bias: float) -> list[float]:
+    """``exp(bias * keep_score)`` per card (how likely a player kept it in hand), cached."""
+    w = _WEIGHTS.get(bias)
+    if w is None:
+        from .players import keep_score
+        w = _WEIGHTS[bias] = [math.exp(bias * keep_score(CARDS[c])) for c in range(len(CARDS))]
+    return w
 
 
 def legal_keys(s: State) -> list[int]:
