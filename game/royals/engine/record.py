@@ -180,7 +180,7 @@ class Record:
             state.push(Action.start(rnd.starter))
         elif state.starter != rnd.starter:
             raise RecordError(f"wrong starter: seat {state.starter} starts round {r} (ruling 9)", r)
-        steps = [Action.deal(list(rnd.deal) + [rnd.aside])]
+        steps = [Action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
         steps += [Action(KEEP, s, cards=tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
         steps += [Action(PILE, s, cards=tuple(rnd.pile[s - 1])) for s in range(1, n + 1)]
         for a in steps:

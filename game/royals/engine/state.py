@@ -15,7 +15,9 @@ later the network's joint coin, or a record).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 from itertools import combinations
+from operator import or_
 from typing import Iterable, Sequence
 
 from game.rng import Rng
@@ -25,7 +27,7 @@ from game.errors import Reason
 import game.royals.engine.kernel as K
 from .actions import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError,
                       InvalidMoveError)
-from .cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, Card, Rank, cards_of, iter_bits
+from .cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, Card, Rank, bits_of, cards_of, iter_bits
 from .kernel import Phase, reason
 
 #: Players -> (cards dealt to each seat, cards kept in hand, cards set aside) (ruling 4).
@@ -503,9 +505,7 @@ class State:
             return None
         if k is KEEP:
             dealt = self.dealt[a.seat - 1]
-            m = 0
-            for c in a.cards:
-                m |= 1 << c.index
+            m = bits_of(a.cards)
             if m & ~dealt:
                 return reason("keep_not_dealt")
             if len(a.cards) != self.hand_size() or m.bit_count() != len(a.cards):
@@ -513,9 +513,7 @@ class State:
             return None
         if k is PILE:
             want = self.dealt[a.seat - 1] & ~self.kept[a.seat - 1]
-            m = 0
-            for c in a.cards:
-                m |= 1 << c.index
+            m = bits_of(a.cards)
             if m != want or len(a.cards) != want.bit_count():
                 return reason("bad_pile")
             return None
@@ -531,6 +529,8 @@ class State:
                 return reason("deal_seat_size", seat=s, want=dealt, got=len(g))
         if len(a.groups[n]) != aside:
             return reason("deal_aside_size", want=aside, players=n, got=len(a.groups[n]))
+        if reduce(or_, map(bits_of, a.groups), 0).bit_count() == sum(map(len, a.groups)):
+            return None
         seen = 0
         for g in a.groups:
             for c in g:
@@ -591,11 +591,11 @@ class State:
         elif k is EXECUTE:
             K.execute(self, a.card.index)  # type: ignore[union-attr]
         elif k is KEEP:
-            self._keep(a.seat, sum(1 << c.index for c in a.cards))
+            self._keep(a.seat, bits_of(a.cards))
         elif k is PILE:
             self._pile(a.seat, [c.index for c in a.cards])
         elif k is DEAL:
-            self._deal([sum(1 << c.index for c in g) for g in a.groups])
+            self._deal([bits_of(g) for g in a.groups])
         elif k is START:
             self.starter = self.leader = a.seat
             self.phase = Phase.DEAL
