@@ -97,6 +97,15 @@ def test_reasons_carry_codes_through_the_error_and_pickling():
     assert back.code == "starter_first" and str(back) == str(e.value)
     r = reason("must_follow", rank=2)
     assert pickle.loads(pickle.dumps(r)).params == {"rank": 2} and r == "must follow Royals"
+    # Rose King raises the same error, with its kernel's code (game/roseking/engine/kernel.py)
+    from game.roseking.engine import InvalidMoveError, State as RoseKingState
+    rk = RoseKingState.random(Rng(1))
+    with pytest.raises(IllegalMoveError) as e:
+        rk.push_str("red draw N1")  # each hand holds 5 cards at the start: no draw
+    assert e.value.code == "hand_full" and str(e.value).startswith("red draw N1: hand full")
+    with pytest.raises(InvalidMoveError) as e:
+        rk.push_str("red jump N1")
+    assert e.value.code == "unknown_action" and e.value.params == {"verb": "jump"}
 
 
 @pytest.mark.parametrize("reason", REASONS + SESSION_REASONS)
