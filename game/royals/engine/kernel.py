@@ -44,6 +44,8 @@ class Phase(str, Enum):
 
 
 _PLAY, _STEAL, _STOLEN, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.STOLEN, Phase.EXECUTE
+_BIT = tuple(1 << c for c in range(36))
+_THIEF_BIT, _EXECUTIONER_BIT = 1 << THIEF, 1 << EXECUTIONER
 
 STEAL_NONE = 40
 STEAL = 40    # + the robbed seat
@@ -203,7 +205,7 @@ def play(s, seat: int, c: int) -> None:
     """``seat`` plays card ``c`` (ruling 5: then draws its pile's top), then resolution if the
     trick is full (ruling 7)."""
     i = seat - 1
-    bit = 1 << c
+    bit = _BIT[c]
     hands = s.hands
     h = hands[i] & ~bit
     known = s.known
@@ -212,29 +214,41 @@ def play(s, seat: int, c: int) -> None:
     tp = s.trick_plays
     if not tp:
         s.led = RANK_OF[c]
-    elif s.led >= 0 and c < THIEF and RANK_OF[c] != s.led:
-        s.voids.append((seat, s.led, s.trick_no, len(s.piles[i])))
+    else:
+        led = s.led
+        if led >= 0 and c < THIEF and RANK_OF[c] != led:
+            s.voids.append((seat, led, s.trick_no, len(s.piles[i])))
     entry = (seat, c)
-    s.trick.append(entry)
+    trick = s.trick
+    trick.append(entry)
     tp.append(entry)
     pile = s.piles[i]
     if pile:
-        h |= 1 << pile.pop()
+        h |= _BIT[pile.pop()]
     hands[i] = h
-    if len(tp) < s.players:
-        s.to_act = seat % s.players + 1
+    n = s.players
+    if len(tp) < n:
+        s.to_act = seat + 1 if seat < n else 1
         return
-    # Resolution (ruling 7): (1) Thief, optional, without function when no other seat holds a card.
-    for ts, tc in s.trick:
-        if tc == THIEF:
-            j = ts - 1
-            for k in range(s.players):
-                if k != j and hands[k]:
-                    s.phase = _STEAL
-                    s.to_act = ts
-                    return
-            break
-    after_thief(s)
+    cards = 0
+    for _, tc in trick:
+        cards |= _BIT[tc]
+    if cards & _THIEF_BIT:
+        # Resolution (ruling 7): (1) Thief, optional, without function when no other seat holds a card.
+        for ts, tc in trick:
+            if tc == THIEF:
+                j = ts - 1
+                for k in range(n):
+                    if k != j and hands[k]:
+                        s.phase = _STEAL
+                        s.to_act = ts
+                        return
+                break
+        after_thief(s)
+    elif cards & _EXECUTIONER_BIT:
+        after_thief(s)
+    else:
+        finish_trick(s, cards)
 
 
 def choose_target(s, target: int) -> None:
@@ -285,13 +299,14 @@ def execute(s, c: int) -> None:
     finish_trick(s)
 
 
-def finish_trick(s) -> None:
+def finish_trick(s, cards: int = -1) -> None:
     """Ruling 7 (3)-(5): Rebels, Prince, the winner takes the trick (or it leaves the game);
-    then the next trick, or the round's end (ruling 8)."""
-    cards = 0
+    then the next trick, or the round's end (ruling 8). ``cards``: the trick's card set if known."""
     trick = s.trick
-    for _, c in trick:
-        cards |= 1 << c
+    if cards < 0:
+        cards = 0
+        for _, c in trick:
+            cards |= _BIT[c]
     s.revolution = revolution_after(cards, s.revolution)
     winner = trick_winner(trick, s.led, s.revolution)
     if winner:
