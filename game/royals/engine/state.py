@@ -20,11 +20,10 @@ from itertools import combinations
 from operator import or_
 from typing import Iterable, Sequence
 
+import game.royals.engine.kernel as K
+from game.errors import Reason
 from game.rng import Rng
 
-from game.errors import Reason
-
-import game.royals.engine.kernel as K
 from .actions import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError,
                       InvalidMoveError)
 from .cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, Card, Rank, bits_of, cards_of, iter_bits
