@@ -119,41 +119,35 @@ def digest_views(seeds: range) -> str:
     return h.hexdigest()
 
 
-def digest_search(seeds: range) -> str:
-    """The ISMCTS of today's ``hard`` (fixed iterations, seeded): its choice and root visits at
-    the first few decisions of each seat in random matches."""
-    from game.royals.ai.search import ISMCTS
+def _digest_choices(seeds: range, search, iterations: int, keep: bool) -> str:
+    """``search(rng, seconds, iterations)``'s choice and root statistics at the first six
+    decisions of random matches (hand choices too if ``keep``)."""
     h = hashlib.sha256()
+    phases = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE) + ((Phase.KEEP,) if keep else ())
     for players, teams in CONFIGS:
         for seed in seeds:
             n = 0
             for s, a in _match(seed, players, teams):
                 if a is None or n >= 6:
                     break
-                if s.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE) and len(s.legal_actions()) > 1:
-                    res = ISMCTS(Rng(seed + n), seconds=None, iterations=60).search(s.observation(s.to_act))
+                if s.phase in phases and s.to_act and (s.phase is Phase.KEEP or len(s.legal_actions()) > 1):
+                    res = search(Rng(seed + n), None, iterations).search(s.observation(s.to_act))
                     h.update(repr((str(res.action), sorted(res.visits.items()), res.iterations)).encode())
                     n += 1
     return h.hexdigest()
+
+
+def digest_search(seeds: range) -> str:
+    """The ISMCTS of today's ``hard`` (``hard-2025``; 60 iterations, seeded)."""
+    from game.royals.ai.search import ISMCTS
+    return _digest_choices(seeds, ISMCTS, 60, keep=False)
 
 
 def digest_new_search(seeds: range) -> str:
-    """The search of ``hard`` since issue 36 (fixed iterations, seeded): its hand choices and
-    its first play decisions, so that a speed-up cannot change a decision unnoticed."""
-    from game.royals.ai.ismcts import ISMCTS as Search
-    h = hashlib.sha256()
-    for players, teams in CONFIGS:
-        for seed in seeds:
-            n = 0
-            for s, a in _match(seed, players, teams):
-                if a is None or n >= 6:
-                    break
-                if s.phase in (Phase.KEEP, Phase.PLAY, Phase.STEAL, Phase.EXECUTE) and s.to_act and \
-                        (s.phase is Phase.KEEP or len(s.legal_actions()) > 1):
-                    res = Search(Rng(seed + n), seconds=None, iterations=40).search(s.observation(s.to_act))
-                    h.update(repr((str(res.action), sorted(res.visits.items()), res.iterations)).encode())
-                    n += 1
-    return h.hexdigest()
+    """The search of ``hard`` since issue 36 (40 iterations, seeded), its hand choices included,
+    so that a speed-up cannot change a decision unnoticed."""
+    from game.royals.ai.ismcts import ISMCTS
+    return _digest_choices(seeds, ISMCTS, 40, keep=True)
 
 
 #: Digests of the engine before the rules kernel (commit bf0be7d), seeds as in each test;
