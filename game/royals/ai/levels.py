@@ -1,4 +1,4 @@
-"""The five computer levels of Royals & Riots, weakest first, and :func:`make_player`.
+"""The computer levels of Royals & Riots, weakest first, the baseline ``hard-2025``, and :func:`make_player`.
 
 - ``random``, ``greedy``, ``easy``: :mod:`.players` (rule-based).
 - ``medium``: the search of :mod:`.ismcts` with a tenth of the budget.
