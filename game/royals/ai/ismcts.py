@@ -35,7 +35,7 @@ from ..engine.actions import Action
 from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANKED_MASK, REBELS
 from ..engine.state import SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
-from .search import Node, SearchResult, descend, determinize, rewards
+from .search import Determinizer, Node, SearchResult, descend, rewards
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -181,6 +181,7 @@ class ISMCTS:
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         root = Node()
+        draw = Determinizer(obs, self.hand_bias)
         rnd = obs.round
         cexp = self.c
         noise = self.noise
@@ -195,7 +196,7 @@ class ISMCTS:
                     break
             start = clock() if deadline is not None else 0.0
             it += 1
-            d = determinize(obs, rand, self.hand_bias)
+            d = draw(rand)
             path = descend(root, d, rnd, cexp, randbelow, apply)
             playout(d, rnd, rand, noise, self.low_lead)
             r = rewards(d)

@@ -59,88 +59,120 @@ def determinize(obs: Observation, rng: Rng, hand_bias: float = 0.0) -> State:
     pile (what it did not keep) more likely holds weak cards. The aside is drawn uniformly
     first; the other unseen cards then go to the hands before the piles in a random order
     weighted by ``exp(hand_bias * keep_score)`` (Efraimidis and Spirakis' weighted sampling).
+    A search draws many from one observation: :class:`Determinizer` reads it once.
     """
-    n = obs.players
-    me = obs.seat - 1
-    s = State.__new__(State)
-    s.players, s.teams = n, obs.teams
-    s.round, s.phase, s.to_act = obs.round, obs.phase, obs.to_act
-    s.starter, s.leader, s.trick_no = obs.starter, obs.leader, obs.trick_no
-    s.trick = [(seat, c.index) for seat, c in obs.trick]
-    s.trick_plays = [(seat, c.index) for seat, c in obs.trick_plays]
-    s.led = -1 if obs.led is None else int(obs.led)
-    s.revolution = obs.revolution
-    s.pending = obs.steal_target
-    s.known = [_mask(k) for k in obs.known]
-    s.voids = [(seat, int(r), t, p) for seat, r, t, p in obs.voids]
-    s.round_scores = list(obs.round_scores)
-    s.loot = [_mask(lt) for lt in obs.loot]
-    s.removed = _mask(obs.removed)
-    s.history, s._undo, s.track = [], [], False
-    own_hand, own_pile = _mask(obs.hand), _mask(obs.pile)
-    placed = own_hand | own_pile | s.removed
-    for m in s.loot:
-        placed |= m
-    for m in s.known:
-        placed |= m
-    for _, c in s.trick:
-        placed |= 1 << c
-    pool = _bits(ALL_CARDS_MASK & ~placed)
-    rng.shuffle(pool)
-    held_aside: list[int] = []
-    if hand_bias > 0:
-        if obs.aside:
-            held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
-        weight = _hand_weights(hand_bias)
-        rand = rng.random
-        pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
-    hands = [s.known[i] for i in range(n)]
-    hands[me] = own_hand
-    need = [obs.hand_sizes[i] - s.known[i].bit_count() if i != me else 0 for i in range(n)]
-    # void caps: seat -> rank -> unseen cards of that rank it may hold now (the draws since the void)
-    caps: list[dict[int, int]] = [{} for _ in range(n)]
-    for seat, r, _t, pile_then in s.voids:
-        i = seat - 1
-        if i != me:
-            caps[i][r] = max(0, pile_then - obs.pile_sizes[i])  # a later void of the rank overwrites
-    order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
-    for i in order:
-        cap = dict(caps[i])
-        take, rest = [], []
-        for c in pool:
-            r = RANK_OF[c]
-            if len(take) < need[i] and cap.get(r, 99) > 0:
-                take.append(c)
-                if r in cap:
-                    cap[r] -= 1
+    return Determinizer(obs, hand_bias)(rng)
+
+
+class Determinizer:
+    """:func:`determinize` for one observation: what it reads from ``obs`` is read once, each
+    call draws a new state with ``rng`` (the same draws as :func:`determinize`)."""
+
+    def __init__(self, obs: Observation, hand_bias: float = 0.0) -> None:
+        n = obs.players
+        self.obs, self.n, self.me = obs, n, obs.seat - 1
+        self.hand_bias = hand_bias
+        self.trick = [(seat, c.index) for seat, c in obs.trick]
+        self.trick_plays = [(seat, c.index) for seat, c in obs.trick_plays]
+        self.led = -1 if obs.led is None else int(obs.led)
+        self.known = [_mask(k) for k in obs.known]
+        self.voids = [(seat, int(r), t, p) for seat, r, t, p in obs.voids]
+        self.loot = [_mask(lt) for lt in obs.loot]
+        self.removed = _mask(obs.removed)
+        self.own_hand, self.own_pile = _mask(obs.hand), _mask(obs.pile)
+        self.own_pile_cards = _bits(self.own_pile)
+        self.dealt_me = _mask(obs.dealt)
+        placed = self.own_hand | self.own_pile | self.removed
+        for m in self.loot:
+            placed |= m
+        for m in self.known:
+            placed |= m
+        for _, c in self.trick:
+            placed |= 1 << c
+        self.pool = _bits(ALL_CARDS_MASK & ~placed)
+        me = self.me
+        self.need = [obs.hand_sizes[i] - self.known[i].bit_count() if i != me else 0 for i in range(n)]
+        # void caps: seat -> rank -> unseen cards of that rank it may hold now (the draws since the void)
+        caps: list[dict[int, int]] = [{} for _ in range(n)]
+        for seat, r, _t, pile_then in self.voids:
+            i = seat - 1
+            if i != me:
+                caps[i][r] = max(0, pile_then - obs.pile_sizes[i])  # a later void of the rank overwrites
+        self.caps = caps
+        self.order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
+        self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
+
+    def __call__(self, rng: Rng) -> State:
+        obs, n, me = self.obs, self.n, self.me
+        s = State.__new__(State)
+        s.players, s.teams = n, obs.teams
+        s.round, s.phase, s.to_act = obs.round, obs.phase, obs.to_act
+        s.starter, s.leader, s.trick_no = obs.starter, obs.leader, obs.trick_no
+        s.trick = self.trick[:]
+        s.trick_plays = self.trick_plays[:]
+        s.led = self.led
+        s.revolution = obs.revolution
+        s.pending = obs.steal_target
+        s.known = self.known[:]
+        s.voids = self.voids[:]
+        s.round_scores = list(obs.round_scores)
+        s.loot = self.loot[:]
+        s.removed = self.removed
+        s.history, s._undo, s.track = [], [], False
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        held_aside: list[int] = []
+        if self.weight is not None:
+            if obs.aside:
+                held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
+            weight = self.weight
+            rand = rng.random
+            pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
+        hands = self.known[:]
+        hands[me] = self.own_hand
+        need, caps = self.need, self.caps
+        for i in self.order:
+            cap = dict(caps[i])
+            take, rest = [], []
+            for c in pool:
+                r = RANK_OF[c]
+                if len(take) < need[i] and cap.get(r, 99) > 0:
+                    take.append(c)
+                    if r in cap:
+                        cap[r] -= 1
+                else:
+                    rest.append(c)
+            if len(take) < need[i]:  # constraints cannot all hold: relax them
+                missing = need[i] - len(take)
+                take += rest[:missing]
+                rest = rest[missing:]
+            for c in take:
+                hands[i] |= 1 << c
+            pool = rest
+        piles: list[list[int]] = []
+        for i in range(n):
+            if i == me:
+                pile = self.own_pile_cards[:]
             else:
-                rest.append(c)
-        if len(take) < need[i]:  # constraints cannot all hold: relax them
-            missing = need[i] - len(take)
-            take += rest[:missing]
-            rest = rest[missing:]
-        for c in take:
-            hands[i] |= 1 << c
-        pool = rest
-    piles: list[list[int]] = []
-    for i in range(n):
-        if i == me:
-            pile = _bits(own_pile)
-        else:
-            k = obs.pile_sizes[i]
-            pile, pool = pool[:k], pool[k:]
-        rng.shuffle(pile)
-        piles.append(pile)
-    s.hands = hands
-    s.piles = piles
-    aside = 0
-    for c in pool + held_aside:
-        aside |= 1 << c
-    s.aside = aside
-    s.dealt = [h | _mask(CARDS[c] for c in p) for h, p in zip(hands, piles)]
-    s.dealt[me] = _mask(obs.dealt)
-    s.kept = hands[:]
-    return s
+                k = obs.pile_sizes[i]
+                pile, pool = pool[:k], pool[k:]
+            rng.shuffle(pile)
+            piles.append(pile)
+        s.hands = hands
+        s.piles = piles
+        aside = 0
+        for c in pool + held_aside:
+            aside |= 1 << c
+        s.aside = aside
+        dealt = []
+        for h, p in zip(hands, piles):
+            for c in p:
+                h |= 1 << c
+            dealt.append(h)
+        dealt[me] = self.dealt_me
+        s.dealt = dealt
+        s.kept = hands[:]
+        return s
 
 
 _WEIGHTS: dict[float, list[float]] = {}
@@ -316,6 +348,7 @@ class ISMCTS:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
         root = Node()
         rng = self.rng
+        draw = Determinizer(obs)
         deadline = None if self.seconds is None else c0 + self.seconds * 0.97
         wall_deadline = None if self.seconds is None else t0 + max(self.seconds, self.WALL_CAP) * 0.97
         clock, wall = time.process_time, time.perf_counter
@@ -329,7 +362,7 @@ class ISMCTS:
             if deadline is not None and it and (clock() >= deadline or wall() >= wall_deadline):
                 break
             it += 1
-            d = determinize(obs, rng)
+            d = draw(rng)
             path = descend(root, d, rnd, cexp, rng.randbelow, lambda d, k: apply_key(d, k, rng))
             # playout to the round's end: mostly a simple trick rule, sometimes at random
             while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
@@ -353,5 +386,5 @@ class ISMCTS:
         return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
 
 
-__all__ = ["ISMCTS", "SearchResult", "descend", "determinize", "legal_keys", "apply_key", "key_action", "action_key",
+__all__ = ["ISMCTS", "SearchResult", "descend", "determinize", "Determinizer", "legal_keys", "apply_key", "key_action", "action_key",
            "rewards", "playout_card"]
