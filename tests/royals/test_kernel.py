@@ -104,3 +104,15 @@ def test_records_get_the_same_verdict_from_both_engines(match):
         assert mine.startswith("error") == ref.startswith("error"), (mine, ref)
         if not ref.startswith("error"):
             assert mine == ref
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 35), min_size=0, max_size=4, unique=True), st.integers(-1, 5), st.booleans(),
+       st.integers(0, 2**36 - 1))
+def test_takers_is_the_winner_rule_card_by_card(played, led, revolution, cards):
+    """kernel.takers (the playouts' one-pass form) agrees with trick_winner for every card."""
+    from game.royals.engine import kernel as K
+    trick = [(k + 1, c) for k, c in enumerate(played)]
+    cards &= ~sum(1 << c for c in played)
+    want = sum(1 << c for c in range(36) if (cards >> c) & 1 and K.trick_winner(trick + [(9, c)], led, revolution) == 9)
+    assert K.takers(trick, led, revolution, cards) == want

@@ -64,6 +64,12 @@ def _pick(mask: int, r: float) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def _weakest(mask: int, revolution: bool) -> int:
+    """The weakest ranked card of ``mask`` in the order in force (the highest index in the
+    normal order, the lowest in a revolution)."""
+    return (mask & -mask).bit_length() - 1 if revolution else mask.bit_length() - 1
+
+
 def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool = False) -> None:
     """Play ``d`` (untracked) to the end of round ``rnd``: a follower wins the trick with its
     weakest card that takes it, else dumps the Beggar on an opponent, else throws its weakest
@@ -72,6 +78,7 @@ def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool
     random_ = rand.random
     play = K.play
     winner = K.trick_winner
+    takers = K.takers
     while d.round == rnd:
         p = d.phase
         if p is _PLAY:
@@ -83,12 +90,10 @@ def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool
                 continue
             if not trick:
                 plain = legal & _PLAIN_MASK
-                if not low_lead or not plain:
-                    play(d, seat, _pick(legal, random_()))
-                elif d.revolution:  # the weakest plain card leads
-                    play(d, seat, (plain & -plain).bit_length() - 1)
+                if low_lead and plain:  # the weakest plain card leads
+                    play(d, seat, _weakest(plain, d.revolution))
                 else:
-                    play(d, seat, plain.bit_length() - 1)
+                    play(d, seat, _pick(legal, random_()))
                 continue
             ranked = legal & RANKED_MASK
             if not ranked:
@@ -97,30 +102,16 @@ def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool
             rev = d.revolution
             led = d.led
             w = winner(trick, led, rev)
-            friend = w == seat or (d.teams and w and (w - seat) % 2 == 0)
-            # weakest first: the highest index in the normal order, the lowest in a revolution
-            order = []
-            m = ranked
-            while m:
-                low = m & -m
-                order.append(low.bit_length() - 1)
-                m ^= low
-            if not rev:
-                order.reverse()
-            if friend:
-                play(d, seat, order[0])
+            if w == seat or (d.teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
+                play(d, seat, _weakest(ranked, rev))
                 continue
-            choice = -1
-            for c in order:
-                trick.append((seat, c))
-                won = winner(trick, led, rev) == seat
-                trick.pop()
-                if won:
-                    choice = c
-                    break
-            if choice < 0:
-                choice = BEGGAR if (legal >> BEGGAR) & 1 and w else order[0]
-            play(d, seat, choice)
+            taking = takers(trick, led, rev, ranked)
+            if taking:
+                play(d, seat, _weakest(taking, rev))
+            elif (legal >> BEGGAR) & 1 and w:
+                play(d, seat, BEGGAR)
+            else:
+                play(d, seat, _weakest(ranked, rev))
         elif p is _STEAL or p is _EXECUTE:
             keys = K.decision_keys(d)
             key = keys[int(random_() * len(keys))]
