@@ -10,6 +10,7 @@ from game.cli import main
 from game.royals.ai.levels import LEVEL_NAMES, make_player
 from game.royals.ai.match import play_match, summary_line, wilson
 from game.royals.ai.players import GreedyPlayer, decide_keep
+from game.royals.ai.ismcts import ISMCTS as KeepSearch
 from game.royals.ai.search import ISMCTS, determinize
 from game.royals.engine import SETUP, Card, Phase, Rng, State
 
@@ -202,8 +203,8 @@ def test_the_hand_choice_by_search_never_reads_hidden_cards(players):
         t.dealt[i] = sum(1 << c for c in others[(i - 1) * size:i * size])
     t.aside = sum(1 << c for c in others[(players - 1) * size:])
     assert t.observation(seat) == s.observation(seat) and t.dealt != s.dealt
-    a = make_player("hard", 3, seconds=None, iterations=40).choose(s.observation(seat))
-    b = make_player("hard", 3, seconds=None, iterations=40).choose(t.observation(seat))
+    a = KeepSearch(Rng(3), None, 40, keep_search=True).search(s.observation(seat)).action
+    b = KeepSearch(Rng(3), None, 40, keep_search=True).search(t.observation(seat)).action
     assert a == b and s.is_legal(a)
     greedy = decide_keep(s.observation(seat))
     assert len(set(a.cards) - set(greedy.cards)) <= 1
@@ -213,12 +214,13 @@ def test_the_hand_choice_keeps_to_its_time_budget_and_hard_2025_keeps_the_greedy
     s = keep_state(2, 5)
     o = s.observation(1)
     budget = 0.2
-    p = make_player("hard", 1, seconds=budget)
+    search = KeepSearch(Rng(1), budget, keep_search=True)
     c0 = time.process_time()
-    a = p.choose(o)
+    r = search.search(o)
     cpu = time.process_time() - c0
-    assert cpu <= budget * 1.1 and p.last.iterations > 10 and s.is_legal(a)
+    assert cpu <= budget * 1.1 and r.iterations > 10 and s.is_legal(r.action)
     assert make_player("hard-2025", 1, seconds=budget).choose(o) == decide_keep(o)
+    assert make_player("hard", 1, seconds=budget).choose(o) == decide_keep(o)  # KEEP_SEARCH is off
 
 
 def test_the_new_search_sees_only_the_observation_and_hard_2025_is_todays_search():

@@ -3,8 +3,8 @@
 - ``random``, ``greedy``, ``easy``: :mod:`.players` (rule-based).
 - ``medium``: the search of :mod:`.ismcts` with a tenth of the budget.
 - ``hard``: the search of :mod:`.ismcts` at the full budget (``seconds`` of CPU time per
-  decision, default 1 s; the wall clock is capped at 1 s per decision): ISMCTS for the play,
-  the hand chosen at set-up by simulated rounds.
+  decision, default 1 s; the wall clock is capped at 1 s per decision): the faster ISMCTS for
+  the play; the greedy's hand at set-up (:data:`KEEP_SEARCH`).
 - ``hard-2025``: ``hard`` before issue 36 (the ISMCTS of :mod:`.search`, the greedy's hand),
   the baseline of the strength figures.
 
@@ -26,11 +26,16 @@ from .search import SearchResult
 
 #: Default thinking time of the search levels, seconds per decision (issue 11: at most 1 s).
 DEFAULT_SECONDS = 1.0
+#: Whether ``hard`` and ``medium`` choose the hand by search (:func:`.ismcts.ISMCTS.choose_keep`).
+#: Off: in the screening and the first figure games of issue 36 it did not win more than the
+#: greedy's hand (docs/royals-ai.md); the search is kept for the next try.
+KEEP_SEARCH = False
 
 
 class SearchPlayer:
-    """The search of :mod:`.ismcts` from the seat's observation: the hand choice and every play
-    decision; ``seconds`` per decision (None with ``iterations``)."""
+    """The search of :mod:`.ismcts` from the seat's observation: every play decision and the
+    hand (by search if :data:`KEEP_SEARCH`, else the greedy's); ``seconds`` per decision (None
+    with ``iterations``)."""
 
     name = "hard"
     share = 1.0
@@ -44,7 +49,7 @@ class SearchPlayer:
         self.last: SearchResult | None = None
 
     def _search(self, seconds: float | None, iterations: int | None):
-        return ISMCTS(self.rng, seconds, iterations)
+        return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH)
 
     def choose(self, obs: Observation) -> Action:
         if obs.phase is Phase.START:
