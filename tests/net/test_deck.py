@@ -446,3 +446,53 @@ def test_commitment_binds_seat_position_and_shuffle():
     c = key_commitment(b"sid", 1, 2, k)
     assert c != key_commitment(b"sie", 1, 2, k) != key_commitment(b"sid", 2, 2, k)
     assert c != key_commitment(b"sid", 1, 3, k)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seats=st.integers(2, 4), n=st.integers(2, 8), data=st.data())
+def test_any_tampered_pass_is_refused_or_named_and_never_deals_a_false_card(seats, n, data):
+    """One step of a shuffle is tampered with (a foreign element, an element times 2, two
+    elements swapped, a card dropped or repeated): either it is refused when received, naming
+    its author, or every position opens to no card or to a card nobody else opens (never a
+    duplicate), and the audit names the author."""
+    t, sid = _start(seats, n)
+    sh0 = t.peers[0].shuffles[sid]
+    at = data.draw(st.integers(0, len(sh0.steps) - 1))
+    how = data.draw(st.sampled_from(["foreign", "double", "swap", "drop", "repeat"]))
+    j = data.draw(st.integers(0, n - 1))
+    k = (j + 1) % n
+    for _ in range(at):
+        nxt = sh0.expect()
+        t.broadcast(nxt[1], t.peers[nxt[1]].step(sid).to_bytes())
+    cheater = sh0.expect()[1]
+
+    def mutate(p, c):
+        e = list(p.elements)
+        if how == "foreign":
+            e[j] = card_point(b"a foreign deck", j)
+        elif how == "double":
+            e[j] = mul((2).to_bytes(32, "little"), e[j])
+        elif how == "swap":
+            e[j], e[k] = e[k], e[j]
+        elif how == "drop":
+            e.pop()
+        else:
+            e[j] = e[k]
+        return Pass(p.sid, p.step, p.seat, tuple(e), p.commitments)
+    try:
+        cheat_pass(t, sid, mutate)
+    except DeckError as e:
+        assert e.seat == cheater and how in ("drop", "repeat")
+        return
+    t.run(sid)
+    opened = []
+    for pos in range(n):
+        try:
+            t.give(sid, pos, None)
+            opened.append(t.peers[0].open(sid, pos))
+        except BrokenDeck:
+            pass
+    assert len(set(opened)) == len(opened)
+    with pytest.raises(DeckError) as e:
+        audit(t.peers[-1].shuffles[sid], t.reveals(sid))
+    assert e.value.seat == cheater
