@@ -219,6 +219,8 @@ class DeckPeer:
                 for s, pos, k in shares:
                     sh.accept_share(KeyShare(sid, s, pos, k))
             for sid, pos, card in known:
+                if sid not in peer.shuffles or type(pos) is not int or type(card) is not int:
+                    raise ValueError("journal holds an opened card of no shuffle")
                 peer.known[(sid, pos)] = card
         except (TypeError, KeyError, IndexError, msgpack.UnpackException, msgpack.ExtraData) as e:
             raise ValueError(f"damaged deck journal: {e}") from None

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .group import (BrokenDeck, DeckError, ELEMENT_BYTES, check_element, check_scalar,
+from .group import (MAX_CARDS, BrokenDeck, DeckError, ELEMENT_BYTES, check_element, check_scalar,
                     commitment_ok, mul, scalar_inv, scalar_product)
 
 SHUFFLE, REKEY = "shuffle", "rekey"
@@ -173,8 +173,8 @@ class Shuffle:
 
     def __init__(self, sid: bytes, inputs: Sequence[bytes], origins: Sequence[int],
                  shufflers: Sequence[int], keyers: Sequence[int], parent: bytes | None = None) -> None:
-        if not 0 < len(sid) <= MAX_SID:
-            raise ValueError("shuffle id must be 1..64 bytes")
+        if not 0 < len(sid) <= MAX_SID or len(inputs) > MAX_CARDS:
+            raise ValueError("shuffle id must be 1..64 bytes, at most 65536 inputs")
         if len(set(inputs)) != len(inputs) or len(origins) != len(inputs) or not inputs:
             raise ValueError("inputs must be distinct, non-empty, one origin each")
         if len(set(shufflers)) != len(shufflers) or len(set(keyers)) != len(keyers):
@@ -258,10 +258,10 @@ class Shuffle:
         self.shares[(seat, pos)] = share.key
         return True
 
-    def keys_known(self, position: int, extra: Mapping[int, bytes] = {}) -> dict[int, bytes] | None:
+    def keys_known(self, position: int, extra: Mapping[int, bytes] | None = None) -> dict[int, bytes] | None:
         """Every keyer's key for ``position`` from the shares received plus ``extra`` (a peer's
         own key), or None while one is missing."""
-        out = {}
+        out, extra = {}, extra or {}
         for q in self.keyers:
             k = extra.get(q, self.shares.get((q, position)))
             if k is None:

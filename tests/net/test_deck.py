@@ -90,6 +90,38 @@ def test_royals_two_player_round():
     assert e.value.seat == 1 and "claimed card" in e.value.reason
 
 
+@pytest.mark.parametrize("seats,dealt_each,hand", [(2, 14, 7), (3, 12, 6), (4, 9, 5)])
+def test_royals_round_for_every_table_size(seats, dealt_each, hand):
+    """A whole round's deck work (ruling 4): deal, keep (each player keeps its lowest cards),
+    each pile re-shuffled by the others, every pile card drawn by its owner, then every card
+    played to all; nobody could open another's card before it was played; the audit agrees."""
+    t = Table(seats)
+    sid = t.deck(36)
+    dealt = {o: list(range(o * dealt_each, (o + 1) * dealt_each)) for o in range(seats)}
+    owners = {(sid, k): o for o, ks in dealt.items() for k in ks}
+    seen = {o: {k: t.give(sid, k, o) for k in ks} for o, ks in dealt.items()}
+    piles, drawn = {}, {}
+    for o in range(seats):
+        kept = sorted(dealt[o], key=lambda k: seen[o][k])[:hand]
+        pile = t.pile(sid, o, [k for k in dealt[o] if k not in kept], 1 + o)
+        piles[o] = pile
+        drawn[o] = [t.give(pile, j, o) for j in range(dealt_each - hand)]
+        owners.update({(pile, j): o for j in range(dealt_each - hand)})
+        assert sorted(drawn[o]) == sorted(seen[o][k] for k in dealt[o] if k not in kept)
+    assert leaks(t, owners) == []
+    for o in range(seats):
+        for j in range(dealt_each - hand):
+            t.give(piles[o], j, None)
+        for k in dealt[o]:
+            t.give(sid, k, None)
+    order = [sid, *piles.values()]
+    cards = audit_round([t.peers[0].shuffles[s] for s in order], {s: t.reveals(s) for s in order})
+    assert sorted(cards[(sid, k)] for k in range(36)) == list(range(36))
+    check_claims(cards, [(o, s, pos, c) for o in range(seats) for (s, pos), c in t.peers[o].known.items()])
+    assert set(cards[(sid, k)] for k in range(seats * dealt_each, 36)).isdisjoint(
+        c for p in t.peers for c in p.known.values())   # the set-aside stayed unseen
+
+
 # -- cheats -------------------------------------------------------------------------------------
 
 def cheat_pass(t: Table, sid: bytes, mutate) -> int:
