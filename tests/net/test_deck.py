@@ -220,6 +220,7 @@ def test_wrong_key_is_refused_when_sent_naming_the_sender():
         with pytest.raises(DeckError) as e:
             p.receive(bad.to_bytes(), 2)
         assert e.value.seat == 2 and "wrong key" in e.value.reason
+        assert (2, 0) not in p.shuffles[sid].shares     # nothing kept
     with pytest.raises(DeckError) as e:   # not even a scalar
         t.peers[0].receive(KeyShare(sid, 2, 0, b"\xff" * 32).to_bytes(), 2)
     assert e.value.seat == 2

@@ -178,3 +178,29 @@ def test_any_flipped_bit_is_refused(body, at, bit):
         assert inboxes[1].counts() == (0, 0)
     else:
         raise AssertionError("a changed envelope was accepted")
+
+
+@settings(max_examples=40, deadline=None)
+@given(order=st.lists(st.integers(0, 11), min_size=12, max_size=30))
+def test_any_delivery_order_ends_in_the_same_transcript(order):
+    """Envelopes of three senders delivered in any order, with repeats: out-of-order ones are
+    refused and delivered again later, repeats are ignored; the end state is the in-order one."""
+    signers, keys, inboxes = table()
+    envs = [signers[i % 3].sign(bytes([i])) for i in range(12)]
+    ref = Inbox(MATCH, keys)
+    for e in envs:
+        ref.accept(e)
+    inbox, waiting = inboxes[0], []
+    for i in order + list(range(12)):
+        waiting.append(envs[i])
+        progress = True
+        while progress:
+            progress = False
+            for e in list(waiting):
+                try:
+                    inbox.accept(e, via=1)
+                except Refused:
+                    continue
+                waiting.remove(e)
+                progress = True
+    assert inbox.counts() == (4, 4, 4) and inbox.transcript(3) == ref.transcript(3)
