@@ -221,12 +221,14 @@ class Shuffle:
         repeated element, missing or extra commitments. Nothing changes on an error."""
         if p.sid != self.sid:
             raise DeckError(p.seat, "pass for another shuffle")
+        if not 0 <= p.step < len(self.steps) or self.steps[p.step][1] != p.seat:
+            raise DeckError(p.seat, f"pass for step {p.step} out of turn: not its step")
         if p.step < len(self.passes):
             if self.passes[p.step] == p:
                 return False
             raise DeckError(p.seat, f"a second, different pass for step {p.step}")
-        if p.step != len(self.passes) or self.steps[p.step][1] != p.seat:
-            raise DeckError(p.seat, f"pass for step {p.step} out of turn")
+        if p.step > len(self.passes):
+            raise DeckError(p.seat, f"pass for step {p.step} out of turn: step {len(self.passes)} comes first")
         kind = self.steps[p.step][0]
         if len(p.elements) != self.n:
             raise DeckError(p.seat, f"pass has {len(p.elements)} elements, the deck has {self.n} (dropped or added card)")

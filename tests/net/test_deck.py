@@ -529,3 +529,32 @@ def test_any_tampered_pass_is_refused_or_named_and_never_deals_a_false_card(seat
     with pytest.raises(DeckError) as e:
         audit(t.peers[-1].shuffles[sid], t.reveals(sid))
     assert e.value.seat == cheater
+
+
+POOL = [card_point(MATCH, 0), card_point(MATCH, 1), card_point(MATCH, 2), IDENTITY, ORDER_8, b"\x02" * 32, b"\x00" * 31]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_any_pass_or_share_from_anyone_is_refused_with_a_deck_error_or_applied(data):
+    """Structurally plausible messages with any step, seat, elements, positions and keys fed
+    to a peer mid-shuffle or after it: a DeckError naming the sender, never another exception."""
+    t, sid = _start(2, 3)
+    done = data.draw(st.integers(0, 4))
+    for _ in range(done):
+        nxt = t.peers[0].shuffles[sid].expect()
+        t.broadcast(nxt[1], t.peers[nxt[1]].step(sid).to_bytes())
+    sender = data.draw(st.integers(0, 3))
+    if data.draw(st.booleans()):
+        msg = Pass(sid, data.draw(st.integers(0, 255)), sender,
+                   tuple(data.draw(st.lists(st.sampled_from(POOL), max_size=4))),
+                   tuple(data.draw(st.lists(st.binary(min_size=32, max_size=32), max_size=4))))
+    else:
+        msg = KeyShare(sid, sender, data.draw(st.integers(0, 5)),
+                       data.draw(st.sampled_from([bytes(32), b"\xff" * 32, (3).to_bytes(32, "little"),
+                                                  t.peers[sender % 2].key(sid, 0)])))
+    receiver = t.peers[1 - sender % 2] if sender < 2 else t.peers[0]
+    try:
+        receiver.receive(msg.to_bytes(), sender)
+    except DeckError as e:
+        assert e.seat == sender
