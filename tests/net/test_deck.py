@@ -558,3 +558,39 @@ def test_any_pass_or_share_from_anyone_is_refused_with_a_deck_error_or_applied(d
         receiver.receive(msg.to_bytes(), sender)
     except DeckError as e:
         assert e.seat == sender
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_false_reveal_is_named(data):
+    """A reveal with its scalar, permutation or one key changed (or cut) names its sender in
+    the audit; the honest reveals alone pass."""
+    t = Table(3)
+    sid = t.deck(5)
+    rv = t.reveals(sid)
+    assert sorted(audit(t.peers[0].shuffles[sid], rv)) == list(range(5))
+    who = data.draw(st.integers(0, 2))
+    r = rv[who]
+    field = data.draw(st.sampled_from(["scalar", "perm", "key", "cut", "no scalar"]))
+    if field == "scalar":
+        r = type(r)(r.sid, who, (data.draw(st.integers(0, 2**256 - 1))).to_bytes(32, "little"), r.perm, r.keys)
+    elif field == "perm":
+        perm = data.draw(st.lists(st.integers(0, 6), min_size=0, max_size=6))
+        if tuple(perm) == r.perm:
+            return
+        r = type(r)(r.sid, who, r.scalar, tuple(perm), r.keys)
+    elif field == "key":
+        j = data.draw(st.integers(0, 4))
+        keys = list(r.keys)
+        keys[j] = data.draw(st.binary(min_size=32, max_size=32))
+        if keys[j] == r.keys[j]:
+            return
+        r = type(r)(r.sid, who, r.scalar, r.perm, tuple(keys))
+    elif field == "cut":
+        r = type(r)(r.sid, who, r.scalar, r.perm, r.keys[:-1])
+    else:
+        r = type(r)(r.sid, who, b"", (), r.keys)
+    rv[who] = decode(r.to_bytes(), who)
+    with pytest.raises(DeckError) as e:
+        audit(t.peers[1].shuffles[sid], rv)
+    assert e.value.seat == who
