@@ -16,8 +16,9 @@ contradicts its own signed pass or commitments and is named (:meth:`Shuffle.acce
 How a peer draws its secrets is its own affair: other peers check only what it sends.
 
 The peer is pure: the caller moves its messages (signed, :mod:`net.signed`) and decides who
-is owed which key (the game's rules). It never holds another seat's key for a position that
-was not opened to it, and it learns a card only from a complete set of keys.
+is owed which key (the game's rules). It learns a card only from a complete set of keys, and
+never holds a complete set for a position that was not opened to it (the others' shares of a
+position dealt to another seat are public; that seat's own key is not).
 """
 
 from __future__ import annotations

@@ -408,6 +408,10 @@ def test_no_peer_holds_another_seats_unopened_card():
     owners = {(sid, k): k % 4 for k in range(36)}
     deal_round_robin(t, sid, 36)
     assert leaks(t, owners) == []
+    # nor any byte on the wire: no owner's own key of a dealt position was ever sent
+    wire = b"".join(data for _, data in t.sent)
+    assert not any(t.peers[o].key(sid, k) in wire for (_, k), o in owners.items())
+    assert all(t.peers[q].key(sid, k) in wire for (_, k), o in owners.items() for q in range(4) if q != o)
 
 
 def test_the_leak_check_fails_on_a_leaky_deal():
