@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from typing import Sequence
 
 from nacl import bindings as _na
@@ -84,11 +83,6 @@ def scalar_from_wide(wide: bytes) -> bytes:
     if not any(s):
         raise ValueError("zero scalar")
     return s
-
-
-def random_scalar() -> bytes:
-    """A fresh secret scalar from ``secrets`` (64 bytes reduced mod ``L``)."""
-    return scalar_from_wide(secrets.token_bytes(64))
 
 
 def mul(scalar: bytes, element: bytes) -> bytes:
