@@ -204,3 +204,17 @@ def test_any_delivery_order_ends_in_the_same_transcript(order):
                 waiting.remove(e)
                 progress = True
     assert inbox.counts() == (4, 4, 4) and inbox.transcript(3) == ref.transcript(3)
+
+
+def test_a_peer_that_crashed_after_signing_resends_the_same_bytes():
+    """Ed25519 is deterministic: a peer back from a journal written before it signed (same seed,
+    same sequence number) signs the same body into the same envelope, which the others ignore
+    as a repeat; a different body there is equivocation."""
+    signers, keys, inboxes = table(2)
+    journal = signers[0].to_bytes()
+    sent = signers[0].sign(b"pass 0")
+    inboxes[1].accept(sent)
+    back = Signer.from_bytes(journal)
+    assert back.sign(b"pass 0") == sent and inboxes[1].accept(sent) is False
+    with pytest.raises(Equivocation):
+        inboxes[1].accept(Signer.from_bytes(journal).sign(b"pass 0, re-rolled"))
