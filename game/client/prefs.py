@@ -49,7 +49,8 @@ MUTE_KEY = pygame.K_m
 def window_caption() -> str:
     """The window's caption in the current language: the app's games' titles
     (:data:`game.registry.GAMES`, in the menus' order) joined as the README names the app,
-    "Rose King & Royals & Riots" (German, Dutch and French: "Rosenkönig & Royals & Riots")."""
+    "Rose King & Royals & Riots" (German and Dutch: "Rosenkönig & Royals & Riots", French:
+    "Le Roi des Roses & Royals & Riots")."""
     caption = ""
     for game in GAMES:
         title = _(game.title)

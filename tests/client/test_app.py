@@ -179,8 +179,8 @@ def test_the_window_caption_names_both_games_and_follows_the_language(app):
     assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"  # as the README names the app
     app.prefs.update(language="de")
     assert pygame.display.get_caption()[0] == "Rosenkönig & Royals & Riots"
-    app.prefs.update(language="fr")
-    assert pygame.display.get_caption()[0] == "Rosenkönig & Royals & Riots"
+    app.prefs.update(language="fr")  # issue 35: the French title, not the German one
+    assert pygame.display.get_caption()[0] == "Le Roi des Roses & Royals & Riots"
     app.prefs.update(language="en")
     assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"
     # a closed window's settings no longer touch the caption
@@ -192,3 +192,35 @@ def test_the_window_caption_names_both_games_and_follows_the_language(app):
         assert pygame.display.get_caption()[0] == "other"
     finally:
         i18n.set_language("en")
+
+
+class FakeWindow:
+    """A window the dummy video driver cannot be: it changes size and goes full screen."""
+
+    def __init__(self, size):
+        self.size, self.position, self.fullscreen, self.minimum_size = size, (40, 30), False, (0, 0)
+
+
+def test_f11_and_back_restores_the_window_size_it_had(app, monkeypatch):
+    """Issue 35, item 12: full screen and back gives the window its previous size (SDL's SCALED
+    mode would give 1280x800), also when the full-screen setting turns it on and off."""
+    window = FakeWindow((1000, 640))
+
+    def toggle():
+        window.fullscreen = not window.fullscreen
+        window.size = (1920, 1080) if window.fullscreen else (1280, 800)  # what SDL does by itself
+    from game.client.app import App
+    monkeypatch.setattr(App, "_window", staticmethod(lambda: window))
+    monkeypatch.setattr(pygame.display, "toggle_fullscreen", toggle)
+    monkeypatch.setattr(pygame.display, "is_fullscreen", lambda: window.fullscreen)
+    f11 = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F11, mod=0, unicode="")
+    app.handle_event(f11)
+    assert window.fullscreen and app.prefs.settings.fullscreen
+    window.position = (0, 0)
+    app.handle_event(f11)
+    assert not window.fullscreen and window.size == (1000, 640) and window.position == (40, 30)
+    assert not app.prefs.settings.fullscreen
+    window.size = (1100, 700)  # the player resized the window meanwhile: that size comes back
+    app.prefs.update(fullscreen=True)
+    app.prefs.update(fullscreen=False)
+    assert window.size == (1100, 700)
