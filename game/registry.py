@@ -29,6 +29,8 @@ class Game(Protocol):
       ``record_version``: the newest record version it reads.
     - ``seats``: the allowed numbers of players, e.g. ``range(2, 3)``.
     - ``levels``: the names of its computer players, weakest first.
+    - ``settings_schema``: its section of the player's settings, field name ->
+      :class:`game.settings.Field` (default, check, label, how the settings screen shows it).
     """
 
     key: str
@@ -37,6 +39,7 @@ class Game(Protocol):
     record_version: int
     seats: Sequence[int]
     levels: Sequence[str]
+    settings_schema: Mapping[str, Any]
 
     def check(self, record: Mapping[str, Any]) -> str:
         """Fully validate a parsed record (shape, every action, the result).

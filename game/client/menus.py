@@ -95,7 +95,7 @@ class MainMenu(ButtonScene):
 
     def settings(self) -> None:
         from .settings_scene import SettingsScene
-        self.app.push(SettingsScene(self.app))
+        self.app.push(SettingsScene(self.app, self.game.key))  # this game's names and levels only
 
     def update(self, dt: float) -> None:
         self.clock += dt

@@ -14,6 +14,7 @@ from game.i18n import N_
 from .ai.players import LEVEL_NAMES
 from .engine import Color
 from .engine.record import FORMAT, VERSION, Record, status_line
+from .settings import SCHEMA as SETTINGS
 
 
 class RoseKing:
@@ -25,6 +26,7 @@ class RoseKing:
     record_version = VERSION
     seats = range(2, 3)
     levels = LEVEL_NAMES
+    settings_schema = SETTINGS  # its section of the player's settings (game/roseking/settings.py)
 
     def check(self, record: Mapping[str, Any]) -> str:
         """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ...``

@@ -15,6 +15,7 @@ from .ai.levels import LEVEL_NAMES
 from .engine.actions import STEAL, Action
 from .engine.record import FORMAT, SAMPLE, VERSION, Record, status_line
 from .engine.state import State
+from .settings import SCHEMA as SETTINGS
 
 __all__ = ["GAME", "RoyalsRiots", "text_lines", "SAMPLE"]
 
@@ -28,6 +29,7 @@ class RoyalsRiots:
     record_version = VERSION
     seats = range(2, 5)
     levels = LEVEL_NAMES
+    settings_schema = SETTINGS  # its section of the player's settings (game/royals/settings.py)
 
     def check(self, record: Mapping[str, Any]) -> str:
         """``ok finished scores=.. winners=.. rounds=3`` or ``ok in-progress round=.. trick=..

@@ -123,7 +123,7 @@ def test_level_picker_remembers_the_last_level(app, driver: Driver):
     driver.click(easy.rect.center)
     start = next(b for b in setup.buttons if b.text() == "Start")
     driver.click(start.rect.center)
-    assert app.prefs.settings.computer_level == "easy"
+    assert app.prefs.settings.of("rose-king").computer_level == "easy"
     assert ComputerSetup(app).level == "easy"
 
 

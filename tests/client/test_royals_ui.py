@@ -228,7 +228,7 @@ def test_the_last_set_up_survives_a_restart_and_a_bad_one_gives_the_defaults(ins
     kept = (4, [None, "hard", "medium", None], ["Ann", "Bram", "Cato", "Joost"], True, 2)
     restarted = SettingsStore(config_dir())
     assert restarted.notice() is None
-    assert restarted.settings.royals_table == {  # kept in the file, not only in this process
+    assert restarted.settings.of("royals-riots").table == {  # kept in the file, not only in this process
         "seats": [{"name": "Ann", "level": None}, {"name": "Bram", "level": "hard"},
                   {"name": "Cato", "level": "medium"}, {"name": "Joost", "level": None}],
         "teams": True, "starter": 2}
@@ -239,10 +239,10 @@ def test_the_last_set_up_survives_a_restart_and_a_bad_one_gives_the_defaults(ins
 
     path = config_dir() / FILE_NAME
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["royals_table"]["seats"][1]["level"] = "grandmaster"
+    data["games"]["royals-riots"]["table"]["seats"][1]["level"] = "grandmaster"
     path.write_text(json.dumps(data), encoding="utf-8")
     damaged = SettingsStore(config_dir())
-    assert damaged.settings.royals_table == {} and "Royals & Riots' last set-up" in damaged.notice()
+    assert damaged.settings.of("royals-riots").table == {} and "Royals & Riots' last set-up" in damaged.notice()
     monkeypatch.setattr(instant.prefs, "store", damaged)
     plain = RoyalsSetup(instant)
     assert (plain.count, plain.levels, [f.text for f in plain.fields], plain.teams, plain.starter) == fresh

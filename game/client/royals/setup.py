@@ -37,9 +37,9 @@ def level_label(level: str | None) -> str:
 
 
 def default_level(app: "App") -> str:
-    """The settings' "Default computer level" (shared by both games' levels), else ``medium``."""
+    """Royals & Riots' "Default computer level" setting, else ``medium``."""
     try:
-        level = app.prefs.store.settings.computer_level
+        level = app.prefs.store.settings.of("royals-riots").computer_level
     except Exception:  # noqa: BLE001 - a settings problem must never keep a player from a game
         level = None
     return level if level in LEVELS else "medium"
@@ -106,8 +106,8 @@ def resume(app: "App", path) -> RoyalsTableScene:
 class RoyalsSetup(ButtonScene):
     """Choose the seats (2-4; each a person or a computer level; names), teams, who starts.
 
-    The set-up of the last match started here is kept in the settings (``royals_table``, see
-    :class:`game.settings.Settings`) and offered again when the set-up opens, also after a
+    The set-up of the last match started here is kept in the settings (Royals & Riots' ``table``, see
+    :mod:`game.royals.settings`) and offered again when the set-up opens, also after a
     restart; a stored set-up that cannot be used gives the defaults."""
 
     def __init__(self, app: "App", start: Callable[[TableConfig], None] | None = None) -> None:
@@ -127,7 +127,7 @@ class RoyalsSetup(ButtonScene):
         self._build()
 
     def remembered(self) -> dict:
-        """This set-up as the settings keep it (``Settings.royals_table``): the seats in use with
+        """This set-up as the settings keep it (Royals & Riots' ``table`` setting): the seats in use with
         their names as typed and levels (None: a person), teams, the starter."""
         return {"seats": [{"name": self.fields[i].text, "level": self.levels[i]} for i in range(self.count)],
                 "teams": self.teams and self.count == 4, "starter": self.starter}
@@ -137,7 +137,7 @@ class RoyalsSetup(ButtonScene):
         set-up this screen cannot show (validated by the settings, so only a level this build
         does not offer) is ignored whole: the defaults stay, the player can start at once."""
         try:
-            kept = self.app.prefs.store.settings.royals_table
+            kept = self.app.prefs.store.settings.of("royals-riots").table
             seats = kept.get("seats", [])
             if not 2 <= len(seats) <= 4 or any(seat["level"] not in (None, *LEVELS) for seat in seats):
                 return False
@@ -154,7 +154,7 @@ class RoyalsSetup(ButtonScene):
         """Keep this set-up in the settings for the next match (a failed write is the settings'
         notice; a refused value is logged and the match starts all the same)."""
         try:
-            self.app.prefs.store.update(royals_table=self.remembered())
+            self.app.prefs.store.update_game("royals-riots", table=self.remembered())
         except Exception:  # noqa: BLE001 - a settings problem must never keep a player from a game
             log.exception("cannot keep the Royals & Riots set-up")
 
