@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.engine import Record, Rng, State  # noqa: E402
 from game.roseking.replay import Replay  # noqa: E402
-from game.saves import BackgroundAutosaver, GameMeta, SaveStore  # noqa: E402
+from game.roseking.saves import GameMeta  # noqa: E402
+from game.saves import BackgroundAutosaver, SaveStore  # noqa: E402
 
 
 def random_game(seed: int) -> State:

@@ -60,6 +60,13 @@ class Game(Protocol):
         Raises :class:`RecordError`."""
         ...
 
+    def summarize(self, record: dict[str, Any], fallback_id: str) -> Any:
+        """The saved-games list's :class:`game.saves.Summary` of a parsed record (players, kind,
+        the winners by name, who is to act, progress in the game's own words), the record fully
+        checked; ``fallback_id``: the file's name, the id of a record without a good ``game_id``.
+        Raises :class:`RecordError` or ``game.saves.SaveError`` for a bad record."""
+        ...
+
     def run_match(self, args: argparse.Namespace) -> int:
         """``rose-king match``: headless games between ``args.players`` (level names, already
         checked against :attr:`levels` and :attr:`seats`); prints progress and the summary

@@ -97,6 +97,10 @@ class App:
         self.signalled: int | None = None
         from .prefs import Prefs  # settings, language, sound and notices (issue 6)
         self.prefs = Prefs(self, store, audio, sync_options=options is None)
+        from game.stats import shared_stats
+        #: Statistics per game and computer level (issue 35): ``app.stats.record(game, level, won, score,
+        #: match_id)`` at a match's end; the main menu shows them on each game's tab.
+        self.stats = shared_stats()
 
     @staticmethod
     def _fit_window() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.i18n import N_
-from game.settings import Field, Schema, check_bool, check_choice, check_name
+from game.schema import Field, Schema, check_bool, check_choice, check_name
 
 from .ai import LEVELS
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from game.i18n import N_, _
-from game.settings import Field, Schema, check_bool, check_choice, check_name
+from game.schema import Field, Schema, check_bool, check_choice, check_name
 
 #: The computer levels a player chooses among, weakest first (keys of ``game.royals.ai.levels.LEVELS``).
 LEVEL_CHOICES = ("random", "greedy", "easy", "medium", "hard")

@@ -61,7 +61,7 @@ def test_the_result_panel_opens_the_analysis_and_the_window_keeps_drawing(app, d
     final = planted_blunder()
     last = final.pop()
     blunder = final.ply + 1
-    game = LocalGame(final, __import__("game.saves", fromlist=["GameMeta"]).GameMeta.new("local"),
+    game = LocalGame(final, __import__("game.roseking.saves", fromlist=["GameMeta"]).GameMeta.new("local"),
                      GameConfig(None).controllers())
     scene = play(app, game, GameConfig(None))
     scene.match.submit(last)

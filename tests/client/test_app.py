@@ -224,3 +224,48 @@ def test_f11_and_back_restores_the_window_size_it_had(app, monkeypatch):
     app.prefs.update(fullscreen=True)
     app.prefs.update(fullscreen=False)
     assert window.size == (1100, 700)
+
+
+def test_each_games_tab_shows_its_statistics_against_the_computer(app, monkeypatch, tmp_path):
+    """Issue 35: played, won, best score and streak per level on each game's tab, in the game's
+    words for its levels; a damaged statistics file is said plainly there."""
+    from game import stats
+    from game.stats import StatsStore
+    monkeypatch.setattr(app, "stats", StatsStore(tmp_path))
+    app.stats.record("royals-riots", "hard", True, 17)
+    app.stats.record("royals-riots", "hard", False, 9)
+    app.stats.record("royals-riots", "greedy", True, 12)
+    app.stats.record("rose-king", "expert", False, 40)
+    app.prefs.update(game="rose-king")
+    menu = MainMenu(app)
+    assert menu.stats_lines() == ["Expert: 0 of 1 won · best 40 · streak 0"]
+    app.prefs.update(game="royals-riots")
+    menu = MainMenu(app)
+    assert menu.stats_lines() == ["Casual: 1 of 1 won · best 12 · streak 1", "Hard: 1 of 2 won · best 17 · streak 0"]
+    app.reset(menu)
+    app.step(STEP)  # drawn under the buttons, clear of the footer
+    (tmp_path / stats.FILE_NAME).write_text("{broken")
+    monkeypatch.setattr(app, "stats", StatsStore(tmp_path))
+    assert MainMenu(app).stats_lines() == [
+        "The statistics file was damaged; what could be read is kept. A copy was kept as stats.broken.json."]
+    monkeypatch.setattr(app, "stats", StatsStore(tmp_path / "fresh"))
+    assert MainMenu(app).stats_lines()[0].startswith("No matches against the computer yet")
+
+
+def test_a_game_against_the_computer_is_counted_when_it_ends_in_the_window(app, driver):
+    """The one-line hook of a local game against the computer: its end counts once."""
+    from game.client.roseking.local_game import GameConfig
+    from game.client.roseking.setup import start_game
+    start_game(app, GameConfig((Color.WHITE, "random"), seed=5, min_delay=0))
+    scene = app.top
+    assert isinstance(scene, GameScene)
+    for _ in range(4000):
+        if scene.match.state.is_game_over():
+            break
+        if scene.match.human_to_move() and not scene.busy():
+            scene._submit(scene.shown.legal_moves()[0])
+        app.step(STEP)
+    assert scene.match.state.is_game_over()
+    app.step(STEP)
+    counted = app.stats.of("rose-king")
+    assert list(counted) == ["random"] and counted["random"].played == 1
