@@ -115,6 +115,8 @@ class Summary:
     ``players()``: the players' names (``"Ann – Bob"``); ``status()``: the winners by name and the
     score (``"Ann wins 140–42"``) or who is to act (``"in progress · Bob to move"``);
     ``progress()``: how far the game is, in the game's own words (``"round 2 of 3, trick 5"``).
+    ``note()``: the list's small second line, or None: what kind of save it is where that matters
+    (a network game's, which is only watched here until it is finished).
     """
 
     game_id: str
@@ -126,6 +128,7 @@ class Summary:
     players: Callable[[], str]
     status: Callable[[], str]
     progress: Callable[[], str]
+    note: Callable[[], str | None] = lambda: None
 
 
 def save_id(record: dict[str, Any], fallback_id: str) -> str:

@@ -21,7 +21,6 @@ instead of breaking the list.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -120,20 +119,10 @@ class SaveEntry:
         return "" if self.summary is None else self.summary.progress()
 
     def note(self) -> str | None:
-        """The list's small second line of a network game (kind ``"lan"``), in the current
-        language: ``Network game`` (Rose King) or ``Network match`` (Royals & Riots) once
-        finished; unfinished (it stopped, or this player left it), that it is only watched
-        here — it is played on only with its players: a Rose King game through its peer's
-        reconnection, a Royals & Riots match by joining its host again. None for any other save."""
-        if self.error is not None or self.kind != "lan":
-            return None
-        if self.game == "rose-king":
-            if self.result is not None:
-                return _("Network game")
-            return _("Unfinished network game: it can only be watched here (Replay)")
-        if self.result is not None:
-            return _("Network match")
-        return _("Unfinished network match: it can only be watched here (Replay)")
+        """The list's small second line in the current language (the game's :attr:`Summary.note`:
+        a network game's, e.g. "Network match", or that an unfinished one is only watched here),
+        or None."""
+        return None if self.error is not None or self.summary is None else self.summary.note()
 
     def status_text(self) -> str:
         """The list's result column: the winners and the score, who is to act, or the error."""

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import shutil
 from dataclasses import dataclass, field, fields, replace

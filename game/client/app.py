@@ -214,6 +214,7 @@ class App:
             pygame.display.toggle_fullscreen()
         except pygame.error:  # some drivers (dummy, some WMs) cannot; the game goes on windowed
             pass
+        self.keep_minimum_size()  # first: leaving full screen, SCALED makes the canvas the smallest window
         if window is not None and not going_full and not self.is_fullscreen() and self._windowed is not None:
             size, position = self._windowed
             try:
@@ -222,7 +223,6 @@ class App:
                     window.position = position
             except pygame.error:
                 pass
-        self.keep_minimum_size()
 
     @staticmethod
     def is_fullscreen() -> bool:

@@ -188,8 +188,16 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
             count=state.stones_left)
         return _("{moves} · {stones}").format(moves=moves, stones=left)
 
+    def note() -> str | None:
+        """A network game's: it is played on only through its peer's reconnection."""
+        if meta.kind != "lan":
+            return None
+        if result is not None:
+            return _("Network game")
+        return _("Unfinished network game: it can only be watched here (Replay)")
+
     return Summary(meta.game_id, meta.kind, meta.date, state.ply, result, (red, white),
-                   lambda: _("{red} – {white}").format(red=names()[0], white=names()[1]), status, progress)
+                   lambda: _("{red} – {white}").format(red=names()[0], white=names()[1]), status, progress, note)
 
 
 def record_result(meta: GameMeta, state: State) -> bool:

@@ -41,8 +41,19 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
     else:
         scores = tuple(outcome.scores if outcome is not None else state.scores())
     date = obj.get("date") if isinstance(obj.get("date"), str) else None
-    return Summary(save_id(obj, fallback_id), save_kind(obj, KINDS), date, state.ply, result, scores,
-                   lambda: " – ".join(names), lambda: _status(state, names), lambda: _progress(state))
+    kind = save_kind(obj, KINDS)
+    return Summary(save_id(obj, fallback_id), kind, date, state.ply, result, scores,
+                   lambda: " – ".join(names), lambda: _status(state, names), lambda: _progress(state),
+                   lambda: _note(kind, result is not None))
+
+
+def _note(kind: str, finished: bool) -> str | None:
+    """A network match's: it is played on only by joining its host again."""
+    if kind != "lan":
+        return None
+    if finished:
+        return _("Network match")
+    return _("Unfinished network match: it can only be watched here (Replay)")
 
 
 def _status(state: State, names: tuple[str, ...]) -> str:

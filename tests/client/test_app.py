@@ -195,10 +195,20 @@ def test_the_window_caption_names_both_games_and_follows_the_language(app):
 
 
 class FakeWindow:
-    """A window the dummy video driver cannot be: it changes size and goes full screen."""
+    """A window the dummy video driver cannot be: it changes size and goes full screen, and, like
+    SDL's, never gets smaller than its minimum size."""
 
     def __init__(self, size):
-        self.size, self.position, self.fullscreen, self.minimum_size = size, (40, 30), False, (0, 0)
+        self.position, self.fullscreen, self.minimum_size = (40, 30), False, (0, 0)
+        self._size = size
+
+    @property
+    def size(self):
+        return self._size
+
+    @size.setter
+    def size(self, size):
+        self._size = (max(size[0], self.minimum_size[0]), max(size[1], self.minimum_size[1]))
 
 
 def test_f11_and_back_restores_the_window_size_it_had(app, monkeypatch):
@@ -206,9 +216,10 @@ def test_f11_and_back_restores_the_window_size_it_had(app, monkeypatch):
     mode would give 1280x800), also when the full-screen setting turns it on and off."""
     window = FakeWindow((1000, 640))
 
-    def toggle():
+    def toggle():  # what SDL's SCALED mode does by itself (seen under Xvfb)
         window.fullscreen = not window.fullscreen
-        window.size = (1920, 1080) if window.fullscreen else (1280, 800)  # what SDL does by itself
+        window.minimum_size = (1280, 800) if not window.fullscreen else window.minimum_size
+        window.size = (1920, 1080) if window.fullscreen else (1280, 800)
     from game.client.app import App
     monkeypatch.setattr(App, "_window", staticmethod(lambda: window))
     monkeypatch.setattr(pygame.display, "toggle_fullscreen", toggle)
@@ -269,3 +280,26 @@ def test_a_game_against_the_computer_is_counted_when_it_ends_in_the_window(app, 
     app.step(STEP)
     counted = app.stats.of("rose-king")
     assert list(counted) == ["random"] and counted["random"].played == 1
+
+
+def test_a_royals_match_against_the_computer_is_counted_by_its_autosave_hook(app):
+    """The one-line hook of a local Royals & Riots match: the autosave after its last action counts
+    it (once) for its strongest computer level."""
+    from game.client.royals.saving import autosaver
+    from game.client.royals.table import Seat, TableConfig, TableMatch
+    from tests.royals.helpers import random_match
+    config = TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "hard")])
+    unfinished = TableMatch.resume(config, random_match(5, 3, upto=50))
+    hook = autosaver(unfinished)
+    hook(unfinished)
+    hook()
+    assert app.stats.of("royals-riots") == {}
+    state = random_match(5, 3)
+    finished = TableMatch.resume(config, state)
+    hook = autosaver(finished)
+    hook(finished)
+    hook(finished)  # the same match again (a redraw, an undo's autosave): counted once
+    hook()
+    counted = app.stats.of("royals-riots")
+    assert list(counted) == ["hard"] and counted["hard"].played == 1
+    assert counted["hard"].won == int(1 in state.outcome().winners)

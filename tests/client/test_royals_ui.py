@@ -305,7 +305,8 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
         instant.prefs.update(game=key)
         menu = MainMenu(instant)
         assert menu.game.key == key and (menu.buttons[0].key == pygame.K_c) == has_continue, key
-    assert entry.players() == "You – Ada – Bram" and "Royals & Riots" in entry.status_text()
+    assert entry.players() == "You – Ada – Bram" and entry.status_text() == "in progress · You to play"
+    assert entry.progress() == f"round 1 of 3, trick {scene.state.trick_no}"  # the match's own words (issue 35)
     open_game(instant, entry)
     resumed = instant.top
     assert isinstance(resumed, RoyalsTableScene) and resumed.state.history == scene.state.history
