@@ -81,6 +81,9 @@ class App:
         #: Makes the home scene (the main menu) for :meth:`go_home`; set by whoever builds the window
         #: (:func:`game.client.main.run`); None: home just closes every scene.
         self.home: Callable[[], Scene] | None = None
+        #: The game key a scene belongs to (None: a shell scene); set with :attr:`home`
+        #: (:func:`game.client.games.game_of_scene`). The settings screen opened over a game shows its section.
+        self.game_of_scene: Callable[[Scene], str | None] = lambda scene: None
         self.options = options or ViewOptions()
         self.scenes: list[Scene] = []
         self.running = True

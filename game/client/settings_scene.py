@@ -39,13 +39,17 @@ HEADING_H = 40
 class SettingsScene(ButtonScene):
     """Change the settings; Back or Esc returns to where it was opened.
 
-    ``game``: whose section to show (a key of :data:`game.registry.GAMES`); None: the game of
-    the main menu's tab chosen last (the ``game`` setting). Raises ValueError for an unknown game.
+    ``game``: whose section to show (a key of :data:`game.registry.GAMES`); None: the game of the
+    nearest scene below that belongs to a game (the pause menu over a table), else the main menu's
+    tab chosen last (the ``game`` setting). Raises ValueError for an unknown game.
     """
 
     def __init__(self, app: "AppLike", game: str | None = None) -> None:
         super().__init__(app)
         self.prefs = app.prefs
+        if game is None:
+            found = getattr(app, "game_of_scene", lambda scene: None)
+            game = next((k for k in map(found, reversed(getattr(app, "scenes", []))) if k), None)
         self.game = game if game is not None else self.prefs.settings.game
         self.schema = schema_of(self.game)
         self.title = game_by_key(self.game).title

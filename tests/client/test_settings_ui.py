@@ -309,3 +309,22 @@ def test_every_row_of_each_games_settings_fits_above_the_bottom_buttons(app):
         for a in scene.buttons:
             for b in scene.buttons:
                 assert a is b or not a.rect.colliderect(b.rect), (game.key, a.text(), b.text())
+
+
+def test_settings_from_a_games_pause_menu_show_that_game(app, driver):
+    """Opened over a game's screen (its pause menu), the settings show that game's section, whatever
+    tab the main menu showed last; over the shell's screens, the tab's game."""
+    from game.client.royals.setup import RoyalsSetup
+    app.prefs.update(game="rose-king")
+    app.reset(RoyalsSetup(app))
+    app.push(PauseMenu(app, lambda: None, lambda: False))
+    driver.click(button(app.top, "Settings").rect.center)
+    assert isinstance(app.top, SettingsScene) and app.top.game == "royals-riots"
+    app.reset(hotseat(app))
+    app.push(PauseMenu(app, lambda: None, lambda: False))
+    app.top.settings()
+    assert app.top.game == "rose-king" and set(app.top.names) == {"red_name", "white_name"}
+    app.prefs.update(game="royals-riots")
+    app.reset(MainMenu(app))
+    app.push(SettingsScene(app))
+    assert app.top.game == "royals-riots"
