@@ -22,7 +22,6 @@ instead of breaking the list.
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 from dataclasses import dataclass
@@ -31,7 +30,6 @@ from typing import Any, Iterable
 
 from game.records import RecordError as BaseRecordError
 from game.fsutil import atomic_write_text, fsync_dir
-from game.i18n import _
 from game.savefile import (APP_NAME, ENV_DATA_DIR, FILE_REASONS, GAME_ID, KINDS, MAX_FILE_BYTES, RESUMABLE_KINDS,
                            SaveError, SaveMeta, Summary, check_version, default_data_dir, file_reason,
                            parse_json_bytes, read_bounded, record_error_text, save_id, save_kind)
