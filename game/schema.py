@@ -79,6 +79,8 @@ class Field:
     ``"reset"`` (a button that sets the default back, enabled while the value differs) or
     ``"hidden"`` (kept, never shown: a remembered set-up).
     ``placeholder``: for ``"text"``, what the empty field shows (in the current language).
+    ``view_option``: the attribute of the window's view options (``app.options``) this field sets,
+    at once and at every change, and takes back when a screen changed it (a key such as T), or None.
     ``v1``: the top-level key that held this field in a version 1 file, or None.
     """
 
@@ -89,6 +91,7 @@ class Field:
     options: Sequence[Any] = ()
     option_text: Callable[[Any], str] | None = None
     placeholder: Callable[[], str] | None = None
+    view_option: str | None = None
     v1: str | None = None
 
     def initial(self) -> Any:

@@ -9,8 +9,9 @@ global). It
   each frame, so a language change shows at once on every scene, without restarting; the
   window's caption (:func:`window_caption`) follows too;
 * makes the :class:`~game.client.audio.Audio` follow the ``sound`` and ``volume`` settings;
-* applies ``fullscreen``, ``animation_speed`` and Rose King's ``show_legal_targets`` at once to
-  the window and to ``app.options`` (the view options the game screen reads);
+* applies ``fullscreen``, ``animation_speed`` and every game's field with a ``view_option``
+  (Rose King's ``show_legal_targets``) at once to the window and to ``app.options`` (the view
+  options the game screens read);
 * handles the mute key (M) anywhere a screen does not use that key itself, with a short
   "Sound on"/"Sound off" flash;
 * shows the store's notice (a damaged settings file, a failed save) as a panel at the top of
@@ -29,7 +30,7 @@ from game.roseking.engine import Color
 from game import i18n
 from game.i18n import _
 from game.registry import GAMES
-from game.settings import Section, Settings, SettingsStore, follow_language
+from game.settings import Section, Settings, SettingsStore, follow_language, schemas
 
 from .theme import CANVAS, CREAM, GOLD
 from .audio import Audio
@@ -44,6 +45,12 @@ NOTICE_SECONDS = 12.0
 #: How long the mute key's "Sound on/off" flash stays up.
 FLASH_SECONDS = 1.6
 MUTE_KEY = pygame.K_m
+
+
+def view_fields() -> list[tuple[str, str, str]]:
+    """(game key, field, view option) of every game's settings field that sets a view option."""
+    return [(game, name, f.view_option) for game, schema in schemas().items()
+            for name, f in schema.items() if f.view_option]
 
 
 def window_caption() -> str:
@@ -87,7 +94,8 @@ class Prefs:
         s = self.store.settings
         if sync_options:
             app.options.anim_speed = s.animation_speed
-            app.options.show_targets = s.of("rose-king").show_legal_targets
+            for game, name, option in view_fields():
+                setattr(app.options, option, s.of(game)[name])
         if s.fullscreen:
             self._set_fullscreen(True)
 
@@ -100,8 +108,9 @@ class Prefs:
         opts = self.app.options
         if "animation_speed" in changed:
             opts.anim_speed = settings.animation_speed
-        if "rose-king.show_legal_targets" in changed:
-            opts.show_targets = settings.of("rose-king").show_legal_targets
+        for game, name, option in view_fields():
+            if f"{game}.{name}" in changed:
+                setattr(opts, option, settings.of(game)[name])
         if "fullscreen" in changed:
             self._set_fullscreen(settings.fullscreen)
 
@@ -119,7 +128,8 @@ class Prefs:
         """After a screen changed ``app.options`` itself (T key, pause menu): keep them in the settings."""
         opts = self.app.options
         self.update(animation_speed=opts.anim_speed)
-        self.update_game("rose-king", show_legal_targets=opts.show_targets)
+        for game, name, option in view_fields():
+            self.update_game(game, **{name: getattr(opts, option)})
 
     def update(self, **changes: object) -> None:
         """``store.update`` that never raises into the frame loop (a bad value is logged and ignored)."""

@@ -41,7 +41,8 @@ def _level(value: Any) -> str:
 
 #: The fields (each kept at the top level of a version 1 file under the same name).
 SCHEMA: Schema = {
-    "show_legal_targets": Field(True, check_bool, N_("Show legal targets"), "switch", v1="show_legal_targets"),
+    "show_legal_targets": Field(True, check_bool, N_("Show legal targets"), "switch", view_option="show_targets",
+                                v1="show_legal_targets"),
     "red_name": Field("", check_name, N_("Red player's name"), "text", placeholder=lambda: _colour_name(0),
                       v1="red_name"),
     "white_name": Field("", check_name, N_("White player's name"), "text", placeholder=lambda: _colour_name(1),
