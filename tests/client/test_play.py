@@ -230,7 +230,7 @@ def test_hover_stone_shows_territory(app, driver, new_hotseat):
     sq = (group & -group).bit_length() - 1
     driver.move_mouse(square_center(sq))
     assert square_at(scene.hover_pos) == sq
-    from game.client.roseking.game_scene import territory_of
+    from game.client.roseking.board_draw import territory_of
     assert territory_of(scene.shown, sq) == group
 
 
