@@ -22,6 +22,7 @@ from game.roseking.engine import DRAW, Color, Move, State
 #: Loss of winning chance (0..1) from which a move is marked.
 INACCURACY, MISTAKE, BLUNDER = 0.08, 0.15, 0.30
 LABELS = ("inaccuracy", "mistake", "blunder")
+THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
 
 
 def label_for(loss: float) -> str:
@@ -113,6 +114,30 @@ def reviews(final: State, red: list[float], best: list[Move | None]) -> list[Rev
     return out
 
 
+@dataclass(frozen=True)
+class SideSummary:
+    """One side's figures over a game's reviews: ``moves`` judged, how many were ``marked``
+    (any label), the ``total_loss`` of winning chance (0..1 per move, summed) and ``mean_loss``
+    per move judged (0 for no moves): the view's "average loss", like chess sites' accuracy."""
+
+    moves: int
+    marked: int
+    total_loss: float
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / self.moves if self.moves else 0.0
+
+
+def summary(judged: list[Review]) -> dict[Color, SideSummary]:
+    """Per colour: :class:`SideSummary` of the moves of ``judged`` that colour made."""
+    out = {}
+    for color in (Color.RED, Color.WHITE):
+        mine = [r for r in judged if r.player is color]
+        out[color] = SideSummary(len(mine), sum(1 for r in mine if r.label), sum(r.loss for r in mine))
+    return out
+
+
 def search_bias(drops: list[float]) -> float:
     """How much each side's search overrates its own chances, measured on the moves that were
     the search's own choice (their true loss is 0): the median drop, 0..0.2. Each position is
@@ -167,4 +192,4 @@ def worker(conn, final: State, level: str, seconds: float | None, iterations: in
 
 
 __all__ = ["BLUNDER", "INACCURACY", "LABELS", "MISTAKE", "Review", "analyse", "evaluate", "label_for",
-           "positions", "reviews", "same_move", "search_bias", "terminal_red", "worker"]
+           "positions", "reviews", "same_move", "search_bias", "SideSummary", "summary", "THRESHOLDS", "terminal_red", "worker"]
