@@ -11,15 +11,17 @@ the window's search (``hard``, at ``--iterations`` per position; 4,500 stand for
 - ``hard``: ``hard`` against ``hard`` (``--hard-iterations`` per move): moves the analysis should
   hardly ever mark, since they are what its own search would choose, give or take noise.
 
-It prints, per kind and side, the moves judged, the percentiles of the loss of winning chance
-(0..1), the share at or over each threshold of :mod:`game.roseking.analysis`, and the mean loss
-per move (the ``accuracy`` line of the view); then the game's curve start and end. Measured
+It prints, per game, Red's winning chance at the deal and the end, the final points, the moves
+marked and the points lost per side; per kind and side, the percentiles of the points each move
+lost and the share at or over each threshold of :mod:`game.roseking.analysis`. ``--dump FILE``
+keeps every game's chances and best moves (JSON lines) to try other measures offline. Measured
 figures are in the module docstring of ``game/roseking/analysis.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -51,13 +53,13 @@ def play(seed: int, red, white) -> State:
     return s
 
 
-def judge(final: State, iterations: int) -> tuple[list[analysis.Review], list[float]]:
+def judge(final: State, iterations: int) -> tuple[list[analysis.Review], list[float], list[Move | None]]:
     player = make_player("hard", 1, seconds=None, iterations=iterations)
     red: list[float] = [0.0] * (final.ply + 1)
     best: list[Move | None] = [None] * (final.ply + 1)
     for k, b, v in analysis.analyse(final, player):
         red[k], best[k] = v, b
-    return analysis.reviews(final, red, best), red
+    return analysis.reviews(final, red, best), red, best
 
 
 def main() -> None:
@@ -66,6 +68,7 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=4500, help="analysis search per position (default 4500)")
     ap.add_argument("--hard-iterations", type=int, default=3000, help="hard's search per move (default 3000)")
     ap.add_argument("--kinds", default="careless,medium,hard")
+    ap.add_argument("--dump", metavar="FILE", help="also write every game's chances and best moves as JSON lines")
     args = ap.parse_args()
     kinds = {
         "careless": lambda seed: (careless, make_player("medium", seed, seconds=None, iterations=1500)),
@@ -80,14 +83,18 @@ def main() -> None:
         t0 = time.process_time()
         for g in range(args.games):
             final = play(100 + g, *kinds[kind](100 + g))
-            reviews, red = judge(final, args.iterations)
+            reviews, red, best = judge(final, args.iterations)
+            if args.dump:
+                with open(args.dump, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"kind": kind, "moves": [str(m) for m in final.move_stack], "red": red,
+                                        "best": ["" if b is None else str(b) for b in best]}) + "\n")
             for r in reviews:
-                losses[r.player].append(r.loss)
+                losses[r.player].append(r.points)
             curves.append((red[0], red[-1], final.scores()))
             summary = analysis.summary(reviews)
             print(f"  {kind} game {g}: Red's chance {red[0]:.2f} -> {red[-1]:.2f}, points {final.scores()}, "
                   f"marked R {summary[Color.RED].marked} W {summary[Color.WHITE].marked}, "
-                  f"mean loss R {summary[Color.RED].mean_loss:.3f} W {summary[Color.WHITE].mean_loss:.3f}",
+                  f"points lost R {summary[Color.RED].points:.0f} W {summary[Color.WHITE].points:.0f}",
                   flush=True)
         print(f"{kind}: {args.games} games, {time.process_time() - t0:.0f} s CPU")
         for color, xs in losses.items():
@@ -95,9 +102,9 @@ def main() -> None:
                 continue
             q = statistics.quantiles(xs, n=20)
             shares = [sum(x >= t for x in xs) / len(xs) for t in analysis.THRESHOLDS]
-            print(f"  {color.name:5} {len(xs):4} moves  p50 {q[9]:.3f} p75 {q[14]:.3f} p90 {q[17]:.3f} "
-                  f"p95 {q[18]:.3f} max {max(xs):.3f}  mean {statistics.fmean(xs):.3f}  "
-                  + "  ".join(f">={t:.2f}: {s:5.1%}" for t, s in zip(analysis.THRESHOLDS, shares)))
+            print(f"  {color.name:5} {len(xs):4} moves  p50 {q[9]:.1f} p75 {q[14]:.1f} p90 {q[17]:.1f} "
+                  f"p95 {q[18]:.1f} max {max(xs):.1f}  mean {statistics.fmean(xs):.2f}  "
+                  + "  ".join(f">={t:g}: {s:5.1%}" for t, s in zip(analysis.THRESHOLDS, shares)))
 
 
 if __name__ == "__main__":

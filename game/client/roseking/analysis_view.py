@@ -124,7 +124,15 @@ class AnalysisJob:
 
 
 def loss_text(review: analysis.Review) -> str:
-    return _("−{percent}% winning chance").format(percent=round(100 * review.loss))
+    """What a marked move cost: "about 12 points, −9% winning chance"."""
+    return _("about {points} points, −{percent}% winning chance").format(
+        points=round(review.points), percent=round(100 * review.loss))
+
+
+def side_text(name: str, side: analysis.SideSummary) -> str:
+    """One side's line under the graph: "Anna: 8 moves marked, about 164 points lost in 53 moves"."""
+    return _("{name}: {marked} marked, about {points} points lost in {moves} moves").format(
+        name=name, marked=side.marked, points=round(side.points), moves=side.moves)
 
 
 LABEL_TEXTS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
@@ -284,6 +292,8 @@ class AnalysisScene(ButtonScene):
         if self.job.done and not marked:
             s = art.text(_("No inaccuracies found: well played by both."), 22, CREAM)
             surface.blit(s, (r.x + 16, r.y + 50))
+        for _text, img, where in self.side_layout():
+            surface.blit(img, where)
         rows = (r.h - 54) // ROW_H
         if len(marked) > rows:  # more than fit: say so (the wheel or a click on the graph scrolls)
             more = art.text(_("{first}–{last} of {count}: scroll for more").format(
@@ -304,6 +314,26 @@ class AnalysisScene(ButtonScene):
                 label=_(LABEL_TEXTS[review.label]), loss=loss_text(review), best=best)
             s = art.text(text, 20, COLOR_UI[review.player] if review.player is Color.WHITE else (255, 170, 160))
             surface.blit(s, (line.x + 26, line.y + 4), pygame.Rect(0, 0, line.w - 30, ROW_H))
+
+    def side_layout(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """Each side's points lost (:func:`side_text`) under the graph, Red's left, White's right,
+        as (text, image, where); a text too wide for its half takes a smaller size. Empty until a
+        move is judged. What a slide of the graph adds up to, even where no move is marked."""
+        if not self._reviews:
+            return []
+        art = art_of(self.app)
+        sides = analysis.summary(self._reviews)
+        out = []
+        half = GRAPH.w // 2 - 10
+        for i, color in enumerate((Color.RED, Color.WHITE)):
+            text = side_text(self.names[color], sides[color])
+            colour = COLOR_UI[color] if color is Color.WHITE else (255, 170, 160)
+            for size in (19, 17, 15, 13):
+                img = art.text(text, size, colour, shadow=True)
+                if img.get_width() <= half:
+                    break
+            out.append((text, img, img.get_rect(topleft=(GRAPH.x + i * (GRAPH.w // 2), GRAPH.bottom + 16))))
+        return out
 
     def _best_words(self, review: analysis.Review) -> str:
         """The best move in the log's words (from the position before the move)."""
