@@ -22,7 +22,7 @@ from game.i18n import _
 
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, blit_center, pile_offsets
 from .art import Art, COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, art_of
-from .layout import (BOARD_RECT, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
+from .layout import (BOARD_RECT, CANVAS, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
                      SQUARE, STATUS_RECT, TOAST_SIZES, TOAST_WRAP, hand_slot_rect, hero_rect, square_at,
                      square_center, square_rect)
 from ..widgets import panel, wrapped_to_fit
@@ -225,6 +225,8 @@ class BoardDrawing:
             self.hint.draw(surface, self)
         if idle_human and self.armed is not None:
             self._draw_hero_tag(surface, art, state)
+        if not (state.is_game_over() and not self.busy()):
+            self._draw_tooltip(surface, art, state)
         self._draw_toast(surface, art)
         self._draw_banner(surface, art)
 
@@ -327,15 +329,28 @@ class BoardDrawing:
                 if sq != hidden:
                     surface.blit(img, img.get_rect(center=square_center(sq)))
 
-    def _draw_hover_territory(self, surface: pygame.Surface, art: Art, state: State) -> None:
+    def hovered_territory(self, state: State) -> int:
+        """The territory (square mask) under the mouse while the board waits, else 0."""
         sq = square_at(self.hover_pos)
         if sq is None or self.busy() or self.armed is not None:
-            return
-        group = territory_of(state, sq)
+            return 0
+        return territory_of(state, sq)
+
+    def _draw_hover_territory(self, surface: pygame.Surface, art: Art, state: State) -> None:
+        """Outline the territory under the mouse (its label is :meth:`tooltip_layout`'s, drawn on top)."""
+        group = self.hovered_territory(state)
+        if group:
+            outline(surface, group, GOLD, 4)
+
+    def tooltip_layout(self, art: Art, state: State) -> tuple[str, pygame.Surface, pygame.Rect] | None:
+        """(text, image, box) of the hovered territory's label: "Red territory: 4 stones, worth 4² =
+        16 points", above the mouse, kept inside the canvas; None when no territory is hovered. It is
+        drawn over everything else (issue 35: near the board's left edge it lay behind the move log)."""
+        group = self.hovered_territory(state)
         if not group:
-            return
-        owner = state.owner(sq)
-        outline(surface, group, GOLD, 4)
+            return None
+        sq = square_at(self.hover_pos)
+        owner = state.owner(sq)  # type: ignore[arg-type]
         n = group.bit_count()
         if n == 1:
             label = _("{colour} territory: a single stone, worth 1 point").format(colour=color_name(owner))  # type: ignore[arg-type]
@@ -344,7 +359,14 @@ class BoardDrawing:
                 colour=color_name(owner), n=n, points=n * n)  # type: ignore[arg-type]
         text = art.text(label, 22, CREAM, shadow=True)
         box = text.get_rect(midbottom=(self.hover_pos[0], self.hover_pos[1] - 18)).inflate(18, 10)
-        box.clamp_ip(surface.get_rect())
+        box.clamp_ip(pygame.Rect(0, 0, *CANVAS))
+        return label, text, box
+
+    def _draw_tooltip(self, surface: pygame.Surface, art: Art, state: State) -> None:
+        tip = self.tooltip_layout(art, state)
+        if tip is None:
+            return
+        _label, text, box = tip
         surface.blit(panel(box.size, 235, 8), box)
         surface.blit(text, text.get_rect(center=box.center))
 
