@@ -10,8 +10,6 @@ thread with a small iteration budget.
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
@@ -22,6 +20,7 @@ from game.roseking.engine import Color, Move, State
 
 from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
 from .movelog import move_words, ply_infos
+from ..jobs import WorkerJob
 from ..theme import CANVAS
 from ..widgets import Button, ButtonScene, panel
 
@@ -39,9 +38,10 @@ LIST = pygame.Rect(70, 445, CANVAS[0] - 140, 264)
 ROW_H = 27
 
 
-class AnalysisJob:
-    """Evaluates every position of ``final``'s game off the frame loop. ``poll()`` takes what
-    arrived (never blocks); ``red``/``best`` grow position by position; ``done``/``error``."""
+class AnalysisJob(WorkerJob):
+    """Evaluates every position of ``final``'s game off the frame loop (a :class:`WorkerJob`
+    running :func:`game.roseking.analysis.worker`). ``poll()`` takes what arrived (never blocks);
+    ``red``/``best`` grow position by position; ``done``/``error``."""
 
     def __init__(self, final: State, seconds: float | None = SECONDS_PER_POSITION, iterations: int | None = None,
                  seed: int | None = 1, thread: bool = False) -> None:
@@ -49,78 +49,27 @@ class AnalysisJob:
         self.total = final.ply + 1  # positions, the deal included
         self.red: list[float] = []
         self.best: list[Move | None] = []
-        self.done = False
-        self.error: str | None = None
-        self._stop = False
-        self._proc: Any = None
-        if thread:
-            self._conn, child = multiprocessing.Pipe(duplex=False)
-            self._thread = threading.Thread(target=self._run_thread, args=(child, seconds, iterations, seed),
-                                            daemon=True)
-            self._thread.start()
-        else:
-            ctx = multiprocessing.get_context("spawn")
-            self._conn, child = ctx.Pipe(duplex=False)
-            self._proc = ctx.Process(target=analysis.worker, args=(child, self.final, LEVEL, seconds, iterations,
-                                                                    seed, 5), daemon=True)
-            self._proc.start()
-            child.close()
+        super().__init__(analysis.worker, (self.final, LEVEL, seconds, iterations, seed, 5), thread=thread,
+                         thread_target=self._run_thread)
 
-    def _run_thread(self, conn, seconds, iterations, seed) -> None:
+    def _run_thread(self, conn, stop, final, level, seconds, iterations, seed, _nice) -> None:
         from game.roseking.ai import make_player
-        try:
-            player = make_player(LEVEL, seed, seconds=seconds, iterations=iterations)
-            for k, best, value in analysis.analyse(self.final, player, stop=lambda: self._stop):
-                conn.send(("pos", k, "" if best is None else str(best), value))
-            conn.send(("done",))
-        except (OSError, EOFError):
-            pass
+        player = make_player(level, seed, seconds=seconds, iterations=iterations)
+        for k, best, value in analysis.analyse(final, player, stop=stop):
+            conn.send(("pos", k, "" if best is None else str(best), value))
+        conn.send(("done",))
 
     @property
     def progress(self) -> float:
         return len(self.red) / max(1, self.total)
 
-    def poll(self) -> bool:
-        """Take the evaluations that arrived; True if anything did."""
-        got = False
-        try:
-            while not self.done and self._conn.poll():
-                msg = self._conn.recv()
-                got = True
-                if msg[0] == "pos":
-                    self.red.append(float(msg[3]))
-                    self.best.append(Move.from_str(msg[2]) if msg[2] else None)
-                elif msg[0] == "done":
-                    self.done = True
-                elif msg[0] == "error":
-                    self.error, self.done = msg[1], True
-        except (EOFError, OSError):
-            if not self.done:
-                self.error, self.done = _("the analysis stopped"), True
-            got = True
-        return got
+    def receive(self, msg: tuple) -> None:
+        if msg[0] == "pos":
+            self.red.append(float(msg[3]))
+            self.best.append(Move.from_str(msg[2]) if msg[2] else None)
 
     def reviews(self) -> list[analysis.Review]:
         return analysis.reviews(self.final, self.red, self.best)
-
-    def cancel(self) -> None:
-        """Stop at once (the worker process ends)."""
-        self._stop = True
-        if self._proc is not None and self._proc.is_alive():
-            self._proc.terminate()
-            self._proc.join(1.0)
-        try:
-            self._conn.close()
-        except OSError:
-            pass
-
-    def wait(self, timeout: float = 60.0) -> None:
-        """Block until done (tests)."""
-        import time
-        end = time.monotonic() + timeout
-        while not self.done and time.monotonic() < end:
-            if not self.poll():
-                time.sleep(0.01)
 
 
 def loss_text(review: analysis.Review) -> str:
