@@ -19,16 +19,24 @@ Why points (issue 35, item 13): a careless game (always the first target found) 
 early moves move a balanced game little, the late ones a lost game not at all), so with the
 old thresholds (0.08 / 0.15 / 0.30 of winning chance) only 2 to 4 of Red's 53 moves were
 marked and the list could read "No inaccuracies found". In points the same moves cost what
-the final score shows: Red's losses summed to about the final margin (mean 3.1 points a move
-over 53 moves, margins 140 to 230). Calibrated with ``bench/analysis_calibrate.py``
+the final score shows: Red's losses summed to about the final margin (108 to 236 points over
+about 53 moves, against margins of 97 to 226). Calibrated with ``bench/analysis_calibrate.py``
 (window budget: ``hard`` at 4,500 iterations a position):
 
-=========================  =====  =====  =====  ======  ======  ======
-moves judged               p50    p90    p95    >= 5    >= 10   >= 20
-=========================  =====  =====  =====  ======  ======  ======
-careless Red (6 games)     0.0    11.2   19.2   18 %    ~12 %   5 %
-medium White, same games   0.0    3.9    7.8    8 %     ~3 %    2 %
-=========================  =====  =====  =====  ======  ======  ======
+==================================  ======  =====  =====  =====  ======  ======  ======
+moves judged (6 games each)         moves   p90    p95    mean   >= 5    >= 10   >= 20
+==================================  ======  =====  =====  =====  ======  ======  ======
+careless Red (vs medium)            316     11.2   19.2   3.09   17.7 %  10.8 %  4.7 %
+medium White (vs careless)          315     3.9    7.7    1.19   8.3 %   3.5 %   1.6 %
+medium Red (vs easy)                348     4.6    8.4    1.39   8.6 %   3.4 %   1.1 %
+easy White (vs medium)              341     10.6   18.3   2.93   17.0 %  10.3 %  3.5 %
+hard Red (vs hard, 3,000 its)       309     0.0    0.0    0.20   2.6 %   0.6 %   0.0 %
+hard White (vs hard)                294     0.0    0.0    0.33   1.4 %   0.3 %   0.3 %
+==================================  ======  =====  =====  =====  ======  ======  ======
+
+So a careless game gets about 9 of its careless side's moves marked, a game between two ``hard``
+players about one per side. In winning chance, the old measure, the careless side had only
+4.7 % of its moves at 0.08 or more, the hard players 0 to 0.3 %.
 
 (The search's noise is a few points per position; the median drop of the moves that were the
 search's own choice is taken off first, see :func:`search_bias`.)
@@ -36,10 +44,9 @@ search's own choice is taken off first, see :func:`search_bias`.)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Iterator
-
-import math
 
 from game.roseking.ai.expectimax import WIN_SCALE
 from game.roseking.engine import DRAW, Color, Move, State
