@@ -46,23 +46,6 @@ def card_name(card: Card) -> str:
     return base
 
 
-#: Computer level -> one English sentence on how it plays (what :mod:`game.royals.ai` does at
-#: that level), shown at the set-up beside the seats; translated when shown (:func:`level_blurb`).
-LEVEL_BLURBS = {
-    "random": N_("Plays any allowed card at random. For a first game."),
-    "greedy": N_("Plays by simple rules: wins cheap tricks, dumps the Beggar, robs the seat that is winning."),
-    "easy": N_("Plays by the same simple rules but now and then misjudges, like a casual player."),
-    "medium": N_("Thinks a tenth of a second ahead from what it has seen; it never looks at hidden cards."),
-    "hard": N_("Thinks about a second ahead from what it has seen; it never looks at hidden cards."),
-}
-
-
-def level_blurb(level: str) -> str:
-    """One sentence on how the computer ``level`` plays, in the current language ("" for an
-    unknown level)."""
-    return _(LEVEL_BLURBS[level]) if level in LEVEL_BLURBS else ""
-
-
 def seat_name(seat: int, name: SeatName | None = None) -> str:
     """The name shown for ``seat``: ``name(seat)``, or "Seat 3" in the current language."""
     return name(seat) if name is not None else _("Seat {n}").format(n=seat)

@@ -15,7 +15,7 @@ from game.client.royals.scene import RoyalsTableScene
 from game.client.royals.setup import RoyalsSetup, start_match
 from game.client.royals.tutorial import STEP_BY_KEY, STEPS, GuideOverlay, situations
 from game.royals.engine import Phase, Rng, State
-from game.royals.phrases import LEVEL_BLURBS
+from game.client.royals.setup import LEVEL_BLURBS
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def guided(instant) -> tuple[RoyalsSetup, GuideOverlay]:
     setup = RoyalsSetup(instant)
     instant.push(setup)
     setup.start_fn = lambda cfg: start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
-    button = next(b for b in setup.buttons if b.text() == "Guided first game")
+    button = next(b for b in setup.buttons if b.text() == i18n._("Guided first game"))
     click(instant, button.rect.center)
     guide = instant.top
     assert isinstance(guide, GuideOverlay) and isinstance(instant.scenes[-2], RoyalsTableScene)

@@ -11,7 +11,6 @@ import pygame
 
 from game.i18n import N_, _
 from game.royals.engine import CARDS
-from game.royals.phrases import level_blurb
 from game.settings import MAX_NAME_LENGTH
 
 from ..theme import CANVAS, CREAM, GOLD
@@ -31,6 +30,23 @@ log = logging.getLogger(__name__)
 TITLE_SETTLE = 4.0
 #: Names the computer seats get by default.
 COMPUTER_NAMES = ("Ada", "Bram", "Cato", "Dora")
+
+
+#: Computer level -> one English sentence on how it plays (what :mod:`game.royals.ai` does at
+#: that level), shown beside the seats; translated when shown (:func:`level_blurb`).
+LEVEL_BLURBS = {
+    "random": N_("Plays any allowed card at random. For a first game."),
+    "greedy": N_("Plays by simple rules: wins cheap tricks, dumps the Beggar, robs the seat that is winning."),
+    "easy": N_("Plays by the same simple rules but now and then misjudges, like a casual player."),
+    "medium": N_("Thinks a tenth of a second ahead from what it has seen; it never looks at hidden cards."),
+    "hard": N_("Thinks about a second ahead from what it has seen; it never looks at hidden cards."),
+}
+
+
+def level_blurb(level: str) -> str:
+    """One sentence on how the computer ``level`` plays, in the current language ("" for an
+    unknown level)."""
+    return _(LEVEL_BLURBS[level]) if level in LEVEL_BLURBS else ""
 
 
 def level_label(level: str | None) -> str:

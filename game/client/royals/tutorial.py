@@ -59,15 +59,15 @@ STEPS: tuple[Step, ...] = (
                     "strong cards, or a higher rank to win the trick."), "hand"),
     Step("special", N_("You hold a special card. The Thief, the Executioner and the Beggar may always be "
                        "played, even when you must follow; they never win a trick themselves."), "hand"),
-    Step("steal", N_("Your Thief lets you rob a player: click the player whose hand to take an unseen card "
-                     "from into your loot. They take back the card they played."), "seats"),
+    Step("steal", N_("Your Thief robs a player: click the player, then one of their face-down cards. It goes "
+                     "into your loot, and they take back the card they played."), "seats"),
     Step("execute", N_("Your Executioner takes one other card of the trick out of the game: click the card, "
                        "for instance the one that would win against you."), "trick"),
     Step("revolution", N_("A revolution is on: the whole order is reversed until a Prince ends it. Peasant 10 "
                           "is now the highest card and the King the lowest."), "rank"),
-    Step("loot", N_("The trick's cards went to its winner's loot; they count at the end of the round "
-                    "(most cards 1 point, the King, the Queen, the Princes and the Rebels 3, the Beggar -3). "
-                    "The scores are here."), "scores"),
+    Step("loot", N_("The trick's cards went to its winner's loot; they count at the end of the round (the "
+                    "King, the Queen, the Princes and the Rebels 3 points, the Thief and the Executioner 0, the "
+                    "Beggar -3, any other card 1). The scores are here."), "scores"),
     Step("round", N_("A new round: the scores add up over three rounds, and the lowest scorer of the last "
                      "round leads. You are on your own now: enjoy the match!"), "scores"),
 )
