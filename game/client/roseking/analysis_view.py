@@ -281,7 +281,7 @@ class AnalysisScene(ButtonScene):
                 img = art.text(text, size, colour, shadow=True)
                 if img.get_width() <= half:
                     break
-            out.append((text, img, img.get_rect(topleft=(GRAPH.x + i * (GRAPH.w // 2), GRAPH.bottom + 16))))
+            out.append((text, img, img.get_rect(topleft=(GRAPH.x + i * (GRAPH.w // 2), GRAPH.bottom + 19))))
         return out
 
     def _best_words(self, review: analysis.Review) -> str:
