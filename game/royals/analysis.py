@@ -21,12 +21,16 @@ choices at a round's start are not judged: the computer makes them by fixed rule
    is marked only where the search and the playouts agree the move was worse, by more than their
    noise. From :data:`INACCURACY`, :data:`MISTAKE` and :data:`BLUNDER` points a decision is marked.
 
-Measured (``bench/royals_analysis.py``, 3 seats, 2 matches, ``hard`` at 2,000 iterations, 24
-playouts): mean cost per decision and the share marked at 1.5 points, for the seat played by
-``hard`` (1,000 iterations) 0.07 and 1 %, by ``greedy`` 0.48 and 6 %, by ``random`` 0.57 and 11 %.
+Measured (``bench/royals_analysis.py --games 4``: 3 seats, ``hard`` (1,000 iterations a decision),
+``random`` and ``greedy``; judged with ``hard`` at 2,000 iterations and 24 playouts, about 33 s of
+CPU a match): the mean cost per decision and the share marked (1 point or more) were 0.10 and 3 %
+for ``hard``'s decisions, 0.31 and 9 % for ``greedy``'s, 0.69 and 17 % for ``random``'s (about 6
+of its 38 decisions a match, 3 to 5 % of them at 5 points or more). In points lost per match:
+``random`` 20 to 40, ``greedy`` 4 to 25, ``hard`` 1 to 5.
+
 A flat Monte-Carlo over every legal action without the search (best = the action the playouts
-value most) marked ``hard``'s own decisions at 18 %, about as often as ``random``'s (20 %): the
-maximum of noisy means favours some other action everywhere.
+value most; ``--flat``) marked ``hard``'s own decisions at 19 % and ``random``'s at 26 % (2 matches):
+the maximum of noisy means favours some other action everywhere.
 
 Hidden cards never reach the search or the playouts: the only input per decision is ``obs``
 (``tests/royals/test_analysis.py`` checks that two matches differing only in cards the seat could
