@@ -48,12 +48,12 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from game.marks import LABELS, mark
 from game.roseking.ai.expectimax import WIN_SCALE
 from game.roseking.engine import DRAW, Color, Move, State
 
 #: Points lost (see the module docstring) from which a move is marked.
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0
-LABELS = ("inaccuracy", "mistake", "blunder")
 THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
 #: Winning chances are clamped to CLAMP .. 1 - CLAMP before they become points (a decided game
 #: would be worth infinitely many; the search's noise near 0 and 1 must not be either).
@@ -62,13 +62,7 @@ CLAMP = 0.02
 
 def label_for(points: float) -> str:
     """"blunder", "mistake", "inaccuracy" or "" for a move that lost ``points`` score points."""
-    if points >= BLUNDER:
-        return "blunder"
-    if points >= MISTAKE:
-        return "mistake"
-    if points >= INACCURACY:
-        return "inaccuracy"
-    return ""
+    return mark(points, THRESHOLDS)
 
 
 def margin_of(chance: float) -> float:

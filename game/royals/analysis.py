@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from game.marks import LABELS, mark
 from game.rng import Rng
 from game.royals.engine import Action, Observation, Phase, State, team_of
 
@@ -52,20 +53,14 @@ PLAYOUTS = 24
 ITERATIONS = 2000
 #: Points a decision cost from which it is marked.
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.5, 5.0
-LABELS = ("inaccuracy", "mistake", "blunder")
+THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
 #: The phases whose decisions are judged.
 JUDGED = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
 
 
 def label_for(cost: float) -> str:
     """"blunder", "mistake", "inaccuracy" or "" for a decision that cost ``cost`` points."""
-    if cost >= BLUNDER:
-        return "blunder"
-    if cost >= MISTAKE:
-        return "mistake"
-    if cost >= INACCURACY:
-        return "inaccuracy"
-    return ""
+    return mark(cost, THRESHOLDS)
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,12 @@ from game.i18n import N_, _
 from game.roseking import analysis
 from game.roseking.engine import Color, Move, State
 
-from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
+from .art import COLOR_UI, CREAM, GOLD, art_of
 from .movelog import move_words, ply_infos
+from ..analysis_screen import LABEL_TEXTS, MARK_COLOURS, AnalysisScreen
 from ..jobs import WorkerJob
 from ..theme import CANVAS
-from ..widgets import Button, ButtonScene, panel
+from ..widgets import Button, panel
 
 if TYPE_CHECKING:
     from ..app import App
@@ -32,7 +33,6 @@ SECONDS_PER_POSITION = 0.3
 LEVEL = "hard"
 #: Keyword arguments of the :class:`AnalysisJob` a scene starts (tests: a thread and a small budget).
 JOB_OPTIONS: dict[str, Any] = {}
-MARK_COLORS = {"inaccuracy": (240, 210, 90), "mistake": (245, 150, 60), "blunder": (230, 60, 50)}
 GRAPH = pygame.Rect(70, 150, CANVAS[0] - 140, 250)
 LIST = pygame.Rect(70, 445, CANVAS[0] - 140, 264)
 ROW_H = 27
@@ -84,32 +84,22 @@ def side_text(name: str, side: analysis.SideSummary) -> str:
         name=name, marked=side.marked, points=round(side.points), moves=side.moves)
 
 
-LABEL_TEXTS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
 
-
-class AnalysisScene(ButtonScene):
+class AnalysisScene(AnalysisScreen):
     """The analysis of ``final``'s game: progress, the graph of Red's winning chance over the
     plies (marks on inaccuracies, mistakes, blunders), and the list of marked moves with the best
     move. ``names``: (red, white) as shown. ``job``: an :class:`AnalysisJob` (default: a new one)."""
 
     def __init__(self, app: "App", final: State, names: tuple[str, str], job: AnalysisJob | None = None,
                  on_back: Callable[[], None] | None = None, on_show: Callable[[int], None] | None = None) -> None:
-        super().__init__(app)
-        self.still = False
         self.final = final.copy()
         self.names = names
         self.infos = ply_infos(self.final)
-        self.job = job if job is not None else AnalysisJob(self.final, **JOB_OPTIONS)
-        self.on_back = on_back or app.pop
+        self.job: AnalysisJob = job if job is not None else AnalysisJob(self.final, **JOB_OPTIONS)
+        super().__init__(app, self.job, on_back)  # ``selected``: the ply picked on the graph or the list
         self.clock = 0.0
-        self.top = 0
-        self.selected: int | None = None  # ply picked on the graph or the list
         self._reviews: list[analysis.Review] = []
         self.on_show = on_show  # shows the position after a move on the board (the game or the replay)
-        self.buttons = [
-            Button((CANVAS[0] - 70 - 220, 722, 220, 54), lambda: _("Back") if self.job.done else _("Cancel"),
-                   self.back, size=28),
-        ]
         if on_show is not None:
             self.buttons.append(Button((70, 722, 380, 54), N_("Show the move on the board"), self.show, key=pygame.K_RETURN,
                                        size=28, enabled=lambda: self.selected is not None))
@@ -123,18 +113,6 @@ class AnalysisScene(ButtonScene):
             self.on_show(ply)
 
     # ------------------------------------------------------------------ scene
-    def back(self) -> None:
-        self.job.cancel()
-        self.on_back()
-
-    on_escape = back
-
-    def close(self) -> None:
-        self.job.cancel()
-
-    def at_rest(self) -> bool:
-        return self.job.done
-
     def update(self, dt: float) -> None:
         self.clock += dt
         if self.job.poll() or len(self._reviews) != min(self.final.ply, max(0, len(self.job.red) - 1)):
@@ -185,24 +163,9 @@ class AnalysisScene(ButtonScene):
 
     def _draw_progress(self, surface: pygame.Surface, art) -> None:
         job = self.job
-        bar = pygame.Rect(GRAPH.x, 90, GRAPH.w, 26)
-        if job.error:
-            text = _("The analysis failed: {reason}").format(reason=job.error)
-        elif job.done:
-            text = _("Analysed {n} moves with the strongest computer level.").format(n=self.final.ply)
-        else:
-            text = _("Analysing position {k} of {n}…").format(k=len(job.red), n=job.total)
-        s = art.text(text, 22, CREAM, shadow=True)
-        if job.done:
-            surface.blit(s, s.get_rect(midleft=(bar.x, bar.centery)))
-            return
-        pygame.draw.rect(surface, (30, 18, 10), bar, border_radius=13)
-        fill = bar.copy()
-        fill.w = int(bar.w * job.progress)
-        if fill.w > 0:
-            pygame.draw.rect(surface, GOLD_DARK, fill, border_radius=13)
-        pygame.draw.rect(surface, GOLD, bar, 2, border_radius=13)
-        surface.blit(s, s.get_rect(center=bar.center))
+        self.draw_progress(surface, pygame.Rect(GRAPH.x, 90, GRAPH.w, 26),
+                           _("Analysed {n} moves with the strongest computer level.").format(n=self.final.ply),
+                           _("Analysing position {k} of {n}…").format(k=len(job.red), n=job.total), job.progress)
 
     def _draw_graph(self, surface: pygame.Surface, art) -> None:
         r = GRAPH
@@ -224,7 +187,7 @@ class AnalysisScene(ButtonScene):
             if review.label:
                 x, y = self._x(review.ply), self._y(red[review.ply]) if review.ply < len(red) else half
                 pygame.draw.circle(surface, (20, 10, 4), (x, y), 8)
-                pygame.draw.circle(surface, MARK_COLORS[review.label], (x, y), 6)
+                pygame.draw.circle(surface, MARK_COLOURS[review.label], (x, y), 6)
         if self.selected is not None:
             x = self._x(self.selected)
             pygame.draw.line(surface, CREAM, (x, r.y), (x, r.bottom), 2)
@@ -233,27 +196,17 @@ class AnalysisScene(ButtonScene):
         r = LIST
         surface.blit(panel(r.size, 235, 10), r)
         marked = self.marked
-        counts = {label: sum(1 for m in marked if m.label == label) for label in analysis.LABELS}
-        head = _("Inaccuracies: {i}   Mistakes: {m}   Blunders: {b}").format(
-            i=counts["inaccuracy"], m=counts["mistake"], b=counts["blunder"])
-        s = art.text(head, 22, GOLD, shadow=True)
-        surface.blit(s, (r.x + 16, r.y + 12))
-        if self.job.done and not marked:
-            s = art.text(_("No inaccuracies found: well played by both."), 22, CREAM)
-            surface.blit(s, (r.x + 16, r.y + 50))
+        rows = (r.h - 54) // ROW_H
+        self.draw_list_head(surface, r, [m.label for m in marked], rows,
+                            _("No inaccuracies found: well played by both."))
         for _text, img, where in self.side_layout():
             surface.blit(img, where)
-        rows = (r.h - 54) // ROW_H
-        if len(marked) > rows:  # more than fit: say so (the wheel or a click on the graph scrolls)
-            more = art.text(_("{first}–{last} of {count}: scroll for more").format(
-                first=self.top + 1, last=min(len(marked), self.top + rows), count=len(marked)), 18, CREAM)
-            surface.blit(more, more.get_rect(topright=(r.right - 16, r.y + 16)))
         for i, review in enumerate(marked[self.top:self.top + rows]):
             y = r.y + 44 + i * ROW_H
             line = pygame.Rect(r.x + 10, y, r.w - 20, ROW_H - 2)
             if review.ply == self.selected:
                 pygame.draw.rect(surface, (90, 60, 30), line, border_radius=6)
-            pygame.draw.circle(surface, MARK_COLORS[review.label], (line.x + 12, line.centery), 6)
+            pygame.draw.circle(surface, MARK_COLOURS[review.label], (line.x + 12, line.centery), 6)
             info = self.infos[review.ply - 1]
             best = ""
             if review.best is not None:

@@ -19,9 +19,10 @@ from game.royals import analysis
 from game.royals.engine import EXECUTE, PLAY, STEAL, Action, Phase, State
 from game.royals.phrases import card_name
 
+from ..analysis_screen import LABEL_TEXTS, MARK_COLOURS, AnalysisScreen
 from ..jobs import WorkerJob
-from ..theme import CANVAS, CREAM, GOLD, GOLD_DARK
-from ..widgets import Button, ButtonScene, elide, panel
+from ..theme import CANVAS, CREAM, GOLD
+from ..widgets import elide, panel
 
 if TYPE_CHECKING:
     from ..app import App
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
 #: Keyword arguments of the :class:`RoyalsAnalysisJob` a screen starts (tests: a thread and a small budget).
 JOB_OPTIONS: dict[str, Any] = {}
 SEAT_COLOURS = ((236, 120, 100), (110, 170, 240), (130, 210, 130), (230, 200, 90))
-MARK_COLOURS = {"inaccuracy": (240, 210, 90), "mistake": (245, 150, 60), "blunder": (230, 60, 50)}
-LABEL_TEXTS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
 GRAPH = pygame.Rect(90, 150, CANVAS[0] - 180, 240)
 LIST = pygame.Rect(70, 470, CANVAS[0] - 140, 236)
 ROW_H = 27
@@ -92,40 +91,24 @@ def score_curve(actions: Sequence[Action], players: int, teams: bool) -> list[tu
     return out
 
 
-class RoyalsAnalysisScene(ButtonScene):
+class RoyalsAnalysisScene(AnalysisScreen):
     """The analysis of the finished match ``actions`` (``names``: seat -> shown name). ``job``:
     a :class:`RoyalsAnalysisJob` (default: a new one with :data:`JOB_OPTIONS`)."""
 
     def __init__(self, app: "App", actions: Sequence[Action], players: int, teams: bool,
                  names: Callable[[int], str], job: RoyalsAnalysisJob | None = None,
                  on_back: Callable[[], None] | None = None) -> None:
-        super().__init__(app)
         self.actions = list(actions)
         self.players, self.teams = players, teams
         self.names = names
         self.curve = score_curve(self.actions, players, teams)
         self.round_starts = [i for i in range(1, len(self.actions))
                              if self.actions[i].kind.value == "deal" and i > 1]
-        self.job = job if job is not None else RoyalsAnalysisJob(self.actions, players, teams, **JOB_OPTIONS)
-        self.on_back = on_back or app.pop
-        self.top = 0
-        self.selected: int | None = None  # the action index picked on the graph or the list
-        self.buttons = [Button((CANVAS[0] - 70 - 220, 722, 220, 54), lambda: _("Back") if self.job.done
-                               else _("Cancel"), self.back, size=28)]
+        self.job: RoyalsAnalysisJob = job if job is not None else RoyalsAnalysisJob(self.actions, players, teams,
+                                                                                    **JOB_OPTIONS)
+        super().__init__(app, self.job, on_back)  # ``selected``: the action index picked on the graph or list
 
     # ------------------------------------------------------------------ scene
-    def back(self) -> None:
-        self.job.cancel()
-        self.on_back()
-
-    on_escape = back
-
-    def close(self) -> None:
-        self.job.cancel()
-
-    def at_rest(self) -> bool:
-        return self.job.done
-
     def update(self, dt: float) -> None:
         self.job.poll()
 
@@ -207,27 +190,11 @@ class RoyalsAnalysisScene(ButtonScene):
         self.draw_buttons(surface)
 
     def _draw_progress(self, surface: pygame.Surface) -> None:
-        art = self.app.art
         job = self.job
-        bar = pygame.Rect(GRAPH.x, 90, GRAPH.w, 26)
-        if job.error:
-            text = _("The analysis failed: {reason}").format(reason=job.error)
-        elif job.done:
-            text = _("Analysed {n} decisions with the strongest computer level, each from that player's "
-                     "view only.").format(n=len(job.verdicts))
-        else:
-            text = _("Analysing decision {k} of {n}…").format(k=len(job.verdicts), n=job.total)
-        s = art.text(text, 22, CREAM, shadow=True)
-        if job.done:
-            surface.blit(s, s.get_rect(midleft=(bar.x, bar.centery)))
-            return
-        pygame.draw.rect(surface, (30, 18, 10), bar, border_radius=13)
-        fill = bar.copy()
-        fill.w = int(bar.w * job.progress)
-        if fill.w > 0:
-            pygame.draw.rect(surface, GOLD_DARK, fill, border_radius=13)
-        pygame.draw.rect(surface, GOLD, bar, 2, border_radius=13)
-        surface.blit(s, s.get_rect(center=bar.center))
+        self.draw_progress(surface, pygame.Rect(GRAPH.x, 90, GRAPH.w, 26),
+                           _("Analysed {n} decisions with the strongest computer level, each from that player's "
+                             "view only.").format(n=len(job.verdicts)),
+                           _("Analysing decision {k} of {n}…").format(k=len(job.verdicts), n=job.total), job.progress)
 
     def _draw_graph(self, surface: pygame.Surface) -> None:
         art = self.app.art
@@ -260,17 +227,9 @@ class RoyalsAnalysisScene(ButtonScene):
         r = LIST
         surface.blit(panel(r.size, 235, 10), r)
         marked = self.marked
-        counts = {label: sum(1 for m in marked if m.label == label) for label in analysis.LABELS}
-        head = _("Inaccuracies: {i}   Mistakes: {m}   Blunders: {b}").format(
-            i=counts["inaccuracy"], m=counts["mistake"], b=counts["blunder"])
-        surface.blit(art.text(head, 22, GOLD, shadow=True), (r.x + 16, r.y + 12))
-        if self.job.done and not marked and not self.job.error:
-            surface.blit(art.text(_("No costly decisions found: well played by all."), 22, CREAM), (r.x + 16, r.y + 50))
         rows = (r.h - 54) // ROW_H
-        if len(marked) > rows:
-            more = art.text(_("{first}–{last} of {count}: scroll for more").format(
-                first=self.top + 1, last=min(len(marked), self.top + rows), count=len(marked)), 18, CREAM)
-            surface.blit(more, more.get_rect(topright=(r.right - 16, r.y + 16)))
+        self.draw_list_head(surface, r, [v.label for v in marked], rows,
+                            _("No costly decisions found: well played by all."))
         for i, v in enumerate(marked[self.top:self.top + rows]):
             line = pygame.Rect(r.x + 10, r.y + 44 + i * ROW_H, r.w - 20, ROW_H - 2)
             if v.index == self.selected:
