@@ -1,5 +1,6 @@
-"""The marks both games' post-game analyses give a move or decision by what it cost (issue 15,
-issue 35): "inaccuracy", "mistake", "blunder", as chess sites mark them. Pure Python."""
+"""What both games' post-game analyses share (issue 15, issue 35): the marks a move or decision
+gets by what it cost ("inaccuracy", "mistake", "blunder", as chess sites mark them) and the body
+of their worker processes. Pure Python."""
 
 from __future__ import annotations
 
@@ -20,4 +21,28 @@ def mark(cost: float, thresholds: tuple[float, float, float]) -> str:
     return out
 
 
-__all__ = ["LABELS", "mark"]
+
+
+def serve(conn, nice: int, work) -> None:
+    """Run ``work()`` as an analysis worker process's body: first lower the process's priority
+    by ``nice`` (the window's frame loop comes first); a closed pipe ends it quietly (the window
+    cancelled); any other error is sent down ``conn`` as ``("error", "Type: text")`` for the
+    window to say."""
+    import os
+    if nice and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+    try:
+        work()
+    except (BrokenPipeError, EOFError, OSError):
+        return
+    except Exception as e:  # noqa: BLE001  (reported to the window, which says so)
+        try:
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+        except OSError:
+            pass
+
+
+__all__ = ["LABELS", "mark", "serve"]

@@ -48,7 +48,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from game.marks import LABELS, mark
+from game.marks import LABELS, mark, serve
 from game.roseking.ai.expectimax import WIN_SCALE
 from game.roseking.engine import DRAW, Color, Move, State
 
@@ -214,25 +214,14 @@ def worker(conn, final: State, level: str, seconds: float | None, iterations: in
     """The analysis in a worker process: sends ``("pos", index, best move text or "", red chance)``
     for each position, then ``("done",)``; ``("error", text)`` if the search fails. Stops when the
     parent closes the pipe or terminates the process."""
-    import os
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)  # the window's frame loop comes first
-        except OSError:
-            pass
-    from game.roseking.ai import make_player
-    try:
+
+    def work() -> None:
+        from game.roseking.ai import make_player
         player = make_player(level, seed, seconds=seconds, iterations=iterations)
         for k, best, value in analyse(final, player):
             conn.send(("pos", k, "" if best is None else str(best), value))
         conn.send(("done",))
-    except (BrokenPipeError, EOFError, OSError):
-        return
-    except Exception as e:  # noqa: BLE001  (reported to the window, which says so)
-        try:
-            conn.send(("error", f"{type(e).__name__}: {e}"))
-        except OSError:
-            pass
+    serve(conn, nice, work)
 
 
 __all__ = ["BLUNDER", "INACCURACY", "LABELS", "MISTAKE", "Review", "analyse", "evaluate", "label_for",

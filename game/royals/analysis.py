@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from game.marks import LABELS, mark
+from game.marks import LABELS, mark, serve
 from game.rng import Rng
 from game.royals.engine import Action, Observation, Phase, State, team_of
 
@@ -169,21 +169,7 @@ def worker(conn, actions: list[str], players: int, teams: bool, iterations: int,
     """The analysis in a worker process: sends ``("verdict", index, best text, cost)`` per judged
     decision, then ``("done",)``; ``("error", text)`` if it fails. Stops when the parent closes
     the pipe or ends the process."""
-    import os
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)  # the window's frame loop comes first
-        except OSError:
-            pass
-    try:
-        run(conn, actions, players, teams, iterations, playouts, seed)
-    except (BrokenPipeError, EOFError, OSError):
-        return
-    except Exception as e:  # noqa: BLE001  (reported to the window, which says so)
-        try:
-            conn.send(("error", f"{type(e).__name__}: {e}"))
-        except OSError:
-            pass
+    serve(conn, nice, lambda: run(conn, actions, players, teams, iterations, playouts, seed))
 
 
 def run(conn, actions: list[str], players: int, teams: bool, iterations: int, playouts: int, seed: int,
