@@ -17,6 +17,7 @@ from game.royals.engine import Phase, State
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, handle_buttons
 from .anims import View
+from .analysis_view import analysis_button  # H35c: post-match analysis (issue 35)
 from .scene import RoyalsTableScene
 from .table import TableMatch
 
@@ -118,7 +119,8 @@ class RoyalsReplayScene(RoyalsTableScene):
 
     def open_modal(self, kind: str, beat) -> None:
         super().open_modal(kind, beat)
-        self.modal_buttons = self.modal_button_row([(N_("Back"), self.on_back, None)]) if kind == "over" else \
+        self.modal_buttons = self.modal_button_row([(N_("Back"), self.on_back, None), analysis_button(self)]) \
+            if kind == "over" else \
             self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
 
     def update(self, dt: float) -> None:

@@ -31,6 +31,7 @@ from ..widgets import Button, elide, fit_size, handle_buttons, panel
 from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
 from .art import CARD_H, CARD_W, card_name, rank_name, royals_art
 from .table import Beat, TableMatch
+from .analysis_view import analysis_button  # H35c: post-match analysis (issue 35)
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:
@@ -519,6 +520,7 @@ class RoyalsTableScene(Scene):
             self.modal_buttons = self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
         else:
             self.modal_buttons = self.modal_button_row([(N_("Rematch"), self.on_new_game, pygame.K_r),
+                                                        analysis_button(self),  # H35c: post-match analysis (issue 35)
                                                         (N_("Main menu"), self.on_main_menu, pygame.K_m)])
 
     def modal_notes(self) -> list[tuple[str, int]]:
