@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from game import i18n
-from game.client.royals.art import royals_art
+from game.client.royals.art import card_name, royals_art
 from game.client.royals.scene import RoyalsTableScene
 from game.client.royals.setup import RoyalsSetup
 from game.client.royals.table import Seat, TableConfig, TableMatch
@@ -105,12 +105,20 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
     taken += [scene._trick_rect(s) for s in seats] + [b.rect for b in scene.buttons]
     for s in seats[1:]:  # a full hand, and one more while a Thief's victim takes a card back
         taken += scene.back_rects(s, scene.state.hand_size() + 1)
-    hint = max((i18n._("Hint: rob {name}.").format(name=WIDE[1]), i18n._("Thinking about a hint…")), key=len)
+    from game.royals.engine import Card
+    hints = (i18n._("Hint: rob {name}.").format(name=WIDE[1]), i18n._("Thinking about a hint…"),
+             i18n._("Hint: keep the marked cards (the computer's choice)."),
+             i18n._("Hint: execute {card}: the trick goes to {name}.").format(
+                 card=card_name(Card.from_name("K4")), name=WIDE[1]),
+             *(i18n._("Hint: play {card}: {why}.").format(card=card_name(Card.from_name("R4")), why=i18n._(why))
+               for why in ("the Executioner can remove the best card of the trick",
+                           "the trick is lost anyway: it gives away the least",
+                           "it wins while the Guildmaster is not out")))
     for phase in (Phase.KEEP, Phase.PLAY, Phase.STEAL, Phase.EXECUTE, Phase.START):
         for target in ((0, 2) if phase is Phase.STEAL else (0,)):
             scene.steal_target = target
             text = scene.decision_prompt(1, phase)
-            for shown in (text, f"{text}  {hint}"):
+            for shown in (text, *(f"{text}  {hint}" for hint in hints)):
                 _img, where = scene.prompt_layout(shown)
                 assert canvas.contains(where), shown
                 hit = [r for r in taken if r.colliderect(where)]

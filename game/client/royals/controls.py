@@ -47,7 +47,7 @@ class TableControls:
         if self.passing:
             if (event.type == pygame.MOUSEBUTTONUP and event.button == 1) or (
                     event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER)):
-                self.revealed, self.passing = self.passing, 0
+                self.hand_to(self.passing)
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 self.pause()
             return
@@ -64,7 +64,15 @@ class TableControls:
             if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
                 self.show_last = False
             return
+        if self.news is not None:  # "since your last turn": any click or key puts it away
+            if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
+                self.news = None
+            return
         if handle_buttons(self.buttons + self.action_buttons, event):
+            return
+        if self.holding and (event.type == pygame.MOUSEBUTTONUP or (
+                event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER))):
+            self.release_trick()  # "keep the trick until I click": this is the click
             return
         seat = self.my_turn()
         if not seat:
@@ -86,8 +94,9 @@ class TableControls:
         phase = self.state.phase
         if phase is Phase.KEEP:
             return list(self.state.observation(seat).dealt)
-        if phase is Phase.PLAY:
-            return list(self.view.hands[seat - 1])
+        if phase is Phase.PLAY:  # the playable cards only, in the hand's order
+            legal = {a.card for a in self.state.legal_actions()}
+            return [c for c in self.view.hands[seat - 1] if c in legal]
         if phase is Phase.STEAL:
             return [a.target for a in self.state.legal_actions() if a.target is not None]
         if phase is Phase.EXECUTE:

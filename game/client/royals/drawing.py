@@ -12,8 +12,9 @@ import math
 
 import pygame
 
-from game.i18n import N_, _
+from game.i18n import _
 from game.royals.engine import Action, Card, Phase, Rank, team_of
+from game.royals.explain import REASONS, preview_execute, preview_steal
 
 from ..dialogs import dim
 from ..theme import CANVAS, CREAM, GOLD
@@ -24,8 +25,6 @@ from .art import CARD_H, CARD_W, card_name, rank_name, royals_art
 from .layout import (HAND_LEFT, HAND_ROOM, HAND_Y, HIGHLIGHT, LIFT, SMALL, TEAL, TEAM_COLOURS, TRICK_SCALE,
                      TRICK_Y)
 
-REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster: highest of the led rank"),
-           "revolution": N_("highest card in the revolution's order")}
 
 
 def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[float, float]:
@@ -54,8 +53,7 @@ class TableDrawing:
         winners = out.winners if out else ()
         if self.state.teams and out is not None and out.team_scores is not None:
             a, b = out.team_scores
-            return _("The teams share the win") if a == b else _("Team {team} wins").format(
-                team=" + ".join(str(s) for s in winners))
+            return _("The teams share the win") if a == b else _("{names} win").format(names=self.team_name(team_of(winners[0])))
         if len(winners) == 1:
             return _("Winner: {name}").format(name=self.match.name(winners[0]))
         return _("Shared win: {names}").format(names=", ".join(self.match.name(w) for w in winners))
@@ -74,6 +72,9 @@ class TableDrawing:
         self._draw_prompt(surface)
         for b in self.buttons + self.action_buttons:
             b.draw(surface, art)
+        self._draw_announcement(surface)
+        if self.news is not None:
+            self._draw_news(surface)
         if self.show_last:
             self._draw_last_trick(surface)
         if self.toast_time > 0 and self.toast:
@@ -126,6 +127,44 @@ class TableDrawing:
         t = self.app.art.text(label, 20, HIGHLIGHT if rev else CREAM, shadow=True, wrap=160)
         surface.blit(t, (20, rect.bottom + 6))
 
+    def _draw_announcement(self, surface: pygame.Surface) -> None:
+        """A revolution starting or ending, across the table: the rank card large, turning, and
+        what it means (ruling 7: the Rebels reverse the order, a Prince restores it)."""
+        a = self.anim
+        if a is None or a.beat.kind not in ("revolution", "restore"):
+            return
+        ra = royals_art(self.app)
+        p = a.progress
+        box, items = self.announcement_layout(a.beat)
+        grow = min(1.0, p / 0.2)  # the panel opens, then stays
+        fade = 1.0 if p < 0.85 else max(0.0, (1.0 - p) / 0.15)
+        shown = panel(box.size, int(235 * fade))
+        if grow < 1.0:
+            shown = pygame.transform.smoothscale(shown, (max(1, int(box.w * grow)), max(1, int(box.h * grow))))
+        surface.blit(shown, shown.get_rect(center=box.center))
+        if grow < 1.0:
+            return
+        pygame.draw.rect(surface, (230, 90, 50) if a.beat.kind == "revolution" else GOLD, box, 3, border_radius=14)
+        flip = min(1.0, max(0.0, (p - 0.2) / 0.4))  # the rank card turns over
+        before, after = (ra.sides[0], ra.sides[1]) if a.beat.kind == "revolution" else (ra.sides[1], ra.sides[0])
+        side = before if flip < 0.5 else after
+        sx = abs(math.cos(flip * math.pi))
+        img = pygame.transform.smoothscale(side, (max(1, int(side.get_width() * sx)), side.get_height()))
+        surface.blit(img, img.get_rect(center=(box.x + 90, box.centery)))
+        for _text, surf, rect in items:
+            if fade < 1.0:
+                surf = surf.copy()
+                surf.set_alpha(int(255 * fade))
+            surface.blit(surf, rect)
+
+    def _draw_news(self, surface: pygame.Surface) -> None:
+        """The "since your last turn" panel (several people at one screen)."""
+        box, items = self.news_layout()
+        surface.blit(panel(box.size, 240), box)
+        pygame.draw.rect(surface, GOLD, box, 2, border_radius=14)
+        for _text, surf, rect in items:
+            surface.blit(surf, rect)
+
     def _draw_scores(self, surface: pygame.Surface) -> None:
         for _text, img, where in self.score_texts():
             surface.blit(img, where)
@@ -176,13 +215,13 @@ class TableDrawing:
             rects = self._keep_rects(dealt)
             for i, (card, r) in enumerate(zip(dealt, rects)):
                 surface.blit(ra.face(card), r)
+                if card in self.hint_cards:  # the hint's choice: a glow around the card
+                    pygame.draw.rect(surface, TEAL, r.inflate(12, 12), 4, border_radius=12)
                 if card in self.selected:
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=8)
                 if i == self.focus % len(dealt):
                     pygame.draw.rect(surface, TEAL, r.inflate(6, 6), 2, border_radius=10)
-            count = self.app.art.text(_("Keep {k} of {n} · {s} chosen").format(
-                k=self.state.hand_size(), n=len(dealt), s=len(self.selected)), 24, GOLD, shadow=True)
-            surface.blit(count, count.get_rect(midbottom=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 34)))
+            surface.blit(*self.keep_count_layout(dealt))
             return
         rects = self.hand_rects(len(hand))
         if not face_up:
@@ -193,8 +232,9 @@ class TableDrawing:
         legal = set()
         if me == seat and phase is Phase.PLAY:
             legal = {a.card for a in self.state.legal_actions()}
-        hover = self.card_at(self.mouse) if me == seat else None
-        focus_card = hand[self.focus % len(hand)] if hand and me == seat and phase is Phase.PLAY else None
+        playing = me == seat and phase is Phase.PLAY
+        hover = self.card_at(self.mouse) if playing else None  # no labels over the hand during other choices
+        focus_card = self._focused() if playing else None  # the focus ring moves over playable cards only
         tip = ""
         for card, r in zip(hand, rects):
             playable = card in legal
@@ -208,7 +248,7 @@ class TableDrawing:
                 pygame.draw.rect(surface, TEAL, rr.inflate(6, 6), 2, border_radius=10)
             if card == hover:
                 tip = card_name(card)
-                if me == seat and phase is Phase.PLAY and not playable:
+                if not playable:
                     tip = self.explain(self.state.illegal_reason(Action.play(seat, card)) or "")
         if tip:
             t = self.app.art.text(tip, 22, CREAM, shadow=True)
@@ -251,21 +291,58 @@ class TableDrawing:
                 pygame.draw.rect(surface, (230, 80, 60), r.inflate(8, 8), 4, border_radius=10)
         if self.view.winner and a is not None and a.beat.kind == "trick":
             text = _("Trick to {name}: {why}").format(name=self.match.name(self.view.winner),
-                                                            why=_(REASONS.get(self.view.reason, "highest")))
-            self.banner(surface, text)
+                                                      why=_(REASONS.get(self.view.reason, REASONS["highest"])))
+            self.banner(surface, text, _("Click to go on.") if self.holding else "")
         elif a is not None and a.beat.kind == "void":
-            self.banner(surface, _("Only rankless cards: nobody wins, they leave the game."))
+            self.banner(surface, _("Only rankless cards: nobody wins, they leave the game."),
+                        _("Click to go on.") if self.holding else "")
+        elif self.preview_text():
+            self.banner(surface, self.preview_text())
         if self.state.phase is Phase.PLAY and self.view.trick and self.state.led >= 0 and self.idle():
             t = self.app.art.text(_("Led: {rank}").format(rank=rank_name(Rank(self.state.led))), 22, CREAM,
                                   shadow=True)
             surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y)))
 
-    def banner(self, surface: pygame.Surface, text: str) -> None:
-        """A message across the middle of the trick."""
+    def banner(self, surface: pygame.Surface, text: str, note: str = "") -> None:
+        """A message across the middle of the trick, with a smaller ``note`` under it."""
         t = self.app.art.text(text, 26, HIGHLIGHT, shadow=True)
         r = t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y + 176))
-        surface.blit(panel((r.w + 40, r.h + 24), 220), r.inflate(40, 24))
+        if note:
+            n = self.app.art.text(note, 20, CREAM, shadow=True)
+            nr = n.get_rect(midtop=(r.centerx, r.bottom + 4))
+            box = r.union(nr)
+            surface.blit(panel((box.w + 40, box.h + 24), 220), box.inflate(40, 24))
+            surface.blit(n, nr)
+        else:
+            surface.blit(panel((r.w + 40, r.h + 24), 220), r.inflate(40, 24))
         surface.blit(t, r)
+
+    def preview_text(self) -> str:
+        """Who would take the trick after the choice under the mouse or the keys: the
+        Executioner's victim ("Without Royals 5: trick to Ada") or the Thief's target (who takes
+        back the card it played); "" when no such choice is pointed at."""
+        seat = self.my_turn()
+        if not seat or self.state.phase not in (Phase.EXECUTE, Phase.STEAL):
+            return ""
+        obs = self.state.observation(seat)
+        name = self.match.name
+        if self.state.phase is Phase.EXECUTE:
+            card = next((c for s, c in reversed(self.view.trick) if c.name != "EXECUTIONER"
+                         and self._trick_rect(s).collidepoint(self.mouse)), None) or self._focused()
+            if card is None:
+                return ""
+            res = preview_execute(obs, card)
+            return _("Without {card}: trick to {name}.").format(card=card_name(card), name=name(res.winner)) \
+                if res.winner else _("Without {card}: nobody takes the trick.").format(card=card_name(card))
+        target = self.steal_target or next(
+            (t for t in self.choices(seat) if self.plate_rect(t).collidepoint(self.mouse)
+             or any(r.collidepoint(self.mouse) for r in self.back_rects(t, len(self.view.hands[t - 1])))),
+            None) or self._focused()
+        if not target:
+            return ""
+        res = preview_steal(obs, target)
+        return _("Rob {victim}: trick to {name}.").format(victim=name(target), name=name(res.winner)) \
+            if res.winner else _("Rob {victim}: nobody takes the trick.").format(victim=name(target))
 
     def _draw_flying(self, surface: pygame.Surface) -> None:
         a = self.anim
@@ -294,7 +371,7 @@ class TableDrawing:
                 c2 = _lerp(self.trick_pos(b.target), self.seat_anchor(b.target), p)
                 img2 = ra.face(back, 0.6)
                 surface.blit(img2, img2.get_rect(center=(int(c2[0]), int(c2[1]))))
-            self.banner(surface, _("{thief} steals from {victim}").format(
+            self.banner(surface, _("The Thief ({thief}) robs {victim}").format(
                 thief=self.match.name(b.seat), victim=self.match.name(b.target)))
         elif b.kind == "deal":  # a stream of cards to every seat, one after another
             img = ra.back_img(SMALL)
@@ -364,11 +441,15 @@ class TableDrawing:
             if seat == lt.winner and card in kept:
                 pygame.draw.rect(surface, HIGHLIGHT, (x - 4, r.y + 76, CARD_W + 8, CARD_H + 8), 4, border_radius=10)
         if lt.winner:
-            why = _("Won by {name}: {why}").format(name=self.match.name(lt.winner), why=_(REASONS[lt.reason]))
+            why = _("Won by {name}: {why}").format(name=self.match.name(lt.winner),
+                                                   why=_(REASONS.get(lt.reason, REASONS["highest"])))
         else:
             why = _("Nobody won it: only rankless cards were left.")
         lines = [why]
-        if lt.stolen is not None:
+        if lt.stolen is not None and lt.robbed:
+            lines.append(_("The Thief ({thief}) took {card} from {victim}.").format(
+                thief=self.match.name(lt.thief), card=card_name(lt.stolen), victim=self.match.name(lt.robbed)))
+        elif lt.stolen is not None:
             lines.append(_("The Thief took {card}.").format(card=card_name(lt.stolen)))
         if lt.executed is not None:
             lines.append(_("The Executioner removed {card}.").format(card=card_name(lt.executed)))
@@ -395,6 +476,9 @@ class TableDrawing:
 
     def _draw_modal(self, surface: pygame.Surface) -> None:
         dim(surface)
+        r = self._scores_rect()  # the table's score panel stays readable beside the score table
+        surface.blit(panel(r.size, 215), r)
+        self._draw_scores(surface)
         r, items = self.modal_layout()
         surface.blit(panel(r.size, 245), r)
         for _text, surf, rect in items:

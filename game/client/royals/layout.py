@@ -14,12 +14,12 @@ from typing import Callable
 
 import pygame
 
-from game.i18n import N_, _
+from game.i18n import N_, _, ngettext
 from game.royals.engine import Card, mask_of, points_of
 
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, elide, fit_size
-from .art import CARD_H, CARD_W
+from .art import CARD_H, CARD_W, card_name, royals_art
 
 
 HAND_Y = CANVAS[1] - CARD_H - 18
@@ -40,6 +40,16 @@ PROMPT_W, PROMPT_H, PROMPT_TOP = 740, 40, 152
 #: and the row of buttons under the panel (its gap and height), canvas px.
 MODAL_W, MODAL_NAMES_W = 760, 240
 MODAL_GAP, MODAL_BUTTON_H = 18, 56
+#: The score panel: its first row under the title and the column labels, the rows' step, and
+#: the widths of the round's and the total's columns (px).
+SCORES_TOP, SCORES_ROW, SCORES_ROUND_W, SCORES_TOTAL_W = 62, 25, 90, 60
+#: The hand choice of more than :data:`KEEP_ROW` cards: two rows of full-size cards on the empty
+#: table, the first row's top at :data:`KEEP_TOP`, as wide as the room between the side seats.
+KEEP_ROW, KEEP_TOP, KEEP_GAP = 7, 262, 22
+#: The last round's scoring cards under each seat's row of the score table: their scale.
+LOOT_SCALE = 0.26
+#: The revolution's announcement and the "since your last turn" panel: their widths (px).
+ANNOUNCE_W, NEWS_W = 760, 700
 #: How a computer level is named (the same words as Rose King's levels).
 LEVEL_WORDS = {"random": N_("Beginner"), "greedy": N_("Casual"), "easy": N_("Easy"), "medium": N_("Medium"),
                "hard": N_("Hard")}
@@ -126,8 +136,9 @@ class TableLayout:
         name = elide(art.font(size), name, room)
         img = art.text(name, size, CREAM, shadow=True)
         items.append((name, img, img.get_rect(topleft=(plate.x + 12, plate.y + 10 + (22 - size) // 2))))
+        won = len(self.view.loot[seat - 1])
         for text, y in ((_("pile {n}").format(n=self.view.piles[seat - 1]), 40),
-                        (_("loot {n}").format(n=len(self.view.loot[seat - 1])), 104)):
+                        (ngettext("won {n} card", "won {n} cards", won).format(n=won), 104)):
             img = art.text(elide(art.font(18), text, plate.right - 12 - (plate.x + 70)), 18, CREAM)
             items.append((text, img, img.get_rect(topleft=(plate.x + 70, plate.y + y))))
         return items
@@ -177,6 +188,7 @@ class TableLayout:
             put(elide(art.font(22), h, 104), 22, GOLD, midtop=(cols[k], y))
         count = min(1.0, self.modal_time / 1.2) if self.speed() > 0 else 1.0
         totals = [0] * self.n
+        ra = royals_art(self.app)
         for seat in range(1, self.n + 1):
             y += 40
             put(elide(art.font(24), self.match.name(seat), MODAL_NAMES_W), 24, CREAM, topleft=(40, y))
@@ -185,20 +197,92 @@ class TableLayout:
                 totals[seat - 1] += v
                 put(str(round(v * count) if k == len(rounds) - 1 else v), 24, CREAM, midtop=(cols[k], y))
             put(str(totals[seat - 1]), 26, GOLD, midtop=(cols[len(rounds)], y))
+            loot = self.round_loot[seat - 1] if seat - 1 < len(self.round_loot) else []
+            if rounds and loot:  # which cards scored: the ones not worth 1 as cards, then the 1s counted
+                y += 32
+                x = 56
+                for card in sorted((c for c in loot if c.points not in (0, 1)), key=lambda c: -c.points):
+                    img = ra.face(card, LOOT_SCALE)
+                    items.append((card_name(card), img, img.get_rect(topleft=(x, y))))
+                    x += img.get_width() + 4
+                ones = sum(1 for c in loot if c.points == 1)
+                if ones:
+                    put(ngettext("{n} card of 1 point", "{n} cards of 1 point", ones).format(n=ones), 20, CREAM,
+                        midleft=(x + 8, y + int(CARD_H * LOOT_SCALE) // 2))
+                y += int(CARD_H * LOOT_SCALE) - 32 + 6
         y += 30
         if self.state.teams:
             y += 18
-            for team, label in enumerate((_("Team 1 + 3"), _("Team 2 + 4"))):
-                put(elide(art.font(24), label, MODAL_NAMES_W), 24, TEAM_COLOURS[team], topleft=(40, y))
-                put(str(totals[team] + totals[team + 2]), 26, TEAM_COLOURS[team], midtop=(cols[len(rounds)], y))
+            for team in (0, 1):
+                colour = TEAM_COLOURS[team]
+                put(elide(art.font(24), self.team_name(team), MODAL_NAMES_W), 24, colour, topleft=(40, y))
+                for k, rs in enumerate(rounds):
+                    put(str(rs[team] + rs[team + 2]), 24, colour, midtop=(cols[k], y))
+                put(str(totals[team] + totals[team + 2]), 26, colour, midtop=(cols[len(rounds)], y))
                 y += 36
         for text, px in self.modal_notes():
             y += 14
             y += put(text, px, CREAM, True, w - 60, midtop=(w // 2, y)).h if text else art.font(px).get_linesize()
         h = y + 28
         top = max(12, (CANVAS[1] - (h + MODAL_GAP + MODAL_BUTTON_H + 4)) // 2)
-        r = pygame.Rect((CANVAS[0] - w) // 2, top, w, h)
+        r = pygame.Rect(self.modal_left(), top, w, h)
         return r, [(text, surf, rect.move(r.topleft)) for text, surf, rect in items]
+
+    def announcement_layout(self, beat) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
+        """A revolution's start or end as announced over the table: its panel (canvas px; the rank
+        card turns at its left) and texts (the headline, what it means), as (text, image, where)."""
+        art = self.app.art
+        box = pygame.Rect(0, 0, ANNOUNCE_W, 200)
+        box.center = (CANVAS[0] // 2 - 40, TRICK_Y)
+        who = self.match.name(beat.seat) if beat.seat else ""
+        if beat.kind == "revolution":
+            title = _("Revolution!")
+            text = _("The Rebels played by {name} reverse the order: Peasant 10 is now the highest card, "
+                     "the King the lowest.").format(name=who) if who else \
+                _("The order is reversed: Peasant 10 is now the highest card, the King the lowest.")
+        else:
+            title = _("The revolution is over")
+            text = _("{card} played by {name} restores the normal order.").format(
+                card=card_name(beat.card), name=who) if who and beat.card is not None else \
+                _("The normal order is back.")
+        left, room = box.x + 180, box.w - 180 - 24
+        size = fit_size(art, title, 40, room, 28)
+        t = art.text(elide(art.font(size), title, room), size, GOLD, shadow=True)
+        tr = t.get_rect(topleft=(left, box.y + 24))
+        m = art.text(text, 22, CREAM, shadow=True, wrap=room)
+        mr = m.get_rect(topleft=(left, tr.bottom + 12))
+        box.h = max(box.h, mr.bottom - box.y + 20)
+        return box, [(title, t, tr), (text, m, mr)]
+
+    def news_layout(self) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
+        """The "since your last turn" panel (canvas px) and its texts as (text, image, where): the
+        headline, one line per event (:meth:`news_text`), how to go on; centred over the table."""
+        art = self.app.art
+        seat = self.news[0] if self.news is not None else 0
+        w = NEWS_W
+        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+        title = _("{name}, since your last turn:").format(name=self.match.name(seat)) if seat else ""
+        size = fit_size(art, title, 30, w - 48, 22)
+        img = art.text(elide(art.font(size), title, w - 48), size, GOLD, shadow=True)
+        items.append((title, img, img.get_rect(topleft=(24, 20))))
+        y = items[-1][2].bottom + 12
+        for line in self.news_text():
+            img = art.text(line, 21, CREAM, shadow=True, wrap=w - 56)
+            items.append((line, img, img.get_rect(topleft=(32, y))))
+            y = items[-1][2].bottom + 6
+        go = _("Click or press a key to go on.")
+        img = art.text(go, 18, (200, 190, 160))
+        items.append((go, img, img.get_rect(midtop=(w // 2, y + 10))))
+        box = pygame.Rect(0, 0, w, items[-1][2].bottom + 16)
+        box.center = (CANVAS[0] // 2 - 40, min(TRICK_Y, CANVAS[1] - 180 - box.h // 2))
+        box.top = max(12, box.top)
+        return box, [(t, i, r.move(box.topleft)) for t, i, r in items]
+
+    def modal_left(self) -> int:
+        """The score table's left edge: left of the table's score panel (which stays readable
+        beside it), or centred when the canvas has no room for both."""
+        room = self._scores_rect().left - 12 - MODAL_W
+        return max(12, min((CANVAS[0] - MODAL_W) // 2, room))
 
     def modal_button_row(self, specs: list[tuple[str, Callable[[], None], int | None]]) -> list[Button]:
         """Buttons (label, action, key) side by side, centred under the open modal's panel
@@ -208,14 +292,38 @@ class TableLayout:
         art = self.app.art
         w = max([260] + [min(360, art.font(28).size(_(label))[0] + 40) for label, _a, _k in specs])
         gap = 20
-        x = CANVAS[0] // 2 - (len(specs) * w + (len(specs) - 1) * gap) // 2
+        x = panel_rect.centerx - (len(specs) * w + (len(specs) - 1) * gap) // 2
         y = panel_rect.bottom + MODAL_GAP
         return [Button((x + k * (w + gap), y, w, MODAL_BUTTON_H), label, action, key=key, size=28)
                 for k, (label, action, key) in enumerate(specs)]
 
+    def keep_slots(self, count: int) -> list[pygame.Rect]:
+        """Where the hand choice lays ``count`` dealt cards (unlifted): in the hand's row for up to
+        :data:`KEEP_ROW`, else in two rows of full-size cards on the empty table (every card's
+        points coin shows), between the side seats (3-4 players) or across the table (2)."""
+        if count <= KEEP_ROW:
+            return self.hand_rects(count)
+        per_row = (count + 1) // 2
+        room = HAND_ROOM if self.n == 2 else 680
+        step = min(CARD_W + 10, (room - CARD_W) // (per_row - 1))
+        cx = HAND_LEFT + HAND_ROOM // 2
+        out = []
+        for row, n in enumerate((per_row, count - per_row)):
+            x0 = cx - (step * (n - 1) + CARD_W) // 2
+            y = KEEP_TOP + row * (CARD_H + KEEP_GAP)
+            out += [pygame.Rect(x0 + i * step, y, CARD_W, CARD_H) for i in range(n)]
+        return out
+
     def _keep_rects(self, dealt: list[Card]) -> list[pygame.Rect]:
-        rects = self.hand_rects(len(dealt))
+        rects = self.keep_slots(len(dealt))
         return [r.move(0, -LIFT) if c in self.selected else r for c, r in zip(dealt, rects)]
+
+    def keep_count_layout(self, dealt: list[Card]) -> tuple[pygame.Surface, pygame.Rect]:
+        """The hand choice's count ("Keep 6 of 12 · 2 chosen") and where: above the dealt cards."""
+        img = self.app.art.text(_("Keep {k} of {n} · {s} chosen").format(
+            k=self.state.hand_size(), n=len(dealt), s=len(self.selected)), 24, GOLD, shadow=True)
+        top = min(r.y for r in self.keep_slots(len(dealt))) - LIFT - 6 if dealt else HAND_Y - 34
+        return img, img.get_rect(midbottom=(HAND_LEFT + HAND_ROOM // 2, top if len(dealt) > KEEP_ROW else HAND_Y - 34))
 
     def toast_layout(self, text: str) -> tuple[pygame.Surface, pygame.Rect]:
         """A short message (why a click did nothing) as drawn and where, canvas px: over the hand,
@@ -229,7 +337,22 @@ class TableLayout:
         return msg, msg.get_rect(center=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 44))
 
     def _scores_rect(self) -> pygame.Rect:
-        return pygame.Rect(CANVAS[0] - 300, 16, 284, 44 + 28 * (self.n + (2 if self.state.teams else 0)))
+        rows = self.n + (2 if self.state.teams else 0)
+        return pygame.Rect(CANVAS[0] - 300, 16, 284, SCORES_TOP + SCORES_ROW * rows + 8)
+
+    def team_name(self, team: int) -> str:
+        """A team by its players: "Ann + Cato" (team 0: seats 1 and 3; ruling 10)."""
+        return " + ".join(self.match.name(s) for s in (team + 1, team + 3))
+
+    def header_title(self) -> str:
+        """The score panel's headline: the round and trick the table shows (following the beats,
+        so a round's last trick is still that round's), the round that just ended behind its
+        score table, or the end of the match."""
+        if self.state.is_over() and (self.modal == "over" or self.idle()):
+            return _("The match is over.")
+        if self.modal == "round":
+            return _("Round {r} is over").format(r=len(self.state.round_scores))
+        return _("Round {r} of 3 · trick {t}").format(r=min(3, self.view.round), t=self.view.trick_no)
 
     def score_texts(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
         """The score panel's texts as (text, image, where), canvas px: the round and trick, then per
@@ -245,22 +368,25 @@ class TableLayout:
             items.append((text, img, img.get_rect(**at)))
             return img.get_width()
 
-        title = _("Round {r} of 3 · trick {t}").format(r=min(3, self.state.round), t=self.view.trick_no)
+        title = self.header_title()
         put(elide(art.font(22), title, r.w - 28 - 3), 22, GOLD, True, topleft=(r.x + 14, r.y + 12))
+        # the two columns, labelled: this round's points and the match's total
+        round_x, total_x = r.right - SCORES_TOTAL_W - 14, r.right - 14
+        heads = (elide(art.font(16), _("This round"), SCORES_ROUND_W - 8), elide(art.font(16), _("Total"),
+                                                                               SCORES_TOTAL_W - 8))
+        put(heads[0], 16, (210, 200, 170), topright=(round_x, r.y + 40))
+        put(heads[1], 16, (210, 200, 170), topright=(total_x, r.y + 40))
         rp, totals = self.shown_scores()
-        y = r.y + 42
-        for s in range(1, self.n + 1):
-            col = TEAL if self.idle() and s == self.match.decider() else CREAM
-            w = put(_("{round} / {total}").format(round=rp[s - 1], total=totals[s - 1]), 21, col,
-                    topright=(r.right - 14, y))
-            put(elide(art.font(21), self.match.name(s), r.w - 28 - w - 12), 21, col, topleft=(r.x + 14, y))
-            y += 28
+        rows = [(self.match.name(s), rp[s - 1], totals[s - 1],
+                 TEAL if self.idle() and s == self.match.decider() else CREAM) for s in range(1, self.n + 1)]
         if self.state.teams:
-            ts = (totals[0] + totals[2], totals[1] + totals[3])
-            for team, label in enumerate((_("Team 1 + 3"), _("Team 2 + 4"))):
-                w = put(str(ts[team]), 21, TEAM_COLOURS[team], topright=(r.right - 14, y))
-                put(elide(art.font(21), label, r.w - 28 - w - 12), 21, TEAM_COLOURS[team], topleft=(r.x + 14, y))
-                y += 28
+            rows += [(self.team_name(t), rp[t] + rp[t + 2], totals[t] + totals[t + 2], TEAM_COLOURS[t]) for t in (0, 1)]
+        y = r.y + SCORES_TOP
+        for name, now, total, col in rows:
+            put(str(total), 21, col, topright=(total_x, y))
+            put(str(now), 21, col, topright=(round_x, y))
+            put(elide(art.font(21), name, r.w - 28 - SCORES_TOTAL_W - SCORES_ROUND_W), 21, col, topleft=(r.x + 14, y))
+            y += SCORES_ROW
         return items
 
     def shown_scores(self) -> tuple[list[int], list[int]]:

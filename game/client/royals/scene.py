@@ -24,15 +24,17 @@ import pygame
 
 from game.fsutil import os_error_text
 from game.i18n import N_, Text, Worded, _
-from game.royals.engine import Action, Card, IllegalMoveError, Phase
+from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
+from game.royals.explain import hint_play_text, preview_execute
 from game.royals.phrases import illegal_text
 
 from ..scene import Scene
 from ..theme import CANVAS
 from ..widgets import Button
-from .anims import DURATIONS, Anim, View, begin, end
+from ..audio import SOUND_NAMES
+from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
 from .art import card_name
-from .table import Beat, TableMatch
+from .table import LEVELS, Beat, TableMatch
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:
@@ -40,6 +42,33 @@ if TYPE_CHECKING:
 from .controls import TableControls
 from .drawing import REASONS, TableDrawing
 from .layout import LEVEL_WORDS, MODAL_NAMES_W, TEAM_COLOURS, TableLayout
+from .news import news_lines
+
+#: How long a computer's decision waits before it shows (times ``min_delay``) and how long a
+#: finished trick stays (times its normal time), per ``computer_speed`` setting.
+THINK_PACE = {"slow": 2.5, "normal": 1.0, "fast": 0.35}
+TRICK_PACE = {"slow": 1.8, "normal": 1.0, "fast": 0.6}
+#: The sound each beat starts with (``assets/sounds/<name>.wav``).
+BEAT_SOUNDS = {"deal": "royals_deal", "play": "royals_play", "draw": "royals_draw", "steal": "royals_steal",
+               "execute": "royals_execution", "revolution": "royals_revolution", "restore": "royals_prince",
+               "trick": "royals_trick_won"}
+
+
+def table_setting(app: "App", name: str, default: object) -> object:
+    """A Royals & Riots table setting (``computer_speed``, ``hold_trick``) from the app's
+    settings: the game's own section (``settings.royals`` as an object or a dict, or
+    ``settings.games["royals-riots"]``), else a field of that name, else ``default``. The one
+    place the table reads its settings."""
+    settings = getattr(getattr(app, "prefs", None), "settings", None)
+    games = getattr(settings, "games", None)
+    for holder in (getattr(settings, "royals", None), games.get("royals-riots") if isinstance(games, dict) else None,
+                   settings):
+        if holder is None:
+            continue
+        value = holder.get(name) if isinstance(holder, dict) else getattr(holder, name, None)
+        if value is not None:
+            return value
+    return default
 
 __all__ = ["RoyalsTableScene", "LEVEL_WORDS", "MODAL_NAMES_W", "TEAM_COLOURS", "REASONS"]
 
@@ -84,10 +113,16 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.hint_text = ""
         self._held: Action | None = None
         self._shown_look: tuple | None = None  # what the last drawn frame showed (see at_rest)
+        self.journal: list[Beat] = []      # every beat of this sitting, for "since your last turn"
+        self.seen: dict[int, int] = {}     # person -> how much of the journal they saw at their last decision
+        self.news: tuple[int, list[Beat]] | None = None  # (person, beats they missed) shown on getting the table
+        self.holding = False               # the finished trick waits for a click ("keep the trick")
+        self.hint_cards: set[Card] = set()  # KEEP: the cards the hint marks
+        self.round_loot: list[list[Card]] = [[] for _ in range(match.players)]  # the last round's loots
         x = CANVAS[0] - 210
         self.buttons = [
             Button((x, 0, 190, 44), N_("Hint"), self.hint, key=pygame.K_h, size=24,
-                   enabled=lambda: bool(self.my_turn()) and self.state.phase is not Phase.KEEP),
+                   enabled=lambda: bool(self.my_turn())),
             Button((x, 0, 190, 44), N_("Undo"), self.undo, key=pygame.K_u, size=24,
                    enabled=lambda: self.match.can_undo() and self.idle() and not self.modal),
             Button((x, 0, 190, 44), N_("Last trick"), self.toggle_last, key=pygame.K_l, size=24,
@@ -126,8 +161,12 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         return 1
 
     def face_up_seat(self) -> int:
-        """The one seat whose hand may be drawn face up now (0: none)."""
+        """The one seat whose hand may be drawn face up now (0: none). With several people at
+        the screen, none while another screen lies over the table (the pause menu dims it, and
+        dimmed cards can still be read)."""
         if self.passing:
+            return 0
+        if len(self.humans) >= 2 and self.app.top is not self:
             return 0
         if len(self.humans) == 1:
             return self.humans[0]
@@ -141,7 +180,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
 
     def my_turn(self) -> int:
         """The person who may act now (idle, no screen in the way), else 0."""
-        if not self.idle() or self.passing or self.modal:
+        if not self.idle() or self.passing or self.modal or self.news is not None:
             return 0
         h = self.match.human_to_act()
         if h and (len(self.humans) == 1 or h == self.revealed):
@@ -166,6 +205,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         """Everything the picture depends on besides the beats and the mouse (which are events):
         when this changes between two frames, the window draws again."""
         return (self.state.ply, self.passing, self.revealed, self.modal, self.thinking, self.hint_text,
+                self.news is not None, self.holding, len(self.hint_cards),
                 self.show_last, self.steal_target, len(self.selected), self.focus, getattr(self, "_buttons_for", None),
                 self.toast if self.toast_time > 0 else "", self.view.trick_no, len(self.view.trick),
                 getattr(self, "pos", 0))
@@ -186,9 +226,14 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         return None  # saved after every action: Continue brings it back
 
     def hint(self) -> None:
-        """Ask the hard computer player what it would do here (for the person to act only)."""
+        """Ask the hard computer player what it would do here (for the person to act only); at
+        the hand choice, mark the cards the computer players would keep."""
         seat = self.my_turn()
-        if not seat or self.state.phase is Phase.KEEP:
+        if not seat:
+            return
+        if self.state.phase is Phase.KEEP:
+            self.hint_cards = set(self.match.suggested_hand(seat))
+            self.hint_text = lambda: _("Hint: keep the marked cards (the computer's choice).")
             return
         if self.hinter is None:
             self.hinter = RoyalsThinker(self.match.config.seconds, None, use_process=self.thinker.use_process)
@@ -214,14 +259,18 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return
         self.hint_for = -1
         card, name = a.card, self.match.name
+        obs = self.state.observation(a.seat)
         if a.kind.value == "play" and card is not None:
-            self.hint_text = lambda: _("Hint: play {card}.").format(card=card_name(card))
+            self.hint_text = partial(hint_play_text, obs, card)
         elif a.kind.value == "steal":
             target = a.target
             self.hint_text = (lambda: _("Hint: don't steal.")) if target is None else \
                 lambda: _("Hint: rob {name}.").format(name=name(target))
         elif a.kind.value == "execute" and card is not None:
-            self.hint_text = lambda: _("Hint: execute {card}.").format(card=card_name(card))
+            res = preview_execute(obs, card)
+            self.hint_text = lambda: _("Hint: execute {card}: the trick goes to {name}.").format(
+                card=card_name(card), name=name(res.winner)) if res.winner else \
+                _("Hint: execute {card}.").format(card=card_name(card))
         elif a.kind.value == "start":
             seat = a.seat
             self.hint_text = lambda: _("Hint: {name} leads.").format(name=name(seat))
@@ -239,28 +288,50 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.match.undo()
         self.view = View.of(self.state, self.view)
         self.selected.clear()
+        self.hint_cards.clear()
         self.steal_target = 0
         self.hint_text = ""
+        self.holding = False
         self._buttons_for = None
         self._after_action()
 
     def _queue_beats(self, beats: list[Beat]) -> None:
         self.queue.extend(beats)
+        self.journal.extend(beats)
 
     def act(self, action: Action) -> bool:
         """Push a decision from this screen; False (with the reason shown) if it is not allowed."""
+        who = self.my_turn()
         try:
             beats = self.match.apply(action)
         except IllegalMoveError as e:
             self.say(partial(self.explain, str(e)))
             return False
         self.selected.clear()
+        self.hint_cards.clear()
         self.steal_target = 0
         self.focus = 0
         self.hint_text = ""
         self._queue_beats(beats)
+        if who:
+            self.seen[who] = len(self.journal)
         self._after_action()
         return True
+
+    def hand_to(self, seat: int) -> None:
+        """The "pass to NAME" screen was clicked through: ``seat`` gets the table, and with it
+        what happened since that person's last decision (:func:`.news.news_lines`)."""
+        self.revealed, self.passing = seat, 0
+        missed = self.journal[self.seen.get(seat, len(self.journal)):]
+        self.seen[seat] = len(self.journal)
+        self.news = (seat, missed) if news_lines(missed, seat, self.match.name) else None
+
+    def news_text(self) -> list[str]:
+        """The lines of the "since your last turn" panel now shown (empty: none)."""
+        if self.news is None:
+            return []
+        seat, missed = self.news
+        return news_lines(missed, seat, self.match.name)
 
     def _after_action(self) -> None:
         if self.saver is not None:
@@ -285,6 +356,12 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             self.say(lambda: _("The match could not be saved: {reason}").format(reason=os_error_text(error)))
         if self.toast_time > 0:
             self.toast_time -= dt
+        self._advance(dt)
+        self._layout_action_buttons()
+
+    def _advance(self, dt: float) -> None:
+        """The match moves on: the beats play, then whoever decides next is asked (a computer),
+        shown the pass screen (one of several people) or spared a forced choice."""
         if self.modal:
             self.modal_time += dt
             if not self.humans and self.modal == "round" and self.modal_time > 2.5 / max(0.5, self.speed() or 4):
@@ -299,10 +376,22 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         if h and len(self.humans) >= 2 and h != self.revealed and not self.passing:
             self.passing = h
             self.revealed = 0
+            self.news = None
+        if self.my_turn():
+            self._forced_choice(self.my_turn())
         c = self.match.computer_to_act()
         if c:
             self._computer(c, dt)
-        self._layout_action_buttons()
+
+    def _forced_choice(self, seat: int) -> None:
+        """Make a decision that has one possibility only, and say so: the Executioner with one
+        other card in the trick (ruling 7: the execution is compulsory)."""
+        if self.state.phase is Phase.EXECUTE:
+            acts = self.state.legal_actions()
+            if len(acts) == 1 and acts[0].card is not None:
+                card = acts[0].card
+                if self.act(acts[0]):
+                    self.say(lambda: _("The Executioner could only take {card}.").format(card=card_name(card)))
 
     def _play_beats(self, dt: float) -> bool:
         """Advance the running beat animations by ``dt``; True when none is left (and no modal opened)."""
@@ -312,6 +401,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
                     break
                 beat = self.queue.popleft()
                 if beat.kind == "round":
+                    self.round_loot = [list(cards) for cards in self.view.loot]  # before the view moves on
                     self.view = View.of(self.state, self.view) if not self.queue else self.view
                     self.open_modal("over" if self.queue and self.queue[0].kind == "over" else "round", beat)
                     if self.queue and self.queue[0].kind == "over":
@@ -322,9 +412,17 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
                     return False
                 speed = self.speed()
                 dur = 0.0 if speed <= 0 else DURATIONS.get(beat.kind, 0.3) / speed
+                if beat.kind in ("trick", "void"):
+                    dur *= TRICK_PACE[self.pacing()]
                 self.anim = Anim(beat, dur)
                 self._start_anim(self.anim)
             a = self.anim
+            if self.holds_trick() and a.beat.kind in ("trick", "void"):
+                hold = a.duration * TRICK_HOLD / DURATIONS["trick"]
+                if a.t + dt >= hold and not a.data.get("released"):
+                    a.t = max(a.t, hold)
+                    self.holding = True
+                    break
             a.t += dt if a.duration > 0 else 0
             if a.done:
                 end(self.view, a.beat)
@@ -335,8 +433,27 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             break
         return self.idle()
 
+    def pacing(self) -> str:
+        """The computers' pace: ``"slow"``, ``"normal"`` or ``"fast"`` (the Royals & Riots setting
+        ``computer_speed``; see :func:`table_setting`)."""
+        pace = table_setting(self.app, "computer_speed", "normal")
+        return pace if pace in THINK_PACE else "normal"
+
+    def holds_trick(self) -> bool:
+        """Whether a finished trick stays with its winner shown until a click (the setting
+        ``hold_trick``, "keep the trick until I click"; only with a person at the table)."""
+        return bool(self.humans) and self.speed() > 0 and bool(table_setting(self.app, "hold_trick", False))
+
+    def release_trick(self) -> None:
+        """The click that lets a held trick go to its winner."""
+        if self.anim is not None and self.holding:
+            self.anim.data["released"] = True
+        self.holding = False
+
     def _start_anim(self, a: Anim) -> None:
         b = a.beat
+        if self.speed() > 0:
+            self.play_sound(BEAT_SOUNDS.get(b.kind, ""))
         if b.kind == "play":
             hand = self.view.hands[b.seat - 1]
             src = self._hand_card_center(b.seat, hand.index(b.card) if b.card in hand else 0, len(hand))
@@ -369,7 +486,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         if action is None:
             return
         speed = self.speed()
-        if speed > 0 and self.think_time < self.min_delay / speed:
+        if speed > 0 and self.think_time < self.min_delay * THINK_PACE[self.pacing()] / speed:
             self._held = action  # a moment to see whose turn it is
             return
         self.thinking = 0
@@ -382,11 +499,23 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self._queue_beats(beats)
         self._after_action()
 
+    def play_sound(self, name: str) -> None:
+        """Play the effect ``name`` through the app's sound settings; a name this build's sound
+        set lacks (or "") is skipped."""
+        if name and name in SOUND_NAMES:
+            self.app.prefs.play(name)
+
     def open_modal(self, kind: str, beat: Beat) -> None:
         self.modal = kind
         self.modal_time = 0.0
         self.round_shown = len(self.state.round_scores)
         self.view = View.of(self.state, self.view)
+        self.holding = False
+        if kind == "over":
+            self.play_sound(self.over_sound())
+            self.record_result()
+        else:
+            self.play_sound("royals_round_end")
         if kind == "round":
             self.modal_buttons = self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
         else:
@@ -397,6 +526,40 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         if self.modal == "round":
             self.modal = ""
             self.modal_buttons = []
+
+    def over_sound(self) -> str:
+        """The match's last sound: won or lost for the one person at the table (a team's win
+        counts), a win with several people or none (somebody at the screen won)."""
+        out = self.state.outcome()
+        if out is None or len(self.humans) != 1:
+            return "royals_match_won"
+        return "royals_match_won" if self.humans[0] in self.winning_seats() else "royals_match_lost"
+
+    def winning_seats(self) -> set[int]:
+        """The seats that won the match (a team's win: both its members); empty before the end."""
+        out = self.state.outcome()
+        if out is None:
+            return set()
+        if self.state.teams:
+            teams = {team_of(w) for w in out.winners}
+            return {s for s in range(1, self.n + 1) if team_of(s) in teams}
+        return set(out.winners)
+
+    def record_result(self) -> None:
+        """STATISTICS CALL SITE (issue 35): a finished local match of one person against the
+        computers is counted in the app's statistics per game and level, when the app keeps them
+        (``app.stats``)."""
+        stats = getattr(self.app, "stats", None)
+        if stats is None or self.saver is None or len(self.humans) != 1:
+            return
+        levels = [s.level for s in self.match.config.seats if s.level]
+        if not levels:
+            return
+        level = max(levels, key=lambda lv: LEVELS.index(lv) if lv in LEVELS else -1)
+        me = self.humans[0]
+        stats.record(self.app_game_key, level, me in self.winning_seats(), self.state.scores()[me - 1])
+
+    app_game_key = "royals-riots"
 
     def close(self) -> None:
         self.thinker.close()
