@@ -22,6 +22,7 @@ from game.client.theme import CANVAS
 from game.royals.engine import Action, Card, Phase
 from game.royals.explain import outcome_of_play, play_reason, preview_execute, preview_steal
 
+from .test_end_screens import overlaps
 from .test_royals_ui import Person
 
 
@@ -450,6 +451,9 @@ def test_scores_are_labelled_teams_named_by_players_and_scoring_cards_shown(inst
     assert scene.header_title() == "Round 1 is over"
     rect, items = scene.modal_layout()
     assert not rect.colliderect(scene._scores_rect()), "the score table covers the table's scores"
+    assert all(rect.inflate(-16, -16).contains(r) for _t, _i, r in items)
+    assert not overlaps([r for _t, _i, r in items])
+    assert all(pygame.Rect(0, 0, *CANVAS).contains(b.rect) and b.rect.top > rect.bottom for b in scene.modal_buttons)
     names = [t for t, _i, _r in items]
     assert "Ann + Cato" in names and "Ada + Bram" in names
     from game.client.royals.art import card_name

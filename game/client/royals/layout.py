@@ -47,7 +47,7 @@ SCORES_TOP, SCORES_ROW, SCORES_ROUND_W, SCORES_TOTAL_W = 62, 25, 90, 60
 #: table, the first row's top at :data:`KEEP_TOP`, as wide as the room between the side seats.
 KEEP_ROW, KEEP_TOP, KEEP_GAP = 7, 262, 22
 #: The last round's scoring cards under each seat's row of the score table: their scale.
-LOOT_SCALE = 0.26
+LOOT_SCALE = 0.3
 #: The revolution's announcement and the "since your last turn" panel: their widths (px).
 ANNOUNCE_W, NEWS_W = 760, 700
 #: How a computer level is named (the same words as Rose King's levels).

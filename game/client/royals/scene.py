@@ -374,25 +374,38 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             len(self.view.trick) != len(self.state.trick) else self.view
         # whose decision?
         h = self.match.human_to_act()
+        if h and self._forced_choice(h):
+            return  # made at once, before any pass screen: there is nothing to choose
         if h and len(self.humans) >= 2 and h != self.revealed and not self.passing:
             self.passing = h
             self.revealed = 0
             self.news = None
-        if self.my_turn():
-            self._forced_choice(self.my_turn())
         c = self.match.computer_to_act()
         if c:
             self._computer(c, dt)
 
-    def _forced_choice(self, seat: int) -> None:
-        """Make a decision that has one possibility only, and say so: the Executioner with one
-        other card in the trick (ruling 7: the execution is compulsory)."""
-        if self.state.phase is Phase.EXECUTE:
-            acts = self.state.legal_actions()
-            if len(acts) == 1 and acts[0].card is not None:
-                card = acts[0].card
-                if self.act(acts[0]):
-                    self.say(lambda: _("The Executioner could only take {card}.").format(card=card_name(card)))
+    def _forced_choice(self, seat: int) -> bool:
+        """Make ``seat``'s decision when it has one possibility only: the Executioner with one
+        other card in the trick (ruling 7: the execution is compulsory). The one person against
+        computers is told; people at one screen learn it from "since your last turn" (no pass
+        screen comes for it). True if it was made."""
+        if self.state.phase is not Phase.EXECUTE or self.passing:
+            return False
+        acts = self.state.legal_actions()
+        if len(acts) != 1 or acts[0].card is None or acts[0].seat != seat:
+            return False
+        card = acts[0].card
+        if self.my_turn() == seat:  # the way every decision of this screen goes (a network table: the session)
+            if not self.act(acts[0]):
+                return False
+        elif len(self.humans) >= 2:  # people at one screen: made before the pass screen, nobody need look
+            self._queue_beats(self.match.apply(acts[0]))
+            self._after_action()
+        else:
+            return False
+        if len(self.humans) == 1:
+            self.say(lambda: _("The Executioner could only take {card}.").format(card=card_name(card)))
+        return True
 
     def _play_beats(self, dt: float) -> bool:
         """Advance the running beat animations by ``dt``; True when none is left (and no modal opened)."""
