@@ -16,7 +16,7 @@ from game.client.royals.art import CARD_H, CARD_W, corner_letter, royals_art
 from game.client.royals.news import news_lines
 from game.client.royals.replay_view import RoyalsReplayScene
 from game.client.royals.scene import BEAT_SOUNDS, RoyalsTableScene, table_setting
-from game.client.royals.setup import start_match
+from game.client.royals.setup import RoyalsSetup, start_match
 from game.client.royals.table import Beat, Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.client.theme import CANVAS
 from game.royals.engine import Action, Card, Phase
@@ -516,3 +516,44 @@ def test_the_king_and_queen_carry_the_letters_of_the_language(app, language, kin
         assert ra.face(Card.from_name("KING"), 0.5).get_size() == (CARD_W // 2, CARD_H // 2)
     finally:
         i18n.set_language("en")
+
+
+def test_the_executioners_choice_previews_who_takes_the_trick(instant):
+    """Three players: with the mouse on a card of the trick, the table says who takes the trick
+    without it, and it is so once that card is executed."""
+    for seed in range(40):
+        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "random")], seed=seed)
+        scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
+        if drive(instant, scene, lambda: scene.my_turn() == 1 and scene.state.phase is Phase.EXECUTE, seed=seed):
+            break
+    else:
+        raise AssertionError("the person never had to choose an execution")
+    victim_seat, victim = next((s, c) for s, c in scene.view.trick if c.name != "EXECUTIONER")
+    p = Person(instant, scene)
+    p.post(pygame.MOUSEMOTION, pos=scene._trick_rect(victim_seat).center, rel=(0, 0), buttons=(0, 0, 0))
+    p.step()
+    text = scene.preview_text()
+    assert text.startswith(f"Without {royals_card_name(victim)}: ")
+    p.click(scene._trick_rect(victim_seat).center)
+    winner = scene.match.last_trick.winner
+    assert text.endswith(f"trick to {scene.match.name(winner)}.") if winner else text.endswith("nobody takes the trick.")
+
+
+def test_a_finished_match_against_the_computers_is_counted_once_in_the_statistics(instant):
+    recorded = []
+
+    class Stats:
+        def record(self, game, level, won, score):
+            recorded.append((game, level, won, score))
+    instant.stats = Stats()
+    try:
+        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "greedy")], seed=7)
+        scene = start_match(instant, cfg, min_delay=0, use_process=False)
+        assert drive(instant, scene, lambda: scene.modal == "over")
+        for _i in range(5):
+            instant.step(STEP)
+        out = scene.state.outcome()
+        assert recorded == [("royals-riots", "greedy", 1 in out.winners, out.scores[0])]
+    finally:
+        del instant.stats
+        instant.reset(RoyalsSetup(instant))  # leaving flushes the autosave
