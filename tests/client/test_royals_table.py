@@ -74,6 +74,17 @@ def drive(app, scene: RoyalsTableScene, stop, frames: int = 20000, seed: int = 1
     return stop()
 
 
+def person_at(app, phase: Phase, seeds: int = 40) -> RoyalsTableScene:
+    """A table of the person and two random computers where the person decides in ``phase``
+    (the first of ``seeds`` matches that gets there)."""
+    for seed in range(seeds):
+        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "random")], seed=seed)
+        scene = start_match(app, cfg, min_delay=0, use_process=False, autosave=False)
+        if drive(app, scene, lambda: scene.my_turn() == 1 and scene.state.phase is phase, seed=seed):
+            return scene
+    raise AssertionError(f"the person never decided in {phase} in {seeds} matches")
+
+
 # ---------------------------------------------------------------------------------------------- 1
 def partial_match(seats: list[Seat], plies: int = 40, seed: int = 3) -> TableMatch:
     m = TableMatch(TableConfig(seats, seed=seed))
@@ -481,13 +492,7 @@ def test_the_header_follows_the_beats_through_a_rounds_last_trick(app):
 
 
 def test_dont_steal_leaves_with_the_decision(instant):
-    for seed in range(30):
-        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "random")], seed=seed)
-        scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
-        if drive(instant, scene, lambda: scene.my_turn() == 1 and scene.state.phase is Phase.STEAL, seed=seed):
-            break
-    else:
-        raise AssertionError("the person never played the Thief")
+    scene = person_at(instant, Phase.STEAL)
     instant.step(STEP)
     labels = [b.label for b in scene.action_buttons]
     assert labels == ["Don't steal"]
@@ -521,13 +526,7 @@ def test_the_king_and_queen_carry_the_letters_of_the_language(app, language, kin
 def test_the_executioners_choice_previews_who_takes_the_trick(instant):
     """Three players: with the mouse on a card of the trick, the table says who takes the trick
     without it, and it is so once that card is executed."""
-    for seed in range(40):
-        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "random")], seed=seed)
-        scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
-        if drive(instant, scene, lambda: scene.my_turn() == 1 and scene.state.phase is Phase.EXECUTE, seed=seed):
-            break
-    else:
-        raise AssertionError("the person never had to choose an execution")
+    scene = person_at(instant, Phase.EXECUTE)
     victim_seat, victim = next((s, c) for s, c in scene.view.trick if c.name != "EXECUTIONER")
     p = Person(instant, scene)
     p.post(pygame.MOUSEMOTION, pos=scene._trick_rect(victim_seat).center, rel=(0, 0), buttons=(0, 0, 0))
