@@ -256,6 +256,10 @@ def test_table_setting_reads_the_games_section_then_a_field_then_the_default():
     games = Obj()
     games.games = {"royals-riots": {"hold_trick": True}}
     assert table_setting(app_with(games), "hold_trick", False) is True
+    class Shell(Obj):  # the shell's settings: one section per game, read with of(key)
+        def of(self, key):
+            return {"royals-riots": {"computer_speed": "fast"}}[key]
+    assert table_setting(app_with(Shell()), "computer_speed", "normal") == "fast"
     flat = Obj()
     flat.hold_trick = True
     assert table_setting(app_with(flat), "hold_trick", False) is True

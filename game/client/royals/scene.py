@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import pygame
 
@@ -44,6 +44,8 @@ from .drawing import REASONS, TableDrawing
 from .layout import LEVEL_WORDS, MODAL_NAMES_W, TEAM_COLOURS, TableLayout
 from .news import news_lines
 
+#: This game's key in the registry and the settings.
+GAME_KEY = "royals-riots"
 #: How long a computer's decision waits before it shows (times ``min_delay``) and how long a
 #: finished trick stays (times its normal time), per ``computer_speed`` setting.
 THINK_PACE = {"slow": 2.5, "normal": 1.0, "fast": 0.35}
@@ -56,16 +58,25 @@ BEAT_SOUNDS = {"deal": "royals_deal", "play": "royals_play", "draw": "royals_dra
 
 def table_setting(app: "App", name: str, default: object) -> object:
     """A Royals & Riots table setting (``computer_speed``, ``hold_trick``) from the app's
-    settings: the game's own section (``settings.royals`` as an object or a dict, or
-    ``settings.games["royals-riots"]``), else a field of that name, else ``default``. The one
-    place the table reads its settings."""
+    settings: the game's own section (``settings.of("royals-riots")``, ``settings.games[...]`` or
+    ``settings.royals``, an object or a mapping), else a field of that name, else ``default``.
+    The one place the table reads its settings."""
     settings = getattr(getattr(app, "prefs", None), "settings", None)
+    holders: list[object] = []
+    of = getattr(settings, "of", None)
+    if callable(of):
+        try:
+            holders.append(of(GAME_KEY))
+        except (KeyError, LookupError, ValueError):
+            pass
     games = getattr(settings, "games", None)
-    for holder in (getattr(settings, "royals", None), games.get("royals-riots") if isinstance(games, dict) else None,
-                   settings):
+    if isinstance(games, Mapping):
+        holders.append(games.get(GAME_KEY))
+    holders += [getattr(settings, "royals", None), settings]
+    for holder in holders:
         if holder is None:
             continue
-        value = holder.get(name) if isinstance(holder, dict) else getattr(holder, name, None)
+        value = holder.get(name) if isinstance(holder, Mapping) else getattr(holder, name, None)
         if value is not None:
             return value
     return default
@@ -571,9 +582,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return
         level = max(levels, key=lambda lv: LEVELS.index(lv) if lv in LEVELS else -1)
         me = self.humans[0]
-        stats.record(self.app_game_key, level, me in self.winning_seats(), self.state.scores()[me - 1])
-
-    app_game_key = "royals-riots"
+        stats.record(GAME_KEY, level, me in self.winning_seats(), self.state.scores()[me - 1])
 
     def close(self) -> None:
         self.thinker.close()
