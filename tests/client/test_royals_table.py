@@ -560,3 +560,39 @@ def test_a_finished_match_against_the_computers_is_counted_once_in_the_statistic
     finally:
         del instant.stats
         instant.reset(RoyalsSetup(instant))  # leaving flushes the autosave
+
+
+def test_no_card_names_float_over_the_hand_during_the_executioners_choice(instant):
+    scene = person_at(instant, Phase.EXECUTE)
+    hand = scene.view.hands[0]
+    rects = scene.hand_rects(len(hand))
+    texts: list[str] = []
+    real = instant.art.text
+    instant.art.text = lambda text, *a, **k: texts.append(text) or real(text, *a, **k)
+    try:
+        for card, r in zip(hand, rects):
+            Person(instant, scene).post(pygame.MOUSEMOTION, pos=r.center, rel=(0, 0), buttons=(0, 0, 0))
+            instant.step(STEP)
+            instant.draw()
+    finally:
+        instant.art.text = real
+    assert scene.state.phase is Phase.EXECUTE
+    assert not any(royals_card_name(c) == t for c in hand for t in texts), "a hover label over the hand"
+
+
+def test_the_one_person_is_told_when_a_thief_robs_them(instant):
+    for seed in range(60):
+        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "random")], seed=seed)
+        scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
+        said: list[str] = []
+
+        def robbed() -> bool:
+            if scene.toast_time > 0 and scene.toast.startswith("The Thief ("):
+                said.append(scene.toast)
+            return bool(said)
+        if drive(instant, scene, robbed, seed=seed):
+            break
+    else:
+        raise AssertionError("nobody robbed the person in 60 matches")
+    steal = next(a for a in reversed(scene.state.history) if a.kind.value == "steal" and a.target == 1)
+    assert said[0].startswith(f"The Thief ({scene.match.name(steal.seat)}) took your {royals_card_name(steal.card)}")

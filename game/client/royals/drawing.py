@@ -123,6 +123,8 @@ class TableDrawing:
             surface.blit(img, img.get_rect(center=rect.center))
         else:
             surface.blit(img, rect)
+        if a is not None and a.beat.kind in ("revolution", "restore") and a.progress >= 0.5:
+            rev = a.beat.kind == "revolution"  # the label turns with the card
         label = _("Riots: the order is reversed") if rev else _("Royals: normal order")
         t = self.app.art.text(label, 20, HIGHLIGHT if rev else CREAM, shadow=True, wrap=160)
         surface.blit(t, (20, rect.bottom + 6))

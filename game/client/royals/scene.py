@@ -479,6 +479,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         b = a.beat
         if self.speed() > 0:
             self.play_sound(BEAT_SOUNDS.get(b.kind, ""))
+        if b.kind == "steal" and self.humans == [b.target]:  # the one person was robbed: say what went and came
+            self.say(partial(lambda beat: news_lines([beat], beat.target, self.match.name)[0], b))
         if b.kind == "play":
             hand = self.view.hands[b.seat - 1]
             src = self._hand_card_center(b.seat, hand.index(b.card) if b.card in hand else 0, len(hand))
