@@ -110,11 +110,21 @@ def play_reason(obs: Observation, card: Card) -> str | None:
         if led is not None and card.rank is led and not _guildmaster_out(obs, led):
             return _("it wins while the Guildmaster is not out")
         return _("it is the highest card so far")
-    if res.winner and obs.teams and team_of(res.winner) == team_of(seat):
+    if settled and res.winner and obs.teams and team_of(res.winner) == team_of(seat):
         return _("your partner keeps the trick")
-    if card.points <= 1:
+    if settled and lost_anyway(obs) and card.points == min(c.points for c in playable(obs)):
         return _("the trick is lost anyway: it gives away the least")
     return None
+
+
+def playable(obs: Observation) -> list[Card]:
+    """The cards ``obs.seat`` may play now (ruling 6)."""
+    return [a.card for a in obs.legal_actions() if a.card is not None]
+
+
+def lost_anyway(obs: Observation) -> bool:
+    """Whether no card ``obs.seat`` may play would take the trick as it stands."""
+    return all(outcome_of_play(obs, c).winner != obs.seat for c in playable(obs))
 
 
 def hint_play_text(obs: Observation, card: Card) -> str:

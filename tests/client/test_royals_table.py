@@ -20,7 +20,7 @@ from game.client.royals.setup import RoyalsSetup, start_match
 from game.client.royals.table import Beat, Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.client.theme import CANVAS
 from game.royals.engine import Action, Card, Phase
-from game.royals.explain import outcome_of_play, play_reason, preview_execute, preview_steal
+from game.royals.explain import lost_anyway, outcome_of_play, play_reason, playable, preview_execute, preview_steal
 
 from .test_end_screens import overlaps
 from .test_royals_ui import Person
@@ -315,15 +315,17 @@ def test_keep_the_trick_until_i_click(app, monkeypatch):
 
 # ---------------------------------------------------------------------------------------------- 5
 def test_play_reasons_and_previews_are_true(instant):
-    """Over random matches, from the deciding seat's observation only: "it takes the trick" holds
-    when the trick ends, "highest so far" is the trick's winner now, and the Executioner's and the
-    Thief's previews name the seat that then takes the trick."""
-    checked = {"takes": 0, "execute": 0, "steal": 0}
-    for seed in range(12):
-        m = TableMatch(TableConfig([Seat("A"), Seat("B"), Seat("C")], seed=seed))
+    """Over random matches (3 players; 4 in teams), from the deciding seat's observation only: "it
+    takes the trick" holds when the trick ends, "lost anyway" and "your partner keeps it" mean the
+    seat does not take it, "highest so far" is the trick's winner now, and the Executioner's and
+    the Thief's previews name the seat that then takes the trick."""
+    checked = {"takes": 0, "lost": 0, "execute": 0, "steal": 0}
+    for players, seed in [(3, seed) for seed in range(10)] + [(4, seed) for seed in range(6)]:
+        m = TableMatch(TableConfig([Seat(n) for n in "ABCD"[:players]], teams=players == 4, seed=seed))
         bots = bots_for(m, seed)
         m.advance()
         claims: list[int] = []
+        claims_lost: list[int] = []
         while not m.state.is_over():
             seat = m.decider()
             obs = m.state.observation(seat)
@@ -335,6 +337,11 @@ def test_play_reasons_and_previews_are_true(instant):
                     claims.append(seat)
                 if why in ("it is the highest card so far", "it wins while the Guildmaster is not out"):
                     assert outcome_of_play(obs, action.card).winner == seat
+                if why == "the trick is lost anyway: it gives away the least":
+                    claims_lost.append(seat)
+                    assert action.card.points == min(c.points for c in playable(obs)) and lost_anyway(obs)
+                if why == "your partner keeps the trick":
+                    claims_lost.append(seat)
             elif action.kind.value == "execute":
                 expect = ("execute", preview_execute(obs, action.card).winner)
             elif action.kind.value == "steal" and action.target and not any(
@@ -348,7 +355,10 @@ def test_play_reasons_and_previews_are_true(instant):
             for who in claims:
                 assert ended.seat == who
                 checked["takes"] += 1
-            claims = []
+            for who in claims_lost:
+                assert ended.seat != who
+                checked["lost"] += 1
+            claims, claims_lost = [], []
             if expect is not None:
                 assert ended.seat == expect[1], (expect, ended)
                 checked[expect[0]] += 1
