@@ -260,3 +260,32 @@ def test_royals_host_set_up_error_has_room_under_the_teams_button(app, window, l
         assert where.top - drawn(setup.teams_button).bottom >= 10 and below - where.bottom >= 10, (reason, where)
         if reason == SHORT_REASON:  # shown whole, at its size
             assert img is app.art.text(setup.error, 22, ERROR_COLOUR, shadow=True, wrap=setup.error_room().w)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_royals_news_and_revolution_panels_hold_their_texts(app, language):
+    """The widest names in every language: "since your last turn" (at most its nine lines) and
+    the revolution's announcement keep their texts inside their panels, apart, on the canvas."""
+    from game.client.royals.news import MAX_LINES
+    from game.client.royals.table import Beat
+    from game.royals.engine import Card
+    i18n.set_language(language)
+    try:
+        app.options.anim_speed = 0.0
+        scene = table(app, 4, WIDE)
+        c = Card.from_name
+        beats = [Beat("steal", 2, c("R3"), 1, c("K4")), Beat("steal", 3, c("M4"), 2, None),
+                 Beat("execute", 4, c("P7")), Beat("revolution", 2, c("P7")), Beat("restore", 3, c("R5")),
+                 Beat("void"), Beat("trick", 4)] + [Beat("play", s, c("K4")) for s in (2, 3, 4)] * 2
+        scene.news = (1, beats)
+        assert len(scene.news_text()) == MAX_LINES
+        canvas = pygame.Rect(0, 0, *CANVAS)
+        panels = [scene.news_layout()] + [scene.announcement_layout(b) for b in beats[3:5]]
+        for box, items in panels:
+            assert canvas.contains(box)
+            rects = [r for _t, _i, r in items]
+            assert all(box.inflate(-8, -8).contains(r) for r in rects), [t for t, _i, r in items
+                                                                        if not box.inflate(-8, -8).contains(r)]
+            assert not overlaps(rects)
+    finally:
+        i18n.set_language("en")
