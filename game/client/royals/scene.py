@@ -6,12 +6,15 @@ The scene draws a display model (:class:`~game.client.royals.anims.View`) that f
 match one :class:`~game.client.royals.table.Beat` at a time; decisions (people's clicks,
 computers' answers) wait until every beat has played. Privacy: with two or more people at
 the screen, a hand is face up only for the person whose decision it is, after that person
-has clicked through the "pass to NAME" screen; with one person, only that person's hand is
-ever face up; with none, no hand is.
+has clicked through the "pass to NAME" screen, and never while another screen (the pause
+menu) lies over the table; that person is then told what happened since their last decision
+(:mod:`.news`); with one person, only that person's hand is ever face up; with none, no hand is.
 
-This module is the match driver (the beats, the computers' turns, undo, hints, opening and
-closing the score table); the table's geometry is :mod:`.layout`, clicks and keys
-:mod:`.controls`, the picture :mod:`.drawing`: mixins of :class:`RoyalsTableScene`.
+This module is the match driver: the beats and their sounds, the computers' turns at the pace
+of the ``computer_speed`` setting, a finished trick held until a click (``hold_trick``; both
+read by :func:`table_setting`), decisions with one possibility made at once, undo (never past
+a deal), hints, opening and closing the score table. The table's geometry is :mod:`.layout`,
+clicks and keys :mod:`.controls`, the picture :mod:`.drawing`: mixins of :class:`RoyalsTableScene`.
 """
 
 from __future__ import annotations
