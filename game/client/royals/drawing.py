@@ -218,7 +218,7 @@ class TableDrawing:
             for i, (card, r) in enumerate(zip(dealt, rects)):
                 surface.blit(ra.face(card), r)
                 if card in self.hint_cards:  # the hint's choice: a glow around the card
-                    pygame.draw.rect(surface, TEAL, r.inflate(12, 12), 4, border_radius=12)
+                    pygame.draw.rect(surface, TEAL, r.inflate(8, 8), 4, border_radius=11)
                 if card in self.selected:
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=8)
                 if i == self.focus % len(dealt):
