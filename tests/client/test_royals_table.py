@@ -606,3 +606,21 @@ def test_the_one_person_is_told_when_a_thief_robs_them(instant):
         raise AssertionError("nobody robbed the person in 60 matches")
     steal = next(a for a in reversed(scene.state.history) if a.kind.value == "steal" and a.target == 1)
     assert said[0].startswith(f"The Thief ({scene.match.name(steal.seat)}) took your {royals_card_name(steal.card)}")
+
+
+def test_a_thief_with_one_hand_to_rob_has_it_picked(instant):
+    """Two players: the only hand the Thief can rob is picked at once; one click on its cards
+    steals, and not stealing is still offered."""
+    for seed in range(40):
+        cfg = TableConfig([Seat("You"), Seat("Ada", "random")], seed=seed)
+        scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
+        if drive(instant, scene, lambda: scene.my_turn() == 1 and scene.state.phase is Phase.STEAL, seed=seed):
+            break
+    else:
+        raise AssertionError("the person never played the Thief")
+    instant.step(STEP)
+    assert scene.steal_target == 2 and [b.label for b in scene.action_buttons] == ["Don't steal"]
+    ply = scene.state.ply
+    Person(instant, scene).click(scene.back_rects(2, len(scene.view.hands[1]))[0].center)
+    taken = next(a for a in reversed(scene.state.history) if a.kind.value == "steal")
+    assert scene.state.ply > ply and taken.seat == 1 and taken.target == 2

@@ -402,7 +402,13 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         """Make ``seat``'s decision when it has one possibility only: the Executioner with one
         other card in the trick (ruling 7: the execution is compulsory). The one person against
         computers is told; people at one screen learn it from "since your last turn" (no pass
-        screen comes for it). True if it was made."""
+        screen comes for it). True if it was made. A Thief with one hand to rob has it picked
+        (not robbed: not stealing stays open)."""
+        if self.state.phase is Phase.STEAL and self.my_turn() == seat and not self.steal_target:
+            targets = self.choices(seat)
+            if len(targets) == 1:
+                self.steal_target = targets[0]
+            return False
         if self.state.phase is not Phase.EXECUTE or self.passing:
             return False
         acts = self.state.legal_actions()
