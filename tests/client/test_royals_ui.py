@@ -30,6 +30,7 @@ class Person:
         self.face_ups: set[int] = set()
         self.keys_used = 0
         self.starts = 0
+        self.news: list[list[str]] = []  # every "since your last turn" panel read
 
     def post(self, type_: int, **attrs) -> None:
         pygame.event.post(pygame.event.Event(type_, **attrs))
@@ -78,12 +79,22 @@ class Person:
             if s.passing:
                 self.click((640, 400))
                 continue
+            if s.news is not None:
+                self.read_news()
+                continue
             seat = s.my_turn()
             if not seat:
                 self.step()
                 continue
             self.decide(seat)
         raise AssertionError("the match did not end")
+
+    def read_news(self) -> None:
+        """Read the "since your last turn" panel, then click it away."""
+        self.news.append(self.scene.news_text())
+        assert self.news[-1]
+        self.click((640, 400))
+        assert self.scene.news is None
 
     def decide(self, seat: int) -> None:
         s = self.scene
@@ -109,9 +120,12 @@ class Person:
                 assert s.state.ply == ply and "follow" in s.toast
             if self.keys_used < 2 and len(hand) > 1:  # keyboard: arrows to a playable card, Enter
                 self.keys_used += 1
-                target = hand.index(legal[0])
-                while s.focus % len(hand) != target:
+                choices = s.choices(seat)  # the arrows move over the playable cards only
+                assert choices == [c for c in hand if c in legal]
+                target = len(choices) - 1
+                while s.focus % len(choices) != target:
                     self.key(pygame.K_RIGHT)
+                    assert s._focused() in legal
                 self.key(pygame.K_RETURN)
             else:
                 card = legal[-1]
@@ -179,6 +193,9 @@ def test_the_pass_screen_comes_between_two_people_and_not_before_a_computer(inst
         if scene.passing:
             assert scene.match.human_to_act() == scene.passing
             p.click((640, 400))
+            continue
+        if scene.news is not None:
+            p.read_news()
             continue
         seat = scene.my_turn()
         if seat:
