@@ -29,6 +29,9 @@ class Game(Protocol):
       ``record_version``: the newest record version it reads.
     - ``seats``: the allowed numbers of players, e.g. ``range(2, 3)``.
     - ``levels``: the names of its computer players, weakest first.
+    - ``lan`` (optional): its LAN part, a :class:`net.match.LanPart` (match machine, message
+      schemas, rate limits) that :class:`net.session.Session` runs; a game without one has
+      no LAN play on the one layer.
     """
 
     key: str

@@ -271,6 +271,16 @@ SCHEMAS: dict[str, dict[str, Check]] = {
 }
 
 
+class Schemas(dict):
+    """A schema table (message type -> {key: check}) that names the protocol version its
+    ``hello`` must carry in ``pv`` (the LAN layer's :data:`net.lobby.LAN_VERSION`); a plain
+    dict means Rose King's :data:`~net.PROTOCOL_VERSION`."""
+
+    def __init__(self, table: dict, version: int) -> None:
+        super().__init__(table)
+        self.version = version
+
+
 def check_message(msg: Any, schemas: dict | None = None) -> None:
     """Check a decoded message against :data:`SCHEMAS`. Raises FrameError saying
     which key is wrong (code ``"schema"``), or code ``"version"`` for a hello of an
@@ -286,10 +296,13 @@ def check_message(msg: Any, schemas: dict | None = None) -> None:
         raise FrameError(f"unknown message type {t[:32]!r}", "schema")
     if t == "hello":
         proto, pv = msg.get("proto"), msg.get("pv")
-        if proto != PROTOCOL_NAME or pv != PROTOCOL_VERSION:
+        want = getattr(schemas, "version", PROTOCOL_VERSION)
+        if proto != PROTOCOL_NAME or pv != want:
             theirs = f"{str(proto)[:32]} {str(pv)[:8]}"
-            raise FrameError(f"incompatible versions: this program speaks {PROTOCOL_NAME} {PROTOCOL_VERSION}, "
-                             f"the peer {theirs}; both players need the same Rose King version", "version")
+            newer = "" if proto != PROTOCOL_NAME or type(pv) is not int else (
+                "; this table needs a newer version" if pv > want else "; the peer needs a newer version")
+            raise FrameError(f"incompatible versions: this program speaks {PROTOCOL_NAME} {want}, "
+                             f"the peer {theirs}{newer}; both players need the same Rose King version", "version")
     keys = set(msg) - {"t"}
     missing = set(schema) - keys
     if missing:

@@ -1,0 +1,281 @@
+"""The one LAN layer (net.lobby, net.session, net.match) with a game defined in the tests only
+(tests/net/nim_game.py), over 127.0.0.1: a whole match, a resume, and the attacks of issue 33
+that the layer itself refuses (false forfeit claims, escaping a forfeit by a stop, seat
+squatting, a trickled hello). Every wait is bounded and driven by events."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from net.coin import commitment
+from net.framing import encode_frame
+from net.link import Link
+from net.lobby import LAN_VERSION, JoinLobby, LSend, LStarted, schemas_for
+from net.match import ALL, Owed, Verdict, forfeit_claim_ok, judge_stop, overdue, stop_verdict
+from net.session import Ended, Session, Started
+
+from .nim_game import NIM, NimMatch
+
+LIMIT = 10.0
+SCHEMAS = schemas_for(dict(NIM.schemas))
+
+
+def wait_for(session: Session, pred, what: str, timeout: float = LIMIT, seen: list | None = None):
+    end = time.monotonic() + timeout
+    seen = seen if seen is not None else []
+    while time.monotonic() < end:
+        for e in session.wait(0.05):
+            seen.append(e)
+            if pred(e):
+                return e
+    raise AssertionError(f"no {what} within {timeout} s; saw {seen[-8:]}")
+
+
+def play_out(host: Session, join: Session, timeout: float = LIMIT) -> tuple[Ended, Ended]:
+    """Both take stones (the lower seat takes 1, the other 2) until each side saw the end."""
+    ends: dict = {}
+    end = time.monotonic() + timeout
+    while len(ends) < 2 and time.monotonic() < end:
+        for s in (host, join):
+            if s in ends:
+                continue
+            for e in s.poll():
+                if isinstance(e, Ended):
+                    ends[s] = e
+            m = s.view(lambda m: (m.over, m.pile, m.to_move(), m.seat, m.stones()))
+            if m and m[0] is None and m[1] is not None and m[2] == m[3]:
+                try:
+                    s.act(min(1 + m[3], m[4]))
+                except ValueError:
+                    pass  # raced the other side's move: try again
+        time.sleep(0.005)
+    assert len(ends) == 2, f"the match did not end on both sides: {ends}"
+    return ends[host], ends[join]
+
+
+@pytest.fixture
+def sessions():
+    made: list[Session] = []
+
+    def make(role: str, name: str, **kw) -> Session:
+        if role == "join":
+            kw.setdefault("reconnect_delay", 0.05)
+        s = Session(NIM, role, name, **kw)
+        made.append(s)
+        return s
+    yield make
+    for s in made:
+        s.close(1.0)
+
+
+# =========================================================================== the pure rules
+def test_the_forfeit_rules_read_who_owes_what():
+    owed = [Owed(1, "reveal", -1, 0, 0.0, 10.0, 60.0, True), Owed(2, "commit", 5, 0, 1.0, 6.0, 60.0, False)]
+    assert stop_verdict(owed, 1, "illegal", 3).seat == 1            # a stop while owing a reveal forfeits
+    assert stop_verdict(owed, 2, "bye", 3) is None                  # nothing seen yet: only away
+    assert forfeit_claim_ok(owed, 1, 0) and not forfeit_claim_ok(owed, 0, 1)
+    assert judge_stop(owed, 0, 1, "forfeit", 0, 3) == Verdict("forfeit", 1, (), 3, judge_stop(owed, 0, 1, "forfeit", 0, 3).detail)
+    assert judge_stop([], 0, 1, "forfeit", 0, 3).kind == "illegal"  # a false claim: the claimant at fault
+    assert judge_stop([], 0, 1, "forfeit", 0, 3).seat == 1
+    assert judge_stop([], 0, 1, "bye", -1, 3) is None
+    # rule 1: the step whose deadline passed first names its owner, connected or not
+    assert overdue(owed, 6.9) is None
+    assert overdue(owed, 7.0).seat == 2
+    assert overdue(owed, 10.0, lambda s: s != 2).seat == 1           # seat 2 away: its 60 s run
+    assert overdue([Owed(0, "outcome", 1, ALL, 0.0, 62.0, 62.0, True),
+                    Owed(3, "reveal", 1, 0, 0.0, 60.0, 60.0, True)], 62.0).seat == 3
+
+
+# =========================================================================== a whole match
+def test_a_whole_match_of_a_game_defined_in_the_tests(sessions, tmp_path):
+    host = sessions("host", "Alice", port=0, record=tmp_path / "h.json")
+    join = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
+    for s in (host, join):
+        wait_for(s, lambda e: isinstance(e, Started), "start")
+    h, j = play_out(host, join)
+    assert h.verdict.kind == j.verdict.kind == "finished"
+    assert h.verdict.winners == j.verdict.winners
+    rec = [host.view(lambda m: m.record()), join.view(lambda m: m.record())]
+    assert rec[0] == rec[1] and rec[0]["result"]["kind"] == "finished"
+    assert 10 <= rec[0]["pile"] <= 20 and sum(rec[0]["takes"]) == rec[0]["pile"]
+    import json
+    assert json.loads((tmp_path / "h.json").read_text())["takes"] == rec[0]["takes"]
+    assert (tmp_path / "j.json.journal").stat().st_mode & 0o077 == 0
+
+
+def test_a_joiner_killed_mid_match_resumes_from_its_journal(sessions, tmp_path):
+    host = sessions("host", "Alice", port=0)
+    join = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
+    wait_for(join, lambda e: isinstance(e, Started), "start")
+    wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
+    join._stopping = True  # the program dies: no bye, its thread just stops
+    join._command("noop")
+    join._thread.join(LIMIT)
+    again = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
+    e = wait_for(again, lambda e: isinstance(e, Started), "resume")
+    assert e.resumed
+    h, j = play_out(host, again)
+    assert h.verdict.kind == j.verdict.kind == "finished" and h.verdict.winners == j.verdict.winners
+
+
+# =========================================================================== Mallory
+class Mallory:
+    """A joiner whose every byte the test controls: its own lobby and Nim machine, a raw socket."""
+
+    def __init__(self, port: int, name: str = "Mallory", ready: bool = True) -> None:
+        self.ready = ready
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=LIMIT)
+        self.link = Link(SCHEMAS, rates={"*": (1000, 1000)})
+        self.lobby = JoinLobby(NIM.key, NIM.version, name)
+        self.machine: NimMatch | None = None
+        self.inbox: list[dict] = []
+        for o in self.lobby.open(0.0):
+            self.send(o.msg)
+
+    def send(self, msg: dict) -> None:
+        self.sock.sendall(encode_frame(msg, SCHEMAS))
+
+    def read_until(self, pred, what: str) -> dict:
+        end = time.monotonic() + LIMIT
+        while time.monotonic() < end:
+            for msg in list(self.inbox):
+                self.inbox.remove(msg)
+                if msg["t"] in ("hello", "lobby", "start"):
+                    for o in self.lobby.receive(msg, 0.0):
+                        if isinstance(o, LStarted):
+                            self.machine = NimMatch(o.seat, o.table, __import__("os").urandom)
+                        elif isinstance(o, LSend) and (self.ready or o.msg["t"] != "ready"):
+                            self.send(o.msg)
+                if pred(msg):
+                    return msg
+            self.sock.settimeout(0.2)
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            self.inbox += self.link.feed(data, time.monotonic())
+            if self.link.closed is not None and pred({"t": "error", "code": self.link.closed.code}):
+                return {"t": "error", "code": self.link.closed.code}
+            if not data:
+                break
+        raise AssertionError(f"Mallory: no {what}")
+
+
+def seated_mallory(host: Session) -> Mallory:
+    m = Mallory(host.port)
+    m.read_until(lambda msg: msg["t"] == "start", "start")
+    return m
+
+
+def test_1a_a_drawer_that_saw_the_outcome_and_claims_a_forfeit_forfeits_itself(sessions):
+    host = sessions("host", "Alice", port=0)
+    m = seated_mallory(host)
+    host_commit = m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")
+    m.send({"t": "commit", "for": -1, "c": m.machine.commit})
+    reveal = m.read_until(lambda msg: msg["t"] == "reveal", "host's reveal")
+    assert commitment(m.machine.table.game_id, -1, 0, reveal["s"]) == host_commit["c"]  # Mallory knows the outcome
+    m.send({"t": "error", "code": "forfeit", "reason": "you withheld your reveal"})
+    e = wait_for(host, lambda e: isinstance(e, Ended), "verdict")
+    assert (e.verdict.kind, e.verdict.seat) == ("forfeit", 1)
+    assert host.view(lambda m: m.record())["result"] == {"kind": "forfeit", "seat": 1, "winners": []}
+
+
+def test_1b_a_false_forfeit_claim_after_everything_was_acknowledged_is_the_claimants_fault(sessions):
+    host = sessions("host", "Alice", port=0)
+    m = seated_mallory(host)
+    m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")
+    m.send({"t": "commit", "for": -1, "c": m.machine.commit})
+    m.read_until(lambda msg: msg["t"] == "reveal", "host's reveal")
+    m.send({"t": "reveal", "for": -1, "s": m.machine.secret})
+    wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
+    m.send({"t": "over", "kind": "forfeit", "seat": 0, "ply": 0})
+    e = wait_for(host, lambda e: isinstance(e, Ended), "verdict")
+    assert (e.verdict.kind, e.verdict.seat) == ("illegal", 1)  # never the honest host's forfeit
+
+
+@pytest.mark.parametrize("code", ["illegal", "desync", "bye"])
+def test_2_a_stop_while_owing_a_reveal_is_the_senders_forfeit(sessions, code):
+    host = sessions("host", "Alice", port=0)
+    m = seated_mallory(host)
+    m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")
+    m.send({"t": "commit", "for": -1, "c": m.machine.commit})
+    m.read_until(lambda msg: msg["t"] == "reveal", "host's reveal")
+    m.send({"t": "error", "code": code, "reason": "I do not like my card"})
+    e = wait_for(host, lambda e: isinstance(e, Ended), "verdict")
+    assert (e.verdict.kind, e.verdict.seat) == ("forfeit", 1)
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_3_an_unconfirmed_hello_holds_no_seat(sessions, ready):
+    """A stranger says hello (and even confirms the start), then leaves before committing
+    to anything: nothing is bound, so the real player gets the seat at once."""
+    host = sessions("host", "Alice", port=0)
+    squatter = Mallory(host.port, "Squatter", ready=ready)
+    squatter.read_until(lambda msg: msg["t"] == "start", "start")
+    if ready:
+        wait_for(host, lambda e: isinstance(e, Started), "the squatter's match")
+    squatter.sock.close()
+    join = sessions("join", "Bob", port=host.port)
+    e = wait_for(join, lambda e: isinstance(e, Started), "start for the real player", timeout=3.0)
+    assert e.table.names == ("Alice", "Bob")
+
+
+def test_3_a_silent_squatter_is_cut_at_the_handshake_deadline(sessions):
+    host = sessions("host", "Alice", port=0)
+    host.lobby.handshake = 0.5
+    squatter = Mallory(host.port, "Squatter", ready=False)
+    msg = squatter.read_until(lambda msg: msg["t"] == "error", "the deadline's error")
+    assert msg["code"] == "timeout"
+    join = sessions("join", "Bob", port=host.port)
+    assert wait_for(join, lambda e: isinstance(e, Started), "start").table.names == ("Alice", "Bob")
+
+
+def test_4_a_trickled_hello_does_not_hold_a_joiner_past_the_handshake_deadline(sessions):
+    """A host that sends its hello a byte at a time: the joiner closes at its handshake
+    deadline (here 1 s; 5 s in play), because only whole messages count."""
+    srv = socket.create_server(("127.0.0.1", 0))
+    join = sessions("join", "Bob", port=srv.getsockname()[1])
+    join.lobby.handshake = 1.0
+    conn, _ = srv.accept()
+    frame = encode_frame({"t": "ping"}, SCHEMAS) * 50
+    conn.settimeout(0.2)
+    t0, got = time.monotonic(), b""
+    try:
+        for i in range(len(frame)):
+            conn.sendall(frame[i:i + 1])
+            try:
+                chunk = conn.recv(4096)
+            except socket.timeout:
+                continue
+            got += chunk
+            if not chunk or b"timeout" in got:
+                break
+    except OSError:
+        pass  # reset by the joiner: closed too
+    took = time.monotonic() - t0
+    conn.close()
+    srv.close()
+    assert b"no handshake" in got and took < 2.5, (took, got[-80:])
+
+
+def test_an_older_peer_gets_a_clear_version_error_at_once(sessions):
+    host = sessions("host", "Alice", port=0)
+    sock = socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT)
+    from net import PROTOCOL_NAME
+    from net.framing import SCHEMAS as OLD
+    old = {"t": "hello", "proto": PROTOCOL_NAME, "pv": 2, "app": "0", "rec": 1, "name": "Old", "peer": b"p" * 16,
+           "role": "join", "date": "", "nonce": b"n" * 16, "key": b"k" * 32, "game": b"", "ply": 0, "hash": b"",
+           "over": False, "colour": ""}
+    sock.sendall(encode_frame(old, OLD))
+    got = b""
+    sock.settimeout(LIMIT)
+    while b"needs a newer version" not in got:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        got += chunk
+    assert b"version" in got and b"needs a newer version" in got
+    assert LAN_VERSION == 3
