@@ -45,7 +45,9 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
             raise Stopped(f"stopped at ply {session.state.ply if session.state is not None else 0}")
         if clock() > deadline:
             raise HeadlessError(f"the game did not end within {timeout:g} seconds (status: {session.status})")
-        for e in session.wait(0.1):
+        batch = session.wait(0.1)
+        fatal: Closed | None = None
+        for e in batch:  # the whole batch first: a verdict may follow the close that carried it
             if on_event is not None:
                 on_event(e)
             if isinstance(e, GameOver):
@@ -54,13 +56,21 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
                     raise HeadlessError(e.reason)
                 if e.kind == "forfeit":
                     return  # a verdict: nothing is left to acknowledge
-            elif isinstance(e, Closed) and e.fatal:
-                raise HeadlessError(e.reason)
+            elif isinstance(e, Closed) and e.fatal and fatal is None:
+                fatal = e
+        if fatal is not None:
+            raise HeadlessError(fatal.reason)
         game = session.game
+        if game is not None and game.aborted is not None:
+            raise HeadlessError(game.aborted)  # stopped: never "played to its end" (issue 33, 4)
+        if game is not None and (game.resigned is not None or game.forfeited is not None):
+            return  # a verdict: nothing is left to acknowledge (a peer withholding acks cannot hold us)
         if game is not None and (game.over or over) and session.acked_all():
             return
         if session.status == "failed":
             raise HeadlessError(session.status_text)
+        if session.status == "closed":  # closed under us (the caller left): nothing more will come
+            raise HeadlessError("the session was closed")
         if game is None or game.over or over:
             continue
         if session.my_turn():

@@ -1338,12 +1338,18 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
     Raises OSError (no host there, ``timeout`` seconds) or ValueError (not a Rose King program)."""
     from .framing import HEADER, MAX_FRAME, FrameError, decode_payload
     from .framing import SCHEMAS as RK_SCHEMAS
+    from .limits import HANDSHAKE_TIMEOUT
     sock = socket.create_connection((address, port), timeout=timeout)
     try:
-        sock.settimeout(timeout)
+        # the whole hello within the handshake deadline: a host trickling bytes cannot hold us
+        deadline = time.monotonic() + min(timeout, HANDSHAKE_TIMEOUT)
         data = b""
         need = HEADER.size
         while len(data) < need:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout(f"{address}:{port} sent no whole hello within {min(timeout, HANDSHAKE_TIMEOUT):g} s")
+            sock.settimeout(left)
             chunk = sock.recv(RECV_SIZE)
             if not chunk:
                 raise ValueError(f"{address}:{port} closed the connection without a hello")

@@ -345,6 +345,19 @@ class LanSession(Mailbox):
         """While no connection is seated: a peer that withheld its reveal forfeits after the timeout."""
         reason = forfeit_due(self._seat, now, self.forfeit_timeout)
         game = self._seat.game
+        setup = self._seat.coins.get(-1)
+        if (game is None and self.role is Role.HOST and setup is not None and not setup.done
+                and setup.their_commit is not None and setup.revealed_at is not None
+                and now - setup.revealed_at >= self.forfeit_timeout):
+            # The joiner saw the set-up's outcome and stays away: there is no game to forfeit, so
+            # the seat is freed for the next player (issue 33, attack 4) instead of waiting for ever.
+            why = (f"the joiner withheld its reveal of the set-up coin for {self.forfeit_timeout:g} seconds: "
+                   "the seat is free again")
+            self._seat.reset(b"", self._seat.seat, b"", b"")
+            self._seat.save()
+            self._emit(Refused("connect", why, "forfeit"))
+            self._set_status("listening")
+            return
         if reason is None or game is None:
             return
         loser = game.color_of(self.role.other)
