@@ -533,6 +533,16 @@ class LanSession(Mailbox):
         if closed is not None:
             self._drop(sel, sock)
             game = self._seat.game
+            setup = self._seat.coins.get(-1)
+            if (self.role is Role.HOST and game is None and self._seat.game_id and conn.seated
+                    and (setup is None or setup.their_commit is None)):
+                # The joiner left before committing to the set-up coin: nothing is bound (it saw no
+                # secret), so an unconfirmed hello holds no seat (issue 33, attack 3).
+                self._seat.reset(b"", self._seat.seat, b"", b"")
+                self._seat.save()
+                self._set_status("listening")
+                self._emit(*out)
+                return
             if not conn.seated:
                 # never seated: a stranger, a wrong version, or a seat we could not prove
                 if self.role is Role.JOIN and closed.fatal:

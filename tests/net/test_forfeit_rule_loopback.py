@@ -186,3 +186,35 @@ def test_4_a_joiner_that_saw_the_set_up_and_stays_away_frees_the_seat(tmp_path):
             bob.close()
     finally:
         h.close()
+
+
+def test_3_a_stranger_that_says_hello_and_leaves_without_committing_holds_no_seat(tmp_path):
+    """One hello, then gone before committing to the set-up coin: the real player is seated at
+    once, not refused with "this seat is taken"."""
+    import socket
+    from net.roseking import Connection, GameStarted, Role
+    from net.transport import LanSession
+    host = LanSession.host("Alice", port=0, journal=tmp_path / "h.json")
+    try:
+        sock = socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT)
+        sock.sendall(Connection(Role.JOIN, "Squatter").data_to_send())  # its hello only
+        end = time.monotonic() + LIMIT
+        while host.status != "handshake" and not any(getattr(e, "status", "") == "playing" for e in host.wait(0.05)):
+            assert time.monotonic() < end
+            if host.peer_name == "Squatter":
+                break
+        sock.close()
+        bob = LanSession.join("Bob", "127.0.0.1", host.port, journal=tmp_path / "bob.json")
+        try:
+            end = time.monotonic() + LIMIT
+            while True:
+                events = bob.wait(0.1)
+                if any(isinstance(e, GameStarted) for e in events):
+                    break
+                assert bob.status != "failed", bob.status_text
+                assert time.monotonic() < end, bob.status_text
+        finally:
+            bob.close()
+        assert host.peer_name == "Bob"
+    finally:
+        host.close()

@@ -60,9 +60,23 @@ def test_the_documented_vectors_follow_from_the_documented_layouts():
     assert proof == seat_proof(b"\x03" * 32, gid, 1, hn).hex() and proof in DOC
 
 
+def test_every_lobby_message_of_the_lan_layer_is_documented():
+    from net.lobby import LAN_VERSION, LOBBY_SCHEMAS
+    layer = DOC[DOC.index("# The LAN layer"):DOC.index("# The Rose King LAN protocol")]
+    assert f"`pv` = {LAN_VERSION}" in layer
+    for t, keys in LOBBY_SCHEMAS.items():
+        if t in ("ping", "error"):
+            continue
+        row = re.search(rf"^\| `{t}` \|(.+)$", layer, re.M)
+        assert row, f"lobby message {t} is not documented"
+        for key in keys:
+            assert f"`{key}`" in row.group(1), f"{t}: key {key} missing from its row"
+
+
 def test_every_message_error_code_timeout_and_rate_is_documented():
+    rose_king = DOC[DOC.index("# The Rose King LAN protocol"):]
     for t, keys in SCHEMAS.items():
-        row = re.search(rf"^\| `{t}` \|(.+)$", DOC, re.M)
+        row = re.search(rf"^\| `{t}` \|(.+)$", rose_king, re.M)
         assert row, f"message {t} is not documented"
         for key in keys:
             assert f"`{key}`" in row.group(1), f"{t}: key {key} missing from its row"
