@@ -308,7 +308,11 @@ def card_names_in(text: str) -> set[str]:
 REVEAL_TIMEOUT = 10.0   #: s from the ``commits`` broadcast to a connected joiner's reveal (then it forfeits)
 FORFEIT_TIMEOUT = 60.0  #: s from the ``commits`` broadcast to a reveal, connected or not (then it forfeits)
 COMMIT_TIMEOUT = 6.0    #: s a connected joiner may take to commit to an open coin (then ``withheld``)
-OUTCOME_TIMEOUT = 60.0  #: s a joiner waits, after its reveal, for the host to apply the coin's outcome
+#: s a joiner waits, after its reveal, for the host to apply the coin's outcome: longer than the
+#: host's FORFEIT_TIMEOUT for another seat's reveal (counted from the ``commits`` broadcast, before
+#: our reveal) plus a margin for that verdict to reach us, so a withholding seat is the one named,
+#: never the host waiting for it (issue 33, attack 5; docs/protocol.md, rule 1 of the LAN layer)
+OUTCOME_TIMEOUT = 70.0
 ACK_TIMEOUT = 10.0      #: s a connected joiner may take to acknowledge a round check (then ``withheld``)
 MAX_PER_PLY = ROYALS_MAX_PER_PLY  #: messages a joiner may send about one ply (net/limits.py), then ``flood``
 
@@ -1025,6 +1029,9 @@ class JoinerMatch:
         self._events: list[Event] = []
         self._my_commits: dict[int, bytes] = {}
         self._revealed_at: tuple[int, float] | None = None
+        #: the ply of our own PLAY whose drawn card (``you``) has not come yet: no decision until it
+        #: has (issue 33, attack 5: a view that has not applied everything owed to it decides nothing)
+        self._draw_owed: int | None = None
         self._prompted = -1
         self._last_ack: dict | None = None
         self._started = False
@@ -1089,7 +1096,7 @@ class JoinerMatch:
         """Our observation when we must decide (and have not yet), else None."""
         st = self.view.state
         if self.over is not None or not self._in_step() or st.is_chance() or st.to_act != self.seat \
-                or st.ply in self.heard.own or self.heard.proxied(st.ply):
+                or st.ply in self.heard.own or self.heard.proxied(st.ply) or self._draw_owed is not None:
             return None
         return self.view.observation()
 
@@ -1120,7 +1127,7 @@ class JoinerMatch:
         if st.to_act == self.seat and not self.heard.proxied(p):
             if p in self.heard.own:
                 self._send({"t": "act", "ply": p, "a": self.heard.own[p]})
-            elif self._prompted != p:
+            elif self._prompted != p and self._draw_owed is None:
                 self._prompted = p
                 self._events.append(Turn(self.seat, p, self.view.observation()))
 
@@ -1287,6 +1294,8 @@ class JoinerMatch:
             if why is not None:
                 raise PlayError(decider or 1, ply, text, why, "illegal" if decider else "coin")
             actor = _actor(st, a)
+        draws = (t == "act" and chance is None and decider == self.seat and a.kind is PLAY
+                 and len(st.piles[self.seat - 1]) > 0)
         try:
             self.view.hear(msg)
         except (ViewError, InvalidMoveError, ValueError) as e:
@@ -1294,6 +1303,10 @@ class JoinerMatch:
                 raise PlayError(decider, ply, text, getattr(e, "reason", str(e))) from None
             raise PlayError(1, ply, text or t, str(e), "coin") from None
         self.heard.hear(msg)
+        if draws:
+            self._draw_owed = ply
+        elif own_draw:
+            self._draw_owed = None
         if self._revealed_at is not None and self._revealed_at[0] < self.view.ply:
             self._revealed_at = None
         if not own_draw:

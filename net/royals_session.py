@@ -1108,6 +1108,9 @@ class RoyalsSession(Mailbox):
             computers = {s for s, x in self._seats.items() if x.kind == "computer"}
             self._match = royals.HostMatch(self._game_id, self._names(), computers, teams=self.teams,
                                            date=self.date, now=now)
+            for s, x in self._seats.items():  # the deadlines of a seated joiner run from the start
+                if x.kind == "person" and x.peer is not None:
+                    self._match.connected(s, now)
             self._match_events(self._match.start(now))
             return
         j = self._journal
