@@ -23,14 +23,22 @@ LIMIT = 10.0
 SCHEMAS = schemas_for(dict(NIM.schemas))
 
 
+_BACKLOG: dict = {}  # events read past the one a wait_for was looking for, per session
+
+
 def wait_for(session: Session, pred, what: str, timeout: float = LIMIT, seen: list | None = None):
     end = time.monotonic() + timeout
     seen = seen if seen is not None else []
-    while time.monotonic() < end:
-        for e in session.wait(0.05):
+    backlog = _BACKLOG.setdefault(id(session), [])
+    while True:
+        while backlog:
+            e = backlog.pop(0)
             seen.append(e)
             if pred(e):
                 return e
+        if time.monotonic() >= end:
+            break
+        backlog += session.wait(0.05)
     raise AssertionError(f"no {what} within {timeout} s; saw {seen[-8:]}")
 
 
@@ -42,7 +50,7 @@ def play_out(host: Session, join: Session, timeout: float = LIMIT) -> tuple[Ende
         for s in (host, join):
             if s in ends:
                 continue
-            for e in s.poll():
+            for e in _BACKLOG.pop(id(s), []) + s.poll():
                 if isinstance(e, Ended):
                     ends[s] = e
             m = s.view(lambda m: (m.over, m.pile, m.to_move(), m.seat, m.stones()))
@@ -69,6 +77,7 @@ def sessions():
     yield make
     for s in made:
         s.close(1.0)
+        _BACKLOG.pop(id(s), None)
 
 
 # =========================================================================== the pure rules
@@ -279,3 +288,58 @@ def test_an_older_peer_gets_a_clear_version_error_at_once(sessions):
         got += chunk
     assert b"version" in got and b"needs a newer version" in got
     assert LAN_VERSION == 3
+
+
+def test_a_host_killed_mid_match_resumes_from_its_journal_and_the_joiner_rejoins(sessions, tmp_path):
+    host = sessions("host", "Alice", port=0, record=tmp_path / "h.json")
+    port = host.port
+    join = sessions("join", "Bob", port=port, record=tmp_path / "j.json", host_grace=30.0)
+    wait_for(join, lambda e: isinstance(e, Started), "start")
+    wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
+    host._stopping = True  # killed: no word to the joiner, its thread just stops
+    host._command("noop")
+    host._thread.join(LIMIT)
+    again = sessions("host", "Alice", port=port, record=tmp_path / "h.json")
+    e = wait_for(again, lambda e: isinstance(e, Started), "the joiner back")
+    assert e.resumed and e.table.names == ("Alice", "Bob")
+    h, j = play_out(again, join)
+    assert h.verdict.kind == j.verdict.kind == "finished" and h.verdict.winners == j.verdict.winners
+    assert again.view(lambda m: m.record()) == join.view(lambda m: m.record())
+
+
+def test_strangers_junk_and_wrong_proofs_are_refused_and_the_match_goes_on(sessions):
+    host = sessions("host", "Alice", port=0)
+    join = sessions("join", "Bob", port=host.port)
+    for s in (host, join):
+        wait_for(s, lambda e: isinstance(e, Started), "start")
+    wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
+    gid = host.view(lambda m: m.table.game_id)
+
+    def refused_with(data: bytes) -> bytes:
+        sock = socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT)
+        sock.sendall(data)
+        got = b""
+        while True:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        sock.close()
+        return got
+    assert b"frame" in refused_with(b"GET / HTTP/1.1\r\n\r\n")
+    hello = {"t": "hello", "proto": "rose-king-lan", "pv": LAN_VERSION, "g": NIM.key, "gv": NIM.version,
+             "app": "x", "name": "Eve", "peer": b"e" * 16, "role": "join", "nonce": b"n" * 16,
+             "key": b"k" * 32, "game": b"", "have": 0}
+    assert b"the table is full" in refused_with(encode_frame(hello, SCHEMAS))
+    got = refused_with(encode_frame({**hello, "g": "chess"}, SCHEMAS))
+    assert b"plays nim-test" in got
+    got = refused_with(encode_frame({**hello, "gv": NIM.version + 1}, SCHEMAS))
+    assert b"needs a newer version" in got
+    got = refused_with(encode_frame({**hello, "game": gid}, SCHEMAS) + encode_frame({"t": "auth", "proof": b"x" * 32},
+                                                                                     SCHEMAS))
+    assert b"wrong resume secret" in got
+    got = refused_with(encode_frame({**hello, "game": gid}, SCHEMAS) + encode_frame({"t": "take", "ply": 1, "n": 1},
+                                                                                     SCHEMAS))
+    assert b"before the match" in got
+    h, j = play_out(host, join)  # undisturbed
+    assert h.verdict.kind == j.verdict.kind == "finished"
