@@ -140,3 +140,43 @@ def play_royals_headless(session, player, *, timeout: float = 300.0, delay: floa
                 session.play(action)
             except ValueError:
                 continue  # the match moved on meanwhile; look again
+
+
+def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
+               on_event: Callable[[object], None] | None = None, clock: Callable[[], float] = time.monotonic,
+               stop: Callable[[], bool] | None = None):
+    """Play one seat of a match of any game on the one LAN layer (:class:`net.session.Session`)
+    with ``player`` (``observation -> action``, the game part's ``player(level, seed)``) until
+    the match has a verdict; returns the :class:`net.match.Verdict`.
+
+    The observation comes from the part's ``turn(machine)`` under the session's lock; the player
+    thinks outside it. ``delay``: seconds before each of our actions. Raises :class:`Stopped`
+    once ``stop()`` is true, HeadlessError when the session failed (a fatal refusal: versions,
+    another game, a seat) or closed, or after ``timeout`` seconds. Does not close the session."""
+    from .session import Ended
+    turn = session.part.turn
+    deadline = clock() + timeout
+    while True:
+        if stop is not None and stop():
+            raise Stopped("stopped before the end of the match")
+        if clock() > deadline:
+            raise HeadlessError(f"the match did not end within {timeout:g} seconds (status: {session.status})")
+        for e in session.wait(0.1):
+            if on_event is not None:
+                on_event(e)
+            if isinstance(e, Ended):
+                return e.verdict
+        if session.verdict is not None:
+            return session.verdict
+        if session.status in ("failed", "closed"):
+            raise HeadlessError(f"the session {session.status}")
+        obs = session.view(turn) if turn is not None else None
+        if obs is None:
+            continue
+        action = player(obs)
+        if delay:
+            time.sleep(delay)
+        try:
+            session.act(action)
+        except ValueError:
+            continue  # the match moved on meanwhile; look again

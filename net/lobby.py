@@ -94,6 +94,21 @@ def rates_for(game_rates: dict) -> dict:
     return {**RATES, **LOBBY_RATES, **game_rates}
 
 
+def hello_version(payload: bytes) -> int | None:
+    """The ``pv`` of a hello frame's payload, read with the frame limits but before any schema
+    (so a peer can tell a version-2 hello from a layer hello), or None for anything else."""
+    import msgpack
+    from .framing import UNPACK_LIMITS, _refuse_ext
+    unpacker = msgpack.Unpacker(ext_hook=_refuse_ext, **UNPACK_LIMITS)  # the frame's limits, fresh
+    try:
+        unpacker.feed(payload)
+        obj = unpacker.unpack()
+    except Exception:
+        return None
+    pv = obj.get("pv") if isinstance(obj, dict) and obj.get("t") == "hello" else None
+    return pv if type(pv) is int else None
+
+
 def hello(game_key: str, game_version: int, name: str, role: str, peer: bytes, nonce: bytes, key: bytes,
           game: bytes = b"", have: int = 0) -> dict:
     """The hello map (docs/protocol.md, "The LAN layer: hello")."""

@@ -309,6 +309,10 @@ class LanPart:
     - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
       ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
       (raises ValueError for a payload that does not check).
+    - ``turn(machine)``: what this seat's player sees when it must decide now (an observation
+      the game's players take; cheap: it runs under the session's lock), else None;
+      ``player(level, seed)``: a computer player, ``observation -> action`` (it may think for
+      a while: it runs outside the lock). Both None for a game without computer players.
     """
 
     key: str
@@ -319,3 +323,5 @@ class LanPart:
     new_match: Callable[[int, Table, Callable[[int], bytes]], MatchMachine]
     from_payload: Callable[[int, Table, dict, Callable[[int], bytes]], MatchMachine]
     auto_start: bool = True
+    turn: Callable[[MatchMachine], Any] | None = None
+    player: Callable[[str, int], Callable[[Any], Any]] | None = None

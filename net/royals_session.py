@@ -1363,6 +1363,16 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
                     raise ValueError(f"{address}:{port} does not speak the Rose King LAN protocol")
                 need = HEADER.size + n
         payload = data[HEADER.size:need]
+        from .lobby import LAN_VERSION, hello_version, schemas_for
+        pv = hello_version(payload)
+        if pv is not None and pv >= LAN_VERSION:  # the one LAN layer: the hello names its game (g)
+            try:
+                msg = decode_payload(payload, schemas_for({}))
+            except FrameError as e:
+                raise ValueError(str(e)) from None  # e.g. a newer host: this program needs a newer version
+            if msg["t"] != "hello" or msg["role"] != "host":
+                raise ValueError(f"{address}:{port} is not a host")
+            return msg["g"], sock, data
         for game, schemas in (("royals-riots", LOBBY_SCHEMAS), ("rose-king", RK_SCHEMAS)):
             try:
                 msg = decode_payload(payload, schemas)

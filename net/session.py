@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from . import DEFAULT_PORT
 from .framing import FrameError
+from .journal import seat_path as journal_path
 from .link import Link
 from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo,
                     rates_for, schemas_for)
@@ -102,11 +103,6 @@ class WriteFailed:
     reason: str
 
 
-def journal_path(record: str | os.PathLike) -> Path:
-    """Where the journal of ``--record FILE`` lives: ``FILE.journal``."""
-    return Path(str(record) + ".journal")
-
-
 def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict] | None:
     """(seat memo, match payload) from a journal file, or None when there is none. Raises
     ValueError for a file that is not a journal of ``game_key``."""
@@ -141,14 +137,18 @@ class Session(Mailbox):
     (0: any free port, see :attr:`port`). Joiner: ``address``/``port`` of the host;
     ``host_grace``: seconds it keeps reconnecting after losing the host in a match before the
     match counts as left by the host. ``record``: ``--record FILE`` (its journal resumes a
-    match). Raises OSError when the port cannot be opened, ValueError for a bad journal."""
+    match); ``connected``: a joiner's first connection, already open, with the bytes read from
+    it (``probe_host`` read the host's hello to learn its game). Raises OSError when the port
+    cannot be opened, ValueError for a bad journal."""
 
     def __init__(self, part: LanPart, role: str, name: str, *, address: str = "127.0.0.1",
                  port: int = DEFAULT_PORT, kinds: tuple[str, ...] = ("host", "person"), options: dict | None = None,
                  record: str | os.PathLike | None = None, date: str = "", reconnect_delay: float = 0.5,
                  host_grace: float = 10.0, clock: Callable[[], float] = time.monotonic,
-                 token_bytes: Callable[[int], bytes] = secrets.token_bytes) -> None:
+                 token_bytes: Callable[[int], bytes] = secrets.token_bytes,
+                 connected: tuple[socket.socket, bytes] | None = None) -> None:
         self._open_mailbox()
+        self._first = connected  # joiner: a connection already open (it read the host's hello) and its bytes
         self.part, self.role, self.name = part, role, name
         self.address, self.port = address, port
         self.record_path = Path(record) if record else None
@@ -319,14 +319,27 @@ class Session(Mailbox):
         self._lobby_out(self.lobby.open(p.cid, self._clock()))  # type: ignore[union-attr]
 
     def _connect(self) -> bool:
-        try:
-            sock = socket.create_connection((self.address, self.port), timeout=2.0)
-        except OSError:
-            return False
+        first, self._first = self._first, None
+        if first is not None:
+            sock, initial = first
+        else:
+            try:
+                sock = socket.create_connection((self.address, self.port), timeout=2.0)
+            except OSError:
+                return False
+            initial = b""
         p = self._add_peer(sock)
         have = self.machine.received() if self.machine is not None else 0
         out = self.lobby.open(self._clock(), have)  # type: ignore[call-arg]
         self._lobby_out([LSend(p.cid, o.msg) if isinstance(o, LSend) else o for o in out])
+        if initial:
+            for msg in p.link.feed(initial, self._clock()):
+                if p.cid not in self._peers:
+                    break
+                self._message(p, msg)
+            self._flush(p)
+            if p.link.closed is not None:
+                self._link_closed(p)
         return True
 
     def _read(self, cid: int) -> None:

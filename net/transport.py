@@ -36,7 +36,7 @@ from game.roseking.engine import DRAW, Color, IllegalMoveError, Move, Record, St
 from game.roseking.phrases import stop_text
 
 from . import DEFAULT_PORT
-from .journal import Journal
+from .journal import Journal, seat_path
 from .mailbox import Mailbox
 from .roseking import (FORFEIT_TIMEOUT, Closed, Connection, Desync, Event, GameOver, GameStarted, Handshake,
                        LanGame, MoveMade, Role, Seated, apply_forfeit, forfeit_due)
@@ -625,12 +625,6 @@ class LanSession(Mailbox):
             self.desync_logs.append(path)
         except OSError:
             pass
-
-
-def seat_path(record: str | os.PathLike) -> Path:
-    """Where the private journal of the game recorded in ``record`` lives: ``<record>.journal``."""
-    record = Path(record)
-    return record.with_name(record.name + ".journal")
 
 
 def load_seat(record: str | os.PathLike) -> Journal | None:

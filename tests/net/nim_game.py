@@ -1,5 +1,8 @@
 """A small game defined only in the tests, played over the one LAN layer (issue 33, "Done when").
 
+:data:`GAME` is its registry entry (a :class:`game.registry.Game` with ``lan``), which a test
+puts in ``game.registry.GAMES`` to play it with ``rose-king host/join`` unchanged.
+
 Nim with one chance event: a joint commit-reveal coin of both seats (net.coin's layouts) sets
 the pile (10..20 stones) and who moves first; then the players take 1..3 stones in turn and
 whoever takes the last stone wins. Its LAN part (:data:`NIM`) is a :class:`net.match.LanPart`
@@ -189,9 +192,55 @@ def _restore(seat, table, payload, token_bytes):
     return NimMatch(seat, table, token_bytes, payload)
 
 
-NIM = LanPart(key="nim-test", version=1, seats=(2,),
+def _turn(m: NimMatch):
+    """The stones left when this seat must take now, else None."""
+    if m.over is None and m.pile is not None and m.to_move() == m.seat:
+        return m.stones()
+    return None
+
+
+def _player(level: str, seed: int):
+    """``random`` takes 1..3 at random (the project's generator); ``perfect`` leaves a multiple of 4."""
+    from game.rng import Rng
+    rng = Rng(seed)
+
+    def choose(stones: int) -> int:
+        if level == "perfect" and stones % 4:
+            return stones % 4
+        return 1 + rng.randbelow(min(3, stones))
+    return choose
+
+
+NIM = LanPart(key="nim-test", version=1, seats=(2,), turn=_turn, player=_player,
               schemas={"commit": SHARED_SCHEMAS["commit"], "reveal": SHARED_SCHEMAS["reveal"],
                        "take": {"ply": _int(1, 100), "n": _int(1, 3)}},
               rates={"commit": (10, 1), "reveal": (10, 1), "take": (60, 10)},
               new_match=lambda seat, table, tb: NimMatch(seat, table, tb),
               from_payload=_restore)
+
+
+class NimGame:
+    """The registry entry of the test game (only what the LAN commands ask of a game)."""
+
+    key = "nim-test"
+    title = "Nim (tests)"
+    record_format = "nim-test"
+    record_version = 1
+    seats = (2,)
+    levels = ("random", "perfect")
+    lan = NIM
+
+    def check(self, record):
+        return f"ok finished takes={len(record['takes'])}"
+
+    def plies(self, record):
+        return len(record["takes"])
+
+    def replay_text(self, record):
+        return [str(t) for t in record["takes"]]
+
+    def run_match(self, args):
+        return 2
+
+
+GAME = NimGame()
