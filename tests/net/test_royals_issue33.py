@@ -63,8 +63,8 @@ def test_the_commit_and_reveal_deadlines_fire_for_a_joiner_connected_from_the_st
                                                                                     withheld):
     """A seated joiner that never commits is cut off (`withheld`, 6 s; 0.5 s here); one that
     never reveals forfeits (10 s; 0.5 s here). Before, its deadlines ran only after a resume."""
-    monkeypatch.setattr(royals, "COMMIT_TIMEOUT", 0.5)
-    monkeypatch.setattr(royals, "REVEAL_TIMEOUT", 0.5)
+    monkeypatch.setattr(royals.host, "COMMIT_TIMEOUT", 0.5)
+    monkeypatch.setattr(royals.host, "REVEAL_TIMEOUT", 0.5)
     orig = JoinerMatch._send
     monkeypatch.setattr(JoinerMatch, "_send", lambda self, msg: None if msg["t"] == withheld else orig(self, msg))
     refused = []
