@@ -343,3 +343,42 @@ def test_strangers_junk_and_wrong_proofs_are_refused_and_the_match_goes_on(sessi
     assert b"before the match" in got
     h, j = play_out(host, join)  # undisturbed
     assert h.verdict.kind == j.verdict.kind == "finished"
+
+
+def test_rule_1_a_connected_joiner_withholding_its_reveal_forfeits_at_the_deadline(sessions, monkeypatch):
+    from . import nim_game
+    monkeypatch.setattr(nim_game, "REVEAL_S", 0.5)
+    host = sessions("host", "Alice", port=0)
+    m = seated_mallory(host)
+    m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")
+    m.send({"t": "commit", "for": -1, "c": m.machine.commit})
+    m.read_until(lambda msg: msg["t"] == "reveal", "host's reveal")  # and Mallory stays, silent but for pings
+    e = wait_for(host, lambda e: isinstance(e, Ended), "the forfeit", timeout=5.0)
+    assert (e.verdict.kind, e.verdict.seat) == ("forfeit", 1) and "withheld its reveal" in e.verdict.detail
+    msg = m.read_until(lambda msg: msg["t"] == "over", "the verdict")
+    assert (msg["kind"], msg["seat"]) == ("forfeit", 1)
+
+
+def test_rule_1_a_connected_joiner_withholding_its_commitment_is_only_cut_off(sessions, monkeypatch):
+    """Nothing was seen yet, so nothing is forfeited: the connection is closed (`withheld`)
+    and the seat may come back."""
+    from . import nim_game
+    monkeypatch.setattr(nim_game, "COMMIT_S", 0.5)
+    host = sessions("host", "Alice", port=0)
+    host.lobby.handshake = 30.0
+    m = Mallory(host.port)
+    m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")  # Mallory never commits
+    msg = m.read_until(lambda msg: msg["t"] == "error", "the cut")
+    assert msg["code"] == "withheld"
+    assert host.verdict is None
+
+
+def test_a_joiner_that_loses_its_host_for_the_grace_ends_the_match_naming_the_host(sessions):
+    srv_host = sessions("host", "Alice", port=0)
+    join = sessions("join", "Bob", port=srv_host.port, host_grace=0.5)
+    wait_for(join, lambda e: isinstance(e, Started), "start")
+    srv_host._stopping = True  # the host's program dies without a word
+    srv_host._command("noop")
+    srv_host._thread.join(LIMIT)
+    e = wait_for(join, lambda e: isinstance(e, Ended), "the verdict", timeout=5.0)
+    assert (e.verdict.kind, e.verdict.seat) == ("left", 0)
