@@ -69,7 +69,7 @@ LOBBY_SCHEMAS: dict = {
     "lobby": {"seats": _list(_tuple(_enum("host", "person", "computer", "open"), _str(0, MAX_NAME), _bool), 2,
                              MAX_SEATS), "you": _int(1, MAX_SEATS - 1), "opt": _opts},
     "start": {"game": _bin(GAME_ID_BYTES), "you": _int(1, MAX_SEATS - 1), "names": _list(_name, 2, MAX_SEATS),
-              "date": _str(0, 32), "opt": _opts},
+              "date": _str(0, 32), "opt": _opts, "comp": _list(_int(1, MAX_SEATS - 1), 0, MAX_SEATS - 1)},
     "ready": {"game": _bin(GAME_ID_BYTES)},
     "over": {"kind": _enum("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left"),
              "seat": _int(-1, MAX_SEATS - 1), "ply": _int(0, MAX_HAVE)},
@@ -185,6 +185,7 @@ class SeatMemo:
     def to_json(self) -> dict:
         t = self.table
         return {"game": t.game_id.hex(), "names": list(t.names), "date": t.date, "opt": dict(t.options),
+                "comp": list(t.computers),
                 "seat": self.seat, "keys": {str(k): v.hex() for k, v in self.keys.items()},
                 "peer_keys": {str(k): v.hex() for k, v in self.peer_keys.items()}}
 
@@ -192,7 +193,8 @@ class SeatMemo:
     def from_json(cls, d: dict) -> "SeatMemo":
         """Raises ValueError for a memo that does not check."""
         try:
-            table = Table(bytes.fromhex(d["game"]), tuple(d["names"]), str(d["date"]), dict(d["opt"]))
+            table = Table(bytes.fromhex(d["game"]), tuple(d["names"]), str(d["date"]), dict(d["opt"]),
+                          tuple(int(x) for x in d.get("comp", ())))
             keys = {int(k): bytes.fromhex(v) for k, v in d["keys"].items()}
             peer_keys = {int(k): bytes.fromhex(v) for k, v in d["peer_keys"].items()}
             seat = d["seat"]
@@ -361,7 +363,8 @@ class HostLobby:
         self.starting = True
         host_nonce = self._token(16)
         nonces = [host_nonce] + [self.conns[self.seats[s]].hello["nonce"] for s in self.persons()]  # type: ignore[index]
-        self._pending_table = Table(game_id_from(nonces), tuple(self.names()), self.date, dict(self.options))
+        self._pending_table = Table(game_id_from(nonces), tuple(self.names()), self.date, dict(self.options),
+                                    tuple(s for s, k in enumerate(self.kinds) if k == "computer"))
         out: list[LOutput] = []
         for s in self.persons():
             c = self.conns[self.seats[s]]
@@ -382,7 +385,7 @@ class HostLobby:
     # ------------------------------------------------------------------ internals
     def _start_msg(self, c: _Conn, seat: int, table: Table) -> LSend:
         return LSend(c.cid, {"t": "start", "game": table.game_id, "you": seat, "names": list(table.names),
-                             "date": table.date[:32], "opt": dict(table.options)})
+                             "date": table.date[:32], "opt": dict(table.options), "comp": list(table.computers)})
 
     def _drop(self, c: _Conn, code: str, reason: str, now: float) -> list[LOutput]:
         return [LDrop(c.cid, code, reason)] + self.closed(c.cid, now)
@@ -543,14 +546,16 @@ class JoinLobby:
     def _on_start(self, msg: dict) -> list[LOutput]:
         h = self.host_hello
         assert h is not None
-        table = Table(msg["game"], tuple(msg["names"]), msg["date"], msg["opt"])
-        if msg["you"] >= table.seats or msg["names"][msg["you"]] != self.name:
+        table = Table(msg["game"], tuple(msg["names"]), msg["date"], msg["opt"], tuple(msg["comp"]))
+        if msg["you"] >= table.seats or msg["names"][msg["you"]] != self.name or msg["you"] in table.computers \
+                or any(s >= table.seats for s in table.computers):
             raise LobbyError("seat", "the start gives us a seat that is not ours")
         if self.memo is not None:
             if not self._proved:
                 raise LobbyError("order", "a start before the host's seat proof")
             m = self.memo.table
-            if (table.game_id, table.names, msg["you"]) != (m.game_id, m.names, self.memo.seat):
+            if (table.game_id, table.names, table.computers, msg["you"]) != (m.game_id, m.names, m.computers,
+                                                                              self.memo.seat):
                 raise LobbyError("seat", "the repeated start names another match or seat")
             self.seated = True
             return [LSeated(0, self.seat, True)]

@@ -190,13 +190,15 @@ class Table:
     """What every seat of a match agrees on before its first message (sent in ``start``):
     ``game_id`` (16 bytes, from the hellos' nonces, :func:`net.coin.game_id_from`), ``names``
     (one per seat, seat 0 first), ``date`` (the host's ISO date, the record's), ``options``
-    (the game's lobby choices: plain data, e.g. Rose King's host colour, Royals' teams and
-    computer seats)."""
+    (the game's lobby choices: plain data, e.g. Rose King's host colour, Royals' teams),
+    ``computers`` (the seats the host's program plays)."""
 
     game_id: bytes
     names: tuple[str, ...]
     date: str
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the seats the host's program plays (their coin parts and decisions are the host's)
+    computers: tuple[int, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -225,9 +227,11 @@ class MatchMachine(Protocol):
         closed with its code; the match goes on and the seat may resume)."""
         ...
 
-    def act(self, action: Any, now: float) -> list[Output]:
-        """This seat's own decision (the game's action type). Raises ValueError (the game's
-        IllegalMoveError is one) with the reason, changing nothing, when it is not legal now."""
+    def act(self, action: Any, now: float, seat: int | None = None) -> list[Output]:
+        """This seat's own decision (the game's action type), or, on the host, the decision of
+        ``seat``, a computer seat the host's program plays (``kinds`` ``"computer"``; its coin
+        parts are the host machine's too). Raises ValueError (the game's IllegalMoveError is
+        one) with the reason, changing nothing, when it is not legal now."""
         ...
 
     def tick(self, now: float) -> list[Output]:
@@ -309,10 +313,12 @@ class LanPart:
     - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
       ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
       (raises ValueError for a payload that does not check).
-    - ``turn(machine)``: what this seat's player sees when it must decide now (an observation
-      the game's players take; cheap: it runs under the session's lock), else None;
+    - ``turn(machine, seat)``: what ``seat``'s player sees when it must decide now (an
+      observation the game's players take; cheap: it runs under the session's lock), else
+      None; ``seat`` is the machine's own seat or, on the host, a computer seat it plays;
       ``player(level, seed)``: a computer player, ``observation -> action`` (it may think for
-      a while: it runs outside the lock). Both None for a game without computer players.
+      a while: it runs outside the lock, in a worker thread for the host's computer seats).
+      Both None for a game without computer players.
     """
 
     key: str
@@ -323,5 +329,5 @@ class LanPart:
     new_match: Callable[[int, Table, Callable[[int], bytes]], MatchMachine]
     from_payload: Callable[[int, Table, dict, Callable[[int], bytes]], MatchMachine]
     auto_start: bool = True
-    turn: Callable[[MatchMachine], Any] | None = None
+    turn: Callable[[MatchMachine, int], Any] | None = None
     player: Callable[[str, int], Callable[[Any], Any]] | None = None

@@ -133,7 +133,9 @@ class Session(Mailbox):
     """One peer of a LAN match of game ``part`` (see the module docstring).
 
     ``role``: ``"host"`` or ``"join"``. Host: ``kinds`` (per seat: ``"host"``, then
-    ``"person"``/``"computer"``), ``options`` (the game's lobby options), ``bind``/``port``
+    ``"person"``/``"computer"``), ``computers`` (seat -> level of each computer seat, played
+    here by the part's ``player`` in a worker thread; named by ``computer_names``),
+    ``options`` (the game's lobby options), ``bind``/``port``
     (0: any free port, see :attr:`port`). Joiner: ``address``/``port`` of the host;
     ``host_grace``: seconds it keeps reconnecting after losing the host in a match before the
     match counts as left by the host. ``record``: ``--record FILE`` (its journal resumes a
@@ -146,7 +148,16 @@ class Session(Mailbox):
                  record: str | os.PathLike | None = None, date: str = "", reconnect_delay: float = 0.5,
                  host_grace: float = 10.0, clock: Callable[[], float] = time.monotonic,
                  token_bytes: Callable[[int], bytes] = secrets.token_bytes,
-                 connected: tuple[socket.socket, bytes] | None = None) -> None:
+                 connected: tuple[socket.socket, bytes] | None = None, computers: dict[int, str] | None = None,
+                 computer_names: dict[int, str] | None = None) -> None:
+        self.computers = dict(computers or {})
+        if any(s >= len(kinds) or kinds[s] != "computer" for s in self.computers) or \
+                any(k == "computer" and s not in self.computers for s, k in enumerate(kinds)):
+            raise ValueError("every computer seat needs a level, and only computer seats have one")
+        if self.computers and (part.turn is None or part.player is None):
+            raise ValueError(f"{part.key} has no computer players")
+        self._players = {s: part.player(level, s) for s, level in self.computers.items()} if self.computers else {}
+        self._thinking: set[int] = set()
         self._open_mailbox()
         self._first = connected  # joiner: a connection already open (it read the host's hello) and its bytes
         self.part, self.role, self.name = part, role, name
@@ -173,7 +184,8 @@ class Session(Mailbox):
         self._listener: socket.socket | None = None
         if role == "host":
             self.lobby: HostLobby | JoinLobby = HostLobby(part.key, part.version, name, kinds, date=date,
-                                                          options=options, memo=memo, token_bytes=token_bytes)
+                                                          options=options, memo=memo, token_bytes=token_bytes,
+                                                          computer_names=computer_names)
             self._listener = socket.create_server((address, port), backlog=8)
             self._listener.setblocking(False)
             self.port = self._listener.getsockname()[1]
@@ -227,6 +239,8 @@ class Session(Mailbox):
         if self._listener is not None:
             sel.register(self._listener, selectors.EVENT_READ, "listen")
         next_connect = 0.0
+        if self.role == "host" and self.part.auto_start and self.lobby.can_start():  # type: ignore[union-attr]
+            self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]  # no person seat to wait for
         try:
             while not self._stopping:
                 now = self._clock()
@@ -264,6 +278,8 @@ class Session(Mailbox):
                 name, args = self._commands.popleft()
             if name == "outputs":
                 self._carry_out(args[0])
+            elif name == "computed":
+                self._computed(*args)
             elif name == "start":
                 self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]
             elif name == "leave":
@@ -285,6 +301,7 @@ class Session(Mailbox):
                 outputs = self.machine.tick(now)
                 late = overdue(self.machine.owed(), now, self._is_connected)
             self._carry_out(outputs)
+            self._think()
             if late is not None and self.verdict is None:
                 if late.forfeits:
                     self._end(Verdict("forfeit", late.seat, (), self.machine.received(),
@@ -515,8 +532,40 @@ class Session(Mailbox):
             if self.role == "host" and self.part.auto_start and self.lobby.can_start():  # type: ignore[union-attr]
                 self._lobby_out(self.lobby.start(now))  # type: ignore[union-attr]
 
+    def _think(self) -> None:
+        """Host: a computer seat that must decide gets a worker thread for its player (the
+        network thread goes on serving meanwhile); its decision comes back as a command."""
+        turn = self.part.turn
+        for seat, choose in self._players.items():
+            if seat in self._thinking or self.machine is None or self.verdict is not None:
+                continue
+            with self._mlock:
+                obs = turn(self.machine, seat)  # type: ignore[misc]
+            if obs is None:
+                continue
+            self._thinking.add(seat)
+
+            def work(seat: int = seat, choose=choose, obs=obs) -> None:
+                try:
+                    action = choose(obs)
+                except Exception as e:  # a bug in a computer player: the seat waits, the match goes on
+                    action, obs = None, e
+                self._command("computed", seat, action)
+            threading.Thread(target=work, name=f"lan-computer-{seat}", daemon=True).start()
+
+    def _computed(self, seat: int, action: Any) -> None:
+        self._thinking.discard(seat)
+        if action is None or self.machine is None or self.verdict is not None:
+            return
+        with self._mlock:
+            try:
+                outputs = self.machine.act(action, self._clock(), seat)
+            except ValueError:
+                return  # the match moved on while it thought: it thinks again at the next tick
+        self._carry_out(outputs)
+
     def _is_connected(self, seat: int) -> bool:
-        if seat == (self.machine.seat if self.machine is not None else -1):
+        if seat == (self.machine.seat if self.machine is not None else -1) or seat in self.computers:
             return True
         if self.role == "join":
             return bool(self._peers)

@@ -42,6 +42,12 @@ class NimMatch:
         self.pile = self.first = None
         self.since = 0.0
         self.revealed_at: float | None = None
+        #: the host plays the other seat itself (a computer seat): its secret is ours to draw
+        self.computer = seat == 0 and self.peer in table.computers
+        if self.computer and not p:
+            self.their_secret = token_bytes(32)
+            self.their_commit = commitment(table.game_id, -1, self.peer, self.their_secret)
+            self.revealed = True
         if self.their_secret is not None:
             self._outcome()
 
@@ -79,6 +85,8 @@ class NimMatch:
 
     def start(self, now: float) -> list:
         self.since = now
+        if self.computer:  # both parts are ours: the outcome is known at once
+            return [Save(), Notice("dealt", {"pile": self.pile, "first": self.first}), Notice("record")]
         return [Save(), self._send({"t": "commit", "for": -1, "c": self.commit})]
 
     def receive(self, sender: int, msg: dict, now: float) -> list:
@@ -116,13 +124,18 @@ class NimMatch:
             return self._after_take(sender)
         raise Refusal("order", f"unexpected {t!r}")
 
-    def act(self, n: int, now: float) -> list:
-        if self._over is not None or self.pile is None or self.to_move() != self.seat:
+    def act(self, n: int, now: float, seat: int | None = None) -> list:
+        seat = self.seat if seat is None else seat
+        if seat != self.seat and not (self.computer and seat == self.peer):
+            raise ValueError(f"seat {seat} is not played here")
+        if self._over is not None or self.pile is None or self.to_move() != seat:
             raise ValueError("not your turn")
         if not 1 <= n <= min(3, self.stones()):
             raise ValueError(f"take 1..{min(3, self.stones())} stones, not {n}")
         self.takes.append(n)
-        return [Save(), self._send({"t": "take", "ply": len(self.takes), "n": n})] + self._after_take(self.seat)
+        if self.computer:
+            return [Save()] + self._after_take(seat)
+        return [Save(), self._send({"t": "take", "ply": len(self.takes), "n": n})] + self._after_take(seat)
 
     def tick(self, now: float) -> list:
         return []
@@ -192,9 +205,9 @@ def _restore(seat, table, payload, token_bytes):
     return NimMatch(seat, table, token_bytes, payload)
 
 
-def _turn(m: NimMatch):
-    """The stones left when this seat must take now, else None."""
-    if m.over is None and m.pile is not None and m.to_move() == m.seat:
+def _turn(m: NimMatch, seat: int):
+    """The stones left when ``seat`` (ours, or the host's computer seat) must take now, else None."""
+    if m.over is None and m.pile is not None and m.to_move() == seat and (seat == m.seat or m.computer):
         return m.stones()
     return None
 

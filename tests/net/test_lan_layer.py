@@ -382,3 +382,16 @@ def test_a_joiner_that_loses_its_host_for_the_grace_ends_the_match_naming_the_ho
     srv_host._thread.join(LIMIT)
     e = wait_for(join, lambda e: isinstance(e, Ended), "the verdict", timeout=5.0)
     assert (e.verdict.kind, e.verdict.seat) == ("left", 0)
+
+
+def test_a_host_plays_against_a_computer_seat_it_runs_itself(sessions):
+    """A computer seat (`kinds` "computer"): the host's machine supplies its coin part and the
+    session's worker thread its takes; a table of the host and a computer starts at once."""
+    from net.headless import play_match
+    host = sessions("host", "Alice", port=0, kinds=("host", "computer"), computers={1: "perfect"})
+    verdict = play_match(host, NIM.player("random", 3), timeout=LIMIT)
+    rec = host.view(lambda m: m.record())
+    assert verdict.kind == "finished" and rec["names"] == ["Alice", "Computer 1"]
+    assert sum(rec["takes"]) == rec["pile"] and len(rec["takes"]) >= 4
+    with pytest.raises(ValueError):
+        sessions("host", "Bob", port=0, kinds=("host", "computer"))  # a computer seat needs its level
