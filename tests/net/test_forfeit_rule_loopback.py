@@ -218,3 +218,17 @@ def test_3_a_stranger_that_says_hello_and_leaves_without_committing_holds_no_sea
         assert host.peer_name == "Bob"
     finally:
         host.close()
+
+
+def test_4_a_victim_of_an_illegal_claim_never_exits_as_played_to_its_end(host):
+    """Mallory stops the game with `error{illegal}` while it owes nothing: the game is stopped,
+    and the honest headless host reports a failure (exit status 1), never "played to its end"."""
+    m = Mallory(host.session.port)
+    m.until(lambda: m.conn.game is not None and m.conn.game.state.ply >= 3
+            and m.conn.game.state.turn == m.conn.color and not m.conn.coin_pending, "its turn")
+    m.raw(encode_frame({"t": "error", "code": "illegal", "reason": "your last move broke a rule"}))
+    host.thread.join(LIMIT)
+    assert host.result is not None and host.result != "ok", host.result
+    rec = wait_record(host, '"stopped"')
+    assert rec.extra["lan"]["stopped"] == "illegal"
+    m.close()
