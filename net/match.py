@@ -315,7 +315,8 @@ class LanPart:
       (raises ValueError for a payload that does not check).
     - ``turn(machine, seat)``: what ``seat``'s player sees when it must decide now (an
       observation the game's players take; cheap: it runs under the session's lock), else
-      None; ``seat`` is the machine's own seat or, on the host, a computer seat it plays;
+      None — also None while anything owed to that seat has not been applied yet (a card it
+      drew, a relayed play): a decision is taken only on a view that has everything owed to it; ``seat`` is the machine's own seat or, on the host, a computer seat it plays;
       ``player(level, seed)``: a computer player, ``observation -> action`` (it may think for
       a while: it runs outside the lock, in a worker thread for the host's computer seats).
       Both None for a game without computer players.
