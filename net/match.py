@@ -166,8 +166,12 @@ def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int
        (rule 3), else the false claim stops the match with the sender at fault (``illegal``);
     3. ``forfeit`` naming another seat: that seat's forfeit if it owes a forfeiting step as far
        as ``me`` knows, else, as 2, the sender's false claim;
-    4. ``illegal``, ``coin``, ``desync``, ``left``, ``finished``, ``resigned``: the match ends as
-       the sender says (the seat named, else the sender for ``left``/``resigned``)."""
+    4. ``resigned``, ``left``: the sender resigns or leaves (naming another seat is false);
+    5. ``finished``: false — the machine of this seat would be over already (the last move
+       comes before the sender's verdict on the same stream), so a peer saying so mid-match is
+       the one at fault (``illegal``);
+    6. ``illegal``, ``coin``, ``desync``: the match ends as the sender says, naming the seat it
+       names (this seat cannot check another's view)."""
     v = stop_verdict(owed, sender, code, ply)
     if v is not None:
         return v
@@ -178,9 +182,13 @@ def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int
             return Verdict("forfeit", accused, (), ply, f"seat {accused} forfeits (claimed by seat {sender})")
         return Verdict("illegal", sender, (), ply, f"seat {sender} claimed a forfeit of seat {accused}, "
                                                     "who owed it nothing")
+    if code in ("resigned", "left") and named in (-1, sender):
+        return Verdict(code, sender, (), ply, f"seat {sender} {code}")
+    if code in ("resigned", "left", "finished"):
+        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed the match {code} (seat {named}); "
+                                                    "it was not")
     if code in END_KINDS:
-        seat = named if named >= 0 else (sender if code in ("left", "resigned") else -1)
-        return Verdict(code, seat, (), ply, f"seat {sender} ended the match: {code}")
+        return Verdict(code, named, (), ply, f"seat {sender} ended the match: {code}")
     return None
 
 

@@ -81,6 +81,10 @@ def sessions():
 
 
 # =========================================================================== the pure rules
+def ks(v: Verdict) -> tuple[str, int]:
+    return v.kind, v.seat
+
+
 def test_the_forfeit_rules_read_who_owes_what():
     owed = [Owed(1, "reveal", -1, 0, 0.0, 10.0, 60.0, True), Owed(2, "commit", 5, 0, 1.0, 6.0, 60.0, False)]
     assert stop_verdict(owed, 1, "illegal", 3).seat == 1            # a stop while owing a reveal forfeits
@@ -90,6 +94,11 @@ def test_the_forfeit_rules_read_who_owes_what():
     assert judge_stop([], 0, 1, "forfeit", 0, 3).kind == "illegal"  # a false claim: the claimant at fault
     assert judge_stop([], 0, 1, "forfeit", 0, 3).seat == 1
     assert judge_stop([], 0, 1, "bye", -1, 3) is None
+    # a peer cannot end a match it did not end: "finished" mid-match, or another seat's resignation
+    assert ks(judge_stop([], 0, 1, "finished", -1, 3)) == ("illegal", 1)
+    assert ks(judge_stop([], 0, 1, "resigned", 0, 3)) == ("illegal", 1)
+    assert ks(judge_stop([], 0, 1, "resigned", 1, 3)) == ("resigned", 1)
+    assert ks(judge_stop([], 2, 0, "illegal", 1, 3)) == ("illegal", 1)
     # rule 1: the step whose deadline passed first names its owner, connected or not
     assert overdue(owed, 6.9) is None
     assert overdue(owed, 7.0).seat == 2
@@ -192,7 +201,8 @@ def test_1a_a_drawer_that_saw_the_outcome_and_claims_a_forfeit_forfeits_itself(s
     assert host.view(lambda m: m.record())["result"] == {"kind": "forfeit", "seat": 1, "winners": []}
 
 
-def test_1b_a_false_forfeit_claim_after_everything_was_acknowledged_is_the_claimants_fault(sessions):
+@pytest.mark.parametrize("kind,seat", [("forfeit", 0), ("finished", -1), ("resigned", 0)])
+def test_1b_a_false_claim_after_everything_was_acknowledged_is_the_claimants_fault(sessions, kind, seat):
     host = sessions("host", "Alice", port=0)
     m = seated_mallory(host)
     m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")
@@ -200,9 +210,9 @@ def test_1b_a_false_forfeit_claim_after_everything_was_acknowledged_is_the_claim
     m.read_until(lambda msg: msg["t"] == "reveal", "host's reveal")
     m.send({"t": "reveal", "for": -1, "s": m.machine.secret})
     wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
-    m.send({"t": "over", "kind": "forfeit", "seat": 0, "ply": 0})
+    m.send({"t": "over", "kind": kind, "seat": seat, "ply": 0})
     e = wait_for(host, lambda e: isinstance(e, Ended), "verdict")
-    assert (e.verdict.kind, e.verdict.seat) == ("illegal", 1)  # never the honest host's forfeit
+    assert (e.verdict.kind, e.verdict.seat) == ("illegal", 1)  # never the honest host's loss
 
 
 @pytest.mark.parametrize("code", ["illegal", "desync", "bye"])
