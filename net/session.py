@@ -31,6 +31,7 @@ import selectors
 import socket
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -158,6 +159,9 @@ class Session(Mailbox):
             raise ValueError(f"{part.key} has no computer players")
         self._players = {s: part.player(level, s) for s, level in self.computers.items()} if self.computers else {}
         self._thinking: set[int] = set()
+        #: outputs of the caller's act(), in the order the machine made them; the thread carries
+        #: them out before it next asks the machine anything, so every send keeps that order
+        self._queued: deque[list] = deque()
         self._open_mailbox()
         self._first = connected  # joiner: a connection already open (it read the host's hello) and its bytes
         self.part, self.role, self.name = part, role, name
@@ -207,8 +211,8 @@ class Session(Mailbox):
         with self._mlock:
             if self.machine is None:
                 raise ValueError("no match is being played")
-            outputs = self.machine.act(action, self._clock())
-        self._command("outputs", outputs)
+            self._queued.append(self.machine.act(action, self._clock()))
+        self._command("drain")
 
     def start(self) -> None:
         """Host: start the match now (every person seat taken). Raises ValueError otherwise."""
@@ -276,8 +280,8 @@ class Session(Mailbox):
                 if not self._commands:
                     return
                 name, args = self._commands.popleft()
-            if name == "outputs":
-                self._carry_out(args[0])
+            if name == "drain":
+                self._drain()
             elif name == "computed":
                 self._computed(*args)
             elif name == "start":
@@ -290,6 +294,7 @@ class Session(Mailbox):
                 return
 
     def _tick(self, now: float) -> None:
+        self._drain()
         for p in list(self._peers.values()):
             p.link.tick(now)
             self._flush(p)
@@ -402,6 +407,7 @@ class Session(Mailbox):
 
     def _link_closed(self, p: _Peer) -> None:
         """A link closed (by us or the peer): the lobby and the machine hear of it."""
+        self._drain()
         closed = p.link.closed
         assert closed is not None
         if p.cid not in self._peers:
@@ -449,6 +455,7 @@ class Session(Mailbox):
 
     # ------------------------------------------------------------------ messages
     def _message(self, p: _Peer, msg: dict) -> None:
+        self._drain()
         now = self._clock()
         if msg["t"] == "over":
             if p.seat is None or self.machine is None:
@@ -554,6 +561,7 @@ class Session(Mailbox):
             threading.Thread(target=work, name=f"lan-computer-{seat}", daemon=True).start()
 
     def _computed(self, seat: int, action: Any) -> None:
+        self._drain()
         self._thinking.discard(seat)
         if action is None or self.machine is None or self.verdict is not None:
             return
@@ -599,6 +607,15 @@ class Session(Mailbox):
                 if p.cid in self._peers:
                     self._message(p, msg)
 
+    def _drain(self) -> None:
+        """Carry out the outputs of the caller's act() made so far (see :attr:`_queued`)."""
+        while True:
+            with self._mlock:
+                if not self._queued:
+                    return
+                outputs = self._queued.popleft()
+            self._carry_out(outputs)
+
     def _carry_out(self, outputs: list) -> None:
         """The machine's outputs in order: a Save is written before the sends after it."""
         for o in outputs:
@@ -627,6 +644,7 @@ class Session(Mailbox):
     def _stop(self, sender: int, code: str, named: int, ply: int | None = None) -> None:
         """Seat ``sender`` stopped the match (``over`` or ``error``): judged by who owes what
         (:func:`net.match.judge_stop`), never by who says so."""
+        self._drain()
         assert self.machine is not None
         with self._mlock:
             owed, me = self.machine.owed(), self.machine.seat
