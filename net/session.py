@@ -425,11 +425,12 @@ class Session(Mailbox):
                 and self.machine.abortable()):
             with self._mlock:
                 self.machine = None  # nothing was bound: the seat goes to whoever comes next
-            for q in list(self._peers.values()):
+            for q in list(self._peers.values()):  # the others join again, as new (nothing of theirs is lost)
                 if q.seat is not None:
-                    q.link.close("order", "the match was called off: a seat left before anything was bound")
+                    q.link.close("reopen", "the match was called off: a seat left before anything was bound")
                     self._flush(q)
                     self._close_peer(q, None)
+                    self._lobby_out(self.lobby.closed(q.cid, now))  # type: ignore[call-arg]
             self._lobby_out(self.lobby.reopen())  # type: ignore[union-attr]
             self._set_status("listening")
             return
@@ -441,6 +442,10 @@ class Session(Mailbox):
                 with self._mlock:
                     outputs = self.machine.disconnected(mseat, now)
                 self._carry_out(outputs)
+        if self.role == "join" and closed.by_peer and closed.code == "reopen" and self.verdict is None:
+            self._forget_match()  # called off before anything was bound: join the table again, as new
+            self._set_status("connecting")
+            return
         if self.role == "join":
             if fatal and closed.by_peer or closed.code in ("version", "game", "role", "self", "seat"):
                 self._fatal = True
@@ -538,6 +543,19 @@ class Session(Mailbox):
             self._emit(LobbySeats(tuple(tuple(r) for r in self._rows())))
             if self.role == "host" and self.part.auto_start and self.lobby.can_start():  # type: ignore[union-attr]
                 self._lobby_out(self.lobby.start(now))  # type: ignore[union-attr]
+
+    def _forget_match(self) -> None:
+        """Joiner: the host called the match off (``reopen``): its machine, seat memo and
+        journal go (nothing of it was bound), and the next connection is a new hello."""
+        with self._mlock:
+            self.machine = None
+        self.lobby.memo, self.lobby.seated = None, False  # type: ignore[union-attr]
+        self._lost_host_at = None
+        if self.record_path is not None:
+            try:
+                os.unlink(journal_path(self.record_path))
+            except OSError:
+                pass
 
     def _think(self) -> None:
         """Host: a computer seat that must decide gets a worker thread for its player (the

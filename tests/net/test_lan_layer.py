@@ -15,7 +15,7 @@ from net.framing import encode_frame
 from net.link import Link
 from net.lobby import LAN_VERSION, JoinLobby, LSend, LStarted, schemas_for
 from net.match import ALL, Owed, Verdict, forfeit_claim_ok, judge_stop, overdue, stop_verdict
-from net.session import Ended, Session, Started
+from net.session import Dropped, Ended, Session, Started
 
 from .nim_game import NIM, NimMatch
 
@@ -413,3 +413,53 @@ def test_a_host_plays_against_a_computer_seat_it_runs_itself(sessions):
     assert sum(rec["takes"]) == rec["pile"] and len(rec["takes"]) >= 4
     with pytest.raises(ValueError):
         sessions("host", "Bob", port=0, kinds=("host", "computer"))  # a computer seat needs its level
+
+
+class Idle:
+    """A match machine that binds nothing (always abortable): the lobby's rules alone."""
+
+    def __init__(self, seat, table, token_bytes, payload=None):
+        self.seat, self.table, self.over = seat, table, None
+
+    def start(self, now): return []
+    def receive(self, sender, msg, now): return []
+    def act(self, action, now, seat=None): raise ValueError("nothing to play")
+    def tick(self, now): return []
+    def owed(self): return []
+    def connected(self, seat, now): return []
+    def disconnected(self, seat, now): return []
+    def end(self, verdict, now): return []
+    def abortable(self): return True
+    def catch_up(self, seat, have, now): return []
+    def received(self): return 0
+    def payload(self): return {}
+    def record(self): return {"names": list(self.table.names)}
+
+
+def test_3_a_squatter_at_a_three_seat_table_frees_its_seat_and_the_others_join_again(sessions):
+    from net.match import LanPart
+    trio = LanPart(key="trio-test", version=1, seats=(3,), schemas={}, rates={},
+                   new_match=lambda seat, table, tb: Idle(seat, table, tb),
+                   from_payload=lambda seat, table, payload, tb: Idle(seat, table, tb))
+    made = []
+
+    def session(*args, **kw):
+        s = Session(trio, *args, **kw)
+        made.append(s)
+        return s
+    try:
+        host = session("host", "Alice", port=0, kinds=("host", "person", "person"))
+        ann = session("join", "Ann", port=host.port, reconnect_delay=0.05)
+        wait_for(ann, lambda e: getattr(e, "rows", None) and len(e.rows) == 3, "a lobby seat")
+        squatter = session("join", "Sly", port=host.port, reconnect_delay=0.05)
+        wait_for(ann, lambda e: isinstance(e, Started), "the first start")
+        squatter.close(1.0)  # leaves before anything was bound
+        e = wait_for(ann, lambda e: isinstance(e, Dropped) and e.code == "reopen", "the call-off")
+        assert e.by_peer
+        bob = session("join", "Bob", port=host.port, reconnect_delay=0.05)
+        e = wait_for(ann, lambda e: isinstance(e, Started), "the second start")
+        assert sorted(e.table.names) == ["Alice", "Ann", "Bob"] and not e.resumed
+        wait_for(bob, lambda e: isinstance(e, Started), "Bob's start")
+    finally:
+        for s in made:
+            s.close(1.0)
