@@ -391,10 +391,18 @@ class HostLobby:
         return [LDrop(c.cid, code, reason)] + self.closed(c.cid, now)
 
     def _call_off(self, now: float) -> list[LOutput]:
+        """A start not confirmed by every seat is called off: the joiners it was sent to are
+        closed with ``reopen`` (they forget it and join again as new); their seats are free."""
         self.starting = False
-        for c in self.conns.values():
+        out: list[LOutput] = []
+        for c in list(self.conns.values()):
+            if c.started_at is not None:
+                out.append(LDrop(c.cid, "reopen", "the start was called off: a seat left before it began"))
+                self.conns.pop(c.cid, None)
+                if c.seat is not None and self.seats.get(c.seat) == c.cid:
+                    del self.seats[c.seat]
             c.started_at, c.ready = None, False
-        return []
+        return out
 
     def _publish(self) -> list[LOutput]:
         rows = self.table_rows()
@@ -454,7 +462,9 @@ class HostLobby:
     def _on_ready(self, c: _Conn, msg: dict, now: float) -> list[LOutput]:
         if c.resumed:
             return []  # a resumed joiner may confirm the repeated start: nothing to do
-        if not self.starting or c.started_at is None or msg["game"] != self._pending_table.game_id:
+        if not self.starting or c.started_at is None:
+            return []  # it crossed a call-off on the wire (that connection is being closed anyway)
+        if msg["game"] != self._pending_table.game_id:
             raise LobbyError("order", "a ready that answers no start")
         c.ready = True
         if all(self.conns[self.seats[s]].ready for s in self.persons()):

@@ -463,3 +463,23 @@ def test_3_a_squatter_at_a_three_seat_table_frees_its_seat_and_the_others_join_a
     finally:
         for s in made:
             s.close(1.0)
+
+
+def test_3_a_start_called_off_before_every_ready_sends_the_others_to_join_again():
+    """Pure: the host's lobby with three seats; one joiner leaves between `start` and `ready`."""
+    from net.lobby import HostLobby, LDrop, LSeated
+    from net.lobby import hello as mk_hello
+    lobby = HostLobby("trio-test", 1, "Alice", ("host", "person", "person"), token_bytes=__import__("os").urandom)
+    for cid, name in ((1, "Ann"), (2, "Sly")):
+        lobby.open(cid, 0.0)
+        out = lobby.receive(cid, mk_hello("trio-test", 1, name, "join", bytes([cid]) * 16, bytes([cid + 8]) * 16,
+                                          b"k" * 32), 0.0)
+        assert any(isinstance(o, LSeated) for o in out)
+    starts = lobby.start(0.1)
+    assert [o.msg["t"] for o in starts] == ["start", "start"]
+    out = lobby.closed(2, 0.2)  # Sly leaves before its ready
+    assert [(o.cid, o.code) for o in out if isinstance(o, LDrop)] == [(1, "reopen")]
+    assert lobby.seats == {} and not lobby.starting and lobby.memo is None
+    lobby.open(3, 0.3)
+    out = lobby.receive(3, mk_hello("trio-test", 1, "Bob", "join", b"b" * 16, b"c" * 16, b"k" * 32), 0.3)
+    assert any(isinstance(o, LSeated) and o.seat == 1 for o in out)
