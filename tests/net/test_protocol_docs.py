@@ -194,3 +194,32 @@ def test_the_documented_royals_ply_sequence_is_the_engines():
         for rnd, to_act, members in starts:  # a team round's start: decided by to_act, of the starting team
             assert rnd > 1 and to_act in members
     assert "With teams**, rounds 2 and 3 begin with `start S`, a **decision**" in DOC
+
+
+def test_the_lan_layers_vectors_follow_from_the_text_and_the_lobby():
+    from net.lobby import HostLobby, JoinLobby, LSend, LStarted, SeatMemo
+    from net.match import Table
+    hn, n1, n2 = bytes(range(16)), bytes(range(16, 32)), bytes(range(32, 48))
+    gid = hashlib.sha256(b"rose-king-lan game" + hn + n1 + n2).digest()[:16]
+    assert vector("layer game id (3 seats)") == gid.hex() == game_id_from([hn, n1, n2]).hex()
+    p2 = hmac.new(b"\x03" * 32, b"rose-king-lan seat" + gid + bytes([2]) + hn, hashlib.sha256).hexdigest()
+    p0 = hmac.new(b"\x04" * 32, b"rose-king-lan seat" + gid + bytes([0]) + n2, hashlib.sha256).hexdigest()
+    assert vector("layer proof of seat 2 (host nonce)") == p2
+    assert vector("layer proof of the host to seat 2") == p0
+    # the lobby machines send exactly these proofs
+    table = Table(gid, ("Ann", "Bo", "Cy"), "")
+    joiner = JoinLobby("g", 1, "Cy", memo=SeatMemo(table, 2, {0: b"\x03" * 32}, {0: b"\x04" * 32}),
+                       token_bytes=lambda n: n2 if n == 16 else b"\x09" * n)
+    joiner.open(0.0, 5)
+    host_hello = {"t": "hello", "proto": "rose-king-lan", "pv": 3, "g": "g", "gv": 1, "app": "x", "name": "Ann",
+                  "peer": b"p" * 16, "role": "host", "nonce": hn, "key": b"k" * 32, "game": gid, "have": 0}
+    (auth,) = joiner.receive(host_hello, 0.0)
+    assert isinstance(auth, LSend) and auth.msg == {"t": "auth", "proof": bytes.fromhex(p2)}
+    host = HostLobby("g", 1, "Ann", ("host", "person", "person"), memo=SeatMemo(
+        table, 0, {1: b"\x05" * 32, 2: b"\x04" * 32}, {1: b"\x06" * 32, 2: b"\x03" * 32}),
+        token_bytes=lambda n: hn if n == 16 else b"\x08" * n)
+    host.open(7, 0.0)
+    host.receive(7, {**host_hello, "role": "join", "name": "Cy", "nonce": n2, "peer": b"q" * 16}, 0.0)
+    out = host.receive(7, auth.msg, 0.0)
+    assert {"t": "auth", "proof": bytes.fromhex(p0)} in [o.msg for o in out if isinstance(o, LSend)]
+    assert not any(isinstance(o, LStarted) for o in out)
