@@ -238,7 +238,7 @@ def test_3_an_unconfirmed_hello_holds_no_seat(sessions, ready):
         wait_for(host, lambda e: isinstance(e, Started), "the squatter's match")
     squatter.sock.close()
     join = sessions("join", "Bob", port=host.port)
-    e = wait_for(join, lambda e: isinstance(e, Started), "start for the real player", timeout=3.0)
+    e = wait_for(join, lambda e: isinstance(e, Started), "start for the real player", timeout=LIMIT)
     assert e.table.names == ("Alice", "Bob")
 
 
@@ -277,7 +277,7 @@ def test_4_a_trickled_hello_does_not_hold_a_joiner_past_the_handshake_deadline(s
     took = time.monotonic() - t0
     conn.close()
     srv.close()
-    assert b"no handshake" in got and took < 2.5, (took, got[-80:])
+    assert b"no handshake" in got and took < 4.0, (took, got[-80:])
 
 
 def test_an_older_peer_gets_a_clear_version_error_at_once(sessions):
@@ -371,7 +371,7 @@ def test_rule_1_a_connected_joiner_withholding_its_reveal_forfeits_at_the_deadli
     m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")
     m.send({"t": "commit", "for": -1, "c": m.machine.commit})
     m.read_until(lambda msg: msg["t"] == "reveal", "host's reveal")  # and Mallory stays, silent but for pings
-    e = wait_for(host, lambda e: isinstance(e, Ended), "the forfeit", timeout=5.0)
+    e = wait_for(host, lambda e: isinstance(e, Ended), "the forfeit", timeout=LIMIT)
     assert (e.verdict.kind, e.verdict.seat) == ("forfeit", 1) and "withheld its reveal" in e.verdict.detail
     msg = m.read_until(lambda msg: msg["t"] == "over", "the verdict")
     assert (msg["kind"], msg["seat"]) == ("forfeit", 1)
@@ -398,7 +398,7 @@ def test_a_joiner_that_loses_its_host_for_the_grace_ends_the_match_naming_the_ho
     srv_host._stopping = True  # the host's program dies without a word
     srv_host._command("noop")
     srv_host._thread.join(LIMIT)
-    e = wait_for(join, lambda e: isinstance(e, Ended), "the verdict", timeout=5.0)
+    e = wait_for(join, lambda e: isinstance(e, Ended), "the verdict", timeout=LIMIT)
     assert (e.verdict.kind, e.verdict.seat) == ("left", 0)
 
 
