@@ -80,13 +80,14 @@ LOBBY_RATES = {"hello": (2, 0), "auth": (2, 0), "ready": (2, 0), "over": (2, 0),
 LOBBY_TYPES = frozenset(LOBBY_SCHEMAS)
 
 
-def schemas_for(game_schemas: dict) -> Schemas:
+def schemas_for(game_schemas: dict, max_bin: int = 64) -> Schemas:
     """The lobby's schemas plus a game's match messages (a game may not redefine a lobby
-    message), versioned :data:`LAN_VERSION`."""
+    message), versioned :data:`LAN_VERSION`; ``max_bin``: the longest binary its frames may
+    hold (:attr:`net.match.LanPart.max_bin`)."""
     clash = set(game_schemas) & LOBBY_TYPES
     if clash:
         raise ValueError(f"a game's messages may not reuse the lobby's types: {sorted(clash)}")
-    return Schemas({**LOBBY_SCHEMAS, **game_schemas}, LAN_VERSION)
+    return Schemas({**LOBBY_SCHEMAS, **game_schemas}, LAN_VERSION, max_bin)
 
 
 def rates_for(game_rates: dict) -> dict:

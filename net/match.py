@@ -317,7 +317,9 @@ class LanPart:
     - ``seats``: the allowed numbers of seats; ``auto_start``: the host starts the match as
       soon as every seat is taken (Rose King), else its player starts it (Royals & Riots).
     - ``schemas``: the game's match messages (type -> key checks, :mod:`net.framing`), added to
-      the lobby's; ``rates``: their token buckets (burst, refill per second).
+      the lobby's; ``rates``: their token buckets (burst, refill per second); ``max_bin``: the
+      longest binary its frames may hold (64 bytes by default; more for, say, a signed envelope
+      of a shuffled deck, up to the 64 KiB frame; ``net.framing._blob`` checks such a key).
     - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
       ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
       (raises ValueError for a payload that does not check).
@@ -340,3 +342,4 @@ class LanPart:
     auto_start: bool = True
     turn: Callable[[MatchMachine, int], Any] | None = None
     player: Callable[[str, int], Callable[[Any], Any]] | None = None
+    max_bin: int = 64

@@ -169,7 +169,7 @@ class Session(Mailbox):
         self.record_path = Path(record) if record else None
         self.reconnect_delay, self.host_grace = reconnect_delay, host_grace
         self._clock, self._token = clock, token_bytes
-        self._schemas = schemas_for(dict(part.schemas))
+        self._schemas = schemas_for(dict(part.schemas), part.max_bin)
         self._rates = rates_for(dict(part.rates))
         self._mlock = threading.RLock()  # the match machine: the caller's act() and the thread
         self.machine: MatchMachine | None = None
