@@ -247,7 +247,10 @@ class MatchMachine(Protocol):
         ...
 
     def owed(self) -> list[Owed]:
-        """Every step some seat owes now (the forfeit rules above read it)."""
+        """Every step some seat owes now, as far as this seat can tell (the forfeit rules above
+        read it): its own and the others', including steps owed to the host by third seats (a
+        joiner lists every seat's reveal of a coin whose commitments it saw until the coin's
+        outcome comes), so that a verdict the host relays about a third seat can be judged."""
         ...
 
     def connected(self, seat: int, now: float) -> list[Output]:
