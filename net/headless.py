@@ -170,7 +170,7 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
             return session.verdict
         if session.status in ("failed", "closed"):
             raise HeadlessError(f"the session {session.status}")
-        obs = session.view(lambda m: turn(m, m.seat)) if turn is not None else None
+        obs = session.view(lambda m: turn(m, m.seat)) if turn is not None and not session.catching_up else None
         if obs is None:
             continue
         action = player(obs)

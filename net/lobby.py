@@ -71,12 +71,13 @@ LOBBY_SCHEMAS: dict = {
     "start": {"game": _bin(GAME_ID_BYTES), "you": _int(1, MAX_SEATS - 1), "names": _list(_name, 2, MAX_SEATS),
               "date": _str(0, 32), "opt": _opts, "comp": _list(_int(1, MAX_SEATS - 1), 0, MAX_SEATS - 1)},
     "ready": {"game": _bin(GAME_ID_BYTES)},
+    "caught": {},
     "over": {"kind": _enum("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left"),
              "seat": _int(-1, MAX_SEATS - 1), "ply": _int(0, MAX_HAVE)},
     "ping": SHARED_SCHEMAS["ping"],
     "error": SHARED_SCHEMAS["error"],
 }
-LOBBY_RATES = {"hello": (2, 0), "auth": (2, 0), "ready": (2, 0), "over": (2, 0), "lobby": (20, 10), "start": (3, 0.2)}
+LOBBY_RATES = {"hello": (2, 0), "auth": (2, 0), "ready": (2, 0), "over": (2, 0), "caught": (4, 1), "lobby": (20, 10), "start": (3, 0.2)}
 LOBBY_TYPES = frozenset(LOBBY_SCHEMAS)
 
 

@@ -267,6 +267,13 @@ class MatchMachine(Protocol):
         (its record's termination) and changes nothing else. Anything acknowledged stays."""
         ...
 
+    def set_computer(self, seat: int, on: bool, now: float) -> list[Output]:
+        """Host: hand joiner ``seat`` (away) to the host's computer (``on``), or give it back to
+        its person, who proved the seat again; the game tells the others (its own message) and
+        accepts the host's decisions for that seat meanwhile. Raises ValueError when the seat
+        cannot be handed over now (it owes a forfeiting step: the forfeit rules decide)."""
+        ...
+
     def abortable(self) -> bool:
         """Host: nothing of the match is bound yet (no seat saw another's secret or a chance
         outcome, no decision was made), so a seat that drops now may be given to someone else:

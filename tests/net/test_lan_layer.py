@@ -498,3 +498,40 @@ def test_a_game_part_may_allow_longer_binaries_and_others_still_refuse_them():
         FrameDecoder(small).feed(encode_frame(envelope, big))
     with pytest.raises(ValueError):
         schemas_for({}, max_bin=1 << 20)
+
+
+def test_a_seat_whose_player_is_away_can_be_handed_to_the_computer_and_taken_back(sessions, tmp_path):
+    """The joiner's program dies after the deal; the host hands its seat to the computer and
+    plays on; restarted from its journal, the joiner takes its seat back, catches up on every
+    take made for it (checked like any other) and ends with the host's record."""
+    host = sessions("host", "Alice", port=0)
+    join = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
+    wait_for(join, lambda e: isinstance(e, Started), "start")
+    wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
+    join._stopping = True  # killed
+    join._command("noop")
+    join._thread.join(LIMIT)
+    wait_for(host, lambda e: isinstance(e, Dropped) and e.seat == 1, "the drop")
+    with pytest.raises(ValueError):
+        host.hand_to_computer(0, "random")  # not a joiner's seat
+    host.hand_to_computer(1, "random")
+    played = []
+
+    def host_player(stones: int) -> int:  # the host plays two takes, then lets the joiner come back
+        played.append(stones)
+        return 1
+    end = time.monotonic() + LIMIT
+    while len(played) < 2 and time.monotonic() < end and host.verdict is None:
+        obs = host.view(lambda m: NIM.turn(m, 0))
+        if obs is not None:
+            host.act(host_player(obs))
+        time.sleep(0.01)
+    takes_meanwhile = host.view(lambda m: len(m.takes))
+    assert takes_meanwhile >= 2
+    again = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
+    e = wait_for(again, lambda e: isinstance(e, Started), "the seat back")
+    assert e.resumed
+    h, j = play_out(host, again)
+    records = host.view(lambda m: m.record()), again.view(lambda m: m.record())
+    assert h.verdict.kind == j.verdict.kind == "finished" and h.verdict.winners == j.verdict.winners, (records[0]["takes"], records[1]["takes"], h, j)
+    assert records[0] == records[1]
