@@ -251,7 +251,7 @@ def on_off_text(on: bool) -> str:
 
 def speed_text(speed: float) -> str:
     """An animation speed: its preset's name ("Fast"), else the factor ("×1.5")."""
-    from game.settings import ANIMATION_SPEEDS
+    from game.schema import ANIMATION_SPEEDS
     return _(ANIMATION_SPEEDS[speed]) if speed in ANIMATION_SPEEDS else f"×{speed:g}"
 
 
