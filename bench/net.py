@@ -10,6 +10,9 @@
 - the same with ``--journal DIR``: both peers write their record and private journal
   (atomic: write, fsync, rename) before each promise leaves, as ``--record FILE`` does;
 - the pure protocol cost of one move in memory (no sockets, no threads);
+- the one LAN layer (issue 33: ``net.session`` + ``net.lobby`` + a match machine), with the game
+  defined in the tests (``tests/net/nim_game.py``): ``Session.act(take)`` of one seat until the
+  other seat's machine applied it (its ``Noticed("move")``), one way (``--layer-moves N``);
 - Royals & Riots, 4 peers (issue 13): ``RoyalsSession.play(action)`` of one seat until every
   other peer of the star (host + 3 joiners, all people, each joiner in its own process) has
   applied it (its ``Acted`` event): a joiner's play goes to the host, is checked there and
@@ -221,10 +224,57 @@ def royals_round_trips(n: int) -> list[float]:
     return out[:n]
 
 
+def layer_one_way(n: int) -> list[float]:
+    """One-way move latency over the one LAN layer (see the module docstring), both sessions in
+    this process, each with its own thread, over as many short Nim matches as needed."""
+    sys.path.insert(0, os.path.dirname(_here))  # the repository, for tests.net.nim_game
+    from net.session import Noticed, Session, Started
+    from tests.net.nim_game import NIM
+    out: list[float] = []
+    backlog: dict = {}
+
+    def wait_for(s, pred, limit=5.0):
+        """The first event matching ``pred``; the events read past it wait for the next call."""
+        end = time.monotonic() + limit
+        pending = backlog.setdefault(id(s), [])
+        while True:
+            while pending:
+                e = pending.pop(0)
+                if pred(e):
+                    return e
+            if time.monotonic() >= end:
+                raise RuntimeError("the layer bench stalled")
+            pending += s.wait(0.05)
+    while len(out) < n:
+        host = Session(NIM, "host", "Bench A", port=0)
+        join = Session(NIM, "join", "Bench B", port=host.port, reconnect_delay=0.05)
+        try:
+            for s in (host, join):
+                wait_for(s, lambda e: isinstance(e, Started))
+            wait_for(host, lambda e: isinstance(e, Noticed) and e.code == "dealt")
+            wait_for(join, lambda e: isinstance(e, Noticed) and e.code == "dealt")
+            while len(out) < n:
+                state = host.view(lambda m: (m.over, m.to_move()))
+                if state[0] is not None:
+                    break
+                mover, other = (host, join) if state[1] == 0 else (join, host)
+                t0 = time.perf_counter()
+                mover.act(1)
+                wait_for(other, lambda e: isinstance(e, Noticed) and e.code == "move" and e.data["seat"] == state[1])
+                out.append(time.perf_counter() - t0)
+        finally:
+            host.close(1.0)
+            join.close(1.0)
+            backlog.clear()
+    return out[:n]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--moves", type=int, default=500, help="moves to time over sockets (default 500)")
     ap.add_argument("--journal", metavar="DIR", help="also time with records and journals written to DIR")
+    ap.add_argument("--layer-moves", type=int, default=300, metavar="N",
+                    help="moves to time over the one LAN layer with the tests' game (default 300; 0 skips)")
     ap.add_argument("--royals-plays", type=int, default=200, metavar="N",
                     help="Royals & Riots 4-peer plays to time (default 200; 0 skips)")
     args = ap.parse_args()
@@ -236,6 +286,8 @@ def main() -> None:
     print(f"move round trip (play->ack)        {figures(plays)}")
     print(f"draw round trip (two-sided coin)   {figures(draws)}")
     print(f"pure protocol, in memory           {figures(pure)}")
+    if args.layer_moves:
+        print(f"one LAN layer (test game), one way {figures(layer_one_way(args.layer_moves))}")
     if args.royals_plays:
         print(f"Royals & Riots, 4 peers: play -> all 3 others applied {p95(royals_round_trips(args.royals_plays))}")
     if args.journal:

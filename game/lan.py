@@ -17,6 +17,13 @@ from game.settings import MAX_NAME_LENGTH
 from net import DEFAULT_PORT
 
 
+def now_iso() -> str:
+    """The current UTC time as a LAN match's ``date`` (the host's, in every peer's record):
+    ``2026-11-27T07:50:00Z``."""
+    from datetime import datetime, timezone
+    return datetime.now(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def default_name(fallback: str) -> str:
     """The login name (for the player name), or ``fallback``."""
     try:

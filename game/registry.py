@@ -31,6 +31,9 @@ class Game(Protocol):
     - ``levels``: the names of its computer players, weakest first.
     - ``settings_schema``: its section of the player's settings, field name ->
       :class:`game.settings.Field` (default, check, label, how the settings screen shows it).
+    - ``lan`` (optional): its LAN part, a :class:`net.match.LanPart` (match machine, message
+      schemas, rate limits) that :class:`net.session.Session` runs; a game without one has
+      no LAN play on the one layer.
     """
 
     key: str

@@ -19,6 +19,13 @@ Nothing here imports pygame. The layers, bottom up:
   the lobby, seats, resume and computer seats of a Royals & Riots table) do the same for
   Royals & Riots; :func:`net.royals_session.probe_host` tells a host's game from its hello.
 - :mod:`net.discovery`: the UDP beacon (the LAN's broadcast addresses) and its listener.
+
+The one LAN layer every game is moving to (issue 33; docs/protocol.md, "The LAN layer"):
+:mod:`net.match` (what a game brings: its :class:`~net.match.LanPart` and match machine; who
+owes what, and the forfeit rules read from it), :mod:`net.lobby` (the hello with the game's
+key and versions, seats, start/ready, seat proofs; pure) and :mod:`net.session` (threads,
+sockets, journal and record files, computer seats, events as codes). :mod:`net.royals` is a
+package: messages, the round audit, the host's and a joiner's match machines.
 """
 
 PROTOCOL_NAME = "rose-king-lan"

@@ -65,7 +65,11 @@ def encode_frame(message: dict, schemas: dict | None = None) -> bytes:
 def decode_payload(payload: bytes, schemas: dict | None = None) -> dict:
     """Decode one frame's payload (or a beacon datagram) into a map checked against
     ``schemas`` (default :data:`SCHEMAS`). Raises FrameError."""
-    unpacker = msgpack.Unpacker(ext_hook=_refuse_ext, **UNPACK_LIMITS)  # fresh: never reused after an error
+    limits = UNPACK_LIMITS
+    max_bin = getattr(schemas, "max_bin", UNPACK_LIMITS["max_bin_len"])
+    if max_bin != UNPACK_LIMITS["max_bin_len"]:
+        limits = {**UNPACK_LIMITS, "max_bin_len": max_bin}
+    unpacker = msgpack.Unpacker(ext_hook=_refuse_ext, **limits)  # fresh: never reused after an error
     try:
         unpacker.feed(payload)
         obj = unpacker.unpack()
@@ -195,6 +199,17 @@ def _bin(*sizes: int) -> Check:
     return check
 
 
+def _blob(lo: int, hi: int) -> Check:
+    """Raw bytes of ``lo``..``hi`` bytes (a game's own canonical bytes, e.g. a signed envelope)."""
+    def check(v: Any) -> str | None:
+        if type(v) is not bytes:
+            return "must be binary"
+        if not lo <= len(v) <= hi:
+            return f"must have {lo}..{hi} bytes"
+        return None
+    return check
+
+
 def _bool(v: Any) -> str | None:
     return None if type(v) is bool else "must be true or false"
 
@@ -271,6 +286,21 @@ SCHEMAS: dict[str, dict[str, Check]] = {
 }
 
 
+class Schemas(dict):
+    """A schema table (message type -> {key: check}) that names the protocol version its
+    ``hello`` must carry in ``pv`` (the LAN layer's :data:`net.lobby.LAN_VERSION`; a plain
+    dict means Rose King's :data:`~net.PROTOCOL_VERSION`) and the longest binary a frame may
+    hold (``max_bin`` bytes: 64 unless a game's LAN part needs more, e.g. signed envelopes; at
+    most :data:`MAX_FRAME`)."""
+
+    def __init__(self, table: dict, version: int, max_bin: int = 64) -> None:
+        if not 1 <= max_bin <= MAX_FRAME:
+            raise ValueError(f"max_bin must be 1..{MAX_FRAME} bytes, not {max_bin}")
+        super().__init__(table)
+        self.version = version
+        self.max_bin = max_bin
+
+
 def check_message(msg: Any, schemas: dict | None = None) -> None:
     """Check a decoded message against :data:`SCHEMAS`. Raises FrameError saying
     which key is wrong (code ``"schema"``), or code ``"version"`` for a hello of an
@@ -286,10 +316,13 @@ def check_message(msg: Any, schemas: dict | None = None) -> None:
         raise FrameError(f"unknown message type {t[:32]!r}", "schema")
     if t == "hello":
         proto, pv = msg.get("proto"), msg.get("pv")
-        if proto != PROTOCOL_NAME or pv != PROTOCOL_VERSION:
+        want = getattr(schemas, "version", PROTOCOL_VERSION)
+        if proto != PROTOCOL_NAME or pv != want:
             theirs = f"{str(proto)[:32]} {str(pv)[:8]}"
-            raise FrameError(f"incompatible versions: this program speaks {PROTOCOL_NAME} {PROTOCOL_VERSION}, "
-                             f"the peer {theirs}; both players need the same Rose King version", "version")
+            newer = "" if proto != PROTOCOL_NAME or type(pv) is not int else (
+                "; this table needs a newer version" if pv > want else "; the peer needs a newer version")
+            raise FrameError(f"incompatible versions: this program speaks {PROTOCOL_NAME} {want}, "
+                             f"the peer {theirs}{newer}; both players need the same Rose King version", "version")
     keys = set(msg) - {"t"}
     missing = set(schema) - keys
     if missing:

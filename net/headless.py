@@ -45,7 +45,9 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
             raise Stopped(f"stopped at ply {session.state.ply if session.state is not None else 0}")
         if clock() > deadline:
             raise HeadlessError(f"the game did not end within {timeout:g} seconds (status: {session.status})")
-        for e in session.wait(0.1):
+        batch = session.wait(0.1)
+        fatal: Closed | None = None
+        for e in batch:  # the whole batch first: a verdict may follow the close that carried it
             if on_event is not None:
                 on_event(e)
             if isinstance(e, GameOver):
@@ -54,13 +56,21 @@ def play_headless(session: LanSession, player: Player, *, timeout: float = 120.0
                     raise HeadlessError(e.reason)
                 if e.kind == "forfeit":
                     return  # a verdict: nothing is left to acknowledge
-            elif isinstance(e, Closed) and e.fatal:
-                raise HeadlessError(e.reason)
+            elif isinstance(e, Closed) and e.fatal and fatal is None:
+                fatal = e
+        if fatal is not None:
+            raise HeadlessError(fatal.reason)
         game = session.game
+        if game is not None and game.aborted is not None:
+            raise HeadlessError(game.aborted)  # stopped: never "played to its end" (issue 33, 4)
+        if game is not None and (game.resigned is not None or game.forfeited is not None):
+            return  # a verdict: nothing is left to acknowledge (a peer withholding acks cannot hold us)
         if game is not None and (game.over or over) and session.acked_all():
             return
         if session.status == "failed":
             raise HeadlessError(session.status_text)
+        if session.status == "closed":  # closed under us (the caller left): nothing more will come
+            raise HeadlessError("the session was closed")
         if game is None or game.over or over:
             continue
         if session.my_turn():
@@ -130,3 +140,43 @@ def play_royals_headless(session, player, *, timeout: float = 300.0, delay: floa
                 session.play(action)
             except ValueError:
                 continue  # the match moved on meanwhile; look again
+
+
+def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
+               on_event: Callable[[object], None] | None = None, clock: Callable[[], float] = time.monotonic,
+               stop: Callable[[], bool] | None = None):
+    """Play one seat of a match of any game on the one LAN layer (:class:`net.session.Session`)
+    with ``player`` (``observation -> action``, the game part's ``player(level, seed)``) until
+    the match has a verdict; returns the :class:`net.match.Verdict`.
+
+    The observation comes from the part's ``turn(machine, seat)`` under the session's lock; the player
+    thinks outside it. ``delay``: seconds before each of our actions. Raises :class:`Stopped`
+    once ``stop()`` is true, HeadlessError when the session failed (a fatal refusal: versions,
+    another game, a seat) or closed, or after ``timeout`` seconds. Does not close the session."""
+    from .session import Ended
+    turn = session.part.turn
+    deadline = clock() + timeout
+    while True:
+        if stop is not None and stop():
+            raise Stopped("stopped before the end of the match")
+        if clock() > deadline:
+            raise HeadlessError(f"the match did not end within {timeout:g} seconds (status: {session.status})")
+        for e in session.wait(0.1):
+            if on_event is not None:
+                on_event(e)
+            if isinstance(e, Ended):
+                return e.verdict
+        if session.verdict is not None:
+            return session.verdict
+        if session.status in ("failed", "closed"):
+            raise HeadlessError(f"the session {session.status}")
+        obs = session.view(lambda m: turn(m, m.seat)) if turn is not None and not session.catching_up else None
+        if obs is None:
+            continue
+        action = player(obs)
+        if delay:
+            time.sleep(delay)
+        try:
+            session.act(action)
+        except ValueError:
+            continue  # the match moved on meanwhile; look again

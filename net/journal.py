@@ -110,6 +110,14 @@ class Journal:
         return j
 
 
+def seat_path(record: str | os.PathLike[str]) -> "Path":
+    """Where the private journal of the game recorded in ``record`` lives: ``<record>.journal``
+    (every game's, on both LAN stacks)."""
+    from pathlib import Path
+    record = Path(record)
+    return record.with_name(record.name + ".journal")
+
+
 def file_sink(path: str | os.PathLike[str]) -> Callable[[Journal], None]:
     """A sink that rewrites ``path`` atomically and durably (write, fsync, rename)."""
     from game.fsutil import atomic_write_text

@@ -41,6 +41,7 @@ from .coin import (GAME_LABEL, CoinEntry, coin_digest, coin_rng, commitment, gam
 from .framing import MAX_NAME, SCHEMAS, FrameDecoder, FrameError, encode_frame
 from .journal import Journal
 from .limits import HANDSHAKE_TIMEOUT, RATES, RateLimiter, name_problem
+from .match import Owed, forfeit_claim_ok, stop_verdict
 
 __all__ = ["HEARTBEAT", "TIMEOUT", "REVEAL_TIMEOUT", "COMMIT_TIMEOUT", "FORFEIT_TIMEOUT", "HANDSHAKE_TIMEOUT",
            "PING_FLOOD", "FATAL_CODES", "Role", "Phase", "LanGame", "Handshake", "Seated", "GameStarted",
@@ -138,6 +139,8 @@ class LanGame:
     forfeited: Color | None = None
     end_ply: int | None = None
     end_reason: str = ""
+    #: ``"illegal"``/``"desync"`` once the game was stopped (with ``aborted``): kept in the record
+    stopped: str = ""
 
     def __post_init__(self) -> None:
         if not self.hashes:
@@ -172,7 +175,7 @@ class LanGame:
         """An independent copy (for handing to another thread)."""
         return LanGame(self.game_id, self.host_color, self.red_name, self.white_name, self.date,
                        self.state.copy(), list(self.hashes), self.resigned, self.aborted, dict(self.coins),
-                       list(self.log), self.forfeited, self.end_ply, self.end_reason)
+                       list(self.log), self.forfeited, self.end_ply, self.end_reason, self.stopped)
 
     def note(self, line: str) -> None:
         self.log.append(line)
@@ -187,6 +190,8 @@ class LanGame:
         rec.extra["lan"] = {"game": self.game_id.hex(), "host": str(self.host_color),
                             "resigned": "" if self.resigned is None else str(self.resigned),
                             "forfeit": "" if self.forfeited is None else str(self.forfeited)}
+        if self.aborted is not None:  # a stopped game stays stopped after a restart (issue 33, 4)
+            rec.extra["lan"]["stopped"] = self.stopped or "illegal"
         loser = self.resigned if self.resigned is not None else self.forfeited
         if loser is not None and not self.state.is_game_over():
             rec.set_termination("resigned" if self.resigned is not None else "forfeit", loser, self.state)
@@ -210,6 +215,9 @@ class LanGame:
             forfeit = lan.get("forfeit") or ""
             resigned_color = Color.from_name(resigned) if resigned else None
             forfeit_color = Color.from_name(forfeit) if forfeit else None
+            stopped = lan.get("stopped", "")
+            if stopped not in ("", "illegal", "desync"):
+                raise ValueError(f"stopped must be \"\", \"illegal\" or \"desync\", not {str(stopped)[:20]!r}")
         except (ValueError, TypeError, AttributeError) as e:
             raise ValueError(f"bad \"lan\" key in the record: {e}") from None
         if len(game_id) != 16:
@@ -225,6 +233,8 @@ class LanGame:
                 if entry.done and entry.their_commit is not None and entry.their_secret is not None:
                     game.coins[p] = _transcript(journal.seat, entry)
         game.resigned, game.forfeited = resigned_color, forfeit_color
+        if stopped:
+            game.stopped, game.aborted = stopped, f"the game was stopped ({stopped})"
         if resigned_color is not None or forfeit_color is not None:
             game.end_ply = game.state.ply
         return game
@@ -614,7 +624,7 @@ class Connection:
         desync, of the move after which the copies differ (see :class:`GameOver`)."""
         game = self.game
         assert game is not None
-        game.aborted = reason
+        game.aborted, game.stopped = reason, kind
         self._events.append(GameOver(kind, None, reason, ply))
         if kind == "desync":
             self._events.append(Desync(ply, self._diagnosis(ply, peer_hash, reason)))
@@ -724,37 +734,69 @@ class Connection:
             raise ProtocolViolation("order", f"{t!r} message before the seat proof")
         getattr(self, "_on_" + t)(msg)
 
+    def owed(self) -> list[Owed]:
+        """Who owes a reveal right now (:class:`net.match.Owed`, seats 0 host / 1 joiner), the
+        ground of every forfeit (docs/protocol.md, "The forfeit rule"):
+
+        - the peer owes its reveal of the draw's coin at the current ply once we hold its
+          commitment and not its secret (we journal its commitment and send our reveal in one
+          step, so it has what it needs to know the card);
+        - we owe ours for our own last draw only while the peer has not acknowledged it (it
+          may never have got our reveal); an acknowledged draw owes nothing.
+
+        The set-up coin owes nothing here (there is no game to forfeit yet)."""
+        game, j = self.game, self.journal
+        if game is None or game.over:
+            return []
+        out: list[Owed] = []
+        entry = j.coins.get(game.state.ply)
+        if entry is not None and entry.their_commit is not None and entry.their_secret is None:
+            since = entry.revealed_at if entry.revealed_at is not None else self._coin_started
+            out.append(Owed(self.peer_seat, "reveal", entry.purpose, self.seat, since, REVEAL_TIMEOUT,
+                            FORFEIT_TIMEOUT, True))
+        n = game.state.ply
+        last = game.state.move_stack[-1] if n else None
+        if (last is not None and last.kind is DRAW and last.player == game.color_of(self.role)
+                and (n - 1) in game.coins and self.acked_ply < n):
+            out.append(Owed(self.seat, "reveal", n - 1, self.peer_seat, self._now, REVEAL_TIMEOUT, FORFEIT_TIMEOUT,
+                            True))
+        return out
+
     def _on_error(self, msg: dict) -> None:
         code, reason = msg["code"][:32], msg["reason"]
         game = self.game
         # the move the peer stopped at, as we count (its text may lie): our draw being tossed, else our last move
         at = (game.state.ply + (1 if self._coin is not None else 0)) if game is not None else 0
+        owed = self.owed()  # judged on what was owed when the stop came
         self._close(code, reason, by_peer=True, send=False)
         if game is None or game.over:
             return
+        if stop_verdict(owed, self.peer_seat, code, game.state.ply) is not None:
+            # it stopped (any code: a forfeit claim, illegal, desync, bye...) while it owed its
+            # reveal, having seen ours: that is its forfeit, whatever it says (issue 33, 1a and 2)
+            loser = game.color_of(self.role.other)
+            why = f"the peer stopped ({code}) while it owed its reveal for the draw at ply {game.state.ply + 1}"
+            apply_forfeit(self.journal, loser, why)
+            self._events.append(GameOver("forfeit", loser.other, f"{loser} forfeits: {why}"))
+            return
         if code in ("illegal", "desync"):
-            game.aborted = f"the peer stopped the game: {reason}"
+            game.aborted, game.stopped = f"the peer stopped the game: {reason}", code
             self._events.append(GameOver(code, None, game.aborted, at))
             if code == "desync":
                 self._events.append(Desync(game.state.ply, self._diagnosis(game.state.ply, None, reason)))
         elif code == "forfeit" and self.seated:
             me = game.color_of(self.role)
-            entry = self.journal.open_coin()
-            last = game.state.move_stack[-1] if game.state.ply else None
-            if entry is not None and entry.purpose == game.state.ply and entry.their_commit is not None:
-                ok = True  # our reveal is indeed missing
-            elif last is not None and last.kind is DRAW and last.player == me and (game.state.ply - 1) in game.coins:
-                ok = True  # we hold the outcome, the peer never got our reveal: that draw never happened for it
+            if forfeit_claim_ok(owed, self.seat, self.peer_seat):
+                # our own last draw, never acknowledged: the peer may never have got our reveal,
+                # so for it that draw never happened
                 game.pop()
                 game.coins.pop(game.state.ply, None)
                 self.journal.coins.pop(game.state.ply, None)
-            else:
-                ok = False
-            if ok:
                 apply_forfeit(self.journal, me, reason)
                 self._events.append(GameOver("forfeit", me.other, f"{me} forfeits: {reason}"))
             else:
-                game.aborted = f"the peer claims that we forfeited, but no coin of ours was open: {reason}"
+                game.aborted = f"the peer claims that we forfeited, but we owed it no reveal: {reason}"
+                game.stopped = "illegal"
                 self._events.append(GameOver("illegal", None, game.aborted))
 
     def _on_hello(self, msg: dict) -> None:

@@ -1108,6 +1108,9 @@ class RoyalsSession(Mailbox):
             computers = {s for s, x in self._seats.items() if x.kind == "computer"}
             self._match = royals.HostMatch(self._game_id, self._names(), computers, teams=self.teams,
                                            date=self.date, now=now)
+            for s, x in self._seats.items():  # the deadlines of a seated joiner run from the start
+                if x.kind == "person" and x.peer is not None:
+                    self._match.connected(s, now)
             self._match_events(self._match.start(now))
             return
         j = self._journal
@@ -1338,12 +1341,18 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
     Raises OSError (no host there, ``timeout`` seconds) or ValueError (not a Rose King program)."""
     from .framing import HEADER, MAX_FRAME, FrameError, decode_payload
     from .framing import SCHEMAS as RK_SCHEMAS
+    from .limits import HANDSHAKE_TIMEOUT
     sock = socket.create_connection((address, port), timeout=timeout)
     try:
-        sock.settimeout(timeout)
+        # the whole hello within the handshake deadline: a host trickling bytes cannot hold us
+        deadline = time.monotonic() + min(timeout, HANDSHAKE_TIMEOUT)
         data = b""
         need = HEADER.size
         while len(data) < need:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout(f"{address}:{port} sent no whole hello within {min(timeout, HANDSHAKE_TIMEOUT):g} s")
+            sock.settimeout(left)
             chunk = sock.recv(RECV_SIZE)
             if not chunk:
                 raise ValueError(f"{address}:{port} closed the connection without a hello")
@@ -1354,6 +1363,16 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
                     raise ValueError(f"{address}:{port} does not speak the Rose King LAN protocol")
                 need = HEADER.size + n
         payload = data[HEADER.size:need]
+        from .lobby import LAN_VERSION, hello_version, schemas_for
+        pv = hello_version(payload)
+        if pv is not None and pv >= LAN_VERSION:  # the one LAN layer: the hello names its game (g)
+            try:
+                msg = decode_payload(payload, schemas_for({}))
+            except FrameError as e:
+                raise ValueError(str(e)) from None  # e.g. a newer host: this program needs a newer version
+            if msg["t"] != "hello" or msg["role"] != "host":
+                raise ValueError(f"{address}:{port} is not a host")
+            return msg["g"], sock, data
         for game, schemas in (("royals-riots", LOBBY_SCHEMAS), ("rose-king", RK_SCHEMAS)):
             try:
                 msg = decode_payload(payload, schemas)

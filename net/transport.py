@@ -36,7 +36,7 @@ from game.roseking.engine import DRAW, Color, IllegalMoveError, Move, Record, St
 from game.roseking.phrases import stop_text
 
 from . import DEFAULT_PORT
-from .journal import Journal
+from .journal import Journal, seat_path
 from .mailbox import Mailbox
 from .roseking import (FORFEIT_TIMEOUT, Closed, Connection, Desync, Event, GameOver, GameStarted, Handshake,
                        LanGame, MoveMade, Role, Seated, apply_forfeit, forfeit_due)
@@ -345,6 +345,19 @@ class LanSession(Mailbox):
         """While no connection is seated: a peer that withheld its reveal forfeits after the timeout."""
         reason = forfeit_due(self._seat, now, self.forfeit_timeout)
         game = self._seat.game
+        setup = self._seat.coins.get(-1)
+        if (game is None and self.role is Role.HOST and setup is not None and not setup.done
+                and setup.their_commit is not None and setup.revealed_at is not None
+                and now - setup.revealed_at >= self.forfeit_timeout):
+            # The joiner saw the set-up's outcome and stays away: there is no game to forfeit, so
+            # the seat is freed for the next player (issue 33, attack 4) instead of waiting for ever.
+            why = (f"the joiner withheld its reveal of the set-up coin for {self.forfeit_timeout:g} seconds: "
+                   "the seat is free again")
+            self._seat.reset(b"", self._seat.seat, b"", b"")
+            self._seat.save()
+            self._emit(Refused("connect", why, "forfeit"))
+            self._set_status("listening")
+            return
         if reason is None or game is None:
             return
         loser = game.color_of(self.role.other)
@@ -520,6 +533,16 @@ class LanSession(Mailbox):
         if closed is not None:
             self._drop(sel, sock)
             game = self._seat.game
+            setup = self._seat.coins.get(-1)
+            if (self.role is Role.HOST and game is None and self._seat.game_id and conn.seated
+                    and (setup is None or setup.their_commit is None)):
+                # The joiner left before committing to the set-up coin: nothing is bound (it saw no
+                # secret), so an unconfirmed hello holds no seat (issue 33, attack 3).
+                self._seat.reset(b"", self._seat.seat, b"", b"")
+                self._seat.save()
+                self._set_status("listening")
+                self._emit(*out)
+                return
             if not conn.seated:
                 # never seated: a stranger, a wrong version, or a seat we could not prove
                 if self.role is Role.JOIN and closed.fatal:
@@ -602,12 +625,6 @@ class LanSession(Mailbox):
             self.desync_logs.append(path)
         except OSError:
             pass
-
-
-def seat_path(record: str | os.PathLike) -> Path:
-    """Where the private journal of the game recorded in ``record`` lives: ``<record>.journal``."""
-    record = Path(record)
-    return record.with_name(record.name + ".journal")
 
 
 def load_seat(record: str | os.PathLike) -> Journal | None:

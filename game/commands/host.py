@@ -25,15 +25,20 @@ from game.roseking.engine import now_iso
 from .lanrun import run_stoppable, start_peer
 
 
+def game_keys() -> list[str]:
+    """``--game``'s choices: every game of the registry."""
+    from game.registry import GAMES
+    return [g.key for g in GAMES]
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
-    from game.roseking.ai import LEVELS
-    from game.royals.ai.levels import LEVEL_NAMES
+    from game.registry import GAMES
     p.add_argument("--name", type=player_name,
                    help=f"your player name, at most {MAX_NAME_LENGTH} characters (default: your login name)")
     p.add_argument("--headless", action="store_true", help="play without a window (needs --ai)")
-    p.add_argument("--ai", metavar="LEVEL", choices=sorted(set(LEVELS) | set(LEVEL_NAMES)),
-                   help=f"the computer plays this side: Rose King {', '.join(sorted(LEVELS))}; "
-                        f"Royals & Riots {', '.join(LEVEL_NAMES)}")
+    p.add_argument("--ai", metavar="LEVEL", choices=sorted({level for g in GAMES for level in g.levels}),
+                   help="the computer plays this side: " + "; ".join(f"{g.title} {', '.join(g.levels)}"
+                                                                     for g in GAMES))
     p.add_argument("--record", metavar="FILE", help="write the game record here (and resume an unfinished one)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
                    help="headless: give up if the game has not ended after this long (default 600)")
@@ -47,7 +52,12 @@ def add_common(p: argparse.ArgumentParser) -> None:
 
 def run_peer(args: argparse.Namespace, role: str) -> int:
     """Run one LAN peer from parsed options. Returns the exit status."""
-    if getattr(args, "game", "rose-king") == "royals-riots":
+    from game.registry import game_by_key
+    game = game_by_key(getattr(args, "game", None) or "rose-king")
+    if getattr(game, "lan", None) is not None:  # a game on the one LAN layer
+        from .layer import run_layer_peer
+        return run_layer_peer(args, role, game)
+    if game.key == "royals-riots":
         from .royals_lan import run_royals_peer
         return run_royals_peer(args, role)
     from game.roseking.ai import LEVELS
@@ -177,7 +187,7 @@ def register(sub) -> None:
                        description="Host a Rose King game (or, with --game royals-riots, a Royals & Riots match "
                                    "of 2-4 seats) on the LAN and wait for players to join.",
                        epilog=EXIT_STATUS)
-    p.add_argument("--game", choices=("rose-king", "royals-riots"), default="rose-king",
+    p.add_argument("--game", choices=game_keys(), default="rose-king",
                    help="the game to host (default rose-king)")
     p.add_argument("--seats", type=int, choices=(2, 3, 4), metavar="N",
                    help="royals-riots: seats at the table, yours included (2..4, default 4)")

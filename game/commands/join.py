@@ -19,21 +19,30 @@ from net import DEFAULT_PORT
 
 from game.lan import parse_address
 
-from .host import EXIT_STATUS, add_common, run_peer
+from .host import EXIT_STATUS, add_common, game_keys, run_peer
 from .lanrun import run_stoppable
 
 
 def _journal_game(record: str | None) -> str | None:
-    """``"royals-riots"`` when ``record``'s private journal is a Royals & Riots match's, else None."""
+    """The game of ``record``'s private journal when it says (a journal of the one LAN layer
+    names its game; a Royals & Riots version-2 journal is that game's), else None."""
     if not record:
         return None
     from net.royals_session import JOURNAL_FORMAT
+    from net.session import JOURNAL_FORMAT as LAYER_FORMAT
     from net.transport import seat_path
     try:
-        head = seat_path(record).read_bytes()[:4096]
+        head = seat_path(record).read_bytes()[:1 << 20]
     except OSError:
         return None
-    return "royals-riots" if JOURNAL_FORMAT.encode() in head else None
+    if LAYER_FORMAT.encode() in head[:200]:
+        import json
+        try:
+            key = json.loads(head).get("g")
+        except (ValueError, AttributeError):
+            return None
+        return key if key in game_keys() else None
+    return "royals-riots" if JOURNAL_FORMAT.encode() in head[:4096] else None
 
 
 #: Seconds between two tries of a headless joiner whose host does not answer yet.
@@ -101,7 +110,7 @@ def register(sub) -> None:
                                    "(the game is the host's).", epilog=EXIT_STATUS)
     p.add_argument("target", type=parse_address, metavar="HOST[:PORT]",
                    help=f"the host's address, optionally with its port (default {DEFAULT_PORT})")
-    p.add_argument("--game", choices=("rose-king", "royals-riots"), default=None,
+    p.add_argument("--game", choices=game_keys(), default=None,
                    help="the host's game (default: learnt from the host)")
     add_common(p)
     p.set_defaults(run=run)

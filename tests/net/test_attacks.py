@@ -348,7 +348,7 @@ def test_6_resign_beyond_the_game_and_false_forfeit_claims_are_refused():
     q = p.reconnect()
     ev = q.host.receive_data(encode_frame({"t": "error", "code": "forfeit", "reason": "you withheld"}))
     over = next(e for e in ev if isinstance(e, GameOver))
-    assert over.kind == "illegal" and q.host.game.forfeited is None and "no coin of ours" in over.reason
+    assert over.kind == "illegal" and q.host.game.forfeited is None and "owed it no reveal" in over.reason
 
 
 def test_6_resigned_records_are_finished_for_check():

@@ -22,7 +22,7 @@ from game.royals.engine import Phase, State
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, handle_buttons
 from .anims import View
-from .analysis_view import analysis_button  # H35c: post-match analysis (issue 35)
+from .analysis_view import analysis_button  # post-match analysis (issue 35)
 from .scene import RoyalsTableScene
 from .table import TableMatch
 

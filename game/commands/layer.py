@@ -1,0 +1,94 @@
+"""``rose-king host/join`` for a game whose registry entry carries a LAN part on the one LAN
+layer (``GAME.lan``, a :class:`net.match.LanPart`; docs/protocol.md, "The LAN layer"): the same
+command lines, with no line here naming a game.
+
+A headless peer plays with the part's computer player (``--ai LEVEL``) until the match has a
+verdict, printing the session's events as codes; ``--record FILE`` keeps the record and, beside
+it, the journal a restarted peer resumes from. Exit status 0 when the match came to a verdict
+that ends it for everyone as the rules or a player's choice say (``finished``, ``resigned``,
+``forfeit``), 1 when it stopped on a fault (``illegal``, ``coin``, ``desync``, ``left``) or could
+not be played, 2 for bad options, 128 + the signal when SIGTERM/SIGINT stopped it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from game.lan import now_iso
+
+from .lanrun import start_peer
+
+#: Verdicts after which a headless peer's match counts as played to its end (exit status 0).
+PLAYED = ("finished", "resigned", "forfeit")
+
+
+def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
+    """Run one peer of ``game`` (its ``lan`` part) from parsed options. Returns the exit status."""
+    from net.headless import HeadlessError, Stopped, play_match
+    from net.session import Dropped, Ended, Noticed, Refused, Session, Started, Status, WriteFailed
+    part = game.lan
+    prog = f"rose-king {role}"
+    if not args.headless:
+        print(f"{prog}: {game.title} over the LAN has no window yet; use --headless --ai LEVEL", file=sys.stderr)
+        return 2
+    if not args.ai or args.ai not in game.levels or part.player is None:
+        print(f"{prog}: --headless needs --ai LEVEL, one of {', '.join(game.levels)}", file=sys.stderr)
+        return 2
+    name, status = start_peer(args, role)
+    if status is not None:
+        return status
+    seats = getattr(args, "seats", None) or min(part.seats)
+    if seats not in part.seats:
+        print(f"{prog}: {game.title} takes {', '.join(map(str, part.seats))} seats, not {seats}", file=sys.stderr)
+        return 2
+    try:
+        if role == "host":
+            session = Session(part, "host", name, address=args.bind, port=args.port, record=args.record,
+                              date=now_iso(), kinds=("host",) + ("person",) * (seats - 1))
+        else:
+            session = Session(part, "join", name, address=args.address, port=args.port, record=args.record,
+                              date=now_iso(), connected=getattr(args, "connected", None))
+    except (OSError, ValueError) as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 1
+
+    def show(e: object) -> None:
+        if isinstance(e, Status):
+            print(f"{prog}: {e.code}", flush=True)
+        elif isinstance(e, Started):
+            print(f"{prog}: {'resumed' if e.resumed else 'new match'}: {', '.join(e.table.names)}; "
+                  f"you are seat {e.seat}", flush=True)
+        elif isinstance(e, Dropped):
+            print(f"{prog}: connection closed ({e.code}): {e.reason}", flush=True)
+        elif isinstance(e, Refused):
+            print(f"{prog}: refused a connection ({e.code}): {e.reason}", flush=True)
+        elif isinstance(e, WriteFailed):
+            print(f"{prog}: cannot write {e.path}: {e.reason}", file=sys.stderr, flush=True)
+        elif isinstance(e, Noticed) and args.verbose:
+            print(f"{prog}: {e.code} {dict(e.data)}", flush=True)
+        elif isinstance(e, Ended):
+            v = e.verdict
+            print(f"{prog}: match over: {v.kind}, seat at fault {v.seat}, winners {list(v.winners)}", flush=True)
+
+    if role == "host":
+        print(f"{prog}: listening on port {session.port}", flush=True)
+    stop = getattr(args, "stop", None)
+    try:
+        verdict = play_match(session, part.player(args.ai, 1 if role == "host" else 2), timeout=args.timeout,
+                             delay=args.move_delay, on_event=show, stop=stop)
+    except Stopped:
+        session.close()
+        print(f"{prog}: {stop.name if stop is not None else 'stop'}: left the match", flush=True)
+        return stop.exit_status if stop is not None and stop() else 1
+    except HeadlessError as e:
+        session.close()
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 1
+    session.close()
+    for e in session.poll():
+        show(e)
+    if args.record:
+        print(f"{prog}: record written to {args.record}", flush=True)
+    return 0 if verdict.kind in PLAYED else 1

@@ -1,0 +1,355 @@
+"""The game-LAN protocol: what a game brings to the one LAN layer (docs/protocol.md, "The LAN layer").
+
+The layer, bottom up (each pure except the session):
+
+- :mod:`net.link`: one framed connection (length prefix, msgpack limits, rate limits, heartbeat).
+- :mod:`net.lobby`: the hello (game key and versions), seats, seat proofs, resume secrets and
+  the handshake deadline, written once for every game.
+- a game's **match machine** (this module's :class:`MatchMachine`): the game's messages and
+  rules, for one seat of one match; the host's machine relays (star topology).
+- :mod:`net.session`: threads and sockets around the three, a mailbox for the window or a
+  headless peer, the journal file (:mod:`net.journal`).
+
+A game registers its LAN part as :class:`LanPart` on its plugin (``GAME.lan``), the way it
+registers its rules; the shell never asks which game it is.
+
+Seats are numbered 0..n-1, the host is seat 0 (a game may number its seats for people as it
+likes: Royals & Riots shows seat *s* + 1). Every machine is built the way h11 is: it consumes
+events (:meth:`MatchMachine.receive`, :meth:`~MatchMachine.act`, :meth:`~MatchMachine.tick`,
+:meth:`~MatchMachine.connected`) and returns a list of outputs (:class:`Send`, :class:`Save`,
+:class:`Notice`, :class:`Over`); time (``now``, seconds, monotonic) and randomness
+(``token_bytes``) come in as arguments, so a test can drive every peer of a whole match in
+memory.
+
+**Who owes what** (:class:`Owed`) is the ground of every forfeit (issue 33, attacks 1 and 2):
+a machine lists, at any moment, the steps some seat owes (a commitment, a reveal, a key, an
+acknowledgement, a decision), each with the seat it is owed to and its deadlines. Three pure
+rules follow from that list, the same for every game (:func:`overdue`, :func:`stop_verdict`,
+:func:`forfeit_claim_ok`):
+
+1. a step past its deadline names the seat that owes it (never the seat waiting for it); of
+   several overdue steps the one whose deadline passed first is named;
+2. a peer that stops (any ``error`` code, ``bye``, or a dropped connection not resumed in time)
+   while it owes a *forfeiting* step (a reveal after it saw the others' commitments) forfeits;
+3. a forfeit claim received from a peer is accepted only if this seat owes that peer a
+   forfeiting step right now; anything this seat acknowledged is never taken back, and a false
+   claim is itself a stop by the claimant (rule 2 then applies to it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+
+ALL = -1  #: :attr:`Send.to` for "every other seat" (the host sends it to each joiner)
+
+#: Verdict kinds that end a match for every seat (docs/protocol.md, "The LAN layer").
+END_KINDS = ("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left")
+
+
+# --------------------------------------------------------------------------- outputs
+@dataclass(frozen=True)
+class Send:
+    """Queue ``msg`` (a map checked against the game's schemas) for seat ``to`` (:data:`ALL`:
+    every seat but the sender; a joiner's machine always sends to seat 0, the host)."""
+
+    to: int
+    msg: dict
+
+
+@dataclass(frozen=True)
+class Save:
+    """Make the journal durable now (:meth:`MatchMachine.payload` is written): every
+    :class:`Send` after it in the same list leaves only once it is written (a promise is
+    journaled before it is sent)."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something for the player to see, as a code and plain data (never words: the window
+    translates, the headless peer prints). ``code`` is the game's (``"move"``, ``"turn"``,
+    ``"coin"``, ...); ``data`` holds ints, strings and tuples only."""
+
+    code: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a match ended. ``kind`` is one of :data:`END_KINDS`; ``seat``: the seat at fault (the
+    resigner, the forfeiter, the seat of an illegal play), -1 for none; ``winners``: the seats
+    that won (empty for a draw or a stopped match); ``ply``: the ply it ended at; ``detail``:
+    English, for logs and records only."""
+
+    kind: str
+    seat: int = -1
+    winners: tuple[int, ...] = ()
+    ply: int = 0
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Over:
+    """The match is over for every seat with this :class:`Verdict` (the session tells every
+    peer it can still reach with ``error{kind}`` unless the machine already sent it)."""
+
+    verdict: Verdict
+
+
+Output = Send | Save | Notice | Over
+
+
+# --------------------------------------------------------------------------- owed steps
+@dataclass(frozen=True)
+class Owed:
+    """A step seat ``seat`` owes seat ``to`` (:data:`ALL`: every seat) since ``since`` (s).
+
+    ``step``: ``"commit"``, ``"reveal"``, ``"key"``, ``"ack"``, ``"act"`` (a game may add its
+    own); ``ref``: the coin or ply it is about. ``connected``/``total``: seconds after ``since``
+    by which it must come while the owing seat is connected / in all (a drop does not stop the
+    clock). ``forfeits``: missing it (or stopping while it is owed) forfeits the match -- True
+    only once the owing seat has seen what could make it want to back out (the others'
+    commitments, its card); else the seat is only cut off (``withheld``) and may come back.
+    """
+
+    seat: int
+    step: str
+    ref: int
+    to: int
+    since: float
+    connected: float
+    total: float
+    forfeits: bool
+
+    def deadline(self, is_connected: bool) -> float:
+        """The time (s, the machine's clock) the step is overdue at."""
+        return self.since + (self.connected if is_connected else self.total)
+
+
+def overdue(owed: Iterable[Owed], now: float, is_connected: Callable[[int], bool] = lambda s: True) -> Owed | None:
+    """Rule 1: the owed step whose deadline passed first, or None if none has passed.
+
+    ``is_connected(seat)`` says whether the owing seat is connected now (its connected
+    deadline applies, else its total one). Ties go to the lower seat, then the step's order
+    in ``owed``; the seat named is always the one that owes the step."""
+    late = [(o.deadline(is_connected(o.seat)), o.seat, i, o) for i, o in enumerate(owed)]
+    late = [x for x in late if x[0] <= now]
+    return min(late, key=lambda x: x[:3])[3] if late else None
+
+
+def stop_verdict(owed: Iterable[Owed], sender: int, code: str, ply: int) -> Verdict | None:
+    """Rule 2: the verdict when ``sender`` stops (``code``: its ``error`` code, ``"bye"``, or
+    ``"eof"`` once its grace is over) while it owes a forfeiting step, else None (the stop is
+    taken for what it says). ``ply``: the ply the match stands at."""
+    for o in owed:
+        if o.seat == sender and o.forfeits:
+            return Verdict("forfeit", sender, (), ply,
+                           f"seat {sender} stopped ({code}) while it owed its {o.step} for {o.ref}")
+    return None
+
+
+def forfeit_claim_ok(owed: Iterable[Owed], me: int, claimant: int) -> bool:
+    """Rule 3: whether a forfeit claim by ``claimant`` against seat ``me`` stands: ``me`` owes
+    ``claimant`` (or every seat) a forfeiting step now. Anything ``me`` acknowledged owes
+    nothing, so a claim about it is false."""
+    return any(o.seat == me and o.forfeits and o.to in (claimant, ALL) for o in owed)
+
+
+def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int, ply: int) -> Verdict | None:
+    """The verdict when seat ``sender`` stops the match with ``code`` (its ``over{kind, seat}``
+    naming seat ``named``, or an ``error{code}`` naming nobody: ``named`` -1), seen by seat
+    ``me`` whose machine lists ``owed``; None when the stop ends nothing (``bye``, ``eof``,
+    ``timeout``...: the seat is only away). In order:
+
+    1. the sender owes a forfeiting step: **its** forfeit, whatever it says (rule 2);
+    2. ``forfeit`` naming ``me``: it stands only if ``me`` owes the sender a forfeiting step
+       (rule 3), else the false claim stops the match with the sender at fault (``illegal``);
+    3. ``forfeit`` naming another seat: that seat's forfeit if it owes a forfeiting step as far
+       as ``me`` knows, else, as 2, the sender's false claim;
+    4. ``resigned``, ``left``: the sender resigns or leaves (naming another seat is false);
+    5. ``finished``: false — the machine of this seat would be over already (the last move
+       comes before the sender's verdict on the same stream), so a peer saying so mid-match is
+       the one at fault (``illegal``);
+    6. ``illegal``, ``coin``, ``desync``: the match ends as the sender says, naming the seat it
+       names (this seat cannot check another's view)."""
+    v = stop_verdict(owed, sender, code, ply)
+    if v is not None:
+        return v
+    if code == "forfeit":
+        accused = me if named < 0 else named
+        if accused == me and forfeit_claim_ok(owed, me, sender) or accused != me and any(
+                o.seat == accused and o.forfeits for o in owed):
+            return Verdict("forfeit", accused, (), ply, f"seat {accused} forfeits (claimed by seat {sender})")
+        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed a forfeit of seat {accused}, "
+                                                    "who owed it nothing")
+    if code in ("resigned", "left") and named in (-1, sender):
+        return Verdict(code, sender, (), ply, f"seat {sender} {code}")
+    if code in ("resigned", "left", "finished"):
+        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed the match {code} (seat {named}); "
+                                                    "it was not")
+    if code in END_KINDS:
+        return Verdict(code, named, (), ply, f"seat {sender} ended the match: {code}")
+    return None
+
+
+# --------------------------------------------------------------------------- a match
+@dataclass(frozen=True)
+class Table:
+    """What every seat of a match agrees on before its first message (sent in ``start``):
+    ``game_id`` (16 bytes, from the hellos' nonces, :func:`net.coin.game_id_from`), ``names``
+    (one per seat, seat 0 first), ``date`` (the host's ISO date, the record's), ``options``
+    (the game's lobby choices: plain data, e.g. Rose King's host colour, Royals' teams),
+    ``computers`` (the seats the host's program plays)."""
+
+    game_id: bytes
+    names: tuple[str, ...]
+    date: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    #: the seats the host's program plays (their coin parts and decisions are the host's)
+    computers: tuple[int, ...] = ()
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+
+class MatchMachine(Protocol):
+    """One seat's side of one match of a game (pure; no sockets, threads or clock).
+
+    ``seat``: this machine's seat (0 = host); ``table``: the :class:`Table`. On the host,
+    ``receive`` gets every joiner's messages and sends relays as :class:`Send` to each seat;
+    on a joiner, it gets the host's messages (``sender`` is 0) and sends only to seat 0.
+    """
+
+    seat: int
+    table: Table
+
+    def start(self, now: float) -> list[Output]:
+        """The match begins (all seats confirmed): the first coin's commitment, and so on."""
+        ...
+
+    def receive(self, sender: int, msg: dict, now: float) -> list[Output]:
+        """A message of the game's schemas from seat ``sender``, already checked by its frame
+        and schema. A message that breaks the game's rules returns :class:`Over` (illegal,
+        coin, desync: the match ends) or raises :class:`Refusal` (only that connection is
+        closed with its code; the match goes on and the seat may resume)."""
+        ...
+
+    def act(self, action: Any, now: float, seat: int | None = None) -> list[Output]:
+        """This seat's own decision (the game's action type), or, on the host, the decision of
+        ``seat``, a computer seat the host's program plays (``kinds`` ``"computer"``; its coin
+        parts are the host machine's too). Raises ValueError (the game's IllegalMoveError is
+        one) with the reason, changing nothing, when it is not legal now."""
+        ...
+
+    def tick(self, now: float) -> list[Output]:
+        """Time passes: the game's deadlines (normally ``overdue(self.owed(), now, ...)``)."""
+        ...
+
+    def owed(self) -> list[Owed]:
+        """Every step some seat owes now, as far as this seat can tell (the forfeit rules above
+        read it): its own and the others', including steps owed to the host by third seats (a
+        joiner lists every seat's reveal of a coin whose commitments it saw until the coin's
+        outcome comes), so that a verdict the host relays about a third seat can be judged."""
+        ...
+
+    def connected(self, seat: int, now: float) -> list[Output]:
+        """Seat ``seat``'s connection is up (host side) or the host is (joiner side)."""
+        ...
+
+    def disconnected(self, seat: int, now: float) -> list[Output]:
+        """Seat ``seat``'s connection dropped; its deadlines run on (:attr:`Owed.total`)."""
+        ...
+
+    def end(self, verdict: Verdict, now: float) -> list[Output]:
+        """The match ends with ``verdict``, judged by the session (:func:`judge_stop`,
+        :func:`overdue`) or received from a peer and checked there; the machine records it
+        (its record's termination) and changes nothing else. Anything acknowledged stays."""
+        ...
+
+    def set_computer(self, seat: int, on: bool, now: float) -> list[Output]:
+        """Host: hand joiner ``seat`` (away) to the host's computer (``on``), or give it back to
+        its person, who proved the seat again; the game tells the others (its own message) and
+        accepts the host's decisions for that seat meanwhile. Raises ValueError when the seat
+        cannot be handed over now (it owes a forfeiting step: the forfeit rules decide)."""
+        ...
+
+    def abortable(self) -> bool:
+        """Host: nothing of the match is bound yet (no seat saw another's secret or a chance
+        outcome, no decision was made), so a seat that drops now may be given to someone else:
+        the match is called off and the lobby reopens (issue 33, attack 3: a hello, even a
+        confirmed one, holds no seat while nothing is at stake)."""
+        ...
+
+    def catch_up(self, seat: int, have: int, now: float) -> list[Output]:
+        """Host: seat ``seat`` resumed holding ``have`` of the match messages sent to it; send it
+        the rest (its own view only). Raises :class:`Refusal` ("order") for a ``have`` beyond
+        them. Joiner (``seat`` 0): the host took us back; re-send what may have been lost."""
+        ...
+
+    def received(self) -> int:
+        """Joiner: how many of the host's match messages it has handled (its resume hello's
+        ``have``); host: its ply."""
+        ...
+
+    def payload(self) -> dict:
+        """This seat's journal payload (JSON data: its secrets, commitments and own decisions),
+        written before each promise leaves (:class:`Save`)."""
+        ...
+
+    def record(self) -> dict:
+        """The match's record so far, the game's own format (identical on every peer)."""
+        ...
+
+    @property
+    def over(self) -> Verdict | None:
+        """The verdict once the match is over, else None."""
+        ...
+
+
+class Refusal(Exception):
+    """A message refused with closing ``code`` (``order``, ``schema``, ``flood``,
+    ``withheld``): that connection is closed, the match goes on."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+# --------------------------------------------------------------------------- the registry entry
+@dataclass(frozen=True)
+class LanPart:
+    """A game's LAN part, registered on its plugin as ``GAME.lan`` (docs/architecture.md).
+
+    - ``key``: the game's key, sent in every hello (``g``); a hello for another key is
+      refused with code ``game`` ("this table plays another game").
+    - ``version``: the game's own protocol version (the hello's ``gv``); another is ``version``.
+    - ``seats``: the allowed numbers of seats; ``auto_start``: the host starts the match as
+      soon as every seat is taken (Rose King), else its player starts it (Royals & Riots).
+    - ``schemas``: the game's match messages (type -> key checks, :mod:`net.framing`), added to
+      the lobby's; ``rates``: their token buckets (burst, refill per second); ``max_bin``: the
+      longest binary its frames may hold (64 bytes by default; more for, say, a signed envelope
+      of a shuffled deck, up to the 64 KiB frame; ``net.framing._blob`` checks such a key).
+    - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
+      ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
+      (raises ValueError for a payload that does not check).
+    - ``turn(machine, seat)``: what ``seat``'s player sees when it must decide now (an
+      observation the game's players take; cheap: it runs under the session's lock), else
+      None — also None while anything owed to that seat has not been applied yet (a card it
+      drew, a relayed play): a decision is taken only on a view that has everything owed to it; ``seat`` is the machine's own seat or, on the host, a computer seat it plays;
+      ``player(level, seed)``: a computer player, ``observation -> action`` (it may think for
+      a while: it runs outside the lock, in a worker thread for the host's computer seats).
+      Both None for a game without computer players.
+    """
+
+    key: str
+    version: int
+    seats: Sequence[int]
+    schemas: Mapping[str, Mapping[str, Callable[[Any], str | None]]]
+    rates: Mapping[str, tuple[float, float]]
+    new_match: Callable[[int, Table, Callable[[int], bytes]], MatchMachine]
+    from_payload: Callable[[int, Table, dict, Callable[[int], bytes]], MatchMachine]
+    auto_start: bool = True
+    turn: Callable[[MatchMachine, int], Any] | None = None
+    player: Callable[[str, int], Callable[[Any], Any]] | None = None
+    max_bin: int = 64
