@@ -396,10 +396,17 @@ def test_a_person_in_the_starting_team_picks_who_leads(instant):
     raise AssertionError("the person's team never started a round in 12 matches")
 
 
-def test_a_refused_card_is_explained_in_the_players_language(instant):
+def test_a_refused_card_is_explained_in_the_players_language(instant, monkeypatch):
     """In German the dimmed card says why in German, on the click and under the mouse (never the
-    engine's English reason), and a decision out of turn names the seat whose turn it is."""
+    engine's English reason), and a decision out of turn names the seat whose turn it is. The
+    sentence comes from the refusal's reason code: the bridge that reads English texts is never
+    asked (issue 36)."""
     from game import i18n
+    from game.royals import phrases
+
+    def no_english_parsing(*args, **kwargs):
+        raise AssertionError("a local refusal was worded by parsing its English text")
+    monkeypatch.setattr(phrases, "_session_sentence", no_english_parsing)
     from game.royals.engine import Action, Rank
     cfg = TableConfig([Seat("Ann"), Seat("Ada", "random")], seed=7)
     scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)

@@ -321,7 +321,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         try:
             beats = self.match.apply(action)
         except IllegalMoveError as e:
-            self.say(partial(self.explain, str(e)))
+            self.say(partial(self.explain, e.reason))
             return False
         self.selected.clear()
         self.hint_cards.clear()
@@ -531,7 +531,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         try:
             beats = self.match.apply(action)
         except IllegalMoveError as e:  # a computer must never break a rule; show it, ask again
-            self.say(partial(self.explain, str(e)))
+            self.say(partial(self.explain, e.reason))
             return
         self._queue_beats(beats)
         self._after_action()
