@@ -35,13 +35,13 @@ from game.roseking.engine import (DRAW, Color, IllegalMoveError, InvalidMoveErro
                                   random_deal)
 from game.roseking.engine.record import VERSION as RECORD_VERSION
 
-from . import PROTOCOL_NAME, PROTOCOL_VERSION
-from .coin import (GAME_LABEL, CoinEntry, coin_digest, coin_rng, commitment, game_id_from, proof_ok,
+from .. import PROTOCOL_NAME, PROTOCOL_VERSION
+from ..coin import (GAME_LABEL, CoinEntry, coin_digest, coin_rng, commitment, game_id_from, proof_ok,
                    seat_proof)
-from .framing import MAX_NAME, SCHEMAS, FrameDecoder, FrameError, encode_frame
-from .journal import Journal
-from .limits import HANDSHAKE_TIMEOUT, RATES, RateLimiter, name_problem
-from .match import Owed, forfeit_claim_ok, stop_verdict
+from ..framing import MAX_NAME, SCHEMAS, FrameDecoder, FrameError, encode_frame
+from ..journal import Journal
+from ..limits import HANDSHAKE_TIMEOUT, RATES, RateLimiter, name_problem
+from ..match import Owed, forfeit_claim_ok, stop_verdict
 
 __all__ = ["HEARTBEAT", "TIMEOUT", "REVEAL_TIMEOUT", "COMMIT_TIMEOUT", "FORFEIT_TIMEOUT", "HANDSHAKE_TIMEOUT",
            "PING_FLOOD", "FATAL_CODES", "Role", "Phase", "LanGame", "Handshake", "Seated", "GameStarted",
