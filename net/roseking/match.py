@@ -353,8 +353,11 @@ class RoseKingMatch:
             return [Over(Verdict("desync", -1, (), ply, f"seat {self.peer}'s position after ply {ply} differs"))]
         if ply <= self.acked:
             return []
+        draw = self._my_unacked_draw() is not None and ply == self.state.ply
         self.acked = ply
-        return [Save()]  # an acknowledged draw is never taken back, even after a restart
+        # an acknowledged draw of ours is never taken back, even after a restart: journaled (other
+        # acks come again with the catch-up of a resume)
+        return ([Save()] if draw else []) + [Notice("acked", {"ply": ply})]
 
     def act(self, action: Any, now: float, seat: int | None = None) -> list:
         """Play ``action`` for ``seat`` (ours; on the host also a computer seat): a
