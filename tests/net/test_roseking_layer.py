@@ -405,3 +405,61 @@ def test_4_a_stopped_match_stays_stopped_after_a_restart(sessions, tmp_path):
     assert again.verdict == Verdict(v.kind, v.seat, v.winners, v.ply, v.detail)
     with pytest.raises(ValueError):
         again.act(RESIGN)
+
+
+# =========================================================================== the documented vectors
+def test_the_documented_rose_king_vectors_follow_from_the_documented_layouts():
+    """docs/protocol.md, "Rose King on the layer": recomputed with hashlib from the text's
+    layouts, then checked against the machine's own functions."""
+    import hashlib
+    import re
+    from pathlib import Path
+
+    from game.roseking.engine import CARDS, State
+    from net.coin import coin_digest, commitment
+    from net.roseking.match import draw_from_coin, setup_from_coin
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+
+    def vector(label: str) -> str:
+        m = re.search(rf"^rk3 {re.escape(label)}\s+(.+)$", doc, re.M)
+        assert m, label
+        return m.group(1).strip()
+    gid, hs, js = bytes(range(16)), b"\x01" * 32, b"\x02" * 32
+
+    def purpose(p: int) -> bytes:
+        return p.to_bytes(4, "big", signed=True)
+    hc = hashlib.sha256(b"rose-king-lan commit" + gid + purpose(-1) + b"\x00" + hs).hexdigest()
+    jc = hashlib.sha256(b"rose-king-lan commit" + gid + purpose(-1) + b"\x01" + js).hexdigest()
+    assert hc == vector("host commitment (-1)") == commitment(gid, -1, 0, hs).hex()
+    assert jc == vector("joiner commitment (-1)") == commitment(gid, -1, 1, js).hex()
+    d = hashlib.sha256(b"rose-king-lan coin" + gid + purpose(-1) + hs + js).digest()
+    assert d.hex() == vector("set-up digest") == coin_digest(gid, -1, [hs, js]).hex()
+    rng = Rng(int.from_bytes(d[:8], "big"))
+    colour = "red" if rng.randbelow(2) == 0 else "white"
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    assert colour == vector("host colour")
+    assert " ".join(c.name for c in deck[:5]) == vector("red's hand")
+    assert " ".join(c.name for c in deck[5:10]) == vector("white's hand")
+    assert setup_from_coin(d) == (setup_from_coin(d)[0], tuple(deck[:5]), tuple(deck[5:10]))
+    assert str(setup_from_coin(d)[0]) == colour and setup_from_coin(d, "red")[1:] == setup_from_coin(d)[1:]
+    state = State(deck[:5], deck[5:10])
+    assert hashlib.sha256(state.canonical_bytes()).hexdigest() == vector("state hash at ply 0") == state.state_hash()
+    state.push_checked(Move.from_str("red play N2"))
+    assert state.state_hash() == vector("hash after red play N2")
+    state.pop()
+    d0 = hashlib.sha256(b"rose-king-lan coin" + gid + purpose(0) + hs + js).digest()
+    assert d0.hex() == vector("coin digest for 0")
+    pile = state.chance_outcomes()
+    card = pile[Rng(int.from_bytes(d0[:8], "big")).randbelow(len(pile))]
+    assert vector("a draw at ply 0 brings") == f"{card.name} (of the {len(pile)} cards of the draw pile)"
+    assert card == draw_from_coin(d0, state)
+    # the machine tosses the same coin: a joiner at this table with these secrets is dealt this game
+    t = Table(gid, ("Ann", "Bob"), "")
+    m = [RoseKingMatch(s, t, lambda n, s=s: (hs, js)[s]) for s in (0, 1)]
+    p = Pair.__new__(Pair)
+    p.m, p.wire, p.verdicts, p.saves = m, [], {}, [0, 0]
+    for s in (0, 1):
+        p.out(s, m[s].start(0.0))
+    p.deliver()
+    assert str(m[1].host_color) == colour and m[1].state.state_hash() == vector("state hash at ply 0")
