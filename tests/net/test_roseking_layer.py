@@ -15,7 +15,8 @@ import pytest
 from game.registry import game_by_key
 from game.rng import Rng
 from game.roseking.engine import DRAW, Move
-from net.match import Owed, Send, Table, Verdict, judge_stop
+from net.coin import commitment
+from net.match import Send, Table, Verdict, judge_stop
 from net.roseking.match import LAN, RESIGN, SETUP, RoseKingMatch
 from net.session import Ended, Session, Started
 
@@ -199,17 +200,40 @@ def test_cheats_with_the_coin_and_moves_are_refused():
     p = Pair()
     p.deliver()
     m = p.m[0]
-    me = m.color_of(0)
-    wrong = next(mv for mv in m.state.legal_moves() if mv.kind is not DRAW) if m.state.turn == me else None
-    if wrong is not None:  # the joiner plays the host's colour
-        out = m.receive(1, {"t": "move", "ply": 1, "m": str(wrong), "hash": b"h" * 32}, 0.0)
-        assert (out[-1].verdict.kind, out[-1].verdict.seat) == ("illegal", 1)
+    out = m.receive(1, {"t": "move", "ply": 1, "m": f"{m.color_of(0)} play N1", "hash": b"h" * 32}, 0.0)
+    assert (out[-1].verdict.kind, out[-1].verdict.seat) == ("illegal", 1)  # the joiner plays the host's colour
+    assert m.ply == 0 and m.payload()["moves"] == []  # nothing of it was kept
+    m = p.m[1]  # the host opens a draw at the deal: out of turn or with a full hand, never legal
+    out = m.receive(0, {"t": "commit", "for": 0, "c": b"c" * 32}, 0.0)
+    assert (out[-1].verdict.kind, out[-1].verdict.seat) == ("illegal", 0) and 0 not in m.coins
     with pytest.raises(Exception) as e:
         m.receive(1, {"t": "move", "ply": 5, "m": "red play NE1", "hash": b"h" * 32}, 0.0)
     assert getattr(e.value, "code", "") == "order"
     with pytest.raises(ValueError):
         RoseKingMatch(0, table(), os.urandom, {"coins": [[-1, "zz", None, None, False]], "moves": [],
                                                "acked": 0, "handled": 0, "outbox": [], "over": None})
+
+
+def test_4_a_joiner_that_saw_the_set_up_outcome_and_stays_away_forfeits_at_the_deadline():
+    """Issue 33, attack 4: the host revealed its set-up secret; the joiner, holding both, never
+    reveals. Its reveal is a forfeiting step: overdue after 10 s connected or 60 s away."""
+    from net.match import overdue
+    host = RoseKingMatch(0, table(), os.urandom)
+    join = RoseKingMatch(1, table(), os.urandom)
+    commit = host.start(3.0)[-1].msg
+    join.start(3.0)
+    join_commit = {"t": "commit", "for": SETUP, "c": commitment(GID, SETUP, 1, join.coins[SETUP].secret)}
+    out = host.receive(1, join_commit, 4.0)
+    assert [o.msg["t"] for o in out if isinstance(o, Send)] == ["reveal"]
+    join.receive(0, commit, 4.0)  # the joiner could now learn the colours and the deal
+    assert overdue(host.owed(), 13.9) is None
+    late = overdue(host.owed(), 14.0)
+    assert (late.seat, late.step, late.forfeits) == (1, "reveal", True)
+    assert overdue(host.owed(), 20.0, lambda seat: False) is None and overdue(host.owed(), 64.0, lambda s: False)
+    assert not host.abortable()  # something is bound: the seat is not freed for someone else
+    host.end(Verdict("forfeit", 1, (0,), 0, "withheld"), 64.0)
+    rec = host.record()
+    assert rec["format"] == "rose-king-lan-undealt" and rec["lan"]["forfeit"] == "" and rec["result"]["seat"] == 1
 
 
 def test_owed_names_the_seat_that_owes_a_reveal_and_never_sets_a_deadline_on_an_unacked_draw():
