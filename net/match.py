@@ -307,6 +307,18 @@ class MatchMachine(Protocol):
         ...
 
 
+def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict], have: int) -> list[Send]:
+    """:meth:`MatchMachine.catch_up` for a machine that keeps every message it sent in
+    ``outbox`` (in order) and ignores repeats: the host (``me`` 0) sends seat ``seat`` the
+    messages from ``have`` on; a joiner re-sends the host its whole outbox. Raises
+    :class:`Refusal` (``order``) for a ``have`` beyond what was sent."""
+    if me != 0:
+        return [Send(0, m) for m in outbox]
+    if have > len(outbox):
+        raise Refusal("order", f"holds {have} messages, only {len(outbox)} were sent")
+    return [Send(seat, m) for m in outbox[have:]]
+
+
 class Refusal(Exception):
     """A message refused with closing ``code`` (``order``, ``schema``, ``flood``,
     ``withheld``): that connection is closed, the match goes on."""

@@ -37,8 +37,8 @@ from game.roseking.engine import DRAW, Color, IllegalMoveError, InvalidMoveError
 from game.roseking.engine.state import random_deal
 
 from ..coin import coin_digest, coin_rng, commitment
-from ..match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
-from . import messages
+from ..match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict, outbox_catch_up
+from .messages import RATES, SCHEMAS
 
 COMMIT_S = 6.0  #: seconds, connected, a coin waits for the other seat's commitment (then: cut off)
 REVEAL_S = 10.0  #: seconds, connected, from our reveal to the other's (then: its forfeit)
@@ -463,11 +463,7 @@ class RoseKingMatch:
         return self.state is None and (c is None or (c.their_commit is None and not c.revealed))
 
     def catch_up(self, seat: int, have: int, now: float) -> list:
-        if self.seat == 0:
-            if have > len(self.outbox):
-                raise Refusal("order", f"holds {have} messages, only {len(self.outbox)} were sent")
-            return [Send(seat, m) for m in self.outbox[have:]]
-        return [Send(0, m) for m in self.outbox]
+        return outbox_catch_up(self.seat, seat, self.outbox, have)
 
     def received(self) -> int:
         return self.handled if self.seat else self.ply
@@ -546,7 +542,7 @@ def _player(level: str, seed: int) -> Callable[[State], Move]:
 
 
 #: Rose King's LAN part (``GAME.lan``; docs/protocol.md, "Rose King").
-LAN = LanPart(key=KEY, version=VERSION, seats=(2,), schemas=messages.SCHEMAS, rates=messages.RATES,
+LAN = LanPart(key=KEY, version=VERSION, seats=(2,), schemas=SCHEMAS, rates=RATES,
               new_match=lambda seat, table, tb: RoseKingMatch(seat, table, tb),
               from_payload=lambda seat, table, payload, tb: RoseKingMatch(seat, table, tb, payload),
               turn=_turn, player=_player)
