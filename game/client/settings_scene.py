@@ -34,6 +34,8 @@ LABEL_X, CONTROL_X, CONTROL_W = PANEL.x + 40, PANEL.x + 440, PANEL.right - 40 - 
 ROW_Y0, ROW_H = PANEL.y + 92, 58
 #: The height of the game's heading between the app-wide rows and the game's.
 HEADING_H = 40
+#: The text size of a row of radio buttons, and the smallest a crowded row's text may take.
+ROW_TEXT, MIN_ROW_TEXT = 28, 20
 
 
 class SettingsScene(ButtonScene):
@@ -56,6 +58,8 @@ class SettingsScene(ButtonScene):
         #: The fields of the game's section shown as rows, in the schema's order.
         self.game_rows = [name for name, f in self.schema.items() if f.control in ("text", "choice", "switch")]
         self.names: dict[str, TextInput] = {}
+        self.rows: list[list[Button]] = []  # the rows of radio buttons (laid out again on a language change)
+        self._language = i18n.language()
         self._row("language", [(lambda code=code: i18n.LANGUAGE_NAMES[code], code) for code in i18n.LANGUAGES])
         self._row("animation_speed", [(lambda s=s: phrases.speed_text(s), s) for s in ANIMATION_SPEEDS])
         self._switch("sound")
@@ -93,14 +97,39 @@ class SettingsScene(ButtonScene):
             self.prefs.update_game(self.game, **{field: value})
 
     def _row(self, field: str, options: list[tuple[Callable[[], str], Any]]) -> None:
-        """Radio buttons setting ``field`` to one of ``options`` (label callable, value)."""
-        n, gap = len(options), 10
-        w = (CONTROL_W - (n - 1) * gap) // n
-        for i, (label, value) in enumerate(options):
-            self.buttons.append(Button(
-                (CONTROL_X + i * (w + gap), self._y(field), w, 48), label,
-                lambda value=value: self._set(field, value), size=28,
-                selected=lambda value=value: self._get(field) == value))
+        """Radio buttons setting ``field`` to one of ``options`` (label callable, value), laid out
+        by :meth:`fit_row` for the current language."""
+        row = [Button((CONTROL_X, self._y(field), 10, 48), label, lambda value=value: self._set(field, value),
+                      size=ROW_TEXT, selected=lambda value=value: self._get(field) == value)
+               for label, value in options]
+        self.buttons += row
+        self.rows.append(row)
+        self.fit_row(row)
+
+    def fit_row(self, row: list[Button]) -> None:
+        """Place a row of radio buttons across the control column: equal widths when every label
+        fits its button at :data:`ROW_TEXT` px; else (issue 35: "Einsteiger", "Gemiddeld" in six
+        level buttons shrank and wrapped while their neighbours did not) one text size for the whole
+        row, the largest at which every label fits on one line, each button as wide as its label
+        needs plus an equal share of the room left. Run again when the language changes."""
+        art = self.app.art
+        gap, pad = 10, 24
+        room = CONTROL_W - (len(row) - 1) * gap
+        texts = [b.text() for b in row]
+        equal = room // len(row)
+        size = ROW_TEXT
+        if any(art.font(ROW_TEXT).size(t)[0] > equal - 20 for t in texts):
+            size = next((px for px in range(ROW_TEXT, MIN_ROW_TEXT - 1, -1)
+                         if sum(art.font(px).size(t)[0] + pad for t in texts) <= room), MIN_ROW_TEXT)
+            needs = [art.font(size).size(t)[0] + pad for t in texts]
+            share = max(0, room - sum(needs)) // len(row)
+            widths = [n + share for n in needs]
+        else:
+            widths = [equal] * len(row)
+        x = CONTROL_X
+        for b, w in zip(row, widths):
+            b.rect.x, b.rect.w, b.size = x, w, size
+            x += w + gap
 
     def _switch(self, field: str) -> None:
         """An on/off button for a boolean ``field``."""
@@ -173,6 +202,10 @@ class SettingsScene(ButtonScene):
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
+        if self._language != i18n.language():  # the labels changed: place the rows anew
+            self._language = i18n.language()
+            for row in self.rows:
+                self.fit_row(row)
         surface.blit(art.table, (0, 0))
         surface.blit(panel(PANEL.size, 235), PANEL)
         title = art.text(_("Settings"), 56, GOLD, shadow=True)
