@@ -487,3 +487,45 @@ def test_the_documented_rose_king_vectors_follow_from_the_documented_layouts():
         p.out(s, m[s].start(0.0))
     p.deliver()
     assert str(m[1].host_color) == colour and m[1].state.state_hash() == vector("state hash at ply 0")
+
+
+# =========================================================================== the unchanged commands
+def test_headless_rose_king_peers_on_the_layer_play_with_the_unchanged_commands(monkeypatch, tmp_path, capsys):
+    """Rose King's part under the registry entry of a test-only key (the real entry still runs the
+    version-2 stack for the window): ``rose-king host/join --headless --ai LEVEL`` play a whole
+    game with Rose King's computer players, both records equal and valid, exit status 0."""
+    import json
+    import socket
+
+    import game.registry
+    from game.cli import main
+    rk = game_by_key("rose-king")
+
+    class Layered:
+        key, title, lan = "rose-king-layer", "Rose King (layer)", LAN
+        levels, seats = rk.levels, rk.seats
+    monkeypatch.setattr(game.registry, "GAMES", game.registry.GAMES + (Layered(),))
+    monkeypatch.setenv("ROSE_KING_LAN_LOOPBACK", "1")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    results: dict = {}
+
+    def run(key, argv):
+        results[key] = main(argv)
+    common = ["--headless", "--ai", "random", "--timeout", str(LIMIT)]
+    threads = [threading.Thread(target=run, args=("host", ["host", "--game", "rose-king-layer", "--port", str(port),
+                                                           "--loopback", "--name", "Ann",
+                                                           "--record", str(tmp_path / "h.json"), *common])),
+               threading.Thread(target=run, args=("join", ["join", f"127.0.0.1:{port}", "--game", "rose-king-layer",
+                                                           "--name", "Bob", "--record", str(tmp_path / "j.json"),
+                                                           *common]))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(LIMIT + 5)
+    out = capsys.readouterr()
+    assert results == {"host": 0, "join": 0}, out.out + out.err
+    h, j = (json.loads((tmp_path / f).read_text()) for f in ("h.json", "j.json"))
+    assert h == j and check(h).startswith("ok finished") and {h["red"], h["white"]} == {"Ann", "Bob"}
+    assert "match over: finished" in out.out
