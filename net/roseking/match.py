@@ -362,14 +362,20 @@ class RoseKingMatch:
     def act(self, action: Any, now: float, seat: int | None = None) -> list:
         """Play ``action`` for ``seat`` (ours; on the host also a computer seat): a
         :class:`~game.roseking.engine.Move` (a draw as ``Move(colour, DRAW, None)``: its coin
-        opens, the card comes with the other seat's reveal) or :data:`RESIGN`. Raises ValueError
-        (IllegalMoveError, the engine's reason) when it is not legal now; nothing changes then."""
+        opens, the card comes with the other seat's reveal) or :data:`RESIGN` (not while our own
+        draw is being decided). Raises ValueError (IllegalMoveError, the engine's reason) when it
+        is not legal now; nothing changes then."""
         seat = self.seat if seat is None else seat
         if seat != self.seat and not (self.solo and seat == self.peer):
             raise ValueError(f"seat {seat} is not played here")
         if self._over is not None or self.state is None:
             raise ValueError("no game is being played")
         if action == RESIGN:
+            c = self.open_coin()
+            if c is not None and c.purpose != SETUP and self.state.turn == self.color_of(seat):
+                # the other seat may have revealed already: its verdict would be our forfeit, ours a
+                # resignation; the card comes first (the records of both seats stay equal)
+                raise ValueError("a draw is being decided: resign once its card is known")
             self._over = Verdict("resigned", seat, (1 - seat,), self.state.ply, f"seat {seat} resigned")
             return [Save(), Notice("record"), Over(self._over)]
         if not isinstance(action, Move):

@@ -175,6 +175,19 @@ def test_a_true_claim_against_an_unacknowledged_draw_voids_it_on_both_seats():
     assert p.m[0].record() == p.m[1].record()
 
 
+def test_no_resignation_while_our_own_draw_is_decided():
+    """Else the other seat, having revealed, would judge it our forfeit (we owe the reveal) while
+    we recorded a resignation: the card comes first, then the resignation is a resignation."""
+    p = Pair()
+    drawn_by(p, 1)
+    with pytest.raises(ValueError, match="draw is being decided"):
+        p.m[1].act(RESIGN, 0.0)
+    p.deliver()  # the card is known on both seats
+    p.out(1, p.m[1].act(RESIGN, 0.0))
+    p.end(0, judge_stop(p.m[0].owed(), 0, 1, "resigned", 1, p.verdicts[1].ply))
+    assert p.verdicts[0].kind == "resigned" and p.m[0].record() == p.m[1].record()
+
+
 def test_a_resignation_crossing_a_move_ends_where_both_hold_the_game():
     p = Pair()
     players = [chooser(5), chooser(6)]
