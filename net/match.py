@@ -352,6 +352,8 @@ class LanPart:
       ``player(level, seed)``: a computer player, ``observation -> action`` (it may think for
       a while: it runs outside the lock, in a worker thread for the host's computer seats).
       Both None for a game without computer players.
+    - ``host_options(args)``: the lobby options (:attr:`Table.options`) a host's command line
+      gives (``args``: its parsed options, e.g. Rose King's ``--colour``); None: no options.
     """
 
     key: str
@@ -365,3 +367,4 @@ class LanPart:
     turn: Callable[[MatchMachine, int], Any] | None = None
     player: Callable[[str, int], Callable[[Any], Any]] | None = None
     max_bin: int = 64
+    host_options: Callable[[Any], dict] | None = None

@@ -542,6 +542,12 @@ def _turn(m: RoseKingMatch, seat: int) -> State | None:
     return m.state.copy() if ours and m.to_move() == seat else None  # type: ignore[union-attr]
 
 
+def _host_options(args: Any) -> dict:
+    """``--colour red|white`` of ``rose-king host`` as the table's option ``colour`` (random: none)."""
+    colour = getattr(args, "colour", "random") or "random"
+    return {"colour": colour} if colour in ("red", "white") else {}
+
+
 def _player(level: str, seed: int) -> Callable[[State], Move]:
     from game.roseking.ai import make_player
     return make_player(level, seed).choose
@@ -551,4 +557,4 @@ def _player(level: str, seed: int) -> Callable[[State], Move]:
 LAN = LanPart(key=KEY, version=VERSION, seats=(2,), schemas=SCHEMAS, rates=RATES,
               new_match=lambda seat, table, tb: RoseKingMatch(seat, table, tb),
               from_payload=lambda seat, table, payload, tb: RoseKingMatch(seat, table, tb, payload),
-              turn=_turn, player=_player)
+              turn=_turn, player=_player, host_options=_host_options)

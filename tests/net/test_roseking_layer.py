@@ -528,7 +528,7 @@ def test_headless_rose_king_peers_on_the_layer_play_with_the_unchanged_commands(
         results[key] = main(argv)
     common = ["--headless", "--ai", "random", "--timeout", str(LIMIT)]
     threads = [threading.Thread(target=run, args=("host", ["host", "--game", "rose-king-layer", "--port", str(port),
-                                                           "--loopback", "--name", "Ann",
+                                                           "--loopback", "--name", "Ann", "--colour", "white",
                                                            "--record", str(tmp_path / "h.json"), *common])),
                threading.Thread(target=run, args=("join", ["join", f"127.0.0.1:{port}", "--game", "rose-king-layer",
                                                            "--name", "Bob", "--record", str(tmp_path / "j.json"),
@@ -540,5 +540,6 @@ def test_headless_rose_king_peers_on_the_layer_play_with_the_unchanged_commands(
     out = capsys.readouterr()
     assert results == {"host": 0, "join": 0}, out.out + out.err
     h, j = (json.loads((tmp_path / f).read_text()) for f in ("h.json", "j.json"))
-    assert h == j and check(h).startswith("ok finished") and {h["red"], h["white"]} == {"Ann", "Bob"}
+    assert h == j and check(h).startswith("ok finished") and (h["red"], h["white"]) == ("Bob", "Ann")
+    assert h["lan"]["host"] == "white"  # the host's --colour
     assert "match over: finished" in out.out
