@@ -365,6 +365,22 @@ def _events(s: Session, pred) -> list:
     raise AssertionError(f"not seen; saw {seen[-8:]}")
 
 
+def test_a_joiner_started_before_its_host_waits_for_it(sessions):
+    """Nobody listens yet: the joiner's session keeps trying (its lobby has no connection to
+    time out), and the game starts once the host is up."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    join = sessions("join", "Bob", port=port)
+    _events(join, lambda e: getattr(e, "code", "") == "connecting")
+    time.sleep(0.3)  # a few failed tries, each a tick of the session's thread
+    assert join._thread.is_alive()
+    host = sessions("host", "Ann", port=port)
+    for s in (host, join):
+        _events(s, lambda e: isinstance(e, Started))
+
+
 def test_a_host_plays_against_a_computer_seat_it_runs_itself(sessions):
     from net.headless import play_match
     host = sessions("host", "Ann", port=0, kinds=("host", "computer"), computers={1: "random"})
@@ -543,3 +559,65 @@ def test_headless_rose_king_peers_on_the_layer_play_with_the_unchanged_commands(
     assert h == j and check(h).startswith("ok finished") and (h["red"], h["white"]) == ("Bob", "Ann")
     assert h["lan"]["host"] == "white"  # the host's --colour
     assert "match over: finished" in out.out
+
+
+PEER = """
+import sys
+import game.registry
+from game.cli import main
+from game.registry import game_by_key
+from net.roseking.match import LAN
+rk = game_by_key("rose-king")
+class Layered:
+    key, title, lan, levels, seats = "rose-king-layer", "Rose King (layer)", LAN, rk.levels, rk.seats
+game.registry.GAMES = game.registry.GAMES + (Layered(),)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("victim", ["join", "host"])
+def test_kill_9_of_either_headless_peer_and_a_restart_with_its_record_resumes_the_game(tmp_path, victim):
+    """Real processes: one peer is killed with SIGKILL mid-game (no goodbye, files as they were)
+    and started again with the same ``--record``; the game ends on both, records equal."""
+    import json
+    import signal
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "ROSE_KING_LAN_LOOPBACK": "1"}
+    common = ["--headless", "--ai", "random", "--timeout", "40", "--move-delay", "0.02", "-v"]
+    argv = {"host": ["host", "--game", "rose-king-layer", "--port", str(port), "--loopback", "--name", "Ann",
+                     "--record", str(tmp_path / "h.json"), *common],
+            "join": ["join", f"127.0.0.1:{port}", "--game", "rose-king-layer", "--name", "Bob",
+                     "--record", str(tmp_path / "j.json"), *common]}
+
+    def start(role):
+        return subprocess.Popen([sys.executable, "-c", PEER, *argv[role]], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+    procs = {"host": start("host")}
+    procs["join"] = start("join")
+    try:
+        moves = 0
+        end = time.monotonic() + LIMIT
+        while moves < 8 and time.monotonic() < end:  # both print every move (-v)
+            line = procs[victim].stdout.readline()
+            moves += ": move {" in line
+        assert moves >= 8, f"the game did not get going: {procs[victim].poll()} {procs[victim].stdout.read()[-800:]}"
+        procs[victim].send_signal(signal.SIGKILL)
+        procs[victim].wait(LIMIT)
+        again = start(victim)
+        out = {victim: again.communicate(timeout=60)[0]}
+        other = "host" if victim == "join" else "join"
+        out[other] = procs[other].communicate(timeout=60)[0]
+        assert again.returncode == 0 and procs[other].returncode == 0, out
+        assert "resumed" in out[victim]
+    finally:
+        for p in list(procs.values()) + ([again] if "again" in locals() else []):
+            if p.poll() is None:
+                p.kill()
+                p.wait(5)
+    h, j = (json.loads((tmp_path / f).read_text()) for f in ("h.json", "j.json"))
+    assert h == j and check(h).startswith("ok finished")
