@@ -16,7 +16,7 @@ from game.client.royals.art import CARD_H, CARD_W, corner_letter, royals_art
 from game.client.royals.news import news_lines
 from game.client.royals.replay_view import RoyalsReplayScene
 from game.client.royals.scene import BEAT_SOUNDS, RoyalsTableScene, table_setting
-from game.client.royals.setup import RoyalsSetup, start_match
+from game.client.royals.setup import start_match
 from game.client.royals.table import Beat, Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.client.theme import CANVAS
 from game.royals.engine import Action, Card, Phase
@@ -207,8 +207,6 @@ def test_a_revolution_and_its_end_are_announced_with_their_sound(app, monkeypatc
     announced across the table (its headline and who played the card) with its sound, and the
     trick that a Prince's ending decided says so."""
     played: list[str] = []
-    monkeypatch.setattr(scene_module, "SOUND_NAMES", tuple(BEAT_SOUNDS.values()) + (
-        "royals_round_end", "royals_match_won", "royals_match_lost"))
     monkeypatch.setattr(app.prefs, "play", lambda name: played.append(name) or True)
     app.options.anim_speed = 4.0
     seen: dict[str, tuple] = {}
@@ -239,6 +237,23 @@ def test_a_revolution_and_its_end_are_announced_with_their_sound(app, monkeypatc
 
 
 # ---------------------------------------------------------------------------------------------- 4
+def test_every_sound_the_table_plays_is_made(instant):
+    from game.client.audio import SOUND_NAMES
+    table_sounds = set(BEAT_SOUNDS.values()) | {"royals_round_end", "royals_match_won", "royals_match_lost"}
+    assert table_sounds <= set(SOUND_NAMES)
+
+
+def test_the_table_reads_the_settings_of_its_game(instant):
+    store = instant.prefs.store
+    assert table_setting(instant, "computer_speed", "x") == "normal"
+    assert table_setting(instant, "hold_trick", None) is False
+    store.update_game("royals-riots", computer_speed="slow", hold_trick=True)
+    scene = RoyalsTableScene(instant, TableMatch(TableConfig([Seat("You"), Seat("Ada", "random")], seed=1)),
+                             lambda: None, lambda: None)
+    instant.options.anim_speed = 1.0
+    assert scene.pacing() == "slow" and scene.holds_trick()
+
+
 def test_table_setting_reads_the_games_section_then_a_field_then_the_default():
     class Obj:
         pass
@@ -550,26 +565,6 @@ def test_the_executioners_choice_previews_who_takes_the_trick(instant):
     p.click(scene._trick_rect(victim_seat).center)
     winner = scene.match.last_trick.winner
     assert text.endswith(f"trick to {scene.match.name(winner)}.") if winner else text.endswith("nobody takes the trick.")
-
-
-def test_a_finished_match_against_the_computers_is_counted_once_in_the_statistics(instant):
-    recorded = []
-
-    class Stats:
-        def record(self, game, level, won, score):
-            recorded.append((game, level, won, score))
-    instant.stats = Stats()
-    try:
-        cfg = TableConfig([Seat("You"), Seat("Ada", "random"), Seat("Bram", "greedy")], seed=7)
-        scene = start_match(instant, cfg, min_delay=0, use_process=False)
-        assert drive(instant, scene, lambda: scene.modal == "over")
-        for _i in range(5):
-            instant.step(STEP)
-        out = scene.state.outcome()
-        assert recorded == [("royals-riots", "greedy", 1 in out.winners, out.scores[0])]
-    finally:
-        del instant.stats
-        instant.reset(RoyalsSetup(instant))  # leaving flushes the autosave
 
 
 def test_no_card_names_float_over_the_hand_during_the_executioners_choice(instant):

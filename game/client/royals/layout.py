@@ -14,8 +14,9 @@ from typing import Callable
 
 import pygame
 
-from game.i18n import N_, _, ngettext
+from game.i18n import _, ngettext
 from game.royals.engine import Card, mask_of, points_of
+from game.royals.settings import LEVEL_WORDS as SETTINGS_LEVEL_WORDS
 
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, elide, fit_size
@@ -50,9 +51,9 @@ KEEP_ROW, KEEP_TOP, KEEP_GAP = 7, 262, 22
 LOOT_SCALE = 0.3
 #: The revolution's announcement and the "since your last turn" panel: their widths (px).
 ANNOUNCE_W, NEWS_W = 760, 700
-#: How a computer level is named (the same words as Rose King's levels).
-LEVEL_WORDS = {"random": N_("Beginner"), "greedy": N_("Casual"), "easy": N_("Easy"), "medium": N_("Medium"),
-               "hard": N_("Hard")}
+#: How a seat's level is named on its plate: the settings' words for the computer levels
+#: (:data:`game.royals.settings.LEVEL_WORDS`), a copy the network table adds its seat kinds to.
+LEVEL_WORDS: dict[str, str] = dict(SETTINGS_LEVEL_WORDS)
 
 
 class TableLayout:

@@ -38,7 +38,7 @@ from ..audio import SOUND_NAMES
 from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
 from .analysis_view import analysis_button  # post-match analysis (issue 35)
 from .art import card_name
-from .table import LEVELS, Beat, TableMatch
+from .table import Beat, TableMatch
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:
@@ -548,9 +548,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.round_shown = len(self.state.round_scores)
         self.view = View.of(self.state, self.view)
         self.holding = False
-        if kind == "over":
+        if kind == "over":  # (the statistics count the match in the autosave: .saving.autosaver)
             self.play_sound(self.over_sound())
-            self.record_result()
         else:
             self.play_sound("royals_round_end")
         if kind == "round":
@@ -582,20 +581,6 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             teams = {team_of(w) for w in out.winners}
             return {s for s in range(1, self.n + 1) if team_of(s) in teams}
         return set(out.winners)
-
-    def record_result(self) -> None:
-        """STATISTICS CALL SITE (issue 35): a finished local match of one person against the
-        computers is counted in the app's statistics per game and level, when the app keeps them
-        (``app.stats``)."""
-        stats = getattr(self.app, "stats", None)
-        if stats is None or self.saver is None or len(self.humans) != 1:
-            return
-        levels = [s.level for s in self.match.config.seats if s.level]
-        if not levels:
-            return
-        level = max(levels, key=lambda lv: LEVELS.index(lv) if lv in LEVELS else -1)
-        me = self.humans[0]
-        stats.record(GAME_KEY, level, me in self.winning_seats(), self.state.scores()[me - 1])
 
     def close(self) -> None:
         self.thinker.close()

@@ -191,7 +191,7 @@ class GuideOverlay(Scene):
         table = self.table
         state = table.match.state
         if anchor == "hand":
-            rects = table.hand_rects(len(state.hand(self.seat)) or len(state.observation(self.seat).dealt))
+            rects = table.keep_slots(len(state.hand(self.seat)) or len(state.observation(self.seat).dealt))
             return rects[0].unionall(rects[1:]).inflate(16, 16) if rects else None
         if anchor == "trick":
             points = [table.trick_pos(s) for s in range(1, table.n + 1)]
