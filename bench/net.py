@@ -13,6 +13,8 @@
 - the one LAN layer (issue 33: ``net.session`` + ``net.lobby`` + a match machine), with the game
   defined in the tests (``tests/net/nim_game.py``): ``Session.act(take)`` of one seat until the
   other seat's machine applied it (its ``Noticed("move")``), one way (``--layer-moves N``);
+- Rose King on the one LAN layer (``net.roseking.match``): ``Session.act(move)`` until the
+  mover's machine has the other seat's ``ack`` (play and draw, as above; ``--layer-moves N``);
 - Royals & Riots, 4 peers (issue 13): ``RoyalsSession.play(action)`` of one seat until every
   other peer of the star (host + 3 joiners, all people, each joiner in its own process) has
   applied it (its ``Acted`` event): a joiner's play goes to the host, is checked there and
@@ -269,6 +271,57 @@ def layer_one_way(n: int) -> list[float]:
     return out[:n]
 
 
+def layer_roseking_round_trips(n: int, journal_dir: str | None = None) -> tuple[list[float], list[float]]:
+    """Rose King on the one LAN layer (net.roseking.match): ``Session.act(move)`` until the
+    mover's machine hears the other seat's ``ack`` (its ``Noticed("acked")``): plays and draws
+    (the two-sided coin included), over as many games as needed."""
+    from game.rng import Rng
+    from net.roseking.match import LAN
+    from net.session import Ended, Noticed, Session, Started
+    plays: list[float] = []
+    draws: list[float] = []
+    seed = 0
+    while len(plays) < n:
+        seed += 1
+        rng = Rng(seed)
+        rec = [None, None] if not journal_dir else [os.path.join(journal_dir, f"lh{seed}.json"),
+                                                    os.path.join(journal_dir, f"lj{seed}.json")]
+        host = Session(LAN, "host", "Bench A", port=0, record=rec[0])
+        join = Session(LAN, "join", "Bench B", port=host.port, reconnect_delay=0.05, record=rec[1])
+        try:
+            for s in (host, join):
+                wait_event(s, lambda e: isinstance(e, Started))
+            while len(plays) < n:
+                turns = [(s, s.view(lambda m: LAN.turn(m, m.seat))) for s in (host, join)]
+                mover, state = next(((s, st) for s, st in turns if st is not None), (None, None))
+                if mover is None:
+                    if host.verdict is not None or join.verdict is not None:
+                        break
+                    time.sleep(0)
+                    continue
+                moves = state.legal_moves()
+                move = moves[rng.randbelow(len(moves))]
+                ply = state.ply + 1
+                if move.kind is not DRAW:
+                    state.push(move)
+                    if state.is_game_over():  # the last move: the match ends, nobody acknowledges it
+                        break
+                t0 = time.perf_counter()
+                mover.act(move)
+                e = wait_event(mover, lambda e: isinstance(e, Ended) or isinstance(e, Noticed) and e.code == "acked"
+                               and e.data["ply"] == ply)
+                if isinstance(e, Ended):  # a draw that ended the game: nobody acknowledges it
+                    break
+                (draws if move.kind is DRAW else plays).append(time.perf_counter() - t0)
+                other = join if mover is host else host
+                while other.view(lambda m: m.ply) < ply:  # its turn view follows
+                    time.sleep(0)
+        finally:
+            host.close(1.0)
+            join.close(1.0)
+    return plays, draws
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--moves", type=int, default=500, help="moves to time over sockets (default 500)")
@@ -288,6 +341,13 @@ def main() -> None:
     print(f"pure protocol, in memory           {figures(pure)}")
     if args.layer_moves:
         print(f"one LAN layer (test game), one way {figures(layer_one_way(args.layer_moves))}")
+        lplays, ldraws = layer_roseking_round_trips(args.layer_moves)
+        print(f"Rose King on the layer: move->ack   {figures(lplays)}")
+        print(f"Rose King on the layer: draw->ack   {figures(ldraws)}")
+        if args.journal:
+            lplays, ldraws = layer_roseking_round_trips(max(50, args.layer_moves // 5), args.journal)
+            print(f"the same, journals on disk: move    {figures(lplays)}")
+            print(f"the same, journals on disk: draw    {figures(ldraws)}")
     if args.royals_plays:
         print(f"Royals & Riots, 4 peers: play -> all 3 others applied {p95(royals_round_trips(args.royals_plays))}")
     if args.journal:

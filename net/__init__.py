@@ -8,7 +8,9 @@ Nothing here imports pygame. The layers, bottom up:
 - :mod:`net.coin`: commitments, coin digests and seat proofs (SHA-256 / HMAC over documented
   byte layouts), the chance outcome's generator; :mod:`net.journal`: a seat's promises,
   journaled before they are sent; :mod:`net.limits`: rate limits, deadlines, names.
-- :mod:`net.roseking` (alias :mod:`net.protocol`): Rose King's :class:`~net.roseking.Connection`,
+- :mod:`net.roseking`: Rose King's match machine on the one layer (``match.py``, ``messages.py``)
+  and, until the window is ported, the version-2 :mod:`net.roseking.v2` (alias :mod:`net.protocol`,
+  its names re-exported by :mod:`net.roseking`): :class:`~net.roseking.v2.Connection`,
   bytes in -> events, events -> bytes, ``tick(now)`` for time; no sockets, threads or clock
   reads (the way h11 is built). :mod:`net.royals`: Royals & Riots' match machines
   (``HostMatch``/``JoinerMatch``, 2-4 peers in a star) on the same parts.

@@ -3,8 +3,11 @@
 A beacon is one UDP datagram holding one msgpack map (no length header),
 decoded with the same limits and schema machinery as the TCP frames::
 
-    {"t": "beacon", "proto": "rose-king-lan", "pv": 2, "app": "0.1.0",
+    {"t": "beacon", "proto": "rose-king-lan", "pv": 2, "app": "0.1.0", "g": "rose-king",
      "name": "Alice", "addr": "192.0.2.7", "port": 47123, "peer": <16 bytes>}
+
+``g`` is the key of the game the table plays (the registry's, ``""`` when the sender does not
+say), so the one join screen shows each table's game.
 
 In the product a beacon goes to the LAN's broadcast addresses (:func:`broadcast_targets`:
 each IPv4 interface's broadcast address, and 255.255.255.255) and the listener listens on
@@ -113,14 +116,17 @@ def listen_address(loopback: bool | None = None) -> str:
     """Where the join screen listens: all interfaces (``""``), or 127.0.0.1 when loopback only."""
     return LOOPBACK_TARGET if (loopback_only() if loopback is None else loopback) else ""
 
-BEACON_SCHEMAS = {"beacon": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "name": _NAME,
-                             "addr": _str(0, 64), "port": _int(1, 65535), "peer": _bin(16)}}
+BEACON_SCHEMAS = {"beacon": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "g": _str(0, 32),
+                             "name": _NAME, "addr": _str(0, 64), "port": _int(1, 65535), "peer": _bin(16)}}
+#: An older program's beacon, without ``g`` (listed with its game unknown).
+OLD_BEACON_SCHEMAS = {"beacon": {k: v for k, v in BEACON_SCHEMAS["beacon"].items() if k != "g"}}
 
 
 @dataclass(frozen=True)
 class FoundGame:
     """A host heard on the LAN. ``address``: where the datagram came from; ``compatible``:
-    whether its protocol version is ours (the join screen may grey out the others)."""
+    whether its protocol version is ours (the join screen may grey out the others); ``game``:
+    the key of the game the table plays (``""``: not said)."""
 
     name: str
     address: str
@@ -129,11 +135,13 @@ class FoundGame:
     peer_id: bytes
     compatible: bool
     last_seen: float
+    game: str = ""
 
 
-def beacon_datagram(name: str, port: int, peer_id: bytes, addr: str = "") -> bytes:
-    """The beacon bytes for a host ``name`` listening on ``port``. Raises ValueError for a bad name."""
-    msg = {"t": "beacon", "proto": PROTOCOL_NAME, "pv": PROTOCOL_VERSION, "app": APP_VERSION,
+def beacon_datagram(name: str, port: int, peer_id: bytes, addr: str = "", game: str = "") -> bytes:
+    """The beacon bytes for a host ``name`` listening on ``port`` whose table plays ``game`` (a
+    registry key, ``""``: not said). Raises ValueError for a bad name or game key."""
+    msg = {"t": "beacon", "proto": PROTOCOL_NAME, "pv": PROTOCOL_VERSION, "app": APP_VERSION, "g": game,
            "name": name[:MAX_NAME], "addr": addr[:64], "port": port, "peer": peer_id}
     data = msgpack.packb(msg, use_bin_type=True)
     decode_payload(data, BEACON_SCHEMAS)  # our own beacon must pass our own checks
@@ -147,11 +155,14 @@ def parse_beacon(data: bytes, source: str, now: float) -> FoundGame | None:
     try:
         msg = decode_payload(data, BEACON_SCHEMAS)
     except FrameError:
-        return None
+        try:
+            msg = {**decode_payload(data, OLD_BEACON_SCHEMAS), "g": ""}
+        except FrameError:
+            return None
     if msg["proto"] != PROTOCOL_NAME:
         return None
     return FoundGame(msg["name"], source, msg["port"], msg["app"], msg["peer"],
-                     msg["pv"] == PROTOCOL_VERSION, now)
+                     msg["pv"] == PROTOCOL_VERSION, now, msg["g"])
 
 
 class Beacon:
@@ -160,14 +171,14 @@ class Beacon:
 
     ``address``: one destination; without it, :func:`broadcast_targets` (the LAN's
     broadcast addresses, or 127.0.0.1 when loopback only). ``dest_port``: the listeners'
-    port. ``sock``: the UDP socket to use (tests pass a fake one that records instead of
+    port. ``game``: the key of the game the table plays (the beacon's ``g``). ``sock``: the UDP socket to use (tests pass a fake one that records instead of
     sending). Raises ValueError for a destination off this machine while
     :func:`loopback_only`, OSError if the UDP socket cannot be made.
     """
 
     def __init__(self, name: str, port: int, *, address: str | None = None, dest_port: int = DISCOVERY_PORT,
                  peer_id: bytes | None = None, interval: float = INTERVAL, advertised: str = "",
-                 targets: list[str] | None = None, sock: socket.socket | None = None) -> None:
+                 targets: list[str] | None = None, sock: socket.socket | None = None, game: str = "") -> None:
         self.peer_id = peer_id or os.urandom(16)
         self.targets = [address] if address else list(targets) if targets else broadcast_targets()
         if loopback_only() and not all(_is_loopback(t) for t in self.targets):
@@ -176,7 +187,7 @@ class Beacon:
         self.dest_port = dest_port
         self.interval = interval
         self.sent = 0
-        self._data = beacon_datagram(name, port, self.peer_id, advertised)
+        self._data = beacon_datagram(name, port, self.peer_id, advertised, game)
         self._sock = sock if sock is not None else socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         self._stop = threading.Event()

@@ -494,6 +494,7 @@ class JoinLobby:
         self.seat = memo.seat if memo is not None else 0
         self.rows: list = []
         self.options: dict = {}
+        self.opened: float | None = None  #: when the current connection opened (None: none yet)
 
     def open(self, now: float, have: int = 0) -> list[LOutput]:
         """A new connection to the host: our hello (for a held seat: its match and ``have``)."""
@@ -504,7 +505,7 @@ class JoinLobby:
                                self.key, game, have if self.memo is not None else 0))]
 
     def tick(self, now: float) -> list[LOutput]:
-        if not self.seated and now - self.opened >= self.handshake:
+        if not self.seated and self.opened is not None and now - self.opened >= self.handshake:
             return [LDrop(0, "timeout", f"no handshake within {self.handshake:g} seconds")]
         return []
 

@@ -307,6 +307,18 @@ class MatchMachine(Protocol):
         ...
 
 
+def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict], have: int) -> list[Send]:
+    """:meth:`MatchMachine.catch_up` for a machine that keeps every message it sent in
+    ``outbox`` (in order) and ignores repeats: the host (``me`` 0) sends seat ``seat`` the
+    messages from ``have`` on; a joiner re-sends the host its whole outbox. Raises
+    :class:`Refusal` (``order``) for a ``have`` beyond what was sent."""
+    if me != 0:
+        return [Send(0, m) for m in outbox]
+    if have > len(outbox):
+        raise Refusal("order", f"holds {have} messages, only {len(outbox)} were sent")
+    return [Send(seat, m) for m in outbox[have:]]
+
+
 class Refusal(Exception):
     """A message refused with closing ``code`` (``order``, ``schema``, ``flood``,
     ``withheld``): that connection is closed, the match goes on."""
@@ -340,6 +352,8 @@ class LanPart:
       ``player(level, seed)``: a computer player, ``observation -> action`` (it may think for
       a while: it runs outside the lock, in a worker thread for the host's computer seats).
       Both None for a game without computer players.
+    - ``host_options(args)``: the lobby options (:attr:`Table.options`) a host's command line
+      gives (``args``: its parsed options, e.g. Rose King's ``--colour``); None: no options.
     """
 
     key: str
@@ -353,3 +367,4 @@ class LanPart:
     turn: Callable[[MatchMachine, int], Any] | None = None
     player: Callable[[str, int], Callable[[Any], Any]] | None = None
     max_bin: int = 64
+    host_options: Callable[[Any], dict] | None = None

@@ -79,16 +79,23 @@ def settings_name(app: "App", fallback: str) -> str:
     return (s.red_name or "").strip() or (s.white_name or "").strip() or fallback
 
 
-def start_beacon(name: str, port: int, address: str | None = None) -> Beacon | None:
-    """The discovery beacon of a hosted game (None if no UDP socket can be made: then
-    players type the address)."""
+def start_beacon(name: str, port: int, address: str | None = None, game: str = "") -> Beacon | None:
+    """The discovery beacon of a hosted table of ``game`` (its registry key; None if no UDP
+    socket can be made: then players type the address)."""
     try:
-        beacon = Beacon(name, port, address=address)
+        beacon = Beacon(name, port, address=address, game=game)
     except (OSError, ValueError):  # no UDP socket, or a destination off this machine while loopback only
         return None
     own_beacons.add(beacon.peer_id)
     return beacon
 
+
+
+def game_title(key: str) -> str:
+    """The translated title of the game whose registry key is ``key`` (a beacon's ``g``), or
+    ``""`` for an empty or unknown key (a table of a game this program does not hold)."""
+    from game.registry import GAMES
+    return next((_(g.title) for g in GAMES if g.key == key), "") if key else ""
 
 
 class LobbyExit:
@@ -158,6 +165,9 @@ class JoinScene(ButtonScene):
                 return ""
             g = self.found[i]
             text = _("{name} at {address}").format(name=g.name, address=f"{g.address}:{g.port}")
+            title = game_title(g.game)
+            if title:
+                text = _("{table} ({game})").format(table=text, game=title)
             return text if g.compatible else _("{game} (another version)").format(game=text)
         return label
 

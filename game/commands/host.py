@@ -89,7 +89,7 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
     if role == "host" and (args.beacon_address or args.beacon):
         from net.discovery import Beacon
         try:
-            beacon = Beacon(name, session.port, address=args.beacon_address)
+            beacon = Beacon(name, session.port, address=args.beacon_address, game="rose-king")
         except (OSError, ValueError) as e:
             print(f"{prog}: no discovery beacon: {e}", file=sys.stderr)
     try:

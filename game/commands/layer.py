@@ -45,8 +45,9 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
         return 2
     try:
         if role == "host":
+            options = part.host_options(args) if part.host_options is not None else None
             session = Session(part, "host", name, address=args.bind, port=args.port, record=args.record,
-                              date=now_iso(), kinds=("host",) + ("person",) * (seats - 1))
+                              date=now_iso(), kinds=("host",) + ("person",) * (seats - 1), options=options)
         else:
             session = Session(part, "join", name, address=args.address, port=args.port, record=args.record,
                               date=now_iso(), connected=getattr(args, "connected", None))

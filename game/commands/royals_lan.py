@@ -71,7 +71,7 @@ def run_royals_peer(args: argparse.Namespace, role: str) -> int:
         if args.beacon_address or args.beacon:
             from net.discovery import Beacon
             try:
-                beacon = Beacon(name, session.port, address=args.beacon_address)
+                beacon = Beacon(name, session.port, address=args.beacon_address, game="royals-riots")
             except (OSError, ValueError) as e:
                 print(f"{prog}: no discovery beacon: {e}", file=sys.stderr)
 

@@ -657,3 +657,24 @@ def test_a_record_the_disk_refuses_is_said_in_the_players_language(app, tmp_path
             app.pop()
         join.close()
         host.close()
+
+
+def test_the_join_list_shows_each_tables_game_in_the_players_language(app, tmp_path):
+    """One join screen lists every game's tables (issue 33): the beacon's game key becomes the
+    game's title, translated; an older beacon without it shows the table alone."""
+    from game import i18n
+    from net.discovery import FoundGame
+    scene = JoinScene(app, name="Dave", listen=False, store=SaveStore(tmp_path))
+    scene.found = [FoundGame("Ann", "127.0.0.1", 47123, "1", b"\x01" * 16, True, 0.0, "rose-king"),
+                   FoundGame("Bo", "127.0.0.2", 47123, "1", b"\x02" * 16, True, 0.0, "royals-riots"),
+                   FoundGame("Cy", "127.0.0.3", 47123, "1", b"\x03" * 16, True, 0.0, ""),
+                   FoundGame("Di", "127.0.0.4", 47123, "1", b"\x04" * 16, True, 0.0, "chess")]
+    labels = [b.text() for b in scene.rows]
+    assert labels == ["Ann at 127.0.0.1:47123 (Rose King)", "Bo at 127.0.0.2:47123 (Royals & Riots)",
+                      "Cy at 127.0.0.3:47123", "Di at 127.0.0.4:47123"]
+    i18n.set_language("de")
+    try:
+        assert scene.rows[0].text() == "Ann unter 127.0.0.1:47123 (%s)" % i18n._("Rose King")
+        assert scene.rows[1].text().startswith("Bo unter ")
+    finally:
+        i18n.set_language("en")

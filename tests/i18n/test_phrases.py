@@ -185,7 +185,7 @@ def test_settings_values():
 
 
 #: What LanSession.play and the connection's play/resign/offer_rematch raise (net/transport.py,
-#: net/roseking.py), as (action, reason); the last is an engine reason the click's check missed.
+#: net/roseking/v2.py), as (action, reason); the last is an engine reason the click's check missed.
 LAN_REFUSALS = (("play", "NE2: not connected to the other player"), ("play", "NE2: game already over"),
                 ("play", "NE2: you play red"), ("play", "NE2: the previous action (or a draw) is still being settled"),
                 ("play", "NE2: a draw is being decided"), ("play", "NE2: still receiving the peer's moves"),
@@ -197,7 +197,7 @@ LAN_REFUSALS = (("play", "NE2: not connected to the other player"), ("play", "NE
 def test_lan_refusals_and_stops_read_as_whole_sentences():
     from pathlib import Path
     source = "".join((Path(phrases.__file__).parents[2] / "net" / f).read_text(encoding="utf-8")
-                     for f in ("transport.py", "roseking.py"))
+                     for f in ("transport.py", "roseking/v2.py"))
     for _action, reason in LAN_REFUSALS[:-1]:  # still the sessions' words (else this list is stale)
         assert reason.split(": ", 1)[-1].removesuffix("red") in source, reason  # ("you play {colour}")
     i18n.set_language("de")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from net.coin import coin_digest, coin_rng, commitment
 from net.framing import SHARED_SCHEMAS, _bool, _int
-from net.match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
+from net.match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict, outbox_catch_up
 
 COMMIT_S, REVEAL_S, FORFEIT_S = 6.0, 10.0, 60.0
 
@@ -189,11 +189,7 @@ class NimMatch:
         return self.their_commit is None and not self.revealed and not self.takes
 
     def catch_up(self, seat: int, have: int, now: float) -> list:
-        if self.seat == 0:
-            if have > len(self.outbox):
-                raise Refusal("order", f"holds {have} messages, only {len(self.outbox)} were sent")
-            return [Send(seat, m) for m in self.outbox[have:]]
-        return [Send(0, m) for m in self.outbox]
+        return outbox_catch_up(self.seat, seat, self.outbox, have)
 
     def received(self) -> int:
         return self.handled

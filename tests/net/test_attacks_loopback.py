@@ -300,7 +300,7 @@ def test_5_loopback_strangers_are_refused_and_the_players_finish_undisturbed(tmp
 
 
 def test_5_loopback_a_silent_connection_is_dropped_at_the_handshake_deadline(host, monkeypatch):
-    monkeypatch.setattr(roseking, "HANDSHAKE_TIMEOUT", 0.3)
+    monkeypatch.setattr(roseking.v2, "HANDSHAKE_TIMEOUT", 0.3)
     with socket.create_connection(("127.0.0.1", host.session.port), timeout=LIMIT) as s:
         s.sendall(b"\x00\x00")  # two bytes of a header, then nothing
         got = b""

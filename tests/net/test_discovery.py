@@ -119,3 +119,18 @@ def test_parse_beacon_reads_versions_and_expires():
                            "addr": "", "port": 1, "peer": b"\x05" * 16}, use_bin_type=True)
     assert parse_beacon(other, "127.0.0.6", 0.0).compatible is False
     assert parse_beacon(b"\x81\xa1t\xa6beacon", "127.0.0.7", 0.0) is None
+
+
+def test_a_beacon_says_which_game_its_table_plays():
+    for key in ("rose-king", "royals-riots"):
+        found = parse_beacon(beacon_datagram("Alice", 47123, b"\x04" * 16, game=key), "127.0.0.5", 0.0)
+        assert found.game == key and found.compatible
+    # an older program's beacon (no "g") is listed, its game unknown; a bad "g" is malformed
+    old = msgpack.packb({"t": "beacon", "proto": "rose-king-lan", "pv": 2, "app": "0.9", "name": "Old",
+                         "addr": "", "port": 5, "peer": b"\x05" * 16}, use_bin_type=True)
+    assert parse_beacon(old, "127.0.0.6", 0.0).game == ""
+    bad = msgpack.packb({"t": "beacon", "proto": "rose-king-lan", "pv": 2, "app": "0.9", "g": "x" * 33,
+                         "name": "Bad", "addr": "", "port": 5, "peer": b"\x05" * 16}, use_bin_type=True)
+    assert parse_beacon(bad, "127.0.0.6", 0.0) is None
+    with pytest.raises(ValueError):
+        beacon_datagram("Alice", 47123, b"\x04" * 16, game="x" * 33)

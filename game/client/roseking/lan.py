@@ -756,7 +756,7 @@ def host_game(app: "App", name: str | None = None, port: int = DEFAULT_PORT, bin
         session = LanSession.host(name, port=port, bind=bind, date=now_iso())
     except OSError:
         session = LanSession.host(name, port=0, bind=bind, date=now_iso())
-    lobby = LanLobby(app, session, start_beacon(name, session.port, beacon_address), store=store)
+    lobby = LanLobby(app, session, start_beacon(name, session.port, beacon_address, game="rose-king"), store=store)
     app.push(lobby)
     return lobby
 
@@ -831,6 +831,6 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
         print(f"rose-king: {e}", file=sys.stderr)
         pygame.quit()
         return 1
-    beacon = None if joining else start_beacon(name, session.port, args.beacon_address)
+    beacon = None if joining else start_beacon(name, session.port, args.beacon_address, game="rose-king")
     app.push(LanLobby(app, session, beacon))
     return app.run()

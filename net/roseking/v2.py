@@ -31,17 +31,17 @@ from typing import Callable
 
 from game import __version__ as APP_VERSION
 from game.rng import Rng
-from game.roseking.engine import (DRAW, Color, IllegalMoveError, InvalidMoveError, Move, Record, State,
-                                  random_deal)
+from game.roseking.engine import DRAW, Color, IllegalMoveError, InvalidMoveError, Move, Record, State
 from game.roseking.engine.record import VERSION as RECORD_VERSION
 
-from . import PROTOCOL_NAME, PROTOCOL_VERSION
-from .coin import (GAME_LABEL, CoinEntry, coin_digest, coin_rng, commitment, game_id_from, proof_ok,
+from .. import PROTOCOL_NAME, PROTOCOL_VERSION
+from ..coin import (GAME_LABEL, CoinEntry, coin_digest, commitment, game_id_from, proof_ok,
                    seat_proof)
-from .framing import MAX_NAME, SCHEMAS, FrameDecoder, FrameError, encode_frame
-from .journal import Journal
-from .limits import HANDSHAKE_TIMEOUT, RATES, RateLimiter, name_problem
-from .match import Owed, forfeit_claim_ok, stop_verdict
+from ..framing import MAX_NAME, SCHEMAS, FrameDecoder, FrameError, encode_frame
+from ..journal import Journal
+from ..limits import HANDSHAKE_TIMEOUT, RATES, RateLimiter, name_problem
+from ..match import Owed, forfeit_claim_ok, stop_verdict
+from .match import draw_from_coin, setup_from_coin
 
 __all__ = ["HEARTBEAT", "TIMEOUT", "REVEAL_TIMEOUT", "COMMIT_TIMEOUT", "FORFEIT_TIMEOUT", "HANDSHAKE_TIMEOUT",
            "PING_FLOOD", "FATAL_CODES", "Role", "Phase", "LanGame", "Handshake", "Seated", "GameStarted",
@@ -82,31 +82,6 @@ class Phase(Enum):
     SYNC = "sync"  # waiting for the peer's copy of a game whose moves we do not hold
     PLAYING = "playing"  # a game exists (it may be over: then rematch offers)
     CLOSED = "closed"
-
-
-def setup_from_coin(digest: bytes, choice: str = "") -> tuple[Color, tuple, tuple]:
-    """(host's colour, red's hand, white's hand) from the set-up coin's digest.
-
-    With ``rng = coin_rng(digest)``: the host plays red when ``rng.randbelow(2) == 0``;
-    then :func:`~game.roseking.engine.random_deal` shuffles the 24 cards (Fisher-Yates with
-    the same ``rng``) and deals the first 5 to red, the next 5 to white (ruling 3).
-    ``choice``: the colour the host chose in its hello (``"red"``/``"white"``), or ``""``
-    (random). A chosen colour is the host's colour; ``randbelow(2)`` is still drawn (and
-    ignored), so the coin decides the deal exactly as it would have.
-    """
-    rng = coin_rng(digest)
-    host_color = Color.RED if rng.randbelow(2) == 0 else Color.WHITE
-    if choice:
-        host_color = Color.from_name(choice)
-    red, white = random_deal(rng)
-    return host_color, red, white
-
-
-def draw_from_coin(digest: bytes, state: State):
-    """The card a draw brings: ``state.chance_outcomes()[coin_rng(digest).randbelow(n)]``,
-    the n cards of the draw pile in card-index order."""
-    outcomes = state.chance_outcomes()
-    return outcomes[coin_rng(digest).randbelow(len(outcomes))]
 
 
 Transcript = tuple[bytes, bytes, bytes, bytes]  # host commit, joiner commit, host secret, joiner secret
