@@ -124,6 +124,9 @@ def test_host_set_up_opens_a_lobby_with_the_chosen_seats_and_the_notice(app, dri
         driver.click(start.rect.center)
         assert session.status == "lobby"  # nothing started
         assert "learns every hand" in HOST_NOTICE and lobby.addresses == ["127.0.0.1"]  # bound to loopback
+        # the table's beacon names its game, so one join screen lists it as Royals & Riots (issue 33)
+        from net.discovery import parse_beacon
+        assert lobby.beacon is not None and parse_beacon(lobby.beacon._data, "127.0.0.1", 0.0).game == "royals-riots"
     finally:
         driver.key(pygame.K_ESCAPE)  # Cancel closes the table
     assert lobby.session is None

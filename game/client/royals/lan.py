@@ -768,7 +768,7 @@ class RoyalsHostSetup(ButtonScene):
         except (OSError, ValueError) as e:  # (the English detail is not for the screen)
             self.error = table_error_text(e)
             return
-        beacon = start_beacon(self.name, session.port, self.beacon_address)
+        beacon = start_beacon(self.name, session.port, self.beacon_address, game="royals-riots")
         self.app.replace(RoyalsLobby(self.app, session, beacon, store=self.store))
 
     def update(self, dt: float) -> None:
@@ -1161,7 +1161,8 @@ def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
         print(f"rose-king: {e}", file=sys.stderr)
         pygame.quit()
         return 1
-    beacon = None if joining else start_beacon(name, session.port, getattr(args, "beacon_address", None))
+    beacon = None if joining else start_beacon(name, session.port, getattr(args, "beacon_address", None),
+                                                game="royals-riots")
     app.push(RoyalsLobby(app, session, beacon))
     return app.run()
 
