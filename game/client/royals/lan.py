@@ -568,7 +568,7 @@ class LanTableScene(RoyalsTableScene):
             if dealt:
                 ra = royals_art(self.app)
                 self.drawn_face_up.add(seat)
-                for card, r in zip(dealt, self.hand_rects(len(dealt))):
+                for card, r in zip(dealt, self.keep_slots(len(dealt))):
                     surface.blit(ra.face(card), r)
                 return
         super()._draw_bottom_hand(surface, seat, hand)
