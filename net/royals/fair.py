@@ -111,7 +111,6 @@ class FairMatch:
         self.handled = 0
         self.done: set[tuple[int, bytes]] = set()
         self.queue: list[tuple[Envelope, Any]] = []
-        self.logs: list[Envelope] = []
         self.evidence = b""
         self._over: Verdict | None = None
         self.since = 0.0
@@ -167,6 +166,7 @@ class FairMatch:
         self.ends: dict[int, Envelope] = {}
         self.audited = False
         self.mismatch: set[int] = set()
+        self._bodies: dict = {}                         # this round's long bodies, made once
 
     def _decks_items(self):
         if not hasattr(self, "decks"):
@@ -601,8 +601,7 @@ class FairMatch:
                 return True
             if b.kind == fm.LOG:
                 envs = [Envelope.from_bytes(x) for x in b.items]
-                self.logs += envs
-                ev = find_equivocation(self.inbox.envelopes(), self.logs)
+                ev = find_equivocation(self.inbox.envelopes(), envs)
                 if ev is not None and ev.check(self.gid, [self.keys[i] for i in range(self.n)]):
                     raise Fault("illegal", ev.sender, "told two peers two different stories", ev.to_bytes())
                 return True
@@ -812,19 +811,23 @@ class FairMatch:
                         return [(nxt[1], p.to_bytes())]
             if self._deck_final():
                 for s in self.local:
-                    dk = self.decks[s]
-                    add(s, fm.shares(s, [dk.share(self.sids[0], p).to_bytes() for q in range(self.n) if q != s
-                                         for p in self.positions_of(q)]))
+                    if ("deal", s) not in self._bodies:
+                        dk = self.decks[s]
+                        self._bodies[("deal", s)] = fm.shares(s, [dk.share(self.sids[0], p).to_bytes()
+                                                                  for q in range(self.n) if q != s
+                                                                  for p in self.positions_of(q)])
+                    add(s, self._bodies[("deal", s)])
             for owner, (no, pos) in self.draws.items():
                 for s in self.local:
-                    if s != owner:
+                    if s != owner and (s, pos) not in self.decks[s].shuffles[self.sids[no]].shares:
                         add(s, fm.shares(s, [self.decks[s].share(self.sids[no], pos).to_bytes()]))
             for purpose, coin in self.coins.items():
                 if "done" in coin:
                     continue
                 for s in self.local:
                     secret = self._coin_secret(s, purpose)
-                    add(s, fm.commit(s, purpose, commitment(self.gid, purpose, s, secret)))
+                    if s not in coin["commits"]:
+                        add(s, fm.commit(s, purpose, commitment(self.gid, purpose, s, secret)))
                     if len(coin["commits"]) == self.n:
                         add(s, fm.reveal(s, purpose, secret))
             if self.take is not None and self.steal is not None and self.steal[1] in self.local \
@@ -833,26 +836,33 @@ class FairMatch:
                 add(v, fm.open_(v, self.steal[2], self._open_shares(v, self.take)))
         else:
             for s in self.local:
-                dk = self.decks[s]
-                add(s, fm.audit(s, self.round, [dk.reveal(sh.sid).to_bytes() for sh in self._shuffles()]))
+                if ("audit", s) not in self._bodies:
+                    dk = self.decks[s]
+                    self._bodies[("audit", s)] = fm.audit(s, self.round, [dk.reveal(sh.sid).to_bytes()
+                                                                          for sh in self._shuffles()])
+                add(s, self._bodies[("audit", s)])
             if self.audited and len(self.audit_seq) == self.n:
                 counts = [self.audit_seq[s] + 1 for s in range(self.n)]
                 body = round_end(self.round, counts, self.inbox.transcript(self.round, counts))
                 for s in self.local:
                     add(s, body)
                 if self.mismatch:
-                    envs = self.inbox.envelopes()
-                    part: list[bytes] = []
-                    size = 0
-                    for e in envs:
-                        x = e.to_bytes()
-                        if size + len(x) > LOG_CHUNK and part:
-                            add(self.seat, fm.log(self.seat, part))
-                            part, size = [], 0
-                        part.append(x)
-                        size += len(x)
-                    if part:
-                        add(self.seat, fm.log(self.seat, part))
+                    if "log" not in self._bodies:   # once: every envelope held then, logs excluded
+                        bodies, part, size = [], [], 0
+                        for e in self.inbox.envelopes():
+                            if e.body[:1] == bytes((fm.LOG,)):
+                                continue
+                            x = e.to_bytes()
+                            if size + len(x) > LOG_CHUNK and part:
+                                bodies.append(fm.log(self.seat, part))
+                                part, size = [], 0
+                            part.append(x)
+                            size += len(x)
+                        if part:
+                            bodies.append(fm.log(self.seat, part))
+                        self._bodies["log"] = bodies
+                    for body in self._bodies["log"]:
+                        add(self.seat, body)
         return out
 
     # ------------------------------------------------------------------ the round's end

@@ -98,3 +98,25 @@ class Net:
     def late(self, seat: int):
         """The owed step the machine of ``seat`` would judge overdue far in the future."""
         return overdue(self.machines[seat].owed(), 1e9)
+
+
+def crash(net: Net, seat: int) -> None:
+    """Kill ``seat``'s machine (kill -9: what is in flight to or from it is lost) and bring it
+    back from its journal payload (through JSON, as the session writes it); the other side
+    resumes as the layer does (the host sends what the joiner lacks, the joiner re-sends all)."""
+    import json
+
+    from net.royals.fair import _restore
+    payload = json.loads(json.dumps(net.machines[seat].payload()))
+    net.links = deque(x for x in net.links if seat not in (x[0], x[1]))
+    m = _restore(seat, net.table, payload, secrets.token_bytes)
+    net.machines[seat] = m
+    now = float(net.steps)
+    if seat == 0:
+        for j, jm in net.machines.items():
+            if j != 0:
+                net._out(0, m.catch_up(j, jm.received(), now))
+                net._out(j, jm.catch_up(0, 0, now))
+    else:
+        net._out(0, net.machines[0].catch_up(seat, m.received(), now))
+        net._out(seat, m.catch_up(0, 0, now))
