@@ -8,7 +8,8 @@ Speckle comes from the project's seeded :class:`Rng`, so two runs give identical
 
 Each face shows, without words (the window names the card in the player's language):
 the rank's colour and emblem (crown, shield, coin purse, sheaf), the number in both upper
-corners, the points in a coin at the lower right, and a badge for a special card:
+corners (the King and the Queen: empty corners, where the window writes the letter of the
+player's language), the points in a coin at the lower right, and a badge for a special card:
 Guildmaster (a hammer on a gold seal), Prince (a small crown over the emblem), Rebels
 (a torch), Thief (a mask), Executioner (an axe), Beggar (a bowl).
 Cards are 96x136 logical pixels (the window scales them down for the other seats).
@@ -207,12 +208,8 @@ def face(card: Card, rng: Rng) -> pygame.Surface:
         for x, anchor in ((14 * SS, "topleft"), (w - 14 * SS, "topright")):
             num = (font if card.number < 10 else pygame.font.Font(None, 34 * SS)).render(str(card.number), True, col)
             s.blit(num, num.get_rect(**{anchor: (x, 12 * SS)}))
-    else:
-        letter = {"KING": "K", "QUEEN": "Q"}.get(card.name, "")
-        if letter:
-            num = font.render(letter, True, col)
-            s.blit(num, num.get_rect(topleft=(14 * SS, 12 * SS)))
-            s.blit(num, num.get_rect(topright=(w - 14 * SS, 12 * SS)))
+    # the King's and Queen's corners stay empty: the window writes their letter in the player's
+    # language there (game.client.royals.art.RoyalsArt.face: K/Q, K/D, R/D, K/V)
     emblem(s, card, w // 2, h // 2 + 2 * SS, 26 * SS)
     if card.is_prince:
         crown(s, w // 2, 30 * SS, 12 * SS, col=(250, 220, 120))

@@ -9,7 +9,7 @@ the longest Rose King gets with random play):
   snapshot intervals (issue 5 asks <= 30 ms);
 - step forward/back;
 - autosave (atomic write with two fsyncs) and BackgroundAutosaver.submit on the caller's thread;
-- listing 100 saves.
+- listing 100 saves; listing 100 Royals & Riots saves (each game's summary of its records).
 Numbers depend on the machine and on what else runs on it; rerun for a fair comparison.
 """
 
@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.engine import Record, Rng, State  # noqa: E402
 from game.roseking.replay import Replay  # noqa: E402
-from game.saves import BackgroundAutosaver, GameMeta, SaveStore  # noqa: E402
+from game.roseking.saves import GameMeta  # noqa: E402
+from game.saves import BackgroundAutosaver, SaveStore  # noqa: E402
 
 
 def random_game(seed: int) -> State:
@@ -136,6 +137,35 @@ def main() -> None:
             store.list()
             times.append(time.perf_counter() - t)
         print(f"list {n} saves again (unchanged files come from the cache): {ms(times)}")
+
+    with tempfile.TemporaryDirectory(prefix="rose-king-bench-") as d:  # Royals & Riots' summaries (issue 35)
+        store = SaveStore(d)
+        store.folder.mkdir(parents=True)
+        for i in range(100):
+            store.write(f"royals{i}", royals_record(i))
+        t = time.perf_counter()
+        n = len(store.list())
+        print(f"list {n} Royals & Riots saves (whole 3-player matches), first time (each replayed once "
+              f"for its summary): {(time.perf_counter() - t) * 1e3:.1f} ms")
+        t = time.perf_counter()
+        texts = [(e.status_text(), e.progress(), e.players()) for e in store.list()]
+        print(f"list them again and word every row: {(time.perf_counter() - t) * 1e3:.1f} ms ({len(texts)} rows)")
+
+
+def royals_record(seed: int) -> str:
+    """A seeded random whole Royals & Riots match of three as a local save's JSON."""
+    import json
+
+    from game.royals.engine import Record as RoyalsRecord
+    from game.royals.engine import State as RoyalsState
+    rng = Rng(seed)
+    state = RoyalsState(3, False)
+    while not state.is_over():
+        event = state.chance()
+        state.push(event.sample(rng) if event is not None else rng.choice(state.legal_actions()))
+    d = RoyalsRecord.from_state(state, ["Ann", "Bo", "Cy"]).to_dict()
+    d.update({"game_id": f"royals{seed}", "kind": "local"})
+    return json.dumps(d)
 
 
 if __name__ == "__main__":

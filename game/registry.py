@@ -29,6 +29,8 @@ class Game(Protocol):
       ``record_version``: the newest record version it reads.
     - ``seats``: the allowed numbers of players, e.g. ``range(2, 3)``.
     - ``levels``: the names of its computer players, weakest first.
+    - ``settings_schema``: its section of the player's settings, field name ->
+      :class:`game.settings.Field` (default, check, label, how the settings screen shows it).
     - ``lan`` (optional): its LAN part, a :class:`net.match.LanPart` (match machine, message
       schemas, rate limits) that :class:`net.session.Session` runs; a game without one has
       no LAN play on the one layer.
@@ -40,6 +42,7 @@ class Game(Protocol):
     record_version: int
     seats: Sequence[int]
     levels: Sequence[str]
+    settings_schema: Mapping[str, Any]
 
     def check(self, record: Mapping[str, Any]) -> str:
         """Fully validate a parsed record (shape, every action, the result).
@@ -58,6 +61,13 @@ class Game(Protocol):
     def replay_text(self, record: Mapping[str, Any]) -> list[str]:
         """The record played back as text, one line per ply/action (``rose-king replay --text``).
         Raises :class:`RecordError`."""
+        ...
+
+    def summarize(self, record: dict[str, Any], fallback_id: str) -> Any:
+        """The saved-games list's :class:`game.saves.Summary` of a parsed record (players, kind,
+        the winners by name, who is to act, progress in the game's own words), the record fully
+        checked; ``fallback_id``: the file's name, the id of a record without a good ``game_id``.
+        Raises :class:`RecordError` or ``game.saves.SaveError`` for a bad record."""
         ...
 
     def run_match(self, args: argparse.Namespace) -> int:

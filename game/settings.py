@@ -1,41 +1,55 @@
-"""The player's settings, kept as JSON in the user's config folder and applied at once (issue 6).
+"""The player's settings, kept as JSON in the user's config folder and applied at once (issues 6, 35).
 
 ::
 
     store = SettingsStore()                  # loads <user config dir>/rose-king/settings.json
-    store.settings.volume                    # 0.35
+    store.settings.volume                    # 0.35 (an app-wide field)
+    store.settings.of("rose-king").red_name  # a field of one game's section
     store.on_change(lambda s, changed: ...)  # called after every update
     store.update(language="de", volume=0.5)  # validated, written atomically, listeners notified
+    store.update_game("royals-riots", hold_trick=True)  # the same for one game's section
     store.notice()                           # a sentence for the UI if the file was bad, else None
+
+The settings are the app-wide fields of :class:`Settings` (language, animation speed, sound,
+volume, full screen, the game chosen last) and one section per game of
+:data:`game.registry.GAMES`, whose fields, defaults, checks and labels are the game's
+``settings_schema`` (a mapping of names to :class:`Field`; Rose King's in
+``game/roseking/settings.py``, Royals & Riots' in ``game/royals/settings.py``). The shell never
+names a game's field.
 
 The folder is ``platformdirs.user_config_dir("rose-king")``; the ``directory``
 argument or the environment variable ``ROSE_KING_CONFIG_DIR`` replaces it (tests
 always use one of these, never the real home folder).
 
-File format (version 1)::
+File format (version 2)::
 
-    {"version": 1, "language": "de", "animation_speed": 1.0, "sound": true, "volume": 0.35,
-     "fullscreen": false, "show_legal_targets": true, "red_name": "", "white_name": "",
-     "computer_level": "medium", "tutorial_seen": false, "game": "rose-king",
-     "royals_table": {"seats": [{"name": "You", "level": null}, {"name": "Ada", "level": "greedy"}],
-                      "teams": false, "starter": 0}}
+    {"version": 2, "language": "de", "animation_speed": 1.0, "sound": true, "volume": 0.35,
+     "fullscreen": false, "game": "rose-king",
+     "games": {"rose-king": {"show_legal_targets": true, "red_name": "", "white_name": "",
+                             "computer_level": "medium", "tutorial_seen": false},
+               "royals-riots": {"computer_level": "medium", "computer_speed": "normal",
+                                "hold_trick": false, "table": {}}}}
+
+A version 1 file (before issue 35: every field at the top level, Royals & Riots' set-up as
+``royals_table``) loads as it was: each game's field takes its value from the top-level key its
+:class:`Field` names as ``v1`` (``red_name``, ..., ``royals_table``); the next save writes version 2.
 
 Reading never fails: a missing file gives the defaults (language from the system
 locale); a missing key takes its default silently (an older file); a damaged file
 (not JSON, not an object, truncated, over 64 KiB) or a field of the wrong type or out of range
 takes the defaults field by field, with a notice, and the damaged file is copied to
 ``settings.broken.json`` first so nothing is lost; keys this version does not know
-(a newer version's) are kept and written back unchanged.
+(a newer version's, also inside a game's section, or a game this version lacks) are kept and
+written back unchanged.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import shutil
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -44,6 +58,12 @@ import platformdirs
 from game import i18n
 from game.fsutil import atomic_write_text, os_error_text
 from game.i18n import N_, _
+from game.schema import (ANIMATION_SPEEDS, MAX_NAME_LENGTH, Field, Schema, Section, check_bool, check_choice,
+                         check_name, check_number)
+
+__all__ = ["ANIMATION_SPEEDS", "MAX_NAME_LENGTH", "Field", "Schema", "Section", "Settings", "SettingsStore",
+           "check_bool", "check_choice", "check_name", "check_number", "defaults", "load", "save", "schema_of",
+           "schemas", "validate", "validate_game"]
 
 log = logging.getLogger(__name__)
 
@@ -52,40 +72,43 @@ ENV_CONFIG_DIR = "ROSE_KING_CONFIG_DIR"
 FILE_NAME = "settings.json"
 BROKEN_NAME = "settings.broken.json"
 #: The file format's version; a file with a higher one was written by a newer game.
-VERSION = 1
-#: The one limit of a player name wherever one is typed: the settings, both games' set-ups, the LAN
-#: screens and ``--name`` (the protocol itself accepts up to ``net.framing.MAX_NAME``, 32, from a peer).
-MAX_NAME_LENGTH = 20
+VERSION = 2
 #: A settings file is a few hundred bytes; anything over this is not ours.
 MAX_FILE_SIZE = 64 * 1024
-#: Animation speed presets in the order a settings row cycles through them: a multiplier on the
-#: speed of every animation (2.0 = twice as fast), 0 = no animation (moves appear at once).
-ANIMATION_SPEEDS: Mapping[float, str] = {0.6: N_("Slow"), 1.0: N_("Normal"), 2.0: N_("Fast"), 0.0: N_("Instant")}
 MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED = 0.0, 8.0
-#: Royals & Riots seats 2 to 4 players (rules: 2-4 players).
-ROYALS_SEATS = (2, 4)
+#: The top-level key of the games' sections in the file.
+GAMES_KEY = "games"
 
 
-def _default_level() -> str:
-    from game.roseking.ai import LEVELS
-    return next((lv for lv in ("medium", "greedy") if lv in LEVELS), next(iter(LEVELS)))
+def schemas() -> dict[str, Schema]:
+    """Each game's settings schema by game key (:data:`game.registry.GAMES`, in the menus' order)."""
+    from game.registry import GAMES
+    return {g.key: g.settings_schema for g in GAMES}
 
 
+def schema_of(game: str) -> Schema:
+    """The settings schema of the game ``game`` (a key). Raises ValueError for an unknown game."""
+    try:
+        return schemas()[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}") from None
+
+
+def default_section(game: str) -> Section:
+    """The section of ``game`` at a first start. Raises ValueError for an unknown game."""
+    return Section({name: f.initial() for name, f in schema_of(game).items()})
+
+
+# ---------------------------------------------------------------------- the settings
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """All settings (immutable; change them through :meth:`SettingsStore.update`).
+    """All settings (immutable; change them through :meth:`SettingsStore.update` and
+    :meth:`SettingsStore.update_game`).
 
-    ``animation_speed``: multiplier of animation speed, 0..8 (1 = normal, 0 = no animation).
-    ``volume``: 0..1 linear (0.35 by default: quiet). ``red_name``/``white_name``:
-    at most 20 characters; blank means the colour's name in the current language.
-    ``computer_level``: a key of ``game.roseking.ai.LEVELS``.
-    ``royals_table``: Royals & Riots' last local set-up, offered again when the set-up opens
-    (``{}``: none yet): ``{"seats": [{"name": str, "level": str | None}, ...], "teams": bool,
-    "starter": int}`` with 2-4 seats in seat order, each name as typed (at most 20 characters,
-    blank allowed), ``level`` None for a person or a key of ``game.royals.ai.levels.LEVELS``,
-    ``teams`` only with 4 seats, ``starter`` 0 (random) or the seat (1-based) that starts round 1.
-    A network table's set-up is not kept here. ``game``: the main menu's game tab chosen last (a
-    key of ``game.registry.GAMES``), where the menu opens the next time.
+    App-wide: ``animation_speed``: multiplier of animation speed, 0..8 (1 = normal, 0 = no
+    animation). ``volume``: 0..1 linear (0.35 by default: quiet). ``game``: the main menu's game
+    tab chosen last (a key of ``game.registry.GAMES``), where the menu opens the next time.
+    ``games``: each game's :class:`Section` by game key; read one with :meth:`of`.
     """
 
     language: str = "en"
@@ -93,118 +116,43 @@ class Settings:
     sound: bool = True
     volume: float = 0.35
     fullscreen: bool = False
-    show_legal_targets: bool = True
-    red_name: str = ""
-    white_name: str = ""
-    computer_level: str = "medium"
-    tutorial_seen: bool = False
-    royals_table: dict[str, Any] = field(default_factory=dict, hash=False)
     game: str = "rose-king"
+    games: Mapping[str, Section] = field(default_factory=dict, hash=False)
+
+    def of(self, game: str) -> Section:
+        """The section of ``game`` (its defaults if this object holds none). Raises ValueError
+        for a game the app does not have."""
+        section = self.games.get(game)
+        return section if section is not None else default_section(game)
 
 
-#: Each field's label on the settings screen (also used in notices).
+#: Each app-wide field's label on the settings screen (also used in notices).
 FIELD_LABELS: Mapping[str, str] = {
     "language": N_("Language"), "animation_speed": N_("Animation speed"), "sound": N_("Sound"),
-    "volume": N_("Volume"), "fullscreen": N_("Full screen"), "show_legal_targets": N_("Show legal targets"),
-    "red_name": N_("Red player's name"), "white_name": N_("White player's name"),
-    "computer_level": N_("Default computer level"), "tutorial_seen": N_("Show the tutorial again"),
-    "royals_table": N_("Royals & Riots' last set-up"), "game": N_("Game chosen last"),
+    "volume": N_("Volume"), "fullscreen": N_("Full screen"), "game": N_("Game chosen last"),
 }
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _number(low: float, high: float) -> Callable[[Any], float]:
-    def check(value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"expected a number, got {value!r}")
-        if not low <= value <= high:
-            raise ValueError(f"{value} is outside {low}..{high}")
-        return float(value)
-    return check
-
-
-def _name(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"expected text, got {value!r}")
-    name = " ".join(value.split())  # no newlines or tabs in a name on the board
-    if len(name) > MAX_NAME_LENGTH:
-        raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
-    return name
-
-
-def _choice(options: tuple[str, ...]) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        if not isinstance(value, str) or value not in options:
-            raise ValueError(f"expected one of {', '.join(options)}, got {value!r}")
-        return value
-    return check
+#: The app-wide fields the settings screen shows, in its order.
+APP_ROWS = ("language", "animation_speed", "sound", "volume", "fullscreen")
 
 
 def _game(value: Any) -> str:
     from game.registry import GAMES
-    return _choice(tuple(g.key for g in GAMES))(value)
-
-
-def _level(value: Any) -> str:
-    from game.roseking.ai import LEVELS
-    return _choice(tuple(LEVELS))(value)
-
-
-def _royals_table(value: Any) -> dict[str, Any]:
-    """A Royals & Riots set-up (see :class:`Settings`), normalised to exactly its keys: a fresh
-    dict (nested lists and dicts copied). Raises ValueError naming the first thing wrong."""
-    from game.royals.ai.levels import LEVEL_NAMES
-    if not isinstance(value, dict):
-        raise ValueError(f"expected an object, got {value!r}")
-    if not value:
-        return {}
-    if set(value) != {"seats", "teams", "starter"}:
-        raise ValueError(f"expected the keys seats, teams, starter, got {sorted(value)!r}")
-    seats = value["seats"]
-    low, high = ROYALS_SEATS
-    if not isinstance(seats, list) or not low <= len(seats) <= high:
-        raise ValueError(f"expected a list of {low} to {high} seats, got {seats!r}")
-    out = []
-    for seat in seats:
-        if not isinstance(seat, dict) or set(seat) != {"name", "level"}:
-            raise ValueError(f"expected a seat {{name, level}}, got {seat!r}")
-        level = seat["level"]
-        if level is not None and (not isinstance(level, str) or level not in LEVEL_NAMES):
-            raise ValueError(f"expected a person (null) or one of {', '.join(LEVEL_NAMES)}, got {level!r}")
-        out.append({"name": _name(seat["name"]), "level": level})
-    teams = _bool(value["teams"])
-    if teams and len(out) != 4:
-        raise ValueError("teams are played by 4 seats only")
-    starter = value["starter"]
-    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter <= len(out):
-        raise ValueError(f"expected 0 (random) or a seat 1..{len(out)} to start, got {starter!r}")
-    return {"seats": out, "teams": teams, "starter": starter}
+    return check_choice(tuple(g.key for g in GAMES))(value)
 
 
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {
-    "language": _choice(i18n.LANGUAGES),
-    "animation_speed": _number(MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED),
-    "sound": _bool,
-    "volume": _number(0.0, 1.0),
-    "fullscreen": _bool,
-    "show_legal_targets": _bool,
-    "red_name": _name,
-    "white_name": _name,
-    "computer_level": _level,
-    "tutorial_seen": _bool,
-    "royals_table": _royals_table,
+    "language": check_choice(i18n.LANGUAGES),
+    "animation_speed": check_number(MIN_ANIMATION_SPEED, MAX_ANIMATION_SPEED),
+    "sound": check_bool,
+    "volume": check_number(0.0, 1.0),
+    "fullscreen": check_bool,
     "game": _game,
 }
-assert set(_VALIDATORS) == {f.name for f in fields(Settings)}
+assert set(_VALIDATORS) | {"games"} == {f.name for f in fields(Settings)}
 
 
 def validate(name: str, value: Any) -> Any:
-    """``value`` checked (and normalised) for the field ``name``. Raises ValueError saying why."""
+    """``value`` checked (and normalised) for the app-wide field ``name``. Raises ValueError saying why."""
     if name not in _VALIDATORS:
         raise ValueError(f"unknown setting {name!r}")
     try:
@@ -213,21 +161,45 @@ def validate(name: str, value: Any) -> Any:
         raise ValueError(f"{name}: {e}") from None
 
 
+def validate_game(game: str, name: str, value: Any) -> Any:
+    """``value`` checked (and normalised) for the field ``name`` of ``game``'s section.
+    Raises ValueError saying why (an unknown game or field too)."""
+    schema = schema_of(game)
+    if name not in schema:
+        raise ValueError(f"unknown setting {name!r} of {game}")
+    try:
+        return schema[name].check(value)
+    except ValueError as e:
+        raise ValueError(f"{game}.{name}: {e}") from None
+
+
+def label_of(name: str) -> str:
+    """The English label of an app-wide field (``"volume"``) or a game's (``"rose-king.red_name"``)."""
+    if "." in name:
+        game, _dot, field_name = name.partition(".")
+        return schema_of(game)[field_name].label
+    return FIELD_LABELS[name]
+
+
 def defaults(environ: Mapping[str, str] | None = None) -> Settings:
-    """The settings of a first start: the system's language (if supported), a medium computer."""
-    return Settings(language=i18n.detect_language(environ), computer_level=_default_level())
+    """The settings of a first start: the system's language (if supported), each game's defaults."""
+    return Settings(language=i18n.detect_language(environ),
+                    games={key: default_section(key) for key in schemas()})
 
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
     """What :func:`load` found: the settings, the unknown keys to keep, and the problems.
 
+    ``extra``: unknown top-level keys; ``extra_games``: per game key, the unknown keys of a known
+    game's section, or the whole section of a game this version lacks.
     ``problems``: (message, fields) pairs with an English ``N_`` message; see :meth:`notice`.
     """
 
     settings: Settings
     extra: dict[str, Any]
     problems: tuple[tuple[str, dict[str, str]], ...] = ()
+    extra_games: dict[str, Any] = field(default_factory=dict)
 
     def notice(self) -> str | None:
         """The problems as sentences in the current language, or None when the file was fine."""
@@ -236,7 +208,7 @@ class Loaded:
         parts = []
         for message, fields_ in self.problems:
             if "fields" in fields_:  # labels of settings are translated when shown
-                fields_ = dict(fields_, fields=", ".join(_(FIELD_LABELS[f]) for f in fields_["fields"].split(",")))
+                fields_ = dict(fields_, fields=", ".join(_(label_of(f)) for f in fields_["fields"].split(",")))
             parts.append(_(message).format(**fields_))
         return " ".join(parts)
 
@@ -270,21 +242,57 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:
         return Loaded(base, {}, ((_DAMAGED, {"backup": _backup(path)}),))
     values: dict[str, Any] = {}
     bad: list[str] = []
-    for f in fields(Settings):
-        if f.name in data:
+    for name in _VALIDATORS:
+        if name in data:
             try:
-                values[f.name] = validate(f.name, data[f.name])
+                values[name] = validate(name, data[name])
             except ValueError as e:
                 log.warning("settings file %s: %s", path, e)
-                bad.append(f.name)
-    extra = {k: v for k, v in data.items() if k not in values and k not in _VALIDATORS and k != "version"}
+                bad.append(name)
+    sections_raw = data.get(GAMES_KEY, {})
+    if not isinstance(sections_raw, dict):
+        log.warning("settings file %s: %s is not an object", path, GAMES_KEY)
+        bad.extend(f"{key}.{name}" for key, schema in schemas().items() for name in schema)
+        sections_raw = {}
+    games: dict[str, Section] = {}
+    extra_games: dict[str, Any] = {}
+    used_v1: set[str] = set()
+    for key, schema in schemas().items():
+        raw_section = sections_raw.get(key, {})
+        if not isinstance(raw_section, dict):
+            log.warning("settings file %s: the section of %s is not an object", path, key)
+            bad.extend(f"{key}.{name}" for name in schema)
+            raw_section = {}
+        section = {}
+        for name, f in schema.items():
+            if name in raw_section:
+                value, found = raw_section[name], True
+            elif f.v1 is not None and f.v1 in data and GAMES_KEY not in data:  # a version 1 file
+                value, found = data[f.v1], True
+                used_v1.add(f.v1)
+            else:
+                value, found = None, False
+            section[name] = f.initial()
+            if found:
+                try:
+                    section[name] = validate_game(key, name, value)
+                except ValueError as e:
+                    log.warning("settings file %s: %s", path, e)
+                    bad.append(f"{key}.{name}")
+        games[key] = Section(section)
+        unknown = {k: v for k, v in raw_section.items() if k not in schema}
+        if unknown:
+            extra_games[key] = unknown
+    extra_games.update({k: v for k, v in sections_raw.items() if k not in games})
+    extra = {k: v for k, v in data.items()
+             if k not in _VALIDATORS and k not in used_v1 and k not in (GAMES_KEY, "version")}
     problems: list[tuple[str, dict[str, str]]] = []
     if bad:
         problems.append((_INVALID, {"fields": ",".join(bad), "backup": _backup(path)}))
     version = data.get("version")
-    if extra or (isinstance(version, int) and version > VERSION):
+    if extra or extra_games or (isinstance(version, int) and version > VERSION):
         problems.append((_NEWER, {}))
-    return Loaded(replace(base, **values), extra, tuple(problems))
+    return Loaded(replace(base, **values, games=games), extra, tuple(problems), extra_games)
 
 
 def _backup(path: Path) -> str:
@@ -296,7 +304,21 @@ def _backup(path: Path) -> str:
     return BROKEN_NAME
 
 
-def save(path: Path, settings: Settings, extra: Mapping[str, Any] | None = None) -> None:
+def to_json(settings: Settings, extra: Mapping[str, Any] | None = None,
+            extra_games: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The file's object for ``settings`` (version :data:`VERSION`), with the unknown keys kept."""
+    data = dict(extra or {})
+    data.update({"version": VERSION, **{name: getattr(settings, name) for name in _VALIDATORS}})
+    games: dict[str, Any] = {k: v for k, v in (extra_games or {}).items() if k not in schemas()}
+    for key in schemas():
+        kept = (extra_games or {}).get(key)
+        games[key] = {**(kept if isinstance(kept, dict) else {}), **settings.of(key)}
+    data[GAMES_KEY] = games
+    return data
+
+
+def save(path: Path, settings: Settings, extra: Mapping[str, Any] | None = None,
+         extra_games: Mapping[str, Any] | None = None) -> None:
     """Write ``settings`` (and unknown ``extra`` keys) to ``path`` atomically.
 
     A temporary file in the same folder is written, flushed and fsynced, then
@@ -304,9 +326,7 @@ def save(path: Path, settings: Settings, extra: Mapping[str, Any] | None = None)
     leaves either the old file or the new one. Raises OSError (the old file stays,
     no temporary file is left behind).
     """
-    data = dict(extra or {})
-    data.update({"version": VERSION, **asdict(settings)})
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(to_json(settings, extra, extra_games), indent=2, ensure_ascii=False) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text)
 
@@ -329,7 +349,8 @@ class SettingsStore:
 
     Listeners registered with :meth:`on_change` are called as
     ``callback(settings, changed_field_names)`` after each update (in order; one
-    that raises is logged and the others still run).
+    that raises is logged and the others still run). A game's field is named
+    ``"<game key>.<field>"`` there (``"rose-king.show_legal_targets"``).
     """
 
     def __init__(self, directory: str | os.PathLike[str] | None = None,
@@ -339,6 +360,7 @@ class SettingsStore:
         self.settings = loaded.settings
         self._loaded = loaded
         self._extra = dict(loaded.extra)
+        self._extra_games = dict(loaded.extra_games)
         self._save_error: OSError | None = None  # worded when shown (in the language then)
         self._listeners: list[Listener] = []
 
@@ -364,7 +386,7 @@ class SettingsStore:
         return unsubscribe
 
     def update(self, **changes: Any) -> Settings:
-        """Change some fields: validate all, save, then notify listeners. Returns the new settings.
+        """Change some app-wide fields: validate all, save, then notify listeners. Returns the new settings.
 
         Raises ValueError for an unknown field or a bad value (then nothing changes
         and nothing is written). A failed write is logged and reported by
@@ -372,10 +394,21 @@ class SettingsStore:
         """
         checked = {name: validate(name, value) for name, value in changes.items()}
         new = replace(self.settings, **checked)
-        changed = frozenset(n for n in checked if getattr(new, n) != getattr(self.settings, n))
+        return self._commit(new, frozenset(n for n in checked if getattr(new, n) != getattr(self.settings, n)))
+
+    def update_game(self, game: str, **changes: Any) -> Settings:
+        """:meth:`update` for fields of ``game``'s section (``update_game("rose-king", red_name="Ann")``).
+        Raises ValueError for an unknown game or field or a bad value (nothing changes then)."""
+        checked = {name: validate_game(game, name, value) for name, value in changes.items()}
+        old = self.settings.of(game)
+        section = Section({**old, **checked})
+        new = replace(self.settings, games={**self.settings.games, game: section})
+        return self._commit(new, frozenset(f"{game}.{n}" for n in checked if section[n] != old[n]))
+
+    def _commit(self, new: Settings, changed: frozenset[str]) -> Settings:
         self.settings = new
         try:
-            save(self.path, new, self._extra)
+            save(self.path, new, self._extra, self._extra_games)
             self._save_error = None
         except OSError as e:
             log.warning("cannot save settings to %s: %s", self.path, e)

@@ -65,7 +65,11 @@ def encode_frame(message: dict, schemas: dict | None = None) -> bytes:
 def decode_payload(payload: bytes, schemas: dict | None = None) -> dict:
     """Decode one frame's payload (or a beacon datagram) into a map checked against
     ``schemas`` (default :data:`SCHEMAS`). Raises FrameError."""
-    unpacker = msgpack.Unpacker(ext_hook=_refuse_ext, **UNPACK_LIMITS)  # fresh: never reused after an error
+    limits = UNPACK_LIMITS
+    max_bin = getattr(schemas, "max_bin", UNPACK_LIMITS["max_bin_len"])
+    if max_bin != UNPACK_LIMITS["max_bin_len"]:
+        limits = {**UNPACK_LIMITS, "max_bin_len": max_bin}
+    unpacker = msgpack.Unpacker(ext_hook=_refuse_ext, **limits)  # fresh: never reused after an error
     try:
         unpacker.feed(payload)
         obj = unpacker.unpack()
@@ -195,6 +199,17 @@ def _bin(*sizes: int) -> Check:
     return check
 
 
+def _blob(lo: int, hi: int) -> Check:
+    """Raw bytes of ``lo``..``hi`` bytes (a game's own canonical bytes, e.g. a signed envelope)."""
+    def check(v: Any) -> str | None:
+        if type(v) is not bytes:
+            return "must be binary"
+        if not lo <= len(v) <= hi:
+            return f"must have {lo}..{hi} bytes"
+        return None
+    return check
+
+
 def _bool(v: Any) -> str | None:
     return None if type(v) is bool else "must be true or false"
 
@@ -273,12 +288,17 @@ SCHEMAS: dict[str, dict[str, Check]] = {
 
 class Schemas(dict):
     """A schema table (message type -> {key: check}) that names the protocol version its
-    ``hello`` must carry in ``pv`` (the LAN layer's :data:`net.lobby.LAN_VERSION`); a plain
-    dict means Rose King's :data:`~net.PROTOCOL_VERSION`."""
+    ``hello`` must carry in ``pv`` (the LAN layer's :data:`net.lobby.LAN_VERSION`; a plain
+    dict means Rose King's :data:`~net.PROTOCOL_VERSION`) and the longest binary a frame may
+    hold (``max_bin`` bytes: 64 unless a game's LAN part needs more, e.g. signed envelopes; at
+    most :data:`MAX_FRAME`)."""
 
-    def __init__(self, table: dict, version: int) -> None:
+    def __init__(self, table: dict, version: int, max_bin: int = 64) -> None:
+        if not 1 <= max_bin <= MAX_FRAME:
+            raise ValueError(f"max_bin must be 1..{MAX_FRAME} bytes, not {max_bin}")
         super().__init__(table)
         self.version = version
+        self.max_bin = max_bin
 
 
 def check_message(msg: Any, schemas: dict | None = None) -> None:

@@ -149,7 +149,7 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
     with ``player`` (``observation -> action``, the game part's ``player(level, seed)``) until
     the match has a verdict; returns the :class:`net.match.Verdict`.
 
-    The observation comes from the part's ``turn(machine)`` under the session's lock; the player
+    The observation comes from the part's ``turn(machine, seat)`` under the session's lock; the player
     thinks outside it. ``delay``: seconds before each of our actions. Raises :class:`Stopped`
     once ``stop()`` is true, HeadlessError when the session failed (a fatal refusal: versions,
     another game, a seat) or closed, or after ``timeout`` seconds. Does not close the session."""
@@ -170,7 +170,7 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
             return session.verdict
         if session.status in ("failed", "closed"):
             raise HeadlessError(f"the session {session.status}")
-        obs = session.view(lambda m: turn(m, m.seat)) if turn is not None else None
+        obs = session.view(lambda m: turn(m, m.seat)) if turn is not None and not session.catching_up else None
         if obs is None:
             continue
         action = player(obs)

@@ -71,22 +71,24 @@ LOBBY_SCHEMAS: dict = {
     "start": {"game": _bin(GAME_ID_BYTES), "you": _int(1, MAX_SEATS - 1), "names": _list(_name, 2, MAX_SEATS),
               "date": _str(0, 32), "opt": _opts, "comp": _list(_int(1, MAX_SEATS - 1), 0, MAX_SEATS - 1)},
     "ready": {"game": _bin(GAME_ID_BYTES)},
+    "caught": {},
     "over": {"kind": _enum("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left"),
              "seat": _int(-1, MAX_SEATS - 1), "ply": _int(0, MAX_HAVE)},
     "ping": SHARED_SCHEMAS["ping"],
     "error": SHARED_SCHEMAS["error"],
 }
-LOBBY_RATES = {"hello": (2, 0), "auth": (2, 0), "ready": (2, 0), "over": (2, 0), "lobby": (20, 10), "start": (3, 0.2)}
+LOBBY_RATES = {"hello": (2, 0), "auth": (2, 0), "ready": (2, 0), "over": (2, 0), "caught": (4, 1), "lobby": (20, 10), "start": (3, 0.2)}
 LOBBY_TYPES = frozenset(LOBBY_SCHEMAS)
 
 
-def schemas_for(game_schemas: dict) -> Schemas:
+def schemas_for(game_schemas: dict, max_bin: int = 64) -> Schemas:
     """The lobby's schemas plus a game's match messages (a game may not redefine a lobby
-    message), versioned :data:`LAN_VERSION`."""
+    message), versioned :data:`LAN_VERSION`; ``max_bin``: the longest binary its frames may
+    hold (:attr:`net.match.LanPart.max_bin`)."""
     clash = set(game_schemas) & LOBBY_TYPES
     if clash:
         raise ValueError(f"a game's messages may not reuse the lobby's types: {sorted(clash)}")
-    return Schemas({**LOBBY_SCHEMAS, **game_schemas}, LAN_VERSION)
+    return Schemas({**LOBBY_SCHEMAS, **game_schemas}, LAN_VERSION, max_bin)
 
 
 def rates_for(game_rates: dict) -> dict:

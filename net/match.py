@@ -247,7 +247,10 @@ class MatchMachine(Protocol):
         ...
 
     def owed(self) -> list[Owed]:
-        """Every step some seat owes now (the forfeit rules above read it)."""
+        """Every step some seat owes now, as far as this seat can tell (the forfeit rules above
+        read it): its own and the others', including steps owed to the host by third seats (a
+        joiner lists every seat's reveal of a coin whose commitments it saw until the coin's
+        outcome comes), so that a verdict the host relays about a third seat can be judged."""
         ...
 
     def connected(self, seat: int, now: float) -> list[Output]:
@@ -262,6 +265,13 @@ class MatchMachine(Protocol):
         """The match ends with ``verdict``, judged by the session (:func:`judge_stop`,
         :func:`overdue`) or received from a peer and checked there; the machine records it
         (its record's termination) and changes nothing else. Anything acknowledged stays."""
+        ...
+
+    def set_computer(self, seat: int, on: bool, now: float) -> list[Output]:
+        """Host: hand joiner ``seat`` (away) to the host's computer (``on``), or give it back to
+        its person, who proved the seat again; the game tells the others (its own message) and
+        accepts the host's decisions for that seat meanwhile. Raises ValueError when the seat
+        cannot be handed over now (it owes a forfeiting step: the forfeit rules decide)."""
         ...
 
     def abortable(self) -> bool:
@@ -317,7 +327,9 @@ class LanPart:
     - ``seats``: the allowed numbers of seats; ``auto_start``: the host starts the match as
       soon as every seat is taken (Rose King), else its player starts it (Royals & Riots).
     - ``schemas``: the game's match messages (type -> key checks, :mod:`net.framing`), added to
-      the lobby's; ``rates``: their token buckets (burst, refill per second).
+      the lobby's; ``rates``: their token buckets (burst, refill per second); ``max_bin``: the
+      longest binary its frames may hold (64 bytes by default; more for, say, a signed envelope
+      of a shuffled deck, up to the 64 KiB frame; ``net.framing._blob`` checks such a key).
     - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
       ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
       (raises ValueError for a payload that does not check).
@@ -340,3 +352,4 @@ class LanPart:
     auto_start: bool = True
     turn: Callable[[MatchMachine, int], Any] | None = None
     player: Callable[[str, int], Callable[[Any], Any]] | None = None
+    max_bin: int = 64

@@ -159,6 +159,10 @@ class Session(Mailbox):
             raise ValueError(f"{part.key} has no computer players")
         self._players = {s: part.player(level, s) for s, level in self.computers.items()} if self.computers else {}
         self._thinking: set[int] = set()
+        self._handed: set[int] = set()  # joiner seats handed to the computer while their person is away
+        #: joiner: resumed, and the host's ``caught`` (the end of its catch-up) has not come yet:
+        #: no decision on a view that lacks what it is owed
+        self.catching_up = False
         #: outputs of the caller's act(), in the order the machine made them; the thread carries
         #: them out before it next asks the machine anything, so every send keeps that order
         self._queued: deque[list] = deque()
@@ -169,7 +173,7 @@ class Session(Mailbox):
         self.record_path = Path(record) if record else None
         self.reconnect_delay, self.host_grace = reconnect_delay, host_grace
         self._clock, self._token = clock, token_bytes
-        self._schemas = schemas_for(dict(part.schemas))
+        self._schemas = schemas_for(dict(part.schemas), part.max_bin)
         self._rates = rates_for(dict(part.rates))
         self._mlock = threading.RLock()  # the match machine: the caller's act() and the thread
         self.machine: MatchMachine | None = None
@@ -211,6 +215,8 @@ class Session(Mailbox):
         with self._mlock:
             if self.machine is None:
                 raise ValueError("no match is being played")
+            if self.catching_up:
+                raise ValueError("still catching up with the host: this view lacks what it is owed")
             self._queued.append(self.machine.act(action, self._clock()))
         self._command("drain")
 
@@ -219,6 +225,21 @@ class Session(Mailbox):
         if not isinstance(self.lobby, HostLobby) or not self.lobby.can_start():
             raise ValueError("not every seat is taken")
         self._command("start")
+
+    def hand_to_computer(self, seat: int, level: str) -> None:
+        """Host: a joiner's seat whose person is away is played by the part's computer player
+        at ``level`` until the person proves the seat again (then it is given back). Raises
+        ValueError (the reason) when it cannot be handed over now."""
+        if self.role != "host" or self.part.player is None:
+            raise ValueError("only a host with computer players hands a seat over")
+        with self._mlock:
+            if self.machine is None or self.verdict is not None:
+                raise ValueError("no match is being played")
+            if any(p.seat == seat for p in list(self._peers.values())):
+                raise ValueError(f"seat {seat}'s player is connected")
+            self._queued.append(self.machine.set_computer(seat, True, self._clock()))
+            self._players[seat], self._handed = self.part.player(level, seat), self._handed | {seat}
+        self._command("drain")
 
     def view(self, fn: Callable[[MatchMachine], Any]) -> Any:
         """``fn(machine)`` under the machine's lock (a snapshot for the window), or None."""
@@ -462,6 +483,12 @@ class Session(Mailbox):
     def _message(self, p: _Peer, msg: dict) -> None:
         self._drain()
         now = self._clock()
+        if msg["t"] == "caught":
+            if self.role == "host" or p.seat is None:
+                p.link.close("order", "a caught message from a joiner, or before the seat")
+            else:
+                self.catching_up = False
+            return
         if msg["t"] == "over":
             if p.seat is None or self.machine is None:
                 p.link.close("order", "a verdict before the match")
@@ -513,6 +540,8 @@ class Session(Mailbox):
                     p.link.settled = True
                 if o.resumed and self.machine is not None:
                     self._lost_host_at = None
+                    if self.role == "join":
+                        self.catching_up = True
                     self._emit(Started(self.machine.table, self.machine.seat, True))
                     if self.verdict is None:
                         self._set_status("playing")
@@ -520,6 +549,12 @@ class Session(Mailbox):
                         try:
                             outs = self.machine.catch_up(o.seat if self.role == "host" else 0, o.have, now)
                             outs += self.machine.connected(o.seat if self.role == "host" else 0, now)
+                            if self.role == "host" and o.seat in self._handed and self.verdict is None:
+                                outs += self.machine.set_computer(o.seat, False, now)  # its person is back
+                                self._handed.discard(o.seat)
+                                self._players.pop(o.seat, None)
+                            if self.role == "host":
+                                outs.append(Send(o.seat, {"t": "caught"}))  # the end of its catch-up
                         except Refusal as e:
                             if p is not None:
                                 p.link.close(e.code, str(e))
@@ -561,7 +596,7 @@ class Session(Mailbox):
         """Host: a computer seat that must decide gets a worker thread for its player (the
         network thread goes on serving meanwhile); its decision comes back as a command."""
         turn = self.part.turn
-        for seat, choose in self._players.items():
+        for seat, choose in list(self._players.items()):
             if seat in self._thinking or self.machine is None or self.verdict is not None:
                 continue
             with self._mlock:
@@ -591,7 +626,8 @@ class Session(Mailbox):
         self._carry_out(outputs)
 
     def _is_connected(self, seat: int) -> bool:
-        if seat == (self.machine.seat if self.machine is not None else -1) or seat in self.computers:
+        if seat == (self.machine.seat if self.machine is not None else -1) or seat in self.computers \
+                or seat in self._handed:
             return True
         if self.role == "join":
             return bool(self._peers)

@@ -81,6 +81,9 @@ class App:
         #: Makes the home scene (the main menu) for :meth:`go_home`; set by whoever builds the window
         #: (:func:`game.client.main.run`); None: home just closes every scene.
         self.home: Callable[[], Scene] | None = None
+        #: The game key a scene belongs to (None: a shell scene); set with :attr:`home`
+        #: (:func:`game.client.games.game_of_scene`). The settings screen opened over a game shows its section.
+        self.game_of_scene: Callable[[Scene], str | None] = lambda scene: None
         self.options = options or ViewOptions()
         self.scenes: list[Scene] = []
         self.running = True
@@ -91,10 +94,16 @@ class App:
         #: Frames actually drawn and flipped (a frame with nothing new is not drawn).
         self.renders = 0
         self._idle_drawn = False  # the last drawn frame showed a still window
+        #: The window's size and position before full screen (restored when F11 leaves it).
+        self._windowed: tuple[tuple[int, int], tuple[int, int]] | None = None
         #: The signal (SIGTERM/SIGINT) that asked the window to save and exit, once one came.
         self.signalled: int | None = None
         from .prefs import Prefs  # settings, language, sound and notices (issue 6)
         self.prefs = Prefs(self, store, audio, sync_options=options is None)
+        from game.stats import shared_stats
+        #: Statistics per game and computer level (issue 35): ``app.stats.record(game, level, won, score,
+        #: match_id)`` at a match's end; the main menu shows them on each game's tab.
+        self.stats = shared_stats()
 
     @staticmethod
     def _fit_window() -> None:
@@ -197,23 +206,56 @@ class App:
             self.top.handle_event(event)
 
     def toggle_fullscreen(self) -> None:
+        """F11 and the full-screen setting: switch between full screen and a window. Back in a
+        window, the window takes the size (and place) it had before full screen, not the canvas's
+        1280x800 that SDL's SCALED mode would restore."""
+        window = self._window()
+        going_full = window is not None and not self.is_fullscreen()
+        if going_full:
+            self._windowed = (tuple(window.size), tuple(window.position))
         try:
             pygame.display.toggle_fullscreen()
         except pygame.error:  # some drivers (dummy, some WMs) cannot; the game goes on windowed
             pass
-        self.keep_minimum_size()
+        self.keep_minimum_size()  # first: leaving full screen, SCALED makes the canvas the smallest window
+        if window is not None and not going_full and not self.is_fullscreen() and self._windowed is not None:
+            size, position = self._windowed
+            try:
+                if tuple(window.size) != size:
+                    window.size = size
+                    window.position = position
+            except pygame.error:
+                pass
+
+    @staticmethod
+    def is_fullscreen() -> bool:
+        """Whether the window fills the screen now (False where the driver cannot tell)."""
+        try:
+            return bool(pygame.display.is_fullscreen())
+        except (AttributeError, pygame.error):
+            return False
+
+    @staticmethod
+    def _window() -> "pygame.Window | None":
+        """The window of the display module, or None (an older pygame-ce, a driver without one)."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return pygame.Window.from_display_module()
+        except (AttributeError, pygame.error):
+            return None
 
     @staticmethod
     def keep_minimum_size() -> None:
         """(Re)state the smallest window (:data:`MIN_WINDOW`) and grow a window that got smaller
         (a window manager that ignored the hint, a mode change that dropped it)."""
+        window = App._window()
+        if window is None:
+            return
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                window = pygame.Window.from_display_module()
             window.minimum_size = MIN_WINDOW
             w, h = window.size
-            if (w < MIN_WINDOW[0] or h < MIN_WINDOW[1]) and not window.fullscreen:
+            if (w < MIN_WINDOW[0] or h < MIN_WINDOW[1]) and not App.is_fullscreen():
                 window.size = (max(w, MIN_WINDOW[0]), max(h, MIN_WINDOW[1]))
         except (AttributeError, pygame.error):
             pass

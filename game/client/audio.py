@@ -32,7 +32,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Every effect the game plays (file stems under ``assets/sounds``).
-SOUND_NAMES = ("card_played", "stone_placed", "hero_flip", "card_drawn", "pass", "game_end")
+SOUND_NAMES = ("card_played", "stone_placed", "hero_flip", "card_drawn", "pass", "game_end",
+               # Royals & Riots (issue 35)
+               "royals_deal", "royals_play", "royals_draw", "royals_trick_won", "royals_steal",
+               "royals_execution", "royals_revolution", "royals_prince", "royals_round_end",
+               "royals_match_won", "royals_match_lost")
 #: Mixer format: the files are 44.1 kHz 16-bit; a short buffer keeps effects in step with animations.
 MIXER_FREQUENCY, MIXER_BUFFER = 44_100, 512
 
@@ -91,7 +95,8 @@ class Audio:
     def play(self, name: str) -> bool:
         """Start effect ``name`` (one of :data:`SOUND_NAMES`); returns True if it is sounding.
 
-        Returns False, silently, when sound is off, the volume is 0, there is no
+        When every mixer channel is busy, the effect that started first stops to make room (a new
+        effect is never dropped). Returns False, silently, when sound is off, the volume is 0, there is no
         audio device or the file cannot be loaded (logged once). Raises ValueError
         for a name not in :data:`SOUND_NAMES` (a programming error).
         """
@@ -103,7 +108,11 @@ class Audio:
         if sound is None:
             return False
         try:
-            return sound.play() is not None
+            channel = pygame.mixer.find_channel(True)  # all busy: the effect that started first makes room
+            if channel is None:
+                return False
+            channel.play(sound)
+            return True
         except pygame.error as e:  # the device vanished mid-game
             log.warning("cannot play %s: %s", name, e)
             return False

@@ -82,6 +82,16 @@ def _clients() -> tuple[ClientGame, ...]:
 CLIENT_GAMES: tuple[ClientGame, ...] = _clients()
 
 
+def game_of_scene(scene: object) -> str | None:
+    """The key of the game whose client package (the package of its ``plugin.py``) holds
+    ``scene``'s class, or None for a scene of the shell: each game's scenes stay in its own package."""
+    module = type(scene).__module__
+    for c in CLIENT_GAMES:
+        if module.startswith(type(c).__module__.rpartition(".")[0] + "."):
+            return c.key
+    return None
+
+
 def client_by_key(key: str) -> ClientGame:
     """Raises KeyError for an unknown key."""
     for c in CLIENT_GAMES:

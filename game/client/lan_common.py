@@ -73,9 +73,9 @@ def local_addresses(bound: str | None = None) -> list[str]:
 
 
 def settings_name(app: "App", fallback: str) -> str:
-    """The player's name for a network game: the first name set in Settings (Red's, else White's),
-    else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
-    s = app.prefs.settings
+    """The player's name for a network game: the first name set in Rose King's settings (Red's, else
+    White's), else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
+    s = app.prefs.settings.of("rose-king")
     return (s.red_name or "").strip() or (s.white_name or "").strip() or fallback
 
 

@@ -1,5 +1,6 @@
 """The main menu: each game's ways to start (from :mod:`game.client.games`), then what
-serves every game (continue, saved games, how to play, settings, quit)."""
+serves every game (continue, saved games, how to play, settings, quit), and the chosen game's
+statistics against the computer (:mod:`game.stats`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.i18n import N_, _
+from game.registry import game_by_key
+from game.settings import schema_of
 
 from .games import CLIENT_GAMES
 from .saved_games import add_save_buttons
 from .theme import CANVAS, CREAM, GOLD
-from .widgets import Button, ButtonScene
+from .widgets import Button, ButtonScene, fit_size
 
 if TYPE_CHECKING:
     from .app import App
@@ -95,7 +98,7 @@ class MainMenu(ButtonScene):
 
     def settings(self) -> None:
         from .settings_scene import SettingsScene
-        self.app.push(SettingsScene(self.app))
+        self.app.push(SettingsScene(self.app, self.game.key))  # this game's names and levels only
 
     def update(self, dt: float) -> None:
         self.clock += dt
@@ -112,9 +115,45 @@ class MainMenu(ButtonScene):
         if len(CLIENT_GAMES) > 1:
             self.draw_tabs(surface)
         self.draw_buttons(surface)
+        self.draw_stats(surface)
         hint = _("F11: full screen.")  # (outside the f-string, where the extractor sees it)
         foot = self.app.art.text(f"{_(self.game.credit)} {hint}", 20, (200, 190, 160))
         surface.blit(foot, foot.get_rect(midbottom=(CANVAS[0] // 2, CANVAS[1] - 16)))
+
+    def stats_lines(self) -> list[str]:
+        """The chosen game's statistics against the computer, one line per level played (in the
+        game's words for its levels), or why there are none; in the current language."""
+        stats = self.app.stats
+        notice = stats.notice()
+        if notice:
+            return [notice]
+        played = stats.of(self.game.key, game_by_key(self.game.key).levels)
+        if not played:
+            return [_("No matches against the computer yet: your results per level will show here.")]
+        level = schema_of(self.game.key).get("computer_level")
+        word = level.option_text if level is not None and level.option_text else str
+        return [_("{level}: {won} of {played} won · best {best} · streak {streak}").format(
+            level=word(lv), won=s.won, played=s.played, best=s.best_score, streak=s.streak)
+            for lv, s in played.items()]
+
+    def draw_stats(self, surface: pygame.Surface) -> None:
+        """Under the buttons: "Against the computer", then :meth:`stats_lines` in two columns."""
+        art = self.app.art
+        top = max(b.rect.bottom for b in self.buttons) + 14
+        lines = self.stats_lines()
+        head = art.text(_("Against the computer"), 22, GOLD, shadow=True)
+        surface.blit(head, head.get_rect(midtop=(CANVAS[0] // 2, top)))
+        y = top + head.get_height() + 2
+        if len(lines) == 1:
+            s = art.text(lines[0], 20, CREAM, shadow=True, wrap=900, center=True)
+            surface.blit(s, s.get_rect(midtop=(CANVAS[0] // 2, y)))
+            return
+        cx = CANVAS[0] // 2
+        for i, line in enumerate(lines):
+            size = fit_size(art, line, 20, 380)
+            s = art.text(line, size, CREAM, shadow=True)
+            x = cx - 10 - s.get_width() if i % 2 == 0 else cx + 10
+            surface.blit(s, (x, y + (i // 2) * 24))
 
     def draw_tabs(self, surface: pygame.Surface) -> None:
         """Each game's tab: its picture and title; the chosen one lit."""

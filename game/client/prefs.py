@@ -9,8 +9,9 @@ global). It
   each frame, so a language change shows at once on every scene, without restarting; the
   window's caption (:func:`window_caption`) follows too;
 * makes the :class:`~game.client.audio.Audio` follow the ``sound`` and ``volume`` settings;
-* applies ``fullscreen``, ``animation_speed`` and ``show_legal_targets`` at once to the
-  window and to ``app.options`` (the view options the game screen reads);
+* applies ``fullscreen``, ``animation_speed`` and every game's field with a ``view_option``
+  (Rose King's ``show_legal_targets``) at once to the window and to ``app.options`` (the view
+  options the game screens read);
 * handles the mute key (M) anywhere a screen does not use that key itself, with a short
   "Sound on"/"Sound off" flash;
 * shows the store's notice (a damaged settings file, a failed save) as a panel at the top of
@@ -29,7 +30,7 @@ from game.roseking.engine import Color
 from game import i18n
 from game.i18n import _
 from game.registry import GAMES
-from game.settings import Settings, SettingsStore, follow_language
+from game.settings import Section, Settings, SettingsStore, follow_language, schemas
 
 from .theme import CANVAS, CREAM, GOLD
 from .audio import Audio
@@ -46,10 +47,17 @@ FLASH_SECONDS = 1.6
 MUTE_KEY = pygame.K_m
 
 
+def view_fields() -> list[tuple[str, str, str]]:
+    """(game key, field, view option) of every game's settings field that sets a view option."""
+    return [(game, name, f.view_option) for game, schema in schemas().items()
+            for name, f in schema.items() if f.view_option]
+
+
 def window_caption() -> str:
     """The window's caption in the current language: the app's games' titles
     (:data:`game.registry.GAMES`, in the menus' order) joined as the README names the app,
-    "Rose King & Royals & Riots" (German, Dutch and French: "Rosenkönig & Royals & Riots")."""
+    "Rose King & Royals & Riots" (German and Dutch: "Rosenkönig & Royals & Riots", French:
+    "Le Roi des Roses & Royals & Riots")."""
     caption = ""
     for game in GAMES:
         title = _(game.title)
@@ -86,7 +94,8 @@ class Prefs:
         s = self.store.settings
         if sync_options:
             app.options.anim_speed = s.animation_speed
-            app.options.show_targets = s.show_legal_targets
+            for game, name, option in view_fields():
+                setattr(app.options, option, s.of(game)[name])
         if s.fullscreen:
             self._set_fullscreen(True)
 
@@ -99,8 +108,9 @@ class Prefs:
         opts = self.app.options
         if "animation_speed" in changed:
             opts.anim_speed = settings.animation_speed
-        if "show_legal_targets" in changed:
-            opts.show_targets = settings.show_legal_targets
+        for game, name, option in view_fields():
+            if f"{game}.{name}" in changed:
+                setattr(opts, option, settings.of(game)[name])
         if "fullscreen" in changed:
             self._set_fullscreen(settings.fullscreen)
 
@@ -117,7 +127,9 @@ class Prefs:
     def remember_options(self) -> None:
         """After a screen changed ``app.options`` itself (T key, pause menu): keep them in the settings."""
         opts = self.app.options
-        self.update(animation_speed=opts.anim_speed, show_legal_targets=opts.show_targets)
+        self.update(animation_speed=opts.anim_speed)
+        for game, name, option in view_fields():
+            self.update_game(game, **{name: getattr(opts, option)})
 
     def update(self, **changes: object) -> None:
         """``store.update`` that never raises into the frame loop (a bad value is logged and ignored)."""
@@ -126,13 +138,26 @@ class Prefs:
         except ValueError as e:
             log.warning("setting refused: %s", e)
 
+    def update_game(self, game: str, **changes: object) -> None:
+        """``store.update_game`` (a field of ``game``'s section) that never raises into the frame loop."""
+        try:
+            self.store.update_game(game, **changes)
+        except ValueError as e:
+            log.warning("setting refused: %s", e)
+
+    def game_settings(self, game: str) -> Section:
+        """The settings section of ``game`` (a key of :data:`game.registry.GAMES`): its fields as
+        attributes, e.g. ``prefs.game_settings("royals-riots").computer_speed``."""
+        return self.store.settings.of(game)
+
     def play(self, name: str) -> bool:
         """Play sound effect ``name`` (see :data:`game.client.audio.SOUND_NAMES`); False if silent."""
         return self.audio.play(name)
 
     def player_name(self, color: Color) -> str:
         """The name chosen for ``color`` in the settings, else "Red"/"White" in the current language."""
-        return phrases.player_names(self.settings.red_name, self.settings.white_name)[color]
+        s = self.settings.of("rose-king")
+        return phrases.player_names(s.red_name, s.white_name)[color]
 
     def toggle_sound(self) -> None:
         """The mute key: flip the ``sound`` setting and say so."""

@@ -1,8 +1,9 @@
 """The saved-games screens (issue 5): "Continue" and "Saved games" in the main menu, the list,
 and a message panel for files that cannot be opened.
 
-The list shows every file of the :class:`~game.saves.SaveStore`: date, players, result or
-"in progress", plies. A file that cannot be read is listed with its clear error (it can
+The list shows every file of the :class:`~game.saves.SaveStore`: date, players, the result (the
+winners by name) or who is to act, and how far the game went in its own words (each game's
+:class:`~game.saves.Summary`: "24 moves · 30 stones left", "round 2 of 3, trick 5"). A file that cannot be read is listed with its clear error (it can
 only be deleted) and never breaks the list. Open resumes an unfinished local game,
 Replay opens the replay viewer, Delete asks first.
 """
@@ -60,8 +61,8 @@ def add_save_buttons(menu: ButtonScene, game: str) -> None:
 
 
 def continue_label(entry: SaveEntry) -> str:
-    """"Continue" saying which game: the players and the move to come."""
-    return _("Continue: {players}, move {ply}").format(players=entry.players(), ply=entry.plies + 1)
+    """"Continue" saying which game: the players and how far it went, in the game's own words."""
+    return _("Continue: {players}, {progress}").format(players=entry.players(), progress=entry.progress())
 
 
 def open_file(app: "App", path: str | os.PathLike[str], on_back: Callable[[], None] | None = None) -> str | None:
@@ -282,8 +283,8 @@ class SavedGamesScene(ButtonScene):
         title = art.text(_("Saved games"), 56, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(CANVAS[0] // 2, 30)))
         surface.blit(panel(self.rect.size), self.rect)
-        cols = (0, 230, 640, 1000)
-        for text, x in zip((_("Date"), _("Players"), _("Result"), _("Plies")), cols):
+        cols = (0, 210, 540, 850)
+        for text, x in zip((_("Date"), _("Players"), _("Result"), _("Progress")), cols):
             s = art.text(text, 22, GOLD)
             surface.blit(s, (self.rows.x + 14 + x, self.rect.y + 16))
         if not self.entries:
@@ -319,9 +320,6 @@ class SavedGamesScene(ButtonScene):
             surface.blit(err, (r.x + 14 + cols[1], y + 2), pygame.Rect(0, 0, room, err.get_height()))
             return
         status = e.status_text()
-        if e.result is None and e.summary is None:
-            status = _("in progress · {colour} to move").format(
-                colour=_("Red") if int(e.to_move or 0) == 0 else _("White"))
         note = e.note()
         if note:
             y = r.y + 5  # two lines: the row's texts, and under them what kind of game it is
@@ -329,7 +327,7 @@ class SavedGamesScene(ButtonScene):
                          (110, 70, 30) if i == self.selected else GOLD)
             surface.blit(s, (r.x + 14 + cols[1], r.y + 31))
         font = art.font(22)
-        for k, (text, x) in enumerate(zip((format_date(e), e.players(), status, str(e.plies)), cols)):
+        for k, (text, x) in enumerate(zip((format_date(e), e.players(), status, e.progress()), cols)):
             room = (cols[k + 1] - x - 16) if k + 1 < len(cols) else r.w - 28 - x
             s = art.text(elide(font, text, room), 22, ink)  # never over the next column
             surface.blit(s, (r.x + 14 + x, y))

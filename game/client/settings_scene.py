@@ -1,11 +1,13 @@
-"""The settings screen (issue 6), opened from the main menu and the pause menu.
+"""The settings screen (issues 6, 35), opened from the main menu and the pause menu.
 
-One row per field of :class:`game.settings.Settings`, labelled with
-``settings.FIELD_LABELS``: language (each in its own name), animation speed, sound,
-volume, full screen, legal targets, the two players' names (text fields), the
-default computer level, and "Show the tutorial again". Every click goes straight to
-``store.update`` through ``app.prefs``: it is validated, saved atomically and applied
-at once (a language switch re-renders this screen and every screen under it).
+The app-wide rows first (language, each in its own name; animation speed; sound; volume; full
+screen), then, under the game's title, the rows of one game's section, built from that game's
+``settings_schema`` (:class:`game.settings.Field`: a name field, a choice of buttons, an on/off
+switch; a ``"reset"`` field is a button at the bottom, such as Rose King's "Show the tutorial
+again"). Opened from a game's tab or table it shows that game's names and levels only. Every
+click goes straight to ``store.update`` / ``store.update_game`` through ``app.prefs``: it is
+validated, saved atomically and applied at once (a language switch re-renders this screen and
+every screen under it).
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ import pygame
 
 from game import i18n
 from game.roseking import phrases
-from game.roseking.ai import LEVELS
 from game.i18n import N_, _
-from game.settings import ANIMATION_SPEEDS, FIELD_LABELS, MAX_NAME_LENGTH
+from game.registry import game_by_key
+from game.settings import ANIMATION_SPEEDS, APP_ROWS, FIELD_LABELS, MAX_NAME_LENGTH, Field, schema_of
 
 from .theme import CANVAS, CREAM, GOLD
 from .textinput import TextInput
@@ -29,24 +31,31 @@ from .widgets import Button, ButtonScene, fit_size, panel
 VOLUME_STEP = 0.05
 PANEL = pygame.Rect(80, 24, CANVAS[0] - 160, CANVAS[1] - 48)
 LABEL_X, CONTROL_X, CONTROL_W = PANEL.x + 40, PANEL.x + 440, PANEL.right - 40 - (PANEL.x + 440)
-ROW_Y0, ROW_H = PANEL.y + 96, 60
-ROWS = ("language", "animation_speed", "sound", "volume", "fullscreen", "show_legal_targets",
-        "red_name", "white_name", "computer_level")
+ROW_Y0, ROW_H = PANEL.y + 92, 58
+#: The height of the game's heading between the app-wide rows and the game's.
+HEADING_H = 40
 
 
 class SettingsScene(ButtonScene):
-    """Change the settings; Back or Esc returns to where it was opened."""
+    """Change the settings; Back or Esc returns to where it was opened.
 
-    def __init__(self, app: "AppLike") -> None:
+    ``game``: whose section to show (a key of :data:`game.registry.GAMES`); None: the game of the
+    nearest scene below that belongs to a game (the pause menu over a table), else the main menu's
+    tab chosen last (the ``game`` setting). Raises ValueError for an unknown game.
+    """
+
+    def __init__(self, app: "AppLike", game: str | None = None) -> None:
         super().__init__(app)
         self.prefs = app.prefs
+        if game is None:
+            found = getattr(app, "game_of_scene", lambda scene: None)
+            game = next((k for k in map(found, reversed(getattr(app, "scenes", []))) if k), None)
+        self.game = game if game is not None else self.prefs.settings.game
+        self.schema = schema_of(self.game)
+        self.title = game_by_key(self.game).title
+        #: The fields of the game's section shown as rows, in the schema's order.
+        self.game_rows = [name for name, f in self.schema.items() if f.control in ("text", "choice", "switch")]
         self.names: dict[str, TextInput] = {}
-        for field in ("red_name", "white_name"):
-            y = ROW_Y0 + ROWS.index(field) * ROW_H
-            self.names[field] = TextInput(
-                (CONTROL_X, y, 420, 48), getattr(self.prefs.settings, field), self._namer(field),
-                max_len=MAX_NAME_LENGTH, size=28,
-                placeholder=lambda field=field: phrases.player_names()[field == "white_name"])
         self._row("language", [(lambda code=code: i18n.LANGUAGE_NAMES[code], code) for code in i18n.LANGUAGES])
         self._row("animation_speed", [(lambda s=s: phrases.speed_text(s), s) for s in ANIMATION_SPEEDS])
         self._switch("sound")
@@ -56,20 +65,32 @@ class SettingsScene(ButtonScene):
             Button((CONTROL_X + 370, y, 64, 48), lambda: "+", lambda: self._volume(VOLUME_STEP), size=34),
         ]
         self._switch("fullscreen")
-        self._switch("show_legal_targets")
-        self._row("computer_level", [(lambda lv=lv: phrases.level_name(lv), lv) for lv in LEVELS])
+        for name in self.game_rows:
+            self._game_row(name, self.schema[name])
         bottom = PANEL.bottom - 76
-        self.buttons += [
-            Button((LABEL_X, bottom, 400, 54), FIELD_LABELS["tutorial_seen"],
-                      lambda: self.prefs.update(tutorial_seen=False), size=28,
-                      enabled=lambda: self.prefs.settings.tutorial_seen),
-            Button((PANEL.right - 40 - 260, bottom, 260, 54), N_("Back"), self.back, size=30),
-        ]
+        resets = [name for name, f in self.schema.items() if f.control == "reset"]
+        for i, name in enumerate(resets):
+            self.buttons.append(Button((LABEL_X + i * 420, bottom, 400, 54), self.schema[name].label,
+                                       self._resetter(name), size=28, enabled=self._differs(name)))
+        self.buttons.append(Button((PANEL.right - 40 - 260, bottom, 260, 54), N_("Back"), self.back, size=30))
 
     # ------------------------------------------------------------------ building rows
-    @staticmethod
-    def _y(field: str) -> int:
-        return ROW_Y0 + ROWS.index(field) * ROW_H
+    def _y(self, field: str) -> int:
+        """The top of the row of an app-wide field or of one of the game's."""
+        if field in APP_ROWS:
+            return ROW_Y0 + APP_ROWS.index(field) * ROW_H
+        return ROW_Y0 + len(APP_ROWS) * ROW_H + HEADING_H + self.game_rows.index(field) * ROW_H
+
+    def _get(self, field: str) -> Any:
+        if field in APP_ROWS:
+            return getattr(self.prefs.settings, field)
+        return self.prefs.settings.of(self.game)[field]
+
+    def _set(self, field: str, value: Any) -> None:
+        if field in APP_ROWS:
+            self.prefs.update(**{field: value})
+        else:
+            self.prefs.update_game(self.game, **{field: value})
 
     def _row(self, field: str, options: list[tuple[Callable[[], str], Any]]) -> None:
         """Radio buttons setting ``field`` to one of ``options`` (label callable, value)."""
@@ -78,19 +99,35 @@ class SettingsScene(ButtonScene):
         for i, (label, value) in enumerate(options):
             self.buttons.append(Button(
                 (CONTROL_X + i * (w + gap), self._y(field), w, 48), label,
-                lambda value=value: self.prefs.update(**{field: value}), size=28,
-                selected=lambda value=value: getattr(self.prefs.settings, field) == value))
+                lambda value=value: self._set(field, value), size=28,
+                selected=lambda value=value: self._get(field) == value))
 
     def _switch(self, field: str) -> None:
         """An on/off button for a boolean ``field``."""
         self.buttons.append(Button(
-            (CONTROL_X, self._y(field), 160, 48), lambda: phrases.on_off_text(getattr(self.prefs.settings, field)),
-            lambda: self.prefs.update(**{field: not getattr(self.prefs.settings, field)}), size=28,
-            selected=lambda: getattr(self.prefs.settings, field)))
+            (CONTROL_X, self._y(field), 160, 48), lambda: phrases.on_off_text(self._get(field)),
+            lambda: self._set(field, not self._get(field)), size=28, selected=lambda: self._get(field)))
+
+    def _game_row(self, name: str, f: Field) -> None:
+        if f.control == "switch":
+            self._switch(name)
+        elif f.control == "choice":
+            text = f.option_text or str
+            self._row(name, [(lambda value=value: text(value), value) for value in f.options])
+        else:  # "text"
+            self.names[name] = TextInput(
+                (CONTROL_X, self._y(name), 420, 48), self._get(name), self._namer(name),
+                max_len=MAX_NAME_LENGTH, size=28, placeholder=f.placeholder or (lambda: ""))
+
+    def _resetter(self, name: str) -> Callable[[], None]:
+        return lambda: self._set(name, self.schema[name].initial())
+
+    def _differs(self, name: str) -> Callable[[], bool]:
+        return lambda: self._get(name) != self.schema[name].initial()
 
     def _namer(self, field: str) -> Callable[[str], None]:
         def commit(text: str) -> None:
-            self.prefs.store.update(**{field: text})  # ValueError: the field shows the old name again
+            self.prefs.store.update_game(self.game, **{field: text})  # ValueError: the field shows the old name again
         return commit
 
     def _volume(self, delta: float) -> None:
@@ -124,33 +161,44 @@ class SettingsScene(ButtonScene):
         for field in self.names.values():
             if field.handle_event(event):
                 return
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
-            self.names["red_name"].focus()
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB and self.names:
+            next(iter(self.names.values())).focus()
             return
         super().handle_event(event)
 
     def update(self, dt: float) -> None:
         for field_name, field in self.names.items():
             field.update(dt)
-            field.set_text(getattr(self.prefs.settings, field_name))
+            field.set_text(self._get(field_name))
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
         surface.blit(art.table, (0, 0))
         surface.blit(panel(PANEL.size, 235), PANEL)
         title = art.text(_("Settings"), 56, GOLD, shadow=True)
-        surface.blit(title, title.get_rect(midtop=(PANEL.centerx, PANEL.y + 22)))
-        for field in ROWS:
-            label = _(FIELD_LABELS[field])
+        surface.blit(title, title.get_rect(midtop=(PANEL.centerx, PANEL.y + 18)))
+        labels = [(_(FIELD_LABELS[f]), self._y(f)) for f in APP_ROWS]
+        labels += [(_(self.schema[f].label), self._y(f)) for f in self.game_rows]
+        for label, y in labels:
             size = fit_size(art, label, 28, CONTROL_X - LABEL_X - 20)
             s = art.text(label, size, CREAM, shadow=True)
-            surface.blit(s, s.get_rect(midleft=(LABEL_X, self._y(field) + 24)))
+            surface.blit(s, s.get_rect(midleft=(LABEL_X, y + 24)))
+        self._draw_heading(surface)
         self._draw_volume(surface)
         self.draw_buttons(surface)
         for field in self.names.values():
             field.draw(surface, art)
         hint = art.text(_("Changes apply at once. M: sound on/off"), 20, (220, 200, 160), wrap=340)
         surface.blit(hint, hint.get_rect(center=(LABEL_X + 590, PANEL.bottom - 49)))
+
+    def _draw_heading(self, surface: pygame.Surface) -> None:
+        """The game's title over its own rows, on a thin rule across the panel."""
+        art = self.app.art
+        y = ROW_Y0 + len(APP_ROWS) * ROW_H + HEADING_H // 2 - 6
+        text = art.text(_(self.title), 26, GOLD, shadow=True)
+        box = text.get_rect(midleft=(LABEL_X, y))
+        pygame.draw.line(surface, (150, 104, 30), (box.right + 16, y), (PANEL.right - 40, y), 2)
+        surface.blit(text, box)
 
     def _draw_volume(self, surface: pygame.Surface) -> None:
         """A bar between "−" and "+" showing the volume, with its percentage."""

@@ -1,5 +1,5 @@
 """Post-game analysis (issue 15): the strong computer level looks at every position of a game,
-and each move is judged by how much of the mover's winning chance it gave away.
+and each move is judged by how much it gave away.
 
 Pure Python, no pygame. It uses the AI only through its public interface: a player from
 :func:`game.roseking.ai.make_player` and the figures of its last search (``player.last``:
@@ -7,44 +7,83 @@ the chosen action and its value, the mover's expected reward 0..1).
 
 For each position ``k`` of the game (0 = the deal) :func:`evaluate` gives the search's best
 move and Red's winning chance ``red[k]`` (a finished position scores 1, 0 or ½). The move
-from ``k`` to ``k + 1`` by player ``m`` lost ``max(0, chance_m[k] - chance_m[k + 1])``: what
-the best move was worth for ``m`` minus what the move played left. Losses of at least
-:data:`INACCURACY`, :data:`MISTAKE` and :data:`BLUNDER` are marked, like chess sites do.
+from ``k`` to ``k + 1`` by player ``m`` lost what the best move was worth for ``m`` minus what
+the move played left, measured two ways: ``loss``, in winning chance (0..1), and ``points``,
+in score points: a winning chance ``p`` stands for the margin ``WIN_SCALE · logit(p)`` (the
+inverse of the fitted sigmoid the AI's evaluation uses, ``game.roseking.ai.expectimax.win_chance``;
+chances clamped to :data:`CLAMP` .. 1 − CLAMP). Moves are marked on ``points``, from
+:data:`INACCURACY`, :data:`MISTAKE` and :data:`BLUNDER`, like chess sites mark centipawns.
+
+Why points (issue 35, item 13): a careless game (always the first target found) slid from
+0.51 to 0.00 for Red, but in winning chance each careless move cost only about 0.01 (the
+early moves move a balanced game little, the late ones a lost game not at all), so with the
+old thresholds (0.08 / 0.15 / 0.30 of winning chance) only 2 to 4 of Red's 53 moves were
+marked and the list could read "No inaccuracies found". In points the same moves cost what
+the final score shows: Red's losses summed to about the final margin (108 to 236 points over
+about 53 moves, against margins of 97 to 226). Calibrated with ``bench/analysis_calibrate.py``
+(window budget: ``hard`` at 4,500 iterations a position):
+
+==================================  ======  =====  =====  =====  ======  ======  ======
+moves judged (6 games each)         moves   p90    p95    mean   >= 5    >= 10   >= 20
+==================================  ======  =====  =====  =====  ======  ======  ======
+careless Red (vs medium)            316     11.2   19.2   3.09   17.7 %  10.8 %  4.7 %
+medium White (vs careless)          315     3.9    7.7    1.19   8.3 %   3.5 %   1.6 %
+medium Red (vs easy)                348     4.6    8.4    1.39   8.6 %   3.4 %   1.1 %
+easy White (vs medium)              341     10.6   18.3   2.93   17.0 %  10.3 %  3.5 %
+hard Red (vs hard, 3,000 its)       309     0.0    0.0    0.20   2.6 %   0.6 %   0.0 %
+hard White (vs hard)                294     0.0    0.0    0.33   1.4 %   0.3 %   0.3 %
+==================================  ======  =====  =====  =====  ======  ======  ======
+
+So a careless game gets about 9 of its careless side's moves marked, a game between two ``hard``
+players about one per side. In winning chance, the old measure, the careless side had only
+4.7 % of its moves at 0.08 or more, the hard players 0 to 0.3 %.
+
+(The search's noise is a few points per position; the median drop of the moves that were the
+search's own choice is taken off first, see :func:`search_bias`.)
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from game.marks import LABELS, mark, serve
+from game.roseking.ai.expectimax import WIN_SCALE
 from game.roseking.engine import DRAW, Color, Move, State
 
-#: Loss of winning chance (0..1) from which a move is marked.
-INACCURACY, MISTAKE, BLUNDER = 0.08, 0.15, 0.30
-LABELS = ("inaccuracy", "mistake", "blunder")
+#: Points lost (see the module docstring) from which a move is marked.
+INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0
+THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
+#: Winning chances are clamped to CLAMP .. 1 - CLAMP before they become points (a decided game
+#: would be worth infinitely many; the search's noise near 0 and 1 must not be either).
+CLAMP = 0.02
 
 
-def label_for(loss: float) -> str:
-    """"blunder", "mistake", "inaccuracy" or "" for a loss of winning chance (0..1)."""
-    if loss >= BLUNDER:
-        return "blunder"
-    if loss >= MISTAKE:
-        return "mistake"
-    if loss >= INACCURACY:
-        return "inaccuracy"
-    return ""
+def label_for(points: float) -> str:
+    """"blunder", "mistake", "inaccuracy" or "" for a move that lost ``points`` score points."""
+    return mark(points, THRESHOLDS)
+
+
+def margin_of(chance: float) -> float:
+    """The score margin (points, the mover's) a winning chance stands for: ``WIN_SCALE · logit``
+    of ``chance`` clamped to :data:`CLAMP` .. 1 − CLAMP (0.5 -> 0; 0.98 -> about 144)."""
+    p = min(1.0 - CLAMP, max(CLAMP, chance))
+    return WIN_SCALE * math.log(p / (1.0 - p))
 
 
 @dataclass(frozen=True)
 class Review:
     """The verdict on move ``ply`` (1-based): ``played`` vs the search's ``best`` from the same
-    position, the winning chance the mover lost (``loss``, 0..1) and its ``label``."""
+    position, the winning chance the mover lost (``loss``, 0..1), the score points it lost
+    (``points``, >= 0; see the module docstring) and its ``label`` (from ``points``)."""
 
     ply: int
     played: Move
     best: Move | None
     loss: float
     label: str
+    points: float = 0.0
 
     @property
     def player(self) -> Color:
@@ -94,7 +133,8 @@ def positions(final: State) -> list[State]:
 def reviews(final: State, red: list[float], best: list[Move | None]) -> list[Review]:
     """Judge every move of ``final``'s game from the positions' values ``red`` and best moves
     ``best`` (index = position). Positions not evaluated yet (short lists) end the list."""
-    drops: list[float] = []  # chance "lost" by moves that were the search's own choice
+    chance_drops: list[float] = []  # what moves that were the search's own choice "lost"
+    point_drops: list[float] = []
     steps = []
     for k, played in enumerate(final.move_stack):
         if k + 1 >= len(red):
@@ -102,25 +142,54 @@ def reviews(final: State, red: list[float], best: list[Move | None]) -> list[Rev
         m = played.player
         before = red[k] if m is Color.RED else 1.0 - red[k]
         after = red[k + 1] if m is Color.RED else 1.0 - red[k + 1]
-        steps.append((k, played, before - after))
+        drop, points = before - after, margin_of(before) - margin_of(after)
+        steps.append((k, played, drop, points))
         if same_move(played, best[k]) and red[k] != red[k + 1]:
-            drops.append(before - after)
-    bias = search_bias(drops)
+            chance_drops.append(drop)
+            point_drops.append(points)
+    bias, point_bias = search_bias(chance_drops), search_bias(point_drops, 8.0)
     out: list[Review] = []
-    for k, played, drop in steps:
-        loss = 0.0 if same_move(played, best[k]) else max(0.0, drop - bias)
-        out.append(Review(k + 1, played, best[k], loss, label_for(loss)))
+    for k, played, drop, points in steps:
+        own = same_move(played, best[k])
+        loss = 0.0 if own else max(0.0, drop - bias)
+        lost = 0.0 if own else max(0.0, points - point_bias)
+        out.append(Review(k + 1, played, best[k], loss, label_for(lost), lost))
     return out
 
 
-def search_bias(drops: list[float]) -> float:
+@dataclass(frozen=True)
+class SideSummary:
+    """One side's figures over a game's reviews: ``moves`` judged, how many were ``marked``
+    (any label), the ``points`` lost in all (summed over its moves; about what the side's
+    choices cost it in the final margin) and ``mean_points`` per move judged (0 for none)."""
+
+    moves: int
+    marked: int
+    points: float
+
+    @property
+    def mean_points(self) -> float:
+        return self.points / self.moves if self.moves else 0.0
+
+
+def summary(judged: list[Review]) -> dict[Color, SideSummary]:
+    """Per colour: :class:`SideSummary` of the moves of ``judged`` that colour made."""
+    out = {}
+    for color in (Color.RED, Color.WHITE):
+        mine = [r for r in judged if r.player is color]
+        out[color] = SideSummary(len(mine), sum(1 for r in mine if r.label), sum(r.points for r in mine))
+    return out
+
+
+def search_bias(drops: list[float], cap: float = 0.2) -> float:
     """How much each side's search overrates its own chances, measured on the moves that were
-    the search's own choice (their true loss is 0): the median drop, 0..0.2. Each position is
-    searched from the mover's side, so without this every move would seem to lose that much."""
+    the search's own choice (their true loss is 0): the median drop, 0..``cap`` (0.2 of winning
+    chance; :func:`reviews` caps the points' at 8). Each position is searched from the mover's
+    side, so without this every move would seem to lose that much."""
     if len(drops) < 5:
         return 0.0
     ordered = sorted(drops)
-    return min(0.2, max(0.0, ordered[len(ordered) // 2]))
+    return min(cap, max(0.0, ordered[len(ordered) // 2]))
 
 
 def analyse(final: State, player, stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, Move | None, float]]:
@@ -145,26 +214,16 @@ def worker(conn, final: State, level: str, seconds: float | None, iterations: in
     """The analysis in a worker process: sends ``("pos", index, best move text or "", red chance)``
     for each position, then ``("done",)``; ``("error", text)`` if the search fails. Stops when the
     parent closes the pipe or terminates the process."""
-    import os
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)  # the window's frame loop comes first
-        except OSError:
-            pass
-    from game.roseking.ai import make_player
-    try:
+
+    def work() -> None:
+        from game.roseking.ai import make_player
         player = make_player(level, seed, seconds=seconds, iterations=iterations)
         for k, best, value in analyse(final, player):
             conn.send(("pos", k, "" if best is None else str(best), value))
         conn.send(("done",))
-    except (BrokenPipeError, EOFError, OSError):
-        return
-    except Exception as e:  # noqa: BLE001  (reported to the window, which says so)
-        try:
-            conn.send(("error", f"{type(e).__name__}: {e}"))
-        except OSError:
-            pass
+    serve(conn, nice, work)
 
 
 __all__ = ["BLUNDER", "INACCURACY", "LABELS", "MISTAKE", "Review", "analyse", "evaluate", "label_for",
-           "positions", "reviews", "same_move", "search_bias", "terminal_red", "worker"]
+           "positions", "reviews", "same_move", "search_bias", "SideSummary", "summary", "THRESHOLDS",
+           "CLAMP", "margin_of", "terminal_red", "worker"]

@@ -167,41 +167,41 @@ def move_text(state: State, move: Move, names: Sequence[str] | None = None) -> s
 def illegal_text(state: State, move: Move, names: Sequence[str] | None = None) -> str | None:
     """Why a click's move is not allowed, for the player; None if it is legal.
 
-    Mirrors :meth:`State.illegal_reason` (same checks, same order: the engine
-    decides), worded for the person clicking and with hints (an opponent's stone
+    Worded from the code of :meth:`State.illegal_reason`'s :class:`game.errors.Reason` (the
+    engine decides; no English is read), for the person clicking and with hints (an opponent's stone
     can be taken with a hero card). A reason the engine adds later shows as a
     generic sentence rather than untranslated English. A draw decision
     (``Move(color, DRAW, None)``, a click on the draw pile) counts as legal when
     the player may draw.
     """
     reason = state.illegal_reason(move)
-    if reason is None or (move.kind is Kind.DRAW and move.card is None and reason.startswith("a draw needs")):
+    if reason is None or (move.kind is Kind.DRAW and move.card is None and reason.code == "draw_needs_card"):
         return None  # a click on the draw pile is a decision; chance supplies the card afterwards
     card = card_label(move.card) if move.card is not None else ""
     target = state.target(move.card) if move.card is not None else None
     square = square_name(target) if target is not None else ""
-    if reason.startswith("game already over"):
+    if reason.code == "over":
         return _("The game is over.")
-    if reason.startswith("wrong player to move"):
+    if reason.code == "wrong_player":
         return _("It is {name}'s turn.").format(name=_names(names)[state.turn])
-    if reason.startswith("hand full"):
+    if reason.code == "hand_full":
         return _("You may draw only with fewer than 5 power cards.")
-    if reason.startswith("not in hand"):
+    if reason.code == "not_in_hand":
         return _("{card} is not in your hand.").format(card=card)
-    if reason.startswith("off the board"):
+    if reason.code == "off_board":
         return _("{card} would move the crown off the board.").format(card=card)
-    if reason.startswith("square occupied"):
+    if reason.code == "occupied":
         if target is not None and state.owner(target) == move.player:
             return _("{square} already holds your stone.").format(square=square)
         if state.heroes[move.player]:
             return _("{square} holds an opponent's stone: play a hero card with {card} to flip it.").format(
                 square=square, card=card)
         return _("{square} holds an opponent's stone and you have no hero cards left.").format(square=square)
-    if reason.startswith("hero needs an opponent's stone"):
+    if reason.code == "hero_needs_stone":
         if target is not None and state.owner(target) is None:
             return _("A hero card flips an opponent's stone, but {square} is empty.").format(square=square)
         return _("A hero card flips an opponent's stone, but {square} holds your own.").format(square=square)
-    if reason.startswith("no hero cards left"):
+    if reason.code == "no_heroes":
         return ngettext("You have used your {count} hero card.", "You have used all {count} hero cards.",
                         HEROES_PER_PLAYER).format(count=HEROES_PER_PLAYER)
     return _("That move is not allowed.")
@@ -251,7 +251,7 @@ def on_off_text(on: bool) -> str:
 
 def speed_text(speed: float) -> str:
     """An animation speed: its preset's name ("Fast"), else the factor ("×1.5")."""
-    from game.settings import ANIMATION_SPEEDS
+    from game.schema import ANIMATION_SPEEDS
     return _(ANIMATION_SPEEDS[speed]) if speed in ANIMATION_SPEEDS else f"×{speed:g}"
 
 

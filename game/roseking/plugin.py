@@ -7,13 +7,17 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from game.i18n import N_
+
+if TYPE_CHECKING:
+    from game.savefile import Summary
 
 from .ai.players import LEVEL_NAMES
 from .engine import Color
 from .engine.record import FORMAT, VERSION, Record, status_line
+from .settings import SCHEMA as SETTINGS
 
 
 class RoseKing:
@@ -25,6 +29,14 @@ class RoseKing:
     record_version = VERSION
     seats = range(2, 3)
     levels = LEVEL_NAMES
+    settings_schema = SETTINGS  # its section of the player's settings (game/roseking/settings.py)
+
+    @staticmethod
+    def summarize(record: dict[str, Any], fallback_id: str) -> "Summary":
+        """The saved-games list's summary of a parsed record (:func:`game.roseking.saves.summarize`).
+        Raises game.savefile.SaveError for a bad record."""
+        from .saves import summarize
+        return summarize(record, fallback_id)
 
     def check(self, record: Mapping[str, Any]) -> str:
         """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ...``

@@ -69,7 +69,7 @@ class TutorialStep:
 
     ``anchor``: ``"hand"``, ``"board"``, ``"draw_pile"``, ``"heroes"``, ``"scores"`` or ``None``
     (centred). The client shows the steps in order with :data:`TUTORIAL_BUTTONS`
-    and sets ``Settings.tutorial_seen`` when the last one (or "Skip") is clicked.
+    and sets Rose King's ``tutorial_seen`` setting when the last one (or "Skip") is clicked.
     """
 
     text: str

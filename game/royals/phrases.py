@@ -1,10 +1,9 @@
 """Royals & Riots' player-visible sentences built from game data, in the current language.
 
 The screens call these instead of showing the engine's English: the names of ranks and
-cards, and :func:`illegal_text`, which turns a reason of :meth:`State.illegal_reason`
-(or of :meth:`SeatView.check`, or of a LAN session refusing a decision) into a whole
-translated sentence keyed on the reason's first words, the way
-:func:`game.roseking.phrases.illegal_text` does for Rose King. No pygame here.
+cards, and :func:`illegal_text`, which turns a refusal of :meth:`State.illegal_reason` (or of
+:meth:`SeatView.check`: a :class:`game.errors.Reason`) into a whole translated sentence by its
+code and params. No pygame here.
 
 ``name`` arguments map a seat number (1..4) to the name shown for it; ``None`` means
 "Seat 1", "Seat 2"... in the current language.
@@ -66,84 +65,116 @@ def _rank(title: str) -> Rank | None:
 def illegal_text(reason: str, name: SeatName | None = None) -> str:
     """Why a decision is not allowed, as a sentence for the player in the current language.
 
-    ``reason`` is the English text of :meth:`State.illegal_reason` (each family keyed on its
-    first words, its figures such as the seat or the rank read from it), of
-    :meth:`SeatView.check` (what a seat can know over the LAN) or of a LAN session that
-    refuses a decision (``not seat 2's decision now``, ``it is not our turn`` ...); an
-    ``"<action>: "`` prefix as :class:`IllegalMoveError` messages of the session carry it is
-    skipped. A reason without a sentence here (a new one) reads "That is not allowed now."
-    rather than English.
+    ``reason`` is a :class:`game.errors.Reason` (what :meth:`State.illegal_reason` and
+    :meth:`SeatView.check` return; an :class:`~game.errors.IllegalMoveError`'s ``reason``): its
+    ``code`` picks the sentence and its ``params`` fill it (the seat's name by ``name``, the rank
+    by :func:`rank_name`). A text without a code comes from a LAN session that words its own
+    refusals in English (``not seat 2's decision now``, ``3 play K4: it is not our turn``):
+    :func:`_session_sentence` reads those until the session hands over codes. A code without a
+    sentence here (a new one) reads "That is not allowed now." rather than English.
     """
-    for _attempt in range(2):
-        text = _illegal_sentence(reason, name)
-        if text is not None:
-            return text
-        if ": " not in reason:
-            break
-        reason = reason.split(": ", 1)[1]  # "3 play K4: must follow Royals" (a session's message)
-    return _("That is not allowed now.")
+    code = getattr(reason, "code", "")
+    if code:
+        return _code_sentence(code, reason.params, name) or _("That is not allowed now.")  # type: ignore[attr-defined]
+    return _session_sentence(str(reason), name) or _("That is not allowed now.")
 
 
-#: Reasons whose sentence takes no figure: the reason's first words -> the sentence (N_-marked).
-_SENTENCES: tuple[tuple[tuple[str, ...], str], ...] = (
+#: Refusal codes whose sentence takes no figure (``game.royals.engine.kernel.TEXTS``) -> the sentence.
+_SENTENCES: dict[str, str] = {
     # the order of play (ruling 4, 5, 9)
-    (("match already over",), N_("The match is over.")),
-    (("unknown seat",), N_("There is no such seat at this table.")),
+    "over": N_("The match is over."),
+    "unknown_seat": N_("There is no such seat at this table."),
+    "keep_first": N_("First everyone chooses the cards to keep in hand."),
+    "piles_first": N_("First everyone lays the rest of their cards down as their draw pile."),
+    "starter_first": N_("First the player who starts the round is chosen."),
+    "setup_in_play": N_("Now a card is played into the trick."),
+    "deal_first": N_("Wait: the cards are being dealt or drawn."),
+    "chance_first": N_("Wait: the cards are being dealt or drawn."),
+    "not_public": N_("Wait: the cards are being dealt or drawn."),
+    "deal_groups": N_("Wait: the cards are being dealt or drawn."),
+    "deal_seat_size": N_("Wait: the cards are being dealt or drawn."),
+    "deal_aside_size": N_("Wait: the cards are being dealt or drawn."),
+    "deal_twice": N_("Wait: the cards are being dealt or drawn."),
+    # playing a card (ruling 5)
+    "not_in_hand": N_("That card is not in your hand."),
+    # the Thief (ruling 7)
+    "thief_first": N_("First the Thief's player chooses whom to rob."),
+    "no_thief": N_("Nobody played the Thief in this trick."),
+    "no_theft_pending": N_("Nobody played the Thief in this trick."),
+    "thief_chose": N_("The Thief's player has already chosen."),
+    "steal_self": N_("You cannot rob yourself with the Thief."),
+    "target_empty": N_("That player has no cards in hand to steal."),
+    "not_in_that_hand": N_("That card is not in that player's hand."),
+    # the Executioner (ruling 7)
+    "executioner_first": N_("First the Executioner's player chooses a card of the trick to execute."),
+    "no_executioner": N_("Nobody played the Executioner in this trick."),
+    "execute_itself": N_("The Executioner cannot execute itself."),
+    "not_in_trick": N_("The Executioner can only execute a card of this trick."),
+    # choosing the hand and the draw pile (ruling 4)
+    "keep_not_dealt": N_("Choose your hand from the cards you were dealt."),
+    "bad_pile": N_("Your draw pile must hold exactly the dealt cards you did not keep in hand."),
+    "unexpected": N_("That cannot be done at this point of the round."),
+}
+
+
+def _code_sentence(code: str, params: dict, name: SeatName | None) -> str | None:
+    if code in _SENTENCES:
+        return _(_SENTENCES[code])
+    seat = params.get("seat")
+    who = seat_name(seat, name) if seat is not None else ""
+    if code in ("wrong_seat", "wrong_seat_play"):
+        return _("It is {name}'s turn.").format(name=who)
+    if code == "wrong_starter":
+        return _("A player of {name}'s team starts this round.").format(name=who)
+    if code == "must_follow":
+        return _("You must follow {rank}.").format(rank=rank_name(Rank(params["rank"])))
+    if code == "thief_chose_seat":
+        return _("The Thief's player chose to rob {name}.").format(name=who)
+    if code == "keep_size":
+        count = params["size"]
+        return ngettext("Your hand must hold exactly {count} different card.",
+                        "Your hand must hold exactly {count} different cards.", count).format(count=count)
+    return None
+
+
+#: The LAN session's own English refusals (net/royals_session.py words them; no code yet):
+#: their first words -> the sentence. An engine reason it embeds after ``"<action>: "`` is
+#: read by its first words too, since the session passes the text on, not the Reason.
+_SESSION: tuple[tuple[tuple[str, ...], str], ...] = (
     (("not seat", "not a decision of seat"), N_("That is not your decision now.")),
     (("it is not our turn",), N_("It is not your turn.")),
     (("the match is not being played",), N_("The match is not being played right now.")),
-    (("hand choices come first",), N_("First everyone chooses the cards to keep in hand.")),
-    (("draw piles come first",), N_("First everyone lays the rest of their cards down as their draw pile.")),
-    (("the round's starter comes first",), N_("First the player who starts the round is chosen.")),
-    # playing a card (ruling 5)
-    (("not in hand",), N_("That card is not in your hand.")),
-    # the Thief (ruling 6)
-    (("the Thief must choose first",), N_("First the Thief's player chooses whom to rob.")),
-    (("no Thief in this trick", "no theft is pending"), N_("Nobody played the Thief in this trick.")),
-    (("the Thief has already chosen",), N_("The Thief's player has already chosen.")),
-    (("cannot steal from yourself",), N_("You cannot rob yourself with the Thief.")),
-    (("target has no cards",), N_("That player has no cards in hand to steal.")),
-    (("card not in that hand",), N_("That card is not in that player's hand.")),
-    # the Executioner (ruling 7)
-    (("the Executioner must choose first",),
-     N_("First the Executioner's player chooses a card of the trick to execute.")),
-    (("no Executioner in this trick",), N_("Nobody played the Executioner in this trick.")),
-    (("cannot execute itself",), N_("The Executioner cannot execute itself.")),
-    (("card not in the trick",), N_("The Executioner can only execute a card of this trick.")),
-    # choosing the hand and the draw pile (ruling 4)
-    (("hand is not a subset of the deal",), N_("Choose your hand from the cards you were dealt.")),
-    (("bad pile",), N_("Your draw pile must hold exactly the dealt cards you did not keep in hand.")),
-    (("unexpected",), N_("That cannot be done at this point of the round.")),
     (("not a legal action now",), N_("That is not allowed now.")),
 )
 
 
-def _illegal_sentence(reason: str, name: SeatName | None) -> str | None:
+def _session_sentence(reason: str, name: SeatName | None) -> str | None:
+    """A LAN session's English refusal (see :data:`_SESSION`); an engine text it carries after
+    ``"<action>: "`` is matched to its code through :data:`game.royals.engine.kernel.TEXTS`."""
+    from game.royals.engine.kernel import TEXTS
     r = reason.strip()
-    for prefixes, text in _SENTENCES:
-        if r.startswith(prefixes):
-            return _(text)
-    seat = _number(r"seat (\d+)", r)
-    who = seat_name(seat, name) if seat is not None else ""
-    if r.startswith("wrong seat"):
-        return _("It is {name}'s turn.").format(name=who)
-    if r.startswith("the deal comes first") or r.startswith("a chance event comes first") \
-            or r.startswith("bad deal") or r.endswith("is not a public action"):
-        return _("Wait: the cards are being dealt or drawn.")
-    if r.startswith("wrong starter"):
-        return _("A player of {name}'s team starts this round.").format(name=who)
-    if r.startswith("must follow"):
-        rank = _rank(r[len("must follow"):].strip())
-        return _("You must follow {rank}.").format(rank=rank_name(rank)) if rank is not None \
-            else _("You must follow the led rank.")
-    if r.startswith("a ") and r.endswith("action during the play"):
-        return _("Now a card is played into the trick.")
-    if r.startswith("the Thief chose seat"):
-        return _("The Thief's player chose to rob {name}.").format(name=who)
-    if r.startswith("wrong hand size"):
-        count = _number(r"holds (\d+)", r) or 0
-        return ngettext("Your hand must hold exactly {count} different card.",
-                        "Your hand must hold exactly {count} different cards.", count).format(count=count)
+    for _attempt in range(2):
+        for prefixes, text in _SESSION:
+            if r.startswith(prefixes):
+                return _(text)
+        for code, template in TEXTS.items():
+            pattern = re.escape(template)
+            for field in re.findall(r"\{(\w+)\}", template):
+                pattern = pattern.replace(re.escape("{" + field + "}"), f"(?P<{field}>.+?)")
+            m = re.fullmatch(pattern, r)
+            if m is None:
+                continue
+            got = m.groupdict()
+            params: dict = {k: int(v) for k, v in got.items() if v.isdigit()}
+            if code == "must_follow":
+                rank = _rank(got["rank_title"])
+                if rank is None:
+                    return None
+                params["rank"] = int(rank)
+            return _code_sentence(code, params, name)
+        if ": " not in r:
+            break
+        r = r.split(": ", 1)[1]  # "3 play K4: must follow Royals" (a session's message)
     return None
 
 

@@ -9,12 +9,16 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .ai.levels import LEVEL_NAMES
 from .engine.actions import STEAL, Action
 from .engine.record import FORMAT, SAMPLE, VERSION, Record, status_line
 from .engine.state import State
+from .settings import SCHEMA as SETTINGS
+
+if TYPE_CHECKING:
+    from game.savefile import Summary
 
 __all__ = ["GAME", "RoyalsRiots", "text_lines", "SAMPLE"]
 
@@ -28,6 +32,14 @@ class RoyalsRiots:
     record_version = VERSION
     seats = range(2, 5)
     levels = LEVEL_NAMES
+    settings_schema = SETTINGS  # its section of the player's settings (game/royals/settings.py)
+
+    @staticmethod
+    def summarize(record: dict[str, Any], fallback_id: str) -> "Summary":
+        """The saved-games list's summary of a parsed record (:func:`game.royals.saves.summarize`).
+        Raises RecordError for a bad record."""
+        from .saves import summarize
+        return summarize(record, fallback_id)
 
     def check(self, record: Mapping[str, Any]) -> str:
         """``ok finished scores=.. winners=.. rounds=3`` or ``ok in-progress round=.. trick=..

@@ -8,6 +8,7 @@ from typing import Callable, Iterable, Sequence
 from game.royals.engine import START, Action, ChanceEvent, IllegalMoveError, InvalidMoveError, State
 
 from ..coin import commitment
+from ..match import Owed
 from .messages import (
     _result_text,     ACK_TIMEOUT, Applied, COMMIT_TIMEOUT, CoinOpened, Event, FORFEIT_TIMEOUT, MATCH_FATAL, MAX_PER_PLY,
     MatchOver, PlayError, REVEAL_TIMEOUT, Refused, RoundChecked, SeatProxy, Turn, _actor, _decider,
@@ -326,7 +327,15 @@ class HostMatch:
         t = msg.get("t")
         if t == "error":
             code, reason = msg["code"], msg["reason"]
-            if code in MATCH_FATAL:
+            # (A joiner that stops while it owes its reveal has seen no outcome: the joiners' secrets
+            # stay with the host until the round ends, so a stop gains it nothing, and a stop may be
+            # its refusal of a false `commits`; the deadlines of tick() judge a withheld reveal.)
+            if code == "forfeit":
+                # only the host judges withheld steps (it is the one they are owed to): a joiner's
+                # forfeit claim is false, and the claimant is at fault (rule 3)
+                self._end("illegal", seat, f"seat {seat} claimed a forfeit, which only the host judges: "
+                          f"{reason[:300]}")
+            elif code in MATCH_FATAL:
                 self._end(code, _fault_seat(reason), f"seat {seat} stopped the match: {reason}")
             else:
                 self._connected[seat] = None
@@ -464,6 +473,24 @@ class HostMatch:
             self._acks[seat] = h
 
     # ------------------------------------------------------------------ time, seats, resume
+    def owed(self) -> list[Owed]:
+        """Who owes what now (:class:`net.match.Owed`, in game seats 1..4, owed to the host, seat
+        1): each person seat's commitment to the open coin (not forfeiting: it saw nothing) and,
+        once the commitments are out (``commits``), its reveal (forfeiting past its deadline, as
+        :meth:`tick` judges)."""
+        c = self._coin
+        if self.over is not None or c is None:
+            return []
+        out = []
+        for s in self.people:
+            if s in self.computers:
+                continue
+            if c["broadcast"] is None and s not in c["commits"]:
+                out.append(Owed(s, "commit", c["ply"], 1, c["opened"], COMMIT_TIMEOUT, FORFEIT_TIMEOUT, False))
+            elif c["broadcast"] is not None and s not in c["secrets"]:
+                out.append(Owed(s, "reveal", c["ply"], 1, c["broadcast"], REVEAL_TIMEOUT, FORFEIT_TIMEOUT, True))
+        return out
+
     def tick(self, now: float) -> list[Event]:
         """Deadlines: a connected joiner that has not committed to an open coin within
         COMMIT_TIMEOUT, or not acknowledged a round check within ACK_TIMEOUT:

@@ -220,7 +220,7 @@ def test_quitting_before_the_worker_is_up_leaves_no_process():
 
 # ---------------------------------------------------------------- the computer set-up
 def test_setup_shows_friendly_names_and_starts_on_the_settings_level(app, driver):
-    app.prefs.store.update(computer_level="hard")  # the "Default computer level" setting
+    app.prefs.store.update_game("rose-king", computer_level="hard")  # the "Default computer level" setting
     setup = ComputerSetup(app)
     app.push(setup)
     app.step(STEP)
@@ -230,7 +230,7 @@ def test_setup_shows_friendly_names_and_starts_on_the_settings_level(app, driver
     assert "Beginner" in labels and not any(lv in labels for lv in ("random", "greedy"))
     driver.click(setup.buttons[2].rect.center)  # the first (weakest) level
     assert setup.level == list(LEVELS)[0]
-    assert app.prefs.settings.computer_level == "hard"  # choosing a level for one game keeps the default
+    assert app.prefs.settings.of("rose-king").computer_level == "hard"  # choosing a level for one game keeps the default
 
 
 @pytest.mark.parametrize("content", ['{"computer_level": "grandmaster"}', "not json"])

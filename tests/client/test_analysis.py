@@ -53,15 +53,64 @@ def test_the_analysis_marks_a_planted_blunder():
     assert last.best is not None and not analysis.same_move(last.played, last.best)
 
 
-def test_labels_follow_the_loss():
-    assert [analysis.label_for(x) for x in (0.0, 0.08, 0.15, 0.3)] == ["", "inaccuracy", "mistake", "blunder"]
+def test_labels_follow_the_points_lost():
+    assert [analysis.label_for(x) for x in (0.0, 4.9, 5.0, 10.0, 20.0, 300.0)] == \
+        ["", "", "inaccuracy", "mistake", "blunder", "blunder"]
+    assert analysis.margin_of(0.5) == 0.0 and analysis.margin_of(1.0) == analysis.margin_of(0.98) > 140
+    assert analysis.margin_of(0.0) == pytest.approx(-analysis.margin_of(1.0))
+
+
+def careless_game(seed: int = 100) -> State:
+    """Issue 35's careless game: Red always plays the first stone move it finds (the first target),
+    drawing only when it has none; White is the medium computer."""
+    from game.roseking.ai import make_player
+    white = make_player("medium", seed, seconds=None, iterations=1500)
+    rng = Rng(seed)
+    s = State.random(rng)
+    while not s.is_game_over():
+        if s.turn is Color.RED:
+            moves = s.legal_moves()
+            m = next((m for m in moves if m.kind is not DRAW), moves[0])
+        else:
+            m = white.choose(s.copy(stack=False))
+        if m.kind is DRAW and m.card is None:
+            m = m.with_outcome(rng.choice(s.chance_outcomes()))
+        s.push(m)
+    return s
+
+
+def test_a_careless_game_has_its_mistakes_marked(app):
+    """Issue 35, item 13: after a game of careless moves the analysis said "No inaccuracies found"
+    while its graph slid towards White. The careless side's moves are marked, several of them as
+    mistakes or worse, it lost far more points than the computer, its points lost add up to about
+    the final margin, and the view does not say "well played"."""
+    final = careless_game()
+    red_points, white_points = final.scores()
+    assert white_points - red_points > 50  # the careless play lost clearly
+    job = AnalysisJob(final, seconds=None, iterations=1500, thread=True)
+    job.wait(300)
+    assert job.done and job.error is None
+    judged = job.reviews()
+    sides = analysis.summary(judged)
+    red, white = sides[Color.RED], sides[Color.WHITE]
+    serious = [r for r in judged if r.player is Color.RED and r.label in ("mistake", "blunder")]
+    assert red.marked >= 5 and len(serious) >= 3, (red, [(r.ply, r.label, round(r.points)) for r in judged if r.label])
+    assert red.points > 1.5 * white.points and red.marked > white.marked
+    margin = white_points - red_points
+    assert 0.4 * margin < red.points - white.points < 2.5 * margin
+    view = AnalysisScene(app, final, ("Careless", "Computer"), job=job)
+    app.push(view)
+    app.step(STEP)
+    texts = [t for t, _i, _r in view.side_layout()]
+    assert texts[0].startswith(f"Careless: {red.marked} marked, about {round(red.points)} points lost")
+    assert view.marked and all(r.points >= analysis.INACCURACY for r in view.marked)
 
 
 def test_the_result_panel_opens_the_analysis_and_the_window_keeps_drawing(app, driver, quick_analysis):
     final = planted_blunder()
     last = final.pop()
     blunder = final.ply + 1
-    game = LocalGame(final, __import__("game.saves", fromlist=["GameMeta"]).GameMeta.new("local"),
+    game = LocalGame(final, __import__("game.roseking.saves", fromlist=["GameMeta"]).GameMeta.new("local"),
                      GameConfig(None).controllers())
     scene = play(app, game, GameConfig(None))
     scene.match.submit(last)

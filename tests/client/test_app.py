@@ -179,8 +179,8 @@ def test_the_window_caption_names_both_games_and_follows_the_language(app):
     assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"  # as the README names the app
     app.prefs.update(language="de")
     assert pygame.display.get_caption()[0] == "Rosenkönig & Royals & Riots"
-    app.prefs.update(language="fr")
-    assert pygame.display.get_caption()[0] == "Rosenkönig & Royals & Riots"
+    app.prefs.update(language="fr")  # issue 35: the French title, not the German one
+    assert pygame.display.get_caption()[0] == "Le Roi des Roses & Royals & Riots"
     app.prefs.update(language="en")
     assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"
     # a closed window's settings no longer touch the caption
@@ -192,3 +192,114 @@ def test_the_window_caption_names_both_games_and_follows_the_language(app):
         assert pygame.display.get_caption()[0] == "other"
     finally:
         i18n.set_language("en")
+
+
+class FakeWindow:
+    """A window the dummy video driver cannot be: it changes size and goes full screen, and, like
+    SDL's, never gets smaller than its minimum size."""
+
+    def __init__(self, size):
+        self.position, self.fullscreen, self.minimum_size = (40, 30), False, (0, 0)
+        self._size = size
+
+    @property
+    def size(self):
+        return self._size
+
+    @size.setter
+    def size(self, size):
+        self._size = (max(size[0], self.minimum_size[0]), max(size[1], self.minimum_size[1]))
+
+
+def test_f11_and_back_restores_the_window_size_it_had(app, monkeypatch):
+    """Issue 35, item 12: full screen and back gives the window its previous size (SDL's SCALED
+    mode would give 1280x800), also when the full-screen setting turns it on and off."""
+    window = FakeWindow((1000, 640))
+
+    def toggle():  # what SDL's SCALED mode does by itself (seen under Xvfb)
+        window.fullscreen = not window.fullscreen
+        window.minimum_size = (1280, 800) if not window.fullscreen else window.minimum_size
+        window.size = (1920, 1080) if window.fullscreen else (1280, 800)
+    from game.client.app import App
+    monkeypatch.setattr(App, "_window", staticmethod(lambda: window))
+    monkeypatch.setattr(pygame.display, "toggle_fullscreen", toggle)
+    monkeypatch.setattr(pygame.display, "is_fullscreen", lambda: window.fullscreen)
+    f11 = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F11, mod=0, unicode="")
+    app.handle_event(f11)
+    assert window.fullscreen and app.prefs.settings.fullscreen
+    window.position = (0, 0)
+    app.handle_event(f11)
+    assert not window.fullscreen and window.size == (1000, 640) and window.position == (40, 30)
+    assert not app.prefs.settings.fullscreen
+    window.size = (1100, 700)  # the player resized the window meanwhile: that size comes back
+    app.prefs.update(fullscreen=True)
+    app.prefs.update(fullscreen=False)
+    assert window.size == (1100, 700)
+
+
+def test_each_games_tab_shows_its_statistics_against_the_computer(app, monkeypatch, tmp_path):
+    """Issue 35: played, won, best score and streak per level on each game's tab, in the game's
+    words for its levels; a damaged statistics file is said plainly there."""
+    from game import stats
+    from game.stats import StatsStore
+    monkeypatch.setattr(app, "stats", StatsStore(tmp_path))
+    app.stats.record("royals-riots", "hard", True, 17)
+    app.stats.record("royals-riots", "hard", False, 9)
+    app.stats.record("royals-riots", "greedy", True, 12)
+    app.stats.record("rose-king", "expert", False, 40)
+    app.prefs.update(game="rose-king")
+    menu = MainMenu(app)
+    assert menu.stats_lines() == ["Expert: 0 of 1 won · best 40 · streak 0"]
+    app.prefs.update(game="royals-riots")
+    menu = MainMenu(app)
+    assert menu.stats_lines() == ["Casual: 1 of 1 won · best 12 · streak 1", "Hard: 1 of 2 won · best 17 · streak 0"]
+    app.reset(menu)
+    app.step(STEP)  # drawn under the buttons, clear of the footer
+    (tmp_path / stats.FILE_NAME).write_text("{broken")
+    monkeypatch.setattr(app, "stats", StatsStore(tmp_path))
+    assert MainMenu(app).stats_lines() == [
+        "The statistics file was damaged; what could be read is kept. A copy was kept as stats.broken.json."]
+    monkeypatch.setattr(app, "stats", StatsStore(tmp_path / "fresh"))
+    assert MainMenu(app).stats_lines()[0].startswith("No matches against the computer yet")
+
+
+def test_a_game_against_the_computer_is_counted_when_it_ends_in_the_window(app, driver):
+    """The one-line hook of a local game against the computer: its end counts once."""
+    from game.client.roseking.local_game import GameConfig
+    from game.client.roseking.setup import start_game
+    start_game(app, GameConfig((Color.WHITE, "random"), seed=5, min_delay=0))
+    scene = app.top
+    assert isinstance(scene, GameScene)
+    for _ in range(4000):
+        if scene.match.state.is_game_over():
+            break
+        if scene.match.human_to_move() and not scene.busy():
+            scene._submit(scene.shown.legal_moves()[0])
+        app.step(STEP)
+    assert scene.match.state.is_game_over()
+    app.step(STEP)
+    counted = app.stats.of("rose-king")
+    assert list(counted) == ["random"] and counted["random"].played == 1
+
+
+def test_a_royals_match_against_the_computer_is_counted_by_its_autosave_hook(app):
+    """The one-line hook of a local Royals & Riots match: the autosave after its last action counts
+    it (once) for its strongest computer level."""
+    from game.client.royals.saving import autosaver
+    from game.client.royals.table import Seat, TableConfig, TableMatch
+    from tests.royals.helpers import random_match
+    config = TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "hard")])
+    unfinished = TableMatch.resume(config, random_match(5, 3, upto=50))
+    hook = autosaver(unfinished)
+    hook(unfinished)
+    hook()
+    assert app.stats.of("royals-riots") == {}
+    state = random_match(5, 3)
+    finished = TableMatch.resume(config, state)
+    hook = autosaver(finished)
+    hook(finished)
+    hook(finished)  # the same match again (a redraw, an undo's autosave): counted once
+    hook()
+    counted = app.stats.of("royals-riots")
+    assert list(counted) == ["hard"] and counted["hard"].played == 1
+    assert counted["hard"].won == int(1 in state.outcome().winners)

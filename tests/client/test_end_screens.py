@@ -79,7 +79,7 @@ def test_royals_score_table_and_result_buttons_lie_under_the_panel(app, window, 
     canvas = pygame.Rect(0, 0, *CANVAS)
     box, items = scene.modal_layout()
     buttons = [b.rect for b in scene.modal_buttons]
-    assert len(buttons) == (2 if kind == "over" else 1)
+    assert len(buttons) == (3 if kind == "over" else 1)  # over: Rematch, Analyse the match, Main menu
     assert canvas.contains(box)
     # every text inside the panel's gold rim, none over another
     inner = box.inflate(-16, -16)
@@ -193,8 +193,9 @@ def test_royals_replay_end_and_its_buttons(app, language):
     replay.open_modal("over", None)
     app.run_frames(2)
     box, items = replay.modal_layout()
-    (back,) = replay.modal_buttons
+    back, analyse = replay.modal_buttons  # a finished match's replay offers its analysis
     assert back.text() == i18n._("Back") and back.rect.top > box.bottom and back.rect.bottom + SHADOW < CANVAS[1]
+    assert analyse.text() == i18n._("Analyse the match") and not back.rect.colliderect(analyse.rect)
     assert all(box.inflate(-16, -16).contains(r) for _t, _s, r in items)
     bad = [b.text() for b in replay.buttons + replay.modal_buttons if not b.fits(app.art)]
     assert not bad, bad

@@ -85,7 +85,7 @@ def first_game(app, driver):
 
 
 def test_tutorial_on_the_first_game_only_and_again_on_request(app, driver):
-    app.prefs.update(tutorial_seen=False)
+    app.prefs.update_game("rose-king", tutorial_seen=False)
     first_game(app, driver)
     overlay = app.top
     assert isinstance(overlay, TutorialOverlay) and isinstance(app.scenes[0], GameScene)
@@ -95,18 +95,18 @@ def test_tutorial_on_the_first_game_only_and_again_on_request(app, driver):
         driver.click(overlay.next_button.rect.center)
     assert overlay.next_button.text() == "Got it" and not overlay.skip_button.enabled()
     driver.click(overlay.next_button.rect.center)
-    assert isinstance(app.top, GameScene) and app.prefs.settings.tutorial_seen
+    assert isinstance(app.top, GameScene) and app.prefs.settings.of("rose-king").tutorial_seen
     first_game(app, driver)
     assert isinstance(app.top, GameScene)  # remembered
     app.reset(MainMenu(app))
     driver.click(button(app.top, "Settings").rect.center)
     assert isinstance(app.top, SettingsScene)
     driver.click(button(app.top, "Show the tutorial again").rect.center)
-    assert app.prefs.settings.tutorial_seen is False
+    assert app.prefs.settings.of("rose-king").tutorial_seen is False
     first_game(app, driver)
     assert isinstance(app.top, TutorialOverlay)
     driver.click(app.top.skip_button.rect.center)  # skip at the first step
-    assert isinstance(app.top, GameScene) and app.prefs.settings.tutorial_seen
+    assert isinstance(app.top, GameScene) and app.prefs.settings.of("rose-king").tutorial_seen
 
 
 @pytest.mark.parametrize("color", [Color.RED, Color.WHITE])

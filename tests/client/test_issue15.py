@@ -13,7 +13,7 @@ from net.discovery import interface_addresses
 from game import i18n
 from game.client.app import STEP
 from game.client.dialogs import PauseMenu
-from game.client.roseking.game_scene import controller_label
+from game.client.roseking.board_draw import controller_label
 from game.client.roseking.local_game import GameConfig, LocalGameScene, LocalPauseMenu, TextEntryDialog
 from game.client.roseking.movelog import move_words, ply_infos
 from game.client.roseking.result import ResultPanel
@@ -123,7 +123,7 @@ def test_level_picker_remembers_the_last_level(app, driver: Driver):
     driver.click(easy.rect.center)
     start = next(b for b in setup.buttons if b.text() == "Start")
     driver.click(start.rect.center)
-    assert app.prefs.settings.computer_level == "easy"
+    assert app.prefs.settings.of("rose-king").computer_level == "easy"
     assert ComputerSetup(app).level == "easy"
 
 

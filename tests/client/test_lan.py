@@ -374,7 +374,7 @@ def test_the_lan_menu_says_menu_and_keeps_the_connection(app, driver, lan):
 def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app, tmp_path):
     """Issue 15: the name comes from Settings (never the login name) and is the same everywhere."""
     from game.client.roseking.lan import host_game
-    app.prefs.update(red_name="Rosalind")
+    app.prefs.update_game("rose-king", red_name="Rosalind")
     store = SaveStore(tmp_path)
     lobby = host_game(app, bind="127.0.0.1", port=0, store=store)
     assert lobby.session.name == "Rosalind"

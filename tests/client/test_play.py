@@ -230,7 +230,7 @@ def test_hover_stone_shows_territory(app, driver, new_hotseat):
     sq = (group & -group).bit_length() - 1
     driver.move_mouse(square_center(sq))
     assert square_at(scene.hover_pos) == sq
-    from game.client.roseking.game_scene import territory_of
+    from game.client.roseking.board_draw import territory_of
     assert territory_of(scene.shown, sq) == group
 
 
@@ -287,3 +287,41 @@ def test_hand_closes_the_gap_smoothly(app, driver, new_hotseat):
     app.run_frames(30)
     assert scene.card_rect(Color.RED, second, 0).x == hand_slot_rect(Color.RED, 0).x
     assert move == s.move_stack[0]
+
+
+def test_the_territory_tooltip_lies_over_the_move_log(app, driver, new_hotseat):
+    """Issue 35, item 12: a territory's label near the board's left edge lay behind the move log.
+    It is drawn over everything: its text's pixels show inside the move log's box."""
+    import pygame
+    from game.client.roseking.art import art_of
+    from game.client.roseking.layout import MOVELOG_RECT
+
+    def left_territory(s):
+        return any(g.bit_count() >= 2 and any(sq % 9 == 0 and sq // 9 <= 2 for sq in _bits(g))
+                   for g in s.territories(Color.RED))
+    state, _seed = find(left_territory)
+    scene = new_hotseat(1, state)
+    group = next(g for g in state.territories(Color.RED) if g.bit_count() >= 2
+                 and any(sq % 9 == 0 and sq // 9 <= 2 for sq in _bits(g)))
+    sq = next(sq for sq in _bits(group) if sq % 9 == 0 and sq // 9 <= 2)
+    driver.move_mouse(square_center(sq))
+    art = art_of(app)
+    label, text, box = scene.tooltip_layout(art, scene.shown)
+    assert "territory" in label and box.colliderect(MOVELOG_RECT)
+    surface = pygame.Surface((1280, 800))
+    scene.draw(surface)
+    inside = box.clip(MOVELOG_RECT)
+    origin = text.get_rect(center=box.center).topleft
+    solid = [(x, y) for x in range(inside.left, inside.right) for y in range(inside.top, inside.bottom)
+             if 0 <= x - origin[0] < text.get_width() and 0 <= y - origin[1] < text.get_height()
+             and text.get_at((x - origin[0], y - origin[1])).a == 255]
+    assert solid, "no text pixel over the move log"
+    for x, y in solid:
+        assert surface.get_at((x, y))[:3] == text.get_at((x - origin[0], y - origin[1]))[:3]
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

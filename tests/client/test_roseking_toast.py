@@ -11,7 +11,7 @@ import pytest
 
 from game import i18n
 from game.client.roseking.art import art_of
-from game.client.roseking.game_scene import MOVELOG_RECT, STATUS_RECT
+from game.client.roseking.layout import MOVELOG_RECT, STATUS_RECT
 from game.client.roseking.hint import BUTTON_RECT
 from game.client.roseking.layout import (BOARD_RECT, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, PANEL_RECT,
                                          hand_slot_rect, hero_rect)

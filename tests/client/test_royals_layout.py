@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from game import i18n
-from game.client.royals.art import royals_art
+from game.client.royals.art import card_name, royals_art
 from game.client.royals.scene import RoyalsTableScene
 from game.client.royals.setup import RoyalsSetup
 from game.client.royals.table import Seat, TableConfig, TableMatch
@@ -105,12 +105,20 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
     taken += [scene._trick_rect(s) for s in seats] + [b.rect for b in scene.buttons]
     for s in seats[1:]:  # a full hand, and one more while a Thief's victim takes a card back
         taken += scene.back_rects(s, scene.state.hand_size() + 1)
-    hint = max((i18n._("Hint: rob {name}.").format(name=WIDE[1]), i18n._("Thinking about a hint…")), key=len)
+    from game.royals.engine import Card
+    hints = (i18n._("Hint: rob {name}.").format(name=WIDE[1]), i18n._("Thinking about a hint…"),
+             i18n._("Hint: keep the marked cards (the computer's choice)."),
+             i18n._("Hint: execute {card}: the trick goes to {name}.").format(
+                 card=card_name(Card.from_name("K4")), name=WIDE[1]),
+             *(i18n._("Hint: play {card}: {why}.").format(card=card_name(Card.from_name("R4")), why=i18n._(why))
+               for why in ("the Executioner can remove the best card of the trick",
+                           "the trick is lost anyway: it gives away the least",
+                           "it wins while the Guildmaster is not out")))
     for phase in (Phase.KEEP, Phase.PLAY, Phase.STEAL, Phase.EXECUTE, Phase.START):
         for target in ((0, 2) if phase is Phase.STEAL else (0,)):
             scene.steal_target = target
             text = scene.decision_prompt(1, phase)
-            for shown in (text, f"{text}  {hint}"):
+            for shown in (text, *(f"{text}  {hint}" for hint in hints)):
                 _img, where = scene.prompt_layout(shown)
                 assert canvas.contains(where), shown
                 hit = [r for r in taken if r.colliderect(where)]
@@ -252,3 +260,32 @@ def test_royals_host_set_up_error_has_room_under_the_teams_button(app, window, l
         assert where.top - drawn(setup.teams_button).bottom >= 10 and below - where.bottom >= 10, (reason, where)
         if reason == SHORT_REASON:  # shown whole, at its size
             assert img is app.art.text(setup.error, 22, ERROR_COLOUR, shadow=True, wrap=setup.error_room().w)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_royals_news_and_revolution_panels_hold_their_texts(app, language):
+    """The widest names in every language: "since your last turn" (at most its nine lines) and
+    the revolution's announcement keep their texts inside their panels, apart, on the canvas."""
+    from game.client.royals.news import MAX_LINES
+    from game.client.royals.table import Beat
+    from game.royals.engine import Card
+    i18n.set_language(language)
+    try:
+        app.options.anim_speed = 0.0
+        scene = table(app, 4, WIDE)
+        c = Card.from_name
+        beats = [Beat("steal", 2, c("R3"), 1, c("K4")), Beat("steal", 3, c("M4"), 2, None),
+                 Beat("execute", 4, c("P7")), Beat("revolution", 2, c("P7")), Beat("restore", 3, c("R5")),
+                 Beat("void"), Beat("trick", 4)] + [Beat("play", s, c("K4")) for s in (2, 3, 4)] * 2
+        scene.news = (1, beats)
+        assert len(scene.news_text()) == MAX_LINES
+        canvas = pygame.Rect(0, 0, *CANVAS)
+        panels = [scene.news_layout()] + [scene.announcement_layout(b) for b in beats[3:5]]
+        for box, items in panels:
+            assert canvas.contains(box)
+            rects = [r for _t, _i, r in items]
+            assert all(box.inflate(-8, -8).contains(r) for r in rects), [t for t, _i, r in items
+                                                                        if not box.inflate(-8, -8).contains(r)]
+            assert not overlaps(rects)
+    finally:
+        i18n.set_language("en")

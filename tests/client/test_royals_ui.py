@@ -30,6 +30,7 @@ class Person:
         self.face_ups: set[int] = set()
         self.keys_used = 0
         self.starts = 0
+        self.news: list[list[str]] = []  # every "since your last turn" panel read
 
     def post(self, type_: int, **attrs) -> None:
         pygame.event.post(pygame.event.Event(type_, **attrs))
@@ -78,12 +79,22 @@ class Person:
             if s.passing:
                 self.click((640, 400))
                 continue
+            if s.news is not None:
+                self.read_news()
+                continue
             seat = s.my_turn()
             if not seat:
                 self.step()
                 continue
             self.decide(seat)
         raise AssertionError("the match did not end")
+
+    def read_news(self) -> None:
+        """Read the "since your last turn" panel, then click it away."""
+        self.news.append(self.scene.news_text())
+        assert self.news[-1]
+        self.click((640, 400))
+        assert self.scene.news is None
 
     def decide(self, seat: int) -> None:
         s = self.scene
@@ -109,9 +120,12 @@ class Person:
                 assert s.state.ply == ply and "follow" in s.toast
             if self.keys_used < 2 and len(hand) > 1:  # keyboard: arrows to a playable card, Enter
                 self.keys_used += 1
-                target = hand.index(legal[0])
-                while s.focus % len(hand) != target:
+                choices = s.choices(seat)  # the arrows move over the playable cards only
+                assert choices == [c for c in hand if c in legal]
+                target = len(choices) - 1
+                while s.focus % len(choices) != target:
                     self.key(pygame.K_RIGHT)
+                    assert s._focused() in legal
                 self.key(pygame.K_RETURN)
             else:
                 card = legal[-1]
@@ -180,6 +194,9 @@ def test_the_pass_screen_comes_between_two_people_and_not_before_a_computer(inst
             assert scene.match.human_to_act() == scene.passing
             p.click((640, 400))
             continue
+        if scene.news is not None:
+            p.read_news()
+            continue
         seat = scene.my_turn()
         if seat:
             p.decide(seat)
@@ -228,7 +245,7 @@ def test_the_last_set_up_survives_a_restart_and_a_bad_one_gives_the_defaults(ins
     kept = (4, [None, "hard", "medium", None], ["Ann", "Bram", "Cato", "Joost"], True, 2)
     restarted = SettingsStore(config_dir())
     assert restarted.notice() is None
-    assert restarted.settings.royals_table == {  # kept in the file, not only in this process
+    assert restarted.settings.of("royals-riots").table == {  # kept in the file, not only in this process
         "seats": [{"name": "Ann", "level": None}, {"name": "Bram", "level": "hard"},
                   {"name": "Cato", "level": "medium"}, {"name": "Joost", "level": None}],
         "teams": True, "starter": 2}
@@ -239,10 +256,10 @@ def test_the_last_set_up_survives_a_restart_and_a_bad_one_gives_the_defaults(ins
 
     path = config_dir() / FILE_NAME
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["royals_table"]["seats"][1]["level"] = "grandmaster"
+    data["games"]["royals-riots"]["table"]["seats"][1]["level"] = "grandmaster"
     path.write_text(json.dumps(data), encoding="utf-8")
     damaged = SettingsStore(config_dir())
-    assert damaged.settings.royals_table == {} and "Royals & Riots' last set-up" in damaged.notice()
+    assert damaged.settings.of("royals-riots").table == {} and "Royals & Riots' last set-up" in damaged.notice()
     monkeypatch.setattr(instant.prefs, "store", damaged)
     plain = RoyalsSetup(instant)
     assert (plain.count, plain.levels, [f.text for f in plain.fields], plain.teams, plain.starter) == fresh
@@ -305,7 +322,8 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
         instant.prefs.update(game=key)
         menu = MainMenu(instant)
         assert menu.game.key == key and (menu.buttons[0].key == pygame.K_c) == has_continue, key
-    assert entry.players() == "You – Ada – Bram" and "Royals & Riots" in entry.status_text()
+    assert entry.players() == "You – Ada – Bram" and entry.status_text() == "in progress · You to play"
+    assert entry.progress() == f"round 1 of 3, trick {scene.state.trick_no}"  # the match's own words (issue 35)
     open_game(instant, entry)
     resumed = instant.top
     assert isinstance(resumed, RoyalsTableScene) and resumed.state.history == scene.state.history

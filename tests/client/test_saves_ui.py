@@ -21,7 +21,8 @@ from game.client.roseking.local_game import GameConfig
 from game.client.roseking.replay_view import LIST_RECT, TIMELINE_RECT, ReplayScene
 from game.client.saved_games import MessageDialog, SavedGamesScene
 from game.roseking.engine import DRAW, PLAY, Color, Move, Record, Rng, State
-from game.saves import GameMeta, SaveStore
+from game.roseking.saves import GameMeta
+from game.saves import SaveStore
 
 from .conftest import Driver
 
@@ -82,7 +83,9 @@ def test_every_move_is_autosaved_and_continue_resumes_it(app, driver: Driver):
     assert isinstance(confirm, ConfirmDialog) and "saved" in confirm.question
     driver.click(confirm.buttons[0].rect.center)
     menu = app.top
-    assert isinstance(menu, MainMenu) and menu.buttons[0].key == pygame.K_c and "move 4" in menu.buttons[0].text()
+    assert isinstance(menu, MainMenu) and menu.buttons[0].key == pygame.K_c
+    stones = scene.match.state.stones_left
+    assert menu.buttons[0].text() == f"Continue: Player 1 – Player 2, 3 moves · {stones} stones left"
     driver.key(pygame.K_TAB)  # Royals & Riots' tab: no match of it to continue
     assert app.top.game.key == "royals-riots" and app.top.buttons[0].key != pygame.K_c
     driver.key(pygame.K_TAB)
@@ -478,3 +481,37 @@ def test_kill_9_mid_game_then_continue_in_the_window(app, driver: Driver, seed, 
         driver.play(policy(scene.shown, seed))
     assert scene.game.saver.flush(5)
     assert saved_moves(SaveStore(), scene.game.meta.game_id)[:len(resumed)] == resumed
+
+
+def test_a_royals_match_is_listed_in_its_own_words_and_continued_from_its_tab(app, driver: Driver):
+    """Issue 35: the list and "Continue" say a Royals & Riots match's players, who is to play (by
+    name) and "round r of 3, trick t" — never "Red/White to move", "move 104" or plies."""
+    from game.royals.engine import Phase, Record as RoyalsRecord
+    from tests.royals.helpers import random_match
+    state = random_match(3, 3, upto=60)
+    while state.phase is not Phase.PLAY:  # stop where a seat is to play a card
+        state = random_match(3, 3, upto=state.ply + 1)
+    d = RoyalsRecord.from_state(state, ["Ann", "Bo", "Cy"], date="2026-11-27T07:00:00Z").to_dict()
+    d.update({"game_id": "royals1", "kind": "local",
+              "seats": [{"name": "Ann", "level": None}, {"name": "Bo", "level": "easy"}, {"name": "Cy", "level": "easy"}]})
+    store = SaveStore()
+    store.folder.mkdir(parents=True)
+    store.folder.joinpath("royals1.json").write_text(json.dumps(d), encoding="utf-8")
+    where = f"round {state.round} of 3, trick {state.trick_no}"
+    mover = ["Ann", "Bo", "Cy"][state.to_act - 1]
+    app.prefs.update(game="royals-riots")
+    app.reset(MainMenu(app))
+    assert app.top.buttons[0].key == pygame.K_c
+    assert app.top.buttons[0].text() == f"Continue: Ann – Bo – Cy, {where}"
+    driver.click(button(app.top, "Saved games").rect.center)
+    scene = app.top
+    (entry,) = scene.entries
+    assert (entry.players(), entry.status_text(), entry.progress()) == (
+        "Ann – Bo – Cy", f"in progress · {mover} to play", where)
+    drawn = []
+    real = app.art.text
+    app.art.text = lambda text, *a, **k: drawn.append(text) or real(text, *a, **k)
+    app.redraw()
+    app.step(STEP)
+    assert where in drawn and "Progress" in drawn and "Plies" not in drawn
+    assert not any("Red" in t or "White" in t for t in drawn)

@@ -8,6 +8,7 @@ import pygame
 import pytest
 
 from game import i18n
+from game.i18n import _
 from game.client.main import open_window
 from game.client.audio import Audio
 from game.client.dialogs import PauseMenu
@@ -49,16 +50,16 @@ def test_settings_round_trip_through_the_screen(app, driver):
     store = app.prefs.store
     driver.click(button(scene, "Fast").rect.center)
     assert store.settings.animation_speed == 2.0 and app.options.anim_speed == 2.0
-    targets_before = store.settings.show_legal_targets
+    targets_before = store.settings.of("rose-king").show_legal_targets
     off_on = [b for b in scene.buttons if b.text() in ("On", "Off")]
     assert len(off_on) == 3  # sound, full screen, legal targets
     driver.click(off_on[2].rect.center)
-    assert store.settings.show_legal_targets is (not targets_before) and app.options.show_targets is (not targets_before)
+    assert store.settings.of("rose-king").show_legal_targets is (not targets_before) and app.options.show_targets is (not targets_before)
     volume = store.settings.volume
     driver.click(button(scene, "+").rect.center)
     assert store.settings.volume == pytest.approx(volume + 0.05)
     driver.click(button(scene, "Hard").rect.center)
-    assert store.settings.computer_level == "hard"
+    assert store.settings.of("rose-king").computer_level == "hard"
     driver.click(scene.names["red_name"].rect.center)
     assert scene.names["red_name"].focused and scene.uses_key(pygame.K_m)
     type_text(driver, "Anne-Marie M")
@@ -67,14 +68,14 @@ def test_settings_round_trip_through_the_screen(app, driver):
     driver.key(pygame.K_m)  # typing: M is a letter here, not the mute key
     assert store.settings.sound is True
     driver.key(pygame.K_RETURN)
-    assert store.settings.red_name == "Anne-Marie"
+    assert store.settings.of("rose-king").red_name == "Anne-Marie"
     assert not scene.names["red_name"].focused
     driver.click(button(scene, "Deutsch").rect.center)
     assert store.settings.language == "de" and i18n.language() == "de"
     # on disk, read back by a fresh store exactly as set
     again = SettingsStore(store.path.parent).settings
     assert again == store.settings
-    assert json.loads(store.path.read_text(encoding="utf-8"))["red_name"] == "Anne-Marie"
+    assert json.loads(store.path.read_text(encoding="utf-8"))["games"]["rose-king"]["red_name"] == "Anne-Marie"
     driver.key(pygame.K_ESCAPE)
     assert isinstance(app.top, MainMenu)
     driver.click(button(app.top, "Gegen den Computer spielen").rect.center)
@@ -88,7 +89,7 @@ def test_a_name_too_long_is_cut_and_escape_puts_the_old_one_back(app, driver):
     type_text(driver, "x" * 40)
     assert field.text == "x" * 20
     driver.key(pygame.K_ESCAPE)
-    assert field.text == "" and app.prefs.settings.white_name == ""
+    assert field.text == "" and app.prefs.settings.of("rose-king").white_name == ""
     assert isinstance(app.top, SettingsScene)  # Esc left the field, not the screen
 
 
@@ -258,7 +259,72 @@ def test_names_take_any_letters_and_a_click_elsewhere_keeps_them(app, driver):
     driver.key(pygame.K_DELETE)
     type_text(driver, "j")
     driver.click((20, 20))  # outside: editing ends and the name is kept
-    assert not field.focused and app.prefs.settings.white_name == "jörg Ĳsselmeer"
+    assert not field.focused and app.prefs.settings.of("rose-king").white_name == "jörg Ĳsselmeer"
     hotseat(app, 1)
     assert app.prefs.player_name(Color.WHITE) == "jörg Ĳsselmeer"
     assert app.prefs.player_name(Color.RED) == "Red"
+
+
+def test_settings_from_a_game_tab_show_that_games_names_and_levels_only(app, driver):
+    """Issue 35: Royals & Riots' settings show its own levels, computer speed and "keep the trick"
+    switch, never Rose King's Red/White names or its "Expert" level; and the other way round."""
+    from game.client.games import CLIENT_GAMES
+    app.reset(MainMenu(app))
+    app.top.choose([c.key for c in CLIENT_GAMES].index("royals-riots"))
+    driver.click(button(app.top, "Settings").rect.center)
+    scene = app.top
+    assert isinstance(scene, SettingsScene) and scene.game == "royals-riots"
+    texts = [b.text() for b in scene.buttons]
+    assert not scene.names and "Expert" not in texts  # no Red/White name fields, no Rose King level
+    assert {"Beginner", "Casual", "Easy", "Medium", "Hard", "Slow", "Normal", "Fast"} <= set(texts)
+    store = app.prefs.store
+    driver.click(button(scene, "Hard").rect.center)
+    driver.click([b for b in scene.buttons if b.text() == "Slow"][-1].rect.center)  # the computer speed's
+    switches = [b for b in scene.buttons if b.text() in ("On", "Off")]
+    assert len(switches) == 3  # sound, full screen, keep the trick
+    driver.click(switches[2].rect.center)
+    royals = store.settings.of("royals-riots")
+    assert (royals.computer_level, royals.computer_speed, royals.hold_trick) == ("hard", "slow", True)
+    assert store.settings.of("rose-king").computer_level == "medium"  # Rose King's own default is untouched
+    assert store.settings.animation_speed == 1.0  # the app-wide "Slow" was not the one clicked
+    app.prefs.update(language="de")
+    assert "Den Stich liegen lassen, bis ich klicke" in [_(scene.schema[f].label) for f in scene.game_rows]
+    app.prefs.update(language="en")
+    driver.key(pygame.K_ESCAPE)
+    app.top.choose([c.key for c in CLIENT_GAMES].index("rose-king"))
+    driver.click(button(app.top, "Settings").rect.center)
+    scene = app.top
+    assert scene.game == "rose-king" and set(scene.names) == {"red_name", "white_name"}
+    assert "Expert" in [b.text() for b in scene.buttons] and scene.game_rows[-1] == "computer_level"
+    assert "computer_speed" not in scene.game_rows and "hold_trick" not in scene.game_rows
+
+
+def test_every_row_of_each_games_settings_fits_above_the_bottom_buttons(app):
+    from game.registry import GAMES
+    for game in GAMES:
+        scene = SettingsScene(app, game.key)
+        bottom = min(b.rect.top for b in scene.buttons if b.text() == "Back")
+        rows = [b for b in scene.buttons if b.text() != "Back" and b.rect.top < bottom - 10]
+        assert rows and max(b.rect.bottom for b in rows) <= bottom - 8, game.key
+        for a in scene.buttons:
+            for b in scene.buttons:
+                assert a is b or not a.rect.colliderect(b.rect), (game.key, a.text(), b.text())
+
+
+def test_settings_from_a_games_pause_menu_show_that_game(app, driver):
+    """Opened over a game's screen (its pause menu), the settings show that game's section, whatever
+    tab the main menu showed last; over the shell's screens, the tab's game."""
+    from game.client.royals.setup import RoyalsSetup
+    app.prefs.update(game="rose-king")
+    app.reset(RoyalsSetup(app))
+    app.push(PauseMenu(app, lambda: None, lambda: False))
+    driver.click(button(app.top, "Settings").rect.center)
+    assert isinstance(app.top, SettingsScene) and app.top.game == "royals-riots"
+    app.reset(hotseat(app))
+    app.push(PauseMenu(app, lambda: None, lambda: False))
+    app.top.settings()
+    assert app.top.game == "rose-king" and set(app.top.names) == {"red_name", "white_name"}
+    app.prefs.update(game="royals-riots")
+    app.reset(MainMenu(app))
+    app.push(SettingsScene(app))
+    assert app.top.game == "royals-riots"

@@ -182,7 +182,7 @@ def test_join_screen_field_is_ready_for_typing_and_esc_leaves_the_screen(app, dr
 @pytest.mark.parametrize("name", ["red_name", "white_name"])
 def test_settings_name_fields_are_the_shared_widget(app, driver, name):
     from game.client.settings_scene import SettingsScene
-    scene = SettingsScene(app)
+    scene = SettingsScene(app, "rose-king")
     app.reset(scene)
     field = scene.names[name]
     assert isinstance(field, TextInput) and field.style == "dark" and field.text == ""
@@ -193,7 +193,7 @@ def test_settings_name_fields_are_the_shared_widget(app, driver, name):
     driver.post(pygame.TEXTINPUT, text="J")
     app.step(1 / 60)
     driver.key(pygame.K_RETURN)
-    assert getattr(app.prefs.settings, name) == "JAnn" and not field.focused
+    assert app.prefs.settings.of("rose-king")[name] == "JAnn" and not field.focused
 
 
 def _text_fields(scene) -> list[TextInput]:

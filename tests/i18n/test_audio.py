@@ -142,3 +142,22 @@ def test_a_game_process_without_any_audio_driver_runs(tmp_path):
                          cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"{[False] * len(SOUND_NAMES)} False True"
+
+
+def test_royals_and_riots_has_its_own_effects():
+    """Issue 35: Royals & Riots is no longer silent; its table plays these names."""
+    assert {n for n in SOUND_NAMES if n.startswith("royals_")} == {
+        "royals_deal", "royals_play", "royals_draw", "royals_trick_won", "royals_steal", "royals_execution",
+        "royals_revolution", "royals_prince", "royals_round_end", "royals_match_won", "royals_match_lost"}
+
+
+def test_more_effects_than_channels_never_drops_the_newest():
+    audio = Audio(volume=0.5)
+    try:
+        assert audio.play("royals_deal")
+        busy = pygame.mixer.get_num_channels()
+        for _ in range(busy):
+            assert audio.play("royals_match_won")  # each takes the oldest channel once all are busy
+        assert audio.play("royals_play")
+    finally:
+        audio.close()

@@ -17,7 +17,7 @@ joiner's ``have``; the joiner: everything, repeats being ignored).
 from __future__ import annotations
 
 from net.coin import coin_digest, coin_rng, commitment
-from net.framing import SHARED_SCHEMAS, _int
+from net.framing import SHARED_SCHEMAS, _bool, _int
 from net.match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
 
 COMMIT_S, REVEAL_S, FORFEIT_S = 6.0, 10.0, 60.0
@@ -42,9 +42,12 @@ class NimMatch:
         self.pile = self.first = None
         self.since = 0.0
         self.revealed_at: float | None = None
-        #: the host plays the other seat itself (a computer seat): its secret is ours to draw
-        self.computer = seat == 0 and self.peer in table.computers
-        if self.computer and not p:
+        #: the host plays the other seat itself (a computer seat, or a seat handed to its computer)
+        self.handed = bool(p.get("handed", False))
+        self.computer = seat == 0 and (self.peer in table.computers or self.handed)
+        #: joiner: the host's computer plays our seat meanwhile (``proxy``)
+        self.proxied = bool(p.get("proxied", False))
+        if seat == 0 and self.peer in table.computers and not p:
             self.their_secret = token_bytes(32)
             self.their_commit = commitment(table.game_id, -1, self.peer, self.their_secret)
             self.revealed = True
@@ -112,30 +115,48 @@ class NimMatch:
             self.their_secret = msg["s"]
             self._outcome()
             return [Save(), Notice("dealt", {"pile": self.pile, "first": self.first}), Notice("record")]
+        if t == "proxy":
+            if self.seat == 0:
+                raise Refusal("order", "a proxy message from a joiner")
+            self.proxied = msg["on"]
+            return [Save()]
         if t == "take":
             ply = msg["ply"]
             if ply <= len(self.takes):
                 return []  # a repeat after resuming
             if self.pile is None or ply != len(self.takes) + 1:
                 raise Refusal("order", f"take for ply {ply} at ply {len(self.takes)}")
-            if self.to_move() != sender or not 1 <= msg["n"] <= min(3, self.stones()):
+            mover = self.seat if (self.proxied and sender == 0 and self.to_move() == self.seat) else sender
+            if self.to_move() != mover or not 1 <= msg["n"] <= min(3, self.stones()):
                 return [Over(Verdict("illegal", sender, (), ply, f"seat {sender} took {msg['n']} at ply {ply}"))]
             self.takes.append(msg["n"])
-            return self._after_take(sender)
+            return self._after_take(mover)
         raise Refusal("order", f"unexpected {t!r}")
 
     def act(self, n: int, now: float, seat: int | None = None) -> list:
         seat = self.seat if seat is None else seat
-        if seat != self.seat and not (self.computer and seat == self.peer):
-            raise ValueError(f"seat {seat} is not played here")
+        if seat != self.seat and not (self.computer and seat == self.peer) or seat == self.seat and self.proxied:
+            raise ValueError(f"seat {seat} is not played here now")
         if self._over is not None or self.pile is None or self.to_move() != seat:
             raise ValueError("not your turn")
         if not 1 <= n <= min(3, self.stones()):
             raise ValueError(f"take 1..{min(3, self.stones())} stones, not {n}")
         self.takes.append(n)
-        if self.computer:
+        if self.peer in self.table.computers:  # nobody else to tell
             return [Save()] + self._after_take(seat)
         return [Save(), self._send({"t": "take", "ply": len(self.takes), "n": n})] + self._after_take(seat)
+
+    def set_computer(self, seat: int, on: bool, now: float) -> list:
+        """Host: hand the joiner's seat to the computer (``on``) or give it back. Raises
+        ValueError while the set-up coin is open (the seat owes its part: no hand-over then)."""
+        if self.seat != 0 or seat != self.peer:
+            raise ValueError(f"seat {seat} cannot be handed over here")
+        if on and self.pile is None:
+            raise ValueError("the set-up coin is open: the seat owes its part")
+        if on == self.handed:
+            return []
+        self.handed, self.computer = on, on
+        return [Save(), self._send({"t": "proxy", "ply": len(self.takes), "on": on})]
 
     def tick(self, now: float) -> list:
         return []
@@ -179,7 +200,7 @@ class NimMatch:
 
     def payload(self) -> dict:
         v = self._over
-        return {"secret": self.secret.hex(), "their_commit": self.their_commit.hex() if self.their_commit else None,
+        return {"secret": self.secret.hex(), "handed": self.handed, "proxied": self.proxied, "their_commit": self.their_commit.hex() if self.their_commit else None,
                 "their_secret": self.their_secret.hex() if self.their_secret else None, "revealed": self.revealed,
                 "takes": self.takes, "outbox": [_jsonable(m) for m in self.outbox], "handled": self.handled,
                 "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail] if v else None}
@@ -207,7 +228,8 @@ def _restore(seat, table, payload, token_bytes):
 
 def _turn(m: NimMatch, seat: int):
     """The stones left when ``seat`` (ours, or the host's computer seat) must take now, else None."""
-    if m.over is None and m.pile is not None and m.to_move() == seat and (seat == m.seat or m.computer):
+    ours = seat == m.seat and not m.proxied or seat == m.peer and m.computer
+    if m.over is None and m.pile is not None and m.to_move() == seat and ours:
         return m.stones()
     return None
 
@@ -226,8 +248,9 @@ def _player(level: str, seed: int):
 
 NIM = LanPart(key="nim-test", version=1, seats=(2,), turn=_turn, player=_player,
               schemas={"commit": SHARED_SCHEMAS["commit"], "reveal": SHARED_SCHEMAS["reveal"],
-                       "take": {"ply": _int(1, 100), "n": _int(1, 3)}},
-              rates={"commit": (10, 1), "reveal": (10, 1), "take": (60, 10)},
+                       "take": {"ply": _int(1, 100), "n": _int(1, 3)},
+                       "proxy": {"ply": _int(0, 100), "on": _bool}},
+              rates={"commit": (10, 1), "reveal": (10, 1), "take": (60, 10), "proxy": (10, 1)},
               new_match=lambda seat, table, tb: NimMatch(seat, table, tb),
               from_payload=_restore)
 

@@ -97,7 +97,7 @@ def test_4_a_peer_withholding_acks_then_resigning_lets_the_headless_host_finish_
     m.until(lambda: m.conn.game.state.turn == m.conn.color and not m.conn.coin_pending, "its turn", play=False)
     m.events += m.conn.resign()
     m.raw(m.conn.data_to_send())
-    host.thread.join(5.0)  # the honest host has everything it needs: it must not wait for acks
+    host.thread.join(LIMIT / 2)  # the honest host has everything it needs: it must not wait for acks
     assert not host.thread.is_alive() and host.result == "ok", host.result
     rec = wait_record(host, "termination")
     assert rec.termination == {"kind": "resigned", "loser": str(m.conn.color)}
@@ -162,7 +162,7 @@ def test_4_a_host_trickling_its_hello_holds_a_joiner_no_longer_than_the_handshak
     done.set()
     t.join(LIMIT)
     srv.close()
-    assert took < 2.0, took
+    assert took < 2.8, took
 
 
 def test_4_a_joiner_that_saw_the_set_up_and_stays_away_frees_the_seat(tmp_path):
@@ -176,7 +176,7 @@ def test_4_a_joiner_that_saw_the_set_up_and_stays_away_frees_the_seat(tmp_path):
         m = NoReveals(h.session.port)
         m.until(lambda: m.conn.game is not None, "the host's reveal", play=False)  # Mallory knows the deal
         m.close()
-        h.wait(lambda e: isinstance(e, Refused) and e.code == "forfeit", "the seat freed", timeout=5.0)
+        h.wait(lambda e: isinstance(e, Refused) and e.code == "forfeit", "the seat freed", timeout=LIMIT / 3)
         bob = LanSession.join("Bob", "127.0.0.1", h.session.port, journal=tmp_path / "bob.json")
         try:
             end = time.monotonic() + LIMIT

@@ -238,7 +238,7 @@ def test_3_an_unconfirmed_hello_holds_no_seat(sessions, ready):
         wait_for(host, lambda e: isinstance(e, Started), "the squatter's match")
     squatter.sock.close()
     join = sessions("join", "Bob", port=host.port)
-    e = wait_for(join, lambda e: isinstance(e, Started), "start for the real player", timeout=3.0)
+    e = wait_for(join, lambda e: isinstance(e, Started), "start for the real player", timeout=LIMIT)
     assert e.table.names == ("Alice", "Bob")
 
 
@@ -277,7 +277,7 @@ def test_4_a_trickled_hello_does_not_hold_a_joiner_past_the_handshake_deadline(s
     took = time.monotonic() - t0
     conn.close()
     srv.close()
-    assert b"no handshake" in got and took < 2.5, (took, got[-80:])
+    assert b"no handshake" in got and took < 4.0, (took, got[-80:])
 
 
 def test_an_older_peer_gets_a_clear_version_error_at_once(sessions):
@@ -371,7 +371,7 @@ def test_rule_1_a_connected_joiner_withholding_its_reveal_forfeits_at_the_deadli
     m.read_until(lambda msg: msg["t"] == "commit", "host's commitment")
     m.send({"t": "commit", "for": -1, "c": m.machine.commit})
     m.read_until(lambda msg: msg["t"] == "reveal", "host's reveal")  # and Mallory stays, silent but for pings
-    e = wait_for(host, lambda e: isinstance(e, Ended), "the forfeit", timeout=5.0)
+    e = wait_for(host, lambda e: isinstance(e, Ended), "the forfeit", timeout=LIMIT)
     assert (e.verdict.kind, e.verdict.seat) == ("forfeit", 1) and "withheld its reveal" in e.verdict.detail
     msg = m.read_until(lambda msg: msg["t"] == "over", "the verdict")
     assert (msg["kind"], msg["seat"]) == ("forfeit", 1)
@@ -398,7 +398,7 @@ def test_a_joiner_that_loses_its_host_for_the_grace_ends_the_match_naming_the_ho
     srv_host._stopping = True  # the host's program dies without a word
     srv_host._command("noop")
     srv_host._thread.join(LIMIT)
-    e = wait_for(join, lambda e: isinstance(e, Ended), "the verdict", timeout=5.0)
+    e = wait_for(join, lambda e: isinstance(e, Ended), "the verdict", timeout=LIMIT)
     assert (e.verdict.kind, e.verdict.seat) == ("left", 0)
 
 
@@ -483,3 +483,55 @@ def test_3_a_start_called_off_before_every_ready_sends_the_others_to_join_again(
     lobby.open(3, 0.3)
     out = lobby.receive(3, mk_hello("trio-test", 1, "Bob", "join", b"b" * 16, b"c" * 16, b"k" * 32), 0.3)
     assert any(isinstance(o, LSeated) and o.seat == 1 for o in out)
+
+
+def test_a_game_part_may_allow_longer_binaries_and_others_still_refuse_them():
+    """A signed envelope of a shuffled deck is over 1 KiB: a part says its `max_bin`; the
+    frame limit and every other game's 64 bytes stay."""
+    from net.framing import FrameDecoder, FrameError, _blob
+    from net.lobby import schemas_for
+    envelope = {"t": "env", "b": b"\x01" * 2000}
+    big = schemas_for({"env": {"b": _blob(1, 60000)}}, max_bin=60000)
+    assert FrameDecoder(big).feed(encode_frame(envelope, big)) == [envelope]
+    small = schemas_for({"env": {"b": _blob(1, 60000)}})
+    with pytest.raises(FrameError):
+        FrameDecoder(small).feed(encode_frame(envelope, big))
+    with pytest.raises(ValueError):
+        schemas_for({}, max_bin=1 << 20)
+
+
+def test_a_seat_whose_player_is_away_can_be_handed_to_the_computer_and_taken_back(sessions, tmp_path):
+    """The joiner's program dies after the deal; the host hands its seat to the computer and
+    plays on; restarted from its journal, the joiner takes its seat back, catches up on every
+    take made for it (checked like any other) and ends with the host's record."""
+    host = sessions("host", "Alice", port=0)
+    join = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
+    wait_for(join, lambda e: isinstance(e, Started), "start")
+    wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
+    join._stopping = True  # killed
+    join._command("noop")
+    join._thread.join(LIMIT)
+    wait_for(host, lambda e: isinstance(e, Dropped) and e.seat == 1, "the drop")
+    with pytest.raises(ValueError):
+        host.hand_to_computer(0, "random")  # not a joiner's seat
+    host.hand_to_computer(1, "random")
+    played = []
+
+    def host_player(stones: int) -> int:  # the host plays two takes, then lets the joiner come back
+        played.append(stones)
+        return 1
+    end = time.monotonic() + LIMIT
+    while len(played) < 2 and time.monotonic() < end and host.verdict is None:
+        obs = host.view(lambda m: NIM.turn(m, 0))
+        if obs is not None:
+            host.act(host_player(obs))
+        time.sleep(0.01)
+    takes_meanwhile = host.view(lambda m: len(m.takes))
+    assert takes_meanwhile >= 2
+    again = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
+    e = wait_for(again, lambda e: isinstance(e, Started), "the seat back")
+    assert e.resumed
+    h, j = play_out(host, again)
+    records = host.view(lambda m: m.record()), again.view(lambda m: m.record())
+    assert h.verdict.kind == j.verdict.kind == "finished" and h.verdict.winners == j.verdict.winners, (records[0]["takes"], records[1]["takes"], h, j)
+    assert records[0] == records[1]

@@ -87,3 +87,23 @@ def test_the_commit_and_reveal_deadlines_fire_for_a_joiner_connected_from_the_st
         wait_until(host, lambda: any(isinstance(e, Failed) for e in seen_over), LIMIT / 4, seen_over)
         failed = next(e for e in seen_over if isinstance(e, Failed))
         assert (failed.code, failed.seat) == ("forfeit", 2)
+
+
+def test_a_joiners_forfeit_claim_against_another_seat_is_its_own_fault():
+    """Seat 2 sends `error{forfeit}` naming honest seat 3 ("seat 3 withheld its reveal"): only
+    the host judges withheld steps, so every record names seat 2, never seat 3."""
+    from .test_royals_match import assert_match_over_for_all, joiner_turn, until
+    w = Wire(3, seed=21)
+    until(w, joiner_turn(2))
+    evs = w.host.receive(2, {"t": "error", "code": "forfeit",
+                             "reason": "seat 3, ply 5 (deal coin): it withheld its reveal"}, w.now)
+    assert evs == [w.host.over]
+    assert_match_over_for_all(w, "illegal", 2, "claimed a forfeit")
+
+
+def test_the_host_lists_who_owes_what_for_an_open_coin():
+    w = Wire(3, seed=22)
+    w.joiner_tamper = lambda seat, m: None if (m["t"] == "reveal" and seat == 3) else m
+    w.run()
+    owed = w.host.owed()
+    assert [(o.seat, o.step, o.forfeits) for o in owed] == [(3, "reveal", True)]

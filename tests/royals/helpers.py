@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.royals.engine import Action, Rng, State
+from game.royals.engine import CARDS, Action, Phase, Rng, State
 
 
 def random_match(seed: int, players: int = 3, teams: bool = False, upto: int | None = None,
@@ -38,3 +38,40 @@ def play(s: State, *texts: str) -> State:
 
 def names(cards) -> list[str]:
     return [c.name for c in cards]
+
+
+def random_action(s: State, rng: Rng) -> Action:
+    """A uniformly random next action: the chance outcome, a random hand at set-up, else a
+    random legal decision."""
+    ev = s.chance()
+    if ev is not None:
+        return ev.sample(rng)
+    if s.phase is Phase.KEEP:
+        cards = list(s.observation(s.to_act).dealt)
+        rng.shuffle(cards)
+        return Action.keep(s.to_act, cards[:s.hand_size()])
+    return rng.choice(s.legal_actions())
+
+
+def corrupt(d: dict, rng: Rng, what: int) -> None:
+    """Spoil a parsed record in place, in one round drawn with ``rng``: ``what`` 0 replaces an
+    action's card, 1 drops an action, 2 doubles one, 3 swaps a seat's hand with a seat's pile,
+    4 cuts the round's actions short (and drops the result)."""
+    rnd = d["rounds"][rng.randbelow(len(d["rounds"]))]
+    acts = rnd["actions"]
+    j = rng.randbelow(len(acts))
+    players = len(d["players"])
+    if what == 0:
+        parts = acts[j].split(" ")
+        parts[-1] = CARDS[rng.randbelow(36)].name
+        acts[j] = " ".join(parts)
+    elif what == 1:
+        del acts[j]
+    elif what == 2:
+        acts.insert(j, acts[j])
+    elif what == 3:
+        a, b = rng.randbelow(players), rng.randbelow(players)
+        rnd["hand"][a], rnd["pile"][b] = rnd["pile"][b], rnd["hand"][a]
+    else:
+        del acts[j:]
+        d.pop("result", None)

@@ -10,8 +10,9 @@ from game.cli import main
 from game.royals.ai.levels import LEVEL_NAMES, make_player
 from game.royals.ai.match import play_match, summary_line, wilson
 from game.royals.ai.players import GreedyPlayer, decide_keep
+from game.royals.ai.ismcts import ISMCTS as KeepSearch
 from game.royals.ai.search import ISMCTS, determinize
-from game.royals.engine import Card, Phase, Rng, State
+from game.royals.engine import SETUP, Card, Phase, Rng, State
 
 from .helpers import random_match
 from .test_properties import hidden_from, scrambled
@@ -90,8 +91,8 @@ def test_determinizations_agree_with_the_observation():
     for s in playing_states():
         seat = s.to_act
         o = s.observation(seat)
-        for _ in range(5):
-            d = determinize(o, rng)
+        for k in range(6):
+            d = determinize(o, rng, hand_bias=0.0 if k % 2 else 1.0)
             assert d.observation(seat) == o
 
 
@@ -178,3 +179,55 @@ def test_match_command_teams_and_bad_arguments(capsys):
     with pytest.raises(SystemExit) as e:
         main(["match", "--game", "royals-riots", "greedy", "nobody"])
     assert e.value.code == 2
+
+
+def keep_state(players: int, seed: int) -> State:
+    s, rng = State(players), Rng(seed)
+    while s.phase is not Phase.KEEP:
+        s.push(s.chance().sample(rng))
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_hand_choice_by_search_never_reads_hidden_cards(players):
+    """At set-up, dealing the other seats' cards (and the aside) anew changes nothing: the
+    search chooses the same hand, a legal one, one exchange away from the greedy's at most."""
+    s = keep_state(players, players)
+    seat = 1
+    t = s.copy()
+    others = [c for i in range(1, players) for c in range(36) if (s.dealt[i] >> c) & 1] + \
+        [c for c in range(36) if (s.aside >> c) & 1]
+    Rng(8).shuffle(others)
+    size = SETUP[players][0]
+    for i in range(1, players):
+        t.dealt[i] = sum(1 << c for c in others[(i - 1) * size:i * size])
+    t.aside = sum(1 << c for c in others[(players - 1) * size:])
+    assert t.observation(seat) == s.observation(seat) and t.dealt != s.dealt
+    a = KeepSearch(Rng(3), None, 40, keep_search=True).search(s.observation(seat)).action
+    b = KeepSearch(Rng(3), None, 40, keep_search=True).search(t.observation(seat)).action
+    assert a == b and s.is_legal(a)
+    greedy = decide_keep(s.observation(seat))
+    assert len(set(a.cards) - set(greedy.cards)) <= 1
+
+
+def test_the_hand_choice_keeps_to_its_time_budget_and_hard_2025_keeps_the_greedy_hand():
+    s = keep_state(2, 5)
+    o = s.observation(1)
+    budget = 0.2
+    search = KeepSearch(Rng(1), budget, keep_search=True)
+    c0 = time.process_time()
+    r = search.search(o)
+    cpu = time.process_time() - c0
+    assert cpu <= budget * 1.1 and r.iterations > 10 and s.is_legal(r.action)
+    assert make_player("hard-2025", 1, seconds=budget).choose(o) == decide_keep(o)
+    assert make_player("hard", 1, seconds=budget).choose(o) == decide_keep(o)  # KEEP_SEARCH is off
+
+
+def test_the_new_search_sees_only_the_observation_and_hard_2025_is_todays_search():
+    rng = Rng(6)
+    for s in playing_states(4):
+        seat = s.to_act
+        t = scrambled(s, seat, rng)
+        a = make_player("hard-2025", 4, seconds=None, iterations=60).choose(s.observation(seat))
+        b = make_player("hard-2025", 4, seconds=None, iterations=60).choose(t.observation(seat))
+        assert a == b == ISMCTS(Rng(4), None, 60).search(s.observation(seat)).action

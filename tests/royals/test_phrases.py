@@ -1,16 +1,12 @@
 """Royals & Riots' refusals in the player's language (game/royals/phrases.py).
 
 Two ways of making sure no English reason of the engine reaches a German screen: every
-``return`` of the checking code (read from its source, so a reason added later without a
-phrase fails here) and every reason that random matches actually produce for wrong
-decisions of every kind.
+refusal code of the kernel (``kernel.TEXTS``, so a code added later without a phrase fails
+here) and every reason that random matches actually produce for wrong decisions of every kind.
 """
 
 from __future__ import annotations
 
-import ast
-import inspect
-import textwrap
 from itertools import islice
 
 import pytest
@@ -18,30 +14,24 @@ import pytest
 from game import i18n
 from game.lan import ply_of
 from game.royals import phrases
-from game.royals.engine import CARDS, Action, Card, Rng, State, cards_of
-from game.royals.engine import state as state_module
-from game.royals.engine import view as view_module
+from game.royals.engine import CARDS, Action, Card, IllegalMoveError, Rng, State, cards_of
+from game.royals.engine.kernel import TEXTS, reason
 
-#: What each placeholder expression of a reason's f-string stands for, as a sample value.
-#: A new placeholder fails :func:`_templates` until it is given one here.
-SAMPLES = {
-    "k.value": "keep",
-    "action.kind.value": "deal",
-    "self.to_act": "3",
-    "who": "2",
-    "'act' if p is not Phase.PLAY else 'play'": "play",
-    "Rank(self.led).title": "Knights",
-    "Rank(st.led).title": "Merchants",
-    "self.pending": "4",
-    "self.hand_size()": "6",
-    "n": "3",
-    "s": "2",
-    "dealt": "12",
-    "len(g)": "11",
-    "aside": "0",
-    "len(a.groups[n])": "1",
-    "c": "K4",
-}
+#: A sample value for each param of a refusal code's text (a new param fails until it has one).
+SAMPLES = {"kind": "keep", "seat": 3, "rank": 3, "size": 6, "players": 3, "want": 12, "got": 11, "card": "K4"}
+
+
+def _reasons() -> list:
+    """One Reason of every refusal code of the kernel, its params from SAMPLES."""
+    import re
+    out = []
+    for code, text in TEXTS.items():
+        params = {f: SAMPLES[f] for f in re.findall(r"\{(\w+)\}", text) if f != "rank_title"}
+        if "{rank_title}" in text:
+            params["rank"] = SAMPLES["rank"]
+        out.append(reason(code, **params))
+    return out
+
 
 NAMES = {1: "Ann", 2: "Bo", 3: "Cy", 4: "Di"}
 
@@ -79,20 +69,43 @@ def _templates(function) -> list[str]:
     return out
 
 
-REASONS = sorted(set(_templates(state_module.State.illegal_reason) + _templates(state_module.State._deal_reason)
-                     + _templates(view_module.SeatView.check)))
+REASONS = _reasons()
 SESSION_REASONS = ["not seat 2's decision now", "not a decision of seat 2: 2 play K4", "3 play K4: it is not our turn",
                    "3 play K4: the match is not being played (lobby)", "3 play K4: not a legal action now",
                    "3 play K4: must follow Royals"]
 
 
-def test_the_source_gives_every_reason_family():
-    assert len(REASONS) >= 30
+def test_the_kernel_gives_every_reason_family_a_code():
+    assert len(REASONS) >= 30 and len({r.code for r in REASONS}) == len(REASONS)
     for expected in ("must follow Knights", "not in hand", "the Thief must choose first",
                      "cannot steal from yourself", "card not in the trick", "draw piles come first",
                      "wrong hand size: a hand holds 6 different cards", "no theft is pending",
                      "bad pile: it must hold exactly the dealt cards not kept in hand"):
         assert expected in REASONS
+
+
+def test_reasons_carry_codes_through_the_error_and_pickling():
+    import pickle
+    from game.errors import IllegalMoveError as Shared
+    from game.roseking.engine import IllegalMoveError as RoseKingError
+    s = State(3)
+    with pytest.raises(IllegalMoveError) as e:
+        s.push_str("2 play K4")
+    assert e.value.code == "starter_first" and str(e.value) == "the round's starter comes first"
+    assert IllegalMoveError is Shared is RoseKingError
+    back = pickle.loads(pickle.dumps(e.value))
+    assert back.code == "starter_first" and str(back) == str(e.value)
+    r = reason("must_follow", rank=2)
+    assert pickle.loads(pickle.dumps(r)).params == {"rank": 2} and r == "must follow Royals"
+    # Rose King raises the same error, with its kernel's code (game/roseking/engine/kernel.py)
+    from game.roseking.engine import InvalidMoveError, State as RoseKingState
+    rk = RoseKingState.random(Rng(1))
+    with pytest.raises(IllegalMoveError) as e:
+        rk.push_str("red draw N1")  # each hand holds 5 cards at the start: no draw
+    assert e.value.code == "hand_full" and str(e.value).startswith("red draw N1: hand full")
+    with pytest.raises(InvalidMoveError) as e:
+        rk.push_str("red jump N1")
+    assert e.value.code == "unknown_action" and e.value.params == {"verb": "jump"}
 
 
 @pytest.mark.parametrize("reason", REASONS + SESSION_REASONS)

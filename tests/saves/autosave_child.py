@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 
 from game.roseking.engine import Color, Move, Rng, State
-from game.saves import GameMeta, SaveStore
+from game.roseking.saves import GameMeta
+from game.saves import SaveStore
 from game.roseking.undo import DeckChance, UndoHistory
 
 

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from game.saves import GameMeta, SaveStore, atomic_write_text, read_record
+from game.roseking.saves import GameMeta, read_record
+from game.saves import SaveStore, atomic_write_text
 
 
 def _store_with_a_save(game):

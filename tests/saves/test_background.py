@@ -7,7 +7,8 @@ import threading
 
 import pytest
 
-from game.saves import BackgroundAutosaver, GameMeta, SaveStore, read_record
+from game.roseking.saves import GameMeta, read_record
+from game.saves import BackgroundAutosaver, SaveStore
 
 
 def test_every_submitted_game_ends_on_disk_with_its_newest_state(game):

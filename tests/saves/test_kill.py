@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from game.roseking.saves import load_game
 from game.saves import SaveStore
 
 _CHILD = Path(__file__).with_name("autosave_child.py")
@@ -51,7 +52,7 @@ def test_kill_9_then_resume(seed, kill_after, data_dir):
     assert entry is not None and entry.game_id == "killtest" and entry.ok
     leftovers = [p.name for p in store.folder.iterdir() if p.name != "killtest.json"]
     assert all(name.startswith(".killtest.json.") and name.endswith(".tmp") for name in leftovers)
-    state, meta = store.load("killtest")
+    state, meta = load_game(store.path_for("killtest"))
     assert kill_after <= state.ply <= uninterrupted.ply
     assert state.move_stack == uninterrupted.move_stack[:state.ply]  # a valid prefix of the game
 

@@ -39,7 +39,8 @@ def test_an_unfinished_network_match_is_listed_as_one_and_never_resumed():
     [e] = store.list()
     assert e.ok and e.game == "royals-riots" and e.kind == "lan" and "lan" not in RESUMABLE_KINDS
     assert e.status == "in progress" and e.players() == "Ann – Bo – Cy"
-    assert e.status_text().startswith("Royals & Riots: round 2, ")  # it stopped in round 2: round 1 was checked
+    assert e.progress() == "round 2 of 3, choosing hands"  # it stopped in round 2: round 1 was checked
+    assert e.status_text().startswith("in progress · ") and e.status_text().endswith(" to play")
     assert e.note() == "Unfinished network match: it can only be watched here (Replay)"
     # the engine's plies (its history, the set-up's actions included), as the replay viewer counts them
     assert e.plies == Record.from_dict(lan_record(5, rounds=1)).replay().ply
@@ -52,7 +53,7 @@ def test_a_network_match_stopped_before_any_round_was_checked_is_listed_at_round
     write(store, lan_record(6, rounds=0))
     [e] = store.list()
     assert e.ok and e.kind == "lan" and e.status == "in progress" and e.plies == 0
-    assert e.status_text().startswith("Royals & Riots: round 1, ")
+    assert e.progress() == "round 1 of 3, choosing hands"
 
 
 def test_a_finished_network_match_is_listed_finished_and_marked():
@@ -60,7 +61,10 @@ def test_a_finished_network_match_is_listed_finished_and_marked():
     write(store, lan_record(7, rounds=None, end="finished"))
     [e] = store.list()
     assert e.ok and e.kind == "lan" and e.status == "finished" and e.note() == "Network match"
-    assert e.status_text().startswith("Royals & Riots: finished ")
+    out = Record.from_dict(lan_record(7, rounds=None, end="finished")).replay().outcome()
+    winners = " + ".join(NAMES[s - 1] for s in out.winners)
+    assert e.status_text() == f"{winners} {'wins' if len(out.winners) == 1 else 'win'} {'–'.join(map(str, out.scores))}"
+    assert e.progress() == "all 3 rounds played"
 
 
 def test_a_local_match_has_no_network_note_and_is_still_resumed():

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from game.cli import main
 from game.roseking.engine import Record, RecordError, Rng, State
 from game.roseking.replay import MAX_SPEED, MIN_SPEED, Playback, Replay
-from game.saves import GameMeta, SaveStore
+from game.roseking.saves import GameMeta
+from game.saves import SaveStore
 
 PASS_SEED = 27  # a random game with 4 passes, ending blocked (tests/saves/conftest.random_game)
 

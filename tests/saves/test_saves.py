@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from game.roseking.engine import Color, Record, Rng, State
-from game.saves import GameMeta, SaveStore, default_data_dir, load_game, read_record
+from game.roseking.saves import GameMeta, load_game, read_record
+from game.saves import SaveStore, default_data_dir
 from game.roseking.undo import DeckChance, UndoHistory
 
 
@@ -49,7 +50,7 @@ def test_autosave_after_undo_shortens_the_save(game):
     store.autosave(state, meta)
     history.undo()
     store.autosave(state, meta)
-    assert len(store.load(meta.game_id)[0].move_stack) == 9
+    assert len(load_game(store.path_for(meta.game_id))[0].move_stack) == 9
 
 
 def test_metadata_round_trips_through_the_record(game):
@@ -115,10 +116,15 @@ def test_list_shows_date_players_result_plies_kind(game):
     a, b = entries[finished.game_id], entries[running.game_id]
     assert a.ok and a.status == "finished" and a.kind == "computer" and a.date == finished.date
     assert a.plies == done_state.ply and a.result == done_state.outcome().result()
-    assert a.players() == "Ann – Computer"
-    winner = done_state.outcome().winner
-    assert a.status_text().startswith({Color.RED: "Red wins", Color.WHITE: "White wins", None: "Draw"}[winner])
-    assert b.status == "in progress" and b.status_text() == "in progress" and b.plies == 12 and b.to_move is not None
+    assert a.players() == "Ann – Computer" and a.game == "rose-king"
+    outcome = done_state.outcome()
+    score = f"{outcome.red_score}–{outcome.white_score}"
+    assert a.status_text() == {Color.RED: f"Ann wins {score}", Color.WHITE: f"Computer wins {score}",
+                               None: f"Draw {score}"}[outcome.winner]  # the winner by name, not by colour
+    assert a.progress() == f"{done_state.ply} moves"
+    mover = {Color.RED: "Ann", Color.WHITE: "Bob"}[Color(game(8, upto=12).turn)]
+    assert b.status == "in progress" and b.status_text() == f"in progress · {mover} to move" and b.plies == 12
+    assert b.progress() == f"12 moves · {game(8, upto=12).stones_left} stones left"
     assert store.list()[0].game_id == running.game_id  # newest first
 
 
@@ -173,7 +179,7 @@ def test_resumable_is_the_newest_unfinished_local_game(game):
     assert store.resumable().game_id == new.game_id
     store.delete(new.game_id)
     assert store.resumable().game_id == old.game_id
-    state, meta = store.load(old.game_id)
+    state, meta = load_game(store.path_for(old.game_id))
     assert state == game(1, upto=5) and meta == old
 
 
@@ -184,8 +190,8 @@ def test_the_list_rereads_only_changed_files(game, monkeypatch):
     store.autosave(game(1, upto=3), a)
     store.autosave(game(2, upto=3), b)
     reads = []
-    real = saves.read_game
-    monkeypatch.setattr(saves, "read_game", lambda p: reads.append(Path(p).stem) or real(p))
+    real = saves.read_json_record
+    monkeypatch.setattr(saves, "read_json_record", lambda p: reads.append(Path(p).stem) or real(p))
     store.list()
     assert sorted(reads) == sorted([a.game_id, b.game_id])
     reads.clear()

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from game.roseking.engine import DRAW, IllegalMoveError, Move, Rng, State
 from game.roseking.engine.moves import RED, WHITE
-from game.saves import GameMeta, SaveStore
+from game.roseking.saves import GameMeta, load_game
+from game.saves import SaveStore
 from game.roseking.undo import DeckChance, UndoHistory
 
 
@@ -196,7 +197,7 @@ def test_quitting_after_an_undo_and_resuming_does_not_reroll_the_draw():
     drawn = _draw(h).card
     h.undo()
     store.autosave(state, meta)
-    resumed, meta2 = store.load(meta.game_id)  # a new process would do exactly this
+    resumed, meta2 = load_game(store.path_for(meta.game_id))  # a new process would do exactly this
     h2 = UndoHistory(resumed, humans=[RED], chance=DeckChance(meta2.chance_seed))
     assert _draw(h2).card == drawn
 

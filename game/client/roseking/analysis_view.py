@@ -10,8 +10,6 @@ thread with a small iteration budget.
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
@@ -20,10 +18,12 @@ from game.i18n import N_, _
 from game.roseking import analysis
 from game.roseking.engine import Color, Move, State
 
-from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
+from .art import COLOR_UI, CREAM, GOLD, art_of
 from .movelog import move_words, ply_infos
+from ..analysis_screen import LABEL_TEXTS, MARK_COLOURS, AnalysisScreen
+from ..jobs import WorkerJob
 from ..theme import CANVAS
-from ..widgets import Button, ButtonScene, panel
+from ..widgets import Button, panel
 
 if TYPE_CHECKING:
     from ..app import App
@@ -33,15 +33,15 @@ SECONDS_PER_POSITION = 0.3
 LEVEL = "hard"
 #: Keyword arguments of the :class:`AnalysisJob` a scene starts (tests: a thread and a small budget).
 JOB_OPTIONS: dict[str, Any] = {}
-MARK_COLORS = {"inaccuracy": (240, 210, 90), "mistake": (245, 150, 60), "blunder": (230, 60, 50)}
 GRAPH = pygame.Rect(70, 150, CANVAS[0] - 140, 250)
 LIST = pygame.Rect(70, 445, CANVAS[0] - 140, 264)
 ROW_H = 27
 
 
-class AnalysisJob:
-    """Evaluates every position of ``final``'s game off the frame loop. ``poll()`` takes what
-    arrived (never blocks); ``red``/``best`` grow position by position; ``done``/``error``."""
+class AnalysisJob(WorkerJob):
+    """Evaluates every position of ``final``'s game off the frame loop (a :class:`WorkerJob`
+    running :func:`game.roseking.analysis.worker`). ``poll()`` takes what arrived (never blocks);
+    ``red``/``best`` grow position by position; ``done``/``error``."""
 
     def __init__(self, final: State, seconds: float | None = SECONDS_PER_POSITION, iterations: int | None = None,
                  seed: int | None = 1, thread: bool = False) -> None:
@@ -49,110 +49,57 @@ class AnalysisJob:
         self.total = final.ply + 1  # positions, the deal included
         self.red: list[float] = []
         self.best: list[Move | None] = []
-        self.done = False
-        self.error: str | None = None
-        self._stop = False
-        self._proc: Any = None
-        if thread:
-            self._conn, child = multiprocessing.Pipe(duplex=False)
-            self._thread = threading.Thread(target=self._run_thread, args=(child, seconds, iterations, seed),
-                                            daemon=True)
-            self._thread.start()
-        else:
-            ctx = multiprocessing.get_context("spawn")
-            self._conn, child = ctx.Pipe(duplex=False)
-            self._proc = ctx.Process(target=analysis.worker, args=(child, self.final, LEVEL, seconds, iterations,
-                                                                    seed, 5), daemon=True)
-            self._proc.start()
-            child.close()
+        super().__init__(analysis.worker, (self.final, LEVEL, seconds, iterations, seed, 5), thread=thread,
+                         thread_target=self._run_thread)
 
-    def _run_thread(self, conn, seconds, iterations, seed) -> None:
+    def _run_thread(self, conn, stop, final, level, seconds, iterations, seed, _nice) -> None:
         from game.roseking.ai import make_player
-        try:
-            player = make_player(LEVEL, seed, seconds=seconds, iterations=iterations)
-            for k, best, value in analysis.analyse(self.final, player, stop=lambda: self._stop):
-                conn.send(("pos", k, "" if best is None else str(best), value))
-            conn.send(("done",))
-        except (OSError, EOFError):
-            pass
+        player = make_player(level, seed, seconds=seconds, iterations=iterations)
+        for k, best, value in analysis.analyse(final, player, stop=stop):
+            conn.send(("pos", k, "" if best is None else str(best), value))
+        conn.send(("done",))
 
     @property
     def progress(self) -> float:
         return len(self.red) / max(1, self.total)
 
-    def poll(self) -> bool:
-        """Take the evaluations that arrived; True if anything did."""
-        got = False
-        try:
-            while not self.done and self._conn.poll():
-                msg = self._conn.recv()
-                got = True
-                if msg[0] == "pos":
-                    self.red.append(float(msg[3]))
-                    self.best.append(Move.from_str(msg[2]) if msg[2] else None)
-                elif msg[0] == "done":
-                    self.done = True
-                elif msg[0] == "error":
-                    self.error, self.done = msg[1], True
-        except (EOFError, OSError):
-            if not self.done:
-                self.error, self.done = _("the analysis stopped"), True
-            got = True
-        return got
+    def receive(self, msg: tuple) -> None:
+        if msg[0] == "pos":
+            self.red.append(float(msg[3]))
+            self.best.append(Move.from_str(msg[2]) if msg[2] else None)
 
     def reviews(self) -> list[analysis.Review]:
         return analysis.reviews(self.final, self.red, self.best)
 
-    def cancel(self) -> None:
-        """Stop at once (the worker process ends)."""
-        self._stop = True
-        if self._proc is not None and self._proc.is_alive():
-            self._proc.terminate()
-            self._proc.join(1.0)
-        try:
-            self._conn.close()
-        except OSError:
-            pass
-
-    def wait(self, timeout: float = 60.0) -> None:
-        """Block until done (tests)."""
-        import time
-        end = time.monotonic() + timeout
-        while not self.done and time.monotonic() < end:
-            if not self.poll():
-                time.sleep(0.01)
-
 
 def loss_text(review: analysis.Review) -> str:
-    return _("−{percent}% winning chance").format(percent=round(100 * review.loss))
+    """What a marked move cost: "about 12 points, −9% winning chance"."""
+    return _("about {points} points, −{percent}% winning chance").format(
+        points=round(review.points), percent=round(100 * review.loss))
 
 
-LABEL_TEXTS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+def side_text(name: str, side: analysis.SideSummary) -> str:
+    """One side's line under the graph: "Anna: 8 moves marked, about 164 points lost in 53 moves"."""
+    return _("{name}: {marked} marked, about {points} points lost in {moves} moves").format(
+        name=name, marked=side.marked, points=round(side.points), moves=side.moves)
 
 
-class AnalysisScene(ButtonScene):
+
+class AnalysisScene(AnalysisScreen):
     """The analysis of ``final``'s game: progress, the graph of Red's winning chance over the
     plies (marks on inaccuracies, mistakes, blunders), and the list of marked moves with the best
     move. ``names``: (red, white) as shown. ``job``: an :class:`AnalysisJob` (default: a new one)."""
 
     def __init__(self, app: "App", final: State, names: tuple[str, str], job: AnalysisJob | None = None,
                  on_back: Callable[[], None] | None = None, on_show: Callable[[int], None] | None = None) -> None:
-        super().__init__(app)
-        self.still = False
         self.final = final.copy()
         self.names = names
         self.infos = ply_infos(self.final)
-        self.job = job if job is not None else AnalysisJob(self.final, **JOB_OPTIONS)
-        self.on_back = on_back or app.pop
+        self.job: AnalysisJob = job if job is not None else AnalysisJob(self.final, **JOB_OPTIONS)
+        super().__init__(app, self.job, on_back)  # ``selected``: the ply picked on the graph or the list
         self.clock = 0.0
-        self.top = 0
-        self.selected: int | None = None  # ply picked on the graph or the list
         self._reviews: list[analysis.Review] = []
         self.on_show = on_show  # shows the position after a move on the board (the game or the replay)
-        self.buttons = [
-            Button((CANVAS[0] - 70 - 220, 722, 220, 54), lambda: _("Back") if self.job.done else _("Cancel"),
-                   self.back, size=28),
-        ]
         if on_show is not None:
             self.buttons.append(Button((70, 722, 380, 54), N_("Show the move on the board"), self.show, key=pygame.K_RETURN,
                                        size=28, enabled=lambda: self.selected is not None))
@@ -166,18 +113,6 @@ class AnalysisScene(ButtonScene):
             self.on_show(ply)
 
     # ------------------------------------------------------------------ scene
-    def back(self) -> None:
-        self.job.cancel()
-        self.on_back()
-
-    on_escape = back
-
-    def close(self) -> None:
-        self.job.cancel()
-
-    def at_rest(self) -> bool:
-        return self.job.done
-
     def update(self, dt: float) -> None:
         self.clock += dt
         if self.job.poll() or len(self._reviews) != min(self.final.ply, max(0, len(self.job.red) - 1)):
@@ -228,24 +163,9 @@ class AnalysisScene(ButtonScene):
 
     def _draw_progress(self, surface: pygame.Surface, art) -> None:
         job = self.job
-        bar = pygame.Rect(GRAPH.x, 90, GRAPH.w, 26)
-        if job.error:
-            text = _("The analysis failed: {reason}").format(reason=job.error)
-        elif job.done:
-            text = _("Analysed {n} moves with the strongest computer level.").format(n=self.final.ply)
-        else:
-            text = _("Analysing position {k} of {n}…").format(k=len(job.red), n=job.total)
-        s = art.text(text, 22, CREAM, shadow=True)
-        if job.done:
-            surface.blit(s, s.get_rect(midleft=(bar.x, bar.centery)))
-            return
-        pygame.draw.rect(surface, (30, 18, 10), bar, border_radius=13)
-        fill = bar.copy()
-        fill.w = int(bar.w * job.progress)
-        if fill.w > 0:
-            pygame.draw.rect(surface, GOLD_DARK, fill, border_radius=13)
-        pygame.draw.rect(surface, GOLD, bar, 2, border_radius=13)
-        surface.blit(s, s.get_rect(center=bar.center))
+        self.draw_progress(surface, pygame.Rect(GRAPH.x, 90, GRAPH.w, 26),
+                           _("Analysed {n} moves with the strongest computer level.").format(n=self.final.ply),
+                           _("Analysing position {k} of {n}…").format(k=len(job.red), n=job.total), job.progress)
 
     def _draw_graph(self, surface: pygame.Surface, art) -> None:
         r = GRAPH
@@ -267,7 +187,7 @@ class AnalysisScene(ButtonScene):
             if review.label:
                 x, y = self._x(review.ply), self._y(red[review.ply]) if review.ply < len(red) else half
                 pygame.draw.circle(surface, (20, 10, 4), (x, y), 8)
-                pygame.draw.circle(surface, MARK_COLORS[review.label], (x, y), 6)
+                pygame.draw.circle(surface, MARK_COLOURS[review.label], (x, y), 6)
         if self.selected is not None:
             x = self._x(self.selected)
             pygame.draw.line(surface, CREAM, (x, r.y), (x, r.bottom), 2)
@@ -276,25 +196,17 @@ class AnalysisScene(ButtonScene):
         r = LIST
         surface.blit(panel(r.size, 235, 10), r)
         marked = self.marked
-        counts = {label: sum(1 for m in marked if m.label == label) for label in analysis.LABELS}
-        head = _("Inaccuracies: {i}   Mistakes: {m}   Blunders: {b}").format(
-            i=counts["inaccuracy"], m=counts["mistake"], b=counts["blunder"])
-        s = art.text(head, 22, GOLD, shadow=True)
-        surface.blit(s, (r.x + 16, r.y + 12))
-        if self.job.done and not marked:
-            s = art.text(_("No inaccuracies found: well played by both."), 22, CREAM)
-            surface.blit(s, (r.x + 16, r.y + 50))
         rows = (r.h - 54) // ROW_H
-        if len(marked) > rows:  # more than fit: say so (the wheel or a click on the graph scrolls)
-            more = art.text(_("{first}–{last} of {count}: scroll for more").format(
-                first=self.top + 1, last=min(len(marked), self.top + rows), count=len(marked)), 18, CREAM)
-            surface.blit(more, more.get_rect(topright=(r.right - 16, r.y + 16)))
+        self.draw_list_head(surface, r, [m.label for m in marked], rows,
+                            _("No inaccuracies found: well played by both."))
+        for _text, img, where in self.side_layout():
+            surface.blit(img, where)
         for i, review in enumerate(marked[self.top:self.top + rows]):
             y = r.y + 44 + i * ROW_H
             line = pygame.Rect(r.x + 10, y, r.w - 20, ROW_H - 2)
             if review.ply == self.selected:
                 pygame.draw.rect(surface, (90, 60, 30), line, border_radius=6)
-            pygame.draw.circle(surface, MARK_COLORS[review.label], (line.x + 12, line.centery), 6)
+            pygame.draw.circle(surface, MARK_COLOURS[review.label], (line.x + 12, line.centery), 6)
             info = self.infos[review.ply - 1]
             best = ""
             if review.best is not None:
@@ -304,6 +216,26 @@ class AnalysisScene(ButtonScene):
                 label=_(LABEL_TEXTS[review.label]), loss=loss_text(review), best=best)
             s = art.text(text, 20, COLOR_UI[review.player] if review.player is Color.WHITE else (255, 170, 160))
             surface.blit(s, (line.x + 26, line.y + 4), pygame.Rect(0, 0, line.w - 30, ROW_H))
+
+    def side_layout(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """Each side's points lost (:func:`side_text`) under the graph, Red's left, White's right,
+        as (text, image, where); a text too wide for its half takes a smaller size. Empty until a
+        move is judged. What a slide of the graph adds up to, even where no move is marked."""
+        if not self._reviews:
+            return []
+        art = art_of(self.app)
+        sides = analysis.summary(self._reviews)
+        out = []
+        half = GRAPH.w // 2 - 10
+        for i, color in enumerate((Color.RED, Color.WHITE)):
+            text = side_text(self.names[color], sides[color])
+            colour = COLOR_UI[color] if color is Color.WHITE else (255, 170, 160)
+            for size in (19, 17, 15, 13):
+                img = art.text(text, size, colour, shadow=True)
+                if img.get_width() <= half:
+                    break
+            out.append((text, img, img.get_rect(topleft=(GRAPH.x + i * (GRAPH.w // 2), GRAPH.bottom + 19))))
+        return out
 
     def _best_words(self, review: analysis.Review) -> str:
         """The best move in the log's words (from the position before the move)."""

@@ -29,7 +29,7 @@ from game.i18n import N_
 from game.roseking.rulesbook import Illustration, Section
 
 from .art import Art, CREAM, GOLD, HERO_UI, INK, art_of
-from .game_scene import outline
+from .board_draw import outline
 from .layout import FRAME, SQUARE
 from ..theme import CANVAS
 from ..widgets import Button, ButtonScene, fit_size, panel

@@ -23,7 +23,8 @@ from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.lan import join_error_text, ply_of
 from game.roseking.phrases import refused_text, stop_text
-from game.saves import BackgroundAutosaver, GameMeta, SaveStore
+from game.roseking.saves import GameMeta
+from game.saves import BackgroundAutosaver, SaveStore
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener
 from net.protocol import Closed, GameOver, GameStarted, Handshake, MoveMade, RematchOffered

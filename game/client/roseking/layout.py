@@ -62,3 +62,14 @@ def hero_rect(color: Color, index: int) -> pygame.Rect:
     """Rectangle of ``color``'s ``index``-th hero card (0..3), fanned left of the hand."""
     x = HAND_X0 - 24 - CARD_W - 3 * HERO_STEP + index * HERO_STEP
     return pygame.Rect(x, HAND_Y[color], CARD_W, CARD_H)
+
+#: The status box: the left column's top, under the player's name panel's column.
+STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)
+#: The widest a toast's text wraps to: the status box less the toast's margins (a toast lies over
+#: the status box, whose guidance it amends, and covers no square, hand, pile or move log).
+TOAST_WRAP = STATUS_RECT.w - 16 - 40
+#: The toast's text sizes, largest first: a text too tall for the status box takes the next one.
+TOAST_SIZES = (23, 20, 18)
+#: The live move log: the left column between the status box and Red's name panel.
+MOVELOG_RECT = pygame.Rect(SIDE_LEFT.x, STATUS_RECT.bottom + 10, SIDE_LEFT.w,
+                           PANEL_RECT[Color.RED].top - 30 - (STATUS_RECT.bottom + 10))  # clear of "Heroes: n"

@@ -46,7 +46,7 @@ def default_level(store: object | None = None) -> str:
         if store is None:
             from game.settings import SettingsStore
             store = SettingsStore()
-        level = store.settings.computer_level  # type: ignore[attr-defined]
+        level = store.settings.of("rose-king").computer_level  # type: ignore[attr-defined]
     except Exception as e:  # a settings problem must never keep a player from a game
         log.warning("cannot read the default computer level: %s", e)
     if level in LEVELS:

@@ -27,7 +27,8 @@ import pygame
 from game.roseking.engine import Color, Move, Rng, State
 from game.fsutil import os_error_text
 from game.i18n import N_, _
-from game.saves import BackgroundAutosaver, GameMeta, SaveStore, load_game
+from game.roseking.saves import GameMeta, load_game, record_result
+from game.saves import BackgroundAutosaver, SaveStore
 from game.roseking.undo import DeckChance, UndoHistory
 
 from .art import CREAM, GOLD, art_of
@@ -95,7 +96,7 @@ class LocalGame:
     """A local game (two people, or a person against the computer) with its save and undo.
 
     ``state``: the game so far (a new deal, or a loaded save with its full move
-    stack). ``meta``: its :class:`~game.saves.GameMeta` (id, kind, names, chance
+    stack). ``meta``: its :class:`~game.roseking.saves.GameMeta` (id, kind, names, chance
     seed; a missing seed is drawn and kept). ``controllers``: indexed by colour;
     those with ``local_human`` are the people whose turns an undo goes back to.
     ``saver``: where the autosaves go (a new one on the default store if None).
@@ -145,6 +146,7 @@ class LocalGame:
 
     def _autosave(self, move: Move | None = None, state: State | None = None) -> None:
         self.saver.submit(self.match.state, self.meta)
+        record_result(self.meta, self.match.state)  # the statistics, at a game against the computer's end
 
     def can_undo(self) -> bool:
         return self.history.can_undo() and not self.match.state.is_game_over()

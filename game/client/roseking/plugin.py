@@ -64,7 +64,8 @@ class RoseKingClient:
                     on_back: Callable[[], None] | None = None) -> str | None:
         """Push the replay viewer of ``path``; a bad file returns its one-line reason instead (None: opened)."""
         from game.roseking.replay import Replay
-        from game.saves import SaveError, read_game
+        from game.roseking.saves import read_game
+        from game.saves import SaveError
 
         from .replay_view import ReplayScene
         try:

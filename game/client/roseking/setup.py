@@ -79,7 +79,7 @@ class ComputerSetup(ButtonScene):
         self.app.pop()
 
     def start(self) -> None:
-        self.app.prefs.update(computer_level=self.level)  # the picker offers it again next time
+        self.app.prefs.update_game("rose-king", computer_level=self.level)  # the picker offers it again next time
         start_game(self.app, GameConfig((self.you.other, self.level)))
 
     def update(self, dt: float) -> None:

@@ -87,7 +87,7 @@ class TutorialOverlay(ButtonScene):
 
     def finish(self) -> None:
         """Close the tutorial and remember that it was seen."""
-        self.app.prefs.update(tutorial_seen=True)
+        self.app.prefs.update_game("rose-king", tutorial_seen=True)
         if self.app.top is self:
             self.app.pop()
 
@@ -163,7 +163,7 @@ class TutorialOverlay(ButtonScene):
 
 def maybe_show_tutorial(app: "App", game: "GameScene") -> bool:
     """Push the tutorial over ``game`` if it was never seen and a person plays here; True if shown."""
-    if app.prefs.settings.tutorial_seen:
+    if app.prefs.settings.of("rose-king").tutorial_seen:
         return False
     humans = [c for c in (Color.RED, Color.WHITE) if game.match.controllers[c].local_human]
     if not humans:

@@ -16,7 +16,7 @@ from .table import Beat
 
 #: Seconds each beat takes at normal speed.
 DURATIONS = {"deal": 0.7, "play": 0.32, "draw": 0.22, "steal": 0.7, "nosteal": 0.1, "execute": 0.7,
-             "revolution": 0.8, "restore": 0.8, "trick": 1.15, "void": 0.7, "keep": 0.0, "start": 0.0,
+             "revolution": 2.2, "restore": 2.0, "trick": 1.15, "void": 0.7, "keep": 0.0, "start": 0.0,
              "round": 0.0, "over": 0.0}
 #: Part of a trick's time that it lies still with its winner shown, before it slides away.
 TRICK_HOLD = 0.65

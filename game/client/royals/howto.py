@@ -62,6 +62,11 @@ PAGES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
 )
 
 
+#: The revolution's order on the hierarchy page, highest first: the best card of each rank, then
+#: the Queen and the King (Peasant 10 beats Peasant 1, which beats every Merchant).
+REVOLUTION_ROW = ("P10", "M7", "K7", "R7", "QUEEN", "KING")
+
+
 class RoyalsHowTo(ButtonScene):
     """The pages of :data:`PAGES`; arrows or the buttons turn them, Esc leaves."""
 
@@ -90,38 +95,71 @@ class RoyalsHowTo(ButtonScene):
     def next(self) -> None:
         self.page = min(len(PAGES) - 1, self.page + 1)
 
-    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+    def layout(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """What the page shows, as (what, image, where) in canvas px, in drawing order: ``what`` is
+        a text's words or a card's name (``"card:P10"``; the rank card's sides ``"side:0"``). The
+        body wraps to the panel; the pictures go under it, each label beside or under its picture,
+        so that no text lies under a card in any language (issue 35: French "Pendant une
+        révolution" lay under the revolution row)."""
         art = self.app.art
         ra = royals_art(self.app)
-        surface.blit(art.table, (0, 0))
-        surface.blit(panel(self.rect.size, 240), self.rect)
         title, text, cards, picture = PAGES[self.page]
+        out: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+
+        def put(what: str, img: pygame.Surface, **at) -> pygame.Rect:
+            rect = img.get_rect(**at)
+            out.append((what, img, rect))
+            return rect
+
         head = art.text(_(title), 44, GOLD, shadow=True)
-        surface.blit(head, (self.rect.x + 40, self.rect.y + 28))
-        n = art.text(_("Page {n} of {total}").format(n=self.page + 1, total=len(PAGES)), 22, CREAM)
-        surface.blit(n, n.get_rect(topright=(self.rect.right - 40, self.rect.y + 40)))
-        body = art.text(_(text), 26, CREAM, shadow=True, wrap=self.rect.w - 80)
-        surface.blit(body, (self.rect.x + 40, self.rect.y + 96))
-        y = self.rect.y + 120 + body.get_height()
+        put(_(title), head, topleft=(self.rect.x + 40, self.rect.y + 28))
+        page = _("Page {n} of {total}").format(n=self.page + 1, total=len(PAGES))
+        put(page, art.text(page, 22, CREAM), topright=(self.rect.right - 40, self.rect.y + 40))
+        body = put(_(text), art.text(_(text), 26, CREAM, shadow=True, wrap=self.rect.w - 80),
+                   topleft=(self.rect.x + 40, self.rect.y + 96))
+        y = body.bottom + 24
         x = self.rect.x + 40
         if picture == "sides":
-            for i, img in enumerate(ra.sides):
-                surface.blit(img, (x + i * 140, y))
             labels = (_("Royals: normal order"), _("Riots: the order is reversed"))
-            for i, label in enumerate(labels):
-                t = art.text(label, 18, CREAM, wrap=130)
-                surface.blit(t, (x + i * 140, y + 176))
+            for i, img in enumerate(ra.sides):
+                side = put(f"side:{i}", img, topleft=(x + i * 140, y))
+                put(labels[i], art.text(labels[i], 18, CREAM, wrap=130), topleft=(side.x, side.bottom + 6))
             x += 300
         step = min(CARD_W + 52, (self.rect.right - 40 - x) // max(1, len(cards)))
         for i, name in enumerate(cards):
             card = Card.from_name(name)
-            surface.blit(ra.face(card), (x + i * step, y))
-            label = art.text(card_name(card), 18, CREAM, wrap=step - 6)
-            surface.blit(label, (x + i * step, y + CARD_H + 6))
+            face = put(f"card:{name}", ra.face(card), topleft=(x + i * step, y))
+            put(card_name(card), art.text(card_name(card), 18, CREAM, wrap=step - 6),
+                topleft=(face.x, face.bottom + 6))
         if picture == "sides":
-            rev = art.text(_("In a revolution:"), 22, GOLD)
-            surface.blit(rev, (x, y + CARD_H + 60))
-            for i, name in enumerate(("P10", "P1", "M7", "K7", "R7", "KING")):
-                img = ra.face(Card.from_name(name), 0.6)
-                surface.blit(img, (x + 170 + i * 66, y + CARD_H + 46))
+            self._revolution_row(put, x, y + CARD_H + 54)
+        return out
+
+    def _revolution_row(self, put, x: int, y: int) -> None:
+        """The revolution's order, highest first: the best card of each rank (Peasant 10, Merchant 7,
+        Knight 7, Royal 7), then the Queen and the King, with "›" between them, "highest" and
+        "lowest" under the ends; its label above the row (rules: docs/royals-rules.md, ruling 2)."""
+        art = self.app.art
+        ra = royals_art(self.app)
+        label = _("In a revolution:")
+        head = put(label, art.text(label, 22, GOLD), topleft=(x, y))
+        top = head.bottom + 6
+        cx = x
+        faces = []
+        for i, name in enumerate(REVOLUTION_ROW):
+            if i:
+                sign = put("›", art.text("›", 26, GOLD), midleft=(cx + 4, top + 45))
+                cx = sign.right + 4
+            faces.append(put(f"card:{name}", ra.face(Card.from_name(name), 0.6), topleft=(cx, top)))
+            cx = faces[-1].right
+        for text, face, anchor in ((_("highest"), faces[0], "topleft"), (_("lowest"), faces[-1], "topright")):
+            put(text, art.text(text, 18, CREAM), **{anchor: getattr(face, "bottomleft" if anchor == "topleft"
+                                                                    else "bottomright")})
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        surface.blit(art.table, (0, 0))
+        surface.blit(panel(self.rect.size, 240), self.rect)
+        for _what, img, where in self.layout():
+            surface.blit(img, where)
         self.draw_buttons(surface)

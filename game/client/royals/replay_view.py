@@ -1,5 +1,10 @@
-"""The replay viewer of a Royals & Riots record: the whole match animated again, every hand
-face up, with play/pause, step forward and back, a seek bar and the speed.
+"""The replay viewer of a Royals & Riots record: the whole match animated again, with
+play/pause, step forward and back, a seek bar and the speed.
+
+Privacy: a finished match shows every hand face up. A match that has not ended can still be
+continued, so its replay shows no hand but the one person's of a match against computers (a
+match of several people at one screen, or on the LAN, shows none): reading the others' hands
+here would be a cheat once play goes on. It stops at the last action saved.
 
 Seeking rebuilds the position by pushing the record's actions from the start (a match holds
 a few hundred actions; rebuilding takes about a millisecond).
@@ -17,6 +22,7 @@ from game.royals.engine import Phase, State
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, handle_buttons
 from .anims import View
+from .analysis_view import analysis_button  # post-match analysis (issue 35)
 from .scene import RoyalsTableScene
 from .table import TableMatch
 
@@ -36,7 +42,10 @@ class RoyalsReplayScene(RoyalsTableScene):
         fresh.state = State(match.state.players, match.state.teams)
         super().__init__(app, fresh, on_new_game=on_back, on_main_menu=on_back, min_delay=0, advance=False)
         self.on_back = on_back
-        self.reveal_all = True
+        self.finished = match.state.is_over()
+        self.reveal_all = self.finished  # an unfinished match: its hands stay private (see the module)
+        people = match.config.humans()
+        self.owner = people[0] if not self.finished and len(people) == 1 else 0
         self.humans = []
         self.revealed = 0
         self.pos = 0          # actions pushed so far
@@ -118,7 +127,8 @@ class RoyalsReplayScene(RoyalsTableScene):
 
     def open_modal(self, kind: str, beat) -> None:
         super().open_modal(kind, beat)
-        self.modal_buttons = self.modal_button_row([(N_("Back"), self.on_back, None)]) if kind == "over" else \
+        self.modal_buttons = self.modal_button_row([(N_("Back"), self.on_back, None), analysis_button(self)]) \
+            if kind == "over" else \
             self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
 
     def update(self, dt: float) -> None:
@@ -158,6 +168,14 @@ class RoyalsReplayScene(RoyalsTableScene):
     def my_turn(self) -> int:
         return 0
 
+    def viewer(self) -> int:
+        """The seat at the bottom: the one person of an unfinished match against computers, else seat 1."""
+        return self.owner or 1
+
+    def face_up_seat(self) -> int:
+        """Besides :attr:`reveal_all` (a finished match): the one person's own hand, or none."""
+        return self.owner
+
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         super().draw(surface, alpha)
         art = self.app.art
@@ -168,6 +186,9 @@ class RoyalsReplayScene(RoyalsTableScene):
         label = art.text(_("Replay · {n} / {total}").format(n=self.pos, total=len(self.actions)), 20, CREAM,
                          shadow=True)
         surface.blit(label, label.get_rect(midbottom=(BAR.centerx, BAR.y - 6)))
+        if not self.finished:
+            note = art.text(_("Unfinished match: the hands stay hidden."), 18, CREAM, shadow=True, wrap=BAR.w)
+            surface.blit(note, note.get_rect(midbottom=(BAR.centerx, 440)))
 
     def unsaved_game(self) -> bool:
         return False

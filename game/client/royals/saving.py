@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from game.royals.engine import Record, RecordError, now_iso
+from game.royals.saves import record_result
 
 from .table import LEVELS, Seat, TableConfig, TableMatch
 
@@ -62,6 +63,7 @@ def autosaver(match: TableMatch, save: RoyalsSave | None = None) -> Callable[[Ta
             saver.close()
         else:
             saver.submit(m.state, save)  # type: ignore[arg-type]
+            record_result([s.level for s in m.config.seats], m.state, save.game_id)  # the statistics, at the end
 
     hook.save = save  # type: ignore[attr-defined]
     hook.saver = saver  # type: ignore[attr-defined]

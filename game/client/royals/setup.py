@@ -32,14 +32,31 @@ TITLE_SETTLE = 4.0
 COMPUTER_NAMES = ("Ada", "Bram", "Cato", "Dora")
 
 
+#: Computer level -> one English sentence on how it plays (what :mod:`game.royals.ai` does at
+#: that level), shown beside the seats; translated when shown (:func:`level_blurb`).
+LEVEL_BLURBS = {
+    "random": N_("Plays any allowed card at random. For a first game."),
+    "greedy": N_("Plays by simple rules: wins cheap tricks, dumps the Beggar, robs the seat that is winning."),
+    "easy": N_("Plays by the same simple rules but now and then misjudges, like a casual player."),
+    "medium": N_("Thinks a tenth of a second ahead from what it has seen; it never looks at hidden cards."),
+    "hard": N_("Thinks about a second ahead from what it has seen; it never looks at hidden cards."),
+}
+
+
+def level_blurb(level: str) -> str:
+    """One sentence on how the computer ``level`` plays, in the current language ("" for an
+    unknown level)."""
+    return _(LEVEL_BLURBS[level]) if level in LEVEL_BLURBS else ""
+
+
 def level_label(level: str | None) -> str:
     return _("Person") if level is None else _("Computer · {level}").format(level=_(LEVEL_LABELS[level]))
 
 
 def default_level(app: "App") -> str:
-    """The settings' "Default computer level" (shared by both games' levels), else ``medium``."""
+    """Royals & Riots' "Default computer level" setting, else ``medium``."""
     try:
-        level = app.prefs.store.settings.computer_level
+        level = app.prefs.store.settings.of("royals-riots").computer_level
     except Exception:  # noqa: BLE001 - a settings problem must never keep a player from a game
         level = None
     return level if level in LEVELS else "medium"
@@ -106,8 +123,8 @@ def resume(app: "App", path) -> RoyalsTableScene:
 class RoyalsSetup(ButtonScene):
     """Choose the seats (2-4; each a person or a computer level; names), teams, who starts.
 
-    The set-up of the last match started here is kept in the settings (``royals_table``, see
-    :class:`game.settings.Settings`) and offered again when the set-up opens, also after a
+    The set-up of the last match started here is kept in the settings (Royals & Riots' ``table``, see
+    :mod:`game.royals.settings`) and offered again when the set-up opens, also after a
     restart; a stored set-up that cannot be used gives the defaults."""
 
     def __init__(self, app: "App", start: Callable[[TableConfig], None] | None = None) -> None:
@@ -119,6 +136,7 @@ class RoyalsSetup(ButtonScene):
         self.levels: list[str | None] = [None, level, level, level]
         self.teams = False
         self.starter = 0
+        self.described: int | None = None  # the seat whose level the description box explains
         self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 222, 800, 560)
         self.fields = [TextInput((self.rect.x + 170, self.rect.y + 120 + 56 * i, 260, 44),
                                  _("You") if i == 0 else COMPUTER_NAMES[i], max_len=MAX_NAME_LENGTH, size=24)
@@ -127,7 +145,7 @@ class RoyalsSetup(ButtonScene):
         self._build()
 
     def remembered(self) -> dict:
-        """This set-up as the settings keep it (``Settings.royals_table``): the seats in use with
+        """This set-up as the settings keep it (Royals & Riots' ``table`` setting): the seats in use with
         their names as typed and levels (None: a person), teams, the starter."""
         return {"seats": [{"name": self.fields[i].text, "level": self.levels[i]} for i in range(self.count)],
                 "teams": self.teams and self.count == 4, "starter": self.starter}
@@ -137,7 +155,7 @@ class RoyalsSetup(ButtonScene):
         set-up this screen cannot show (validated by the settings, so only a level this build
         does not offer) is ignored whole: the defaults stay, the player can start at once."""
         try:
-            kept = self.app.prefs.store.settings.royals_table
+            kept = self.app.prefs.store.settings.of("royals-riots").table
             seats = kept.get("seats", [])
             if not 2 <= len(seats) <= 4 or any(seat["level"] not in (None, *LEVELS) for seat in seats):
                 return False
@@ -154,7 +172,7 @@ class RoyalsSetup(ButtonScene):
         """Keep this set-up in the settings for the next match (a failed write is the settings'
         notice; a refused value is logged and the match starts all the same)."""
         try:
-            self.app.prefs.store.update(royals_table=self.remembered())
+            self.app.prefs.store.update_game("royals-riots", table=self.remembered())
         except Exception:  # noqa: BLE001 - a settings problem must never keep a player from a game
             log.exception("cannot keep the Royals & Riots set-up")
 
@@ -175,7 +193,8 @@ class RoyalsSetup(ButtonScene):
                                    selected=lambda: self.teams and self.count == 4))
         self.buttons.append(Button((x0 + 130, y + 58, 300, 46), self.starter_label, self.cycle_starter, size=24))
         self.buttons += [
-            Button((x0, r.bottom - 74, 240, 54), N_("Back"), self.back, size=28),
+            Button((x0, r.bottom - 74, 200, 54), N_("Back"), self.back, size=28),
+            Button((x0 + 210, r.bottom - 74, 260, 54), N_("Guided first game"), self.start_guided, size=24),
             Button((r.right - 280, r.bottom - 74, 240, 54), N_("Start"), self.start, key=pygame.K_RETURN, size=28),
         ]
 
@@ -196,6 +215,7 @@ class RoyalsSetup(ButtonScene):
             self.starter = 0
 
     def cycle_level(self, i: int) -> None:
+        self.described = i
         order: list[str | None] = [None, *LEVELS]
         self.levels[i] = order[(order.index(self.levels[i]) + 1) % len(order)]
         if self.levels[i] is None and self.fields[i].text in COMPUTER_NAMES:
@@ -227,6 +247,51 @@ class RoyalsSetup(ButtonScene):
         config = self.config()
         self.remember()
         self.start_fn(config)
+
+    def described_seat(self) -> int | None:
+        """The seat (0-based) whose level the description box explains: the seat button under the
+        mouse, else the one last changed, else the first computer seat; None if no seat in use is
+        a computer."""
+        for i in (*(i for i, b in enumerate(self.seat_buttons) if b.hover), self.described):
+            if i is not None and i < self.count and self.levels[i] is not None:
+                return i
+        return next((i for i in range(self.count) if self.levels[i] is not None), None)
+
+    def description_rect(self) -> pygame.Rect:
+        """The box right of the Teams and Start rows, under the seat buttons, canvas px."""
+        r = self.rect
+        y = r.y + 120 + 56 * 4 + 14
+        return pygame.Rect(r.x + 480, y, r.right - 40 - (r.x + 480), 104)
+
+    def description(self) -> tuple[str, pygame.Surface, pygame.Rect] | None:
+        """(text, image, where) of the described seat's level: "Ada · Medium: Thinks a tenth of a
+        second ahead ...", wrapped to :meth:`description_rect`; None when no seat is a computer."""
+        i = self.described_seat()
+        if i is None:
+            return None
+        level = self.levels[i]
+        assert level is not None
+        text = _("{level}: {blurb}").format(level=_(LEVEL_LABELS[level]), blurb=level_blurb(level))
+        box = self.description_rect()
+        for size in (21, 19, 17):
+            img = self.app.art.text(text, size, CREAM, wrap=box.w - 20)
+            if img.get_height() <= box.h - 12:
+                break
+        return text, img, img.get_rect(topleft=(box.x + 10, box.y + 6))
+
+    def start_guided(self) -> None:
+        """A guided first game (issue 35, item 11): the first seat's person against two computers
+        that play by simple rules, with the guide explaining each situation the first time
+        (:mod:`.tutorial`). The set-up on screen is not remembered: the next match is the usual."""
+        from .tutorial import guide, guided_config
+        for f in self.fields:
+            f.blur()
+        person = self.fields[0].text.strip() if self.levels[0] is None else ""
+        config = guided_config(person or _("You"), (COMPUTER_NAMES[1], COMPUTER_NAMES[2]))
+        self.start_fn(config)
+        top = self.app.top
+        if top is not None and getattr(top, "match", None) is not None:
+            guide(self.app, top)  # type: ignore[arg-type]
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for i, f in enumerate(self.fields[:self.count]):
@@ -274,6 +339,11 @@ class RoyalsSetup(ButtonScene):
         surface.blit(panel(self.rect.size), self.rect)
         for _text, img, where in self.labels():
             surface.blit(img, where)
+        described = self.description()
+        if described is not None:
+            box = self.description_rect()
+            surface.blit(panel(box.size, 200, 10), box)
+            surface.blit(described[1], described[2])
         for i in range(self.count):
             self.fields[i].draw(surface, art)
         for b in self.buttons:

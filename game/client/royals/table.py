@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.rng import Rng
+from game.royals.explain import resolve
 from game.royals.engine import (CARDS, DEAL, EXECUTE, KEEP, PLAY, START, STEAL, Action, Card, Phase, Rank,
-                                State, trick_winner)
+                                State)
 
 #: The levels a computer seat may have, weakest first (the engine's computer players).
 LEVELS = ("random", "greedy", "easy", "medium", "hard")
@@ -59,8 +61,9 @@ class Beat:
     ``kind``: ``deal``, ``keep``, ``start``, ``play`` (``seat`` plays ``card``), ``draw``
     (``seat`` draws ``card`` from its pile), ``steal`` (``seat``'s Thief takes ``card`` from
     ``target``, who takes back ``back``), ``nosteal``, ``execute`` (``seat``'s Executioner
-    removes ``card``), ``revolution`` / ``restore`` (the order turns / returns), ``trick``
-    (``seat`` wins ``cards`` for ``reason``: ``highest``, ``guildmaster``, ``revolution``),
+    removes ``card``), ``revolution`` / ``restore`` (the order turns / returns: ``seat`` played
+    ``card``, the Rebels / the Prince), ``trick`` (``seat`` wins ``cards`` for ``reason``, a key
+    of :data:`game.royals.explain.REASONS`),
     ``void`` (only rankless cards: ``cards`` leave the game), ``round`` (``scores`` of the
     round), ``over``.
     """
@@ -78,7 +81,8 @@ class Beat:
 @dataclass
 class LastTrick:
     """The last finished trick, to view again: every card played (in order), the cards
-    that counted, the winner (0: nobody) and why."""
+    that counted, the winner (0: nobody) and why; the card the Thief's player (``thief``) took
+    from ``robbed``'s hand, and the card the Executioner removed."""
 
     plays: tuple[tuple[int, Card], ...]
     kept: tuple[tuple[int, Card], ...]
@@ -86,6 +90,8 @@ class LastTrick:
     reason: str
     stolen: Card | None = None
     executed: Card | None = None
+    thief: int = 0
+    robbed: int = 0
 
 
 @dataclass
@@ -103,14 +109,27 @@ class TableMatch:
         #: Every chance outcome comes from this seed and the position (round, trick, seats), so an
         #: undone deal or theft brings the same cards again: undo cannot fish for hidden cards.
         self.chance_seed = self.config.seed if self.config.seed is not None else secrets.randbits(62)
-        self._trick_notes: dict[str, Card] = {}
+        self._trick_notes: dict[str, Any] = {}
         self.beats_pending: list[Beat] = []
 
     @classmethod
     def resume(cls, config: TableConfig, state: State) -> "TableMatch":
+        """The match of ``config`` at ``state`` (a save played on): the last trick is rebuilt
+        from the history, so its review works at once."""
         m = cls(config)
         m.state = state
+        m.last_trick = m.rebuild_last_trick()
         return m
+
+    def rebuild_last_trick(self) -> "LastTrick | None":
+        """The last finished trick of the state's history (None before the round's first trick
+        ends): the history replayed on a fresh state, as :meth:`_beats` saw it then (a few
+        hundred pushes, about a millisecond)."""
+        again = TableMatch(self.config)
+        again.state = State(self.state.players, self.state.teams)
+        for a in self.state.history:
+            again._push(a)
+        return again.last_trick
 
     @property
     def players(self) -> int:
@@ -187,11 +206,18 @@ class TableMatch:
         return people[0] if len(people) == 1 else 0
 
     def can_undo(self) -> bool:
+        """Whether the person has a decision to take back in this round: undo never crosses a
+        deal (the new round's cards have been seen; taking back into the last round would show
+        them and let a person replay the old round knowing them)."""
         h = self.undo_seat()
-        return bool(h) and not self.state.is_over() and any(_is_decision(a, h) for a in self.state.history)
+        if not h or self.state.is_over():
+            return False
+        history = self.state.history
+        return any(_is_decision(a, h) for a in history[_last_deal(history) + 1:])
 
     def undo(self) -> int:
-        """Take back the person's last decision and everything after it. Returns the actions taken back."""
+        """Take back the person's last decision of this round and everything after it (never
+        past the round's deal). Returns the number of actions taken back (0: nothing to undo)."""
         h = self.undo_seat()
         if not self.can_undo():
             return 0
@@ -201,7 +227,7 @@ class TableMatch:
             n += 1
             if _is_decision(a, h):
                 break
-        self.last_trick = None
+        self.last_trick = self.rebuild_last_trick()
         return n
 
     def _push(self, a: Action) -> list[Beat]:
@@ -237,6 +263,7 @@ class TableMatch:
                 trick = [(s_, c) for s_, c in trick if s_ != a.target]
                 out.append(Beat("steal", a.seat, a.card, a.target, None if back is None else CARDS[back]))
                 self._trick_notes["stolen"] = a.card
+                self._trick_notes["robbery"] = (a.seat, a.target)
         elif k is EXECUTE:
             assert a.card is not None
             trick = [(s_, c) for s_, c in trick if c != a.card.index]
@@ -247,24 +274,16 @@ class TableMatch:
         if finished:
             plays = tuple((s_, CARDS[c]) for s_, c in (list(pre.trick_plays) + ([(a.seat, a.card.index)] if k is PLAY else [])))  # type: ignore[union-attr]
             kept = tuple((s_, CARDS[c]) for s_, c in trick)
-            names = {c.name for _, c in kept}
-            rev = pre.revolution
-            if "P7" in names:
-                rev = True
-            if rev and ("R3" in names or "R5" in names):
-                rev = False
-            if rev != pre.revolution:
-                out.append(Beat("revolution" if rev else "restore"))
             led = None if pre.led < 0 else Rank(pre.led)
-            winner = trick_winner(kept, led, rev) or 0
-            reason = "highest"
-            if winner and led is not None and any(c.is_guildmaster and c.rank is led for _, c in kept):
-                reason = "guildmaster"
-            elif winner and rev:
-                reason = "revolution"
+            res = resolve(kept, led, pre.revolution)
+            if res.revolution != pre.revolution:  # who played the Rebels / the Prince that did it
+                turn = next(((s_, c) for s_, c in kept if (c.is_rebels if res.revolution else c.is_prince)), (0, None))
+                out.append(Beat("revolution" if res.revolution else "restore", turn[0], turn[1]))
+            winner, reason = res.winner, res.reason
             out.append(Beat("trick" if winner else "void", winner, cards=kept, reason=reason))
+            thief, robbed = self._trick_notes.get("robbery", (0, 0))
             self.last_trick = LastTrick(plays, kept, winner, reason, self._trick_notes.get("stolen"),
-                                        self._trick_notes.get("executed"))
+                                        self._trick_notes.get("executed"), thief, robbed)
             self._trick_notes = {}
             if post.round != pre.round or post.is_over():
                 out.append(Beat("round", scores=post.round_scores[-1]))
@@ -282,6 +301,14 @@ class TableMatch:
         except ImportError:  # an engine without computer players yet: keep the strongest cards
             order = sorted(obs.dealt, key=_keep_value, reverse=True)
             return tuple(sorted(order[:self.state.hand_size()]))
+
+
+def _last_deal(history: list[Action]) -> int:
+    """The index of the last deal in ``history`` (-1: none yet)."""
+    for i in range(len(history) - 1, -1, -1):
+        if history[i].kind is DEAL:
+            return i
+    return -1
 
 
 def _is_decision(a: Action, seat: int) -> bool:

@@ -33,6 +33,8 @@ imports the engine's value types.
 
 from __future__ import annotations
 
+from game.errors import Reason
+
 from .cards import CARD_NAMES, NUM_CARDS, NUM_SQUARES, SIZE, TARGET, square_name
 
 S0, S1, CROWN, H0, H1, HE0, HE1, PILE, DISCARD, TURN, OVER = range(11)
@@ -139,43 +141,48 @@ def legal_actions(st: list[int]) -> list[int]:
     return out
 
 
-def illegal_reason(st: list[int], p: int, kind: int, card: int) -> str | None:
+def illegal_reason(st: list[int], p: int, kind: int, card: int) -> Reason | None:
     """Why ``p``'s action of ``kind`` (0 play, 1 hero, 2 draw) with ``card`` breaks a rule, or None.
 
     ``card`` is -1 for a draw whose chance outcome is not given (always a reason) or a
     play/hero without a card. Messages name the rule (ruling 4, 5, 7) and are the
-    engine's ``IllegalMoveError`` texts; :func:`game.roseking.phrases.illegal_text` keys on
-    their first words.
+    engine's ``IllegalMoveError`` texts, as :class:`game.errors.Reason` values whose ``code``
+    (``over``, ``wrong_player``, ``hand_full``, ``draw_needs_card``, ``not_in_pile``,
+    ``needs_card``, ``not_in_hand``, ``off_board``, ``occupied``, ``hero_needs_stone``,
+    ``no_heroes``) :func:`game.roseking.phrases.illegal_text` keys on.
     """
     if st[OVER]:
-        return "game already over"
+        return Reason("over", "game already over")
     if p != st[TURN]:
-        return f"wrong player to move: it is {('red', 'white')[st[TURN]]}'s turn"
+        return Reason("wrong_player", f"wrong player to move: it is {('red', 'white')[st[TURN]]}'s turn", turn=st[TURN])
     if kind == DRAW_KIND:
         if st[H0 + p].bit_count() >= HAND_LIMIT:
-            return "hand full: a player may draw only with fewer than 5 cards"
+            return Reason("hand_full", "hand full: a player may draw only with fewer than 5 cards")
         if card < 0:
-            return "a draw needs its card (the chance outcome)"
+            return Reason("draw_needs_card", "a draw needs its card (the chance outcome)")
         if not (st[PILE] >> card) & 1:
-            return f"card not in the draw pile: {CARD_NAMES[card]}"
+            return Reason("not_in_pile", f"card not in the draw pile: {CARD_NAMES[card]}", card=CARD_NAMES[card])
         return None
     what = "play" if kind == PLAY_KIND else "hero"
     if card < 0:
-        return f"{what} needs a card"
+        return Reason("needs_card", f"{what} needs a card", kind=what)
     if not (st[H0 + p] >> card) & 1:
-        return f"not in hand: {CARD_NAMES[card]}"
+        return Reason("not_in_hand", f"not in hand: {CARD_NAMES[card]}", card=CARD_NAMES[card])
     t = TARGET_ROW[st[CROWN]][card]
     if t < 0:
-        return f"off the board: {CARD_NAMES[card]} from {square_name(st[CROWN])} leaves the board"
+        return Reason("off_board", f"off the board: {CARD_NAMES[card]} from {square_name(st[CROWN])} leaves the board",
+                      card=CARD_NAMES[card], square=square_name(st[CROWN]))
     bit = 1 << t
     occ = st[S0] | st[S1]
     if kind == PLAY_KIND:
-        return f"square occupied: {square_name(t)} holds a stone" if occ & bit else None
+        return Reason("occupied", f"square occupied: {square_name(t)} holds a stone", square=square_name(t)) \
+            if occ & bit else None
     if not st[S1 - p] & bit:
         where = "is empty" if not occ & bit else "holds the mover's own stone"
-        return f"hero needs an opponent's stone: {square_name(t)} {where}"
+        return Reason("hero_needs_stone", f"hero needs an opponent's stone: {square_name(t)} {where}", square=square_name(t),
+                      empty=int(not occ & bit))
     if not st[HE0 + p]:
-        return "no hero cards left"
+        return Reason("no_heroes", "no hero cards left")
     return None
 
 

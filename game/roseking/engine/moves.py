@@ -7,6 +7,8 @@ yet (the decision to draw, before chance supplies the card) is ``"red draw"``.
 
 from __future__ import annotations
 
+from game.errors import IllegalMoveError, InvalidMoveError, Reason  # noqa: F401 (re-exported)
+
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
@@ -54,12 +56,8 @@ PLAY, HERO, DRAW = Kind.PLAY, Kind.HERO, Kind.DRAW
 _KINDS = {"play": PLAY, "hero": HERO, "draw": DRAW}
 
 
-class InvalidMoveError(ValueError):
-    """Move text that cannot be parsed at all (bad colour, action or card name)."""
-
-
-class IllegalMoveError(ValueError):
-    """A well-formed move that the rules do not allow in the position; the message says why."""
+# InvalidMoveError (text that cannot be parsed) and IllegalMoveError (a move the rules refuse,
+# carrying the kernel's reason code) are the errors both games share (game/errors.py).
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,25 +84,28 @@ class Move:
         if move is not None:
             return move
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move must be a string, not {type(text).__name__}")
+            raise InvalidMoveError(Reason("not_text", f"a move must be a string, not {type(text).__name__}",
+                                          type=type(text).__name__))
         parts = text.split(" ")
         if len(parts) not in (2, 3):
-            raise InvalidMoveError(f"not a move: {text!r} (expected '<colour> <play|hero|draw> <card>')")
+            raise InvalidMoveError(Reason("not_move", f"not a move: {text!r} (expected '<colour> <play|hero|draw> <card>')",
+                                          given=text[:40]))
         try:
             player = Color.from_name(parts[0])
         except ValueError as e:
-            raise InvalidMoveError(str(e)) from None
+            raise InvalidMoveError(Reason("unknown_colour", str(e), given=parts[0][:20])) from None
         kind = _KINDS.get(parts[1])
         if kind is None:
-            raise InvalidMoveError(f"unknown action {parts[1]!r} in {text!r} (expected play, hero or draw)")
+            raise InvalidMoveError(Reason("unknown_action", f"unknown action {parts[1]!r} in {text!r} (expected play, hero or draw)",
+                                          verb=parts[1][:20]))
         if len(parts) == 2:
             if kind is not DRAW:
-                raise InvalidMoveError(f"{parts[1]} needs a card: {text!r}")
+                raise InvalidMoveError(Reason("needs_card", f"{parts[1]} needs a card: {text!r}", kind=parts[1]))
             return Move(player, kind, None)
         try:
             card = Card.from_name(parts[2])
         except ValueError as e:
-            raise InvalidMoveError(str(e)) from None
+            raise InvalidMoveError(Reason("unknown_card", str(e), given=parts[2][:20])) from None
         return Move(player, kind, card)
 
     def with_outcome(self, card: Card) -> "Move":

@@ -28,6 +28,7 @@ from .kernel import (  # noqa: F401  (TARGET_BIT, _spread: old names the AI modu
     spread as _spread, territories,
 )
 from .moves import _PARSED, DRAW, HERO, PLAY, Color, IllegalMoveError, Move
+from game.errors import Reason
 from game.rng import Rng
 
 _KIND_CODE = {PLAY: K.PLAY_KIND, HERO: K.HERO_KIND, DRAW: K.DRAW_KIND}
@@ -450,7 +451,7 @@ class State:
         """
         reason = self.illegal_reason(move)
         if reason is not None:
-            raise IllegalMoveError(f"{move}: {reason}")
+            raise IllegalMoveError(_prefixed(move, reason))
         self.push(move)
 
     def push_str(self, text: str) -> Move:
@@ -468,7 +469,7 @@ class State:
             return move
         if not K.replay(self._st, [code], self._undo):
             p, action, c = code
-            raise IllegalMoveError(f"{text}: {K.illegal_reason(self._st, p, action // NUM_CARDS, c)}")
+            raise IllegalMoveError(_prefixed(text, K.illegal_reason(self._st, p, action // NUM_CARDS, c)))
         move = _PARSED[text]
         self.move_stack.append(move)
         return move
@@ -496,11 +497,11 @@ class State:
             code = _TEXT_ACTIONS.get(text)
             if code is not None:
                 p, action, c = code
-                raise IllegalMoveError(f"{text}: {K.illegal_reason(self._st, p, action // NUM_CARDS, c)}")
+                raise IllegalMoveError(_prefixed(text, K.illegal_reason(self._st, p, action // NUM_CARDS, c)))
             move = Move.from_str(text)  # raises InvalidMoveError, or it is a draw without its card:
             reason = self.illegal_reason(move)
             assert reason is not None, "a draw without its card is never pushable"
-            raise IllegalMoveError(f"{move}: {reason}")
+            raise IllegalMoveError(_prefixed(move, reason))
 
     def _rebuild_undo(self) -> None:
         """Fill the undo entries a batch skipped, replaying the move stack from the start."""
@@ -581,3 +582,8 @@ def random_deal(rng: Rng) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     deck = list(CARDS)
     rng.shuffle(deck)
     return tuple(deck[:5]), tuple(deck[5:10])
+
+
+def _prefixed(move: object, reason: Reason) -> Reason:
+    """``reason`` with its move in front (``"red play NE2: not in hand: NE2"``), code and params kept."""
+    return Reason(reason.code, f"{move}: {reason}", **reason.params)

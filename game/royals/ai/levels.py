@@ -1,11 +1,14 @@
-"""The five computer levels of Royals & Riots, weakest first, and :func:`make_player`.
+"""The computer levels of Royals & Riots, weakest first, the baseline ``hard-2025``, and :func:`make_player`.
 
 - ``random``, ``greedy``, ``easy``: :mod:`.players` (rule-based).
-- ``medium``: the ISMCTS of :mod:`.search` with a tenth of the budget.
-- ``hard``: ISMCTS at the full budget (``seconds`` of CPU time per decision, default 1 s;
-  the wall clock is capped at 1 s per decision).
+- ``medium``: the search of :mod:`.ismcts` with a tenth of the budget.
+- ``hard``: the search of :mod:`.ismcts` at the full budget (``seconds`` of CPU time per
+  decision, default 1 s; the wall clock is capped at 1 s per decision): the faster ISMCTS for
+  the play; the greedy's hand at set-up (:data:`KEEP_SEARCH`).
+- ``hard-2025``: ``hard`` before issue 36 (the ISMCTS of :mod:`.search`, the greedy's hand),
+  the baseline of the strength figures.
 
-Set-up decisions (the hand choice, a team's starter) use the greedy's rules at every search level.
+A team's starter is the greedy's rule (its lower scorer) at every level.
 """
 
 from __future__ import annotations
@@ -17,14 +20,22 @@ from game.rng import Rng
 from ..engine.actions import Action
 from ..engine.state import Observation, Phase
 from .players import EasyPlayer, GreedyPlayer, Player, RandomPlayer, decide_keep, decide_start
-from .search import ISMCTS, SearchResult
+from .ismcts import ISMCTS
+from .search import ISMCTS as ISMCTS2025
+from .search import SearchResult
 
 #: Default thinking time of the search levels, seconds per decision (issue 11: at most 1 s).
 DEFAULT_SECONDS = 1.0
+#: Whether ``hard`` and ``medium`` choose the hand by search (:func:`.ismcts.ISMCTS.choose_keep`).
+#: Off: in the screening and the first figure games of issue 36 it did not win more than the
+#: greedy's hand (docs/royals-ai.md); the search is kept for the next try.
+KEEP_SEARCH = False
 
 
 class SearchPlayer:
-    """ISMCTS from the seat's observation; ``seconds`` per decision (None with ``iterations``)."""
+    """The search of :mod:`.ismcts` from the seat's observation: every play decision and the
+    hand (by search if :data:`KEEP_SEARCH`, else the greedy's); ``seconds`` per decision (None
+    with ``iterations``)."""
 
     name = "hard"
     share = 1.0
@@ -34,12 +45,13 @@ class SearchPlayer:
         self.rng = Rng(seed)
         secs = None if seconds is None else seconds * self.share
         its = None if iterations is None else max(1, int(iterations * self.share))
-        self.search = ISMCTS(self.rng, secs, its)
+        self.search = self._search(secs, its)
         self.last: SearchResult | None = None
 
+    def _search(self, seconds: float | None, iterations: int | None):
+        return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH)
+
     def choose(self, obs: Observation) -> Action:
-        if obs.phase is Phase.KEEP:
-            return decide_keep(obs)
         if obs.phase is Phase.START:
             return decide_start(obs)
         self.last = self.search.search(obs)
@@ -55,9 +67,24 @@ class MediumPlayer(SearchPlayer):
     share = 0.1
 
 
+class Hard2025Player(SearchPlayer):
+    """``hard`` as it was before issue 36: the ISMCTS of :mod:`.search` for play decisions, the
+    greedy's rules for the hand (kept as the baseline the figures are played against)."""
+
+    name = "hard-2025"
+
+    def _search(self, seconds: float | None, iterations: int | None):
+        return ISMCTS2025(self.rng, seconds, iterations)
+
+    def choose(self, obs: Observation) -> Action:
+        if obs.phase is Phase.KEEP:
+            return decide_keep(obs)
+        return super().choose(obs)
+
+
 LEVELS: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer,
-    "medium": MediumPlayer, "hard": HardPlayer,
+    "medium": MediumPlayer, "hard": HardPlayer, "hard-2025": Hard2025Player,
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 

@@ -4,7 +4,10 @@ A series of N matches between 2-4 players (level names, ``A B [C [D]]``): in mat
 (counted from 0) the players' seats rotate by ``i`` (player ``k`` sits in seat
 ``(k + i) mod n + 1``). Each match is reproducible from ``(seed, i)``: every chance outcome
 (round 1's starter, the deals, the pile orders, the Thief's picks) comes from one
-:class:`~game.rng.Rng`, and each player gets its own seed from the same pair. Results are
+:class:`~game.rng.Rng`, and each player gets its own seed from the same pair. The deals are
+*mirrored*: the n matches of one rotation (``i`` from ``n * j`` to ``n * j + n - 1``) draw
+their chance from the same seed, so each player is dealt each seat's cards once (the rounds
+after the first can differ, for their starters depend on the play). Results are
 counted per player: a player wins a match when its seat (with ``--teams``, its team) is the
 only winner; a tie for the win is *shared* and counts for nobody.
 
@@ -89,13 +92,14 @@ def run_one(levels: Sequence[str], seed: int, index: int, seconds: float | None,
     """Play match ``index`` of the series (see the module docstring)."""
     n = len(levels)
     ms = match_seed(seed, index)
+    deal_seed = match_seed(seed, index - index % n)  # the n matches of one seat rotation share their chance
     seat_of = tuple((k + index) % n + 1 for k in range(n))
     by_seat: list[Player] = [None] * n  # type: ignore[list-item]
     names = [""] * n
     for k, level in enumerate(levels):
         by_seat[seat_of[k] - 1] = factory(level, ms ^ (0xA5 + k), seconds=seconds)
         names[seat_of[k] - 1] = level
-    state, stats = play_match(by_seat, Rng(ms), teams)
+    state, stats = play_match(by_seat, Rng(deal_seed), teams)
     out = state.outcome()
     assert out is not None
     if teams:
@@ -160,7 +164,7 @@ def main_match(args: argparse.Namespace) -> int:
     def finish() -> None:
         for k, lv in enumerate(levels):
             d, cpu, wall, mx = think[k]
-            if d and lv in ("medium", "hard"):
+            if d and lv in ("medium", "hard", "hard-2025"):
                 print(f"{lv} (player {k + 1}): {d} decisions, mean {cpu / d:.3f} s CPU, {wall / d:.3f} s wall, "
                       f"longest {mx:.3f} s", flush=True)
         print(points_line(levels, n, points), flush=True)

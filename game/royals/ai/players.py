@@ -20,6 +20,7 @@ from typing import Protocol
 
 from game.rng import Rng
 
+from ..engine import kernel as K
 from ..engine.actions import EXECUTE, PLAY, STEAL, Action
 from ..engine.cards import (BEGGAR, EXECUTIONER, GUILDMASTER, POINTS, PRINCES, RANK_OF, REBELS, THIEF, Card,
                             NUM_CARDS)
@@ -63,19 +64,11 @@ def _pile_size(obs: Observation) -> int:
 def resolve(trick: list[tuple[int, int]], led: int, revolution: bool) -> tuple[int, bool]:
     """(winner seat or 0, revolution after) for the cards ``trick`` (seat, card index) if
     the trick ended now without Thief or Executioner (ruling 7 steps 3-5)."""
-    cards = {c for _, c in trick}
-    rev = revolution
-    if REBELS in cards:
-        rev = True
-    if rev and (PRINCES[0] in cards or PRINCES[1] in cards):
-        rev = False
-    ranked = [(s, c) for s, c in trick if c < THIEF]
-    if not ranked:
-        return 0, rev
-    if led >= 0 and GUILDMASTER[led] >= 0 and GUILDMASTER[led] in cards:
-        ranked = [(s, c) for s, c in ranked if RANK_OF[c] == led]
-    best = max(ranked, key=lambda sc: sc[1]) if rev else min(ranked, key=lambda sc: sc[1])
-    return best[0], rev
+    cards = 0
+    for _, c in trick:
+        cards |= 1 << c
+    rev = K.revolution_after(cards, revolution)
+    return K.trick_winner(trick, led, rev), rev
 
 
 def power(c: int, revolution: bool) -> float:

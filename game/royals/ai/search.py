@@ -20,13 +20,14 @@ from dataclasses import dataclass
 
 from game.rng import Rng
 
-from ..engine.actions import EXECUTE, PLAY, STEAL, Action
-from ..engine.cards import ALL_CARDS_MASK, BEGGAR, CARDS, EXECUTIONER, RANK_OF, THIEF
-from ..engine.state import Observation, Phase, State, _trick_winner
+from ..engine import kernel as K
+from ..engine.actions import PLAY, STEAL, Action
+from ..engine.cards import ALL_CARDS_MASK, BEGGAR, CARDS, RANK_OF, THIEF
+from ..engine.state import Observation, Phase, State, key_action
 
-_STEAL_NONE = 40
-_STEAL = 40  # + target seat
-_EXEC = 50   # + card
+_trick_winner = K.trick_winner
+_STEAL_NONE, _STEAL, _EXEC = K.STEAL_NONE, K.STEAL, K.EXECUTE
+_DECISIONS = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
 
 
 def _bits(mask: int) -> list[int]:
@@ -45,131 +46,165 @@ def _mask(cards) -> int:
     return m
 
 
-def determinize(obs: Observation, rng: Rng) -> State:
+def determinize(obs: Observation, rng: Rng, hand_bias: float = 0.0) -> State:
     """A full state drawn at random among those consistent with ``obs`` (see the module docstring).
 
     Void constraints: a seat that did not follow rank L in trick k held no L card then, so
     its hand now holds at most as many unseen L cards as it has drawn since. If the sampler
     cannot meet every constraint it relaxes them (never fails). Only for PLAY, STEAL, STOLEN
     and EXECUTE phases (the set-up has nothing to search).
+
+    ``hand_bias`` > 0 infers from the other seats' hand choices: a seat chose which of its
+    dealt cards to keep in hand, and a player keeps the strong and special ones, so its draw
+    pile (what it did not keep) more likely holds weak cards. The aside is drawn uniformly
+    first; the other unseen cards then go to the hands before the piles in a random order
+    weighted by ``exp(hand_bias * keep_score)`` (Efraimidis and Spirakis' weighted sampling).
+    A search draws many from one observation: :class:`Determinizer` reads it once.
     """
-    n = obs.players
-    me = obs.seat - 1
-    s = State.__new__(State)
-    s.players, s.teams = n, obs.teams
-    s.round, s.phase, s.to_act = obs.round, obs.phase, obs.to_act
-    s.starter, s.leader, s.trick_no = obs.starter, obs.leader, obs.trick_no
-    s.trick = [(seat, c.index) for seat, c in obs.trick]
-    s.trick_plays = [(seat, c.index) for seat, c in obs.trick_plays]
-    s.led = -1 if obs.led is None else int(obs.led)
-    s.revolution = obs.revolution
-    s.pending = obs.steal_target
-    s.known = [_mask(k) for k in obs.known]
-    s.voids = [(seat, int(r), t, p) for seat, r, t, p in obs.voids]
-    s.round_scores = list(obs.round_scores)
-    s.loot = [_mask(lt) for lt in obs.loot]
-    s.removed = _mask(obs.removed)
-    s.history, s._undo, s.track = [], [], False
-    own_hand, own_pile = _mask(obs.hand), _mask(obs.pile)
-    placed = own_hand | own_pile | s.removed
-    for m in s.loot:
-        placed |= m
-    for m in s.known:
-        placed |= m
-    for _, c in s.trick:
-        placed |= 1 << c
-    pool = _bits(ALL_CARDS_MASK & ~placed)
-    rng.shuffle(pool)
-    hands = [s.known[i] for i in range(n)]
-    hands[me] = own_hand
-    need = [obs.hand_sizes[i] - s.known[i].bit_count() if i != me else 0 for i in range(n)]
-    # void caps: seat -> rank -> unseen cards of that rank it may hold now (the draws since the void)
-    caps: list[dict[int, int]] = [{} for _ in range(n)]
-    for seat, r, _t, pile_then in s.voids:
-        i = seat - 1
-        if i != me:
-            caps[i][r] = max(0, pile_then - obs.pile_sizes[i])  # a later void of the rank overwrites
-    order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
-    for i in order:
-        cap = dict(caps[i])
-        take, rest = [], []
-        for c in pool:
-            r = RANK_OF[c]
-            if len(take) < need[i] and cap.get(r, 99) > 0:
-                take.append(c)
-                if r in cap:
-                    cap[r] -= 1
+    return Determinizer(obs, hand_bias)(rng)
+
+
+class Determinizer:
+    """:func:`determinize` for one observation: what it reads from ``obs`` is read once, each
+    call draws a new state with ``rng`` (the same draws as :func:`determinize`)."""
+
+    def __init__(self, obs: Observation, hand_bias: float = 0.0) -> None:
+        n = obs.players
+        self.obs, self.n, self.me = obs, n, obs.seat - 1
+        self.hand_bias = hand_bias
+        self.trick = [(seat, c.index) for seat, c in obs.trick]
+        self.trick_plays = [(seat, c.index) for seat, c in obs.trick_plays]
+        self.led = -1 if obs.led is None else int(obs.led)
+        self.known = [_mask(k) for k in obs.known]
+        self.voids = [(seat, int(r), t, p) for seat, r, t, p in obs.voids]
+        self.loot = [_mask(lt) for lt in obs.loot]
+        self.removed = _mask(obs.removed)
+        self.own_hand, self.own_pile = _mask(obs.hand), _mask(obs.pile)
+        self.own_pile_cards = _bits(self.own_pile)
+        self.dealt_me = _mask(obs.dealt)
+        placed = self.own_hand | self.own_pile | self.removed
+        for m in self.loot:
+            placed |= m
+        for m in self.known:
+            placed |= m
+        for _, c in self.trick:
+            placed |= 1 << c
+        self.pool = _bits(ALL_CARDS_MASK & ~placed)
+        me = self.me
+        self.need = [obs.hand_sizes[i] - self.known[i].bit_count() if i != me else 0 for i in range(n)]
+        # void caps: seat -> rank -> unseen cards of that rank it may hold now (the draws since the void)
+        caps: list[dict[int, int]] = [{} for _ in range(n)]
+        for seat, r, _t, pile_then in self.voids:
+            i = seat - 1
+            if i != me:
+                caps[i][r] = max(0, pile_then - obs.pile_sizes[i])  # a later void of the rank overwrites
+        self.caps = caps
+        self.order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
+        self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
+
+    def __call__(self, rng: Rng) -> State:
+        obs, n, me = self.obs, self.n, self.me
+        s = State.__new__(State)
+        s.players, s.teams = n, obs.teams
+        s.round, s.phase, s.to_act = obs.round, obs.phase, obs.to_act
+        s.starter, s.leader, s.trick_no = obs.starter, obs.leader, obs.trick_no
+        s.trick = self.trick[:]
+        s.trick_plays = self.trick_plays[:]
+        s.led = self.led
+        s.revolution = obs.revolution
+        s.pending = obs.steal_target
+        s.known = self.known[:]
+        s.voids = self.voids[:]
+        s.round_scores = list(obs.round_scores)
+        s.loot = self.loot[:]
+        s.removed = self.removed
+        s.history, s._undo, s.track = [], [], False
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        held_aside: list[int] = []
+        if self.weight is not None:
+            if obs.aside:
+                held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
+            weight = self.weight
+            rand = rng.random
+            pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
+        hands = self.known[:]
+        hands[me] = self.own_hand
+        need, caps = self.need, self.caps
+        for i in self.order:
+            cap = dict(caps[i])
+            take, rest = [], []
+            for c in pool:
+                r = RANK_OF[c]
+                if len(take) < need[i] and cap.get(r, 99) > 0:
+                    take.append(c)
+                    if r in cap:
+                        cap[r] -= 1
+                else:
+                    rest.append(c)
+            if len(take) < need[i]:  # constraints cannot all hold: relax them
+                missing = need[i] - len(take)
+                take += rest[:missing]
+                rest = rest[missing:]
+            for c in take:
+                hands[i] |= 1 << c
+            pool = rest
+        piles: list[list[int]] = []
+        for i in range(n):
+            if i == me:
+                pile = self.own_pile_cards[:]
             else:
-                rest.append(c)
-        if len(take) < need[i]:  # constraints cannot all hold: relax them
-            missing = need[i] - len(take)
-            take += rest[:missing]
-            rest = rest[missing:]
-        for c in take:
-            hands[i] |= 1 << c
-        pool = rest
-    piles: list[list[int]] = []
-    for i in range(n):
-        if i == me:
-            pile = _bits(own_pile)
-        else:
-            k = obs.pile_sizes[i]
-            pile, pool = pool[:k], pool[k:]
-        rng.shuffle(pile)
-        piles.append(pile)
-    s.hands = hands
-    s.piles = piles
-    aside = 0
-    for c in pool:
-        aside |= 1 << c
-    s.aside = aside
-    s.dealt = [h | _mask(CARDS[c] for c in p) for h, p in zip(hands, piles)]
-    s.dealt[me] = _mask(obs.dealt)
-    s.kept = hands[:]
-    return s
+                k = obs.pile_sizes[i]
+                pile, pool = pool[:k], pool[k:]
+            rng.shuffle(pile)
+            piles.append(pile)
+        s.hands = hands
+        s.piles = piles
+        aside = 0
+        for c in pool + held_aside:
+            aside |= 1 << c
+        s.aside = aside
+        dealt = []
+        for h, p in zip(hands, piles):
+            for c in p:
+                h |= 1 << c
+            dealt.append(h)
+        dealt[me] = self.dealt_me
+        s.dealt = dealt
+        s.kept = hands[:]
+        return s
+
+
+_WEIGHTS: dict[float, list[float]] = {}
+
+
+def _hand_weights(bias: float) -> list[float]:
+    """``exp(bias * keep_score)`` per card (how likely a player kept it in hand), cached."""
+    w = _WEIGHTS.get(bias)
+    if w is None:
+        from .players import keep_score
+        w = _WEIGHTS[bias] = [math.exp(bias * keep_score(CARDS[c])) for c in range(len(CARDS))]
+    return w
 
 
 def legal_keys(s: State) -> list[int]:
-    """The decisions at ``s`` as small ints: a card index to play, 40 (steal none) / 40 + seat
-    (steal), 50 + card (execute)."""
-    p = s.phase
-    if p is Phase.PLAY:
-        return _bits(s.legal_plays())
-    if p is Phase.STEAL:
-        me = s.to_act
-        return [_STEAL_NONE] + [_STEAL + t for t in range(1, s.players + 1) if t != me and s.hands[t - 1]]
-    if p is Phase.EXECUTE:
-        return [_EXEC + c for _, c in s.trick if c != EXECUTIONER]
-    return []
+    """The decisions at ``s`` as the kernel's keys (:func:`game.royals.engine.kernel.decision_keys`):
+    a card index to play, 40 (steal none) / 40 + seat (steal), 50 + card (execute)."""
+    return K.decision_keys(s)
 
 
 def apply_key(s: State, key: int, rng: Rng) -> None:
     """Apply a decision key (see :func:`legal_keys`) to an untracked state; a steal's card is
     drawn uniformly from the robbed hand with ``rng`` (the chance outcome)."""
-    if key < 36:
-        s._play(s.to_act, key)
-    elif key == _STEAL_NONE:
-        s._after_thief()
-    elif key < _EXEC:
-        t = key - _STEAL
-        cards = _bits(s.hands[t - 1])
-        s._steal(s.to_act, t, cards[rng.randbelow(len(cards))])
-    else:
-        s._execute(key - _EXEC)
-
-
-def key_action(seat: int, key: int) -> Action:
-    """The :class:`Action` of a decision key (a steal without its card)."""
-    if key < 36:
-        return Action(PLAY, seat, card=CARDS[key])
-    if key == _STEAL_NONE:
-        return Action(STEAL, seat)
-    if key < _EXEC:
-        return Action(STEAL, seat, target=key - _STEAL)
-    return Action(EXECUTE, seat, card=CARDS[key - _EXEC])
+    card = -1
+    if _STEAL < key < _EXEC:
+        cards = _bits(s.hands[key - _STEAL - 1])
+        card = cards[rng.randbelow(len(cards))]
+    K.apply_key(s, key, card)
 
 
 def action_key(a: Action) -> int:
+    """The kernel's key of a decision :class:`Action` (a steal's card is ignored)."""
     if a.kind is PLAY:
         return a.card.index  # type: ignore[union-attr]
     if a.kind is STEAL:
@@ -224,6 +259,43 @@ def playout_card(d: State, cards: list[int]) -> int:
     return weakest
 
 
+def descend(root: "Node", d: State, rnd: int, cexp: float, randbelow, apply) -> list[tuple["Node", int]]:
+    """Selection and expansion of one ISMCTS iteration in determinization ``d``: from ``root``
+    down the decisions legal in ``d`` (UCB1 with availability counts, exploration ``cexp``)
+    until a decision never tried here is added (chosen by ``randbelow(n)``) or round ``rnd``
+    ends. ``apply(d, key)`` applies a key. Returns the path: (child, seat that chose it)."""
+    node = root
+    path: list[tuple[Node, int]] = []
+    log, sqrt = math.log, math.sqrt
+    while d.round == rnd and d.phase in _DECISIONS:
+        keys = K.decision_keys(d)
+        seat = d.to_act
+        children = node.children
+        untried = [k for k in keys if k not in children]
+        for k in keys:
+            ch = children.get(k)
+            if ch is not None:
+                ch.avail += 1
+        if untried:
+            k = untried[randbelow(len(untried))]
+            ch = Node()
+            ch.avail = 1
+            children[k] = ch
+            apply(d, k)
+            path.append((ch, seat))
+            break
+        best, best_k = -1.0, keys[0]
+        for k in keys:
+            ch = children[k]
+            v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
+            if v > best:
+                best, best_k = v, k
+        node = children[best_k]
+        apply(d, best_k)
+        path.append((node, seat))
+    return path
+
+
 class Node:
     __slots__ = ("children", "visits", "total", "avail")
 
@@ -276,13 +348,13 @@ class ISMCTS:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
         root = Node()
         rng = self.rng
+        draw = Determinizer(obs)
         deadline = None if self.seconds is None else c0 + self.seconds * 0.97
         wall_deadline = None if self.seconds is None else t0 + max(self.seconds, self.WALL_CAP) * 0.97
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         it = 0
         rnd = obs.round
-        log, sqrt = math.log, math.sqrt
         cexp = self.c
         while True:
             if limit is not None and it >= limit:
@@ -290,36 +362,8 @@ class ISMCTS:
             if deadline is not None and it and (clock() >= deadline or wall() >= wall_deadline):
                 break
             it += 1
-            d = determinize(obs, rng)
-            node = root
-            path: list[tuple[Node, int]] = []  # (child, seat that chose it)
-            # selection / expansion
-            while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
-                keys = legal_keys(d)
-                seat = d.to_act
-                children = node.children
-                untried = [k for k in keys if k not in children]
-                for k in keys:
-                    ch = children.get(k)
-                    if ch is not None:
-                        ch.avail += 1
-                if untried:
-                    k = untried[rng.randbelow(len(untried))]
-                    ch = Node()
-                    ch.avail = 1
-                    children[k] = ch
-                    apply_key(d, k, rng)
-                    path.append((ch, seat))
-                    break
-                best, best_k = -1.0, keys[0]
-                for k in keys:
-                    ch = children[k]
-                    v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
-                    if v > best:
-                        best, best_k = v, k
-                node = children[best_k]
-                apply_key(d, best_k, rng)
-                path.append((node, seat))
+            d = draw(rng)
+            path = descend(root, d, rnd, cexp, rng.randbelow, lambda d, k: apply_key(d, k, rng))
             # playout to the round's end: mostly a simple trick rule, sometimes at random
             while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
                 if d.phase is Phase.PLAY:
@@ -328,7 +372,7 @@ class ISMCTS:
                         c = cards[rng.randbelow(len(cards))]
                     else:
                         c = playout_card(d, cards)
-                    d._play(d.to_act, c)
+                    K.play(d, d.to_act, c)
                 else:
                     keys = legal_keys(d)
                     apply_key(d, keys[rng.randbelow(len(keys))], rng)
@@ -342,5 +386,5 @@ class ISMCTS:
         return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
 
 
-__all__ = ["ISMCTS", "SearchResult", "determinize", "legal_keys", "apply_key", "key_action", "action_key",
+__all__ = ["ISMCTS", "SearchResult", "descend", "determinize", "Determinizer", "legal_keys", "apply_key", "key_action", "action_key",
            "rewards", "playout_card"]

@@ -34,7 +34,7 @@ A whole match, every chance outcome from one seeded generator:
 >>> s.push_str("1 play K4")
 Traceback (most recent call last):
 ...
-game.royals.engine.actions.IllegalMoveError: match already over
+game.errors.IllegalMoveError: match already over
 """
 
 from game.rng import Rng

@@ -34,6 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from game.errors import IllegalMoveError, InvalidMoveError, Reason
+
 from .cards import Card
 
 
@@ -58,18 +60,19 @@ START, DEAL, KEEP, PILE, PLAY, STEAL, EXECUTE = (Kind.START, Kind.DEAL, Kind.KEE
 CHANCE_KINDS = frozenset({DEAL, PILE})
 
 
-class InvalidMoveError(ValueError):
-    """Action text that cannot be parsed at all (unknown seat, action or card)."""
+# Both games raise the same two errors (game/errors.py): a Reason code and its params ride
+# along with the English text; the phrases make the player's sentence from the code.
+#: InvalidMoveError codes: ``unknown_seat`` {given}, ``unknown_card`` {given}, ``unknown_action``
+#: {verb}, ``not_action`` {given}, ``not_text`` {type}.
 
 
-class IllegalMoveError(ValueError):
-    """A well-formed action that the rules do not allow now; the message says why
-    (``must follow Knights``, ``not in hand``, ``no Thief in this trick`` ...)."""
+def _invalid(code: str, text: str, **params) -> InvalidMoveError:
+    return InvalidMoveError(Reason(code, text, **params))
 
 
 def _seat(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 4 or text != str(int(text)):
-        raise InvalidMoveError(f"unknown seat {text!r}"[:60])
+        raise _invalid("unknown_seat", f"unknown seat {text!r}"[:60], given=text[:20])
     return int(text)
 
 
@@ -77,7 +80,7 @@ def _card(text: str) -> Card:
     try:
         return Card.from_name(text)
     except ValueError as e:
-        raise InvalidMoveError(str(e)) from None
+        raise _invalid("unknown_card", str(e), given=text[:20]) from None
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -157,14 +160,14 @@ class Action:
         if hit is not None:
             return hit
         if not isinstance(text, str):
-            raise InvalidMoveError(f"an action must be a string, not {type(text).__name__}")
+            raise _invalid("not_text", f"an action must be a string, not {type(text).__name__}", type=type(text).__name__)
         parts = text.split(" ")
         if len(parts) == 2 and parts[0] == "start":
             return Action(START, _seat(parts[1]))
         if len(parts) == 2 and parts[0] == "deal":
             return Action(DEAL, 0, groups=tuple(_cards(g) for g in parts[1].split("/")))
         if len(parts) < 2:
-            raise InvalidMoveError(f"not an action: {text!r}"[:80])
+            raise _invalid("not_action", f"not an action: {text!r}"[:80], given=text[:40])
         seat = _seat(parts[0])
         verb = parts[1]
         if verb == "play" and len(parts) == 3:
@@ -178,8 +181,9 @@ class Action:
         if verb in ("keep", "pile") and len(parts) == 3:
             return Action(Kind(verb), seat, cards=_cards(parts[2]))
         if verb not in ("play", "execute", "steal", "keep", "pile"):
-            raise InvalidMoveError(f"unknown action {verb!r} (expected play, steal or execute)"[:80])
-        raise InvalidMoveError(f"not an action: {text!r}"[:80])
+            raise _invalid("unknown_action", f"unknown action {verb!r} (expected play, steal or execute)"[:80],
+                           verb=verb[:20])
+        raise _invalid("not_action", f"not an action: {text!r}"[:80], given=text[:40])
 
     def __str__(self) -> str:
         k = self.kind

@@ -19,6 +19,8 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from operator import attrgetter, or_
 from enum import IntEnum
 from typing import Iterable, Iterator
 
@@ -174,6 +176,7 @@ class Card:
         return f"Card.from_name({CARD_NAMES[self.index]!r})"
 
 
+_INDEX = attrgetter("index")
 CARDS: tuple[Card, ...] = tuple(object.__new__(Card) for _ in range(NUM_CARDS))
 for _i, _c in enumerate(CARDS):
     object.__setattr__(_c, "index", _i)
@@ -199,6 +202,14 @@ def mask_of(cards: Iterable[Card | int]) -> int:
     for c in cards:
         m |= 1 << (c if isinstance(c, int) else c.index)
     return m
+
+
+_BIT = tuple(1 << i for i in range(NUM_CARDS))
+
+
+def bits_of(cards: Iterable[Card]) -> int:
+    """The 36-bit card set of :class:`Card` values (:func:`mask_of` for Cards only, faster)."""
+    return reduce(or_, map(_BIT.__getitem__, map(_INDEX, cards)), 0)
 
 
 def points_of(mask: int) -> int:

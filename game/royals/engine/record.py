@@ -18,8 +18,10 @@ from typing import Any
 
 from game.records import RecordError as _RecordError
 
-from .actions import DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError
-from .cards import THIEF, Card
+import game.royals.engine.kernel as K
+
+from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError
+from .cards import CARDS, THIEF, Card
 from .state import ROUNDS, Phase, State
 
 FORMAT = "royals-riots-record"
@@ -121,14 +123,27 @@ class Record:
             if state.round != r or state.phase not in (Phase.START, Phase.DEAL):
                 raise RecordError("previous round is not finished", r)
             self._setup(state, r, rnd)
-            last_thief = False
+            parsed = _PARSED
+            hands = state.hands
             for j, text in enumerate(rnd.actions, 1):
-                try:
-                    a = Action.from_str(text)
-                except InvalidMoveError as e:
-                    raise RecordError(str(e), r, j, text) from None
-                if state.round != r or state.phase in (Phase.START, Phase.DEAL, Phase.OVER):
-                    if a.kind is STEAL and last_thief:
+                a = parsed.get(text) if type(text) is str else None
+                if a is None:
+                    try:
+                        a = Action.from_str(text)
+                    except InvalidMoveError as e:
+                        raise RecordError(str(e), r, j, text) from None
+                phase = state.phase
+                if a.kind is PLAY and phase is Phase.PLAY and a.seat == state.to_act:
+                    # the common case, checked by the kernel's play rule alone (rulings 5, 6)
+                    reason = K.play_refusal(hands[a.seat - 1], state.led, bool(state.trick_plays),
+                                            a.card.index)  # type: ignore[union-attr]
+                    if reason is not None:
+                        raise RecordError(reason, r, j, text)
+                    state.push(a)
+                    hands = state.hands
+                    continue
+                if state.round != r or phase in (Phase.START, Phase.DEAL, Phase.OVER):
+                    if a.kind is STEAL and _last_trick_had_thief(state):
                         reason = "the Thief has no function in the round's last trick (A5)"
                     else:
                         reason = "match already over" if state.is_over() else "the round is over"
@@ -138,9 +153,8 @@ class Record:
                 reason = state.illegal_reason(a)
                 if reason is not None:
                     raise RecordError(reason, r, j, text)
-                if a.kind is PLAY:
-                    last_thief = a.card.index == THIEF or any(c == THIEF for _, c in state.trick_plays)  # type: ignore[union-attr]
                 state.push(a)
+                hands = state.hands
         if upto is None and self.result is not None:
             outcome = state.outcome()
             if outcome is None:
@@ -166,7 +180,7 @@ class Record:
             state.push(Action.start(rnd.starter))
         elif state.starter != rnd.starter:
             raise RecordError(f"wrong starter: seat {state.starter} starts round {r} (ruling 9)", r)
-        steps = [Action.deal(list(rnd.deal) + [rnd.aside])]
+        steps = [Action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
         steps += [Action(KEEP, s, cards=tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
         steps += [Action(PILE, s, cards=tuple(rnd.pile[s - 1])) for s in range(1, n + 1)]
         for a in steps:
@@ -264,17 +278,41 @@ class Record:
         return cls.from_dict(parse_json(text if isinstance(text, bytes) else text.encode("utf-8")))
 
 
+def _last_trick_had_thief(state: State) -> bool:
+    """Whether the Thief was played in the trick that ended the round (A5): the last
+    ``players`` plays of the history."""
+    plays = 0
+    for a in reversed(state.history):
+        if a.kind is PLAY:
+            if a.card.index == THIEF:  # type: ignore[union-attr]
+                return True
+            plays += 1
+            if plays == state.players:
+                break
+    return False
+
+
 def _int_list(v: Any, n: int) -> bool:
     return isinstance(v, list) and len(v) == n and all(type(x) is int for x in v)
 
 
 def _card_list(v: Any, what: str, r: int) -> tuple[Card, ...]:
-    if not isinstance(v, list) or not all(isinstance(c, str) for c in v):
+    if type(v) is not list:
+        raise RecordError(f"bad {what}: must be a list of card names", r)
+    by_name = _CARD_BY_NAME
+    try:
+        return tuple([by_name[c] for c in v])
+    except (KeyError, TypeError):
+        pass
+    if not all(isinstance(c, str) for c in v):
         raise RecordError(f"bad {what}: must be a list of card names", r)
     try:
         return tuple(Card.from_name(c) for c in v)
     except ValueError as e:
         raise RecordError(f"{e} in the {what}", r) from None
+
+
+_CARD_BY_NAME = {c.name: c for c in CARDS}
 
 
 def _round_from_dict(raw: Any, r: int, n: int) -> RoundRecord:

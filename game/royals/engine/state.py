@@ -15,37 +15,23 @@ later the network's joint coin, or a record).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from functools import reduce
 from itertools import combinations
+from operator import or_
 from typing import Iterable, Sequence
 
+import game.royals.engine.kernel as K
+from game.errors import Reason
 from game.rng import Rng
 
 from .actions import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError,
                       InvalidMoveError)
-from .cards import (ALL_CARDS_MASK, CARDS, EXECUTIONER, GUILDMASTER, POINTS, PRINCES,
-                    RANK_MASK, RANK_OF, RANKLESS_MASK, REBELS, THIEF, Card, Rank, cards_of, iter_bits)
+from .cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, Card, Rank, bits_of, cards_of, iter_bits
+from .kernel import Phase, reason
 
 #: Players -> (cards dealt to each seat, cards kept in hand, cards set aside) (ruling 4).
 SETUP: dict[int, tuple[int, int, int]] = {2: (14, 7, 8), 3: (12, 6, 0), 4: (9, 5, 0)}
 ROUNDS = 3  # ruling 10
-
-
-class Phase(str, Enum):
-    """What the match waits for. Chance phases: START (round 1 only), DEAL, PILE, STOLEN."""
-
-    START = "start"      # who leads the round: chance in round 1, the starting team's choice later (ruling 9, A1)
-    DEAL = "deal"        # chance: the shuffle (ruling 4)
-    KEEP = "keep"        # decision: a seat chooses its hand from its dealt cards (ruling 4)
-    PILE = "pile"        # chance: the order of a seat's draw pile (ruling 4)
-    PLAY = "play"        # decision: a seat plays a card into the trick (rulings 5, 6)
-    STEAL = "steal"      # decision: the Thief picks a seat to rob, or none (ruling 7)
-    STOLEN = "stolen"    # chance: which card of the robbed hand the Thief takes (ruling 7)
-    EXECUTE = "execute"  # decision: the Executioner picks a card of the trick (ruling 7)
-    OVER = "over"        # the match is over (ruling 10)
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CHANCE_PHASES = frozenset({Phase.DEAL, Phase.PILE, Phase.STOLEN})
@@ -163,22 +149,21 @@ class Observation:
 
     def legal_actions(self) -> list[Action]:
         """The decisions open to ``seat`` when it is ``to_act`` (the same list as
-        :meth:`State.legal_actions`, computed from what the seat knows); else empty."""
+        :meth:`State.legal_actions`, by the same rules of :mod:`.kernel`, from what the seat
+        knows); else empty."""
         if self.to_act != self.seat:
             return []
         s, p = self.seat, self.phase
         if p is Phase.PLAY:
-            hand = self.hand
-            if self.trick_plays and self.led is not None:
-                follow = [c for c in hand if c.rank == self.led]
-                if follow:
-                    return [Action(PLAY, s, card=c) for c in hand if c.rank == self.led or c.is_rankless]
-            return [Action(PLAY, s, card=c) for c in hand]
+            hand = 0
+            for c in self.hand:
+                hand |= 1 << c.index
+            led = -1 if self.led is None else int(self.led)
+            return [Action(PLAY, s, card=CARDS[c]) for c in iter_bits(K.playable(hand, led, bool(self.trick_plays)))]
         if p is Phase.STEAL:
-            return [Action(STEAL, s)] + [Action(STEAL, s, target=t) for t in range(1, self.players + 1)
-                                         if t != s and self.hand_sizes[t - 1]]
+            return [Action(STEAL, s)] + [Action(STEAL, s, target=t) for t in K.steal_targets(s, self.hand_sizes)]
         if p is Phase.EXECUTE:
-            return [Action(EXECUTE, s, card=c) for _, c in self.trick if c.index != EXECUTIONER]
+            return [Action(EXECUTE, s, card=CARDS[c]) for c in K.victims([(x, c.index) for x, c in self.trick])]
         if p is Phase.KEEP:
             return [Action(KEEP, s, cards=combo) for combo in combinations(self.dealt, SETUP[self.players][1])]
         if p is Phase.START:
@@ -233,9 +218,9 @@ class State:
         self.round = 1
         self.round_scores: list[tuple[int, ...]] = []
         self.history: list[Action] = []
-        self._undo: list[tuple] = []
         self.track = True
         self._new_round(0)
+        self._undo: list[tuple[int, tuple]] = [(0, self._snapshot())]
 
     def _new_round(self, starter: int) -> None:
         n = self.players
@@ -305,6 +290,7 @@ class State:
         s.loot = loot_masks
         s.aside = ALL_CARDS_MASK & ~seen
         s.revolution = revolution
+        s._undo = [(0, s._snapshot())]
         return s
 
     # ------------------------------------------------------------------ copying
@@ -314,18 +300,22 @@ class State:
                 self.trick[:], self.trick_plays[:], self.led, self.revolution, self.pending, self.known[:],
                 self.voids[:], self.round_scores[:])
 
-    def _restore(self, snap: tuple) -> None:
+    def _restore(self, snap: tuple, fresh: bool = False) -> None:
+        """Set every field from a snapshot; its lists are copied unless ``fresh`` (owned by nobody else)."""
+        if not fresh:
+            snap = (*snap[:6], snap[6][:], snap[7], snap[8][:], snap[9][:], [p[:] for p in snap[10]], snap[11][:],
+                    snap[12], snap[13][:], snap[14][:], *snap[15:18], snap[18][:], snap[19][:], snap[20][:])
         (self.round, self.phase, self.to_act, self.starter, self.leader, self.trick_no, self.dealt, self.aside,
          self.kept, self.hands, self.piles, self.loot, self.removed, self.trick, self.trick_plays, self.led,
          self.revolution, self.pending, self.known, self.voids, self.round_scores) = snap
 
     def copy(self, stack: bool = True) -> "State":
-        """An independent copy. ``stack=False`` (for search) drops the history and the undo
-        stack and stops recording them: the copy can push but not pop."""
+        """An independent copy. ``stack=False`` (for search) drops the history and the round
+        checkpoints and stops recording them: the copy can push but not pop."""
         s = State.__new__(State)
         s.players = self.players
         s.teams = self.teams
-        s._restore(self._snapshot())
+        s._restore(self._snapshot(), fresh=True)
         s.history = self.history[:] if stack else []
         s._undo = self._undo[:] if stack else []
         s.track = self.track if stack else False
@@ -424,12 +414,7 @@ class State:
         """Mask of the cards the seat to play may play (rulings 5, 6); 0 outside PLAY."""
         if self.phase is not Phase.PLAY:
             return 0
-        h = self.hands[self.to_act - 1]
-        if self.led >= 0 and self.trick_plays:
-            follow = h & RANK_MASK[self.led]
-            if follow:
-                return follow | (h & RANKLESS_MASK)
-        return h
+        return K.playable(self.hands[self.to_act - 1], self.led, bool(self.trick_plays))
 
     def legal_actions(self) -> list[Action]:
         """Every legal decision of ``to_act`` (empty at chance events and at the end).
@@ -439,13 +424,8 @@ class State:
         """
         p = self.phase
         s = self.to_act
-        if p is Phase.PLAY:
-            return [Action(PLAY, s, card=CARDS[i]) for i in iter_bits(self.legal_plays())]
-        if p is Phase.STEAL:
-            return [Action(STEAL, s)] + [Action(STEAL, s, target=t) for t in range(1, self.players + 1)
-                                         if t != s and self.hands[t - 1]]
-        if p is Phase.EXECUTE:
-            return [Action(EXECUTE, s, card=CARDS[c]) for _, c in self.trick if c != EXECUTIONER]
+        if p is Phase.PLAY or p is Phase.STEAL or p is Phase.EXECUTE:
+            return [key_action(s, k) for k in K.decision_keys(self)]
         if p is Phase.KEEP:
             dealt = cards_of(self.dealt[s - 1])
             return [Action(KEEP, s, cards=combo) for combo in combinations(dealt, self.hand_size())]
@@ -454,113 +434,107 @@ class State:
         return []
 
     # ------------------------------------------------------------------ checking
-    def illegal_reason(self, a: Action) -> str | None:
-        """Why action ``a`` is not allowed now, or None if it is (each reason names its rule)."""
+    def illegal_reason(self, a: Action) -> Reason | None:
+        """Why action ``a`` is not allowed now, or None if it is: a :class:`game.errors.Reason`
+        (the English text, with ``code`` and ``params``; the codes are in :data:`.kernel.TEXTS`)."""
         p = self.phase
         k = a.kind
         n = self.players
         if p is Phase.OVER:
-            return "match already over"
+            return reason("over")
         if not 0 <= a.seat <= n or (a.seat == 0 and k is not DEAL):
-            return "unknown seat"
+            return reason("unknown_seat")
         if k is STEAL and a.target is not None and not 1 <= a.target <= n:
-            return "unknown seat"
+            return reason("unknown_seat")
         if p is Phase.STEAL or p is Phase.STOLEN:
             if k is not STEAL:
-                return "the Thief must choose first"
+                return reason("thief_first")
         elif p is Phase.EXECUTE:
             if k is not EXECUTE:
-                return "the Executioner must choose first"
+                return reason("executioner_first")
         elif p is Phase.PLAY:
             if k is STEAL:
-                return "no Thief in this trick"
+                return reason("no_thief")
             if k is EXECUTE:
-                return "no Executioner in this trick"
+                return reason("no_executioner")
             if k is not PLAY:
-                return f"a {k.value} action during the play"
+                return reason("setup_in_play", kind=k.value)
         elif p is Phase.START:
             if k is not START:
-                return "the round's starter comes first"
+                return reason("starter_first")
             if self.to_act and a.seat not in self.starting_team_members():
-                return f"wrong starter: the team of seat {self.to_act} starts (ruling 9, A1)"
+                return reason("wrong_starter", seat=self.to_act)
             return None
         elif p is Phase.DEAL:
             if k is not DEAL:
-                return "the deal comes first"
+                return reason("deal_first")
             return self._deal_reason(a)
         elif p is Phase.KEEP:
             if k is not KEEP:
-                return "hand choices come first"
+                return reason("keep_first")
         elif p is Phase.PILE:
             if k is not PILE:
-                return "draw piles come first"
+                return reason("piles_first")
         if a.seat != self.to_act and not (p is Phase.PILE and a.seat == self.pending):
-            who = self.pending if p is Phase.PILE else self.to_act
-            return f"wrong seat: seat {who} is to {'act' if p is not Phase.PLAY else 'play'}"
+            if p is Phase.PILE:
+                return reason("wrong_seat", seat=self.pending)
+            return reason("wrong_seat_play" if p is Phase.PLAY else "wrong_seat", seat=self.to_act)
         if k is PLAY:
-            c = a.card.index  # type: ignore[union-attr]
-            h = self.hands[a.seat - 1]
-            if not (h >> c) & 1:
-                return "not in hand"
-            if self.trick_plays and self.led >= 0 and RANK_OF[c] != self.led and c < THIEF \
-                    and h & RANK_MASK[self.led]:
-                return f"must follow {Rank(self.led).title}"
-            return None
+            return K.play_refusal(self.hands[a.seat - 1], self.led, bool(self.trick_plays),
+                                  a.card.index)  # type: ignore[union-attr]
         if k is STEAL:
             t = a.target
             if t is None:
-                return None if p is Phase.STEAL else "the Thief has already chosen"
+                return None if p is Phase.STEAL else reason("thief_chose")
             if p is Phase.STOLEN and t != self.pending:
-                return f"the Thief chose seat {self.pending}"
+                return reason("thief_chose_seat", seat=self.pending)
             if t == a.seat:
-                return "cannot steal from yourself"
-            if not self.hands[t - 1]:
-                return "target has no cards"
+                return reason("steal_self")
+            if t not in K.steal_targets(a.seat, self.hands):
+                return reason("target_empty")
             if a.card is not None and not (self.hands[t - 1] >> a.card.index) & 1:
-                return "card not in that hand"
+                return reason("not_in_that_hand")
             return None
         if k is EXECUTE:
             c = a.card.index  # type: ignore[union-attr]
             if c == EXECUTIONER:
-                return "cannot execute itself"
-            if all(tc != c for _, tc in self.trick):
-                return "card not in the trick"
+                return reason("execute_itself")
+            if c not in K.victims(self.trick):
+                return reason("not_in_trick")
             return None
         if k is KEEP:
             dealt = self.dealt[a.seat - 1]
-            m = 0
-            for c in a.cards:
-                m |= 1 << c.index
+            m = bits_of(a.cards)
             if m & ~dealt:
-                return "hand is not a subset of the deal"
+                return reason("keep_not_dealt")
             if len(a.cards) != self.hand_size() or m.bit_count() != len(a.cards):
-                return f"wrong hand size: a hand holds {self.hand_size()} different cards"
+                return reason("keep_size", size=self.hand_size())
             return None
         if k is PILE:
             want = self.dealt[a.seat - 1] & ~self.kept[a.seat - 1]
-            m = 0
-            for c in a.cards:
-                m |= 1 << c.index
+            m = bits_of(a.cards)
             if m != want or len(a.cards) != want.bit_count():
-                return "bad pile: it must hold exactly the dealt cards not kept in hand"
+                return reason("bad_pile")
             return None
-        return f"unexpected {k.value} action"
+        return reason("unexpected", kind=k.value)
 
-    def _deal_reason(self, a: Action) -> str | None:
+    def _deal_reason(self, a: Action) -> Reason | None:
         n = self.players
         dealt, _, aside = SETUP[n]
         if len(a.groups) != n + 1:
-            return f"bad deal: {n} seats and the aside"
+            return reason("deal_groups", players=n)
         for s, g in enumerate(a.groups[:n], 1):
             if len(g) != dealt:
-                return f"bad deal: seat {s} must be dealt {dealt} cards, not {len(g)}"
+                return reason("deal_seat_size", seat=s, want=dealt, got=len(g))
         if len(a.groups[n]) != aside:
-            return f"bad deal: {aside} cards are set aside with {n} players, not {len(a.groups[n])}"
+            return reason("deal_aside_size", want=aside, players=n, got=len(a.groups[n]))
+        if reduce(or_, map(bits_of, a.groups), 0).bit_count() == sum(map(len, a.groups)):
+            return None
         seen = 0
         for g in a.groups:
             for c in g:
                 if (seen >> c.index) & 1:
-                    return f"bad deal: {c} is dealt twice"
+                    return reason("deal_twice", card=c.name)
                 seen |= 1 << c.index
         return None
 
@@ -582,40 +556,53 @@ class State:
         return a
 
     def pop(self) -> Action:
-        """Take the last action back. Raises IndexError if there is none (or after copy(stack=False))."""
-        if not self._undo:
+        """Take the last action back: the position is rebuilt from the round's checkpoint by
+        replaying the action log (pushes record nothing else). Raises IndexError if there is
+        no action to take back (or after copy(stack=False))."""
+        if not self.history or not self.track:
             raise IndexError("no action to take back")
-        self._restore(self._undo.pop())
-        return self.history.pop()
+        last = self.history.pop()
+        n = len(self.history)
+        while len(self._undo) > 1 and self._undo[-1][0] > n:
+            self._undo.pop()
+        ply, snap = self._undo[-1]
+        self._restore(snap)
+        self.track = False
+        try:
+            for a in self.history[ply:]:
+                self.push(a)
+        finally:
+            self.track = True
+        return last
 
     def push(self, a: Action) -> None:
         """Apply ``a`` WITHOUT checking it (the fast entry point; see :meth:`push_checked`)."""
-        if self.track:
-            self._undo.append(self._snapshot())
-            self.history.append(a)
         k = a.kind
         if k is PLAY:
-            self._play(a.seat, a.card.index)  # type: ignore[union-attr]
+            K.play(self, a.seat, a.card.index)  # type: ignore[union-attr]
         elif k is STEAL:
             if a.target is None:
-                self._after_thief()
+                K.after_thief(self)
             elif a.card is None:
-                self.phase = Phase.STOLEN
-                self.pending = a.target
+                K.choose_target(self, a.target)
             else:
-                self._steal(a.seat, a.target, a.card.index)
+                K.steal(self, a.seat, a.target, a.card.index)
         elif k is EXECUTE:
-            self._execute(a.card.index)  # type: ignore[union-attr]
+            K.execute(self, a.card.index)  # type: ignore[union-attr]
         elif k is KEEP:
-            self._keep(a.seat, sum(1 << c.index for c in a.cards))
+            self._keep(a.seat, bits_of(a.cards))
         elif k is PILE:
             self._pile(a.seat, [c.index for c in a.cards])
         elif k is DEAL:
-            self._deal([sum(1 << c.index for c in g) for g in a.groups])
+            self._deal([bits_of(g) for g in a.groups])
         elif k is START:
             self.starter = self.leader = a.seat
             self.phase = Phase.DEAL
             self.to_act = 0
+        if self.track:
+            self.history.append(a)
+            if self.trick_no == 1 and (self.phase is Phase.START or (self.phase is Phase.DEAL and k is not START)):
+                self._undo.append((len(self.history), self._snapshot()))  # a new round: its checkpoint
 
     # The fast internal steps (cards and seats as ints); search may call them directly.
     def _deal(self, groups: Sequence[int]) -> None:
@@ -645,90 +632,18 @@ class State:
             self.leader = self.starter
             self.to_act = self.starter
 
+    # The rules of the trick live in :mod:`.kernel`; these names stay for callers of the old steps.
     def _play(self, seat: int, c: int) -> None:
-        i = seat - 1
-        bit = 1 << c
-        self.hands[i] &= ~bit
-        self.known[i] &= ~bit
-        if not self.trick_plays:
-            self.led = RANK_OF[c]
-        elif self.led >= 0 and c < THIEF and RANK_OF[c] != self.led:
-            self.voids.append((seat, self.led, self.trick_no, len(self.piles[i])))
-        self.trick.append((seat, c))
-        self.trick_plays.append((seat, c))
-        pile = self.piles[i]
-        if pile:
-            self.hands[i] |= 1 << pile.pop()
-        if len(self.trick_plays) < self.players:
-            self.to_act = seat % self.players + 1
-            return
-        # Resolution (ruling 7): (1) Thief.
-        for s, tc in self.trick:
-            if tc == THIEF:
-                if any(h for j, h in enumerate(self.hands) if j != s - 1):
-                    self.phase = Phase.STEAL
-                    self.to_act = s
-                    return
-                break
-        self._after_thief()
+        K.play(self, seat, c)
 
     def _steal(self, seat: int, target: int, c: int) -> None:
-        t = target - 1
-        self.hands[t] &= ~(1 << c)
-        self.known[t] &= ~(1 << c)
-        self.loot[seat - 1] |= 1 << c
-        for j, (s, tc) in enumerate(self.trick):
-            if s == target:
-                del self.trick[j]
-                self.hands[t] |= 1 << tc
-                self.known[t] |= 1 << tc
-                break
-        self.pending = 0
-        self._after_thief()
+        K.steal(self, seat, target, c)
 
     def _after_thief(self) -> None:
-        # (2) Executioner: compulsory when another card is in the trick.
-        if len(self.trick) > 1:
-            for s, tc in self.trick:
-                if tc == EXECUTIONER:
-                    self.phase = Phase.EXECUTE
-                    self.to_act = s
-                    return
-        self._finish_trick()
+        K.after_thief(self)
 
     def _execute(self, c: int) -> None:
-        for j, (_, tc) in enumerate(self.trick):
-            if tc == c:
-                del self.trick[j]
-                break
-        self.removed |= 1 << c
-        self._finish_trick()
-
-    def _finish_trick(self) -> None:
-        cards = 0
-        for _, c in self.trick:
-            cards |= 1 << c
-        # (3) Rebels, (4) Prince (ruling 7).
-        if (cards >> REBELS) & 1:
-            self.revolution = True
-        if self.revolution and ((cards >> PRINCES[0]) & 1 or (cards >> PRINCES[1]) & 1):
-            self.revolution = False
-        winner = _trick_winner(self.trick, self.led, self.revolution)
-        if winner:
-            self.loot[winner - 1] |= cards
-            self.leader = winner
-        else:
-            self.removed |= cards
-        self.trick = []
-        self.trick_plays = []
-        self.led = -1
-        self.pending = 0
-        if any(self.hands):
-            self.trick_no += 1
-            self.phase = Phase.PLAY
-            self.to_act = self.leader
-            return
-        self._end_round()
+        K.execute(self, c)
 
     def _end_round(self) -> None:
         scores = self.round_points()
@@ -787,28 +702,22 @@ class State:
                 f"to_act={self.to_act} scores={self.scores()}>")
 
 
-def _points(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+_points = K.points
+_trick_winner = K.trick_winner
 
 
-def _trick_winner(trick: Sequence[tuple[int, int]], led: int, revolution: bool) -> int:
-    """The seat that wins the cards still in ``trick`` (ruling 7's last steps), or 0 if
-    only rankless cards remain. ``led``: the led rank or -1."""
-    cards = [(s, c) for s, c in trick if c < THIEF]
-    if not cards:
-        return 0
-    if led >= 0:
-        gm = GUILDMASTER[led]
-        if gm >= 0 and any(c == gm for _, c in cards):
-            cards = [(s, c) for s, c in cards if RANK_OF[c] == led]
-    # normal order: lower index is stronger; revolution: higher index is stronger.
-    best = max(cards, key=lambda sc: sc[1]) if revolution else min(cards, key=lambda sc: sc[1])
-    return best[0]
+def key_action(seat: int, key: int) -> Action:
+    """The :class:`Action` of a decision key of :mod:`.kernel` (a steal without its card)."""
+    if key < 36:
+        return _PLAYS[seat][key]
+    if key == K.STEAL_NONE:
+        return Action(STEAL, seat)
+    if key < K.EXECUTE:
+        return Action(STEAL, seat, target=key - K.STEAL)
+    return Action(EXECUTE, seat, card=CARDS[key - K.EXECUTE])
+
+
+_PLAYS = [[]] + [[Action(PLAY, s, card=c) for c in CARDS] for s in range(1, 5)]
 
 
 def trick_winner(trick: Iterable[tuple[int, Card]], led: Rank | None, revolution: bool) -> int | None:
@@ -816,7 +725,7 @@ def trick_winner(trick: Iterable[tuple[int, Card]], led: Rank | None, revolution
     after the Thief and Executioner, ``led`` the led rank (None after a rankless lead),
     ``revolution`` the order in force *after* the Rebels and Prince steps. Returns the seat,
     or None if only rankless cards remain (ruling 7)."""
-    w = _trick_winner([(s, c.index) for s, c in trick], -1 if led is None else int(led), revolution)
+    w = K.trick_winner([(s, c.index) for s, c in trick], -1 if led is None else int(led), revolution)
     return w or None
 
 

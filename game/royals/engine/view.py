@@ -34,8 +34,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from game.errors import Reason
+
+import game.royals.engine.kernel as K
 from .actions import DEAL, KEEP, PILE, PLAY, START, STEAL, Action
-from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, RANK_MASK, RANK_OF, THIEF, Card, Rank, cards_of, iter_bits
+from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, RANK_MASK, RANK_OF, THIEF, Card, cards_of, iter_bits
 from .state import SETUP, Observation, Phase, State
 
 __all__ = ["SeatView", "ViewError"]
@@ -98,9 +101,11 @@ class SeatView:
             return []
         return st.legal_actions()
 
-    def check(self, action: Action) -> str | None:
+    def check(self, action: Action) -> Reason | None:
         """Why ``action`` (a public decision at the current ply: ours or another seat's)
-        cannot be legal as far as this seat can know, or None. Exact for our own seat and for
+        cannot be legal as far as this seat can know, or None (a :class:`game.errors.Reason`,
+        codes as :meth:`State.illegal_reason`'s plus ``not_public``, ``no_theft_pending``,
+        ``chance_first``). Exact for our own seat and for
         everything that depends on public facts only (turn, phase, steal target, execution,
         starter); for another seat's play: a card this seat knows to be elsewhere (its own
         hand or pile, a loot, out of the game, played before), or not following while that
@@ -109,32 +114,30 @@ class SeatView:
         plays: no placement of the unseen cards fits)."""
         st = self._state
         if action.kind in (DEAL, PILE):
-            return f"a {action.kind.value} is not a public action"
+            return K.reason("not_public", kind=action.kind.value)
         if action.kind is STEAL and action.card is not None:
             if st.phase is not Phase.STOLEN:
-                return "no theft is pending"
-            reason = st.illegal_reason(action)
-            if reason == "card not in that hand" and action.target != self.seat \
+                return K.reason("no_theft_pending")
+            why = st.illegal_reason(action)
+            if why is not None and why.code == "not_in_that_hand" and action.target != self.seat \
                     and not (self._seen >> action.card.index) & 1:
                 return None
-            return reason
+            return why
         if action.kind is START and st.is_chance():
             return st.illegal_reason(action)
         if st.is_chance():
-            return "a chance event comes first"
+            return K.reason("chance_first")
         if action.kind is not PLAY or action.seat == self.seat:
             return st.illegal_reason(action)
-        reason = st.illegal_reason(action)
-        if reason is None or not (reason == "not in hand" or reason.startswith("must follow")):
-            return reason
+        why = st.illegal_reason(action)
+        if why is None or why.code not in ("not_in_hand", "must_follow"):
+            return why
+        # another seat's play: judge it on the cards this seat has seen only (the same rule)
         c, i = action.card.index, action.seat - 1  # type: ignore[union-attr]
         hand = st.hands[i]
-        if not (hand >> c) & 1 and (self._seen >> c) & 1:
-            return "not in hand"
-        if st.trick_plays and st.led >= 0 and RANK_OF[c] != st.led and c < THIEF \
-                and hand & self._seen & RANK_MASK[st.led]:
-            return f"must follow {Rank(st.led).title}"
-        return None
+        known_elsewhere = not (hand >> c) & 1 and (self._seen >> c) & 1
+        seen_hand = (hand & self._seen) | (0 if known_elsewhere else 1 << c)
+        return K.play_refusal(seen_hand, st.led, bool(st.trick_plays), c)
 
     # ------------------------------------------------------------------ updates
     def public(self, action: Action) -> None:
@@ -345,10 +348,7 @@ class SeatView:
             a = self._action(e)
             if a.kind is PLAY:
                 c = a.card.index  # type: ignore[union-attr]
-                h = st.hands[a.seat - 1]
-                if not (h >> c) & 1:
-                    return st, 1
-                if st.trick_plays and st.led >= 0 and RANK_OF[c] != st.led and c < THIEF and h & RANK_MASK[st.led]:
+                if K.play_refusal(st.hands[a.seat - 1], st.led, bool(st.trick_plays), c) is not None:
                     return st, 1
             elif a.kind is STEAL and a.card is not None and not (st.hands[a.target - 1] >> a.card.index) & 1:  # type: ignore[operator]
                 return st, 1

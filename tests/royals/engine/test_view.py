@@ -12,16 +12,7 @@ from game.royals.engine import (CARDS, PLAY, Action, Card, InvalidMoveError, Pha
                                 ViewError)
 from net.royals import messages_for
 
-
-def random_action(s: State, rng: Rng) -> Action:
-    ev = s.chance()
-    if ev is not None:
-        return ev.sample(rng)
-    if s.phase is Phase.KEEP:
-        cards = list(s.observation(s.to_act).dealt)
-        rng.shuffle(cards)
-        return Action.keep(s.to_act, cards[:s.hand_size()])
-    return rng.choice(s.legal_actions())
+from ..helpers import random_action
 
 
 def drive(players: int, teams: bool, seed: int, reset_each_round: bool, upto: int | None = None):

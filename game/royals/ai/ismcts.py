@@ -1,0 +1,324 @@
+"""The search of ``hard`` and ``medium`` since issue 36: the single-observer ISMCTS of
+:mod:`.search` (today's baseline ``hard-2025``) made faster, and the hand choice at set-up
+chosen by search instead of the greedy's rules.
+
+- **Speed.** The search's own randomness (determinizations, playouts, a Thief's pick inside an
+  iteration) comes from a C-speed ``random.Random`` seeded from the player's :class:`~game.rng.Rng`
+  (still reproducible from the seed; nothing here must agree between machines). Playouts work
+  on card masks and call the kernel's rules (:mod:`game.royals.engine.kernel`) directly.
+- **Hand choice by search** (:func:`choose_keep`). The candidates are the greedy's hand
+  (:func:`~.players.decide_keep`) and every hand one exchange away from it between its
+  ``SWAP`` weakest kept cards and the ``SWAP`` strongest cards it would lay on its pile. Each
+  simulated round deals the cards this seat has not seen at random to the other seats (and
+  the aside), lets them keep by the greedy's rules, shuffles every pile and plays the round
+  out with the playout policy, once with the greedy's hand and once per surviving candidate
+  on the same deal and pile orders (common random numbers: each candidate gets a paired
+  gain over the greedy's hand); every 8 rounds the worse half of the candidates is dropped
+  (successive halving) until the budget is spent. A candidate replaces the greedy's hand
+  only when its paired gain is clearly positive (t statistic above ``T_KEEP``).
+- Play decisions: the ISMCTS of :mod:`.search` (its determinizations, one tree with
+  availability counts, UCB1 c = 0.7, playouts to the round's end, the same rewards).
+
+The search never sees a hidden card: it is handed only the observation.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from game.rng import Rng
+
+from ..engine import kernel as K
+from ..engine.actions import Action
+from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANKED_MASK, REBELS
+from ..engine.state import SETUP, Observation, Phase, State, key_action
+from .players import decide_keep, keep_score
+from .search import Determinizer, Node, SearchResult, descend, rewards
+
+_PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
+#: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
+SWAP = 4
+#: A candidate hand replaces the greedy's only when its paired gain has a t statistic above this.
+T_KEEP = 2.0
+
+
+#: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
+_PLAIN_MASK = RANKED_MASK & ~sum(1 << c for c in (*PRINCES, REBELS, *(g for g in GUILDMASTER if g >= 0)))
+
+
+class _Rand(random.Random):
+    """``random.Random`` with the :class:`~game.rng.Rng` method the determinizer calls."""
+
+    def randbelow(self, n: int) -> int:
+        return int(self.random() * n)
+
+
+def _pick(mask: int, r: float) -> int:
+    """The card of ``mask`` at rank ``int(r * popcount)`` in index order (``r`` in [0, 1))."""
+    k = int(r * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _weakest(mask: int, revolution: bool) -> int:
+    """The weakest ranked card of ``mask`` in the order in force (the highest index in the
+    normal order, the lowest in a revolution)."""
+    return (mask & -mask).bit_length() - 1 if revolution else mask.bit_length() - 1
+
+
+def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool = False) -> None:
+    """Play ``d`` (untracked) to the end of round ``rnd``: a follower wins the trick with its
+    weakest card that takes it, else dumps the Beggar on an opponent, else throws its weakest
+    card (the weakest too when its side already wins); a lead, and ``noise`` of all decisions,
+    at random; a Thief or Executioner decision at random (the policy of :mod:`.search`)."""
+    random_ = rand.random
+    play = K.play
+    winner = K.trick_winner
+    takers = K.takers
+    while d.round == rnd:
+        p = d.phase
+        if p is _PLAY:
+            seat = d.to_act
+            trick = d.trick
+            legal = K.playable(d.hands[seat - 1], d.led, bool(d.trick_plays))
+            if legal & (legal - 1) == 0 or random_() < noise:
+                play(d, seat, _pick(legal, random_()))
+                continue
+            if not trick:
+                plain = legal & _PLAIN_MASK
+                if low_lead and plain:  # the weakest plain card leads
+                    play(d, seat, _weakest(plain, d.revolution))
+                else:
+                    play(d, seat, _pick(legal, random_()))
+                continue
+            ranked = legal & RANKED_MASK
+            if not ranked:
+                play(d, seat, (legal & -legal).bit_length() - 1)
+                continue
+            rev = d.revolution
+            led = d.led
+            w = winner(trick, led, rev)
+            if w == seat or (d.teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
+                play(d, seat, _weakest(ranked, rev))
+                continue
+            taking = takers(trick, led, rev, ranked)
+            if taking:
+                play(d, seat, _weakest(taking, rev))
+            elif (legal >> BEGGAR) & 1 and w:
+                play(d, seat, BEGGAR)
+            else:
+                play(d, seat, _weakest(ranked, rev))
+        elif p is _STEAL or p is _EXECUTE:
+            keys = K.decision_keys(d)
+            key = keys[int(random_() * len(keys))]
+            card = -1
+            if K.STEAL < key < K.EXECUTE:
+                card = _pick(d.hands[key - K.STEAL - 1], random_())
+            K.apply_key(d, key, card)
+        else:
+            return
+
+
+class ISMCTS:
+    """ISMCTS for the play decisions (see :mod:`.search`) plus the hand choice by search.
+
+    ``seconds``: CPU budget per decision (wall clock capped at ``max(seconds, WALL_CAP)``);
+    ``iterations``: a cap (iterations of the tree search; for the hand choice, simulated rounds
+    per candidate); at least one must be set. ``keep_search``: choose the hand by search (else
+    the greedy's rules). ``rng``: the player's generator; each decision seeds its own
+    ``random.Random`` from it.
+    """
+
+    WALL_CAP = 1.0
+
+    def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
+                 c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False,
+                 hand_bias: float = 0.0) -> None:
+        if seconds is None and iterations is None:
+            raise ValueError("a search needs a time or an iteration budget")
+        self.rng = rng
+        self.seconds = seconds
+        self.iterations = iterations
+        self.c = c
+        self.noise = noise
+        self.keep_search = keep_search
+        self.low_lead = low_lead
+        self.hand_bias = hand_bias
+
+    def _deadlines(self, t0: float, c0: float) -> tuple[float | None, float | None]:
+        if self.seconds is None:
+            return None, None
+        return c0 + self.seconds * 0.97, t0 + max(self.seconds, self.WALL_CAP) * 0.97
+
+    def search(self, obs: Observation) -> SearchResult:
+        """Choose for ``obs`` (its seat to act in KEEP, PLAY, STEAL or EXECUTE)."""
+        if obs.phase is Phase.KEEP:
+            return self.choose_keep(obs)
+        t0, c0 = time.perf_counter(), time.process_time()
+        legal = obs.legal_actions()
+        if len(legal) == 1:
+            return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
+        rand = _Rand(self.rng.next_u32())
+        random_ = rand.random
+        randbelow = rand.randbelow
+
+        def apply(d: State, key: int) -> None:
+            _apply(d, key, random_)
+        deadline, wall_deadline = self._deadlines(t0, c0)
+        clock, wall = time.process_time, time.perf_counter
+        limit = self.iterations
+        root = Node()
+        draw = Determinizer(obs, self.hand_bias)
+        rnd = obs.round
+        cexp = self.c
+        noise = self.noise
+        longest = 0.0
+        it = 0
+        while True:
+            if limit is not None and it >= limit:
+                break
+            if deadline is not None and it:
+                now = clock()  # stop before an iteration as long as the longest so far would cross the budget
+                if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
+                    break
+            start = clock() if deadline is not None else 0.0
+            it += 1
+            d = draw(rand)
+            path = descend(root, d, rnd, cexp, randbelow, apply)
+            playout(d, rnd, rand, noise, self.low_lead)
+            r = rewards(d)
+            for ch, seat in path:
+                ch.visits += 1
+                ch.total += r[seat - 1]
+            if deadline is not None:
+                longest = max(longest, clock() - start)
+        seat = obs.seat
+        best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
+        visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
+        return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
+
+    # ------------------------------------------------------------------ the hand choice
+    def choose_keep(self, obs: Observation) -> SearchResult:
+        """The hand to keep at set-up, by simulated rounds (see the module docstring)."""
+        t0, c0 = time.perf_counter(), time.process_time()
+        greedy = decide_keep(obs)
+        if not self.keep_search:
+            return SearchResult(greedy, 0, time.perf_counter() - t0, time.process_time() - c0, {})
+        cands = keep_candidates(obs, greedy)
+        rand = _Rand(self.rng.next_u32())
+        deadline, wall_deadline = self._deadlines(t0, c0)
+        clock, wall = time.process_time, time.perf_counter
+        m = len(cands)
+        diff = [0.0] * m   # sums of (candidate - greedy's hand) on the same simulated rounds
+        diff2 = [0.0] * m
+        count = [0] * m
+        alive = list(range(1, m))
+        sims = 0
+        cap = self.iterations
+        while alive:
+            if cap is not None and sims >= cap:
+                break
+            if deadline is not None and sims and (clock() >= deadline or wall() >= wall_deadline):  # type: ignore[operator]
+                break
+            deal = _sample_deal(obs, rand)
+            seed = rand.random()
+            base = _simulate(obs, deal, greedy, seed)
+            for i in alive:
+                x = _simulate(obs, deal, cands[i], seed) - base
+                diff[i] += x
+                diff2[i] += x * x
+                count[i] += 1
+            sims += 1
+            if sims % 8 == 0 and len(alive) > 2:  # successive halving: drop the worse half
+                alive.sort(key=lambda i: (-diff[i] / count[i], i))
+                alive = alive[:max(2, len(alive) // 2)]
+        best, best_t = 0, T_KEEP
+        for i in range(1, m):
+            if count[i] > 1:
+                mean = diff[i] / count[i]
+                var = max(diff2[i] / count[i] - mean * mean, 1e-12)
+                t_stat = mean / math.sqrt(var / count[i])
+                if t_stat > best_t:
+                    best, best_t = i, t_stat
+        visits = {str(cands[i]): count[i] for i in range(1, m)}
+        return SearchResult(cands[best], sims, time.perf_counter() - t0, time.process_time() - c0, visits)  # type: ignore[arg-type]
+
+
+def _apply(d: State, key: int, random_) -> None:
+    card = -1
+    if K.STEAL < key < K.EXECUTE:
+        card = _pick(d.hands[key - K.STEAL - 1], random_())
+    K.apply_key(d, key, card)
+
+
+def keep_candidates(obs: Observation, greedy: Action) -> list[Action]:
+    """The greedy's hand first, then each hand one exchange away (see the module docstring)."""
+    kept = sorted(greedy.cards, key=lambda c: (keep_score(c), -c.index))
+    rest = sorted((c for c in obs.dealt if c not in greedy.cards), key=lambda c: (-keep_score(c), c.index))
+    out = [greedy]
+    for a in kept[:SWAP]:
+        for b in rest[:SWAP]:
+            out.append(Action.keep(obs.seat, [c for c in greedy.cards if c != a] + [b]))
+    return out
+
+
+def _sample_deal(obs: Observation, rand: _Rand) -> tuple[list[int], list[int]]:
+    """The unseen cards dealt at random: (per other seat in seat order, its dealt cards; the aside)."""
+    mine = 0
+    for c in obs.dealt:
+        mine |= 1 << c.index
+    pool = [c for c in range(NUM_CARDS) if not (mine >> c) & 1]
+    rand.shuffle(pool)
+    dealt = SETUP[obs.players][0]
+    return pool, [dealt]
+
+
+def _simulate(obs: Observation, deal: tuple[list[int], list[int]], keep: Action, seed: float) -> float:
+    """This seat's reward for one round played out from set-up with ``keep`` as its hand."""
+    pool, (size,) = deal
+    n, me = obs.players, obs.seat
+    rand = _Rand(seed)
+    s = State(n, obs.teams)
+    s.track = False
+    s.round = obs.round
+    s.round_scores = list(obs.round_scores)
+    s.starter = s.leader = obs.starter
+    kept_size = SETUP[n][1]
+    groups: list[int] = []
+    k = 0
+    for seat in range(1, n + 1):
+        if seat == me:
+            groups.append(sum(1 << c.index for c in obs.dealt))
+        else:
+            groups.append(sum(1 << c for c in pool[k:k + size]))
+            k += size
+    hands = []
+    for seat in range(1, n + 1):
+        if seat == me:
+            hands.append(sum(1 << c.index for c in keep.cards))
+        else:
+            ranked = sorted((c for c in range(NUM_CARDS) if (groups[seat - 1] >> c) & 1),
+                            key=lambda c: (-_KEEP_SCORE[c], c))
+            hands.append(sum(1 << c for c in ranked[:kept_size]))
+    s.dealt = groups
+    s.kept = hands[:]
+    s.hands = hands
+    piles = []
+    for seat in range(n):
+        pile = [c for c in range(NUM_CARDS) if (groups[seat] >> c) & 1 and not (hands[seat] >> c) & 1]
+        rand.shuffle(pile)
+        piles.append(pile)
+    s.piles = piles
+    s.phase = Phase.PLAY
+    s.to_act = obs.starter
+    playout(s, obs.round, rand)
+    return rewards(s)[me - 1]
+
+
+_KEEP_SCORE = tuple(keep_score(CARDS[c]) for c in range(NUM_CARDS))
+
+__all__ = ["ISMCTS", "playout", "keep_candidates", "SWAP"]

@@ -1,0 +1,380 @@
+"""The Royals & Riots rules, written once (issue 36): rulings 4-10 and A1-A7 of
+``docs/royals-rules.md`` on raw ints.
+
+A position is a :class:`~game.royals.engine.State` read as plain fields (cards are ints 0..35,
+hands, loots and card sets 36-bit masks, piles lists of ints with the top last, the trick a
+list of ``(seat, card)``). Decisions are small ints (*keys*): a card index to play (0..35),
+:data:`STEAL_NONE` (40), ``STEAL + seat`` (41..44), ``EXECUTE + card`` (50..85). Everything
+that asks a rule calls these functions: ``State`` (``legal_actions``, ``illegal_reason``,
+``push``/``push_checked``, ``pop`` by replaying the action log), ``Observation.legal_actions``,
+``Record.replay``, ``SeatView.check``, the ISMCTS and its playouts. Nothing here allocates on
+the hot path beyond the trick's tuples.
+
+Refusals are :class:`game.errors.Reason` values: the English text (what ``illegal_reason``
+returned before) carrying a code and its arguments; :data:`TEXTS` gives every code's English.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Sequence
+
+from game.errors import Reason
+
+from .cards import (EXECUTIONER, GUILDMASTER, POINTS, PRINCES, RANK_MASK, RANK_OF, RANKED_MASK, RANKLESS_MASK,
+                    REBELS, THIEF, Rank)
+
+
+
+class Phase(str, Enum):
+    """What the match waits for. Chance phases: START (round 1 only), DEAL, PILE, STOLEN."""
+
+    START = "start"      # who leads the round: chance in round 1, the starting team's choice later (ruling 9, A1)
+    DEAL = "deal"        # chance: the shuffle (ruling 4)
+    KEEP = "keep"        # decision: a seat chooses its hand from its dealt cards (ruling 4)
+    PILE = "pile"        # chance: the order of a seat's draw pile (ruling 4)
+    PLAY = "play"        # decision: a seat plays a card into the trick (rulings 5, 6)
+    STEAL = "steal"      # decision: the Thief picks a seat to rob, or none (ruling 7)
+    STOLEN = "stolen"    # chance: which card of the robbed hand the Thief takes (ruling 7)
+    EXECUTE = "execute"  # decision: the Executioner picks a card of the trick (ruling 7)
+    OVER = "over"        # the match is over (ruling 10)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_PLAY, _STEAL, _STOLEN, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.STOLEN, Phase.EXECUTE
+_BIT = tuple(1 << c for c in range(36))
+_THIEF_BIT, _EXECUTIONER_BIT = 1 << THIEF, 1 << EXECUTIONER
+
+STEAL_NONE = 40
+STEAL = 40    # + the robbed seat
+EXECUTE = 50  # + the card
+_PRINCE0, _PRINCE1 = PRINCES
+_PRINCES_BITS = (1 << _PRINCE0) | (1 << _PRINCE1)
+
+#: Every refusal code of Royals & Riots and its English text (``{name}`` fields are the Reason's params).
+TEXTS: dict[str, str] = {
+    "over": "match already over",
+    "unknown_seat": "unknown seat",
+    "thief_first": "the Thief must choose first",
+    "executioner_first": "the Executioner must choose first",
+    "no_thief": "no Thief in this trick",
+    "no_executioner": "no Executioner in this trick",
+    "setup_in_play": "a {kind} action during the play",
+    "starter_first": "the round's starter comes first",
+    "wrong_starter": "wrong starter: the team of seat {seat} starts (ruling 9, A1)",
+    "deal_first": "the deal comes first",
+    "keep_first": "hand choices come first",
+    "piles_first": "draw piles come first",
+    "wrong_seat": "wrong seat: seat {seat} is to act",
+    "wrong_seat_play": "wrong seat: seat {seat} is to play",
+    "not_in_hand": "not in hand",
+    "must_follow": "must follow {rank_title}",
+    "thief_chose": "the Thief has already chosen",
+    "thief_chose_seat": "the Thief chose seat {seat}",
+    "steal_self": "cannot steal from yourself",
+    "target_empty": "target has no cards",
+    "not_in_that_hand": "card not in that hand",
+    "execute_itself": "cannot execute itself",
+    "not_in_trick": "card not in the trick",
+    "keep_not_dealt": "hand is not a subset of the deal",
+    "keep_size": "wrong hand size: a hand holds {size} different cards",
+    "bad_pile": "bad pile: it must hold exactly the dealt cards not kept in hand",
+    "unexpected": "unexpected {kind} action",
+    "deal_groups": "bad deal: {players} seats and the aside",
+    "deal_seat_size": "bad deal: seat {seat} must be dealt {want} cards, not {got}",
+    "deal_aside_size": "bad deal: {want} cards are set aside with {players} players, not {got}",
+    "deal_twice": "bad deal: {card} is dealt twice",
+    # what a seat's view (view.py) adds: it knows only its own part
+    "not_public": "a {kind} is not a public action",
+    "no_theft_pending": "no theft is pending",
+    "chance_first": "a chance event comes first",
+}
+
+
+def reason(code: str, **params) -> Reason:
+    """The :class:`Reason` of ``code`` with its English text. ``rank`` params also give
+    ``rank_title`` (``"Knights"``) to the text."""
+    fields = params
+    if "rank" in params:
+        fields = dict(params, rank_title=Rank(params["rank"]).title)
+    return Reason(code, TEXTS[code].format(**fields), **params)
+
+
+_FIXED = {code: Reason(code, text) for code, text in TEXTS.items() if "{" not in text}
+
+
+# ---------------------------------------------------------------------- rulings 5-6: what may be played
+def playable(hand: int, led: int, started: bool) -> int:
+    """Mask of the cards of ``hand`` that may be played (ruling 6): with a led rank (``led``
+    >= 0, the trick ``started``) and a card of it in hand, those and the rankless cards; else
+    the whole hand."""
+    if started and led >= 0:
+        follow = hand & RANK_MASK[led]
+        if follow:
+            return follow | (hand & RANKLESS_MASK)
+    return hand
+
+
+def play_refusal(hand: int, led: int, started: bool, c: int) -> Reason | None:
+    """Why card ``c`` may not be played from ``hand`` (rulings 5, 6), or None."""
+    if not (hand >> c) & 1:
+        return _FIXED["not_in_hand"]
+    if started and led >= 0 and c < THIEF and RANK_OF[c] != led and hand & RANK_MASK[led]:
+        return reason("must_follow", rank=led)
+    return None
+
+
+def steal_targets(seat: int, hand_sizes: Sequence[int]) -> list[int]:
+    """The seats the Thief of ``seat`` may rob (ruling 7): any other seat holding a card."""
+    return [t for t in range(1, len(hand_sizes) + 1) if t != seat and hand_sizes[t - 1]]
+
+
+def victims(trick: Sequence[tuple[int, int]]) -> list[int]:
+    """The cards the Executioner may take out of ``trick`` (ruling 7): any other card in it."""
+    return [c for _, c in trick if c != EXECUTIONER]
+
+
+def trick_winner(trick: Sequence[tuple[int, int]], led: int, revolution: bool) -> int:
+    """The seat that wins the cards still in ``trick`` (ruling 7's last steps: the Guildmaster
+    of the led rank, then the highest card in the order in force), or 0 if only rankless
+    cards remain. ``led``: the led rank or -1."""
+    best_seat = 0
+    best = -1
+    only = -1
+    if led >= 0:
+        gm = GUILDMASTER[led]
+        if gm >= 0:
+            for _, c in trick:
+                if c == gm:
+                    only = led
+                    break
+    for s, c in trick:
+        if c >= THIEF or (only >= 0 and RANK_OF[c] != only):
+            continue
+        v = c if revolution else 32 - c
+        if v > best:
+            best, best_seat = v, s
+    return best_seat
+
+
+def takers(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: int) -> int:
+    """The cards of mask ``cards`` that, played now by a seat not yet in ``trick``, would be its
+    winner by :func:`trick_winner`'s rule (the Guildmaster of the led rank, then the highest
+    card in the order ``revolution`` puts in force): a mask. One pass over the trick instead
+    of one :func:`trick_winner` per card."""
+    if not trick:
+        return cards & RANKED_MASK
+    gm = GUILDMASTER[led] if led >= 0 else -1
+    best = best_led = -1
+    gm_in = False
+    for _, c in trick:
+        if c >= THIEF:
+            continue
+        v = c if revolution else 32 - c
+        if v > best:
+            best = v
+        if RANK_OF[c] == led:
+            if v > best_led:
+                best_led = v
+            if c == gm:
+                gm_in = True
+    out = 0
+    m = cards & RANKED_MASK
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        v = c if revolution else 32 - c
+        if gm_in or c == gm:
+            if RANK_OF[c] == led and v > best_led:
+                out |= low
+        elif v > best:
+            out |= low
+    return out
+
+
+def revolution_after(cards: int, revolution: bool) -> bool:
+    """Ruling 7 (3)-(4): whether the order is reversed after a trick still holding the card
+    set ``cards``: Rebels start (or keep) a revolution, then a Prince ends one in force."""
+    if (cards >> REBELS) & 1:
+        revolution = True
+    if revolution and cards & _PRINCES_BITS:
+        revolution = False
+    return revolution
+
+
+def points(mask: int) -> int:
+    """Sum of the points of a card set (ruling 2)."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += POINTS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+# ---------------------------------------------------------------------- the decisions open now
+def decision_keys(s) -> list[int]:
+    """The decisions at position ``s`` as keys (PLAY, STEAL and EXECUTE phases; else [])."""
+    p = s.phase
+    if p is _PLAY:
+        m = playable(s.hands[s.to_act - 1], s.led, bool(s.trick_plays))
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
+    if p is _STEAL:
+        hands = s.hands
+        me = s.to_act
+        return [STEAL_NONE] + [STEAL + t for t in range(1, s.players + 1) if t != me and hands[t - 1]]
+    if p is _EXECUTE:
+        return [EXECUTE + c for _, c in s.trick if c != EXECUTIONER]
+    return []
+
+
+# ---------------------------------------------------------------------- applying (unchecked)
+def play(s, seat: int, c: int) -> None:
+    """``seat`` plays card ``c`` (ruling 5: then draws its pile's top), then resolution if the
+    trick is full (ruling 7)."""
+    i = seat - 1
+    bit = _BIT[c]
+    hands = s.hands
+    h = hands[i] & ~bit
+    known = s.known
+    if known[i] & bit:
+        known[i] ^= bit
+    tp = s.trick_plays
+    if not tp:
+        s.led = RANK_OF[c]
+    else:
+        led = s.led
+        if led >= 0 and c < THIEF and RANK_OF[c] != led:
+            s.voids.append((seat, led, s.trick_no, len(s.piles[i])))
+    entry = (seat, c)
+    trick = s.trick
+    trick.append(entry)
+    tp.append(entry)
+    pile = s.piles[i]
+    if pile:
+        h |= _BIT[pile.pop()]
+    hands[i] = h
+    n = s.players
+    if len(tp) < n:
+        s.to_act = seat + 1 if seat < n else 1
+        return
+    cards = 0
+    for _, tc in trick:
+        cards |= _BIT[tc]
+    if cards & _THIEF_BIT:
+        # Resolution (ruling 7): (1) Thief, optional, without function when no other seat holds a card.
+        for ts, tc in trick:
+            if tc == THIEF:
+                j = ts - 1
+                for k in range(n):
+                    if k != j and hands[k]:
+                        s.phase = _STEAL
+                        s.to_act = ts
+                        return
+                break
+        after_thief(s)
+    elif cards & _EXECUTIONER_BIT:
+        after_thief(s)
+    else:
+        finish_trick(s, cards)
+
+
+def choose_target(s, target: int) -> None:
+    """The Thief's player names the seat to rob; chance picks the card next (Phase.STOLEN)."""
+    s.phase = _STOLEN
+    s.pending = target
+
+
+def steal(s, seat: int, target: int, c: int) -> None:
+    """Ruling 7 (1): card ``c`` of ``target``'s hand goes to ``seat``'s loot; ``target`` takes
+    back the card it played into this trick."""
+    t = target - 1
+    bit = 1 << c
+    s.hands[t] &= ~bit
+    s.known[t] &= ~bit
+    s.loot[seat - 1] |= bit
+    trick = s.trick
+    for j, (ts, tc) in enumerate(trick):
+        if ts == target:
+            del trick[j]
+            s.hands[t] |= 1 << tc
+            s.known[t] |= 1 << tc
+            break
+    s.pending = 0
+    after_thief(s)
+
+
+def after_thief(s) -> None:
+    """Ruling 7 (2): the Executioner must act when another card is in the trick."""
+    trick = s.trick
+    if len(trick) > 1:
+        for ts, tc in trick:
+            if tc == EXECUTIONER:
+                s.phase = _EXECUTE
+                s.to_act = ts
+                return
+    finish_trick(s)
+
+
+def execute(s, c: int) -> None:
+    """Ruling 7 (2): card ``c`` leaves the trick and the game."""
+    trick = s.trick
+    for j, (_, tc) in enumerate(trick):
+        if tc == c:
+            del trick[j]
+            break
+    s.removed |= 1 << c
+    finish_trick(s)
+
+
+def finish_trick(s, cards: int = -1) -> None:
+    """Ruling 7 (3)-(5): Rebels, Prince, the winner takes the trick (or it leaves the game);
+    then the next trick, or the round's end (ruling 8). ``cards``: the trick's card set if known."""
+    trick = s.trick
+    if cards < 0:
+        cards = 0
+        for _, c in trick:
+            cards |= _BIT[c]
+    s.revolution = revolution_after(cards, s.revolution)
+    winner = trick_winner(trick, s.led, s.revolution)
+    if winner:
+        s.loot[winner - 1] |= cards
+        s.leader = winner
+    else:
+        s.removed |= cards
+    s.trick = []
+    s.trick_plays = []
+    s.led = -1
+    s.pending = 0
+    if any(s.hands):
+        s.trick_no += 1
+        s.phase = _PLAY
+        s.to_act = s.leader
+        return
+    s._end_round()
+
+
+def apply_key(s, key: int, card: int = -1) -> None:
+    """Apply decision ``key`` (see the module docstring) unchecked; a steal from a seat needs
+    its chance outcome ``card`` (the card taken)."""
+    if key < 36:
+        play(s, s.to_act, key)
+    elif key == STEAL_NONE:
+        after_thief(s)
+    elif key < EXECUTE:
+        steal(s, s.to_act, key - STEAL, card)
+    else:
+        execute(s, key - EXECUTE)
+
+
+__all__ = ["Phase", "STEAL_NONE", "STEAL", "EXECUTE", "TEXTS", "reason", "playable", "play_refusal", "steal_targets",
+           "victims", "trick_winner", "takers", "revolution_after", "points", "decision_keys", "play", "choose_target", "steal", "after_thief",
+           "execute", "finish_trick", "apply_key"]

@@ -1,0 +1,136 @@
+"""Why a decision is good and what it would do, from one seat's information only (no pygame).
+
+The table's hints and previews call these with an :class:`~game.royals.engine.Observation`,
+never with the full state, so no text here can give away a hidden card:
+
+- :func:`resolve` — who would take the trick if it ended with the cards now in it (ruling 7's
+  order: Rebels, Prince, Guildmaster, the highest card), the reason and the order in force;
+- :func:`play_reason` — why playing a card is a good idea, as a sentence ("it takes the
+  trick", "it wins while the Guildmaster is not out" ...), or None when there is nothing
+  short and true to say;
+- :func:`preview_execute` / :func:`preview_steal` — who takes the trick if the Executioner
+  removes a card / if the Thief robs a seat (which takes back the card it played).
+
+Sentences are in the current language (``game.i18n``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from game.i18n import N_, _
+from game.royals.engine import Card, Observation, Rank, team_of, trick_winner
+from game.royals.phrases import card_name
+
+#: Why a trick goes to its winner (the same keys as the table's beats, ruling 7).
+REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster: highest of the led rank"),
+           "revolution": N_("highest card in the revolution's order"),
+           "restored": N_("highest card: the Prince ended the revolution")}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How a trick would end: ``winner`` seat (0: only rankless cards, nobody), ``reason``
+    (a key of :data:`REASONS`), ``revolution`` the order in force after it."""
+
+    winner: int
+    reason: str
+    revolution: bool
+
+
+def resolve(kept: Iterable[tuple[int, Card]], led: Rank | None, revolution: bool) -> Resolution:
+    """The end of a trick holding ``kept`` ((seat, card) after the Thief and the Executioner),
+    with ``led`` the led rank (None after a rankless lead) and ``revolution`` the order in force
+    before it (ruling 7: Rebels start or keep a revolution, a Prince then ends one, a Guildmaster
+    of the led rank makes the highest card of that rank win, else the highest card wins)."""
+    kept = list(kept)
+    rev = revolution or any(c.is_rebels for _, c in kept)
+    if rev and any(c.is_prince for _, c in kept):
+        rev = False
+    winner = trick_winner(kept, led, rev) or 0
+    reason = "highest"
+    if winner and led is not None and any(c.is_guildmaster and c.rank is led for _, c in kept):
+        reason = "guildmaster"
+    elif winner and rev:
+        reason = "revolution"
+    elif winner and revolution and not rev:
+        reason = "restored"
+    return Resolution(winner, reason, rev)
+
+
+def _led_after(obs: Observation, card: Card) -> Rank | None:
+    return obs.led if obs.trick_plays else card.rank
+
+
+def outcome_of_play(obs: Observation, card: Card) -> Resolution:
+    """Who would take the trick if it ended right after ``obs.seat`` plays ``card``."""
+    return resolve(list(obs.trick) + [(obs.seat, card)], _led_after(obs, card), obs.revolution)
+
+
+def preview_execute(obs: Observation, card: Card) -> Resolution:
+    """Who takes the trick if the Executioner removes ``card`` from it."""
+    return resolve([(s, c) for s, c in obs.trick if c != card], obs.led, obs.revolution)
+
+
+def preview_steal(obs: Observation, target: int) -> Resolution:
+    """Who takes the trick if the Thief robs ``target`` (who takes back the card it played)
+    and the Executioner, if any, removes nothing yet."""
+    return resolve([(s, c) for s, c in obs.trick if s != target], obs.led, obs.revolution)
+
+
+def _guildmaster_out(obs: Observation, rank: Rank) -> bool:
+    """Whether ``rank``'s Guildmaster can no longer come into this trick as far as ``obs.seat``
+    knows: played (in this trick or before), in a loot, out of the game, or in its own hand or pile."""
+    seen = [c for _, c in obs.trick_plays] + list(obs.removed) + list(obs.hand) + list(obs.pile)
+    seen += [c for loot in obs.loot for c in loot]
+    return any(c.is_guildmaster and c.rank is rank for c in seen)
+
+
+def play_reason(obs: Observation, card: Card) -> str | None:
+    """A short, true reason to play ``card`` now (the hint's "because"), in the current
+    language; None when none of the simple reasons holds (the lead of a trick, mostly)."""
+    seat = obs.seat
+    if card.name == "BEGGAR":
+        return _("it gets rid of the Beggar (−3 points)")
+    if card.name == "THIEF":
+        return _("the Thief can rob a hand after the trick")
+    if card.name == "EXECUTIONER":
+        return _("the Executioner can remove the best card of the trick")
+    if not obs.trick_plays:
+        return None
+    res = outcome_of_play(obs, card)
+    last = len(obs.trick_plays) == obs.players - 1
+    # a Thief or an Executioner already in the trick may still change it after the last card
+    settled = last and not any(c.name in ("THIEF", "EXECUTIONER") for _, c in obs.trick)
+    if res.winner == seat:
+        if settled:
+            return _("it takes the trick")
+        led = obs.led
+        if led is not None and card.rank is led and not _guildmaster_out(obs, led):
+            return _("it wins while the Guildmaster is not out")
+        return _("it is the highest card so far")
+    if settled and res.winner and obs.teams and team_of(res.winner) == team_of(seat):
+        return _("your partner keeps the trick")
+    if settled and lost_anyway(obs) and card.points == min(c.points for c in playable(obs)):
+        return _("the trick is lost anyway: it gives away the least")
+    return None
+
+
+def playable(obs: Observation) -> list[Card]:
+    """The cards ``obs.seat`` may play now (ruling 6)."""
+    return [a.card for a in obs.legal_actions() if a.card is not None]
+
+
+def lost_anyway(obs: Observation) -> bool:
+    """Whether no card ``obs.seat`` may play would take the trick as it stands."""
+    return all(outcome_of_play(obs, c).winner != obs.seat for c in playable(obs))
+
+
+def hint_play_text(obs: Observation, card: Card) -> str:
+    """The hint for playing ``card``, with its reason when :func:`play_reason` has one:
+    "Hint: play Royals 5: it wins while the Guildmaster is not out.", in the current language."""
+    why = play_reason(obs, card)
+    if why:
+        return _("Hint: play {card}: {why}.").format(card=card_name(card), why=why)
+    return _("Hint: play {card}.").format(card=card_name(card))
