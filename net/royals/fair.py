@@ -167,6 +167,7 @@ class FairMatch:
         self.audited = False
         self.mismatch: set[int] = set()
         self._bodies: dict = {}                         # this round's long bodies, made once
+        self.early: int | None = None                   # the first seat that started the audit mid-round
 
     def _decks_items(self):
         if not hasattr(self, "decks"):
@@ -335,8 +336,8 @@ class FairMatch:
             sent = self.sent.get(seat, [])
             if have > len(sent):
                 raise Refusal("order", f"holds {have} messages, only {len(sent)} were sent")
-            return [Send(seat, self.wire[i]) for i in sent[have:]]
-        return [Send(0, m) for m in self.outbox]
+            return [Send(seat, self.wire[i]) for i in sent[have:]] + self._run(now)
+        return [Send(0, m) for m in self.outbox] + self._run(now)
 
     def received(self) -> int:
         return self.handled if not self.host else self.view.ply
@@ -589,8 +590,15 @@ class FairMatch:
                         dk.receive(x, s)
                 return True
             if b.kind == fm.AUDIT:
-                if b.round > self.round or (b.round == self.round and self.stage != "audit"):
+                if b.round > self.round:
                     return False
+                if b.round == self.round and self.stage != "audit":
+                    # a seat that opened a position to no card starts the audit at once; if the
+                    # audit finds nothing false, stopping the round was its fault (_audit)
+                    if any(self._ordered(x) for _, x in self.queue[:self.queue.index((env, b))]):
+                        return False
+                    self.early = s if self.early is None else self.early
+                    self._to_audit()
                 if b.round < self.round:
                     return True
                 revs = [deck_decode(x, s) for x in b.items]
@@ -839,7 +847,8 @@ class FairMatch:
                 if ("audit", s) not in self._bodies:
                     dk = self.decks[s]
                     self._bodies[("audit", s)] = fm.audit(s, self.round, [dk.reveal(sh.sid).to_bytes()
-                                                                          for sh in self._shuffles()])
+                                                                          for sh in self._shuffles()
+                                                                          if sh.final is not None])
                 add(s, self._bodies[("audit", s)])
             if self.audited and len(self.audit_seq) == self.n:
                 counts = [self.audit_seq[s] + 1 for s in range(self.n)]
@@ -897,7 +906,7 @@ class FairMatch:
         return True
 
     def _audit(self) -> None:
-        shuffles = self._shuffles()
+        shuffles = [sh for sh in self._shuffles() if sh.final is not None]
         reveals: dict[bytes, dict[int, Reveal]] = {}
         for s, rs in self.reveals.items():
             for sid, r in rs.items():
@@ -918,7 +927,9 @@ class FairMatch:
             while acts and acts[0].kind is START:
                 st.push_checked(acts.pop(0))
             if not all(s in self.kept for s in range(self.n)):
-                raise Fault("illegal", -1, "the round ended before every keep")
+                seat = self.early if self.early is not None else -1
+                raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
+                            ev.get(seat, b""))
             groups = [[CARDS[cards[(d0, p)]] for p in self.positions_of(s)] for s in range(self.n)]
             aside = SETUP[self.n][2]
             groups.append([CARDS[cards[(d0, p)]] for p in range(self.n * self.d, self.n * self.d + aside)])
@@ -936,6 +947,10 @@ class FairMatch:
                     raise Fault("illegal", actor, f"{a}: {e}") from None
         except IllegalMoveError as e:
             raise Fault("illegal", -1, f"the round does not replay: {e}") from None
+        if st.round == self.round and not st.is_over():
+            seat = self.early if self.early is not None else -1
+            raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
+                        ev.get(seat, b""))
         self.true = st
 
     # ------------------------------------------------------------------ leak check helper
