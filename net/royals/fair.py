@@ -138,6 +138,7 @@ class FairMatch:
             v = p.get("over")
             self._over = Verdict(v[0], v[1], tuple(v[2]), v[3], v[4]) if v else None
             self.evidence = bytes.fromhex(p.get("evidence", ""))
+            self.since = -1.0
 
     # ------------------------------------------------------------------ the round's public state
     def _new_round(self, r: int) -> None:
@@ -222,6 +223,7 @@ class FairMatch:
                     raise Refusal("order", "a joiner sends only its own envelopes")
                 if not self._accept(env, sender):
                     return []
+                self.since = now
                 out: list = []
                 if self.host:
                     out += self._relay(msg, exclude=sender)
@@ -262,6 +264,8 @@ class FairMatch:
             return self._fault(f)
 
     def tick(self, now: float) -> list:
+        if self.since < 0:      # back from a journal: deadlines run from the first tick
+            self.since = now
         return []
 
     def owed(self) -> list[Owed]:
@@ -332,6 +336,7 @@ class FairMatch:
             c["secrets"] for c in self.coins.values())
 
     def catch_up(self, seat: int, have: int, now: float) -> list:
+        self.since = now
         if self.host:
             sent = self.sent.get(seat, [])
             if have > len(sent):
@@ -507,7 +512,6 @@ class FairMatch:
                         continue
                     del self.queue[i]
                     self._apply_ordered(env, b)
-                    self.since = max(self.since, 0.0)
                     moved = True
                     break
                 if self._apply_free(env, b):
