@@ -114,23 +114,22 @@ class FairMatch:
         self.evidence = b""
         self._over: Verdict | None = None
         self.since = 0.0
-        self.replaying = False
+        self.decks = {s: DeckPeer(s, seeds[s][32:64]) for s in self.local}
         self._new_round(1)
         for k, v in p.get("keys", {}).items():
             self.keys.setdefault(int(k), bytes.fromhex(v))
         self._maybe_inbox()
         if p:
             self.handled = int(p.get("handled", 0))
-            self.replaying = True
-            try:
-                for raw in p.get("envs", []):
-                    env = Envelope.from_bytes(bytes.fromhex(raw))
-                    self._accept(env, None)
+            envs = p.get("envs", [])
+            if envs and self.inbox is None:
+                raise ValueError("journal holds messages but not every seat's key")
+            try:   # every envelope checked and applied again; nothing is sent while replaying
+                for raw in envs:
+                    self._accept(Envelope.from_bytes(bytes.fromhex(raw)), None)
                 self._pump()
-            except (Fault, BadSignature, Refused, Equivocation) as e:
+            except (Fault, Refusal) as e:
                 raise ValueError(f"journal does not replay: {e}") from None
-            finally:
-                self.replaying = False
             for m in p.get("wire", []):
                 self.wire.append(_wire_from_json(m))
             self.sent = {int(k): list(v) for k, v in p.get("sent", {}).items()}
@@ -147,7 +146,7 @@ class FairMatch:
         self.d = SETUP[self.n][0]
         self.sids = {0: _sid(self.gid, r, 0)}
         seats = list(range(self.n))
-        for s, dk in self._decks_items():
+        for dk in self.decks.values():
             dk.add(Shuffle(self.sids[0], self.points, range(N_CARDS), seats, seats))
         self.kept: dict[int, tuple[int, ...]] = {}
         self.hand_refs: dict[int, list[tuple[int, int]]] = {s: [] for s in seats}
@@ -169,11 +168,6 @@ class FairMatch:
         self.mismatch: set[int] = set()
         self._bodies: dict = {}                         # this round's long bodies, made once
         self.early: int | None = None                   # the first seat that started the audit mid-round
-
-    def _decks_items(self):
-        if not hasattr(self, "decks"):
-            self.decks = {s: DeckPeer(s, self._seeds[s][32:64]) for s in self.local}
-        return self.decks.items()
 
     def positions_of(self, s: int) -> range:
         """The round deck positions dealt to seat ``s`` (ruling 4: seat order, ``d`` each)."""
@@ -956,25 +950,6 @@ class FairMatch:
             raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
                         ev.get(seat, b""))
         self.true = st
-
-    # ------------------------------------------------------------------ leak check helper
-    def holds_card_of(self, seat: int) -> set[int]:
-        """Every card of ``seat``'s this machine can open now (tests: none of another seat's
-        unplayed cards). Checks every position of every shuffle of the round."""
-        out: set[int] = set()
-        for dk in self.decks.values():
-            if dk.seat == seat:
-                continue
-            for sh in dk.shuffles.values():
-                if not sh.sid.startswith(self.sids[0][:18]) or sh.final is None:
-                    continue
-                for pos in range(sh.n):
-                    if dk.can_open(sh.sid, pos):
-                        try:
-                            out.add(dk.open(sh.sid, pos))
-                        except BrokenDeck:
-                            pass
-        return out
 
 
 # --------------------------------------------------------------------------- wire and registry

@@ -123,3 +123,17 @@ def test_resume_after_a_crash_gives_the_same_record(who, at):
     crash(net, who)
     net.run()
     _finished(net)
+
+
+def test_a_damaged_journal_is_refused_with_a_clear_error():
+    import json
+
+    from net.royals.fair import _restore
+    net = Net(2).start().run(limit=80)
+    good = json.loads(json.dumps(net.machines[1].payload()))
+    for bad in ({**good, "v": 3}, {**good, "envs": good["envs"][:3] + ["00" * 90] + good["envs"][3:]},
+                {**good, "envs": good["envs"][1:]}, {**good, "keys": {}}):
+        with pytest.raises(ValueError):
+            _restore(1, net.table, bad, lambda n: bytes(n))
+    back = _restore(1, net.table, good, lambda n: bytes(n))      # the intact journal still loads
+    assert back.view.ply == net.machines[1].view.ply
