@@ -101,6 +101,32 @@ def audit_and_plays() -> tuple[list[float], list[float]]:
     return audits, trips
 
 
+def loopback_deal() -> float:
+    """Wall ms from the host's start to every peer holding its dealt cards, 4 sessions over
+    127.0.0.1 in this one process (their threads share one interpreter: an upper bound)."""
+    from net.royals.fair import FAIR
+    from net.session import Session
+    host = Session(FAIR, "host", "A", port=0, kinds=("host", "person", "person", "person"))
+    joins = [Session(FAIR, "join", f"J{i}", port=host.port, reconnect_delay=0.05) for i in range(3)]
+    try:
+        end = time.monotonic() + 10
+        while True:
+            try:
+                host.start()
+                break
+            except ValueError:
+                if time.monotonic() > end:
+                    raise
+                host.wait(0.02)
+        t = time.perf_counter()
+        while not all(s.view(lambda m: m.view.state.phase is Phase.KEEP) for s in [host, *joins]):
+            time.sleep(0.001)
+        return (time.perf_counter() - t) * 1000
+    finally:
+        for s in [host, *joins]:
+            s.close(0.5)
+
+
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     per_peer, wall = [], []
@@ -110,6 +136,9 @@ def main() -> None:
         wall.append(w)
     print(f"4-seat shuffle + deal, in memory: CPU of the busiest peer median {statistics.median(per_peer):.1f} ms, "
           f"all peers in one thread {statistics.median(wall):.1f} ms (median of {runs})")
+    lb = [loopback_deal() for _ in range(3)]
+    print(f"4-seat shuffle + deal over 127.0.0.1, 4 sessions in one process: wall median {statistics.median(lb):.0f} ms "
+          f"(from start to every peer holding its cards; median of 3)")
     audits, trips = audit_and_plays()
     print(f"round-end audit, one peer: median {statistics.median(audits):.1f} ms, max {max(audits):.1f} ms "
           f"({len(audits)} audits)")
