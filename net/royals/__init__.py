@@ -57,7 +57,10 @@ Building blocks (the first step of issue 13):
 
 
 The package: :mod:`.messages` (schemas, coin, events, deadlines, fingerprint), :mod:`.audit`
-(the round check), :mod:`.host` (:class:`HostMatch`), :mod:`.joiner` (:class:`JoinerMatch`)."""
+(the round check), :mod:`.host` (:class:`HostMatch`), :mod:`.joiner` (:class:`JoinerMatch`);
+:mod:`.fair` and :mod:`.fair_messages`: protocol version 4, the match machine with no trusted
+dealer (issue 34, docs/mental-poker.md), one :class:`~net.match.MatchMachine` for every seat on
+the one LAN layer (``net.royals.fair.FAIR``, not yet registered on the game's plugin)."""
 
 from .audit import *  # noqa: F401,F403
 from .audit import Heard, _match_heard, check_round  # noqa: F401

@@ -1,0 +1,995 @@
+"""Royals & Riots over the LAN with no trusted dealer: one match machine for every seat
+(docs/mental-poker.md, "A Royals & Riots round on the deck"; issue 34). Pure: no sockets,
+threads or clock; it implements :class:`net.match.MatchMachine`.
+
+Every seat runs the same :class:`FairMatch`. The host (seat 0) relays every envelope unaltered
+to every other joiner and plays its computer seats (their secrets are the host's: a computer
+seat adds no protection). Nobody deals: the round's deck is shuffled and keyed by every seat
+(:mod:`net.deck`), a card goes to its owner when every other seat sends its key for that
+position, the draw piles are re-shuffled by the other seats after the keep (their order is
+unknown to everyone, their owner included), the two-player set-aside positions are never
+opened during the round, and the Thief's take is a joint coin over the victim's hand
+positions, opened to all. Every message is signed (:mod:`net.signed`) with a per-match
+Ed25519 key each seat announces in its first match message (``fkey``); :func:`net.signed.match_code`
+of the keys is shown (Notice ``code``) so players can compare it aloud.
+
+Every seat's engine is a :class:`game.royals.engine.SeatView` fed only what its seat may know;
+every public action is checked by it when it arrives, and at the round's end every seat reveals
+its secrets, every peer runs the audit (:func:`net.deck.audit_round`), rebuilds the round's true
+:class:`~game.royals.engine.State` with ``push_checked`` (so every action is checked by the
+rules with the cards now known), signs the round's transcript hash and checks everyone else's:
+a host that told two joiners two stories is named with two envelopes it signed.
+
+Processing: envelopes are accepted in each sender's sequence (:class:`net.signed.Inbox`), then
+queued. Deck passes, key shares, audit reveals, round ends and logs are applied as soon as their
+shuffle or round exists; the decisions and coins (keep, play, action, commit, reveal, open) are
+applied strictly in arrival order, each once every local view has applied what is owed to it
+(its deal, its pile, the card it drew). The host's relay keeps the causal order, so an honest
+message is always applicable when its turn comes; one that is not is the sender's fault.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable
+
+from game.royals.engine import (CARDS, EXECUTE, KEEP, PLAY, START, STEAL, Action, IllegalMoveError,
+                                InvalidMoveError, Record, SeatView, State, ViewError)
+from game.royals.engine.state import SETUP, Phase
+
+from ..coin import commitment
+from ..deck import BrokenDeck, DeckError, DeckPeer, KeyShare, Reveal, Shuffle, audit_round, card_points, subdeck
+from ..deck import decode as deck_decode
+from ..deck.choice import joint_choice
+from ..framing import _bin, _int, _list
+from ..match import ALL, LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
+from ..signed import (BadSignature, Envelope, Equivocation, Inbox, Refused, Signer, find_equivocation,
+                      match_code, parse_round_end, round_end)
+from . import fair_messages as fm
+
+VERSION = 4          #: the Royals & Riots LAN protocol version of this machine (the hello's ``gv``)
+N_CARDS = 36
+START_COIN = -1      #: the purpose of round 1's starter coin; a theft's coin is its engine ply
+STEP_S, STEP_TOTAL = 10.0, 60.0       #: deadlines of an owed pass, key, reveal (connected / in all)
+DECIDE_S = 600.0                       #: a person's decision (keep, play, ...): cut off, never forfeit
+CHUNK = 64                             #: the layer's largest binary field (net.framing.UNPACK_LIMITS)
+LOG_CHUNK = 40_000                     #: bytes of envelopes per LOG body
+
+
+class Fault(Exception):
+    """A verdict found while processing: ``kind`` (illegal, coin, forfeit), ``seat`` at fault,
+    ``detail`` and the signed ``evidence`` (envelope bytes) that shows it."""
+
+    def __init__(self, kind: str, seat: int, detail: str, evidence: bytes = b"") -> None:
+        super().__init__(detail)
+        self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, evidence
+
+
+def chunks(data: bytes) -> list[bytes]:
+    """``data`` cut into the layer's 64-byte binary fields (an envelope travels as ``e``: a list)."""
+    return [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]
+
+
+def _sid(game_id: bytes, round_no: int, no: int) -> bytes:
+    return game_id + round_no.to_bytes(2, "big") + no.to_bytes(2, "big")
+
+
+class FairMatch:
+    """One seat's side of a dealer-free Royals & Riots match (see the module docstring).
+
+    ``seat``: 0 = host; ``table``: the layer's :class:`~net.match.Table` (``options["teams"]``
+    for a 4-seat team match); ``token_bytes``: where the three 32-byte seeds of every local seat
+    come from (signing key, deck secrets, coin secrets); ``payload``: a journal to resume from."""
+
+    def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes], payload: dict | None = None) -> None:
+        self.seat, self.table = seat, table
+        self.n = table.seats
+        if self.n not in SETUP:
+            raise ValueError("Royals & Riots needs 2, 3 or 4 seats")
+        self.teams = bool(table.options.get("teams", False)) if table.options else False
+        self.gid = table.game_id
+        self.host = seat == 0
+        comps = tuple(sorted(s for s in table.computers if s != 0)) if self.host else ()
+        self.local = (seat,) + comps
+        self.joiners = tuple(s for s in range(1, self.n) if s not in table.computers) if self.host else ()
+        p = payload or {}
+        seeds = {int(k): bytes.fromhex(v) for k, v in p.get("seeds", {}).items()}
+        for s in self.local:
+            if s not in seeds:
+                seeds[s] = token_bytes(96)
+        self._seeds = seeds
+        self.signers = {s: Signer(self.gid, s, seeds[s][:32]) for s in self.local}
+        self.keys: dict[int, bytes] = {s: self.signers[s].public_key for s in self.local}
+        self.inbox: Inbox | None = None
+        self.points = card_points(self.gid, N_CARDS)
+        self.views = {s: SeatView(s + 1, self.n, self.teams) for s in self.local}
+        self.true = State(self.n, self.teams)
+        self.envs: list[Envelope] = []          # every accepted envelope, in acceptance order
+        self.wire: list[dict] = []              # host: every message it sent or relayed
+        self.sent: dict[int, list[int]] = {j: [] for j in self.joiners}   # host: wire indices per joiner
+        self.outbox: list[dict] = []            # joiner: what it sent the host
+        self.handled = 0
+        self.done: set[tuple[int, bytes]] = set()
+        self.queue: list[tuple[Envelope, Any]] = []
+        self.evidence = b""
+        self._over: Verdict | None = None
+        self.since = 0.0
+        self.decks = {s: DeckPeer(s, seeds[s][32:64]) for s in self.local}
+        self._new_round(1)
+        for k, v in p.get("keys", {}).items():
+            self.keys.setdefault(int(k), bytes.fromhex(v))
+        self._maybe_inbox()
+        if p:
+            self.handled = int(p.get("handled", 0))
+            envs = p.get("envs", [])
+            if envs and self.inbox is None:
+                raise ValueError("journal holds messages but not every seat's key")
+            try:   # every envelope checked and applied again; nothing is sent while replaying
+                for raw in envs:
+                    self._accept(Envelope.from_bytes(bytes.fromhex(raw)), None)
+                self._pump()
+            except (Fault, Refusal) as e:
+                raise ValueError(f"journal does not replay: {e}") from None
+            for m in p.get("wire", []):
+                self.wire.append(_wire_from_json(m))
+            self.sent = {int(k): list(v) for k, v in p.get("sent", {}).items()}
+            self.outbox = [_wire_from_json(m) for m in p.get("outbox", [])]
+            v = p.get("over")
+            self._over = Verdict(v[0], v[1], tuple(v[2]), v[3], v[4]) if v else None
+            self.evidence = bytes.fromhex(p.get("evidence", ""))
+            self.since = -1.0
+
+    # ------------------------------------------------------------------ the round's public state
+    def _new_round(self, r: int) -> None:
+        self.round = r
+        self.stage = "round"
+        self.d = SETUP[self.n][0]
+        self.sids = {0: _sid(self.gid, r, 0)}
+        seats = list(range(self.n))
+        for dk in self.decks.values():
+            dk.add(Shuffle(self.sids[0], self.points, range(N_CARDS), seats, seats))
+        self.kept: dict[int, tuple[int, ...]] = {}
+        self.hand_refs: dict[int, list[tuple[int, int]]] = {s: [] for s in seats}
+        self.pile_n = [0] * self.n
+        self.drawn = [0] * self.n
+        self.draws: dict[int, tuple[int, int]] = {}     # owner -> pile ref owed to it (public)
+        self.trick_refs: list[tuple[int, tuple[int, int]]] = []
+        self.opened: dict[tuple[int, int], int] = {}    # ref -> card opened to all
+        self.coins: dict[int, dict] = {}
+        if r == 1:
+            self.coins[START_COIN] = {"commits": {}, "secrets": {}}
+        self.steal: tuple[int, int, int] | None = None  # (thief, victim, purpose)
+        self.take: tuple[int, int] | None = None        # the victim's ref the coin picked
+        self.acts: list[Action] = []
+        self.reveals: dict[int, dict[bytes, Reveal]] = {}
+        self.audit_seq: dict[int, int] = {}
+        self.ends: dict[int, Envelope] = {}
+        self.audited = False
+        self.mismatch: set[int] = set()
+        self._bodies: dict = {}                         # this round's long bodies, made once
+        self.early: int | None = None                   # the first seat that started the audit mid-round
+
+    def positions_of(self, s: int) -> range:
+        """The round deck positions dealt to seat ``s`` (ruling 4: seat order, ``d`` each)."""
+        return range(s * self.d, (s + 1) * self.d)
+
+    def _shuffles(self) -> list[Shuffle]:
+        dk = self.decks[self.seat]
+        return [dk.shuffles[self.sids[no]] for no in sorted(self.sids) if self.sids[no] in dk.shuffles]
+
+    def _coin_secret(self, s: int, purpose: int) -> bytes:
+        return hashlib.blake2b(purpose.to_bytes(4, "big", signed=True), digest_size=32,
+                               key=self._seeds[s][64:96], person=b"rk-royals-coin").digest()
+
+    @property
+    def view(self) -> SeatView:
+        return self.views[self.seat]
+
+    # ------------------------------------------------------------------ MatchMachine
+    @property
+    def over(self) -> Verdict | None:
+        return self._over
+
+    def start(self, now: float) -> list:
+        self.since = now
+        out: list = [Save()]
+        for s in self.local:
+            out += self._send_wire({"t": "fkey", "s": s, "k": self.keys[s]}, None)
+        return out + self._run(now)
+
+    def receive(self, sender: int, msg: dict, now: float) -> list:
+        if self._over is not None:
+            return []
+        if not self.host:
+            self.handled += 1
+        t = msg["t"]
+        try:
+            if t == "fkey":
+                return self._fkey(sender, msg, now)
+            if t == "env":
+                if self.inbox is None:
+                    raise Refusal("order", "a match message before every key")
+                try:
+                    env = Envelope.from_bytes(b"".join(msg["e"]))
+                except ValueError as e:
+                    raise Refusal("schema", str(e)) from None
+                if self.host and env.sender != sender:
+                    raise Refusal("order", "a joiner sends only its own envelopes")
+                if not self._accept(env, sender):
+                    return []
+                self.since = now
+                out: list = []
+                if self.host:
+                    out += self._relay(msg, exclude=sender)
+                return out + self._run(now)
+        except Fault as f:
+            return self._fault(f)
+        raise Refusal("order", f"unexpected {t!r}")
+
+    def act(self, action: Any, now: float, seat: int | None = None) -> list:
+        seat = self.seat if seat is None else seat
+        if seat not in self.local:
+            raise ValueError(f"seat {seat} is not played here")
+        if self._over is not None or self.turn_for(seat) is None:
+            raise ValueError("not your turn")
+        v = self.views[seat]
+        if not isinstance(action, Action):
+            action = Action.from_str(action)
+        why = v.check(action)
+        if why is not None:
+            raise IllegalMoveError(why)
+        ply = v.ply
+        if action.kind is KEEP:
+            dk = self.decks[seat]
+            mine = {dk.known[(self.sids[0], p)]: p for p in self.positions_of(seat)}
+            body = fm.keep(seat, self.round, [mine[c.index] for c in action.cards])
+        elif action.kind is PLAY:
+            ref = self._ref_of(seat, action.card.index)
+            body = fm.play(seat, ply, ref[0], ref[1], action.card.index, self._open_shares(seat, ref))
+        elif action.kind in (START, STEAL, EXECUTE) and not (action.kind is STEAL and action.card is not None):
+            body = fm.action(seat, ply, str(action))
+        else:
+            raise ValueError(f"not a decision: {action}")
+        self.since = now
+        try:
+            out = self._emit(seat, body)
+            return out + self._run(now)
+        except Fault as f:
+            return self._fault(f)
+
+    def tick(self, now: float) -> list:
+        if self.since < 0:      # back from a journal: deadlines run from the first tick
+            self.since = now
+        return []
+
+    def owed(self) -> list[Owed]:
+        if self._over is not None:
+            return []
+        out: list[Owed] = []
+        t = self.since
+
+        def o(seat, step, ref, forfeits, to=ALL, conn=STEP_S, total=STEP_TOTAL):
+            out.append(Owed(seat, step, ref, to, t, conn, total, forfeits))
+        if self.inbox is None:
+            for s in range(self.n):
+                if s not in self.keys:
+                    o(s, "key", 0, False)
+            return out
+        bound = self.round > 1 or self._deck_final()
+        if self.stage == "round":
+            for sh in self._shuffles():
+                nxt = sh.expect()
+                if nxt is not None:
+                    o(nxt[1], "pass", self.round, bound)
+            if self._deck_final():
+                sh = self._shuffles()[0]
+                for s in range(self.n):
+                    for q in range(self.n):
+                        if q != s and (q, s * self.d) not in sh.shares:
+                            o(q, "key", s * self.d, True, to=s)
+                            break
+            for owner, (no, pos) in self.draws.items():
+                sh = self.decks[self.seat].shuffles[self.sids[no]]
+                for q in range(self.n):
+                    if q != owner and (q, pos) not in sh.shares:
+                        o(q, "key", pos, True, to=owner)
+            for purpose, coin in self.coins.items():
+                if "done" in coin:
+                    continue
+                for s in range(self.n):
+                    if s not in coin["commits"]:
+                        o(s, "commit", purpose, False)
+                    elif len(coin["commits"]) == self.n and s not in coin["secrets"]:
+                        o(s, "reveal", purpose, True)
+            if self.take is not None and self.take not in self.opened and self.steal is not None:
+                o(self.steal[1], "key", self.steal[2], True)
+            st = self.view.state
+            if not st.is_chance() and st.to_act and not self._pending_local() and self.steal is None:
+                o(st.to_act - 1, "act", st.ply, False, conn=DECIDE_S, total=DECIDE_S)
+        else:
+            for s in range(self.n):
+                if s not in self.reveals:
+                    o(s, "reveal", self.round, True)
+                elif s not in self.ends and self.audited:
+                    o(s, "round end", self.round, True)
+        return out
+
+    def connected(self, seat: int, now: float) -> list:
+        return []
+
+    def disconnected(self, seat: int, now: float) -> list:
+        return []
+
+    def end(self, verdict: Verdict, now: float) -> list:
+        if self._over is None:
+            self._over = verdict
+        return [Save(), Notice("record")]
+
+    def abortable(self) -> bool:
+        return self.round == 1 and not self._deck_final() and not any(
+            c["secrets"] for c in self.coins.values())
+
+    def catch_up(self, seat: int, have: int, now: float) -> list:
+        self.since = now
+        if self.host:
+            sent = self.sent.get(seat, [])
+            if have > len(sent):
+                raise Refusal("order", f"holds {have} messages, only {len(sent)} were sent")
+            return [Send(seat, self.wire[i]) for i in sent[have:]] + self._run(now)
+        return [Send(0, m) for m in self.outbox] + self._run(now)
+
+    def received(self) -> int:
+        return self.handled if not self.host else self.view.ply
+
+    def payload(self) -> dict:
+        v = self._over
+        return {"v": VERSION, "seeds": {str(s): b.hex() for s, b in self._seeds.items()},
+                "keys": {str(s): k.hex() for s, k in self.keys.items()},
+                "envs": [e.to_bytes().hex() for e in self.envs], "handled": self.handled,
+                "wire": [_wire_json(m) for m in self.wire], "sent": {str(k): v for k, v in self.sent.items()},
+                "outbox": [_wire_json(m) for m in self.outbox], "evidence": self.evidence.hex(),
+                "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail] if v else None}
+
+    def record(self) -> dict:
+        rec = Record.from_state(self.true, list(self.table.names), date=self.table.date or None).to_dict()
+        v = self._over
+        rec["lan"] = {"game": self.gid.hex(), "end": "" if v is None else v.kind,
+                      "seat": -1 if v is None else v.seat, "code": self.code(),
+                      "evidence": self.evidence.hex()}
+        return rec
+
+    def code(self) -> str:
+        """The match code of every seat's signing key (empty until all are known)."""
+        return match_code(self.gid, [self.keys[s] for s in range(self.n)]) if self.inbox else ""
+
+    # ------------------------------------------------------------------ whose turn
+    def _pending_local(self) -> bool:
+        return any(s in self.draws for s in self.local) or any(
+            v.state.phase in (Phase.DEAL, Phase.PILE) for v in self.views.values())
+
+    def turn_for(self, seat: int):
+        """``seat``'s Observation when it must decide now on a view that applied everything owed
+        to it, else None (LanPart.turn)."""
+        if self._over is not None or self.stage != "round" or seat not in self.local or self.inbox is None:
+            return None
+        if self._pending_local() or any(self._ordered(b) for _, b in self.queue):
+            return None
+        v = self.views[seat]
+        st = v.state
+        if st.is_chance() or st.to_act != seat + 1 or st.is_over():
+            return None
+        if st.phase is Phase.START and self.round == 1:
+            return None
+        return v.observation()
+
+    # ------------------------------------------------------------------ keys and wire
+    def _fkey(self, sender: int, msg: dict, now: float) -> list:
+        s, k = msg["s"], msg["k"]
+        if self.host and s != sender:
+            raise Refusal("order", "a joiner announces only its own key")
+        if not 0 <= s < self.n:
+            raise Refusal("order", "no such seat")
+        old = self.keys.get(s)
+        if old is not None:
+            if old == k:
+                return []
+            # an honest host never relays a second key, so a joiner names whoever brought it
+            raise Fault("illegal", sender, f"seat {s} announced a second signing key (a re-roll)")
+        self.keys[s] = k
+        out: list = []
+        if self.host:
+            out += self._relay(msg, exclude=sender)
+        self._maybe_inbox()
+        if self.inbox is not None:
+            out.append(Notice("code", {"code": self.code()}))
+        return out + self._run(now)
+
+    def _maybe_inbox(self) -> None:
+        if self.inbox is None and len(self.keys) == self.n:
+            self.inbox = Inbox(self.gid, [self.keys[s] for s in range(self.n)])
+
+    def _relay(self, msg: dict, exclude: int | None) -> list:
+        i = len(self.wire)
+        self.wire.append(msg)
+        out: list = []
+        for j in self.joiners:
+            if j != exclude:
+                self.sent[j].append(i)
+                out.append(Send(j, msg))
+        return out
+
+    def _send_wire(self, msg: dict, exclude: int | None) -> list:
+        if self.host:
+            return self._relay(msg, exclude)
+        self.outbox.append(msg)
+        return [Send(0, msg)]
+
+    def _emit(self, seat: int, body: bytes) -> list:
+        """Sign ``body`` as local ``seat``, accept it here, journal, send."""
+        env = self.signers[seat].sign(body)
+        self._accept(env, None)
+        return [Save()] + self._send_wire({"t": "env", "e": chunks(env.to_bytes())}, None)
+
+    def _accept(self, env: Envelope, via: int | None) -> bool:
+        assert self.inbox is not None
+        try:
+            new = self.inbox.accept(env, via)
+        except Equivocation as e:
+            raise Fault("illegal", e.evidence.sender, "signed two different messages for one sequence number",
+                        e.evidence.to_bytes()) from None
+        except BadSignature as e:
+            raise Fault("illegal", e.seat, e.reason) from None
+        except Refused as e:
+            raise Refusal("order", str(e)) from None
+        if not new:
+            return False
+        if env.sender in self.local:
+            self.signers[env.sender].next_seq = max(self.signers[env.sender].next_seq, env.seq + 1)
+            self.done.add((env.sender, env.body))
+        self.envs.append(env)
+        re = parse_round_end(env.body)
+        if re is not None:
+            body: Any = ("end",) + re
+        else:
+            try:
+                body = fm.decode(env.body, env.sender)
+            except DeckError as e:
+                raise Fault("illegal", e.seat, e.reason, env.to_bytes()) from None
+        self.queue.append((env, body))
+        return True
+
+    # ------------------------------------------------------------------ processing
+    def _run(self, now: float) -> list:
+        """Apply what can be applied, then send what the local seats owe, until nothing moves."""
+        if self.inbox is None:
+            return []
+        out: list = []
+        try:
+            while self._over is None:
+                self._pump()
+                if self._over is not None:
+                    break
+                duties = self._duties()
+                if not duties:
+                    break
+                for seat, body in duties:
+                    out += self._emit(seat, body)
+                    self.since = now
+        except Fault as f:
+            return out + self._fault(f)
+        if self._over is not None and not any(isinstance(x, Over) for x in out):
+            out += [Save(), Notice("record"), Over(self._over)]
+        return out
+
+    def _fault(self, f: Fault) -> list:
+        if self._over is None:
+            self.evidence = f.evidence
+            self._over = Verdict(f.kind, f.seat, (), self.view.ply, f.detail)
+        return [Save(), Notice("record"), Over(self._over)]
+
+    @staticmethod
+    def _ordered(b) -> bool:
+        return not isinstance(b, tuple) and b.kind in (fm.ACTION, fm.PLAY, fm.KEEP, fm.COMMIT, fm.REVEAL, fm.OPEN)
+
+    def _pump(self) -> None:
+        moved = True
+        while moved and self._over is None:
+            moved = False
+            self._catch_up_views()
+            blocked = False
+            for i, (env, b) in enumerate(self.queue):
+                if self._ordered(b):
+                    if blocked:
+                        continue
+                    if self.stage != "round" or self._pending_local():
+                        blocked = True
+                        continue
+                    del self.queue[i]
+                    self._apply_ordered(env, b)
+                    moved = True
+                    break
+                if self._apply_free(env, b):
+                    del self.queue[i]
+                    moved = True
+                    break
+            if not moved and self.stage == "audit":
+                moved = self._round_end_step()
+
+    def _deck_final(self) -> bool:
+        sh = self.decks[self.seat].shuffles.get(self.sids[0])
+        return sh is not None and sh.final is not None
+
+    def _catch_up_views(self) -> None:
+        if self.stage != "round":
+            return
+        for s in self.local:
+            v, dk = self.views[s], self.decks[s]
+            st = v.state
+            try:
+                if st.phase is Phase.DEAL and self._deck_final() and all(
+                        dk.can_open(self.sids[0], p) for p in self.positions_of(s)):
+                    v.dealt([CARDS[dk.open(self.sids[0], p)] for p in self.positions_of(s)])
+                while st.phase is Phase.PILE and self._pile_final(st.pending - 1):
+                    owner = st.pending - 1
+                    if owner == s:
+                        v.own_pile([CARDS[dk.known[(self.sids[0], p)]] for p in self.positions_of(s)
+                                    if p not in self.kept[s]])
+                    else:
+                        v.hidden(owner + 1)
+                    st = v.state
+                ref = self.draws.get(s)
+                if ref is not None and dk.can_open(self.sids[ref[0]], ref[1]):
+                    v.drew(CARDS[dk.open(self.sids[ref[0]], ref[1])])
+                    del self.draws[s]
+            except BrokenDeck:
+                self._to_audit()
+                return
+        st = self.view.state
+        if st.round > self.round or st.is_over():
+            self._to_audit()
+
+    def _to_audit(self) -> None:
+        self.stage = "audit"
+
+    def _pile_final(self, owner: int) -> bool:
+        sid = self.sids.get(1 + owner)
+        sh = self.decks[self.seat].shuffles.get(sid) if sid else None
+        return sh is not None and sh.final is not None
+
+    def _apply_free(self, env: Envelope, b) -> bool:
+        s = env.sender
+        if isinstance(b, tuple):   # a round end
+            _, rnd, counts, digest = b
+            if rnd < self.round:
+                return True
+            if rnd > self.round:
+                return False
+            self.ends[s] = env
+            return True
+        try:
+            if b.kind == fm.PASS:
+                msg = deck_decode(b.raw, s)
+                if not any(msg.sid in dk.shuffles for dk in self.decks.values()):
+                    if msg.sid[16:18] < self.round.to_bytes(2, "big"):
+                        raise Fault("illegal", s, "a pass for a past round", env.to_bytes())
+                    return False
+                for dk in self.decks.values():
+                    dk.receive(b.raw, s)
+                return True
+            if b.kind == fm.SHARES:
+                msgs = [deck_decode(x, s) for x in b.items]
+                if not all(isinstance(m, KeyShare) for m in msgs):
+                    raise Fault("illegal", s, "a shares message holds another message", env.to_bytes())
+                if not all(m.sid in self.decks[self.seat].shuffles and self.decks[self.seat].shuffles[m.sid].final
+                           for m in msgs):
+                    return False
+                for dk in self.decks.values():
+                    for x in b.items:
+                        dk.receive(x, s)
+                return True
+            if b.kind == fm.AUDIT:
+                if b.round > self.round:
+                    return False
+                if b.round == self.round and self.stage != "audit":
+                    # a seat that opened a position to no card starts the audit at once; if the
+                    # audit finds nothing false, stopping the round was its fault (_audit)
+                    if any(self._ordered(x) for _, x in self.queue[:self.queue.index((env, b))]):
+                        return False
+                    self.early = s if self.early is None else self.early
+                    self._to_audit()
+                if b.round < self.round:
+                    return True
+                revs = [deck_decode(x, s) for x in b.items]
+                if not all(isinstance(r, Reveal) for r in revs):
+                    raise Fault("illegal", s, "an audit message holds another message", env.to_bytes())
+                self.reveals[s] = {r.sid: r for r in revs}
+                self.audit_seq[s] = env.seq
+                return True
+            if b.kind == fm.LOG:
+                envs = [Envelope.from_bytes(x) for x in b.items]
+                ev = find_equivocation(self.inbox.envelopes(), envs)
+                if ev is not None and ev.check(self.gid, [self.keys[i] for i in range(self.n)]):
+                    raise Fault("illegal", ev.sender, "told two peers two different stories", ev.to_bytes())
+                return True
+        except DeckError as e:
+            raise Fault("illegal", e.seat, e.reason, env.to_bytes()) from None
+        except ValueError as e:
+            raise Fault("illegal", s, str(e), env.to_bytes()) from None
+        return True
+
+    def _apply_ordered(self, env: Envelope, b: fm.Body) -> None:
+        s, raw = env.sender, env.to_bytes()
+        st = self.view.state
+
+        def bad(why: str, kind: str = "illegal") -> Fault:
+            return Fault(kind, s, why, raw)
+        try:
+            if b.kind == fm.KEEP:
+                if b.round != self.round or st.phase is not Phase.KEEP or st.to_act != s + 1:
+                    raise bad("a keep out of turn")
+                pos = tuple(sorted(b.items))
+                if len(set(pos)) != SETUP[self.n][1] or not set(pos) <= set(self.positions_of(s)):
+                    raise bad("kept positions that are not its own")
+                self.kept[s] = pos
+                self.hand_refs[s] = [(0, p) for p in pos]
+                for ls, v in self.views.items():
+                    if ls == s:
+                        v.kept([CARDS[self.decks[ls].known[(self.sids[0], p)]] for p in pos])
+                    else:
+                        v.hidden(s + 1)
+                rest = [p for p in self.positions_of(s) if p not in pos]
+                self.pile_n[s] = len(rest)
+                self.sids[1 + s] = _sid(self.gid, self.round, 1 + s)
+                others = [q for q in range(self.n) if q != s]
+                for dk in self.decks.values():
+                    dk.add(subdeck(dk.shuffles[self.sids[0]], self.sids[1 + s], rest, others, list(range(self.n))))
+                return
+            if b.kind in (fm.ACTION, fm.PLAY) and b.ply != st.ply:
+                raise bad(f"a decision for ply {b.ply} at ply {st.ply}")
+            if b.kind == fm.ACTION:
+                a = Action.from_str(b.text)
+                if a.kind not in (START, STEAL, EXECUTE) or (a.kind is STEAL and a.card is not None):
+                    raise bad("not a public decision")
+                if st.to_act != s + 1 or (a.kind is not START and a.seat != s + 1):
+                    raise bad("a decision out of turn")
+                if st.phase is Phase.START and self.round == 1:
+                    raise bad("round 1's starter is a coin, not a decision")
+                self._public(a, s)
+                if a.kind is STEAL and a.target is not None:
+                    purpose = self.view.ply
+                    self.coins[purpose] = {"commits": {}, "secrets": {}}
+                    self.steal = (s, a.target - 1, purpose)
+                return
+            if b.kind == fm.PLAY:
+                if not 0 <= b.card < N_CARDS:
+                    raise bad("no such card")
+                a = Action.play(s + 1, CARDS[b.card])
+                if st.phase is not Phase.PLAY or st.to_act != s + 1:
+                    raise bad("a play out of turn")
+                ref = (b.no, b.pos)
+                if ref not in self.hand_refs[s]:
+                    raise bad(f"played position {ref} that is not in its hand")
+                card = self._open_all(env, b, ref, s)
+                if card is None:
+                    return
+                if card != b.card:
+                    raise bad(f"played {CARDS[b.card]} from a position that holds {CARDS[card]} "
+                              "(a played card not the one dealt)")
+                self.hand_refs[s].remove(ref)
+                self.trick_refs.append((s, ref))
+                self._public(a, s)
+                if self.drawn[s] < self.pile_n[s]:
+                    dref = (1 + s, self.drawn[s])
+                    self.drawn[s] += 1
+                    self.hand_refs[s].append(dref)
+                    self.draws[s] = dref
+                return
+            if b.kind == fm.COMMIT:
+                coin = self.coins.get(b.purpose)
+                if coin is None or "done" in coin:
+                    raise bad(f"a commitment for coin {b.purpose}, which is not open", "coin")
+                old = coin["commits"].get(s)
+                if old is not None:
+                    if old != b.blob:
+                        raise bad("a second, different commitment (a re-roll)", "coin")
+                    return
+                coin["commits"][s] = b.blob
+                return
+            if b.kind == fm.REVEAL:
+                coin = self.coins.get(b.purpose)
+                if coin is None or "done" in coin or len(coin["commits"]) < self.n:
+                    raise bad("a reveal before every commitment", "coin")
+                if s in coin["secrets"]:
+                    if coin["secrets"][s] != b.blob:
+                        raise bad("two reveals", "coin")
+                    return
+                if commitment(self.gid, b.purpose, s, b.blob) != coin["commits"][s]:
+                    raise bad("its reveal does not open its commitment", "forfeit")
+                coin["secrets"][s] = b.blob
+                if len(coin["secrets"]) == self.n:
+                    coin["done"] = True
+                    self._coin_done(b.purpose, [coin["secrets"][i] for i in range(self.n)])
+                return
+            if b.kind == fm.OPEN:
+                if self.steal is None or self.take is None or s != self.steal[1] or b.ply != self.steal[2]:
+                    raise bad("keys for a take that is not due")
+                card = self._open_all(env, b, self.take, s)
+                if card is not None:
+                    self._complete_take(card)
+                return
+        except (ViewError, IllegalMoveError, InvalidMoveError) as e:
+            raise bad(str(e)) from None
+        except DeckError as e:
+            raise Fault("illegal", e.seat, e.reason, raw) from None
+
+    def _open_all(self, env: Envelope, b: fm.Body, ref: tuple[int, int], s: int) -> int | None:
+        """Apply the owner's keys in ``b`` and open ``ref`` to all; None after a broken deck."""
+        if ref in self.opened:
+            return self.opened[ref]
+        for x in b.items:
+            m = deck_decode(x, s)
+            if not isinstance(m, KeyShare):
+                raise Fault("illegal", s, "a play's keys hold another message", env.to_bytes())
+        for dk in self.decks.values():
+            for x in b.items:
+                dk.receive(x, s)
+        dk = self.decks[self.seat]
+        sid = self.sids.get(ref[0])
+        try:
+            if sid is None:
+                raise KeyError(ref)
+            card = dk.open(sid, ref[1])
+        except KeyError:
+            raise Fault("illegal", s, f"opened position {ref} without every key it owes", env.to_bytes()) from None
+        except BrokenDeck:
+            self._to_audit()
+            return None
+        self.opened[ref] = card
+        return card
+
+    def _public(self, a: Action, s: int) -> None:
+        for v in self.views.values():
+            v.public(a)
+        self.acts.append(a)
+        if not self.view.state.trick_plays:
+            self.trick_refs = []
+
+    def _coin_done(self, purpose: int, secrets: list[bytes]) -> None:
+        if purpose == START_COIN:
+            self._public(Action.start(1 + joint_choice(self.gid, purpose, secrets, self.n)), -1)
+            return
+        assert self.steal is not None
+        refs = sorted(self.hand_refs[self.steal[1]])
+        self.take = refs[joint_choice(self.gid, purpose, secrets, len(refs))]
+        if self.take in self.opened:
+            self._complete_take(self.opened[self.take])
+
+    def _complete_take(self, card: int) -> None:
+        assert self.steal is not None and self.take is not None
+        thief, victim, _ = self.steal
+        self.opened[self.take] = card
+        self.hand_refs[victim].remove(self.take)
+        for i, (ts, tref) in enumerate(self.trick_refs):
+            if ts == victim:
+                del self.trick_refs[i]
+                self.hand_refs[victim].append(tref)
+                break
+        self.steal = self.take = None
+        self._public(Action.steal(thief + 1, victim + 1, CARDS[card]), thief)
+
+    def _ref_of(self, seat: int, card: int) -> tuple[int, int]:
+        dk = self.decks[seat]
+        for ref in self.hand_refs[seat]:
+            sid = self.sids[ref[0]]
+            if self.opened.get(ref, dk.known.get((sid, ref[1]))) == card:
+                return ref
+        raise IllegalMoveError("not in hand")
+
+    def _open_shares(self, seat: int, ref: tuple[int, int]) -> list[bytes]:
+        """The keys ``seat`` owes to open its ``ref`` to all: its key of the position, and for a
+        drawn card its key of the parent position too."""
+        if ref in self.opened:
+            return []
+        dk = self.decks[seat]
+        sid = self.sids[ref[0]]
+        out = [dk.share(sid, ref[1]).to_bytes()]
+        parent = dk.locate(sid, ref[1])
+        if parent is not None:
+            out.append(dk.share(*parent).to_bytes())
+        return out
+
+    # ------------------------------------------------------------------ duties
+    def _duties(self) -> list[tuple[int, bytes]]:
+        """The messages the local seats owe now and have not sent (deterministic bodies, so a
+        seat back from its journal finds them in :attr:`done`)."""
+        out: list[tuple[int, bytes]] = []
+
+        def add(seat: int, body: bytes) -> None:
+            if (seat, body) not in self.done:
+                out.append((seat, body))
+        if self.stage == "round":
+            for sh in self._shuffles():
+                nxt = sh.expect()
+                if nxt is not None and nxt[1] in self.local:
+                    if (self.decks[nxt[1]].shuffles[sh.sid].expect() or (None, None))[1] == nxt[1]:
+                        p = self.decks[nxt[1]].step(sh.sid)
+                        assert p is not None
+                        return [(nxt[1], p.to_bytes())]
+            if self._deck_final():
+                for s in self.local:
+                    if ("deal", s) not in self._bodies:
+                        dk = self.decks[s]
+                        self._bodies[("deal", s)] = fm.shares(s, [dk.share(self.sids[0], p).to_bytes()
+                                                                  for q in range(self.n) if q != s
+                                                                  for p in self.positions_of(q)])
+                    add(s, self._bodies[("deal", s)])
+            for owner, (no, pos) in self.draws.items():
+                for s in self.local:
+                    if s != owner and (s, pos) not in self.decks[s].shuffles[self.sids[no]].shares:
+                        add(s, fm.shares(s, [self.decks[s].share(self.sids[no], pos).to_bytes()]))
+            for purpose, coin in self.coins.items():
+                if "done" in coin:
+                    continue
+                for s in self.local:
+                    secret = self._coin_secret(s, purpose)
+                    if s not in coin["commits"]:
+                        add(s, fm.commit(s, purpose, commitment(self.gid, purpose, s, secret)))
+                    if len(coin["commits"]) == self.n:
+                        add(s, fm.reveal(s, purpose, secret))
+            if self.take is not None and self.steal is not None and self.steal[1] in self.local \
+                    and self.take not in self.opened:
+                v = self.steal[1]
+                add(v, fm.open_(v, self.steal[2], self._open_shares(v, self.take)))
+        else:
+            for s in self.local:
+                if ("audit", s) not in self._bodies:
+                    dk = self.decks[s]
+                    self._bodies[("audit", s)] = fm.audit(s, self.round, [dk.reveal(sh.sid).to_bytes()
+                                                                          for sh in self._shuffles()
+                                                                          if sh.final is not None])
+                add(s, self._bodies[("audit", s)])
+            if self.audited and len(self.audit_seq) == self.n:
+                counts = [self.audit_seq[s] + 1 for s in range(self.n)]
+                body = round_end(self.round, counts, self.inbox.transcript(self.round, counts))
+                for s in self.local:
+                    add(s, body)
+                if self.mismatch:
+                    if "log" not in self._bodies:   # once: every envelope held then, logs excluded
+                        bodies, part, size = [], [], 0
+                        for e in self.inbox.envelopes():
+                            if e.body[:1] == bytes((fm.LOG,)):
+                                continue
+                            x = e.to_bytes()
+                            if size + len(x) > LOG_CHUNK and part:
+                                bodies.append(fm.log(self.seat, part))
+                                part, size = [], 0
+                            part.append(x)
+                            size += len(x)
+                        if part:
+                            bodies.append(fm.log(self.seat, part))
+                        self._bodies["log"] = bodies
+                    for body in self._bodies["log"]:
+                        add(self.seat, body)
+        return out
+
+    # ------------------------------------------------------------------ the round's end
+    def _round_end_step(self) -> bool:
+        if not self.audited:
+            if len(self.reveals) < self.n:
+                return False
+            self._audit()
+            self.audited = True
+            return True
+        if len(self.ends) < self.n or len(self.audit_seq) < self.n:
+            return False
+        for s, env in self.ends.items():
+            try:
+                ok = self.inbox.check_round_end(env)
+            except ValueError:
+                ok = False
+            if not ok and s not in self.mismatch:
+                self.mismatch.add(s)
+                return True
+        if self.mismatch:
+            return False    # wait for the logs (the one who lied is named by its two envelopes)
+        st = self.true
+        for v in self.views.values():
+            v.reset(st)
+        if st.is_over():
+            o = st.outcome()
+            assert o is not None
+            self._over = Verdict("finished", -1, tuple(w - 1 for w in o.winners), st.ply, "three rounds played")
+            return True
+        self._new_round(self.round + 1)
+        return True
+
+    def _audit(self) -> None:
+        shuffles = [sh for sh in self._shuffles() if sh.final is not None]
+        reveals: dict[bytes, dict[int, Reveal]] = {}
+        for s, rs in self.reveals.items():
+            for sid, r in rs.items():
+                reveals.setdefault(sid, {})[s] = r
+        ev = {s: self.inbox.log[s][self.audit_seq[s]].to_bytes() for s in self.audit_seq}
+        try:
+            cards = audit_round(shuffles, reveals)
+        except DeckError as e:
+            raise Fault("illegal", e.seat, f"audit: {e.reason}", ev.get(e.seat, b"")) from None
+        for ref, card in self.opened.items():
+            if cards.get((self.sids[ref[0]], ref[1])) != card:
+                raise Fault("illegal", -1, "an opened card the audit does not confirm")
+        # the round's true state, every action checked by the rules with the cards now known
+        st = self.true.copy()
+        acts = list(self.acts)
+        d0 = self.sids[0]
+        try:
+            while acts and acts[0].kind is START:
+                st.push_checked(acts.pop(0))
+            if not all(s in self.kept for s in range(self.n)):
+                seat = self.early if self.early is not None else -1
+                raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
+                            ev.get(seat, b""))
+            groups = [[CARDS[cards[(d0, p)]] for p in self.positions_of(s)] for s in range(self.n)]
+            aside = SETUP[self.n][2]
+            groups.append([CARDS[cards[(d0, p)]] for p in range(self.n * self.d, self.n * self.d + aside)])
+            st.push_checked(Action.deal(groups))
+            for s in range(self.n):
+                st.push_checked(Action.keep(s + 1, [CARDS[cards[(d0, p)]] for p in self.kept[s]]))
+            for s in range(self.n):
+                sid = self.sids[1 + s]
+                st.push_checked(Action.pile(s + 1, [CARDS[cards[(sid, k)]] for k in range(self.pile_n[s])]))
+            for a in acts:
+                try:
+                    st.push_checked(a)
+                except IllegalMoveError as e:
+                    actor = (a.seat if a.kind is not START else st.to_act) - 1
+                    raise Fault("illegal", actor, f"{a}: {e}") from None
+        except IllegalMoveError as e:
+            raise Fault("illegal", -1, f"the round does not replay: {e}") from None
+        if st.round == self.round and not st.is_over():
+            seat = self.early if self.early is not None else -1
+            raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
+                        ev.get(seat, b""))
+        self.true = st
+
+
+# --------------------------------------------------------------------------- wire and registry
+def _wire_json(m: dict) -> dict:
+    if m["t"] == "fkey":
+        return {"t": "fkey", "s": m["s"], "k": m["k"].hex()}
+    return {"t": "env", "e": b"".join(m["e"]).hex()}
+
+
+def _wire_from_json(m: dict) -> dict:
+    if m["t"] == "fkey":
+        return {"t": "fkey", "s": m["s"], "k": bytes.fromhex(m["k"])}
+    return {"t": "env", "e": chunks(bytes.fromhex(m["e"]))}
+
+
+def _restore(seat: int, table: Table, payload: dict, token_bytes) -> FairMatch:
+    if not isinstance(payload, dict) or payload.get("v") != VERSION:
+        raise ValueError("not a journal of this protocol version")
+    try:
+        return FairMatch(seat, table, token_bytes, payload)
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"damaged journal: {e}") from None
+
+
+def _turn(m: FairMatch, seat: int):
+    return m.turn_for(seat)
+
+
+def _player(level: str, seed: int):
+    from game.royals.ai.levels import make_player
+    p = make_player(level, seed)
+    return p.choose
+
+
+SCHEMAS = {
+    "fkey": {"s": _int(0, 3), "k": _bin(32)},
+    "env": {"e": _list(_bin(*range(1, CHUNK + 1)), 1, 1000)},
+}
+
+FAIR = LanPart(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
+               rates={"fkey": (8, 1), "env": (600, 300)},
+               new_match=lambda seat, table, tb: FairMatch(seat, table, tb),
+               from_payload=_restore, auto_start=False, turn=_turn, player=_player)

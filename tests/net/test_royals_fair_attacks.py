@@ -1,0 +1,221 @@
+"""Each cheat at the dealer-free Royals & Riots table is caught and names the cheater
+(issue 34, "Tests"): a substituted, duplicated or dropped card in a shuffle; a wrong key; a
+played card that is not the one dealt; a host that alters a relayed message; a host that
+tells two joiners two stories; a seat that withholds its round keys; a reconnect with fresh
+secrets. In memory, through :mod:`tests.net.fair_table` (every message as msgpack bytes
+through the host)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from net.deck import Pass, card_points
+from net.deck.shuffle import SHUFFLE
+from net.royals import fair_messages as fm
+from net.royals.fair import FairMatch, _restore, chunks
+from net.signed import Envelope
+
+from .fair_table import GID, Net
+
+
+def _named(net: Net, cheater: int, honest=None, kind: str | None = None) -> list:
+    """Every honest machine ended with a verdict naming ``cheater``; returns the verdicts."""
+    honest = [s for s in net.machines if s != cheater] if honest is None else honest
+    out = []
+    for s in honest:
+        v = net.machines[s].over
+        assert v is not None, f"seat {s} did not end the match"
+        assert v.seat == cheater, (s, v)
+        if kind is not None:
+            assert v.kind == kind, (s, v)
+        out.append(v)
+    return out
+
+
+class BadPass(FairMatch):
+    """Tampers with its shuffle pass of round 1's deck: ``how`` is ``substitute``, ``duplicate``
+    or ``drop`` (its own deck keeps the tampered pass, so it stays consistent with it)."""
+
+    how = "substitute"
+
+    def _duties(self):
+        out = super()._duties()
+        if out and out[0][1][0] == fm.PASS and self.round == 1:
+            seat, body = out[0]
+            dk = self.decks[seat]
+            sh = dk.shuffles[self.sids[0]]
+            p = sh.passes[-1]
+            if p.sid == self.sids[0] and sh.steps[p.step][0] == SHUFFLE:
+                el = list(p.elements)
+                if self.how == "substitute":
+                    el[3] = card_points(b"another match", 1)[0]
+                elif self.how == "duplicate":
+                    el[3] = el[4]
+                else:
+                    el = el[:-1]
+                bad = Pass(p.sid, p.step, p.seat, tuple(el))
+                sh.passes[-1] = bad
+                out = [(seat, bad.to_bytes())]
+        return out
+
+
+def test_a_substituted_card_is_named_by_the_audit():
+    net = Net(3, classes={1: BadPass}).start().run(limit=20_000)
+    vs = _named(net, 1, honest=[0, 2], kind="illegal")
+    assert all("substituted" in v.detail or "does not follow" in v.detail for v in vs), vs
+
+
+def test_a_duplicated_card_is_refused_on_receipt():
+    cls = type("Dup", (BadPass,), {"how": "duplicate"})
+    net = Net(3, classes={2: cls}).start().run(limit=20_000)
+    vs = _named(net, 2, honest=[0, 1], kind="illegal")
+    assert all("duplicated" in v.detail for v in vs)
+
+
+def test_a_dropped_card_is_refused_on_receipt():
+    cls = type("Drop", (BadPass,), {"how": "drop"})
+    net = Net(4, classes={3: cls}).start().run(limit=20_000)
+    vs = _named(net, 3, honest=[0, 1, 2], kind="illegal")
+    assert all("dropped or added" in v.detail for v in vs)
+
+
+class WrongKey(FairMatch):
+    """Its deal keys carry one wrong key (another position's)."""
+
+    def _duties(self):
+        out = []
+        for seat, body in super()._duties():
+            if body[0] == fm.SHARES and self.stage == "round":
+                items = list(fm.decode(body, seat).items)
+                if len(items) > 1:
+                    a, b = items[0], items[1]
+                    items[0] = a[:-32] + b[-32:]
+                    body = fm.shares(seat, items)
+            if (seat, body) not in self.done:
+                out.append((seat, body))
+        return out
+
+
+def test_a_wrong_key_is_refused_naming_its_sender():
+    net = Net(3, classes={2: WrongKey}).start().run(limit=20_000)
+    vs = _named(net, 2, honest=[0, 1], kind="illegal")
+    assert all("wrong key" in v.detail for v in vs)
+
+
+class FalsePlay(FairMatch):
+    """Says it plays another card than the one at the position it opens."""
+
+    def _emit(self, seat, body):
+        if body[0] == fm.PLAY:
+            b = bytearray(body)
+            b[6] = (b[6] + 1) % 36
+            body = bytes(b)
+        return super()._emit(seat, body)
+
+
+def test_a_played_card_not_the_one_dealt_is_named():
+    net = Net(3, classes={1: FalsePlay}).start().run(limit=20_000)
+    vs = _named(net, 1, honest=[0, 2], kind="illegal")
+    assert all("not the one dealt" in v.detail for v in vs)
+
+
+def test_a_host_altering_a_relayed_message_is_named_by_the_joiner():
+    net = Net(3).start()
+    done = []
+
+    def tamper(frm, to, msg):
+        if frm == 0 and to == 2 and msg["t"] == "env" and not done:
+            raw = bytearray(b"".join(msg["e"]))
+            if raw[16] == 1:                       # seat 1's envelope, relayed by the host
+                raw[30] ^= 1
+                done.append(1)
+                return {"t": "env", "e": chunks(bytes(raw))}
+        return msg
+    net.tamper = tamper
+    net.run(limit=20_000)
+    v = net.machines[2].over
+    assert done and v is not None and v.seat == 0 and v.kind == "illegal" and "bad signature" in v.detail
+
+
+def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_signed():
+    net = Net(3).start()
+    host = net.machines[0]
+    done = []
+
+    def tamper(frm, to, msg):
+        if frm == 0 and to == 2 and msg["t"] == "env" and not done:
+            env = Envelope.from_bytes(b"".join(msg["e"]))
+            if env.sender == 0 and env.body[0] == fm.SHARES and len(fm.decode(env.body, 0).items) > 1:
+                other = fm.shares(0, list(reversed(fm.decode(env.body, 0).items)))   # same keys, another story
+                e2 = Envelope(env.match_id, 0, env.seq, other, b"")
+                e2 = Envelope(env.match_id, 0, env.seq, other, host.signers[0]._key.sign(e2.signed_bytes()).signature)
+                done.append(e2)
+                return {"t": "env", "e": chunks(e2.to_bytes())}
+        return msg
+    net.tamper = tamper
+    net.run(limit=40_000)
+    assert done
+    vs = _named(net, 0, honest=[1, 2], kind="illegal")
+    assert all("two different stories" in v.detail for v in vs), vs
+    from net.signed import Evidence
+    ev = Evidence.from_bytes(net.machines[1].evidence)
+    assert ev.sender == 0 and ev.check(GID, [net.machines[1].keys[s] for s in range(3)])
+
+
+class Withholder(FairMatch):
+    """Never sends its round keys (the audit's reveal)."""
+
+    def _duties(self):
+        return [(s, b) for s, b in super()._duties() if b[0] != fm.AUDIT]
+
+
+def test_withheld_round_keys_forfeit_naming_the_withholder():
+    net = Net(3, classes={2: Withholder}).start().run(limit=40_000)
+    for s in (0, 1):
+        m = net.machines[s]
+        assert m.over is None and m.stage == "audit"
+        late = net.late(s)
+        assert late is not None and late.seat == 2 and late.step == "reveal" and late.forfeits
+    # nobody learnt a card of seat 2 it did not see played: its unplayed positions stay closed
+    assert net.machines[0].round == 1
+
+
+def test_a_reconnect_with_a_fresh_signing_key_is_named():
+    net = Net(3).start().run(limit=400)
+    fresh = FairMatch(1, net.table, secrets.token_bytes)
+    net.links.clear()
+    net.machines[1] = fresh
+    net._out(1, fresh.start(0.0))
+    net.run(limit=2000)
+    v = net.machines[0].over
+    assert v is not None and v.seat == 1 and "second signing key" in v.detail
+
+
+def test_a_reconnect_with_fresh_deck_secrets_is_named():
+    net = Net(3).start().run(limit=60)
+    m = net.machines[2]
+    payload = json.loads(json.dumps(m.payload()))
+    seed = bytes.fromhex(payload["seeds"]["2"])
+    payload["seeds"]["2"] = (seed[:32] + secrets.token_bytes(64)).hex()   # same signing key, new deck secrets
+    net.links.clear()
+    net.machines[2] = back = _restore(2, net.table, payload, secrets.token_bytes)
+    net._out(0, net.machines[0].catch_up(2, back.received(), 0.0))
+    net._out(2, back.catch_up(0, 0, 0.0))
+    net.run(limit=20_000)
+    vs = _named(net, 2, honest=[0, 1])
+    assert all(v.kind == "illegal" for v in vs), vs
+
+
+def test_a_junk_envelope_is_refused_and_the_match_goes_on():
+    from net.match import Refusal
+    net = Net(2).start().run(limit=50)
+    host = net.machines[0]
+    try:
+        host.receive(1, {"t": "env", "e": [b"\x00" * 10]}, 0.0)
+    except Refusal as r:
+        assert r.code == "schema"
+    else:
+        raise AssertionError("junk accepted")
+    net.run()
+    assert host.over is not None and host.over.kind == "finished"

@@ -1,0 +1,143 @@
+"""The dealer-free Royals & Riots machine (net.royals.fair.FAIR) over the one LAN layer on
+127.0.0.1: a whole 3-seat match (host, a joiner, a computer seat the host runs) through
+net.session, each peer played by net.headless.play_match; identical records `rose-king check`
+accepts. The part is used directly here; it is not yet registered on the game's plugin."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from game.royals.plugin import GAME
+from net.headless import play_match
+from net.royals.fair import FAIR
+from net.session import Session
+
+LIMIT = 120.0
+
+
+def test_a_whole_match_over_loopback_with_a_computer_seat():
+    host = Session(FAIR, "host", "Ann", port=0, kinds=("host", "person", "computer"), computers={2: "random"},
+                   date="2026-11-27T09:00:00")
+    join = Session(FAIR, "join", "Bo", port=host.port, reconnect_delay=0.05)
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            try:
+                host.start()
+                break
+            except ValueError:
+                host.wait(0.05)
+        verdicts: dict = {}
+
+        def run(name, s, seed):
+            verdicts[name] = play_match(s, FAIR.player("random", seed), timeout=LIMIT)
+        threads = [threading.Thread(target=run, args=("host", host, 1)),
+                   threading.Thread(target=run, args=("join", join, 2))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(LIMIT + 5)
+        assert verdicts["host"].kind == "finished" and verdicts["join"].kind == "finished", verdicts
+        rh, rj = host.view(lambda m: m.record()), join.view(lambda m: m.record())
+        assert rh == rj and GAME.check(rh).startswith("ok finished")
+        assert rh["lan"]["code"] == host.view(lambda m: m.code())
+    finally:
+        host.close(1.0)
+        join.close(1.0)
+
+
+def _kill(s: Session) -> None:
+    """The program dies: no word to anyone, its thread just stops (tests/net/test_lan_layer.py)."""
+    s._stopping = True
+    s._command("noop")
+    s._thread.join(10)
+
+
+def _play(s: Session, seed: int, out: dict, key: str, stop=None) -> threading.Thread:
+    from net.headless import Stopped
+
+    def run():
+        try:
+            out[key] = play_match(s, FAIR.player("random", seed), timeout=LIMIT, stop=stop)
+        except Stopped:
+            out[key] = "stopped"
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
+def _started(s: Session) -> None:
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        try:
+            s.start()
+            return
+        except ValueError:
+            s.wait(0.05)
+    raise AssertionError("the joiner never took its seat")
+
+
+def _until(s: Session, pred, what: str) -> None:
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        if s.view(lambda m: pred(m)):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"no {what}")
+
+
+def test_the_host_killed_mid_match_resumes_from_its_journal(tmp_path):
+    host = Session(FAIR, "host", "Ann", port=0, record=tmp_path / "h.json", date="2026-11-27T09:00:00")
+    port = host.port
+    join = Session(FAIR, "join", "Bo", port=port, record=tmp_path / "j.json", host_grace=60.0,
+                   reconnect_delay=0.05)
+    again = None
+    try:
+        _started(host)
+        out: dict = {}
+        killed = threading.Event()
+        th = _play(host, 1, out, "host", stop=killed.is_set)
+        tj = _play(join, 2, out, "join")
+        _until(host, lambda m: m.round == 1 and m.view.ply >= 20, "play in round 1")
+        killed.set()
+        th.join(10)
+        _kill(host)
+        again = Session(FAIR, "host", "Ann", port=port, record=tmp_path / "h.json", date="2026-11-27T09:00:00")
+        th = _play(again, 1, out, "again")
+        th.join(LIMIT + 5)
+        tj.join(LIMIT + 5)
+        assert out["again"].kind == out["join"].kind == "finished", out
+        ra, rj = again.view(lambda m: m.record()), join.view(lambda m: m.record())
+        assert ra == rj and GAME.check(ra).startswith("ok finished")
+    finally:
+        for s in (host, join, again):
+            if s is not None:
+                s.close(1.0)
+
+
+def test_a_joiner_killed_mid_match_resumes_from_its_journal(tmp_path):
+    host = Session(FAIR, "host", "Ann", port=0, date="2026-11-27T09:00:00")
+    join = Session(FAIR, "join", "Bo", port=host.port, record=tmp_path / "j.json", reconnect_delay=0.05)
+    again = None
+    try:
+        _started(host)
+        out: dict = {}
+        killed = threading.Event()
+        th = _play(host, 1, out, "host")
+        tj = _play(join, 2, out, "join", stop=killed.is_set)
+        _until(join, lambda m: m.round == 2, "round 2")
+        killed.set()
+        tj.join(10)
+        _kill(join)
+        again = Session(FAIR, "join", "Bo", port=host.port, record=tmp_path / "j.json", reconnect_delay=0.05)
+        tj = _play(again, 2, out, "again")
+        th.join(LIMIT + 5)
+        tj.join(LIMIT + 5)
+        assert out["again"].kind == out["host"].kind == "finished", out
+        ra, rh = again.view(lambda m: m.record()), host.view(lambda m: m.record())
+        assert ra == rh and GAME.check(ra).startswith("ok finished")
+    finally:
+        for s in (host, join, again):
+            if s is not None:
+                s.close(1.0)
