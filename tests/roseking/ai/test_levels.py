@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-import time
-
 import pytest
 
 from game.roseking.ai import LEVEL_LABELS, LEVELS, make_player
@@ -76,32 +73,48 @@ def test_different_seeds_can_differ():
     assert [a.choose(s) for s in positions] != [b.choose(s) for s in positions]
 
 
+#: Three moves of one level in a fresh interpreter, as the window's worker process thinks (a small
+#: heap of its own): prints one JSON line, [[wall s, this thread's CPU s, iterations], ...].
+_BUDGET_PROBE = """
+import gc, json, sys, time
+from game.roseking.ai import players
+from game.roseking.engine import DRAW, Rng, State
+s = State.random(Rng(8))
+m = s.legal_moves()[0]
+s.push(m if m.kind is not DRAW else m.with_outcome(s.chance_outcomes()[0]))
+player = getattr(players, sys.argv[1])(seed=5, seconds=float(sys.argv[2]))
+runs = []
+for _ in range(3):
+    gc.collect()
+    t0, c0 = time.perf_counter(), time.thread_time()
+    player.choose(s)
+    runs.append([time.perf_counter() - t0, time.thread_time() - c0, player.last.iterations])
+print(json.dumps(runs))
+"""
+
+
 @pytest.mark.parametrize("factory, seconds, budget", [(HardPlayer, 0.2, 0.2), (MediumPlayer, 1.0, 0.01)])
 def test_budget_holds(factory, seconds, budget):
-    """Issue 4: a move takes at most its budget + 10 % (``medium`` at its default second: 0.01 s)."""
-    s = State.random(Rng(8))
-    s.push(s.legal_moves()[0] if s.legal_moves()[0].kind is not DRAW else s.legal_moves()[0].with_outcome(
-        s.chance_outcomes()[0]))
-    player = factory(seed=5, seconds=seconds)
-    walls = []
-    for _ in range(3):
-        # The worker process that really thinks has a small heap; the suite's heap is not ours to
-        # pay for: collect it, then freeze it so that no collection during the search walks it.
-        gc.collect()
-        gc.freeze()
-        try:
-            t0, c0 = time.perf_counter(), time.thread_time()  # this thread's CPU: other tests may leave threads
-            player.choose(s)
-            wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        finally:
-            gc.unfreeze()
-        walls.append(wall)
+    """Issue 4: a move takes at most its budget + 10 % (``medium`` at its default second: 0.01 s).
+
+    Measured in a fresh interpreter, as the window's worker process thinks: inside this suite's
+    process (gigabytes of heap from a thousand earlier tests) the same search once paid 13 ms of
+    its own thread's CPU for a 10 ms budget on an idle machine, a cost of the suite's heap, not of
+    the search (alone it keeps 9.5 ms)."""
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _BUDGET_PROBE, factory.__name__, str(seconds)],
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    runs = json.loads(out)
+    assert len(runs) == 3
+    for wall, cpu, iterations in runs:
         # CPU time cannot be inflated by other processes: the search itself keeps its budget (+10%).
         assert cpu <= budget * 1.1, cpu
-        assert player.last is not None and player.last.iterations > 10
+        assert iterations > 10
     # Wall time also counts time the OS gave to other processes; a loaded CI machine may
     # deschedule one run, so at least one of three must keep the budget on the wall clock.
-    assert min(walls) <= budget * 1.1, walls
+    assert min(wall for wall, _cpu, _it in runs) <= budget * 1.1, runs
 
 
 def test_medium_is_the_plain_search_at_a_hundredth():
