@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from game.i18n import N_
+from game.i18n import N_, _
 
 #: The one limit of a player name wherever one is typed: the settings, both games' set-ups, the LAN
 #: screens and ``--name`` (the protocol itself accepts up to ``net.framing.MAX_NAME``, 32, from a peer).
@@ -138,3 +138,19 @@ class Section(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"Section({dict(self._values)!r})"
+
+
+# --------------------------------------------------------------------------- the app-wide fields, worded
+def on_off_text(on: bool) -> str:
+    """A switch's value on the settings screen: "On"/"Off"."""
+    return _("On") if on else _("Off")
+
+
+def speed_text(speed: float) -> str:
+    """An animation speed: its preset's name ("Fast"), else the factor ("×1.5")."""
+    return _(ANIMATION_SPEEDS[speed]) if speed in ANIMATION_SPEEDS else f"×{speed:g}"
+
+
+def volume_text(volume: float) -> str:
+    """A volume 0..1 as a percentage: "35%" (German "35 %", French with a no-break space)."""
+    return _("{percent}%").format(percent=round(volume * 100))

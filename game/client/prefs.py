@@ -25,8 +25,6 @@ from typing import Callable
 
 import pygame
 
-from game.roseking import phrases
-from game.roseking.engine import Color
 from game import i18n
 from game.i18n import _
 from game.registry import GAMES
@@ -153,11 +151,6 @@ class Prefs:
     def play(self, name: str) -> bool:
         """Play sound effect ``name`` (see :data:`game.client.audio.SOUND_NAMES`); False if silent."""
         return self.audio.play(name)
-
-    def player_name(self, color: Color) -> str:
-        """The name chosen for ``color`` in the settings, else "Red"/"White" in the current language."""
-        s = self.settings.of("rose-king")
-        return phrases.player_names(s.red_name, s.white_name)[color]
 
     def toggle_sound(self) -> None:
         """The mute key: flip the ``sound`` setting and say so."""

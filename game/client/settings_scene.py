@@ -17,10 +17,10 @@ from typing import Any, Callable
 import pygame
 
 from game import i18n
-from game.roseking import phrases
 from game.i18n import N_, _
 from game.registry import game_by_key
 from game.settings import ANIMATION_SPEEDS, APP_ROWS, FIELD_LABELS, MAX_NAME_LENGTH, Field, schema_of
+from game.schema import on_off_text, speed_text, volume_text
 
 from .theme import CANVAS, CREAM, GOLD
 from .textinput import TextInput
@@ -61,7 +61,7 @@ class SettingsScene(ButtonScene):
         self.rows: list[list[Button]] = []  # the rows of radio buttons (laid out again on a language change)
         self._language = i18n.language()
         self._row("language", [(lambda code=code: i18n.LANGUAGE_NAMES[code], code) for code in i18n.LANGUAGES])
-        self._row("animation_speed", [(lambda s=s: phrases.speed_text(s), s) for s in ANIMATION_SPEEDS])
+        self._row("animation_speed", [(lambda s=s: speed_text(s), s) for s in ANIMATION_SPEEDS])
         self._switch("sound")
         y = self._y("volume")
         self.buttons += [
@@ -134,7 +134,7 @@ class SettingsScene(ButtonScene):
     def _switch(self, field: str) -> None:
         """An on/off button for a boolean ``field``."""
         self.buttons.append(Button(
-            (CONTROL_X, self._y(field), 160, 48), lambda: phrases.on_off_text(self._get(field)),
+            (CONTROL_X, self._y(field), 160, 48), lambda: on_off_text(self._get(field)),
             lambda: self._set(field, not self._get(field)), size=28, selected=lambda: self._get(field)))
 
     def _game_row(self, name: str, f: Field) -> None:
@@ -243,5 +243,5 @@ class SettingsScene(ButtonScene):
         if fill.w:
             pygame.draw.rect(surface, GOLD if s.sound else (120, 110, 100), fill, border_radius=10)
         pygame.draw.rect(surface, (150, 104, 30), bar, 2, border_radius=10)
-        text = self.app.art.text(phrases.volume_text(s.volume), 28, CREAM, shadow=True)
+        text = self.app.art.text(volume_text(s.volume), 28, CREAM, shadow=True)
         surface.blit(text, text.get_rect(midleft=(CONTROL_X + 452, bar.centery)))

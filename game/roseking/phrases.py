@@ -244,22 +244,6 @@ LABELS = (
 )
 
 
-def on_off_text(on: bool) -> str:
-    """A switch's value on the settings screen: "On"/"Off"."""
-    return _("On") if on else _("Off")
-
-
-def speed_text(speed: float) -> str:
-    """An animation speed: its preset's name ("Fast"), else the factor ("×1.5")."""
-    from game.schema import ANIMATION_SPEEDS
-    return _(ANIMATION_SPEEDS[speed]) if speed in ANIMATION_SPEEDS else f"×{speed:g}"
-
-
-def volume_text(volume: float) -> str:
-    """A volume 0..1 as a percentage: "35%" (German "35 %", French with a no-break space)."""
-    return _("{percent}%").format(percent=round(volume * 100))
-
-
 def ply_count_text(plies: int) -> str:
     """A saved game's length: "1 move", "37 moves"."""
     return ngettext("{count} move", "{count} moves", plies).format(count=plies)

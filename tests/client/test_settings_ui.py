@@ -261,8 +261,9 @@ def test_names_take_any_letters_and_a_click_elsewhere_keeps_them(app, driver):
     driver.click((20, 20))  # outside: editing ends and the name is kept
     assert not field.focused and app.prefs.settings.of("rose-king").white_name == "jörg Ĳsselmeer"
     hotseat(app, 1)
-    assert app.prefs.player_name(Color.WHITE) == "jörg Ĳsselmeer"
-    assert app.prefs.player_name(Color.RED) == "Red"
+    from game.client.roseking.game_scene import player_name
+    assert player_name(app.prefs, Color.WHITE) == "jörg Ĳsselmeer"
+    assert player_name(app.prefs, Color.RED) == "Red"
 
 
 def test_settings_from_a_game_tab_show_that_games_names_and_levels_only(app, driver):

@@ -176,6 +176,7 @@ def test_every_label_is_translated_in_every_language():
 
 
 def test_settings_values():
+    from game import schema as phrases  # the app-wide settings' values are worded by the shell
     assert (phrases.on_off_text(True), phrases.on_off_text(False)) == ("On", "Off")
     assert (phrases.speed_text(2.0), phrases.speed_text(0.0), phrases.speed_text(1.5)) == ("Fast", "Instant", "×1.5")
     assert phrases.volume_text(0.35) == "35%"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
+from game.roseking import phrases
 from game.roseking.engine import DRAW, HERO, Card, Color, Move, State
 from game.i18n import N_, Text, _, text_of
 
@@ -43,7 +44,14 @@ TOAST_SECONDS = 2.6
 #: change before they settle: then nothing moves and the window stops drawing until an event.
 SETTLE_SECONDS = 3.0
 
-__all__ = ["BOARD_RECT", "GameScene", "color_name"]  # lan.py and replay_view.py take these from here
+__all__ = ["BOARD_RECT", "GameScene", "color_name", "player_name"]  # lan.py and replay_view.py take these from here
+
+
+def player_name(prefs, color: Color) -> str:
+    """The name Rose King's settings give ``color`` (``prefs``: the app's
+    :class:`~game.client.prefs.Prefs`), else "Red"/"White" in the current language."""
+    s = prefs.game_settings("rose-king")
+    return phrases.player_names(s.red_name, s.white_name)[color]
 
 
 class GameScene(BoardInput, BoardDrawing, Scene):
@@ -267,7 +275,7 @@ class GameScene(BoardInput, BoardDrawing, Scene):
         if names:
             return names[Color.RED], names[Color.WHITE]
         prefs = self.app.prefs
-        return tuple(prefs.player_name(c) if self.match.controllers[c].local_human else color_name(c)  # type: ignore[return-value]
+        return tuple(player_name(prefs, c) if self.match.controllers[c].local_human else color_name(c)  # type: ignore[return-value]
                      for c in (Color.RED, Color.WHITE))
 
     def last_info(self, state: State):
