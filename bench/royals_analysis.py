@@ -22,21 +22,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.royals import analysis  # noqa: E402
-from game.royals.ai.levels import make_player  # noqa: E402
+from game.royals.ai.levels import make_player
+from game.royals.ai.match import play_match  # noqa: E402
 from game.royals.engine import Rng, State  # noqa: E402
 
 
 def play(levels: list[str], seed: int, iterations: int) -> State:
-    s, rng = State(players=len(levels)), Rng(seed)
-    players = {i + 1: make_player(level, seed * 7 + i, seconds=None, iterations=iterations)
-               for i, level in enumerate(levels)}
-    while not s.is_over():
-        event = s.chance()
-        if event is not None:
-            s.push(event.sample(rng))
-        else:
-            s.push_checked(players[s.to_act].choose(s.observation(s.to_act)))
-    return s
+    players = [make_player(level, seed * 7 + i, seconds=None, iterations=iterations) for i, level in enumerate(levels)]
+    return play_match(players, Rng(seed))[0]
 
 
 def flat_best(playouts: int):

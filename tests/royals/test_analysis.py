@@ -5,20 +5,13 @@ from __future__ import annotations
 
 from game.royals import analysis
 from game.royals.ai.levels import make_player
+from game.royals.ai.match import play_match
 from game.royals.engine import PILE, Action, Observation, Rng, State
 
 
 def play(levels: list[str], seed: int, iterations: int = 150) -> State:
-    s, rng = State(players=len(levels)), Rng(seed)
-    players = {i + 1: make_player(level, seed + i, seconds=None, iterations=iterations)
-               for i, level in enumerate(levels)}
-    while not s.is_over():
-        event = s.chance()
-        if event is not None:
-            s.push(event.sample(rng))
-        else:
-            s.push_checked(players[s.to_act].choose(s.observation(s.to_act)))
-    return s
+    players = [make_player(level, seed + i, seconds=None, iterations=iterations) for i, level in enumerate(levels)]
+    return play_match(players, Rng(seed))[0]
 
 
 def test_labels_follow_the_cost():
