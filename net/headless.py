@@ -147,7 +147,9 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
                stop: Callable[[], bool] | None = None):
     """Play one seat of a match of any game on the one LAN layer (:class:`net.session.Session`)
     with ``player`` (``observation -> action``, the game part's ``player(level, seed)``) until
-    the match has a verdict; returns the :class:`net.match.Verdict`.
+    the match has a verdict; returns the :class:`net.match.Verdict`. A host of a game whose
+    part does not start by itself (``auto_start`` false) starts the match as soon as every
+    person seat is taken.
 
     The observation comes from the part's ``turn(machine, seat)`` under the session's lock; the player
     thinks outside it. ``delay``: seconds before each of our actions. Raises :class:`Stopped`
@@ -170,6 +172,12 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
             return session.verdict
         if session.status in ("failed", "closed"):
             raise HeadlessError(f"the session {session.status}")
+        if session.role == "host" and session.machine is None and session.lobby.can_start():
+            try:
+                session.start()
+            except ValueError:
+                pass  # someone left meanwhile: wait on
+            continue
         obs = session.view(lambda m: turn(m, m.seat)) if turn is not None and not session.catching_up else None
         if obs is None:
             continue

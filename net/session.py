@@ -123,6 +123,25 @@ def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict
     return SeatMemo.from_json(d["memo"]), d["match"]
 
 
+LINGER = 1.0  #: seconds a leaving peer reads on, at most, so that its goodbye is not lost
+
+
+def _linger(socks: list[socket.socket], clock: Callable[[], float], limit: float) -> None:
+    """Close ``socks`` (their write sides already shut) once each peer has closed its side or
+    ``limit`` seconds passed: a socket closed with unread bytes sends a reset, and a reset may
+    make the peer drop our last frames (the goodbye) before reading them."""
+    end = clock() + limit
+    for sock in socks:
+        try:
+            while (left := end - clock()) > 0:
+                sock.settimeout(left)
+                if not sock.recv(RECV_SIZE):
+                    break
+        except OSError:
+            pass
+        sock.close()
+
+
 class _Peer:
     def __init__(self, cid: int, sock: socket.socket, link: Link) -> None:
         self.cid, self.sock, self.link = cid, sock, link
@@ -306,10 +325,13 @@ class Session(Mailbox):
             elif name == "computed":
                 self._computed(*args)
             elif name == "start":
-                self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]
+                if self.lobby.can_start():  # type: ignore[union-attr]  # (a repeated start: under way)
+                    self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]
             elif name == "leave":
-                for p in list(self._peers.values()):
-                    self._close_peer(p, ("bye", "the player left"))
+                peers = list(self._peers.values())
+                for p in peers:
+                    self._close_peer(p, ("bye", "the player left"), close=False)
+                _linger([p.sock for p in peers], self._clock, LINGER)
                 self._write_record()
                 self._stopping = True
                 return
@@ -411,7 +433,9 @@ class Session(Mailbox):
             except OSError:
                 p.link.feed(b"", self._clock())
 
-    def _close_peer(self, p: _Peer, why: tuple[str, str] | None) -> None:
+    def _close_peer(self, p: _Peer, why: tuple[str, str] | None, close: bool = True) -> None:
+        """Forget ``p`` (saying ``why``, a closing code and reason, first); ``close``: close its
+        socket now (else the caller does, see :func:`_linger`)."""
         if why is not None:
             p.link.close(*why)
             self._flush(p)
@@ -424,7 +448,8 @@ class Session(Mailbox):
             p.sock.shutdown(socket.SHUT_WR)
         except OSError:
             pass
-        p.sock.close()
+        if close:
+            p.sock.close()
 
     def _link_closed(self, p: _Peer) -> None:
         """A link closed (by us or the peer): the lobby and the machine hear of it."""

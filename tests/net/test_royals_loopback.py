@@ -271,72 +271,8 @@ def GAME_SAMPLE_FINISHED() -> dict:
     return Record.from_state(s, ["Ann", "Bo", "Cy"]).to_dict()
 
 
-def test_rose_king_check_accepts_the_records_of_a_cli_match(tmp_path):
-    """The real commands: a headless host and three headless joiners (4 peers, 4 processes)."""
-    import subprocess
-    import sys
-    from tests.net.test_cli import Proc
-    host = Proc("host", "--game", "royals-riots", "--seats", "4", "--port", "0", "--bind",
-                "127.0.0.1", "--name", "Ann", "--headless", "--ai", "easy", "--record", str(tmp_path / "h.json"),
-                "--timeout", str(LIMIT))
-    procs = [host]
-    try:
-        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
-        for name in ("Bo", "Cy", "Di"):
-            p = Proc("join", f"127.0.0.1:{port}", "--name", name, "--headless", "--ai", "random", "--record",
-                     str(tmp_path / f"{name}.json"), "--timeout", str(LIMIT))
-            procs.append(p)
-            p.expect("Seated")
-        for p in procs:
-            assert p.finish() == 0, p.lines
-        files = ("h.json", "Bo.json", "Cy.json", "Di.json")
-        texts = {(tmp_path / f).read_text() for f in files}
-        assert len(texts) == 1
-        out = subprocess.run([sys.executable, "-m", "game.cli", "check", *(str(tmp_path / f) for f in files)],
-                             capture_output=True, text=True, timeout=LIMIT)
-        assert out.returncode == 0 and out.stdout.count("ok finished") == 4, out.stdout + out.stderr
-        assert json.loads(texts.pop())["players"] == ["Ann", "Bo", "Cy", "Di"]
-        final = [x for x in host.lines if "match over" in x]
-        assert final and "winners=" in final[0]
-    finally:
-        for p in procs:
-            p.kill()
 
 
-def test_a_joiner_killed_mid_round_rejoins_and_the_match_ends_with_identical_records(tmp_path):
-    """Three peers (the real commands); the joiner of seat 3 is SIGKILLed mid-round 1 and
-    restarted with the same --record: it proves its seat, catches up and plays on."""
-    from tests.net.test_cli import Proc
-    host = Proc("host", "--game", "royals-riots", "--seats", "3", "--port", "0", "--bind", "127.0.0.1", "--name",
-                "Ann", "--headless", "--ai", "random", "--record", str(tmp_path / "h.json"), "--timeout", str(LIMIT),
-                "--move-delay", "0.02")
-    procs = [host]
-    try:
-        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
-        bo = Proc("join", f"127.0.0.1:{port}", "--name", "Bo", "--headless", "--ai", "random", "--record",
-                  str(tmp_path / "Bo.json"), "--timeout", str(LIMIT), "--move-delay", "0.02")
-        procs.append(bo)
-        bo.expect("Seated")
-        cy_args = ("join", f"127.0.0.1:{port}", "--name", "Cy", "--headless", "--ai", "random", "--record",
-                   str(tmp_path / "Cy.json"), "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.02")
-        cy = Proc(*cy_args)
-        procs.append(cy)
-        line = cy.expect(" play ")  # a trick of round 1 is under way
-        cy.kill()  # SIGKILL: no goodbye
-        host.expect("away")  # the host's lobby shows seat 3 away; its seat waits
-        assert "round 1 checked" not in "\n".join(host.lines), line
-        journal = json.loads((tmp_path / "Cy.json.journal").read_text())
-        assert journal["seat"] == 3 and journal["game"]
-        again = Proc(*cy_args)
-        procs.append(again)
-        for p in (host, bo, again):
-            assert p.finish() == 0, p.lines
-        texts = [(tmp_path / f).read_text() for f in ("h.json", "Bo.json", "Cy.json")]
-        assert texts[0] == texts[1] == texts[2]
-        assert GAME.check(json.loads(texts[0])).startswith("ok finished")
-    finally:
-        for p in procs:
-            p.kill()
 
 
 # --------------------------------------------------------------------------- hostile joiners
@@ -452,26 +388,6 @@ def test_link_deadlines_heartbeat_flood_and_peer_error():
     assert f.closed.code == "eof" and "middle of a frame" in f.closed.reason
 
 
-def test_cli_royals_option_errors_are_clear():
-    import subprocess
-    import sys
-
-    def run(*args: str) -> tuple[int, str]:
-        p = subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True, timeout=LIMIT)
-        return p.returncode, p.stdout + p.stderr
-    rc, out = run("host", "--game", "royals-riots", "--seats", "2", "--computer", "easy", "--computer", "easy",
-                  "--headless", "--ai", "easy", "--port", "0", "--bind", "127.0.0.1")
-    assert rc == 2 and "do not fit a table of 2" in out
-    rc, out = run("host", "--game", "royals-riots", "--seats", "3", "--computer", "expert", "--headless", "--ai",
-                  "easy", "--port", "0")
-    assert rc == 2 and "Royals & Riots levels are" in out
-    rc, out = run("host", "--game", "royals-riots", "--headless", "--ai", "expert", "--port", "0")
-    assert rc == 2 and "--ai expert" in out
-    rc, out = run("host", "--game", "royals-riots", "--seats", "3", "--teams", "--headless", "--ai", "easy",
-                  "--port", "0")
-    assert rc == 2 and "teams" in out
-    rc, out = run("host", "--headless", "--ai", "hard", "--seats", "9")
-    assert rc == 2 and "--seats" in out
 
 
 # --------------------------------------------------------------------------- faults
@@ -711,26 +627,6 @@ def test_a_host_lying_in_its_round_reveal_is_caught_by_every_joiner(sessions):
     assert "stopped the match: seat 1, ply 0" in results["Ann"], results
 
 
-def test_a_host_killed_without_a_word_ends_the_match_for_its_joiners(sessions, tmp_path):
-    """SIGKILL of a real host process mid-match: each joiner tries to get back for host_grace
-    (1 s here), then stops with "the host left", its autosave and journal kept."""
-    from tests.net.test_cli import Proc
-    host = Proc("host", "--game", "royals-riots", "--seats", "3", "--computer", "random", "--port", "0", "--bind",
-                "127.0.0.1", "--name", "Ann", "--headless", "--ai", "random", "--timeout", str(LIMIT),
-                "--move-delay", "0.05")
-    try:
-        port = int(host.expect("listening on port").rsplit(" ", 1)[1])
-        bo = sessions("join", "Bo", "127.0.0.1", port, record=tmp_path / "Bo.json", host_grace=1.0)
-        seen: list = []
-        _drive(bo, lambda ev: bo.view is not None and bo.view.state.ply > 10, seed=5, seen=seen)
-        host.kill()
-        _drive(bo, lambda ev: bo.status == "failed", seed=5, seen=seen)
-        failed = [e for e in seen if isinstance(e, Failed)]
-        assert failed and "the host left" in failed[-1].reason
-        assert "interrupted" in [e.status for e in seen if isinstance(e, StatusChanged)]
-        assert (tmp_path / "Bo.json.journal").exists()
-    finally:
-        host.kill()
 
 
 def test_a_royals_joiner_at_a_rose_king_host_stops_with_a_clear_reason(sessions):
@@ -771,35 +667,6 @@ def test_an_idle_session_does_no_work_between_ticks(sessions):
     assert calls == {"refresh": 0, "turn": 0} and host.my_turn
 
 
-def test_a_joiner_started_before_a_royals_host_learns_the_game_from_its_hello(tmp_path):
-    """``rose-king join`` without ``--game`` while nobody answers yet: it waits for the host and
-    plays Royals & Riots when a Royals & Riots host comes (it used to settle on Rose King and
-    loop on refused hellos)."""
-    import socket
-    from tests.net.test_cli import Proc
-    hold = socket.socket()
-    hold.bind(("127.0.0.1", 0))  # bound, not listening: connections are refused until the host comes
-    port = hold.getsockname()[1]
-    procs = []
-    try:
-        bo = Proc("join", f"127.0.0.1:{port}", "--name", "Bo", "--headless", "--ai", "random", "--record",
-                  str(tmp_path / "Bo.json"), "--timeout", str(LIMIT))
-        procs.append(bo)
-        bo.expect("nobody answers")
-        hold.close()
-        host = Proc("host", "--game", "royals-riots", "--seats", "2", "--port", str(port), "--bind", "127.0.0.1",
-                    "--name", "Ann", "--headless", "--ai", "random", "--record", str(tmp_path / "h.json"),
-                    "--timeout", str(LIMIT))
-        procs.append(host)
-        for p in procs:
-            assert p.finish() == 0, p.lines
-        assert any("match over: ok finished" in line for line in bo.lines), bo.lines
-        assert (tmp_path / "h.json").read_text() == (tmp_path / "Bo.json").read_text()
-        assert not any("schema" in line or "refused" in line for line in bo.lines + host.lines)
-    finally:
-        hold.close()
-        for p in procs:
-            p.kill()
 
 
 def test_a_headless_joiner_gives_up_after_its_timeout_and_the_window_does_not_wait(capsys):
