@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import Any
 
-from game.lan import now_iso
+from game.lan import now_iso, table_choice
 
 from .lanrun import start_peer
 
@@ -30,24 +30,25 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
     from net.session import Dropped, Ended, Noticed, Refused, Session, Started, Status, WriteFailed
     part = game.lan
     prog = f"rose-king {role}"
-    if not args.headless:
-        print(f"{prog}: {game.title} over the LAN has no window yet; use --headless --ai LEVEL", file=sys.stderr)
-        return 2
-    if not args.ai or args.ai not in game.levels or part.player is None:
+    if args.headless and (not args.ai or args.ai not in game.levels or part.player is None):
         print(f"{prog}: --headless needs --ai LEVEL, one of {', '.join(game.levels)}", file=sys.stderr)
         return 2
-    name, status = start_peer(args, role)
+    if args.ai and not args.headless:
+        print(f"{prog}: --headless and --ai LEVEL go together", file=sys.stderr)
+        return 2
+    if role == "host":
+        try:
+            kinds, computers, options = table_choice(part, args, game.levels)
+        except ValueError as e:
+            print(f"{prog}: {game.title}: {e}", file=sys.stderr)
+            return 2
+    name, status = start_peer(args, role, game.key)  # without --headless: the window runs it
     if status is not None:
         return status
-    seats = getattr(args, "seats", None) or min(part.seats)
-    if seats not in part.seats:
-        print(f"{prog}: {game.title} takes {', '.join(map(str, part.seats))} seats, not {seats}", file=sys.stderr)
-        return 2
     try:
         if role == "host":
-            options = part.host_options(args) if part.host_options is not None else None
             session = Session(part, "host", name, address=args.bind, port=args.port, record=args.record,
-                              date=now_iso(), kinds=("host",) + ("person",) * (seats - 1), options=options)
+                              date=now_iso(), kinds=kinds, options=options, computers=computers)
         else:
             session = Session(part, "join", name, address=args.address, port=args.port, record=args.record,
                               date=now_iso(), connected=getattr(args, "connected", None))
