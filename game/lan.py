@@ -105,6 +105,54 @@ def host_colour(args: argparse.Namespace) -> str:
     return "" if colour == "random" else colour
 
 
+def computer_name(level: str) -> str:
+    """The name of a computer seat at ``level`` as every seat's lobby and record show it
+    (``Computer (easy)``)."""
+    return f"Computer ({level})"[:24]
+
+
+def table_choice(part, args: argparse.Namespace, levels=None) -> tuple[tuple[str, ...], dict[int, str], dict]:
+    """The table a host of a game on the one LAN layer opens, from ``rose-king host``'s options:
+    ``(kinds, computers, options)`` for :class:`net.session.Session`. ``part``: the game's
+    :class:`net.match.LanPart`; ``--seats N`` (default: the part's fewest), each ``--computer
+    LEVEL`` the highest free seat (seat 0 is the host's; a computer seat adds no protection: its
+    secrets are the host's), ``options`` from the part's ``host_options(args)``; ``levels``: the
+    game's computer levels, to check ``--computer``. With a ``--record`` whose journal holds a
+    match, that match's table decides (it is resumed): its seats and which are computers, played
+    at the ``--computer`` levels in seat order (the last repeats; the first of ``levels`` without
+    any). Raises ValueError (the reason) for a table the game does not take or a bad journal."""
+    wanted = list(getattr(args, "computer", None) or [])
+    if wanted and part.player is None:
+        raise ValueError("the game has no computer players")
+    bad = [w for w in wanted if levels is not None and w not in levels]
+    if bad:
+        raise ValueError(f"--computer {bad[0]}: the levels are {', '.join(levels)}")
+    record = getattr(args, "record", None)
+    if record:
+        from net.journal import seat_path
+        from net.session import load_journal
+        loaded = load_journal(seat_path(record), part.key)
+        if loaded is not None:
+            table = loaded[0].table
+            comp = sorted(table.computers)
+            if comp and part.player is None:
+                raise ValueError("the journal's match has computer seats this program cannot play")
+            picks = wanted or list(levels or ["random"])[:1]
+            computers = {s: picks[min(i, len(picks) - 1)] for i, s in enumerate(comp)}
+            kinds = tuple("host" if s == 0 else "computer" if s in computers else "person"
+                          for s in range(table.seats))
+            return kinds, computers, dict(table.options)
+    seats = getattr(args, "seats", None) or min(part.seats)
+    if seats not in part.seats:
+        raise ValueError(f"the game takes {', '.join(map(str, part.seats))} seats, not {seats}")
+    if len(wanted) > seats - 1:
+        raise ValueError(f"{len(wanted)} computer seats do not fit a table of {seats} (seat 1 is yours)")
+    computers = {seats - 1 - i: level for i, level in enumerate(wanted)}
+    kinds = ("host",) + tuple("computer" if s in computers else "person" for s in range(1, seats))
+    options = part.host_options(args) if part.host_options is not None else {}
+    return kinds, computers, dict(options or {})
+
+
 def ply_of(reason: str) -> int:
     """The engine ply a protocol reason names (``"ply 12 differs: ..."``, ``"seat 2, ply 57 (...)"``), or 0."""
     m = re.search(r"\bply (\d+)", reason)

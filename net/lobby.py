@@ -376,6 +376,18 @@ class HostLobby:
             out += self._begin()
         return out
 
+    def set_options(self, options: dict) -> list[LOutput]:
+        """The game's lobby options for the next match (:attr:`net.match.Table.options`), told to
+        every seated joiner. Raises ValueError for options that do not check, or once a match
+        is starting or under way (its table is fixed)."""
+        why = _opts(options)
+        if why is not None:
+            raise ValueError(f"lobby options {why}")
+        if self.started or self.starting:
+            raise ValueError("the match is fixed: its options cannot change")
+        self.options = dict(options)
+        return self._publish()
+
     def reopen(self) -> list[LOutput]:
         """Call the match off (nothing of it is bound, :meth:`net.match.MatchMachine.abortable`):
         its seats are free again for whoever is connected or comes next."""

@@ -224,6 +224,8 @@ class Session(Mailbox):
             self.machine = part.from_payload(memo.seat, memo.table, payload, token_bytes)  # type: ignore[arg-type]
             self.verdict = self.machine.over
         self._set_status("listening" if role == "host" else "connecting")
+        if role == "host":  # the seats as they start (the window's lobby shows them at once)
+            self._emit(LobbySeats(tuple(tuple(r) for r in self._rows())))
         self._thread = threading.Thread(target=self._run, name=f"lan-{part.key}-{role}", daemon=True)
         self._thread.start()
 
@@ -244,6 +246,28 @@ class Session(Mailbox):
         if not isinstance(self.lobby, HostLobby) or not self.lobby.can_start():
             raise ValueError("not every seat is taken")
         self._command("start")
+
+    def set_options(self, options: dict) -> None:
+        """Host: the game's lobby options (:attr:`net.match.Table.options`, e.g. the host's colour)
+        for the match to come, while none is being set up; a choice that comes too late (a
+        joiner's hello started the match meanwhile) changes nothing. Raises ValueError for
+        options that do not check or on a joiner."""
+        from .lobby import _opts
+        why = _opts(options)
+        if why is not None or self.role != "host":
+            raise ValueError(f"lobby options {why}" if why else "only the host sets the table's options")
+        self._command("options", dict(options))
+
+    @property
+    def options(self) -> dict:
+        """The game's lobby options: the host's as set now, a joiner's as its host sent them."""
+        if isinstance(self.lobby, HostLobby):
+            return dict(self.lobby.options)
+        return dict(getattr(self.lobby, "options", None) or {})
+
+    def can_start(self) -> bool:
+        """Host: every person seat is taken and no match is under way (:meth:`start` may be called)."""
+        return isinstance(self.lobby, HostLobby) and self.lobby.can_start()
 
     def hand_to_computer(self, seat: int, level: str) -> None:
         """Host: a joiner's seat whose person is away is played by the part's computer player
@@ -324,6 +348,11 @@ class Session(Mailbox):
                 self._drain()
             elif name == "computed":
                 self._computed(*args)
+            elif name == "options":
+                try:
+                    self._lobby_out(self.lobby.set_options(*args))  # type: ignore[union-attr]
+                except ValueError:
+                    pass  # too late: the match was set up meanwhile
             elif name == "start":
                 if self.lobby.can_start():  # type: ignore[union-attr]  # (a repeated start: under way)
                     self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]

@@ -16,6 +16,8 @@ import pygame
 
 from game.registry import game_for_record
 
+from .lan import CLIENTS as _LAYER
+
 #: Seconds after which a game's title art on the menu comes to rest (then the menu is still).
 TITLE_SETTLE = 4.0
 
@@ -60,7 +62,9 @@ class ClientGame(Protocol):
         ...
 
     def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-        """``rose-king host|join`` with a window made by ``open_window()``; returns the exit status."""
+        """``rose-king host|join`` with a window made by ``open_window()``; returns the exit status.
+        Not asked of a game on the one LAN layer: a client with ``lan`` (a
+        :class:`game.client.lan.LanClient`, optional) gets the shell's path (:func:`run_lan`)."""
         ...
 
     def join_lan(self, app: "App", name: str, address: str, port: int, connected: Any,
@@ -72,6 +76,18 @@ class ClientGame(Protocol):
         ...
 
 
+def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
+    """``rose-king host|join`` with a window, for the game of ``args.game`` (default: the first):
+    through the one LAN layer (:func:`game.client.lan.lobby.run_layer_window`) for a game whose
+    registry entry has ``lan`` and whose client has ``lan`` (a :class:`game.client.lan.LanClient`),
+    else the game's own :meth:`ClientGame.run_lan`. Returns the exit status."""
+    from .lan.lobby import layer_client, run_layer_window
+    client = client_by_key(getattr(args, "game", None) or CLIENT_GAMES[0].key)
+    if layer_client(client.key) is not None:
+        return run_layer_window(args, client.key, open_window)
+    return client.run_lan(args, open_window)
+
+
 def _clients() -> tuple[ClientGame, ...]:
     from .roseking.plugin import CLIENT as ROSE_KING
     from .royals.plugin import CLIENT as ROYALS_RIOTS
@@ -80,6 +96,7 @@ def _clients() -> tuple[ClientGame, ...]:
 
 #: The client side of every game, in :data:`game.registry.GAMES` order.
 CLIENT_GAMES: tuple[ClientGame, ...] = _clients()
+_LAYER.update({c.key: c for c in CLIENT_GAMES if getattr(c, "lan", None) is not None})
 
 
 def game_of_scene(scene: object) -> str | None:

@@ -55,6 +55,5 @@ def run(argv: list[str]) -> int:
 def run_lan(args: argparse.Namespace) -> int:
     """``rose-king host`` / ``rose-king join`` with the window (issue 7), for the game of ``args.game``
     (default: the first game)."""
-    from .games import CLIENT_GAMES, client_by_key
-    key = getattr(args, "game", None)
-    return (client_by_key(key) if key else CLIENT_GAMES[0]).run_lan(args, open_window)
+    from .games import run_lan as run_game_lan
+    return run_game_lan(args, open_window)

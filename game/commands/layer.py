@@ -9,13 +9,10 @@ that ends it for everyone as the rules or a player's choice say (``finished``, `
 ``forfeit``), 1 when it stopped on a fault (``illegal``, ``coin``, ``desync``, ``left``) or could
 not be played, 2 for bad options, 128 + the signal when SIGTERM/SIGINT stopped it.
 
-A host's table: ``--seats N`` (one of the part's ``seats``; default the most it takes), each
-``--computer LEVEL`` a seat the host's program plays (the highest free seats first, so joiners
-take seats 1, 2 ...; a computer seat adds no protection: its secrets are the host's), the
-part's ``host_options(args)`` (the game's lobby options, e.g. ``--teams``), and with
-``--beacon``/``--beacon-address`` a discovery beacon naming the game's key. A host restarted
-with a ``--record`` whose journal holds the match resumes it: the seats and which of them are
-computers come from the journal (``--computer`` then gives their levels, one per computer seat).
+A host's table comes from ``--seats``, ``--computer LEVEL`` (the host runs those seats) and the
+part's ``host_options(args)`` (:func:`game.lan.table_choice`; a journal's match keeps its own);
+with ``--beacon``/``--beacon-address`` it sends a discovery beacon naming the game's key.
+The match code (the machine's ``Notice("code")``, if it has one) is always printed.
 """
 
 from __future__ import annotations
@@ -25,53 +22,12 @@ import os
 import sys
 from typing import Any
 
-from game.lan import now_iso
+from game.lan import computer_name, now_iso, table_choice
 
 from .lanrun import start_peer
 
 #: Verdicts after which a headless peer's match counts as played to its end (exit status 0).
 PLAYED = ("finished", "resigned", "forfeit")
-
-
-def computer_name(level: str) -> str:
-    """The lobby name of a computer seat at ``level`` (``Computer (easy)``), as players see it."""
-    return f"Computer ({level})"[:24]
-
-
-def host_table(args: argparse.Namespace, game: Any) -> tuple[tuple[str, ...], dict[int, str], dict | None]:
-    """A host's seats from its options: (``kinds``, computer seat -> level, the lobby options).
-
-    ``--seats N`` (default the most the game takes), ``--computer LEVEL`` (repeatable: the
-    highest free seats, so joiners take seats 1, 2 ...), the part's ``host_options(args)``.
-    With a ``--record`` whose journal holds a match, the seats and the computer seats come from
-    it and ``--computer`` gives the computer seats' levels in seat order (the last level repeats;
-    ``random`` without any). Raises ValueError (the reason) for options that do not fit."""
-    from net.journal import seat_path
-    from net.session import load_journal
-    part = game.lan
-    levels = list(getattr(args, "computer", None) or [])
-    for level in levels:
-        if level not in game.levels or part.player is None:
-            raise ValueError(f"--computer {level}: {game.title} levels are {', '.join(game.levels) or 'none'}")
-    loaded = load_journal(seat_path(args.record), part.key) if args.record else None
-    if loaded is not None:  # a match to resume: its table decides
-        table = loaded[0].table
-        comp = sorted(table.computers)
-        if comp and part.player is None:
-            raise ValueError("the journal's match has computer seats this program cannot play")
-        picks = levels or ["random"]
-        computers = {s: picks[min(i, len(picks) - 1)] for i, s in enumerate(comp)}
-        kinds = tuple("host" if s == 0 else "computer" if s in computers else "person" for s in range(table.seats))
-        return kinds, computers, dict(table.options)
-    seats = getattr(args, "seats", None) or max(part.seats)
-    if seats not in part.seats:
-        raise ValueError(f"{game.title} takes {', '.join(map(str, part.seats))} seats, not {seats}")
-    if len(levels) > seats - 1:
-        raise ValueError(f"{len(levels)} computer seats do not fit a table of {seats} seats (one is yours)")
-    computers = {seats - 1 - i: level for i, level in enumerate(levels)}
-    kinds = ("host",) + tuple("computer" if s in computers else "person" for s in range(1, seats))
-    options = part.host_options(args) if part.host_options is not None else None
-    return kinds, computers, options
 
 
 def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
@@ -80,21 +36,21 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
     from net.session import Dropped, Ended, Noticed, Refused, Session, Started, Status, WriteFailed
     part = game.lan
     prog = f"rose-king {role}"
-    if not args.headless:
-        return start_peer(args, role)[1] or 0  # the window
-    if not args.ai or args.ai not in game.levels or part.player is None:
+    if args.headless and (not args.ai or args.ai not in game.levels or part.player is None):
         print(f"{prog}: --headless needs --ai LEVEL, one of {', '.join(game.levels)}", file=sys.stderr)
         return 2
-    name, status = start_peer(args, role)
-    if status is not None:
-        return status
-    computers: dict[int, str] = {}
+    if args.ai and not args.headless:
+        print(f"{prog}: --headless and --ai LEVEL go together", file=sys.stderr)
+        return 2
     if role == "host":
         try:
-            kinds, computers, options = host_table(args, game)
+            kinds, computers, options = table_choice(part, args, game.levels)
         except ValueError as e:
-            print(f"{prog}: {e}", file=sys.stderr)
+            print(f"{prog}: {game.title}: {e}", file=sys.stderr)
             return 2
+    name, status = start_peer(args, role, game.key)  # without --headless: the window runs it
+    if status is not None:
+        return status
     try:
         if role == "host":
             session = Session(part, "host", name, address=args.bind, port=args.port, record=args.record,

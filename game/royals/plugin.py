@@ -83,8 +83,8 @@ def host_options(args: argparse.Namespace) -> dict:
     docs/royals-rules.md). Raises ValueError when teams are asked of a table that is not 4 seats."""
     if not getattr(args, "teams", False):
         return {}
-    if (getattr(args, "seats", None) or 4) != 4:
-        raise ValueError("--teams needs a table of 4 seats")
+    if getattr(args, "seats", None) != 4:
+        raise ValueError("--teams needs a table of 4 seats (--seats 4)")
     return {"teams": True}
 
 

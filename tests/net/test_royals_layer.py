@@ -43,8 +43,9 @@ def test_the_games_lan_entry_is_the_dealer_free_part_with_its_lobby_options():
     assert part.new_match is FAIR.new_match and part.schemas is FAIR.schemas
     assert part.host_options(Namespace(teams=True, seats=4)) == {"teams": True}
     assert part.host_options(Namespace(teams=False, seats=3)) == {}
-    with pytest.raises(ValueError, match="4 seats"):
-        part.host_options(Namespace(teams=True, seats=3))
+    for seats in (3, None):
+        with pytest.raises(ValueError, match="4 seats"):
+            part.host_options(Namespace(teams=True, seats=seats))
 
 
 def test_a_joiner_learns_the_game_from_a_royals_hosts_hello():
@@ -99,7 +100,7 @@ def test_option_errors_are_clear():
     rc, out = run(*base, "--seats", "2", "--computer", "easy", "--computer", "easy")
     assert rc == 2 and "do not fit a table of 2" in out
     rc, out = run(*base, "--seats", "3", "--computer", "expert")
-    assert rc == 2 and "Royals & Riots levels are" in out
+    assert rc == 2 and "levels are" in out and "expert" in out
     rc, out = run("host", "--game", "royals-riots", "--headless", "--ai", "expert", "--port", "0")
     assert rc == 2 and "--ai" in out
     rc, out = run(*base, "--seats", "3", "--teams")

@@ -1,0 +1,98 @@
+"""The window's side of the one LAN layer, the same for every game (docs/architecture.md).
+
+A game's client (:class:`game.client.games.ClientGame`) that plays over the layer carries a
+:class:`LanClient` as its ``lan`` attribute; the shell then does everything but the game's own
+table: the host's waiting screen and the joiner's (:class:`~game.client.lan.lobby.LobbyScene`,
+driven by :class:`net.session.Session`, polled once per frame, never waited on), the one join
+screen (:class:`~game.client.lan.lobby.LayerJoinScene`, which finds every game's tables),
+the status wording, the discovery beacon, "play again", and ``rose-king host/join`` with a
+window (:func:`~game.client.lan.lobby.run_layer_window`). No game is named here.
+
+The hook is small on purpose; a game gives:
+
+- ``table(app, net)``: its network table scene for a match that has begun, given a
+  :class:`NetMatch` (the session, its ``Started`` event, the events that came after it in the
+  same frame, the beacon, where "Main menu" goes, "play again", the saved-games store);
+- ``lobby_buttons(lobby, rect)`` (optional): the host's choices shown on its waiting screen in
+  ``rect`` while no match is being set up (e.g. a colour), as :class:`~game.client.widgets.Button`
+  objects that call :meth:`net.session.Session.set_options`;
+- ``lobby_lines(lobby)`` (optional): lines about the table shown under the seats (e.g. teams).
+
+Fields may be added later, each optional, so a game's hook written today keeps working.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    import pygame
+
+    from net.discovery import Beacon
+    from net.session import Session, Started
+
+    from ..app import App
+    from ..scene import Scene
+    from ..widgets import Button
+
+
+#: Game key -> its :class:`game.client.games.ClientGame` that has ``lan`` (filled by
+#: :mod:`game.client.games` as it loads every game's client; the screens here look games up in
+#: it, never by importing a game).
+CLIENTS: dict[str, Any] = {}
+
+
+@dataclass
+class NetMatch:
+    """What a game's network table gets from the lobby once its match has begun.
+
+    ``session``: the :class:`net.session.Session` (the table now owns it: :meth:`close` on
+    leaving); ``started``: its :class:`~net.session.Started` event (the table, our seat,
+    whether resumed); ``pending``: the events the lobby polled after it in the same frame (the
+    table handles them first); ``beacon``: the host's discovery beacon (stopped by :meth:`close`);
+    ``on_main_menu``: where "Main menu" goes; ``again``: "play again" -- a new table with the
+    same players' places (the host opens its table again on the same port, a joiner joins the
+    same address; each side's player chooses it), or None when the match cannot be played again
+    from here; ``store``: the saved-games store (None: the shared one)."""
+
+    session: "Session"
+    started: "Started"
+    pending: list = field(default_factory=list)
+    beacon: "Beacon | None" = None
+    on_main_menu: Callable[[], None] = lambda: None
+    again: Callable[[], None] | None = None
+    store: Any = None
+
+    @property
+    def seat(self) -> int:
+        """Our seat (0: the host)."""
+        return self.started.seat
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every seat's player name, seat 0 first."""
+        return tuple(self.started.table.names)
+
+    def close(self) -> None:
+        """Leave: stop the beacon, close the session (it tells the others ``bye``; a match in
+        progress is judged by who owes what). Safe to call twice."""
+        if self.beacon is not None:
+            self.beacon.stop()
+            self.beacon = None
+        self.session.close()
+
+
+@dataclass(frozen=True)
+class LanClient:
+    """A game's window on the one LAN layer (its client's ``lan``; see the module docstring)."""
+
+    #: ``table(app, net) -> Scene``: the game's network table for a begun match
+    table: Callable[["App", NetMatch], "Scene"]
+    #: ``lobby_buttons(lobby, rect) -> [Button]``: the host's choices on its waiting screen
+    lobby_buttons: Callable[[Any, "pygame.Rect"], list["Button"]] | None = None
+    #: ``lobby_lines(lobby) -> [str]``: translated lines about the table under the seats
+    lobby_lines: Callable[[Any], list[str]] | None = None
+
+
+__all__ = ["CLIENTS", "LanClient", "NetMatch"]
