@@ -162,8 +162,8 @@ def ply_of(reason: str) -> int:
 def join_error_text(error: BaseException, address: str) -> str:
     """Why joining the host at ``address`` (``"host:port"``) cannot start, as a whole sentence in
     the current language, for both games' join screens: ``error`` is what
-    :func:`net.royals_session.probe_host` (reading the host's hello: the host's bytes decide it),
-    ``LanSession.join`` or ``RoyalsSession.join`` raised (ValueError, OSError). The English text is
+    :func:`net.session.probe_host` (reading the host's hello: the host's bytes decide it),
+    ``LanSession.join`` or ``Session`` raised (ValueError, OSError). The English text is
     read for its family only."""
     text = str(error)
     if isinstance(error, OSError):

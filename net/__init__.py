@@ -12,22 +12,20 @@ Nothing here imports pygame. The layers, bottom up:
   and, until the window is ported, the version-2 :mod:`net.roseking.v2` (alias :mod:`net.protocol`,
   its names re-exported by :mod:`net.roseking`): :class:`~net.roseking.v2.Connection`,
   bytes in -> events, events -> bytes, ``tick(now)`` for time; no sockets, threads or clock
-  reads (the way h11 is built). :mod:`net.royals`: Royals & Riots' match machines
-  (``HostMatch``/``JoinerMatch``, 2-4 peers in a star) on the same parts.
+  reads (the way h11 is built).
 - :mod:`net.transport`: :class:`~net.transport.LanSession`, the protocol over TCP in a
   background thread with a non-blocking ``poll()`` for a frame loop; a host holds strangers'
-  connections apart until they prove a seat. :mod:`net.link` (one connection's frames,
-  limits and heartbeat) and :mod:`net.royals_session` (:class:`~net.royals_session.RoyalsSession`:
-  the lobby, seats, resume and computer seats of a Royals & Riots table) do the same for
-  Royals & Riots; :func:`net.royals_session.probe_host` tells a host's game from its hello.
+  connections apart until they prove a seat.
 - :mod:`net.discovery`: the UDP beacon (the LAN's broadcast addresses) and its listener.
 
 The one LAN layer every game is moving to (issue 33; docs/protocol.md, "The LAN layer"):
 :mod:`net.match` (what a game brings: its :class:`~net.match.LanPart` and match machine; who
 owes what, and the forfeit rules read from it), :mod:`net.lobby` (the hello with the game's
 key and versions, seats, start/ready, seat proofs; pure) and :mod:`net.session` (threads,
-sockets, journal and record files, computer seats, events as codes). :mod:`net.royals` is a
-package: messages, the round audit, the host's and a joiner's match machines.
+sockets, journal and record files, computer seats, events as codes; :func:`net.session.probe_host`
+tells a host's game from its hello), over :mod:`net.link` (one connection's frames, limits and
+heartbeat). :mod:`net.royals`: Royals & Riots' match machine with no trusted dealer
+(:mod:`net.royals.fair`, on :mod:`net.deck` and :mod:`net.signed`), registered on the layer.
 """
 
 PROTOCOL_NAME = "rose-king-lan"

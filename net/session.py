@@ -40,8 +40,8 @@ from . import DEFAULT_PORT
 from .framing import FrameError
 from .journal import seat_path as journal_path
 from .link import Link
-from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo,
-                    rates_for, schemas_for)
+from .lobby import (LAN_VERSION, LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted,
+                    SeatMemo, rates_for, schemas_for)
 from .mailbox import Mailbox
 from .match import ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, judge_stop, overdue
 
@@ -121,6 +121,53 @@ def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict
     if not isinstance(d.get("match"), dict):
         raise ValueError("not a LAN journal: no match payload")
     return SeatMemo.from_json(d["memo"]), d["match"]
+
+
+def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> tuple[str, socket.socket, bytes]:
+    """Connect to a host and read its ``hello`` (a host sends it first, at once) to learn its
+    game: returns ``(game, sock, data)``: ``game`` the hello's ``g`` (a registry key; a
+    version-2 Rose King host, whose hello has none: ``"rose-king"``), ``sock`` the open
+    connection and ``data`` every byte read so far, to hand on to that game's joiner
+    (``Session(..., connected=(sock, data))``) so the host sees one connection only. The whole
+    hello must come within the handshake deadline (a host trickling bytes cannot hold us).
+    Raises OSError (no host there, ``timeout`` seconds) or ValueError (not a host of this
+    program: the reason, e.g. "this table needs a newer version")."""
+    from .framing import HEADER, MAX_FRAME, decode_payload
+    from .framing import SCHEMAS as RK_SCHEMAS
+    from .limits import HANDSHAKE_TIMEOUT
+    from .lobby import hello_version
+    sock = socket.create_connection((address, port), timeout=timeout)
+    try:
+        deadline = time.monotonic() + min(timeout, HANDSHAKE_TIMEOUT)
+        data = b""
+        need = HEADER.size
+        while len(data) < need:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout(f"{address}:{port} sent no whole hello within {min(timeout, HANDSHAKE_TIMEOUT):g} s")
+            sock.settimeout(left)
+            chunk = sock.recv(RECV_SIZE)
+            if not chunk:
+                raise ValueError(f"{address}:{port} closed the connection without a hello")
+            data += chunk
+            if need == HEADER.size and len(data) >= HEADER.size:
+                (n,) = HEADER.unpack_from(data)
+                if not 0 < n <= MAX_FRAME:
+                    raise ValueError(f"{address}:{port} does not speak the Rose King LAN protocol")
+                need = HEADER.size + n
+        payload = data[HEADER.size:need]
+        pv = hello_version(payload)
+        layer = pv is not None and pv >= LAN_VERSION
+        try:  # the one LAN layer: the hello names its game (g); else a version-2 Rose King hello
+            msg = decode_payload(payload, schemas_for({}) if layer else RK_SCHEMAS)
+        except FrameError as e:
+            raise ValueError(str(e)) from None  # e.g. a newer host: this program needs a newer version
+        if msg["t"] != "hello" or msg["role"] != "host":
+            raise ValueError(f"{address}:{port} is not a host")
+        return (msg["g"] if layer else "rose-king"), sock, data
+    except BaseException:
+        sock.close()
+        raise
 
 
 LINGER = 1.0  #: seconds a leaving peer reads on, at most, so that its goodbye is not lost

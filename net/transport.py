@@ -96,7 +96,7 @@ class LanSession(Mailbox):
     after which a peer that did not reveal forfeits, connected or not. ``colour``: the
     host's colour for a new game (``"red"``, ``"white"``, ``""`` = random by the set-up coin).
     ``connected``: a joiner's first connection already open, with the bytes read from it
-    (:func:`net.royals_session.probe_host` reads the host's hello to learn its game).
+    (:func:`net.session.probe_host` reads the host's hello to learn its game).
     """
 
     def __init__(self, role: Role, name: str, *, address: str = "127.0.0.1", port: int = DEFAULT_PORT,
@@ -140,7 +140,7 @@ class LanSession(Mailbox):
         self._acked_all = True
         self._stopping = False
         self._fatal = False
-        self._first = connected  # joiner: a connection already open (net.royals_session.probe_host) and its bytes
+        self._first = connected  # joiner: a connection already open (net.session.probe_host) and its bytes
         if self.role is Role.HOST:
             self._listener = socket.create_server((address, port), backlog=8)
             self._listener.setblocking(False)

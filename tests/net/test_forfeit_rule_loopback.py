@@ -137,7 +137,7 @@ def test_4_a_host_trickling_its_hello_holds_a_joiner_no_longer_than_the_handshak
     import socket
     import threading
     import net.limits
-    from net.royals_session import probe_host
+    from net.session import probe_host
     monkeypatch.setattr(net.limits, "HANDSHAKE_TIMEOUT", 1.0)
     srv = socket.create_server(("127.0.0.1", 0))
     done = threading.Event()

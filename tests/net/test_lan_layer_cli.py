@@ -57,7 +57,7 @@ def test_host_and_join_play_the_test_game_with_the_unchanged_commands(nim_regist
 
 
 def test_a_joiner_of_the_test_game_learns_the_game_from_the_hosts_hello(nim_registered):
-    from net.royals_session import probe_host
+    from net.session import probe_host
     from net.session import Session
     from .nim_game import NIM
     host = Session(NIM, "host", "Ann", port=0)

@@ -123,34 +123,12 @@ def test_the_records_exact_bytes_follow_from_the_text():
     assert p.join.game.date == p.host.date  # the host's hello date
 
 
-def test_royals_card_names_keep_order_and_the_two_seat_deal_follow_from_the_text():
-    from game.royals.engine import CARD_NAMES, Action, State as RState
-    from net.royals import coin_outcome
+def test_royals_card_names_and_the_keep_order_follow_from_the_text():
+    from game.royals.engine import CARD_NAMES, Action
     assert vector("royals card names").split() == list(CARD_NAMES)
     names = vector("royals card names").split()
     assert str(Action.keep(3, ["M6", "R1", "M4", "R6", "M5"])) == "3 keep " + ",".join(
         sorted(["M6", "R1", "M4", "R6", "M5"], key=names.index))
-    gid, sec = bytes(range(16)), [b"\x01" * 32, b"\x02" * 32]
-    d = hashlib.sha256(b"rose-king-lan coin" + gid + (1).to_bytes(4, "big", signed=True) + b"".join(sec)).digest()
-    assert vector("royals 2-seat deal digest (for 1)") == d.hex()
-    cards = list(names)
-    Rng(int.from_bytes(d[:8], "big")).shuffle(cards)
-    text = "deal " + ",".join(cards[:14]) + "/" + ",".join(cards[14:28]) + "/" + ",".join(cards[28:])
-    assert vector("royals 2-seat deal (for 1)") == text
-    s = RState(2)
-    s.push(coin_outcome(s.chance(), gid, 0, sec))
-    assert str(coin_outcome(s.chance(), gid, 1, sec)) == text
-
-
-def test_the_royals_hello_fits_the_frame_limit_as_documented():
-    from net.framing import FrameDecoder, encode_frame
-    from net.royals_session import _hello, _schemas
-    msg = _hello("Ann", "join", b"p" * 16, b"n" * 16, b"k" * 32)
-    row = re.search(r"^\| `hello` \| the shared keys \*\*without\*\* `colour` \((.+?)\) \+ `g`", DOC, re.M)
-    assert row, "the Royals hello row"
-    keys = re.findall(r"`(\w+)`", row.group(1))
-    assert set(msg) == {"t", "g", *keys} and len(msg) == 16 and "16 pairs" in DOC
-    assert FrameDecoder(_schemas()).feed(encode_frame(msg, _schemas())) == [msg]
 
 
 def test_a_repeated_identical_commitment_is_refused_with_order():

@@ -665,10 +665,10 @@ class LanLobby(LobbyExit, ButtonScene):
                 return
 
     def _ask_which_game(self, session: LanSession) -> None:
-        """Read the host's hello in the background (:func:`net.royals_session.probe_host`)."""
+        """Read the host's hello in the background (:func:`net.session.probe_host`)."""
         import threading
 
-        from net.royals_session import probe_host
+        from net.session import probe_host
         found: dict = {}
         self._other_game = found
         address, port = session.address, session.port
