@@ -533,8 +533,9 @@ class JoinLobby:
             if t == "lobby":
                 if self.memo is not None:
                     raise LobbyError("order", "a lobby message during a match")
+                first = not self.seated  # seated: the connection is settled (no handshake deadline left)
                 self.rows, self.options, self.seat, self.seated = msg["seats"], msg["opt"], msg["you"], True
-                return [LChanged()]
+                return ([LSeated(0, self.seat, False)] if first else []) + [LChanged()]
             if t == "start":
                 return self._on_start(msg)
             raise LobbyError("order", f"a {t!r} message from the host")

@@ -669,7 +669,7 @@ class Session(Mailbox):
                         p.link.close(v.kind, v.detail[:500])
                         self._flush(p)
                         self._link_closed(p)
-                elif self.role == "host":
+                else:  # a seat in the lobby (a joiner's too: it is no longer connecting)
                     self._set_status("lobby")
             elif isinstance(o, LStarted):
                 self._begin(o, now)

@@ -457,9 +457,11 @@ class LanTableScene(RoyalsTableScene):
         elif self.dropped and self.record is None and not self.modal:
             names = ", ".join(self.match.name(s) for s in sorted(self.dropped))
             self.banner(surface, _("Waiting for {names} to come back…").format(names=names))
-        if self.match.code and not self.modal:
-            img = self.app.art.text(match_code_text(self.match.code), 18, (215, 205, 175), shadow=True)
-            surface.blit(img, img.get_rect(topright=(CANVAS[0] - 16, 8)))
+        if self.match.code and not self.modal:  # under the buttons, clear of the hands and the trick
+            # TRANSLATORS: the match code from every player's signing key; players compare it aloud
+            img = self.app.art.text(_("Match code {code}").format(code=self.match.code), 20, (215, 205, 175),
+                                    shadow=True)
+            surface.blit(img, img.get_rect(bottomright=(CANVAS[0] - 18, CANVAS[1] - 12)))
 
     def prompt_text(self) -> str:
         """Our decision's prompt, or whom the table waits for."""
