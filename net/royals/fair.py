@@ -41,10 +41,10 @@ from ..coin import commitment
 from ..deck import BrokenDeck, DeckError, DeckPeer, KeyShare, Reveal, Shuffle, audit_round, card_points, subdeck
 from ..deck import decode as deck_decode
 from ..deck.choice import joint_choice
-from ..framing import _bin, _int, _list
+from ..framing import _bin, _blob, _int
 from ..match import ALL, LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
-from ..signed import (BadSignature, Envelope, Equivocation, Inbox, Refused, Signer, find_equivocation,
-                      match_code, parse_round_end, round_end)
+from ..signed import (HEADER_BYTES, SIG_BYTES, BadSignature, Envelope, Equivocation, Inbox, Refused, Signer,
+                      find_equivocation, match_code, parse_round_end, round_end)
 from . import fair_messages as fm
 
 VERSION = 4          #: the Royals & Riots LAN protocol version of this machine (the hello's ``gv``)
@@ -52,7 +52,8 @@ N_CARDS = 36
 START_COIN = -1      #: the purpose of round 1's starter coin; a theft's coin is its engine ply
 STEP_S, STEP_TOTAL = 10.0, 60.0       #: deadlines of an owed pass, key, reveal (connected / in all)
 DECIDE_S = 600.0                       #: a person's decision (keep, play, ...): cut off, never forfeit
-CHUNK = 64                             #: the layer's largest binary field (net.framing.UNPACK_LIMITS)
+MAX_ENVELOPE = 60_000                  #: the longest envelope (wire bytes) in one ``env`` frame: the
+                                       #: part's ``max_bin``, within the layer's 64 KiB frame
 LOG_CHUNK = 40_000                     #: bytes of envelopes per LOG body
 
 
@@ -65,9 +66,12 @@ class Fault(Exception):
         self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, evidence
 
 
-def chunks(data: bytes) -> list[bytes]:
-    """``data`` cut into the layer's 64-byte binary fields (an envelope travels as ``e``: a list)."""
-    return [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]
+def env_msg(raw: bytes) -> dict:
+    """The wire message carrying one envelope's wire bytes ``raw`` (``env{e}``: one binary of at
+    most :data:`MAX_ENVELOPE` bytes). Raises ValueError for a longer one (a bug: never sent)."""
+    if len(raw) > MAX_ENVELOPE:
+        raise ValueError(f"an envelope of {len(raw)} bytes exceeds {MAX_ENVELOPE}")
+    return {"t": "env", "e": raw}
 
 
 def _sid(game_id: bytes, round_no: int, no: int) -> bytes:
@@ -210,7 +214,7 @@ class FairMatch:
                 if self.inbox is None:
                     raise Refusal("order", "a match message before every key")
                 try:
-                    env = Envelope.from_bytes(b"".join(msg["e"]))
+                    env = Envelope.from_bytes(msg["e"])
                 except ValueError as e:
                     raise Refusal("schema", str(e)) from None
                 if self.host and env.sender != sender:
@@ -428,7 +432,7 @@ class FairMatch:
         """Sign ``body`` as local ``seat``, accept it here, journal, send."""
         env = self.signers[seat].sign(body)
         self._accept(env, None)
-        return [Save()] + self._send_wire({"t": "env", "e": chunks(env.to_bytes())}, None)
+        return [Save()] + self._send_wire(env_msg(env.to_bytes()), None)
 
     def _accept(self, env: Envelope, via: int | None) -> bool:
         assert self.inbox is not None
@@ -956,13 +960,13 @@ class FairMatch:
 def _wire_json(m: dict) -> dict:
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": m["k"].hex()}
-    return {"t": "env", "e": b"".join(m["e"]).hex()}
+    return {"t": "env", "e": m["e"].hex()}
 
 
 def _wire_from_json(m: dict) -> dict:
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": bytes.fromhex(m["k"])}
-    return {"t": "env", "e": chunks(bytes.fromhex(m["e"]))}
+    return env_msg(bytes.fromhex(m["e"]))
 
 
 def _restore(seat: int, table: Table, payload: dict, token_bytes) -> FairMatch:
@@ -986,10 +990,10 @@ def _player(level: str, seed: int):
 
 SCHEMAS = {
     "fkey": {"s": _int(0, 3), "k": _bin(32)},
-    "env": {"e": _list(_bin(*range(1, CHUNK + 1)), 1, 1000)},
+    "env": {"e": _blob(HEADER_BYTES + SIG_BYTES, MAX_ENVELOPE)},
 }
 
 FAIR = LanPart(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
                rates={"fkey": (8, 1), "env": (600, 300)},
                new_match=lambda seat, table, tb: FairMatch(seat, table, tb),
-               from_payload=_restore, auto_start=False, turn=_turn, player=_player)
+               from_payload=_restore, auto_start=False, turn=_turn, player=_player, max_bin=MAX_ENVELOPE)

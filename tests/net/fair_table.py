@@ -1,6 +1,7 @@
 """An in-memory table of :class:`net.royals.fair.FairMatch` machines for the dealer-free tests:
-every message travels as msgpack bytes through the host (a star, FIFO per link), exactly as
-the session would carry it; decisions come from the engine's random player.
+every message travels as a frame through the host (a star, FIFO per link), encoded and
+decoded with the layer's limits and the part's schemas exactly as the session does
+(``net.framing``: a message the layer would refuse fails here too); decisions come from the engine's random player.
 
 Hooks let a test play an attacker: ``tamper(frm, to, msg) -> msg | None`` changes or drops a
 message on a link; ``machines`` may be replaced by subclasses before ``start``."""
@@ -10,11 +11,13 @@ from __future__ import annotations
 import secrets
 from collections import deque
 
-import msgpack
-
 from game.royals.ai.players import RandomPlayer
+from net.framing import HEADER, decode_payload, encode_frame
+from net.lobby import schemas_for
 from net.match import Over, Send, Table, overdue
-from net.royals.fair import FairMatch
+from net.royals.fair import FAIR, FairMatch
+
+SCHEMAS = schemas_for(dict(FAIR.schemas), FAIR.max_bin)
 
 GID = bytes(range(16))
 
@@ -48,7 +51,7 @@ class Net:
         for o in outputs:
             if isinstance(o, Send):
                 to = 0 if frm != 0 else o.to
-                self.links.append((frm, to, msgpack.packb(o.msg, use_bin_type=True)))
+                self.links.append((frm, to, encode_frame(o.msg, SCHEMAS)[HEADER.size:]))
             elif isinstance(o, Over):
                 self.verdicts.setdefault(frm, o.verdict)
 
@@ -61,12 +64,12 @@ class Net:
         if not self.links:
             return False
         frm, to, data = self.links.popleft()
-        msg = msgpack.unpackb(data, raw=False)
+        msg = decode_payload(data, SCHEMAS)
         if self.tamper is not None:
             msg = self.tamper(frm, to, msg)
             if msg is None:
                 return True
-            data = msgpack.packb(msg, use_bin_type=True)
+            data = encode_frame(msg, SCHEMAS)[HEADER.size:]
         self.received[to].append(data)
         m = self.machines[to]
         if m.over is None:

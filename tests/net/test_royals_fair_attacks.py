@@ -13,7 +13,7 @@ import secrets
 from net.deck import Pass, card_points
 from net.deck.shuffle import SHUFFLE
 from net.royals import fair_messages as fm
-from net.royals.fair import FairMatch, _restore, chunks
+from net.royals.fair import FairMatch, _restore, env_msg
 from net.signed import Envelope
 
 from .fair_table import GID, Net
@@ -126,11 +126,11 @@ def test_a_host_altering_a_relayed_message_is_named_by_the_joiner():
 
     def tamper(frm, to, msg):
         if frm == 0 and to == 2 and msg["t"] == "env" and not done:
-            raw = bytearray(b"".join(msg["e"]))
+            raw = bytearray(msg["e"])
             if raw[16] == 1:                       # seat 1's envelope, relayed by the host
                 raw[30] ^= 1
                 done.append(1)
-                return {"t": "env", "e": chunks(bytes(raw))}
+                return env_msg(bytes(raw))
         return msg
     net.tamper = tamper
     net.run(limit=20_000)
@@ -145,13 +145,13 @@ def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_s
 
     def tamper(frm, to, msg):
         if frm == 0 and to == 2 and msg["t"] == "env" and not done:
-            env = Envelope.from_bytes(b"".join(msg["e"]))
+            env = Envelope.from_bytes(msg["e"])
             if env.sender == 0 and env.body[0] == fm.SHARES and len(fm.decode(env.body, 0).items) > 1:
                 other = fm.shares(0, list(reversed(fm.decode(env.body, 0).items)))   # same keys, another story
                 e2 = Envelope(env.match_id, 0, env.seq, other, b"")
                 e2 = Envelope(env.match_id, 0, env.seq, other, host.signers[0]._key.sign(e2.signed_bytes()).signature)
                 done.append(e2)
-                return {"t": "env", "e": chunks(e2.to_bytes())}
+                return env_msg(e2.to_bytes())
         return msg
     net.tamper = tamper
     net.run(limit=40_000)
@@ -212,7 +212,7 @@ def test_a_junk_envelope_is_refused_and_the_match_goes_on():
     net = Net(2).start().run(limit=50)
     host = net.machines[0]
     try:
-        host.receive(1, {"t": "env", "e": [b"\x00" * 10]}, 0.0)
+        host.receive(1, {"t": "env", "e": b"\x00" * 100}, 0.0)
     except Refusal as r:
         assert r.code == "schema"
     else:
