@@ -704,6 +704,10 @@ class Session(Mailbox):
             owed, me = self.machine.owed(), self.machine.seat
             at = self.machine.received() if ply is None else ply
         v = judge_stop(owed, me, sender, code, named, at)
+        check = getattr(self.machine, "check_verdict", None)  # a machine that holds evidence checks it
+        if v is not None and check is not None:
+            with self._mlock:
+                v = check(v, sender)
         if v is not None:
             self._end(v)
 

@@ -31,7 +31,7 @@ message is always applicable when its turn comes; one that is not is the sender'
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from game.royals.engine import (CARDS, EXECUTE, KEEP, PLAY, START, STEAL, Action, IllegalMoveError,
                                 InvalidMoveError, Record, SeatView, State, ViewError)
@@ -51,6 +51,8 @@ VERSION = 4          #: the Royals & Riots LAN protocol version of this machine 
 N_CARDS = 36
 START_COIN = -1      #: the purpose of round 1's starter coin; a theft's coin is its engine ply
 STEP_S, STEP_TOTAL = 10.0, 60.0       #: deadlines of an owed pass, key, reveal (connected / in all)
+RELAY_S = 10.0                         #: a joiner waits this much longer than the owing seat's deadline
+                                       #: for the host to relay a third seat's step (or its verdict)
 DECIDE_S = 600.0                       #: a person's decision (keep, play, ...): cut off, never forfeit
 MAX_ENVELOPE = 60_000                  #: the longest envelope (wire bytes) in one ``env`` frame: the
                                        #: part's ``max_bin``, within the layer's 64 KiB frame
@@ -59,11 +61,11 @@ LOG_CHUNK = 40_000                     #: bytes of envelopes per LOG body
 
 class Fault(Exception):
     """A verdict found while processing: ``kind`` (illegal, coin, forfeit), ``seat`` at fault,
-    ``detail`` and the signed ``evidence`` (envelope bytes) that shows it."""
+    ``detail`` and the signed ``evidence`` (the envelopes that show it, any peer replays them)."""
 
-    def __init__(self, kind: str, seat: int, detail: str, evidence: bytes = b"") -> None:
+    def __init__(self, kind: str, seat: int, detail: str, evidence: Sequence[Envelope] = ()) -> None:
         super().__init__(detail)
-        self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, evidence
+        self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, tuple(evidence)
 
 
 def env_msg(raw: bytes) -> dict:
@@ -115,7 +117,10 @@ class FairMatch:
         self.handled = 0
         self.done: set[tuple[int, bytes]] = set()
         self.queue: list[tuple[Envelope, Any]] = []
-        self.evidence = b""
+        self.evidence: list[Envelope] = []      # the signed envelopes behind the verdict
+        self.claim: tuple[Envelope, fm.Body, list[Envelope]] | None = None   # a peer's verdict being checked
+        self.logs: set[int] = set()             # seats whose log of this round came
+        self.ends: dict[int, Envelope] = {}
         self._over: Verdict | None = None
         self.since = 0.0
         self.decks = {s: DeckPeer(s, seeds[s][32:64]) for s in self.local}
@@ -133,14 +138,16 @@ class FairMatch:
                     self._accept(Envelope.from_bytes(bytes.fromhex(raw)), None)
                 self._pump()
             except (Fault, Refusal) as e:
-                raise ValueError(f"journal does not replay: {e}") from None
+                if not p.get("over"):     # a match that ended on a fault replays up to it
+                    raise ValueError(f"journal does not replay: {e}") from None
             for m in p.get("wire", []):
                 self.wire.append(_wire_from_json(m))
             self.sent = {int(k): list(v) for k, v in p.get("sent", {}).items()}
             self.outbox = [_wire_from_json(m) for m in p.get("outbox", [])]
             v = p.get("over")
             self._over = Verdict(v[0], v[1], tuple(v[2]), v[3], v[4]) if v else None
-            self.evidence = bytes.fromhex(p.get("evidence", ""))
+            ev = p.get("evidence", [])
+            self.evidence = [Envelope.from_bytes(bytes.fromhex(x)) for x in ev] if isinstance(ev, list) else []
             self.since = -1.0
 
     # ------------------------------------------------------------------ the round's public state
@@ -161,17 +168,24 @@ class FairMatch:
         self.opened: dict[tuple[int, int], int] = {}    # ref -> card opened to all
         self.coins: dict[int, dict] = {}
         if r == 1:
-            self.coins[START_COIN] = {"commits": {}, "secrets": {}}
+            self.coins[START_COIN] = {"commits": {}, "secrets": {}, "envs": {}, "renvs": {}}
         self.steal: tuple[int, int, int] | None = None  # (thief, victim, purpose)
         self.take: tuple[int, int] | None = None        # the victim's ref the coin picked
         self.acts: list[Action] = []
         self.reveals: dict[int, dict[bytes, Reveal]] = {}
         self.audit_seq: dict[int, int] = {}
-        self.ends: dict[int, Envelope] = {}
         self.audited = False
         self.mismatch: set[int] = set()
         self._bodies: dict = {}                         # this round's long bodies, made once
         self.early: int | None = None                   # the first seat that started the audit mid-round
+        # the signed envelopes that make steps owed (a timeout verdict's evidence, _owed_causes)
+        self.prev_ends: list[Envelope] = list(getattr(self, "ends", {}).values())
+        self.ends = {}
+        self.logs = set()
+        self.pass_env: dict[bytes, Envelope] = {}      # sid -> its latest pass
+        self.keep_env: dict[int, Envelope] = {}
+        self.play_env: dict[int, Envelope] = {}        # seat -> its latest play
+        self.last_env: Envelope | None = None           # the latest decision or coin part applied
 
     def positions_of(self, s: int) -> range:
         """The round deck positions dealt to seat ``s`` (ruling 4: seat order, ``d`` each)."""
@@ -266,14 +280,17 @@ class FairMatch:
             self.since = now
         return []
 
-    def owed(self) -> list[Owed]:
+    def _owed_causes(self) -> list[tuple[Owed, tuple[Envelope, ...]]]:
+        """Every step some seat owes now (as this seat's own envelopes show it), each with the
+        signed envelopes that made it owed: what a timeout verdict carries as its evidence
+        (docs/protocol.md, "Verdicts and their evidence")."""
         if self._over is not None:
             return []
-        out: list[Owed] = []
+        out: list[tuple[Owed, tuple[Envelope, ...]]] = []
         t = self.since
 
-        def o(seat, step, ref, forfeits, to=ALL, conn=STEP_S, total=STEP_TOTAL):
-            out.append(Owed(seat, step, ref, to, t, conn, total, forfeits))
+        def o(seat, step, ref, forfeits, cause=(), to=ALL, conn=STEP_S, total=STEP_TOTAL):
+            out.append((Owed(seat, step, ref, to, t, conn, total, forfeits), tuple(e for e in cause if e)))
         if self.inbox is None:
             for s in range(self.n):
                 if s not in self.keys:
@@ -281,22 +298,24 @@ class FairMatch:
             return out
         bound = self.round > 1 or self._deck_final()
         if self.stage == "round":
-            for sh in self._shuffles():
+            for no, sh in zip(sorted(self.sids), self._shuffles()):
                 nxt = sh.expect()
                 if nxt is not None:
-                    o(nxt[1], "pass", self.round, bound)
+                    first = self.prev_ends if no == 0 else [self.keep_env.get(no - 1)]
+                    o(nxt[1], "pass", self.round, bound, [self.pass_env[sh.sid]] if sh.sid in self.pass_env else first)
             if self._deck_final():
                 sh = self._shuffles()[0]
+                final = [self.pass_env.get(sh.sid)]
                 for s in range(self.n):
                     for q in range(self.n):
                         if q != s and (q, s * self.d) not in sh.shares:
-                            o(q, "key", s * self.d, True, to=s)
+                            o(q, "key", s * self.d, True, final, to=s)
                             break
             for owner, (no, pos) in self.draws.items():
                 sh = self.decks[self.seat].shuffles[self.sids[no]]
                 for q in range(self.n):
                     if q != owner and (q, pos) not in sh.shares:
-                        o(q, "key", pos, True, to=owner)
+                        o(q, "key", pos, True, [self.play_env.get(owner)], to=owner)
             for purpose, coin in self.coins.items():
                 if "done" in coin:
                     continue
@@ -304,19 +323,43 @@ class FairMatch:
                     if s not in coin["commits"]:
                         o(s, "commit", purpose, False)
                     elif len(coin["commits"]) == self.n and s not in coin["secrets"]:
-                        o(s, "reveal", purpose, True)
+                        o(s, "reveal", purpose, True, coin["envs"].values())
             if self.take is not None and self.take not in self.opened and self.steal is not None:
-                o(self.steal[1], "key", self.steal[2], True)
+                coin = self.coins.get(self.steal[2], {})
+                o(self.steal[1], "key", self.steal[2], True, coin.get("renvs", {}).values())
             st = self.view.state
             if not st.is_chance() and st.to_act and not self._pending_local() and self.steal is None:
                 o(st.to_act - 1, "act", st.ply, False, conn=DECIDE_S, total=DECIDE_S)
         else:
+            audits = [self.inbox.log[s][q] for s, q in sorted(self.audit_seq.items())]
             for s in range(self.n):
                 if s not in self.reveals:
-                    o(s, "reveal", self.round, True)
+                    o(s, "reveal", self.round, True, [self.last_env] + audits[:1])
                 elif s not in self.ends and self.audited:
-                    o(s, "round end", self.round, True)
+                    o(s, "round end", self.round, True, audits)
+            for s in sorted(self.mismatch):
+                if s not in self.logs:
+                    o(s, "log", self.round, True, [self.ends[s], self.ends.get(self.seat)])
         return out
+
+    def owed(self) -> list[Owed]:
+        """Every step some seat owes now (rule 1 of the layer). On a joiner, a third seat's step
+        comes through the host: it is listed as the host's ``relay``, due :data:`RELAY_S` after
+        that seat's own total deadline, by which an honest host has relayed it or sent its
+        verdict (with evidence) against that seat; so the seat named is the one that owes."""
+        raw = [o for o, _ in self._owed_causes()]
+        if self.host:
+            return raw
+        return [o if o.seat in (self.seat, 0) else
+                Owed(0, "relay", o.ref, self.seat, o.since, o.total + RELAY_S, o.total + RELAY_S, o.forfeits)
+                for o in raw]
+
+    def _owes_forfeit(self, seat: int) -> tuple[Envelope, ...] | None:
+        """The evidence that ``seat`` owes a forfeiting step now, or None if it owes none."""
+        for o, cause in self._owed_causes():
+            if o.seat == seat and o.forfeits:
+                return cause
+        return None
 
     def connected(self, seat: int, now: float) -> list:
         return []
@@ -325,9 +368,50 @@ class FairMatch:
         return []
 
     def end(self, verdict: Verdict, now: float) -> list:
-        if self._over is None:
-            self._over = verdict
-        return [Save(), Notice("record")]
+        """The session's verdict (a deadline, a peer's stop judged by the layer's rules and
+        :meth:`check_verdict`). A forfeit or a departure of another seat is recorded with the
+        signed envelopes that made its step owed, and announced to every peer in a signed
+        ``verdict`` body carrying them, so each checks it (docs/protocol.md, "Verdicts and their
+        evidence")."""
+        if self._over is not None:
+            return [Save(), Notice("record")]
+        out: list = []
+        if verdict.kind in ("forfeit", "left") and verdict.seat >= 0 and verdict.seat not in self.local:
+            cause = self._owes_forfeit(verdict.seat)
+            if cause is None and not self.host:   # a relay the host owed: the third seat's cause
+                cause = next((c for o, c in self._owed_causes() if o.seat not in self.local and o.forfeits), None)
+            self.evidence = list(cause or ())
+            if verdict.kind == "forfeit" and self.inbox is not None:
+                out += self._announce(verdict.kind, verdict.seat, self.evidence)
+        self._over = verdict
+        return out + [Save(), Notice("record")]
+
+    def check_verdict(self, verdict: Verdict, sender: int) -> Verdict:
+        """The layer's verdict (:func:`net.match.judge_stop`) on seat ``sender``'s stop, checked
+        against the evidence this machine holds: this machine's own verdict if it has one (found
+        itself, or a peer's ``verdict`` body whose evidence it replayed); a verdict naming the
+        sender itself, or a forfeit claim about a seat played here (rule 3), stands; a forfeit
+        of a third seat stands when that seat owes a forfeiting step by this machine's own
+        envelopes (they become its evidence). Anything else is a verdict without evidence: the
+        sender's ``illegal``."""
+        if self._over is not None:
+            return self._over
+        if verdict.seat == sender or verdict.kind == "forfeit" and verdict.seat in self.local:
+            return verdict
+        if verdict.kind == "forfeit" and self._owes_forfeit(verdict.seat) is not None:
+            return verdict
+        return Verdict("illegal", sender, (), verdict.ply,
+                       f"seat {sender} ended the match ({verdict.kind}, seat {verdict.seat}) without evidence")
+
+    def _announce(self, kind: str, seat: int, evidence: Sequence[Envelope]) -> list:
+        """Sign and send this seat's verdict with its evidence (never twice)."""
+        if ("verdict",) in self._bodies or self.inbox is None:
+            return []
+        self._bodies[("verdict",)] = True
+        items = [e.to_bytes() for e in evidence][:fm.MAX_EVIDENCE]
+        while items and sum(len(x) + 4 for x in items) > MAX_ENVELOPE - 200:
+            items.pop()
+        return self._emit(self.seat, fm.verdict(self.seat, kind, seat, items))
 
     def abortable(self) -> bool:
         return self.round == 1 and not self._deck_final() and not any(
@@ -351,7 +435,7 @@ class FairMatch:
                 "keys": {str(s): k.hex() for s, k in self.keys.items()},
                 "envs": [e.to_bytes().hex() for e in self.envs], "handled": self.handled,
                 "wire": [_wire_json(m) for m in self.wire], "sent": {str(k): v for k, v in self.sent.items()},
-                "outbox": [_wire_json(m) for m in self.outbox], "evidence": self.evidence.hex(),
+                "outbox": [_wire_json(m) for m in self.outbox], "evidence": [e.to_bytes().hex() for e in self.evidence],
                 "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail] if v else None}
 
     def record(self) -> dict:
@@ -359,7 +443,7 @@ class FairMatch:
         v = self._over
         rec["lan"] = {"game": self.gid.hex(), "end": "" if v is None else v.kind,
                       "seat": -1 if v is None else v.seat, "code": self.code(),
-                      "evidence": self.evidence.hex()}
+                      "evidence": [e.to_bytes().hex() for e in self.evidence]}
         return rec
 
     def code(self) -> str:
@@ -397,6 +481,8 @@ class FairMatch:
         if old is not None:
             if old == k:
                 return []
+            if self.host:   # a joiner back with a fresh key (a re-roll): refused; its deadlines run on
+                raise Refusal("order", f"seat {s} announced a second signing key (a re-roll)")
             # an honest host never relays a second key, so a joiner names whoever brought it
             raise Fault("illegal", sender, f"seat {s} announced a second signing key (a re-roll)")
         self.keys[s] = k
@@ -440,7 +526,7 @@ class FairMatch:
             new = self.inbox.accept(env, via)
         except Equivocation as e:
             raise Fault("illegal", e.evidence.sender, "signed two different messages for one sequence number",
-                        e.evidence.to_bytes()) from None
+                        (e.evidence.first, e.evidence.second)) from None
         except BadSignature as e:
             raise Fault("illegal", e.seat, e.reason) from None
         except Refused as e:
@@ -458,7 +544,7 @@ class FairMatch:
             try:
                 body = fm.decode(env.body, env.sender)
             except DeckError as e:
-                raise Fault("illegal", e.seat, e.reason, env.to_bytes()) from None
+                raise Fault("illegal", e.seat, e.reason, [env]) from None
         self.queue.append((env, body))
         return True
 
@@ -486,10 +572,13 @@ class FairMatch:
         return out
 
     def _fault(self, f: Fault) -> list:
+        out: list = []
         if self._over is None:
-            self.evidence = f.evidence
+            self.evidence = list(f.evidence)
             self._over = Verdict(f.kind, f.seat, (), self.view.ply, f.detail)
-        return [Save(), Notice("record"), Over(self._over)]
+            if f.seat not in self.local:
+                out += self._announce(f.kind, f.seat, self.evidence)
+        return out + [Save(), Notice("record"), Over(self._over)]
 
     @staticmethod
     def _ordered(b) -> bool:
@@ -518,6 +607,46 @@ class FairMatch:
                     break
             if not moved and self.stage == "audit":
                 moved = self._round_end_step()
+        if self.claim is not None and self._over is None:
+            self._settle_claim()
+
+    def _claim(self, env: Envelope, b: fm.Body) -> None:
+        """A peer's verdict: its evidence is accepted here like any relayed envelope (a forged one
+        names the verdict's signer, two conflicting ones their signer) and applied; the claim is
+        then settled by :meth:`_settle_claim` once nothing more moves."""
+        evidence = []
+        for x in b.items:
+            try:
+                evidence.append(Envelope.from_bytes(x))
+            except ValueError:
+                raise Fault("illegal", env.sender, "a verdict with malformed evidence", [env]) from None
+        self.claim = (env, b, evidence)
+        for e in evidence:
+            try:
+                self._accept(e, env.sender)
+            except Refusal:
+                pass        # another match's, or beyond what this peer holds of its sender: no use
+
+    def _settle_claim(self) -> None:
+        """A peer's verdict whose evidence this machine applied without finding the fault itself:
+        a forfeit stands if the named seat owes a forfeiting step here (with this machine's own
+        evidence of it); a verdict whose evidence still waits in the queue (behind a step owed to
+        this peer) waits; anything else is a verdict its evidence does not show, the signer's
+        ``illegal`` with its signed verdict as the evidence."""
+        assert self.claim is not None
+        env, b, evidence = self.claim
+        if b.text == "forfeit" and b.named >= 0:
+            cause = self._owes_forfeit(b.named)
+            if cause is not None:
+                self.claim = None
+                raise Fault("forfeit", b.named, f"seat {b.named} withheld a step it owed (seat {env.sender}'s verdict)",
+                            [env, *cause])
+        waiting = {e.digest() for e, _ in self.queue}
+        if any(e.digest() in waiting for e in evidence):
+            return
+        self.claim = None
+        raise Fault("illegal", env.sender, f"seat {env.sender} gave a verdict ({b.text}, seat {b.named}) "
+                                           "its evidence does not show", [env])
 
     def _deck_final(self) -> bool:
         sh = self.decks[self.seat].shuffles.get(self.sids[0])
@@ -575,15 +704,16 @@ class FairMatch:
                 msg = deck_decode(b.raw, s)
                 if not any(msg.sid in dk.shuffles for dk in self.decks.values()):
                     if msg.sid[16:18] < self.round.to_bytes(2, "big"):
-                        raise Fault("illegal", s, "a pass for a past round", env.to_bytes())
+                        raise Fault("illegal", s, "a pass for a past round", [env])
                     return False
                 for dk in self.decks.values():
                     dk.receive(b.raw, s)
+                self.pass_env[msg.sid] = env
                 return True
             if b.kind == fm.SHARES:
                 msgs = [deck_decode(x, s) for x in b.items]
                 if not all(isinstance(m, KeyShare) for m in msgs):
-                    raise Fault("illegal", s, "a shares message holds another message", env.to_bytes())
+                    raise Fault("illegal", s, "a shares message holds another message", [env])
                 if not all(m.sid in self.decks[self.seat].shuffles and self.decks[self.seat].shuffles[m.sid].final
                            for m in msgs):
                     return False
@@ -605,7 +735,7 @@ class FairMatch:
                     return True
                 revs = [deck_decode(x, s) for x in b.items]
                 if not all(isinstance(r, Reveal) for r in revs):
-                    raise Fault("illegal", s, "an audit message holds another message", env.to_bytes())
+                    raise Fault("illegal", s, "an audit message holds another message", [env])
                 self.reveals[s] = {r.sid: r for r in revs}
                 self.audit_seq[s] = env.seq
                 return True
@@ -613,20 +743,27 @@ class FairMatch:
                 envs = [Envelope.from_bytes(x) for x in b.items]
                 ev = find_equivocation(self.inbox.envelopes(), envs)
                 if ev is not None and ev.check(self.gid, [self.keys[i] for i in range(self.n)]):
-                    raise Fault("illegal", ev.sender, "told two peers two different stories", ev.to_bytes())
+                    raise Fault("illegal", ev.sender, "told two peers two different stories", (ev.first, ev.second))
+                if self.stage == "audit":
+                    self.logs.add(s)
+                return True
+            if b.kind == fm.VERDICT:
+                if s not in self.local:
+                    self._claim(env, b)
                 return True
         except DeckError as e:
-            raise Fault("illegal", e.seat, e.reason, env.to_bytes()) from None
+            raise Fault("illegal", e.seat, e.reason, [env]) from None
         except ValueError as e:
-            raise Fault("illegal", s, str(e), env.to_bytes()) from None
+            raise Fault("illegal", s, str(e), [env]) from None
         return True
 
     def _apply_ordered(self, env: Envelope, b: fm.Body) -> None:
-        s, raw = env.sender, env.to_bytes()
+        s = env.sender
+        self.last_env = env
         st = self.view.state
 
         def bad(why: str, kind: str = "illegal") -> Fault:
-            return Fault(kind, s, why, raw)
+            return Fault(kind, s, why, [env])
         try:
             if b.kind == fm.KEEP:
                 if b.round != self.round or st.phase is not Phase.KEEP or st.to_act != s + 1:
@@ -635,6 +772,7 @@ class FairMatch:
                 if len(set(pos)) != SETUP[self.n][1] or not set(pos) <= set(self.positions_of(s)):
                     raise bad("kept positions that are not its own")
                 self.kept[s] = pos
+                self.keep_env[s] = env
                 self.hand_refs[s] = [(0, p) for p in pos]
                 for ls, v in self.views.items():
                     if ls == s:
@@ -661,7 +799,7 @@ class FairMatch:
                 self._public(a, s)
                 if a.kind is STEAL and a.target is not None:
                     purpose = self.view.ply
-                    self.coins[purpose] = {"commits": {}, "secrets": {}}
+                    self.coins[purpose] = {"commits": {}, "secrets": {}, "envs": {}, "renvs": {}}
                     self.steal = (s, a.target - 1, purpose)
                 return
             if b.kind == fm.PLAY:
@@ -687,6 +825,7 @@ class FairMatch:
                     self.drawn[s] += 1
                     self.hand_refs[s].append(dref)
                     self.draws[s] = dref
+                    self.play_env[s] = env
                 return
             if b.kind == fm.COMMIT:
                 coin = self.coins.get(b.purpose)
@@ -698,6 +837,7 @@ class FairMatch:
                         raise bad("a second, different commitment (a re-roll)", "coin")
                     return
                 coin["commits"][s] = b.blob
+                coin["envs"][s] = env
                 return
             if b.kind == fm.REVEAL:
                 coin = self.coins.get(b.purpose)
@@ -710,6 +850,7 @@ class FairMatch:
                 if commitment(self.gid, b.purpose, s, b.blob) != coin["commits"][s]:
                     raise bad("its reveal does not open its commitment", "forfeit")
                 coin["secrets"][s] = b.blob
+                coin["renvs"][s] = env
                 if len(coin["secrets"]) == self.n:
                     coin["done"] = True
                     self._coin_done(b.purpose, [coin["secrets"][i] for i in range(self.n)])
@@ -724,7 +865,7 @@ class FairMatch:
         except (ViewError, IllegalMoveError, InvalidMoveError) as e:
             raise bad(str(e)) from None
         except DeckError as e:
-            raise Fault("illegal", e.seat, e.reason, raw) from None
+            raise Fault("illegal", e.seat, e.reason, [env]) from None
 
     def _open_all(self, env: Envelope, b: fm.Body, ref: tuple[int, int], s: int) -> int | None:
         """Apply the owner's keys in ``b`` and open ``ref`` to all; None after a broken deck."""
@@ -733,7 +874,7 @@ class FairMatch:
         for x in b.items:
             m = deck_decode(x, s)
             if not isinstance(m, KeyShare):
-                raise Fault("illegal", s, "a play's keys hold another message", env.to_bytes())
+                raise Fault("illegal", s, "a play's keys hold another message", [env])
         for dk in self.decks.values():
             for x in b.items:
                 dk.receive(x, s)
@@ -744,7 +885,7 @@ class FairMatch:
                 raise KeyError(ref)
             card = dk.open(sid, ref[1])
         except KeyError:
-            raise Fault("illegal", s, f"opened position {ref} without every key it owes", env.to_bytes()) from None
+            raise Fault("illegal", s, f"opened position {ref} without every key it owes", [env]) from None
         except BrokenDeck:
             self._to_audit()
             return None
@@ -895,7 +1036,14 @@ class FairMatch:
                 self.mismatch.add(s)
                 return True
         if self.mismatch:
-            return False    # wait for the logs (the one who lied is named by its two envelopes)
+            # wait for the logs: an equivocator is named by its two envelopes when they come
+            # (_apply_free); when every disagreeing seat's log came and holds no such pair, that
+            # seat signed a transcript hash no log gives: its round end is false
+            if self.mismatch <= self.logs:
+                s = min(self.mismatch)
+                raise Fault("illegal", s, "signed a round end that no log supports (a false transcript hash)",
+                            [self.ends[s]])
+            return False
         st = self.true
         for v in self.views.values():
             v.reset(st)
@@ -913,11 +1061,11 @@ class FairMatch:
         for s, rs in self.reveals.items():
             for sid, r in rs.items():
                 reveals.setdefault(sid, {})[s] = r
-        ev = {s: self.inbox.log[s][self.audit_seq[s]].to_bytes() for s in self.audit_seq}
+        ev = {s: [self.inbox.log[s][self.audit_seq[s]]] for s in self.audit_seq}
         try:
             cards = audit_round(shuffles, reveals)
         except DeckError as e:
-            raise Fault("illegal", e.seat, f"audit: {e.reason}", ev.get(e.seat, b"")) from None
+            raise Fault("illegal", e.seat, f"audit: {e.reason}", ev.get(e.seat, [])) from None
         for ref, card in self.opened.items():
             if cards.get((self.sids[ref[0]], ref[1])) != card:
                 raise Fault("illegal", -1, "an opened card the audit does not confirm")
@@ -931,7 +1079,7 @@ class FairMatch:
             if not all(s in self.kept for s in range(self.n)):
                 seat = self.early if self.early is not None else -1
                 raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                            ev.get(seat, b""))
+                            ev.get(seat, []))
             groups = [[CARDS[cards[(d0, p)]] for p in self.positions_of(s)] for s in range(self.n)]
             aside = SETUP[self.n][2]
             groups.append([CARDS[cards[(d0, p)]] for p in range(self.n * self.d, self.n * self.d + aside)])
@@ -952,7 +1100,7 @@ class FairMatch:
         if st.round == self.round and not st.is_over():
             seat = self.early if self.early is not None else -1
             raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                        ev.get(seat, b""))
+                        ev.get(seat, []))
         self.true = st
 
 

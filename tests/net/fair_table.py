@@ -14,7 +14,7 @@ from collections import deque
 from game.royals.ai.players import RandomPlayer
 from net.framing import HEADER, decode_payload, encode_frame
 from net.lobby import schemas_for
-from net.match import Over, Send, Table, overdue
+from net.match import Over, Refusal, Send, Table, Verdict, judge_stop, overdue
 from net.royals.fair import FAIR, FairMatch
 
 SCHEMAS = schemas_for(dict(FAIR.schemas), FAIR.max_bin)
@@ -46,6 +46,7 @@ class Net:
         self.verdicts: dict[int, object] = {}
         self.tamper = None
         self.steps = 0
+        self.refused: list[tuple[int, int, str, str]] = []
 
     def _out(self, frm: int, outputs) -> None:
         for o in outputs:
@@ -73,7 +74,11 @@ class Net:
         self.received[to].append(data)
         m = self.machines[to]
         if m.over is None:
-            self._out(to, m.receive(frm, msg, float(self.steps)))
+            try:
+                self._out(to, m.receive(frm, msg, float(self.steps)))
+            except Refusal as r:          # the session closes that connection; the match goes on
+                self.refused.append((to, frm, r.code, str(r)))
+                self.links = deque(x for x in self.links if {x[0], x[1]} != {frm, to})
         self.steps += 1
         return True
 
@@ -101,6 +106,29 @@ class Net:
     def late(self, seat: int):
         """The owed step the machine of ``seat`` would judge overdue far in the future."""
         return overdue(self.machines[seat].owed(), 1e9)
+
+
+    def expire(self, seat: int, now: float = 1e9):
+        """Seat ``seat``'s session at time ``now``: the overdue step, if it forfeits, ends its
+        match (as :meth:`net.session.Session._tick` does) and the machine's outputs travel on.
+        Returns the overdue step."""
+        m = self.machines[seat]
+        late = overdue(m.owed(), now)
+        if late is not None and late.forfeits:
+            self._out(seat, m.end(Verdict("forfeit", late.seat, (), m.received(), "withheld"), now))
+        return late
+
+    def stop(self, to: int, frm: int, kind: str, named: int):
+        """``frm``'s ``over{kind, named}`` reaches ``to``: judged as the session does (the layer's
+        rules, then the machine's evidence check), and the verdict is the machine's end."""
+        m = self.machines[to]
+        if m.over is not None:
+            return m.over
+        v = judge_stop(m.owed(), m.seat, frm if to == 0 else 0, kind, named, m.received())
+        if v is not None:
+            v = m.check_verdict(v, frm if to == 0 else 0)
+            self._out(to, m.end(v, float(self.steps)))
+        return m.over
 
 
 def crash(net: Net, seat: int) -> None:
