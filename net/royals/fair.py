@@ -44,7 +44,7 @@ from ..deck.choice import joint_choice
 from ..framing import _bin, _blob, _int
 from ..match import ALL, LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
 from ..signed import (HEADER_BYTES, SIG_BYTES, BadSignature, Envelope, Equivocation, Inbox, Refused, Signer,
-                      find_equivocation, match_code, parse_round_end, round_end)
+                      find_equivocation, match_code, parse_round_end, public_key, round_end)
 from . import fair_messages as fm
 
 VERSION = 4          #: the Royals & Riots LAN protocol version of this machine (the hello's ``gv``)
@@ -84,10 +84,14 @@ class FairMatch:
     """One seat's side of a dealer-free Royals & Riots match (see the module docstring).
 
     ``seat``: 0 = host; ``table``: the layer's :class:`~net.match.Table` (``options["teams"]``
-    for a 4-seat team match); ``token_bytes``: where the three 32-byte seeds of every local seat
-    come from (signing key, deck secrets, coin secrets); ``payload``: a journal to resume from."""
+    for a 4-seat team match; ``sign_keys``: every seat's signing key, when the lobby's hellos
+    carried them); ``token_bytes``: where the three 32-byte seeds of every local seat come from
+    (signing key, deck secrets, coin secrets); ``sign_seeds``: seat -> the signing seed whose key
+    this side's hello announced (the session's, :attr:`net.match.LanPart.signing`); ``payload``:
+    a journal to resume from. Raises ValueError when a seed does not give the table's key."""
 
-    def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes], payload: dict | None = None) -> None:
+    def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes], payload: dict | None = None,
+                 sign_seeds: dict[int, bytes] | None = None) -> None:
         self.seat, self.table = seat, table
         self.n = table.seats
         if self.n not in SETUP:
@@ -103,9 +107,15 @@ class FairMatch:
         for s in self.local:
             if s not in seeds:
                 seeds[s] = token_bytes(96)
+                if sign_seeds and s in sign_seeds:
+                    seeds[s] = sign_seeds[s] + seeds[s][32:]
         self._seeds = seeds
         self.signers = {s: Signer(self.gid, s, seeds[s][:32]) for s in self.local}
         self.keys: dict[int, bytes] = {s: self.signers[s].public_key for s in self.local}
+        if table.sign_keys:   # pinned by the lobby (the hellos and the start) before any match message
+            if len(table.sign_keys) != self.n or any(table.sign_keys[s] != self.keys[s] for s in self.local):
+                raise ValueError("the table's signing keys are not this side's")
+            self.keys = dict(enumerate(table.sign_keys))
         self.inbox: Inbox | None = None
         self.points = card_points(self.gid, N_CARDS)
         self.views = {s: SeatView(s + 1, self.n, self.teams) for s in self.local}
@@ -211,8 +221,11 @@ class FairMatch:
     def start(self, now: float) -> list:
         self.since = now
         out: list = [Save()]
-        for s in self.local:
-            out += self._send_wire({"t": "fkey", "s": s, "k": self.keys[s]}, None)
+        if self.table.sign_keys:     # every key came with the start: the code is known now
+            out.append(Notice("code", {"code": self.code()}))
+        else:
+            for s in self.local:
+                out += self._send_wire({"t": "fkey", "s": s, "k": self.keys[s]}, None)
         return out + self._run(now)
 
     def receive(self, sender: int, msg: dict, now: float) -> list:
@@ -343,15 +356,16 @@ class FairMatch:
         return out
 
     def owed(self) -> list[Owed]:
-        """Every step some seat owes now (rule 1 of the layer). On a joiner, a third seat's step
-        comes through the host: it is listed as the host's ``relay``, due :data:`RELAY_S` after
-        that seat's own total deadline, by which an honest host has relayed it or sent its
-        verdict (with evidence) against that seat; so the seat named is the one that owes."""
+        """Every step some seat owes now (rule 1 of the layer). On a joiner, a forfeiting step of
+        a third seat comes through the host: it is listed as the host's ``relay``, due
+        :data:`RELAY_S` after that seat's own total deadline, by which an honest host has relayed
+        it or sent its verdict (with evidence) against that seat; so the seat named is the one
+        that owes. (A third seat's decision, which forfeits nothing, stays listed as its own.)"""
         raw = [o for o, _ in self._owed_causes()]
         if self.host:
             return raw
-        return [o if o.seat in (self.seat, 0) else
-                Owed(0, "relay", o.ref, self.seat, o.since, o.total + RELAY_S, o.total + RELAY_S, o.forfeits)
+        return [o if o.seat in (self.seat, 0) or not o.forfeits else
+                Owed(0, "relay", o.ref, self.seat, o.since, o.total + RELAY_S, o.total + RELAY_S, True)
                 for o in raw]
 
     def _owes_forfeit(self, seat: int) -> tuple[Envelope, ...] | None:
@@ -1143,5 +1157,6 @@ SCHEMAS = {
 
 FAIR = LanPart(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
                rates={"fkey": (8, 1), "env": (600, 300)},
-               new_match=lambda seat, table, tb: FairMatch(seat, table, tb),
-               from_payload=_restore, auto_start=False, turn=_turn, player=_player, max_bin=MAX_ENVELOPE)
+               new_match=lambda seat, table, tb, seeds=None: FairMatch(seat, table, tb, sign_seeds=seeds),
+               from_payload=_restore, auto_start=False, turn=_turn, player=_player, max_bin=MAX_ENVELOPE,
+               signing=public_key)

@@ -42,6 +42,11 @@ def test_a_whole_match_over_loopback_with_a_computer_seat():
         rh, rj = host.view(lambda m: m.record()), join.view(lambda m: m.record())
         assert rh == rj and GAME.check(rh).startswith("ok finished")
         assert rh["lan"]["code"] == host.view(lambda m: m.code())
+        # every seat's signing key came in the lobby's hellos and start: pinned before any match message
+        keys = host.view(lambda m: m.table.sign_keys)
+        assert len(keys) == 3 and keys == join.view(lambda m: m.table.sign_keys)
+        assert host.view(lambda m: [m.keys[s] for s in range(3)]) == list(keys)
+        assert not any(m.get("t") == "fkey" for m in host.view(lambda m: m.wire))
     finally:
         host.close(1.0)
         join.close(1.0)
