@@ -394,7 +394,7 @@ class FairMatch:
             cause = self._owes_forfeit(verdict.seat)
             if cause is None and not self.host:   # a relay the host owed: the third seat's cause
                 cause = next((c for o, c in self._owed_causes() if o.seat not in self.local and o.forfeits), None)
-            self.evidence = list(cause or ())
+            self.evidence = self.evidence or list(cause or ())
             if verdict.kind == "forfeit" and self.inbox is not None:
                 out += self._announce(verdict.kind, verdict.seat, self.evidence)
         self._over = verdict
@@ -410,6 +410,15 @@ class FairMatch:
         sender's ``illegal``."""
         if self._over is not None:
             return self._over
+        if self.claim is not None and self.claim[1].named >= 0:
+            # a verdict whose evidence waits here behind a step owed to this peer: if the seat it
+            # names owes a forfeiting step, that seat is at fault either way
+            named = self.claim[1].named
+            cause = self._owes_forfeit(named)
+            if cause is not None:
+                self.evidence = [self.claim[0], *cause]
+                return Verdict("forfeit", named, (), verdict.ply,
+                               f"seat {named} owed a step this seat waits for (seat {sender}'s verdict against it)")
         if verdict.seat == sender or verdict.kind == "forfeit" and verdict.seat in self.local:
             return verdict
         if verdict.kind == "forfeit" and self._owes_forfeit(verdict.seat) is not None:

@@ -198,3 +198,42 @@ def test_a_host_withholding_a_round_end_from_a_joiner_is_the_one_named():
     net.expire(1)
     assert j.over.kind == "forfeit" and j.over.seat == 0
     assert j.evidence and all(e.body[:1] == bytes((fm.AUDIT,)) for e in j.evidence)
+
+
+class WithholdAndCheat(FairMatch):
+    """Withholds its key of seat 1's next draw, then plays a card other than the one it opens:
+    the host sees the false play at once, seat 1 cannot apply it (it waits for its draw)."""
+
+    withheld = False
+
+    def _duties(self):
+        out = []
+        for seat, body in super()._duties():
+            ref = self.draws.get(1)
+            if body[0] == fm.SHARES and ref is not None and ref[0] and len(fm.decode(body, seat).items) == 1:
+                self.withheld = True
+                continue
+            out.append((seat, body))
+        return out
+
+    def _emit(self, seat, body):
+        if body[0] == fm.PLAY and self.withheld:
+            b = bytearray(body)
+            b[6] = (b[6] + 1) % 36
+            body = bytes(b)
+        return super()._emit(seat, body)
+
+
+def test_a_verdict_waiting_behind_a_withheld_key_names_the_withholder_not_the_host():
+    for seed in range(1, 30):
+        net = Net(3, classes={2: WithholdAndCheat}, seed=seed).start().run(limit=40_000)
+        h = net.machines[0].over
+        if h is not None and h.seat == 2 and "not the one dealt" in h.detail and net.machines[1].over is None:
+            break
+    else:
+        raise AssertionError("no match where the cheat came while seat 1 waited for its draw")
+    j = net.machines[1]
+    assert j.claim is not None and j.claim[1].named == 2        # the host's verdict, its evidence waiting
+    v = net.stop(1, 0, "illegal", 2)                            # then the host's over{illegal, 2}
+    assert v.kind == "forfeit" and v.seat == 2, v
+    assert j.evidence[0].sender == 0 and j.evidence[0].body[0] == fm.VERDICT
