@@ -200,3 +200,27 @@ def test_a_host_framing_the_joiner_with_a_false_verdict_is_named_in_the_joiners_
     finally:
         host.close(1.0)
         join.close(1.0)
+
+
+def test_a_host_that_replaces_a_joiners_signing_key_in_the_start_is_refused_by_that_joiner():
+    from net.signed import public_key
+    host = Session(FAIR, "host", "Ann", port=0, date="2026-11-27T09:00:00")
+    join = Session(FAIR, "join", "Bo", port=host.port, reconnect_delay=0.05)
+    try:
+        orig = host.lobby._start_msg
+
+        def replaced(c, seat, table):            # the host's start carries a key of its own for seat 1
+            out = orig(c, seat, table)
+            out.msg["sk"] = [out.msg["sk"][0], public_key(b"\x0e" * 32)]
+            return out
+        host.lobby._start_msg = replaced
+        _started(host)
+        from net.session import Dropped
+        end, drops = time.monotonic() + 20, []
+        while time.monotonic() < end and join.status != "failed":
+            drops += [e for e in join.wait(0.05) if isinstance(e, Dropped)]
+        assert join.status == "failed" and join.machine is None          # it never played under that key
+        assert any(d.code == "seat" and "replaced" in d.reason for d in drops), drops
+    finally:
+        host.close(1.0)
+        join.close(1.0)
