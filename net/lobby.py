@@ -205,7 +205,8 @@ class SeatMemo:
             seat = d["seat"]
             if (len(table.game_id) != GAME_ID_BYTES or type(seat) is not int or not 0 <= seat < len(table.names)
                     or not 2 <= len(table.names) <= MAX_SEATS or _opts(table.options)
-                    or any(len(k) != 32 for k in (*keys.values(), *peer_keys.values()))):
+                    or any(len(k) != 32 for k in (*keys.values(), *peer_keys.values(), *table.sign_keys))
+                    or table.sign_keys and len(table.sign_keys) != len(table.names)):
                 raise ValueError("bad table, seat or keys")
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"not a seat memo: {e}") from None
