@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from net.coin import seat_proof
 from net.framing import decode_payload, encode_frame
 from net.lobby import HostLobby, JoinLobby, LDrop, LSend, LStarted, SeatMemo, schemas_for
@@ -47,7 +49,6 @@ def test_every_seats_key_travels_in_the_hellos_and_the_start():
         host._pending_table.game_id, host._pending_table.sign_keys)
     memo = SeatMemo.from_json(join.memo.to_json())
     assert memo.table.sign_keys == (K0, K1, KC)
-    import pytest
     for bad in ([K0.hex(), K1.hex()], [K0.hex(), K1.hex(), KC.hex()[:-2]]):     # a seat short, a short key
         with pytest.raises(ValueError):
             SeatMemo.from_json({**join.memo.to_json(), "sk": bad})

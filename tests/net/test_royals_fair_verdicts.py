@@ -6,6 +6,9 @@ that owes the step. In memory, through :mod:`tests.net.fair_table`."""
 
 from __future__ import annotations
 
+import pytest
+
+from net.deck import DeckError
 from net.match import Verdict
 from net.royals import fair_messages as fm
 from net.royals.fair import FairMatch
@@ -120,9 +123,6 @@ def test_a_verdict_with_forged_evidence_names_its_signer():
 
 
 def test_a_verdict_body_is_refused_when_malformed():
-    import pytest
-
-    from net.deck import DeckError
     body = fm.verdict(1, "forfeit", 2, [b"x" * 100])
     assert fm.decode(body, 1).named == 2 and fm.decode(body, 1).text == "forfeit"
     assert fm.decode(fm.verdict(1, "illegal", -1, []), 1).named == -1
