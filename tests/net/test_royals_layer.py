@@ -208,7 +208,8 @@ def test_a_team_table_with_two_computer_seats_and_a_beacon_naming_the_game(tmp_p
 # --------------------------------------------------------------------------- issue 33, item 5
 def _part(classes: dict):
     """FAIR whose machine of seat s is ``classes[s]`` (an attacker), else the honest one."""
-    return dataclasses.replace(FAIR, new_match=lambda seat, table, tb: classes.get(seat, FairMatch)(seat, table, tb))
+    return dataclasses.replace(FAIR, new_match=lambda seat, table, tb, seeds=None: classes.get(seat, FairMatch)(
+        seat, table, tb, sign_seeds=seeds))
 
 
 def _table(host_part, kinds, joiners: dict, tmp_path=None):
@@ -312,10 +313,10 @@ def test_the_step_deadline_fires_for_a_joiner_connected_from_the_start(monkeypat
 class Seeded(FairMatch):
     """An honest machine whose secrets come from a fixed seed (the same match every run)."""
 
-    def __init__(self, seat, table, token_bytes, payload=None) -> None:
+    def __init__(self, seat, table, token_bytes, payload=None, **kw) -> None:
         import random
         rng = random.Random(1000 + seat)
-        super().__init__(seat, table, rng.randbytes, payload)
+        super().__init__(seat, table, rng.randbytes, payload, **kw)
 
 
 def test_a_decision_is_taken_only_on_a_view_that_applied_what_is_owed_to_it():
@@ -332,11 +333,13 @@ def test_a_decision_is_taken_only_on_a_view_that_applied_what_is_owed_to_it():
             return False
         frm, to, data = net.links[0]
         if to == 1 and frm == 0 and bounced.get(data, 0) < 4 and len(net.links) > 1:
-            import msgpack
-            msg = msgpack.unpackb(data, raw=False)
+            from net.framing import decode_payload
+
+            from .fair_table import SCHEMAS
+            msg = decode_payload(data, SCHEMAS)
             if msg["t"] == "env":
                 from net.signed import Envelope
-                env = Envelope.from_bytes(b"".join(msg["e"]))
+                env = Envelope.from_bytes(msg["e"])
                 if env.body[0] == fm.SHARES:
                     net.links.rotate(-1)  # to the back of the queue
                     bounced[data] = bounced.get(data, 0) + 1
