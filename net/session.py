@@ -310,6 +310,8 @@ class Session(Mailbox):
                 self._tick(self._clock())
                 if self.role == "join" and not self._peers and not self._fatal and next_connect <= now:
                     next_connect = self._clock() + self.reconnect_delay
+        except OSError:
+            pass  # the journal could not be written (WriteFailed said so): no promise leaves without it
         finally:
             for p in list(self._peers.values()):
                 self._close_peer(p, None)

@@ -280,14 +280,16 @@ def test_the_join_screen_learns_the_game_from_the_hosts_hello(app, driver, tmp_p
 
 
 def test_the_royals_join_screen_opens_rose_kings_lobby_for_a_rose_king_host(app, driver, tmp_path):
-    from game.client.roseking.lan import LanGameScene, LanLobby
-    from net.transport import LanSession
-    host = LanSession.host("Carol", port=0, bind="127.0.0.1")
+    from game.client.lan.lobby import LobbyScene
+    from game.client.roseking.lan import DealScene, LanGameScene
+    from net.roseking.match import LAN
+    from net.session import Session
+    host = Session(LAN, "host", "Carol", port=0)
     try:
         join = RoyalsJoinScene(app, name="Dave", listen=False, store=SaveStore(tmp_path))
         app.push(join)
         join.join("127.0.0.1", host.port)
-        run_until(app, lambda: isinstance(app.top, (LanLobby, LanGameScene)), "Rose King's waiting screen",
+        run_until(app, lambda: isinstance(app.top, (LobbyScene, DealScene, LanGameScene)), "Rose King's waiting screen",
                   [host.poll])
     finally:
         while app.scenes:
@@ -624,12 +626,12 @@ def test_the_lobby_draws_only_when_something_changes(app, tmp_path):
 
 
 def test_rose_kings_join_screen_hands_a_royals_host_over_to_the_royals_lobby(app, driver, tmp_path):
-    from game.client.roseking.lan import JoinScene
+    from game.client.lan.lobby import LayerJoinScene
     host = RoyalsSession.host("Ann", seats=2, port=0, bind="127.0.0.1")
     try:
-        join = JoinScene(app, name="Bo", listen=False, store=SaveStore(tmp_path))
+        join = LayerJoinScene(app, key="rose-king", name="Bo", listen=False, store=SaveStore(tmp_path))
         app.push(join)
-        join.join("127.0.0.1", host.port)  # Rose King's session first: its hello check fails, the lobby asks
+        join.join("127.0.0.1", host.port)  # the host's hello names its game: the Royals lobby opens
         run_until(app, lambda: isinstance(app.top, RoyalsLobby), "the Royals lobby")
         run_until(app, lambda: host.can_start, "Bo seated at the Royals table")
         assert app.top.session.my_seat == 2 and [i.name for i in host.lobby] == ["Ann", "Bo"]
