@@ -1,0 +1,257 @@
+"""Rose King on the one LAN layer, for the attack tests: an honest headless host (a
+:class:`net.session.Session` whose computer plays in a thread) and Mallory, a joiner whose every
+byte the test controls.
+
+Mallory speaks the version-3 wire of docs/protocol.md through a raw socket on 127.0.0.1: its own
+:class:`net.link.Link` (frames), :class:`net.lobby.JoinLobby` (hello, start, seat proof) and an
+honest :class:`net.roseking.match.RoseKingMatch` it drives by hand. By default it plays honestly
+(the first legal move that is not a draw, else a draw); ``hold`` keeps back the message types the
+test names (its reveal, its acks...), ``send``/``raw`` put anything on the wire. Every wait is
+bounded (:data:`LIMIT`) and driven by what arrives, never by sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+
+from game.roseking.engine import DRAW, Move
+from net.framing import encode_frame
+from net.headless import HeadlessError, play_match
+from net.link import Link
+from net.lobby import JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo, schemas_for
+from net.match import Over, Refusal, Send, Verdict
+from net.roseking.match import KEY, LAN, VERSION, RoseKingMatch
+from net.session import Ended, Session
+
+LIMIT = 20.0  #: seconds: no wait here comes near it
+SCHEMAS = schemas_for(dict(LAN.schemas))
+
+
+def frame(msg: dict) -> bytes:
+    """``msg`` as a version-3 frame of Rose King's part (checked against its schemas)."""
+    return encode_frame(msg, SCHEMAS)
+
+
+def first_move(state) -> Move:
+    """The first legal move that is not a draw, else a draw (a quick, predictable player)."""
+    moves = state.legal_moves()
+    return next((m for m in moves if m.kind is not DRAW), moves[0])
+
+
+class Host:
+    """An honest headless host on 127.0.0.1 (``port`` 0: any free port) with ``--record``
+    ``tmp_path/host.json``: its computer plays (``net.headless.play_match``) in a thread; every
+    event it sees is kept, and :meth:`wait` blocks (bounded) until one matches."""
+
+    def __init__(self, tmp_path, player=None, play: bool = True, **kw) -> None:
+        self.record = tmp_path / "host.json"
+        kw.setdefault("record", self.record)
+        self.session = Session(LAN, "host", "Alice", port=0, **kw)
+        self.port = self.session.port
+        self.events: list = []
+        self._cv = threading.Condition()
+        self.result: Verdict | str | None = None
+        self.thread = threading.Thread(target=self._play, args=(player or first_move,), daemon=True)
+        if play:
+            self.thread.start()
+
+    def _on_event(self, e) -> None:
+        with self._cv:
+            self.events.append(e)
+            self._cv.notify_all()
+
+    def _play(self, player) -> None:
+        try:
+            self.result = play_match(self.session, player, timeout=LIMIT, on_event=self._on_event)
+        except HeadlessError as e:
+            self.result = str(e)
+        end = time.monotonic() + LIMIT  # the player returns at the verdict: the events after it
+        while time.monotonic() < end and not any(isinstance(e, Ended) for e in self.events):
+            for e in self.session.wait(0.1):
+                self._on_event(e)
+            if self.session.status == "closed":
+                break
+        with self._cv:
+            self._cv.notify_all()
+
+    def wait(self, pred, what: str, timeout: float = LIMIT):
+        """The first event (seen so far or to come) matching ``pred``; fails after ``timeout``."""
+        end = time.monotonic() + timeout
+        with self._cv:
+            while True:
+                found = next((e for e in self.events if pred(e)), None)
+                if found is not None:
+                    return found
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"host: no {what} within {timeout} s; saw {self.events[-6:]}")
+                self._cv.wait(min(left, 0.2))
+
+    def verdict(self, timeout: float = LIMIT) -> Verdict:
+        """The verdict of the session's :class:`~net.session.Ended` event (its files are written
+        by then); fails after ``timeout``."""
+        return self.wait(lambda e: isinstance(e, Ended), "verdict", timeout).verdict
+
+    def view(self, fn):
+        return self.session.view(fn)
+
+    def file(self) -> dict:
+        """The host's record file as written (every write is atomic)."""
+        return json.loads(self.record.read_text())
+
+    def close(self) -> None:
+        self.session.close()
+        self.thread.join(LIMIT)
+
+
+class Mallory:
+    """A Rose King joiner over a raw socket (see the module docstring). ``memo``/``payload``: a
+    seat it holds (from an earlier Mallory: :attr:`lobby.memo`, ``machine.payload()``), which it
+    takes back with its seat proof. ``hello``: send its hello at once."""
+
+    def __init__(self, port: int, name: str = "Mallory", memo: SeatMemo | None = None, payload: dict | None = None,
+                 hello: bool = True, hold: tuple[str, ...] = ()) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=LIMIT)
+        self.link = Link(SCHEMAS, rates={"*": (10_000, 10_000)})
+        self.lobby = JoinLobby(KEY, VERSION, name, memo=memo)
+        self.machine: RoseKingMatch | None = None
+        if memo is not None:
+            self.machine = RoseKingMatch(memo.seat, memo.table, os.urandom, payload)
+        self.hold = set(hold)
+        self.held: list[dict] = []
+        self.got: list[dict] = []  #: every message from the host, in order (pings removed)
+        self.verdict: Verdict | None = None  #: its own machine's
+        self.resumed = False
+        self.eof = False
+        if hello:
+            have = self.machine.received() if self.machine is not None else 0
+            for o in self.lobby.open(time.monotonic(), have):
+                self.send(o.msg)
+
+    # ------------------------------------------------------------------ output
+    def send(self, msg: dict) -> None:
+        self.raw(frame(msg))
+
+    def raw(self, data: bytes) -> None:
+        """Put ``data`` on the wire (a connection the host already closed takes nothing)."""
+        try:
+            self.sock.sendall(data)
+        except OSError:
+            self.eof = True
+
+    def out(self, outputs: list) -> None:
+        """Carry out its machine's outputs, keeping back the types in :attr:`hold`."""
+        for o in outputs:
+            if isinstance(o, Send):
+                if o.msg["t"] in self.hold:
+                    self.held.append(o.msg)
+                else:
+                    self.send(o.msg)
+            elif isinstance(o, Over) and self.verdict is None:
+                self.verdict = o.verdict
+
+    # ------------------------------------------------------------------ input
+    def pump(self, timeout: float = 0.05) -> list[dict]:
+        """Read what came (up to ``timeout`` s for the first bytes) and answer it as its lobby and
+        machine say. Returns the messages read."""
+        self.sock.settimeout(timeout)
+        try:
+            data = self.sock.recv(65536)
+        except socket.timeout:
+            return []
+        except OSError:
+            data = b""
+        self.eof = not data
+        msgs = self.link.feed(data, time.monotonic())
+        for msg in msgs:
+            self.got.append(msg)
+            self._handle(msg)
+        return msgs
+
+    def _handle(self, msg: dict) -> None:
+        now = time.monotonic()
+        if msg["t"] in ("hello", "lobby", "start", "auth"):
+            for o in self.lobby.receive(msg, now):
+                if isinstance(o, LStarted):
+                    self.machine = RoseKingMatch(o.seat, o.table, os.urandom)
+                    pending = self.machine.start(now)
+                elif isinstance(o, LSend):
+                    if o.msg["t"] not in self.hold:
+                        self.send(o.msg)
+                        if o.msg["t"] == "ready":
+                            self.out(pending)  # its set-up commitment
+                elif isinstance(o, LSeated) and o.resumed:
+                    self.resumed = True
+                    self.out(self.machine.catch_up(0, 0, now))  # type: ignore[union-attr]
+                elif isinstance(o, LDrop):
+                    raise AssertionError(f"Mallory's lobby refused the host: {o.code} {o.reason}")
+                else:
+                    assert isinstance(o, LChanged)
+        elif msg["t"] in LAN.schemas and self.machine is not None:
+            try:
+                self.out(self.machine.receive(0, msg, now))
+            except Refusal as e:
+                raise AssertionError(f"Mallory's machine refused the host's {msg}: {e}") from None
+
+    def until(self, cond, what: str, play: bool = True, timeout: float = LIMIT) -> None:
+        """Read and answer until ``cond()``; with ``play`` (or while ``play()`` is true) its
+        machine plays when it is its turn."""
+        end = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > end:
+                raise AssertionError(f"Mallory: no {what} within {timeout} s; got {[m['t'] for m in self.got[-8:]]}")
+            if self.eof or self.link.closed is not None:
+                raise AssertionError(f"Mallory: the connection closed before {what}: {self.link.closed}")
+            if (play() if callable(play) else play) and self.my_turn():
+                self.play(first_move(self.machine.state))  # type: ignore[union-attr]
+                continue
+            self.pump()
+
+    def closed_with(self, what: str = "the close", timeout: float = LIMIT) -> tuple[str, str]:
+        """Read until the host closes the connection: its ``error``'s (code, reason)."""
+        end = time.monotonic() + timeout
+        while self.link.closed is None and not self.eof:
+            if time.monotonic() > end:
+                raise AssertionError(f"Mallory: no {what} within {timeout} s")
+            self.pump()
+        c = self.link.closed
+        return (c.code, c.reason) if c is not None else ("eof", "")
+
+    # ------------------------------------------------------------------ play
+    def my_turn(self) -> bool:
+        m = self.machine
+        return m is not None and m.over is None and m.to_move() == m.seat
+
+    def can_draw(self) -> bool:
+        m = self.machine
+        return self.my_turn() and Move(m.state.turn, DRAW, None) in m.state.legal_moves()  # type: ignore[union-attr]
+
+    def play(self, move) -> None:
+        self.out(self.machine.act(move, time.monotonic()))  # type: ignore[union-attr]
+
+    def draw_and_see_the_card(self) -> int:
+        """Play on until it may draw, open the draw's coin and read the host's commitment and
+        reveal: Mallory knows its card; its own reveal is kept back. Returns the ply before it."""
+        self.until(self.can_draw, "a turn where it can draw")
+        m = self.machine
+        ply = m.ply  # type: ignore[union-attr]
+        self.hold |= {"reveal", "ack"}  # (its ack of the draw would show it holds the card)
+        self.play(Move(m.state.turn, DRAW, None))  # type: ignore[union-attr]
+        self.until(lambda: m.ply == ply + 1, "the host's reveal", play=False)  # type: ignore[union-attr]
+        return ply
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def journal(self) -> dict:
+        """A session journal of its seat (docs/protocol.md, "The session"), for a real joiner to
+        take its place with ``--record``."""
+        return {"format": "lan-journal", "version": 1, "g": KEY, "memo": self.lobby.memo.to_json(),  # type: ignore[union-attr]
+                "match": self.machine.payload()}  # type: ignore[union-attr]
