@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import DEFAULT_PORT
-from .framing import FrameError
+from .framing import MAX_NAME, FrameError
 from .journal import seat_path as journal_path
+from .limits import name_problem
 from .link import Link
 from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo,
                     rates_for, schemas_for)
@@ -142,7 +143,8 @@ class Session(Mailbox):
     match counts as left by the host. ``record``: ``--record FILE`` (its journal resumes a
     match); ``connected``: a joiner's first connection, already open, with the bytes read from
     it (``probe_host`` read the host's hello to learn its game). Raises OSError when the port
-    cannot be opened, ValueError for a bad journal."""
+    cannot be opened, ValueError for a bad journal or a ``name`` no hello may carry (1..32
+    characters, no control, bidi or zero-width characters: docs/protocol.md, "Messages")."""
 
     def __init__(self, part: LanPart, role: str, name: str, *, address: str = "127.0.0.1",
                  port: int = DEFAULT_PORT, kinds: tuple[str, ...] = ("host", "person"), options: dict | None = None,
@@ -151,6 +153,9 @@ class Session(Mailbox):
                  token_bytes: Callable[[int], bytes] = secrets.token_bytes,
                  connected: tuple[socket.socket, bytes] | None = None, computers: dict[int, str] | None = None,
                  computer_names: dict[int, str] | None = None) -> None:
+        why = name_problem(name, MAX_NAME)
+        if why is not None:  # refused here, never on the wire (the hello would fail its schema)
+            raise ValueError(f"a player name {why}")
         self.computers = dict(computers or {})
         if any(s >= len(kinds) or kinds[s] != "computer" for s in self.computers) or \
                 any(k == "computer" and s not in self.computers for s, k in enumerate(kinds)):

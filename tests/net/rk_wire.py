@@ -12,18 +12,20 @@ bounded (:data:`LIMIT`) and driven by what arrives, never by sleeps.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
 import threading
 import time
 
+from game.rng import Rng
 from game.roseking.engine import DRAW, Move
 from net.framing import encode_frame
 from net.headless import HeadlessError, play_match
 from net.link import Link
 from net.lobby import JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo, schemas_for
-from net.match import Over, Refusal, Send, Verdict
+from net.match import Over, Refusal, Save, Send, Table, Verdict
 from net.roseking.match import KEY, LAN, VERSION, RoseKingMatch
 from net.session import Ended, Session
 
@@ -255,3 +257,102 @@ class Mallory:
         take its place with ``--record``."""
         return {"format": "lan-journal", "version": 1, "g": KEY, "memo": self.lobby.memo.to_json(),  # type: ignore[union-attr]
                 "match": self.machine.payload()}  # type: ignore[union-attr]
+
+
+# =========================================================================== in memory
+GID = bytes(range(16))
+
+
+def det_tokens(seed: int):
+    """A deterministic ``token_bytes`` (SHA-256 of a counter): a game that repeats exactly."""
+    n = [0]
+
+    def token_bytes(k: int) -> bytes:
+        n[0] += 1
+        return hashlib.sha256(f"{seed}:{n[0]}".encode()).digest()[:k]
+    return token_bytes
+
+
+def table(colour: str = "", computers: tuple = ()) -> Table:
+    return Table(GID, ("Ann", "Bob"), "2026-11-27T08:00:00Z", {"colour": colour} if colour else {}, computers)
+
+
+def chooser(seed: int, draw_first: bool = False):
+    """A quick player: a draw whenever one is legal (``draw_first``), else a random legal move."""
+    rng = Rng(seed)
+
+    def choose(state):
+        moves = state.legal_moves()
+        draw = [m for m in moves if m.kind is DRAW]
+        if draw_first and draw:
+            return draw[0]
+        return moves[rng.randbelow(len(moves))]
+    return choose
+
+
+class Pair:
+    """Both seats' machines in memory; sends are delivered in order, verdicts judged as the
+    session judges them (:func:`net.match.judge_stop` for a stop sent by a peer). ``tokens``:
+    each seat's source of secrets (:func:`det_tokens` for a game that repeats)."""
+
+    def __init__(self, colour: str = "", tokens=(os.urandom, os.urandom)) -> None:
+        self.m = [RoseKingMatch(s, table(colour), tokens[s]) for s in (0, 1)]
+        self.wire: list[tuple[int, dict]] = []
+        self.verdicts: dict[int, Verdict] = {}
+        self.saves = [0, 0]
+        for s in (0, 1):
+            self.out(s, self.m[s].start(0.0))
+
+    def out(self, s: int, outputs: list) -> None:
+        for o in outputs:
+            if isinstance(o, Send):
+                self.wire.append((1 - s, o.msg))
+            elif isinstance(o, Save):
+                self.saves[s] += 1
+                payload = self.m[s].payload()  # every payload restores to the same machine
+                again = RoseKingMatch(s, self.m[s].table, os.urandom, payload)
+                assert again.payload() == payload
+            elif isinstance(o, Over):
+                self.end(s, o.verdict)
+
+    def end(self, s: int, v: Verdict) -> None:
+        if s not in self.verdicts:
+            self.verdicts[s] = v
+            self.m[s].end(v, 0.0)
+
+    def deliver(self) -> None:
+        while self.wire:
+            to, msg = self.wire.pop(0)
+            self.out(to, self.m[to].receive(1 - to, msg, 0.0))
+
+    def play(self, players, plies: int = 10_000) -> None:
+        while len(self.verdicts) < 2 and plies > 0:
+            self.deliver()
+            for s in (0, 1):
+                obs = LAN.turn(self.m[s], s)
+                if obs is not None:
+                    self.out(s, self.m[s].act(players[s](obs), 0.0))
+                    plies -= 1
+                    break
+            else:
+                if not self.wire:
+                    break
+
+
+def drawn_by(p: Pair, drawer: int) -> None:
+    """Play (the honest way) until seat ``drawer`` has opened a draw's coin and the other seat
+    answered: the drawer holds both secrets (it knows its card), the other awaits its reveal."""
+    players = [chooser(3), chooser(4)]
+    for _ in range(400):
+        p.deliver()
+        s = next((s for s in (0, 1) if LAN.turn(p.m[s], s) is not None), None)
+        assert s is not None, "nobody to move"
+        state = LAN.turn(p.m[s], s)
+        if s == drawer and Move(state.turn, DRAW, None) in state.legal_moves():
+            p.out(s, p.m[s].act(Move(state.turn, DRAW, None), 0.0))
+            to, commit = p.wire.pop(0)
+            p.out(to, p.m[to].receive(s, commit, 0.0))  # the other commits and reveals at once
+            return
+        p.out(s, p.m[s].act(players[s](state), 0.0))
+    raise AssertionError("no draw")
+
