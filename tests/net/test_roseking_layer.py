@@ -423,7 +423,7 @@ def test_the_documented_rose_king_vectors_follow_from_the_documented_layouts():
     assert d0.hex() == vector("coin digest for 0")
     pile = state.chance_outcomes()
     card = pile[Rng(int.from_bytes(d0[:8], "big")).randbelow(len(pile))]
-    assert vector("a draw at ply 0 brings") == f"{card.name} (of the {len(pile)} cards of the draw pile)"
+    assert vector("a draw at ply 0 brings").startswith(f"{card.name} (of the {len(pile)} cards of the draw pile")
     assert card == draw_from_coin(d0, state)
     # the machine tosses the same coin: a joiner at this table with these secrets is dealt this game
     t = Table(gid, ("Ann", "Bob"), "")
