@@ -345,7 +345,7 @@ class Session(Mailbox):
                             self._link_closed(p)
         if (self.role == "join" and self._lost_host_at is not None and self.machine is not None
                 and self.verdict is None and now - self._lost_host_at >= self.host_grace):
-            self._end(Verdict("left", 0, (), 0, f"the host was gone for {self.host_grace:g} seconds"))
+            self._end(Verdict("left", 0, (), 0, f"the host was gone for {self.host_grace:g} seconds"), tell_later=False)
 
     # ------------------------------------------------------------------ sockets
     def _add_peer(self, sock: socket.socket) -> _Peer:
@@ -712,9 +712,11 @@ class Session(Mailbox):
         if v is not None:
             self._end(v)
 
-    def _end(self, verdict: Verdict) -> None:
+    def _end(self, verdict: Verdict, tell_later: bool = True) -> None:
         """The match is over: the machine records the verdict, files are written, every peer
-        still connected gets ``over{kind, seat, ply}`` and the connection closes."""
+        still connected gets ``over{kind, seat, ply}`` and the connection closes. A joiner whose
+        connection to the host is down then (it resigned meanwhile, say) reconnects to tell it
+        (its seat proof, then ``over``), unless ``tell_later`` is False (the host is gone)."""
         if self.verdict is not None or self.machine is None:
             return
         self.verdict = verdict
@@ -723,14 +725,16 @@ class Session(Mailbox):
         self._carry_out([o for o in outputs if not isinstance(o, Over)])
         self._save_journal()
         self._write_record()
+        told = False
         for p in list(self._peers.values()):
             if p.seat is not None and p.link.closed is None:
                 p.link.send({"t": "over", "kind": verdict.kind, "seat": verdict.seat, "ply": min(verdict.ply, 1 << 20)})
                 p.link.close(verdict.kind, verdict.detail[:500])
                 self._flush(p)
+                told = True
         self._emit(Ended(verdict))
         self._set_status("over")
-        if self.role == "join":
+        if self.role == "join" and (told or not tell_later):
             self._fatal = True
 
     # ------------------------------------------------------------------ files

@@ -118,7 +118,8 @@ class Mallory:
     def __init__(self, port: int, name: str = "Mallory", memo: SeatMemo | None = None, payload: dict | None = None,
                  hello: bool = True, hold: tuple[str, ...] = ()) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=LIMIT)
-        self.link = Link(SCHEMAS, rates={"*": (10_000, 10_000)})
+        self.link = Link(SCHEMAS, rates={"*": (10_000, 10_000)}, now=time.monotonic())
+        self.link.settled = True  # its lobby keeps its own handshake; the link keeps the heartbeat
         self.lobby = JoinLobby(KEY, VERSION, name, memo=memo)
         self.machine: RoseKingMatch | None = None
         if memo is not None:
@@ -160,6 +161,10 @@ class Mallory:
     def pump(self, timeout: float = 0.05) -> list[dict]:
         """Read what came (up to ``timeout`` s for the first bytes) and answer it as its lobby and
         machine say. Returns the messages read."""
+        self.link.tick(time.monotonic())  # its pings, as an honest peer's
+        ping = self.link.data_to_send()
+        if ping:
+            self.raw(ping)
         self.sock.settimeout(timeout)
         try:
             data = self.sock.recv(65536)
