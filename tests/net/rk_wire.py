@@ -361,3 +361,20 @@ def drawn_by(p: Pair, drawer: int) -> None:
         p.out(s, p.m[s].act(players[s](state), 0.0))
     raise AssertionError("no draw")
 
+
+# =========================================================================== real processes
+#: ``python -c PEER ARGS``: ``rose-king ARGS`` with Rose King's part registered under the key
+#: ``rose-king-layer`` (until the real entry carries ``lan``, the window and ``--game rose-king``
+#: run the version-2 stack).
+PEER = """
+import sys
+import game.registry
+from game.cli import main
+from game.registry import game_by_key
+from net.roseking.match import LAN
+rk = game_by_key("rose-king")
+class Layered:
+    key, title, lan, levels, seats = "rose-king-layer", "Rose King (layer)", LAN, rk.levels, rk.seats
+game.registry.GAMES = game.registry.GAMES + (Layered(),)
+sys.exit(main(sys.argv[1:]))
+"""

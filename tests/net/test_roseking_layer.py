@@ -20,7 +20,7 @@ from net.match import Send, Table, Verdict, judge_stop
 from net.roseking.match import LAN, RESIGN, SETUP, RoseKingMatch
 from net.session import Ended, Session, Started
 
-from .rk_wire import GID, Pair, chooser, drawn_by, table
+from .rk_wire import GID, PEER, Pair, chooser, drawn_by, table
 
 LIMIT = 20.0
 
@@ -479,18 +479,6 @@ def test_headless_rose_king_peers_on_the_layer_play_with_the_unchanged_commands(
     assert "match over: finished" in out.out
 
 
-PEER = """
-import sys
-import game.registry
-from game.cli import main
-from game.registry import game_by_key
-from net.roseking.match import LAN
-rk = game_by_key("rose-king")
-class Layered:
-    key, title, lan, levels, seats = "rose-king-layer", "Rose King (layer)", LAN, rk.levels, rk.seats
-game.registry.GAMES = game.registry.GAMES + (Layered(),)
-sys.exit(main(sys.argv[1:]))
-"""
 
 
 @pytest.mark.parametrize("victim", ["join", "host"])
