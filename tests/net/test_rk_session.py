@@ -181,3 +181,33 @@ def test_another_version_or_game_is_told_on_both_sides_and_the_host_waits_on(ses
     join = sessions("join", "Bob", port=host.port)
     assert wait_for(join, lambda e: isinstance(e, Started), "a game for the next player").table.names == ("Alice",
                                                                                                          "Bob")
+
+
+def test_a_host_trickling_its_hello_holds_a_joiner_no_longer_than_the_handshake_deadline(sessions):
+    """Issue 33, attack 4: a "host" sends its hello a byte at a time; only whole messages count,
+    so the joiner closes at its handshake deadline (5 s; 1 s here) and says why."""
+    srv = socket.create_server(("127.0.0.1", 0))
+    try:
+        join = sessions("join", "Bob", port=srv.getsockname()[1], reconnect_delay=30.0)
+        join.lobby.handshake = 1.0
+        conn, _ = srv.accept()
+        data = frame(hello(KEY, VERSION, "Slow", "host", b"s" * 16, b"n" * 16, b"k" * 32))
+        conn.settimeout(0.25)
+        t0, got = time.monotonic(), b""
+        for i in range(len(data) - 1):
+            try:
+                conn.sendall(data[i:i + 1])
+                chunk = conn.recv(4096)
+            except socket.timeout:
+                continue
+            except OSError:
+                break
+            got += chunk
+            if not chunk or b"no handshake" in got:
+                break
+        took = time.monotonic() - t0
+        conn.close()
+        assert b"no handshake" in got and took < 3.0, (took, got[-80:])
+        assert join.verdict is None and join.view(lambda m: m) is None
+    finally:
+        srv.close()
