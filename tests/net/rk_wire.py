@@ -24,7 +24,7 @@ from game.roseking.engine import DRAW, Move
 from net.framing import encode_frame
 from net.headless import HeadlessError, play_match
 from net.link import Link
-from net.lobby import JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo, schemas_for
+from net.lobby import HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo, schemas_for
 from net.match import Over, Refusal, Save, Send, Table, Verdict
 from net.roseking.match import KEY, LAN, VERSION, RoseKingMatch
 from net.session import Ended, Session
@@ -45,14 +45,17 @@ def first_move(state) -> Move:
 
 
 class Host:
-    """An honest headless host on 127.0.0.1 (``port`` 0: any free port) with ``--record``
-    ``tmp_path/host.json``: its computer plays (``net.headless.play_match``) in a thread; every
-    event it sees is kept, and :meth:`wait` blocks (bounded) until one matches."""
+    """An honest headless peer on 127.0.0.1 (a host by default, on any free port; ``role``
+    ``"join"`` with ``port``: a joiner, named Bob) with ``--record`` ``tmp_path/<role>.json``: its
+    computer plays (``net.headless.play_match``) in a thread; every event it sees is kept, and
+    :meth:`wait` blocks (bounded) until one matches."""
 
-    def __init__(self, tmp_path, player=None, play: bool = True, **kw) -> None:
-        self.record = tmp_path / "host.json"
+    def __init__(self, tmp_path, player=None, play: bool = True, role: str = "host", port: int = 0, **kw) -> None:
+        self.record = tmp_path / f"{role}.json"
         kw.setdefault("record", self.record)
-        self.session = Session(LAN, "host", "Alice", port=0, **kw)
+        if role == "join":
+            kw.setdefault("reconnect_delay", 0.05)
+        self.session = Session(LAN, role, "Alice" if role == "host" else "Bob", port=port, **kw)
         self.port = self.session.port
         self.events: list = []
         self._cv = threading.Condition()
@@ -262,6 +265,64 @@ class Mallory:
         take its place with ``--record``."""
         return {"format": "lan-journal", "version": 1, "g": KEY, "memo": self.lobby.memo.to_json(),  # type: ignore[union-attr]
                 "match": self.machine.payload()}  # type: ignore[union-attr]
+
+
+class EvilHost(Mallory):
+    """A Rose King host whose every byte the test controls (see :class:`Mallory`): it listens on
+    127.0.0.1 (:attr:`port`), seats the first joiner with its own :class:`net.lobby.HostLobby`,
+    starts at once and plays seat 0 with an honest machine the test drives (and cheats with)."""
+
+    def __init__(self, name: str = "Mallory", hold: tuple[str, ...] = ()) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.link = Link(SCHEMAS, rates={"*": (10_000, 10_000)}, now=time.monotonic())
+        self.link.settled = True
+        self.lobby = HostLobby(KEY, VERSION, name, ("host", "person"))  # type: ignore[assignment]
+        self.machine = None
+        self.hold = set(hold)
+        self.held, self.got, self.early = [], [], []
+        self.verdict, self.resumed, self.eof = None, False, False
+        self.sock = None  # type: ignore[assignment]
+
+    def accept(self) -> None:
+        """Take the joiner's connection and send our hello."""
+        self.server.settimeout(LIMIT)
+        self.sock, _ = self.server.accept()
+        self._lobby(self.lobby.open(1, time.monotonic()))  # type: ignore[call-arg]
+
+    def _lobby(self, outputs: list) -> None:
+        now = time.monotonic()
+        for o in outputs:
+            if isinstance(o, LSend):
+                if o.msg["t"] not in self.hold:
+                    self.send(o.msg)
+            elif isinstance(o, LStarted):
+                self.machine = RoseKingMatch(0, o.table, os.urandom)
+                self.out(self.machine.start(now))
+                early, self.early = self.early, []
+                for msg in early:
+                    self._handle(msg)
+            elif isinstance(o, LDrop):
+                raise AssertionError(f"the evil host's lobby refused the joiner: {o.code} {o.reason}")
+        if any(isinstance(o, LSeated) for o in outputs) and self.lobby.can_start():  # type: ignore[union-attr]
+            self._lobby(self.lobby.start(now))  # type: ignore[union-attr]  # after the batch: its lobby first
+
+    def _handle(self, msg: dict) -> None:
+        if msg["t"] in ("hello", "auth", "ready"):
+            self._lobby(self.lobby.receive(1, msg, time.monotonic()))  # type: ignore[call-arg]
+        elif msg["t"] in LAN.schemas:
+            if self.machine is None:
+                self.early.append(msg)  # the joiner's set-up commitment may come before its ready
+                return
+            try:
+                self.out(self.machine.receive(1, msg, time.monotonic()))
+            except Refusal as e:
+                raise AssertionError(f"the evil host's machine refused the joiner's {msg}: {e}") from None
+
+    def close(self) -> None:
+        if self.sock is not None:
+            super().close()
+        self.server.close()
 
 
 # =========================================================================== in memory

@@ -27,7 +27,7 @@ from net.journal import seat_path
 from net.lobby import SeatMemo
 from net.session import Dropped, Noticed, Refused, Session, Started
 
-from .rk_wire import LIMIT, Host, Mallory, frame
+from .rk_wire import LIMIT, EvilHost, Host, Mallory, frame
 
 check = game_by_key("rose-king").check
 
@@ -530,3 +530,81 @@ def test_the_journal_files_are_private(host, closing):
     host.wait(lambda e: isinstance(e, Noticed) and e.code == "dealt", "the deal")
     mode = stat.S_IMODE(seat_path(host.record).stat().st_mode)
     assert mode & 0o077 == 0, oct(mode)
+
+
+# =========================================================================== a hostile host
+@pytest.fixture
+def evil(tmp_path, closing):
+    """(the evil host, the honest headless joiner Bob, playing in a thread)."""
+    h = EvilHost()
+    closing(h)
+    bob = Host(tmp_path, role="join", port=h.port)
+    closing(bob)
+    h.accept()
+    return h, bob
+
+
+def test_host_1a_2_a_host_that_knows_its_card_and_stops_forfeits(evil):
+    """The rules read who owes what whichever seat cheats: the host draws, sees its card, and
+    claims the joiner forfeits instead of revealing."""
+    h, bob = evil
+    ply = h.draw_and_see_the_card()
+    h.send({"t": "error", "code": "forfeit", "reason": "you withheld your reveal"})
+    v = bob.verdict()
+    assert (v.kind, v.seat) == ("forfeit", 0)
+    rec = bob.file()
+    assert rec["termination"] == {"kind": "forfeit", "loser": str(h.machine.color_of(0))} and len(rec["moves"]) == ply
+    assert bob.result.kind == "forfeit"  # the joiner's headless player ends at once
+
+
+def test_host_1b_a_hosts_claim_about_the_joiners_acknowledged_draw_is_its_own_fault(tmp_path, closing):
+    h = EvilHost()
+    closing(h)
+    bob = Host(tmp_path, role="join", port=h.port, player=draw_first)
+    closing(bob)
+    h.accept()
+
+    def bob_drew() -> bool:
+        st = h.machine.state if h.machine is not None else None
+        return (st is not None and st.ply > 0 and h.machine.open_coin() is None and st.move_stack[-1].kind is DRAW
+                and st.move_stack[-1].player == h.machine.color_of(1))
+    h.until(lambda: bob_drew() and bob.view(lambda m: m.acked) == h.machine.ply, "a draw of Bob's, acknowledged",
+            play=lambda: not bob_drew())
+    n = h.machine.ply
+    h.send({"t": "over", "kind": "forfeit", "seat": 1, "ply": n})
+    v = bob.verdict()
+    assert (v.kind, v.seat) == ("illegal", 0)
+    rec = bob.file()
+    assert rec["lan"]["forfeit"] == "" and len(rec["moves"]) == n and rec["moves"][-1].split()[1] == "draw"
+
+
+def test_host_a_reveal_that_does_not_open_is_the_hosts_forfeit(evil):
+    h, bob = evil
+    h.hold |= {"reveal"}
+    h.until(lambda: h.machine is not None and any(x["t"] == "reveal" for x in h.got), "Bob's set-up reveal",
+            play=False)
+    h.send({"t": "reveal", "for": -1, "s": b"\x07" * 32})
+    v = bob.verdict()
+    assert (v.kind, v.seat) == ("coin", 0)  # a set-up cheat stops the match (no game was dealt)
+    assert bob.file()["format"] == "rose-king-lan-undealt" and bob.result.kind not in PLAYED
+
+
+def test_host_withholding_its_set_up_reveal_forfeits_at_the_deadline(evil, monkeypatch):
+    """Issue 33, attack 4 from the other side: the host saw the joiner's set-up secret (it knows
+    colours and deal) and never reveals its own: the joiner has a verdict at the deadline."""
+    monkeypatch.setattr(rkm, "REVEAL_S", 0.5)
+    h, bob = evil
+    h.hold |= {"reveal"}
+    h.until(lambda: bob.session.verdict is not None, "Bob's verdict", play=False)
+    v = bob.verdict()
+    assert (v.kind, v.seat) == ("forfeit", 0) and "withheld its reveal" in v.detail
+
+
+def test_host_withholding_acks_then_resigning_lets_the_headless_joiner_finish_at_once(evil):
+    h, bob = evil
+    h.hold |= {"ack"}
+    h.until(lambda: h.machine is not None and h.machine.ply >= 6 and h.my_turn(), "six plies")
+    h.send({"t": "over", "kind": "resigned", "seat": 0, "ply": h.machine.ply})
+    bob.thread.join(LIMIT / 2)
+    assert not bob.thread.is_alive() and bob.result.kind == "resigned"
+    assert bob.file()["termination"] == {"kind": "resigned", "loser": str(h.machine.color_of(0))}
