@@ -82,7 +82,7 @@ def test_any_bytes_from_the_other_seat_give_a_clear_error_and_lose_nothing(items
         if link.closed is not None or outcome is not None:
             break
     if link.closed is not None:
-        assert link.closed.code in ("frame", "schema", "order", "flood") and link.closed.reason
+        assert link.closed.code in ("frame", "schema", "version", "order", "flood") and link.closed.reason
     if outcome is not None:
         assert outcome.kind in ("illegal", "desync", "forfeit", "coin") and outcome.detail
     # nothing lost: the plies both held stay, the hashes follow the moves, the record checks
