@@ -52,6 +52,16 @@ def until_mover_has_a_play(p: Pair) -> None:
         p.deliver()
 
 
+def until_mover_can_draw(p: Pair) -> tuple[int, int]:
+    """Play moves that are not draws until the seat to move may draw; (that seat, the other)."""
+    s, o = sides(p)
+    while Move(p.m[s].state.turn, DRAW, None) not in p.m[s].state.legal_moves():
+        p.out(s, p.m[s].act(next(x for x in p.m[s].state.legal_moves() if x.kind is not DRAW), 0.0))
+        p.deliver()
+        s, o = sides(p)
+    return s, o
+
+
 def sends(outputs: list) -> list[str]:
     return [o.msg["t"] for o in outputs if isinstance(o, Send)]
 
@@ -112,11 +122,7 @@ def test_the_coin_decides_colours_and_deal_fairly_over_many_games():
 def test_a_draw_is_decided_by_a_fresh_commit_reveal_on_both_sides():
     p = mid_game(6)
     until_mover_has_a_play(p)
-    s, o = sides(p)
-    while Move(p.m[s].state.turn, DRAW, None) not in p.m[s].state.legal_moves():
-        p.out(s, p.m[s].act(next(x for x in p.m[s].state.legal_moves() if x.kind is not DRAW), 0.0))
-        p.deliver()
-        s, o = sides(p)
+    s, o = until_mover_can_draw(p)
     ply = p.m[s].ply
     out = p.m[s].act(Move(p.m[s].state.turn, DRAW, None), 0.0)
     assert isinstance(out[0], Save) and sends(out) == ["commit"]  # no secret yet, journaled first
@@ -235,11 +241,7 @@ def test_a_repeated_identical_commitment_is_ignored_and_a_different_one_is_a_re_
 def test_a_withheld_commitment_only_cuts_the_connection_and_keeps_the_game():
     p = mid_game(6)
     until_mover_has_a_play(p)
-    s, o = sides(p)
-    while Move(p.m[s].state.turn, DRAW, None) not in p.m[s].state.legal_moves():
-        p.out(s, p.m[s].act(next(x for x in p.m[s].state.legal_moves() if x.kind is not DRAW), 0.0))
-        p.deliver()
-        s, o = sides(p)
+    s, o = until_mover_can_draw(p)
     digest = p.m[s].state.state_hash()
     p.m[s].act(Move(p.m[s].state.turn, DRAW, None), 100.0)  # its commitment; the answer never comes
     late = overdue(p.m[s].owed(), 100.0 + COMMIT_S)

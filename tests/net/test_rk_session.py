@@ -19,27 +19,13 @@ from net.framing import FrameDecoder
 from net.headless import play_match
 from net.journal import seat_path
 from net.lobby import hello
-from net.roseking.match import KEY, LAN, RESIGN, VERSION
+from net.roseking.match import KEY, RESIGN, VERSION
 from net.session import Dropped, Ended, Refused, Session, Started, Status
 
 from .rk_wire import LIMIT, SCHEMAS, Host, Mallory, chooser, frame
+from .test_roseking_layer import sessions  # noqa: F401  (the fixture)
 
 check = game_by_key("rose-king").check
-
-
-@pytest.fixture
-def sessions():
-    made: list[Session] = []
-
-    def make(role: str, name: str, **kw) -> Session:
-        if role == "join":
-            kw.setdefault("reconnect_delay", 0.05)
-        s = Session(LAN, role, name, **kw)
-        made.append(s)
-        return s
-    yield make
-    for s in made:
-        s.close(1.0)
 
 
 def wait_for(s: Session, pred, what: str, seen: list | None = None, timeout: float = LIMIT):
