@@ -608,3 +608,21 @@ def test_host_withholding_acks_then_resigning_lets_the_headless_joiner_finish_at
     bob.thread.join(LIMIT / 2)
     assert not bob.thread.is_alive() and bob.result.kind == "resigned"
     assert bob.file()["termination"] == {"kind": "resigned", "loser": str(h.machine.color_of(0))}
+
+
+def test_host_a_joiner_stopped_on_a_hosts_illegal_claim_stays_stopped_after_a_restart(evil, closing):
+    """Issue 33, attack 4 on the joiner's side: the host stops the game with ``error{illegal}``;
+    the joiner's record says so, its headless player counts it as not played (exit status 1), and
+    a restart with the same ``--record`` neither plays on nor reconnects for a new game."""
+    h, bob = evil
+    h.until(lambda: h.machine is not None and h.machine.ply >= 3 and h.my_turn(), "three plies")
+    h.send({"t": "error", "code": "illegal", "reason": "your last move broke a rule"})
+    v = bob.verdict()
+    assert v.kind == "illegal" and bob.result.kind not in PLAYED
+    assert bob.file()["lan"]["stopped"] == "illegal"
+    bob.close()
+    again = Session(rkm.LAN, "join", "Bob", port=h.port, record=bob.record, reconnect_delay=0.05)
+    closing(again)
+    assert again.verdict is not None and again.verdict.kind == "illegal"
+    with pytest.raises(ValueError):
+        again.act(rkm.RESIGN)

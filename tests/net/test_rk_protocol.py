@@ -586,3 +586,36 @@ def test_only_the_host_chooses():
     joiner = JoinLobby(KEY, VERSION, "Bob")
     (h,) = joiner.open(0.0)
     assert isinstance(h, LSend) and "colour" not in h.msg and "opt" not in h.msg
+
+
+def test_a_joiner_takes_its_seat_back_only_from_the_host_of_its_match():
+    """On resume the joiner checks the host's seat proof before anything, and that the repeated
+    ``start`` names the same match, names and seat (else ``seat``); a ``start`` before the proof
+    is ``order``."""
+    from net.coin import seat_proof
+    from net.lobby import SeatMemo
+    memo = SeatMemo(table(), 1, {0: b"\x03" * 32}, {0: b"\x04" * 32})
+    hn = b"h" * 16
+    host_hello = {**hello(KEY, VERSION, "Ann", "host", b"p" * 16, hn, b"k" * 32), "game": GID}
+    start = {"t": "start", "game": GID, "you": 1, "names": ["Ann", "Bob"], "date": "", "opt": {}, "comp": []}
+
+    def joiner() -> JoinLobby:
+        j = JoinLobby(KEY, VERSION, "Bob", memo=memo, token_bytes=det_tokens(7))
+        j.open(0.0, 3)
+        (auth,) = j.receive(host_hello, 0.0)
+        assert auth.msg["proof"] == seat_proof(b"\x03" * 32, GID, 1, hn)
+        return j
+    j = joiner()
+    drop = next(o for o in j.receive(start, 0.0) if isinstance(o, LDrop))
+    assert drop.code == "order"
+    j = joiner()
+    drop = next(o for o in j.receive({"t": "auth", "proof": b"\x00" * 32}, 0.0) if isinstance(o, LDrop))
+    assert drop.code == "seat" and "could not prove" in drop.reason
+    for lie in ({"names": ["Eve", "Bob"]}, {"game": b"\x01" * 16}, {"comp": [1]}):
+        j = joiner()
+        j.receive({"t": "auth", "proof": seat_proof(b"\x04" * 32, GID, 0, j.nonce)}, 0.0)
+        drop = next(o for o in j.receive({**start, **lie}, 0.0) if isinstance(o, LDrop))
+        assert drop.code == "seat", lie
+    j = joiner()
+    j.receive({"t": "auth", "proof": seat_proof(b"\x04" * 32, GID, 0, j.nonce)}, 0.0)
+    assert [type(o).__name__ for o in j.receive(start, 0.0)] == ["LSeated"]
