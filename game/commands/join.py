@@ -52,7 +52,7 @@ PROBE_RETRY = 0.5
 def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int | None:
     """Set ``args.game`` (and ``args.connected``) from the host's hello (:func:`probe_host`).
     Nobody answering yet: the window's join screen keeps trying and learns the game itself
-    (``"rose-king"`` is its start); a headless joiner tries again every :data:`PROBE_RETRY`
+    (the first game of the registry is its start); a headless joiner tries again every :data:`PROBE_RETRY`
     seconds until ``--timeout``, as its session would, rather than guess a game. Returns an
     exit status when it must stop (1: not a Rose King program there, or nobody answered; 128 + the
     signal's number: SIGTERM/SIGINT came meanwhile)."""
@@ -66,7 +66,8 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
             return None
         except OSError as e:
             if not args.headless:
-                args.game = "rose-king"
+                from game.registry import GAMES
+                args.game = GAMES[0].key  # the window's waiting screen keeps knocking there
                 return None
             if clock() >= deadline:
                 print(f"rose-king join: nobody answered at {args.address}:{args.port} within {args.timeout:g} "

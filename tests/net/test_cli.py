@@ -125,7 +125,6 @@ def test_a_strangers_bad_hello_never_ends_a_headless_host(procs, tmp_path):
     the game; the host waits on and plays the real joiner's game to the end."""
     import socket
 
-    from net.protocol import Connection, Role
     host, port = start_host(procs, tmp_path / "h.json", "--move-delay", "0.01")
 
     def stranger(data: bytes) -> bytes:
@@ -142,7 +141,8 @@ def test_a_strangers_bad_hello_never_ends_a_headless_host(procs, tmp_path):
                  "--record", str(tmp_path / "j.json"), "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.01")
     join.expect("'ply': 3,")
     # an older program's hello (version 2) and a newer one's: each told which side needs a newer version
-    assert b"the peer needs a newer version" in stranger(Connection(Role.JOIN, "Eve").data_to_send())
+    old = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 2, "name": "Eve", "role": "join"})
+    assert b"the peer needs a newer version" in stranger(len(old).to_bytes(4, "big") + old)
     future = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 99, "name": "Eve"})
     assert b"this table needs a newer version" in stranger(len(future).to_bytes(4, "big") + future)
     assert join.finish() == 0 and host.finish() == 0, host.lines + join.lines

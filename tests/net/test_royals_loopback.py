@@ -159,10 +159,11 @@ def test_lobby_seats_people_in_order_and_start_needs_every_person_seat(sessions)
 
 
 def test_detect_game_and_probe_tell_the_games_apart(sessions):
-    from net.transport import LanSession
+    from net.roseking.match import LAN
+    from net.session import Session
     host = sessions("host", "Ann", seats=2, port=0)
     assert detect_game("127.0.0.1", host.port) == "royals-riots"
-    rk = LanSession.host("Rita", port=0)
+    rk = Session(LAN, "host", "Rita", port=0)
     try:
         game, sock, data = probe_host("127.0.0.1", rk.port)
         sock.close()
@@ -186,6 +187,11 @@ def test_bad_options_are_refused_at_once():
         RoyalsSession.join("\u202eEve", "127.0.0.1", 1)
 
 
+def _layer_schemas():
+    from net.lobby import schemas_for
+    return schemas_for({})
+
+
 def _stranger(port: int, data: bytes, timeout: float = LIMIT) -> bytes:
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         s.sendall(data)
@@ -206,8 +212,10 @@ def test_strangers_are_refused_and_the_lobby_is_untouched(sessions):
     future = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 99, "name": "Eve"})
     assert b"incompatible versions" in _stranger(host.port, len(future).to_bytes(4, "big") + future)
     # a Rose King joiner is told plainly
-    from net.protocol import Connection, Role
-    assert b"schema" in _stranger(host.port, Connection(Role.JOIN, "Rick").data_to_send())
+    from net.lobby import hello
+    from net.roseking.match import KEY, VERSION
+    rick = encode_frame(hello(KEY, VERSION, "Rick", "join", b"r" * 16, b"n" * 16, b"k" * 32), _layer_schemas())
+    assert b"version" in _stranger(host.port, rick)
     # silence: closed after the handshake deadline (2 s here)
     t0 = time.monotonic()
     assert b"no handshake" in _stranger(host.port, b"")
@@ -734,8 +742,9 @@ def test_a_host_killed_without_a_word_ends_the_match_for_its_joiners(sessions, t
 
 
 def test_a_royals_joiner_at_a_rose_king_host_stops_with_a_clear_reason(sessions):
-    from net.transport import LanSession
-    rk = LanSession.host("Rita", port=0)
+    from net.roseking.match import LAN
+    from net.session import Session
+    rk = Session(LAN, "host", "Rita", port=0)
     try:
         bo = sessions("join", "Bo", "127.0.0.1", rk.port)
         seen: list = []

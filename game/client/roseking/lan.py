@@ -22,7 +22,7 @@ import pygame
 from game.fsutil import os_error_text
 from game.i18n import N_, _
 from game.roseking.engine import Color, Move, Record, State
-from game.roseking.phrases import refused_text, stop_text
+from game.roseking.phrases import stop_text
 from game.roseking.saves import GameMeta
 from game.saves import BackgroundAutosaver, SaveStore
 from net.match import Verdict
@@ -214,8 +214,8 @@ class LanMatch(Match):
             return reason
         try:
             self.session.act(move)
-        except ValueError as e:
-            return refused_text("play", str(e))
+        except ValueError:  # the match moved on since this view last looked (checked just above)
+            return _("Wait: the other player's move or the connection comes first.")
         self._can_move = False
         return None
 
