@@ -25,7 +25,7 @@ from .rk_wire import Pair, chooser
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 LAYER = DOC[:DOC.index("## Rose King on the layer")]
-RK = DOC[DOC.index("## Rose King on the layer"):DOC.index("# The Rose King LAN protocol")]
+RK = DOC[DOC.index("## Rose King on the layer"):DOC.index("# The version-2 LAN protocol")]
 
 
 def vector(label: str) -> str:
