@@ -1,8 +1,9 @@
 """Frame-time figures of a LAN game in the window, and how long a local move takes to come back.
 
 Run: ``python bench/lan_frames.py [--seed N]``. A windowed host (dummy video driver,
-1280x800, every animation) plays a whole game on 127.0.0.1 against a headless peer run by
-``net.headless.play_headless`` in a thread; the host's own moves are chosen by a greedy
+1280x800, every animation) plays a whole game on 127.0.0.1 (the one LAN layer, the window's
+path: the shell's waiting screen, Rose King's network table) against a headless peer run by
+``net.headless.play_match`` in a thread; the host's own moves are chosen by a greedy
 player and handed over through ``LanMatch.submit``, the path a click takes. Prints frame
 times (whole frame; and ``LanMatch.pump`` alone, the network poll done every update) and the
 time from ``submit`` until the move is back from the network thread and applied to the view's
@@ -29,9 +30,11 @@ from frames import summary, timed_step  # noqa: E402
 
 from game.roseking.ai import GreedyPlayer, RandomPlayer  # noqa: E402
 from game.client.main import open_window
-from game.client.roseking.lan import LanGameScene, LanLobby, LanMatch, LanResultPanel  # noqa: E402
-from net.headless import play_headless  # noqa: E402
-from net.transport import LanSession  # noqa: E402
+from game.client.lan.lobby import host_table  # noqa: E402
+from game.client.roseking.lan import LanGameScene, LanMatch, LanResultPanel  # noqa: E402
+from net.headless import play_match  # noqa: E402
+from net.roseking.match import LAN  # noqa: E402
+from net.session import Session  # noqa: E402
 
 
 def main() -> None:
@@ -39,12 +42,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     app = open_window(vsync=False)
-    host = LanSession.host("Bench", port=0, bind="127.0.0.1")
-    join = LanSession.join("Peer", "127.0.0.1", host.port, reconnect_delay=0.05)
-    peer = threading.Thread(target=play_headless, args=(join, RandomPlayer(args.seed + 1)),
+    lobby = host_table(app, "rose-king", name="Bench", port=0, bind="127.0.0.1", beacon=False)
+    host = lobby.session
+    join = Session(LAN, "join", "Peer", port=host.port, reconnect_delay=0.05)
+    peer = threading.Thread(target=play_match, args=(join, RandomPlayer(args.seed + 1).choose),
                             kwargs={"timeout": 300}, daemon=True)
     peer.start()
-    app.push(LanLobby(app, host))
     pumps: list[float] = []
     real_pump = LanMatch.pump
 
@@ -72,7 +75,7 @@ def main() -> None:
                 if m.submit(player.choose(scene.shown)) is not None:
                     sent_ply = -1
         timed_step(app, times, cpu)
-    plies = host.state.ply if host.state else 0
+    plies = host.view(lambda m: m.ply) or 0
     while app.scenes:
         app.pop()
     join.close()

@@ -1,20 +1,19 @@
-"""LAN round-trip figures on loopback (issue 7): prints, asserts nothing.
+"""LAN round-trip figures on loopback (issues 7, 33): prints, asserts nothing.
 
-    python bench/net.py [--moves N]
+    python bench/net.py [--moves N] [--journal DIR] [--layer-moves N] [--royals-plays N]
 
 - raw TCP ping-pong: 64 bytes echoed by a thread over 127.0.0.1 (the floor);
-- move round trip: ``LanSession.play(move)`` until the peer's ack arrives back
-  (framing, both engines validating, state hash, two background threads);
-- draw round trip: ``play(draw)`` until the ack, the full two-sided coin included (both
-  commitments, both reveals, each side deriving the card and acknowledging it);
-- the same with ``--journal DIR``: both peers write their record and private journal
-  (atomic: write, fsync, rename) before each promise leaves, as ``--record FILE`` does;
-- the pure protocol cost of one move in memory (no sockets, no threads);
-- the one LAN layer (issue 33: ``net.session`` + ``net.lobby`` + a match machine), with the game
-  defined in the tests (``tests/net/nim_game.py``): ``Session.act(take)`` of one seat until the
-  other seat's machine applied it (its ``Noticed("move")``), one way (``--layer-moves N``);
-- Rose King on the one LAN layer (``net.roseking.match``): ``Session.act(move)`` until the
-  mover's machine has the other seat's ``ack`` (play and draw, as above; ``--layer-moves N``);
+- Rose King on the one LAN layer, the window's path (``net.session.Session`` around
+  ``net.roseking.match``, the session the window polls): ``Session.act(move)`` until the mover's
+  machine has the other seat's ``ack`` (framing, both machines validating, state hash, two
+  background threads); a draw until its ``ack``, the two-sided coin included (both commitments,
+  both reveals, each side deriving the card);
+- the same with ``--journal DIR``: both peers write their record and private journal (atomic:
+  write, fsync, rename) before each promise leaves, as ``--record FILE`` does;
+- the pure cost of one Rose King move in memory (two match machines, no sockets, no threads);
+- the one LAN layer with the game defined in the tests (``tests/net/nim_game.py``):
+  ``Session.act(take)`` of one seat until the other seat's machine applied it, one way
+  (``--layer-moves N``, 0 to skip);
 - Royals & Riots, 4 peers, on the dealer-free machine (issues 13, 33, 34: ``net.royals.fair``
   over the one layer): ``Session.act(play)`` of one seat until every other peer of the star
   (host + 3 joiners, all people, each joiner in its own process) has applied it (its machine's
@@ -22,7 +21,8 @@
   goes to the host, is checked there and relayed to the two other joiners; median and p95
   (``--royals-plays N``, 0 to skip).
 
-Aim (issues 7 and 13): median move round trip, and median 4-peer play round trip, at most 2 ms.
+Aim (issue 33): Rose King median move round trip at most 0.5 ms; Royals & Riots median
+4-peer play at most 2 ms.
 """
 
 from __future__ import annotations
@@ -39,12 +39,7 @@ import time
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
-from game.roseking.ai import make_player  # noqa: E402
-from game.roseking.engine import DRAW
-from net import PROTOCOL_VERSION  # noqa: E402
-from net.loopback import Pair
-from net.protocol import Acked, GameStarted, MoveMade
-from net.transport import LanSession
+from game.roseking.engine import DRAW  # noqa: E402
 
 
 def figures(samples: list[float]) -> str:
@@ -83,7 +78,7 @@ def raw_ping_pong(n: int) -> list[float]:
     return out
 
 
-def wait_event(session: LanSession, pred, timeout: float = 10.0):
+def wait_event(session, pred, timeout: float = 10.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for e in session.wait(timeout):
@@ -92,50 +87,37 @@ def wait_event(session: LanSession, pred, timeout: float = 10.0):
     raise TimeoutError("no event")
 
 
-def session_round_trips(n: int, journal_dir: str | None = None) -> tuple[list[float], list[float]]:
-    plays, draws = [], []
-    seed = 0
-    while len(plays) < n:
-        seed += 1
-        jh = jj = None
-        if journal_dir:
-            jh, jj = os.path.join(journal_dir, f"h{seed}.json"), os.path.join(journal_dir, f"j{seed}.json")
-        host = LanSession.host("Bench A", port=0, journal=jh)
-        join = LanSession.join("Bench B", "127.0.0.1", host.port, journal=jj)
-        try:
-            for s in (host, join):
-                wait_event(s, lambda e: isinstance(e, GameStarted))
-            player = make_player("random", seed)
-            while not host.state.is_game_over() and len(plays) < n:
-                state = host.state
-                mover, other = (host, join) if host.color == state.turn else (join, host)
-                move = player.choose(mover.state)
-                ply = state.ply + 1
-                t0 = time.perf_counter()
-                mover.play(move)
-                wait_event(mover, lambda e: isinstance(e, Acked) and e.ply == ply)
-                (draws if move.kind is DRAW else plays).append(time.perf_counter() - t0)
-                wait_event(other, lambda e: isinstance(e, MoveMade) and e.ply == ply)
-                while mover.state.ply < ply or other.state.ply < ply:  # snapshots follow the events
-                    time.sleep(0)
-        finally:
-            host.close()
-            join.close()
-    return plays, draws
-
-
-def pure_protocol(games: int) -> list[float]:
-    out = []
+def pure_machines(games: int) -> list[float]:
+    """One Rose King move in memory: the mover's machine acts, the messages go back and forth
+    between the two machines until nothing is left to deliver (no sockets, threads or clock)."""
+    from game.rng import Rng
+    from net.match import Send, Table
+    from net.roseking.match import LAN, RoseKingMatch
+    out: list[float] = []
     for seed in range(games):
-        p = Pair(seed)
-        p.pump()
-        player = make_player("random", seed)
-        while not p.host.game.over:
-            m = p.mover()
-            move = player.choose(m.game.state)
+        table = Table(os.urandom(16), ("A", "B"), "")
+        m = [RoseKingMatch(0, table, os.urandom), RoseKingMatch(1, table, os.urandom)]
+        wire: list = []
+
+        def run(seat: int, outputs: list) -> None:
+            wire.extend((1 - seat, o.msg) for o in outputs if isinstance(o, Send))
+
+        def pump() -> None:
+            while wire:
+                to, msg = wire.pop(0)
+                run(to, m[to].receive(1 - to, msg, 0.0))
+        for seat in (0, 1):
+            run(seat, m[seat].start(0.0))
+        pump()
+        rng = Rng(seed)
+        while m[0].over is None and m[1].over is None:
+            seat = m[0].to_move()
+            if seat < 0:
+                break
+            moves = LAN.turn(m[seat], seat).legal_moves()
             t0 = time.perf_counter()
-            m.play(move)
-            p.pump()
+            run(seat, m[seat].act(moves[rng.randbelow(len(moves))], 0.0))
+            pump()
             out.append(time.perf_counter() - t0)
     return out
 
@@ -346,36 +328,30 @@ def layer_roseking_round_trips(n: int, journal_dir: str | None = None) -> tuple[
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--moves", type=int, default=500, help="moves to time over sockets (default 500)")
+    ap.add_argument("--moves", type=int, default=500, help="Rose King moves to time over sockets (default 500)")
     ap.add_argument("--journal", metavar="DIR", help="also time with records and journals written to DIR")
     ap.add_argument("--layer-moves", type=int, default=300, metavar="N",
                     help="moves to time over the one LAN layer with the tests' game (default 300; 0 skips)")
     ap.add_argument("--royals-plays", type=int, default=200, metavar="N",
                     help="Royals & Riots 4-peer plays to time (default 200; 0 skips)")
     args = ap.parse_args()
+    from net.lobby import LAN_VERSION
+    from net.roseking.match import VERSION
     raw = raw_ping_pong(args.moves)
-    plays, draws = session_round_trips(args.moves)
-    pure = pure_protocol(10)
-    print(f"Rose King LAN round trips on 127.0.0.1 (protocol {PROTOCOL_VERSION})")
+    plays, draws = layer_roseking_round_trips(args.moves)
+    print(f"Rose King LAN round trips on 127.0.0.1 (LAN layer {LAN_VERSION}, Rose King protocol {VERSION})")
     print(f"raw TCP ping-pong (64 B)           {figures(raw)}")
-    print(f"move round trip (play->ack)        {figures(plays)}")
+    print(f"move round trip (act->ack)         {figures(plays)}")
     print(f"draw round trip (two-sided coin)   {figures(draws)}")
-    print(f"pure protocol, in memory           {figures(pure)}")
-    if args.layer_moves:
-        print(f"one LAN layer (test game), one way {figures(layer_one_way(args.layer_moves))}")
-        lplays, ldraws = layer_roseking_round_trips(args.layer_moves)
-        print(f"Rose King on the layer: move->ack   {figures(lplays)}")
-        print(f"Rose King on the layer: draw->ack   {figures(ldraws)}")
-        if args.journal:
-            lplays, ldraws = layer_roseking_round_trips(max(50, args.layer_moves // 5), args.journal)
-            print(f"the same, journals on disk: move    {figures(lplays)}")
-            print(f"the same, journals on disk: draw    {figures(ldraws)}")
-    if args.royals_plays:
-        print(f"Royals & Riots, 4 peers: play -> all 3 others applied {p95(royals_round_trips(args.royals_plays))}")
+    print(f"pure machines, in memory           {figures(pure_machines(10))}")
     if args.journal:
-        jplays, jdraws = session_round_trips(max(50, args.moves // 5), args.journal)
+        jplays, jdraws = layer_roseking_round_trips(max(50, args.moves // 5), args.journal)
         print(f"move, journals on disk (fsync)     {figures(jplays)}")
         print(f"draw, journals on disk (fsync)     {figures(jdraws)}")
+    if args.layer_moves:
+        print(f"one LAN layer (test game), one way {figures(layer_one_way(args.layer_moves))}")
+    if args.royals_plays:
+        print(f"Royals & Riots, 4 peers: play -> all 3 others applied {p95(royals_round_trips(args.royals_plays))}")
 
 
 if __name__ == "__main__":

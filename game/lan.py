@@ -1,6 +1,7 @@
 """What the LAN command line and the window's LAN screens share: the default player
-name, ``HOST[:PORT]`` parsing, resuming from a ``--record`` journal, and the ply a protocol
-reason names. (Why a LAN game stopped is worded by each game's phrases, ``stop_text``.)
+name, ``HOST[:PORT]`` parsing, the ``--record`` path check, a host's table from its options,
+and why a join cannot start. (Why a LAN game stopped is worded by each game's phrases,
+``stop_text``, from its closing code.)
 
 Kept below both :mod:`game.commands` and :mod:`game.client` so neither imports the other.
 """
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import re
 from pathlib import Path
 
 from game.i18n import _
@@ -67,19 +67,6 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, port
 
 
-def load_seat(path: str | None):
-    """The seat of the unfinished LAN game journaled next to ``path`` (the private journal
-    ``PATH.journal``, with the record ``PATH``), or None (no journal, or a finished game).
-    Exits with a one-line message for a file that cannot be read (bounded reading)."""
-    from net.transport import load_seat as load
-    if not path:
-        return None
-    try:
-        return load(path)
-    except ValueError as e:
-        raise SystemExit(f"rose-king: cannot resume from {path}: {e}")
-
-
 def check_record_path(path: str | None) -> str | None:
     """Why ``--record PATH`` cannot be written (missing or unwritable folder, a folder or a
     special file in its place, a name too long), or None. Checked at start, before any connection."""
@@ -97,12 +84,6 @@ def check_record_path(path: str | None) -> str | None:
     if p.exists() and not p.is_file():
         return f"--record {path}: not a regular file"
     return None
-
-
-def host_colour(args: argparse.Namespace) -> str:
-    """The host's colour choice for the protocol: ``"red"``, ``"white"`` or ``""`` (random)."""
-    colour = getattr(args, "colour", "random") or "random"
-    return "" if colour == "random" else colour
 
 
 def computer_name(level: str) -> str:
@@ -153,17 +134,11 @@ def table_choice(part, args: argparse.Namespace, levels=None) -> tuple[tuple[str
     return kinds, computers, dict(options or {})
 
 
-def ply_of(reason: str) -> int:
-    """The engine ply a protocol reason names (``"ply 12 differs: ..."``, ``"seat 2, ply 57 (...)"``), or 0."""
-    m = re.search(r"\bply (\d+)", reason)
-    return int(m.group(1)) if m else 0
-
-
 def join_error_text(error: BaseException, address: str) -> str:
     """Why joining the host at ``address`` (``"host:port"``) cannot start, as a whole sentence in
     the current language, for both games' join screens: ``error`` is what
-    :func:`net.session.probe_host` (reading the host's hello: the host's bytes decide it),
-    ``LanSession.join`` or ``Session`` raised (ValueError, OSError). The English text is
+    :func:`net.session.probe_host` (reading the host's hello: the host's bytes decide it) or a
+    session's join raised (ValueError, OSError). The English text is
     read for its family only."""
     text = str(error)
     if isinstance(error, OSError):

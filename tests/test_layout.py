@@ -113,7 +113,7 @@ def test_engines_ai_and_net_never_reach_pygame():
 
 
 def test_importing_the_pure_side_loads_no_pygame():
-    code = ("import sys, game.registry, game.commands.check, net.protocol, net.transport, game.roseking.ai; "
+    code = ("import sys, game.registry, game.commands.check, net.session, net.roseking.match, game.roseking.ai; "
             "print('pygame' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr

@@ -18,11 +18,10 @@ import sys
 
 from net import DEFAULT_PORT
 
-from game.lan import host_colour, load_seat, player_name
+from game.lan import player_name
 from game.settings import MAX_NAME_LENGTH
-from game.roseking.engine import now_iso
 
-from .lanrun import run_stoppable, start_peer
+from .lanrun import run_stoppable
 
 
 def game_keys() -> list[str]:
@@ -52,121 +51,13 @@ def add_common(p: argparse.ArgumentParser) -> None:
 
 def run_peer(args: argparse.Namespace, role: str) -> int:
     """Run one LAN peer from parsed options. Returns the exit status."""
-    from game.registry import game_by_key
-    game = game_by_key(getattr(args, "game", None) or "rose-king")
+    from game.registry import GAMES, game_by_key
+    game = game_by_key(getattr(args, "game", None) or GAMES[0].key)
     if getattr(game, "lan", None) is not None:  # a game on the one LAN layer
         from .layer import run_layer_peer
         return run_layer_peer(args, role, game)
-    from game.roseking.ai import LEVELS
-    if args.ai and args.ai not in LEVELS:
-        print(f"rose-king {role}: --ai {args.ai}: Rose King levels are {', '.join(sorted(LEVELS))}", file=sys.stderr)
-        return 2
-    from net.protocol import Role
-    from net.transport import LanSession
-    prog = f"rose-king {role}"
-    if args.headless != bool(args.ai):
-        print(f"{prog}: --headless and --ai LEVEL go together", file=sys.stderr)
-        return 2
-    name, status = start_peer(args, role)
-    if status is not None:
-        return status
-    seat = load_seat(args.record)
-    try:
-        if role == "host":
-            session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso(), colour=host_colour(args))
-        else:
-            session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso(),
-                                      connected=getattr(args, "connected", None))
-    except (OSError, ValueError) as e:
-        print(f"{prog}: {e}", file=sys.stderr)
-        return 1
-    beacon = None
-    if role == "host" and (args.beacon_address or args.beacon):
-        from net.discovery import Beacon
-        try:
-            beacon = Beacon(name, session.port, address=args.beacon_address, game="rose-king")
-        except (OSError, ValueError) as e:
-            print(f"{prog}: no discovery beacon: {e}", file=sys.stderr)
-    try:
-        return _play(prog, session, args, Role(role))
-    finally:
-        if beacon is not None:
-            beacon.stop()
-        session.close()
-
-
-def _play(prog: str, session, args: argparse.Namespace, role) -> int:
-    from game.roseking.ai import make_player
-    from net.headless import HeadlessError, Stopped, play_headless
-    from net.protocol import Closed, GameStarted, MoveMade
-    from net.transport import Refused, StatusChanged, WriteFailed
-
-    def show(e) -> None:
-        if isinstance(e, StatusChanged):
-            print(f"{prog}: {e.text}", flush=True)
-        elif isinstance(e, GameStarted):
-            g = e.game
-            how = "resumed at ply %d" % g.state.ply if e.resumed else "new game"
-            print(f"{prog}: {how}: {g.red_name} (red) vs {g.white_name} (white); you play {e.color}", flush=True)
-        elif isinstance(e, Closed):
-            print(f"{prog}: connection closed ({e.code}): {e.reason}", flush=True)
-        elif isinstance(e, Refused):
-            print(f"{prog}: {e.reason}", flush=True)
-        elif isinstance(e, WriteFailed):
-            print(f"{prog}: cannot write {e.path}: {e.reason} (the game goes on; it could not be resumed "
-                  f"after a restart)", file=sys.stderr, flush=True)
-        elif isinstance(e, MoveMade) and args.verbose:
-            print(f"{prog}: ply {e.ply}: {e.move}", flush=True)
-
-    if role.value == "host":
-        print(f"{prog}: listening on port {session.port}", flush=True)
-    stop = getattr(args, "stop", None)  # SIGTERM/SIGINT (game.commands.lanrun.SignalStop)
-    try:
-        play_headless(session, make_player(args.ai), timeout=args.timeout, delay=args.move_delay, on_event=show,
-                      stop=stop)
-    except Stopped as e:
-        session.close()  # the goodbye: error{bye}, flushed before the thread ends
-        for ev in session.poll():
-            show(ev)
-        print(f"{prog}: {stop.name if stop is not None else 'stop'}: left the game ({e})", flush=True)
-        if not _write_record(prog, session, args):
-            return 1
-        if args.record and session.record() is not None:
-            print(f"{prog}: record written to {args.record}", flush=True)
-        return stop.exit_status if stop is not None and stop() else 1
-    except HeadlessError as e:
-        print(f"{prog}: {e}", file=sys.stderr)
-        return 1
-    game = session.game
-    if not _write_record(prog, session, args):
-        return 1
-    outcome = game.state.outcome()
-    if game.resigned is not None:
-        print(f"{prog}: {game.resigned} resigned; {game.resigned.other} wins", flush=True)
-    elif game.forfeited is not None:
-        print(f"{prog}: {game.forfeited} forfeits ({game.end_reason}); {game.forfeited.other} wins", flush=True)
-    elif outcome is not None:
-        winner = "draw" if outcome.winner is None else f"{outcome.winner} wins"
-        print(f"{prog}: game over: red={outcome.red_score} white={outcome.white_score} {winner} "
-              f"plies={game.state.ply} hash={game.state.state_hash()[:16]}", flush=True)
-    if args.record:
-        print(f"{prog}: record written to {args.record}", flush=True)
-    return 0
-
-
-def _write_record(prog: str, session, args: argparse.Namespace) -> bool:
-    """Write the session's record to ``--record`` (if both exist); False (reason on stderr) if it cannot."""
-    record = session.record()
-    if args.record and record is not None:
-        from game.fsutil import atomic_write_text
-        try:
-            atomic_write_text(args.record, record.to_json())
-        except OSError as e:
-            print(f"{prog}: cannot write {args.record}: {e.strerror or e}", file=sys.stderr)
-            return False
-    return True
+    print(f"rose-king {role}: {game.title} has no LAN play", file=sys.stderr)
+    return 2
 
 
 #: The exit statuses of ``rose-king host/join`` (their ``--help`` ends with it).

@@ -29,7 +29,7 @@ def _journal_game(record: str | None) -> str | None:
     if not record:
         return None
     from net.session import JOURNAL_FORMAT as LAYER_FORMAT
-    from net.transport import seat_path
+    from net.journal import seat_path
     try:
         head = seat_path(record).read_bytes()[:1 << 20]
     except OSError:
@@ -51,7 +51,7 @@ PROBE_RETRY = 0.5
 def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int | None:
     """Set ``args.game`` (and ``args.connected``) from the host's hello (:func:`probe_host`).
     Nobody answering yet: the window's join screen keeps trying and learns the game itself
-    (``"rose-king"`` is its start); a headless joiner tries again every :data:`PROBE_RETRY`
+    (the first game of the registry is its start); a headless joiner tries again every :data:`PROBE_RETRY`
     seconds until ``--timeout``, as its session would, rather than guess a game. Returns an
     exit status when it must stop (1: not a Rose King program there, or nobody answered; 128 + the
     signal's number: SIGTERM/SIGINT came meanwhile)."""
@@ -65,7 +65,8 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
             return None
         except OSError as e:
             if not args.headless:
-                args.game = "rose-king"
+                from game.registry import GAMES
+                args.game = GAMES[0].key  # the window's waiting screen keeps knocking there
                 return None
             if clock() >= deadline:
                 print(f"rose-king join: nobody answered at {args.address}:{args.port} within {args.timeout:g} "

@@ -23,7 +23,7 @@ class SignalStop:
     """SIGTERM and SIGINT turned into a request to stop, for a headless LAN peer: while the
     ``with`` block runs, either signal sets :attr:`signum` (and :meth:`__call__` becomes
     true) instead of killing the process, so the peer's play loop
-    (:func:`net.headless.play_headless`, :func:`net.headless.play_match`, ``stop=``)
+    (:func:`net.headless.play_match`, ``stop=``)
     ends and the session is closed with the protocol's goodbye (``error{bye}``, docs/protocol.md;
     the others judge it by who owes what) and the record written.
     The handlers in place before are put back on leaving the block. Outside the main thread

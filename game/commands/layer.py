@@ -8,17 +8,11 @@ it, the journal a restarted peer resumes from. Exit status 0 when the match came
 that ends it for everyone as the rules or a player's choice say (``finished``, ``resigned``,
 ``forfeit``), 1 when it stopped on a fault (``illegal``, ``coin``, ``desync``, ``left``) or could
 not be played, 2 for bad options, 128 + the signal when SIGTERM/SIGINT stopped it.
-
-A host's table comes from ``--seats``, ``--computer LEVEL`` (the host runs those seats) and the
-part's ``host_options(args)`` (:func:`game.lan.table_choice`; a journal's match keeps its own);
-with ``--beacon``/``--beacon-address`` it sends a discovery beacon naming the game's key.
-The match code (the machine's ``Notice("code")``, if it has one) is always printed.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
@@ -32,15 +26,14 @@ PLAYED = ("finished", "resigned", "forfeit")
 
 def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
     """Run one peer of ``game`` (its ``lan`` part) from parsed options. Returns the exit status."""
-    from net.headless import HeadlessError, Stopped, play_match
     from net.session import Dropped, Ended, Noticed, Refused, Session, Started, Status, WriteFailed
     part = game.lan
     prog = f"rose-king {role}"
-    if args.headless and (not args.ai or args.ai not in game.levels or part.player is None):
-        print(f"{prog}: --headless needs --ai LEVEL, one of {', '.join(game.levels)}", file=sys.stderr)
-        return 2
-    if args.ai and not args.headless:
+    if args.headless != bool(args.ai):
         print(f"{prog}: --headless and --ai LEVEL go together", file=sys.stderr)
+        return 2
+    if args.headless and (args.ai not in game.levels or part.player is None):
+        print(f"{prog}: --ai {args.ai}: {game.title} levels are {', '.join(game.levels)}", file=sys.stderr)
         return 2
     if role == "host":
         try:
@@ -75,7 +68,7 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
             print(f"{prog}: refused a connection ({e.code}): {e.reason}", flush=True)
         elif isinstance(e, WriteFailed):
             print(f"{prog}: cannot write {e.path}: {e.reason}", file=sys.stderr, flush=True)
-        elif isinstance(e, Noticed) and (args.verbose or e.code == "code"):
+        elif isinstance(e, Noticed) and (args.verbose or e.code == "code"):  # the match code, always
             print(f"{prog}: {e.code} {dict(e.data)}", flush=True)
         elif isinstance(e, Ended):
             v = e.verdict
@@ -84,32 +77,44 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
     beacon = None
     if role == "host":
         print(f"{prog}: listening on port {session.port}", flush=True)
-        if args.beacon_address or args.beacon:
+        if getattr(args, "beacon_address", None) or getattr(args, "beacon", False):
             from net.discovery import Beacon
             try:
-                beacon = Beacon(name, session.port, address=args.beacon_address, game=part.key)
+                beacon = Beacon(name, session.port, address=args.beacon_address, game=game.key)
             except (OSError, ValueError) as e:
                 print(f"{prog}: no discovery beacon: {e}", file=sys.stderr)
+    try:
+        return _play(prog, session, args, game, role, show)
+    finally:
+        if beacon is not None:
+            beacon.stop()
+
+
+def _play(prog: str, session: Any, args: argparse.Namespace, game: Any, role: str, show: Any) -> int:
+    from net.headless import HeadlessError, Stopped, play_match
+    part = game.lan
     stop = getattr(args, "stop", None)
     try:
         verdict = play_match(session, part.player(args.ai, 1 if role == "host" else 2), timeout=args.timeout,
                              delay=args.move_delay, on_event=show, stop=stop)
     except Stopped:
-        session.close()
+        session.close()  # the goodbye (bye), and the record so far written
         print(f"{prog}: {stop.name if stop is not None else 'stop'}: left the match", flush=True)
-        if args.record and os.path.exists(args.record):
+        if args.record and not session.write_errors:
             print(f"{prog}: record written to {args.record}", flush=True)
         return stop.exit_status if stop is not None and stop() else 1
     except HeadlessError as e:
         session.close()
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
-    finally:
-        if beacon is not None:
-            beacon.stop()
     session.close()
     for e in session.poll():
         show(e)
     if args.record:
         print(f"{prog}: record written to {args.record}", flush=True)
+        try:  # the game's own check of the record, as ``rose-king check`` words it
+            from game.records import parse_json, read_bytes
+            print(f"{prog}: record: {game.check(parse_json(read_bytes(args.record, 1 << 24)))}", flush=True)
+        except Exception as e:  # a record the game refuses: said, and the verdict decides the status
+            print(f"{prog}: record: {e}", flush=True)
     return 0 if verdict.kind in PLAYED else 1

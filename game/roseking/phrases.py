@@ -255,47 +255,6 @@ def replay_position_text(ply: int, total: int) -> str:
 
 
 # --------------------------------------------------------------------------- LAN play
-def connection_refused_text(code: str) -> str:
-    """What the host's screen says when a connection is turned away before it takes the seat
-    (a :class:`net.transport.Refused` of action ``"connect"``), from the closing code the
-    session sent it (docs/protocol.md, "Closing codes"): ``seat`` (both colours are taken,
-    or the seat could not be proved), ``game`` (a player of another game), ``version``;
-    any other code reads as a connection refused."""
-    if code == "seat":
-        return _("Another player tried to join this game and was turned away: both colours are taken.")
-    if code == "game":
-        return _("A player of another game tried to join and was turned away.")
-    if code == "version":
-        return _("A player with another version of the program tried to join and was turned away.")
-    return _("A connection from another machine was refused.")
-
-
-def refused_text(action: str, reason: str, code: str = "") -> str:
-    """Why a LAN session did not carry out the local player's ``action`` (``"play"``,
-    ``"resign"``, ``"rematch"``; ``"connect"``: a connection turned away, worded from
-    ``code`` by :func:`connection_refused_text`), as a whole sentence in the current
-    language. ``reason`` is the session's English text (:meth:`LanSession.play` and the
-    :class:`net.transport.Refused` it reports, e.g. ``"NE2: not connected to the other
-    player"``), read for its family only; it stays in the logs. A reason without a
-    sentence here reads "That move is not allowed." (a rule the click's own check missed)."""
-    if action == "connect":
-        return connection_refused_text(code)
-    r = reason.lower()
-    if "not connected" in r or "no game is being played" in r:
-        return _("Wait: the connection to the other player is not ready.")
-    if "already over" in r:
-        return _("The game is over.")
-    if "still being settled" in r or "being decided" in r or "still receiving" in r:
-        return _("Wait: the last move or draw is still on its way.")
-    if "you play" in r:
-        return _("That is not your colour.")
-    if "rematch" in r:
-        return _("A rematch can be offered only when the game is over.")
-    if action == "resign":
-        return _("You cannot resign now.")
-    return _("That move is not allowed.")
-
-
 def stop_text(code: str, who: str = "", move: int = 0) -> str:
     """Why a LAN game of Rose King stopped (or could not start), for the players, in the current
     language: the status line of a failed :class:`net.transport.LanSession`, the waiting screen's

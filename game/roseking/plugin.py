@@ -31,6 +31,12 @@ class RoseKing:
     levels = LEVEL_NAMES
     settings_schema = SETTINGS  # its section of the player's settings (game/roseking/settings.py)
 
+    @property
+    def lan(self) -> Any:
+        """Its LAN part on the one LAN layer (:data:`net.roseking.match.LAN`; docs/protocol.md, "Rose King")."""
+        from net.roseking.match import LAN
+        return LAN
+
     @staticmethod
     def summarize(record: dict[str, Any], fallback_id: str) -> "Summary":
         """The saved-games list's summary of a parsed record (:func:`game.roseking.saves.summarize`).

@@ -9,7 +9,7 @@ from game import i18n
 from game.client.dialogs import ConfirmDialog, PauseMenu
 from game.client.menus import MainMenu
 from game.client.roseking.howto import HowToPlay
-from game.client.roseking.lan import JoinScene
+from game.client.lan.lobby import LayerJoinScene
 from game.client.roseking.local_game import GameConfig, LocalPauseMenu, TextEntryDialog
 from game.client.roseking.result import ResultPanel
 from game.client.roseking.setup import ComputerSetup, start_game
@@ -33,7 +33,7 @@ def screens(app):
     yield "pause", PauseMenu(app, lambda: None, lambda: True)
     yield "local pause", LocalPauseMenu(app, game)
     yield "result", ResultPanel(app, game)
-    yield "join", JoinScene(app, listen=False)
+    yield "join", LayerJoinScene(app, key="rose-king", listen=False)
     yield "confirm", ConfirmDialog(app, "Quit and discard the game in progress?", lambda: None,
                                    yes="Quit", no="Stay")
     yield "save as", TextEntryDialog(app, "Save the game as", "/tmp/x.json", lambda p: None, ok="Save")

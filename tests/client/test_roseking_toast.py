@@ -18,7 +18,6 @@ from game.client.roseking.layout import (BOARD_RECT, DISCARD_RECT, DRAW_PILE_REC
 from game.client.theme import CANVAS
 from game.i18n import _
 from game.roseking.engine import Color
-from game.roseking.phrases import connection_refused_text
 
 from .test_end_screens import LANGUAGES, WINDOWS, set_window
 
@@ -36,9 +35,8 @@ def messages() -> list[str]:
         _("{square} holds an opponent's stone and you have no hero cards left.").format(square="e5"),
         _("Those are {colour}'s cards; {mover} is to move.").format(colour=_("White"), mover=_("Red")),
         _("The game could not be saved: {reason}").format(reason=longest_os_error()),
-        _("Wait: the connection to the other player is not ready."),
-        connection_refused_text("seat"), connection_refused_text("version"),
-        _("{name} offers a rematch.").format(name="W" * 32),  # a LAN peer's name: up to 32 characters
+        _("Wait: the other player's move or the connection comes first."),
+        _("The record could not be written: {reason}").format(reason=longest_os_error()),
         _("Saved to {path}").format(path="/home/wolfgang-maximilian/.local/share/rose-king/Rose King "
                                          "2026-11-24 07-15 Wolfgang-Maximilian vs Marie-Antoinette.json"),
     ]

@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from game import i18n
-from game.client.roseking.lan import JoinScene
+from game.client.lan.lobby import LayerJoinScene
 from game.client.roseking.local_game import TextEntryDialog
 from game.client.menus import MainMenu
 from game.client.textinput import TextInput
@@ -169,7 +169,7 @@ def test_save_as_dialog_edits_with_the_cursor_keys_and_esc_closes_it(app, driver
 
 def test_join_screen_field_is_ready_for_typing_and_esc_leaves_the_screen(app, driver):
     app.reset(MainMenu(app))
-    scene = JoinScene(app, name="Dave", listen=False)
+    scene = LayerJoinScene(app, key="rose-king", name="Dave", listen=False)
     app.push(scene)
     assert scene.field.focused
     driver.post(pygame.TEXTINPUT, text="10.0.0.1 /é")

@@ -185,30 +185,9 @@ def test_settings_values():
         "Activé", "Lente", "100\u00a0%")
 
 
-#: What LanSession.play and the connection's play/resign/offer_rematch raise (net/transport.py,
-#: net/roseking/v2.py), as (action, reason); the last is an engine reason the click's check missed.
-LAN_REFUSALS = (("play", "NE2: not connected to the other player"), ("play", "NE2: game already over"),
-                ("play", "NE2: you play red"), ("play", "NE2: the previous action (or a draw) is still being settled"),
-                ("play", "NE2: a draw is being decided"), ("play", "NE2: still receiving the peer's moves"),
-                ("play", "no game is being played on this connection"),
-                ("resign", "the game is already over"),
-                ("rematch", "a rematch can be offered only when the game is over"), ("play", "NE2: square occupied"))
-
-
-def test_lan_refusals_and_stops_read_as_whole_sentences():
-    from pathlib import Path
-    source = "".join((Path(phrases.__file__).parents[2] / "net" / f).read_text(encoding="utf-8")
-                     for f in ("transport.py", "roseking/v2.py"))
-    for _action, reason in LAN_REFUSALS[:-1]:  # still the sessions' words (else this list is stale)
-        assert reason.split(": ", 1)[-1].removesuffix("red") in source, reason  # ("you play {colour}")
+def test_lan_stops_read_as_whole_sentences():
     i18n.set_language("de")
     try:
-        texts = {reason: phrases.refused_text(action, reason) for action, reason in LAN_REFUSALS}
-        assert texts["NE2: not connected to the other player"] == \
-            texts["no game is being played on this connection"] == \
-            "Warte: Die Verbindung zum anderen Spieler steht noch nicht."
-        assert texts["NE2: game already over"] == texts["the game is already over"] == "Die Partie ist vorbei."
-        assert len(set(texts.values())) == 6
         stops = {code: phrases.stop_text(code, "Bob", 7) for code in
                  ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role",
                   "internal", "order", "eof")}
@@ -263,9 +242,8 @@ FOREIGN_WORDS = {
 def _lan_sentences(game: str) -> list[str]:
     if game == "rose-king":
         out = [phrases.stop_text(c, who, move) for c in STOP_CODES for who in ("", "Bob") for move in (0, 7)]
-        out += [phrases.refused_text(a, r) for a, r in LAN_REFUSALS]
-        out += [phrases.connection_refused_text(c) for c in STOP_CODES]
-        return out + [i18n._("The game was stopped"), i18n._("The game cannot go on")]  # the panels' titles
+        return out + [i18n._("The game was stopped"), i18n._("The game cannot go on"),  # the panels' titles
+                      i18n._("Wait: the other player's move or the connection comes first.")]
     from game.royals import phrases as royals
     out = [royals.stop_text(c, who, r, t) for c in STOP_CODES for who in ("", "Cy") for r, t in ((0, 0), (2, 0), (2, 3))]
     out += [royals.table_error_text(e) for e in (OSError(), ValueError("seats"))]

@@ -2,17 +2,6 @@
 
 import pytest
 
-from net.loopback import Pair
-
-
-@pytest.fixture
-def pair():
-    """A host and a joiner in memory, handshake and set-up coin done."""
-    p = Pair()
-    p.pump()
-    return p
-
-
 @pytest.fixture
 def procs():
     """``make(*args)``: start ``python -m game.cli *args`` as a :class:`tests.net.test_cli.Proc`;

@@ -10,14 +10,15 @@ which is what these tests fail on."""
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 
 import pytest
 
 from game.roseking.engine import Record
-from net.protocol import Closed, GameStarted
-from net.transport import LanSession, StatusChanged as RkStatusChanged
+from net.roseking.match import LAN
+from net.session import Dropped, Session, Started, Status
 from tests.net.test_cli import Proc
 
 LIMIT = 60.0  # seconds: the processes' own --timeout and the joiners' host_grace
@@ -46,12 +47,6 @@ def events_until(session, predicate, timeout: float, seen: list) -> None:
     seen.extend(session.poll())
 
 
-
-
-
-
-
-
 def rose_host(procs, tmp_path) -> tuple[Proc, int]:
     host = procs("host", "--port", "0", "--bind", "127.0.0.1", "--name", "Alice", "--headless", "--ai", "greedy",
                  "--record", str(tmp_path / "h.json"), "--timeout", str(LIMIT), "--move-delay", "0.02")
@@ -60,38 +55,40 @@ def rose_host(procs, tmp_path) -> tuple[Proc, int]:
 
 def test_a_rose_king_host_stopped_by_sigterm_says_bye_and_its_joiner_stops(procs, sessions, tmp_path):
     host, port = rose_host(procs, tmp_path)
-    join = sessions(LanSession.join("Bob", "127.0.0.1", port, reconnect_delay=0.05))
+    join = sessions(Session(LAN, "join", "Bob", port=port, reconnect_delay=0.05))
     seen: list = []
-    events_until(join, lambda: any(isinstance(e, GameStarted) for e in seen), LIMIT, seen)
+    events_until(join, lambda: join.view(lambda m: m.state is not None), LIMIT, seen)  # dealt
     host.p.send_signal(signal.SIGTERM)
-    events_until(join, lambda: any(isinstance(e, Closed) for e in seen), BOUND, seen)
-    closed = [e for e in seen if isinstance(e, Closed)]
-    assert closed[0].code == "bye" and closed[0].by_peer and not closed[0].fatal, closed
+    events_until(join, lambda: any(isinstance(e, Dropped) for e in seen), BOUND, seen)
+    dropped = [e for e in seen if isinstance(e, Dropped)]
+    assert dropped[0].code == "bye" and dropped[0].by_peer, dropped
     events_until(join, lambda: join.status == "failed", BOUND, seen)
-    statuses = [e.status for e in seen if isinstance(e, RkStatusChanged)]
+    statuses = [e.code for e in seen if isinstance(e, Status)]
     assert "interrupted" not in statuses and statuses[-1] == "failed", statuses  # it does not reconnect
     assert host.finish(BOUND) == 143, host.lines
-    assert any("SIGTERM: left the game" in x for x in host.lines), host.lines
+    assert any("SIGTERM: left the match" in x for x in host.lines), host.lines
     assert any("record written to" in x for x in host.lines), host.lines
     rec = Record.load(tmp_path / "h.json")  # the game so far, unfinished
-    assert rec.result is None and rec.moves == join.record().moves[:len(rec.moves)]
+    moves = join.view(lambda m: m.record())["moves"]
+    assert rec.result is None and [str(m) for m in rec.moves] == moves[:len(rec.moves)]
 
 
 def test_a_rose_king_joiner_stopped_by_sigint_says_bye_and_the_host_waits(procs, sessions, tmp_path):
-    host = sessions(LanSession.host("Alice", port=0, bind="127.0.0.1"))
+    host = sessions(Session(LAN, "host", "Alice", port=0))
     join = procs("join", f"127.0.0.1:{host.port}", "--name", "Bob", "--headless", "--ai", "random", "--record",
                  str(tmp_path / "j.json"), "--timeout", str(LIMIT))
     seen: list = []
-    events_until(host, lambda: any(isinstance(e, GameStarted) for e in seen), LIMIT, seen)
-    join.expect("new game")
+    events_until(host, lambda: any(isinstance(e, Started) for e in seen), LIMIT, seen)
+    join.expect("new match")
     join.p.send_signal(signal.SIGINT)
-    events_until(host, lambda: any(isinstance(e, Closed) for e in seen), BOUND, seen)
-    closed = [e for e in seen if isinstance(e, Closed)]
-    assert closed[0].code == "bye" and closed[0].by_peer, closed
+    events_until(host, lambda: any(isinstance(e, Dropped) for e in seen), BOUND, seen)
+    dropped = [e for e in seen if isinstance(e, Dropped)]
+    assert dropped[0].code == "bye" and dropped[0].by_peer, dropped
+    assert host.verdict is None  # it waits: the joiner may come back with its journal
     assert join.finish(BOUND) == 130, join.lines
-    assert any("SIGINT: left the game" in x for x in join.lines), join.lines
+    assert any("SIGINT: left the match" in x for x in join.lines), join.lines
     assert not any("Traceback" in x or "KeyboardInterrupt" in x for x in join.lines), join.lines
-    assert Record.load(tmp_path / "j.json").result is None
+    assert json.loads((tmp_path / "j.json").read_text()).get("result") is None
 
 
 def test_a_headless_joiner_waiting_for_its_host_stops_on_sigterm(procs):

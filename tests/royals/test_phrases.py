@@ -12,7 +12,6 @@ from itertools import islice
 import pytest
 
 from game import i18n
-from game.lan import ply_of
 from game.royals import phrases
 from game.royals.engine import CARDS, Action, Card, IllegalMoveError, Rng, State, cards_of
 from game.royals.engine.kernel import TEXTS, reason
@@ -180,7 +179,6 @@ def test_failure_sentences_of_a_stopped_lan_game(german):
     assert stop_text("illegal", "Cy", 2, 4) == \
         "Cy hat in Runde 2, Stich 4 gegen die Regeln verstoßen: Die Partie wurde abgebrochen."
     assert stop_text("desync", round=3).startswith("Die Prüfung ergab") and "Runde 3" in stop_text("desync", round=3)
-    assert ply_of("ply 12 differs: we have NE2, the peer sent S1") == 12 and ply_of("no number") == 0
     sentences = {code: stop_text(code, "Cy", 1, 3) for code in
                  ("illegal", "coin", "forfeit", "desync", "sync", "left", "version", "game", "seat", "role", "internal",
                   "order", "eof")}

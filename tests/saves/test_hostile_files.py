@@ -101,29 +101,35 @@ def test_record_in_an_unwritable_folder_fails_at_start(tmp_path, monkeypatch):
 
 
 def test_a_failed_write_during_play_is_reported(tmp_path):
-    """The folder of --record disappears mid-game: a WriteFailed event, and the game goes on."""
+    """The folder of --record disappears mid-game: a WriteFailed event names the file; the
+    session then makes no promise it could not journal (it stops; the other side may resume
+    it once the journal can be written again)."""
     import shutil
     import time
 
-    from net.transport import LanSession, WriteFailed
-    from net.protocol import GameStarted
+    from net.roseking.match import LAN
+    from net.session import Session, WriteFailed
     folder = tmp_path / "rec"
     folder.mkdir()
-    host = LanSession.host("Alice", port=0, journal=folder / "h.json")
-    join = LanSession.join("Bob", "127.0.0.1", host.port)
+    host = Session(LAN, "host", "Alice", port=0, record=folder / "h.json")
+    join = Session(LAN, "join", "Bob", port=host.port)
     try:
         end = time.monotonic() + 30
-        seen = []
-        while not any(isinstance(e, GameStarted) for e in seen) and time.monotonic() < end:
-            seen += host.wait(0.2)
-        shutil.rmtree(folder)
-        mover = host if host.color == host.state.turn else join
-        mover.play(next(m for m in mover.state.legal_moves() if m.kind.value != "draw"))
+        def mover():
+            return next((s for s in (host, join) if s.view(lambda m: LAN.turn(m, m.seat)) is not None), None)
+        while mover() is None and time.monotonic() < end:
+            host.wait(0.05)
+        while folder.exists():  # (the session may be writing into it meanwhile)
+            shutil.rmtree(folder, ignore_errors=True)
+        state = mover().view(lambda m: LAN.turn(m, m.seat))
+        mover = mover()
+        mover.act(next(m for m in state.legal_moves() if m.kind.value != "draw"))
+        seen: list = []
         while not any(isinstance(e, WriteFailed) for e in seen) and time.monotonic() < end:
             seen += host.wait(0.2)
         failed = next(e for e in seen if isinstance(e, WriteFailed))
         assert "h.json" in failed.path and failed.reason
-        assert host.status == "playing"
+        assert host.write_errors
     finally:
         host.close()
         join.close()
@@ -141,13 +147,24 @@ def test_a_fifo_or_huge_number_as_the_settings_file_does_not_block_the_start(tmp
 
 
 def test_a_resigned_lan_game_is_listed_as_finished(tmp_path):
-    from net.loopback import Pair
-    p = Pair(4)
-    p.pump()
-    p.join.resign()
-    p.pump()
+    import json
+
+    from net.roseking.match import RESIGN
+    from tests.net.rk_wire import Pair, chooser
+    p = Pair()
+    p.play([chooser(1), chooser(2)], plies=6)
+    p.deliver()
+    while True:  # the joiner resigns (never while its own draw is being decided)
+        try:
+            p.out(1, p.m[1].act(RESIGN, 0.0))
+            break
+        except ValueError:
+            p.play([chooser(1), chooser(2)], plies=1)
+    p.deliver()
     store = SaveStore(tmp_path / "saves")
     store.folder.mkdir(parents=True)
-    (store.folder / "lan.json").write_text(p.host.game.record().to_json())
+    (store.folder / "lan.json").write_text(json.dumps(p.m[1].record()))  # the resigner's copy
     (entry,) = store.list()
-    assert entry.ok and entry.result is not None and entry.result["winner"] == str(p.host.color)
+    rec = json.loads((store.folder / "lan.json").read_text())
+    assert entry.ok and entry.status == "finished"
+    assert rec["termination"] == {"kind": "resigned", "loser": str(p.m[1].color_of(1))}

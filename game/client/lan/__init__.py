@@ -16,7 +16,8 @@ The hook is small on purpose; a game gives:
 - ``lobby_buttons(lobby, rect)`` (optional): the host's choices shown on its waiting screen in
   ``rect`` while no match is being set up (e.g. a colour), as :class:`~game.client.widgets.Button`
   objects that call :meth:`net.session.Session.set_options`;
-- ``lobby_lines(lobby)`` (optional): lines about the table shown under the seats (e.g. teams).
+- ``lobby_lines(lobby)`` (optional): translated lines about the table (e.g. teams), shown under
+  the seats, or on the host's screen over its choices (e.g. "Your colour:").
 
 Fields may be added later, each optional, so a game's hook written today keeps working.
 """

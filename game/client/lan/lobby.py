@@ -53,10 +53,13 @@ def layer_client(key: str) -> tuple[Any, LanClient] | None:
     return (part, hook) if part is not None and hook is not None else None
 
 
-def status_line(session: "Session", peer: str = "") -> str:
-    """The session's status as one translated line (``peer``: the other player's name, if known)."""
+def status_line(session: "Session", peer: str = "", away: bool = False) -> str:
+    """The session's status as one translated line (``peer``: the other player's name, if known;
+    ``away``: the host's table knows that player's connection is down, its seat waiting)."""
     code = session.status
     peer = peer or _("the other player")
+    if away and code == "playing":
+        code = "interrupted"
     if code == "listening":
         return _("Waiting for a player on port {port}").format(port=session.port)
     if code == "connecting":
@@ -129,15 +132,16 @@ class LobbyScene(LobbyExit, ButtonScene):
         self.still = False  # the status dots move
         self.connecting_for = 0.0
         self.error = ""
-        self.rect = pygame.Rect(CANVAS[0] // 2 - 420, 150, 840, 620)
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 420, 200, 840, 580)
         r = self.rect
         self.buttons = [Button((r.x + 40, r.bottom - 80, 240, 56), N_("Cancel"), self.cancel, size=28)]
         if self.hosting and not session.part.auto_start:
             self.buttons.append(Button((r.right - 320, r.bottom - 80, 280, 56), N_("Start the match"), self.start,
                                        key=pygame.K_RETURN, size=28,
                                        enabled=lambda: self.session is not None and self.session.can_start()))
+        self.extras = pygame.Rect(r.x + 40, r.bottom - 156, r.w - 80, 56)  # the host's choices
         if self.hosting and lan.lobby_buttons is not None:
-            self.buttons += lan.lobby_buttons(self, pygame.Rect(r.x + 40, r.bottom - 156, r.w - 80, 56))
+            self.buttons += lan.lobby_buttons(self, self.extras)
 
     def choices_open(self) -> bool:
         """Whether the host's choices may still change: nobody has taken a seat and no match is
@@ -162,7 +166,8 @@ class LobbyScene(LobbyExit, ButtonScene):
             address=f"{s.address}:{s.port}", seconds=int(self.connecting_for))
 
     def update(self, dt: float) -> None:
-        from net.session import Dropped, LobbySeats, Started
+        from game.fsutil import os_error_text
+        from net.session import Dropped, LobbySeats, Started, WriteFailed
         self.clock += dt
         s = self.session
         if s is None:
@@ -174,6 +179,8 @@ class LobbyScene(LobbyExit, ButtonScene):
                 self.rows = e.rows
             elif isinstance(e, Dropped) and e.fatal and e.by_peer:
                 self.error = drop_text(e.code)
+            elif isinstance(e, WriteFailed):  # the journal: no promise of the match can be made without it
+                self.error = _("The record could not be written: {reason}").format(reason=os_error_text(e.reason))
             elif isinstance(e, Started):
                 self._begin(e, events[i + 1:])
                 return
@@ -212,7 +219,7 @@ class LobbyScene(LobbyExit, ButtonScene):
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         art = self.app.art
         if self._draw_title is not None:
-            self._draw_title(surface, self.app, self.clock, 80)
+            self._draw_title(surface, self.app, self.clock, 90)
         else:
             surface.blit(art.table, (0, 0))
         r = self.rect
@@ -252,7 +259,15 @@ class LobbyScene(LobbyExit, ButtonScene):
             img = art.text(text, 24, GOLD if mine and not closed else ink, shadow=True)
             surface.blit(img, img.get_rect(midleft=(box.x + 140, box.centery)))
             y += 52
-        for text in (self.lan.lobby_lines(self) if self.lan.lobby_lines is not None else []):
+        lines = self.lan.lobby_lines(self) if self.lan.lobby_lines is not None else []
+        if self.hosting and self.lan.lobby_buttons is not None:  # over the host's choices
+            bottom = self.extras.y - 8
+            for text in reversed(lines):
+                img = art.text(text, 22, CREAM, shadow=True, wrap=r.w - 80)
+                surface.blit(img, img.get_rect(midbottom=(r.centerx, bottom)))
+                bottom -= img.get_height() + 6
+            lines = []
+        for text in lines:
             img = art.text(text, 22, CREAM, shadow=True, wrap=r.w - 80)
             surface.blit(img, img.get_rect(midtop=(r.centerx, y)))
             y += img.get_height() + 6
@@ -279,9 +294,9 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
                computers: dict[int, str] | None = None, options: dict | None = None, name: str | None = None,
                port: int = DEFAULT_PORT, bind: str | None = None, beacon_address: str | None = None,
                store: Any = None, record: str | None = None, beacon: bool = True,
-               computer_names: dict[int, str] | None = None) -> LobbyScene:
+               any_port: bool = True, computer_names: dict[int, str] | None = None) -> LobbyScene:
     """Host a table of game ``key`` (on the one LAN layer) and push its waiting screen: listen on
-    ``port`` (any free port if it is taken), send the discovery beacon. ``kinds``/``computers``/
+    ``port`` (``any_port``: any free port if it is taken), send the discovery beacon. ``kinds``/``computers``/
     ``options``/``computer_names``: the table (:class:`net.session.Session`'s); ``record``: ``--record FILE`` (its
     journal resumes a match). Raises OSError if no port can be opened, ValueError for a bad
     table or journal, KeyError for a game not on the layer."""
@@ -300,7 +315,7 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
     try:
         session = open_session(port)
     except OSError:
-        if record is not None:
+        if record is not None or not any_port:
             raise  # a journaled table keeps its address: its joiner comes back to it
         session = open_session(0)
     sent = start_beacon(name, session.port, beacon_address, game=key) if beacon else None
@@ -455,7 +470,7 @@ def run_layer_window(args: argparse.Namespace, key: str, open_window: "Callable[
         else:
             name = args.name or settings_name(app, _("Host"))
             host_table(app, key, kinds=kinds, computers=computers, options=options, name=name, port=args.port,
-                       bind=args.bind, beacon_address=args.beacon_address, record=args.record,
+                       bind=args.bind, beacon_address=args.beacon_address, record=args.record, any_port=False,
                        computer_names={s: computer_name(level) for s, level in computers.items()})
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)

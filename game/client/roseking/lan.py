@@ -1,55 +1,48 @@
-"""LAN play in the window (issue 7): the network match, the game view's extras, the host
-and join screens, and ``rose-king host/join`` with a window (:func:`run_lan`).
+"""Rose King over the LAN in the window (issue 7), on the one LAN layer (issue 33): the network
+table and its end panels, the host's colour choice on the waiting screen, and Rose King's
+:class:`game.client.lan.LanClient` (``LAN_CLIENT``).
 
-The network core (``net/``, docs/protocol.md "usage for the client") runs the protocol
-in a background thread; everything here only calls :meth:`LanSession.poll` once per
-update and never waits on the network. :class:`LanMatch` is a :class:`Match` whose
-moves all come from the session's ``MoveMade`` events, the local player's own moves
-included (they are handed to ``session.play`` and come back once the network thread
-has applied them), so the game view animates them exactly like a local game.
+The waiting screens, the join screen, discovery and ``rose-king host/join`` with a window are the
+shell's (:mod:`game.client.lan`); the match is :mod:`net.roseking.match`'s machine run by a
+:class:`net.session.Session`, whose thread does every socket operation. Everything here reads
+the session's events once per update (``poll``) and its machine under its lock (``view``),
+never waiting on the network. :class:`LanMatch` is a :class:`Match` whose moves all come from
+the session's ``Noticed("move")`` events, the local player's own moves included (they are
+handed to ``session.act`` and come back once the machine has made them), so the game view
+animates them exactly like a local game.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from functools import partial
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
 
-from game.roseking.engine import Color, IllegalMoveError, Move, Record, State, now_iso
 from game.fsutil import os_error_text
 from game.i18n import N_, _
-from game.lan import join_error_text, ply_of
-from game.roseking.phrases import refused_text, stop_text
+from game.roseking.engine import Color, Move, Record, State
+from game.roseking.phrases import stop_text
 from game.roseking.saves import GameMeta
 from game.saves import BackgroundAutosaver, SaveStore
-from net import DEFAULT_PORT
-from net.discovery import Beacon, BeaconListener
-from net.protocol import Closed, GameOver, GameStarted, Handshake, MoveMade, RematchOffered
-from net.transport import LanSession, Refused, WriteFailed
+from net.match import Verdict
+from net.roseking.match import RESIGN
+from net.session import Dropped, Ended, Noticed, Started, Status, WriteFailed
 
 from .art import COLOR_UI, CREAM, GOLD, art_of
 from ..dialogs import ConfirmDialog, PauseMenu, dim
+from ..lan import LanClient, NetMatch
+from ..lan.lobby import ENDED, LayerJoinScene, host_table, status_line
 from .game_scene import BOARD_RECT, GameScene, color_name
 from .layout import DISCARD_RECT, DRAW_PILE_RECT
-from ..theme import CANVAS
 from .match import Match
 from .result import ResultPanel, headline
-from ..lan_common import JoinScene as SharedJoinScene
-from ..lan_common import LobbyExit
-from ..lan_common import (MENU_BIND, NOBODY_SECONDS, local_addresses, own_beacons, settings_name,  # noqa: F401
-                          start_beacon)
-from ..widgets import Button, ButtonScene, chooser, elide, panel
+from ..widgets import Button, ButtonScene, elide, panel
 
 if TYPE_CHECKING:
     from ..app import App
 
-#: Session statuses during which the game waits for the connection (the banner shows).
-WAITING = ("connecting", "handshake", "interrupted", "listening")
-#: Session statuses after which nothing comes back: the game cannot go on, no rematch.
-ENDED = ("failed", "closed")
+KEY = "rose-king"
 #: What leaving a network game mid-game asks (the pause menu's Main menu and Quit, the window's close).
 LEAVE_QUESTION = N_("Leave the network game? The other player cannot go on without you; "
                     "the game so far stays in Saved games, to watch.")
@@ -57,9 +50,21 @@ LEAVE_QUESTION = N_("Leave the network game? The other player cannot go on witho
 SAVE_WAIT = 5.0
 
 
+@dataclass(frozen=True)
+class Result:
+    """How the network game ended, in the window's terms: ``kind`` (a :data:`net.match.END_KINDS`),
+    ``winner`` (None: a draw or a stopped game), ``at_fault`` (the colour the verdict names, or
+    None), ``move``: the move where a stopped game stopped as the move log numbers it (0: unknown)."""
+
+    kind: str
+    winner: Color | None
+    at_fault: Color | None
+    move: int = 0
+
+
 class NetworkController:
     """One colour of a LAN game: the local player (``local_human``: clicks go to
-    ``session.play``) or the peer (moves arrive from the network). ``label``: the name shown."""
+    ``session.act``) or the peer (moves arrive from the network). ``label``: the name shown."""
 
     def __init__(self, label: str, local_human: bool) -> None:
         self.label = label
@@ -75,43 +80,49 @@ class NetworkController:
         pass
 
 
+class _NoChance:
+    """A LAN draw's card comes from the joint coin, inside the match machine: never from here."""
+
+    def outcome(self, state: State) -> None:
+        return None
+
+
+def _snapshot(m: Any) -> tuple:
+    """(position copy, our colour, the host's colour, game id) of a dealt match machine."""
+    return m.state.copy(), m.color_of(m.seat), m.host_color, m.table.game_id
+
+
 class LanMatch(Match):
-    """A :class:`Match` fed by a :class:`LanSession`.
+    """A :class:`Match` fed by the session of ``net`` (a :class:`game.client.lan.NetMatch` of a
+    dealt game: the set-up coin is resolved). :meth:`pump` (call once per update) applies every
+    ``Noticed("move")`` to :attr:`state` through the ``on_move`` hooks and returns the other
+    events; :meth:`submit` hands a local move to ``session.act``. When our copy can no longer
+    follow move by move (a resignation took back moves that crossed it on the wire, a resume),
+    :attr:`state` is rebuilt from the machine and the ``on_reset`` hooks run."""
 
-    ``started``: the session's :class:`GameStarted` event. :meth:`pump` (call once per
-    update) applies every ``MoveMade`` to :attr:`state` through the ``on_move`` hooks and
-    returns the other events; :meth:`submit` hands a local move to ``session.play``.
-    When the session's game is replaced (a rematch) or taken back (a resignation voids
-    moves that crossed it on the wire), :attr:`state` is rebuilt from the session and the
-    ``on_reset`` hooks run. ``beacon``: stopped with the match.
-    """
-
-    def __init__(self, session: LanSession, started: GameStarted, beacon: Beacon | None = None,
-                 pending: list | None = None) -> None:
-        self.session = session
+    def __init__(self, net: NetMatch, pending: list | None = None) -> None:
+        self.net = net
+        self.session = net.session
         self._pending_events = list(pending or [])
-        self.beacon = beacon
         self.on_reset: list[Callable[[], None]] = []
-        self.over: GameOver | None = None
-        self.rematch_offered = False  # by the peer
-        self.rematch_sent = False
+        self.over: Result | None = None
         self.link = "up"  # the peer's connection: "up", "interrupted" (may come back) or "closed" (for good)
-        self._set_game(started)
-        super().__init__(started.game.state.copy(), self.controllers, _NoChance())
-
-    def _set_game(self, started: GameStarted) -> None:
-        self.started = started
-        g = started.game
-        self.game_id = g.game_id
-        self.color = started.color
-        self.names = {Color.RED: g.red_name, Color.WHITE: g.white_name}
+        self.stop_code = ""  # the closing code that stopped the game for good (a joiner's host left...)
+        state, self.color, host_color, self.game_id = self.session.view(_snapshot)
+        names = net.names
+        self.names = {c: names[0] if c is host_color else names[1] for c in (Color.RED, Color.WHITE)}
         me = self.color
         self.controllers = tuple(
             NetworkController(_("{name} (you)").format(name=self.names[c]) if c is me else self.names[c], c is me)
             for c in (Color.RED, Color.WHITE))  # type: ignore[assignment]
-        self.over = None
-        self.rematch_offered = self.rematch_sent = False
         self._can_move = False
+        super().__init__(state, self.controllers, _NoChance())
+        if self.session.verdict is not None:  # a match already judged (a resumed journal)
+            self._set_over(self.session.verdict)
+
+    @property
+    def started(self) -> Started:
+        return self.net.started
 
     def _reset(self, state: State) -> None:
         self.state = state
@@ -120,59 +131,73 @@ class LanMatch(Match):
         for hook in list(self.on_reset):
             hook()
 
+    def _set_over(self, v: Verdict) -> None:
+        def colour(seat: int) -> Color | None:
+            return None if seat < 0 else self.color if seat == self.net.seat else self.color.other
+        winner = colour(v.winners[0]) if len(v.winners) == 1 else None
+        fault = colour(v.seat)
+        if winner is None and v.kind in ("resigned", "forfeit", "left") and fault is not None:
+            winner = fault.other
+        move = v.ply + 1 if v.kind == "illegal" else v.ply if v.kind == "desync" else 0
+        self.over = Result(v.kind, winner, fault, move)
+
     # ------------------------------------------------------------------ network -> match
     def pump(self) -> list:
         """Apply what the session reports; returns the events other than moves. Never blocks."""
         out = []
         events, self._pending_events = self._pending_events + self.session.poll(), []
         for e in events:
-            if isinstance(e, MoveMade):
-                self._apply(e)
-            elif isinstance(e, GameStarted):
+            if isinstance(e, Noticed):
+                if e.code == "move":
+                    self._apply(int(e.data["ply"]), Move.from_str(str(e.data["move"])))
+                continue
+            if isinstance(e, Ended):
+                self._set_over(e.verdict)
+                self._catch_up()
+            elif isinstance(e, Started):
                 self.link = "up"
-                self._set_game(e)
-                self._reset(e.game.state.copy())
-                out.append(e)
-            else:
-                if isinstance(e, GameOver):
-                    self.over = e
-                    self._catch_up()
-                elif isinstance(e, RematchOffered):
-                    self.rematch_offered = True
-                elif isinstance(e, Handshake):
-                    self.link = "up"
-                elif isinstance(e, Closed):  # the peer left on purpose or it cannot help: for good
-                    self.link = "closed" if e.fatal or (e.by_peer and e.code == "bye") else "interrupted"
-                out.append(e)
-        snap = self.session.state
-        self._can_move = (snap is not None and snap.ply == self.state.ply and self.session.my_turn())
+                self._catch_up()
+            elif isinstance(e, Dropped) and e.by_peer:
+                # a joiner that left may come back with its journal: for the host only a verdict is
+                # for good; a joiner stops for good on its host's fatal code (bye, a refusal)
+                joiner_gone = self.session.role == "join" and e.fatal
+                self.link = "closed" if joiner_gone else "interrupted"
+                if joiner_gone:
+                    self.stop_code = e.code
+            elif isinstance(e, Status) and e.code == "interrupted":
+                self.link = "interrupted"
+            elif isinstance(e, Status) and e.code == "playing":
+                self.link = "up"
+            out.append(e)
+        ply = self.state.ply
+        self._can_move = bool(self.session.view(lambda m: m.ply == ply and m.to_move() == m.seat)) \
+            and not self.session.catching_up
         return out
 
-    def _apply(self, e: MoveMade) -> None:
-        if e.ply <= self.state.ply:
-            return  # already in the position (it was rebuilt from the session)
-        if e.ply == self.state.ply + 1 and self.reason(e.move) is None:
-            self._take(e.move)
+    def _apply(self, ply: int, move: Move) -> None:
+        if ply <= self.state.ply:
+            return  # already in the position (it was rebuilt from the machine)
+        if ply == self.state.ply + 1 and self.reason(move) is None:
+            self._take(move)
         else:
             self._catch_up()
 
     def _catch_up(self) -> None:
-        """Rebuild from the session's position when ours can no longer follow it move by move."""
-        game = self.session.game
-        if game is None or game.game_id != self.game_id:
-            return
-        if game.state.move_stack != self.state.move_stack:
-            self._reset(game.state)
+        """Rebuild from the machine's position when ours can no longer follow it move by move."""
+        state = self.session.view(lambda m: None if m.state is None else m.state.copy())
+        if state is not None and state.move_stack != self.state.move_stack:
+            self._reset(state)
+
+    def record_dict(self) -> dict | None:
+        """The match's record as the machine holds it (identical on both seats), or None before the deal."""
+        return self.session.view(lambda m: m.record() if m.state is not None else None)
 
     def connection(self) -> str:
         """The peer's connection as the screens may show it: "up", "interrupted" (the session waits
-        for it or reconnects) or "closed" (the session has failed or closed, or the peer left on
-        purpose or was turned away for good: nothing of it will come back). After a game's end the
-        session's status stays "over" whatever happens to the connection, so this also follows the
-        session's :class:`Handshake`/:class:`GameStarted` (up) and :class:`Closed` events."""
+        for it or reconnects) or "closed" (the session failed or closed, or the peer left for good)."""
         if self.session.status in ENDED:
             return "closed"
-        if self.session.status in WAITING:
+        if self.over is None and self.session.status in ("connecting", "interrupted", "listening"):
             return "interrupted"
         return self.link
 
@@ -188,9 +213,9 @@ class LanMatch(Match):
         if reason is not None:
             return reason
         try:
-            self.session.play(move)
-        except IllegalMoveError as e:
-            return refused_text("play", str(e))
+            self.session.act(move)
+        except ValueError:  # the match moved on since this view last looked (checked just above)
+            return _("Wait: the other player's move or the connection comes first.")
         self._can_move = False
         return None
 
@@ -199,35 +224,28 @@ class LanMatch(Match):
 
     def close(self) -> None:
         """Leave the game: tell the peer, stop the session and the beacon."""
-        if self.beacon is not None:
-            self.beacon.stop()
-            self.beacon = None
-        self.session.close()
+        self.net.close()
 
 
-class _NoChance:
-    """A LAN draw's card comes from the joint coin, inside the session: never from here."""
-
-    def outcome(self, state: State) -> None:
+def lan_save(session: Any, record: dict | None = None) -> tuple[str, Record] | None:
+    """Our copy of the session's game as a save: ``(game id, record)``, the record (identical on
+    both peers, docs/record-format.md "LAN games") with the saved-game keys ``game_id`` (the LAN
+    game id in hex, so both sides' saves of one game carry the same id, and a resumed game
+    replaces its earlier save) and ``kind: "lan"`` (the saved-games list shows it as a network
+    game that is watched, never played on, here). None before the deal. ``record``: the
+    machine's record if the caller has it already."""
+    if record is None:
+        record = session.view(lambda m: m.record() if m.state is not None else None)
+    if record is None:
         return None
+    rec = Record.from_dict(record)
+    game_id = str(record["lan"]["game"])
+    meta = GameMeta(game_id=game_id, kind="lan", red=rec.red, white=rec.white, date=rec.date)
+    rec.extra.update(meta.extra())
+    return meta.game_id, rec
 
 
-def lan_save(session: LanSession) -> tuple[str, Record] | None:
-    """Our copy of the session's current game as a save: ``(game id, record)``, the record
-    (identical on both peers, docs/record-format.md "LAN games") with the saved-game keys
-    ``game_id`` (the LAN game id in hex, so both sides' saves of one game carry the same id,
-    and a resumed game replaces its earlier save) and ``kind: "lan"`` (the saved-games list
-    shows it as a network game that is watched, never played on, here). None before a game."""
-    record = session.record()
-    game = session.game
-    if record is None or game is None:
-        return None
-    meta = GameMeta(game_id=game.game_id.hex(), kind="lan", red=record.red, white=record.white, date=record.date)
-    record.extra.update(meta.extra())
-    return meta.game_id, record
-
-
-def keep_record(session: LanSession, store: SaveStore | None = None) -> str | None:
+def keep_record(session: Any, store: SaveStore | None = None) -> str | None:
     """Write :func:`lan_save` of the session's game into the saved-games folder now. Returns the
     path, or None when there is no game or the disk refuses (the game itself is unaffected)."""
     save = lan_save(session)
@@ -249,6 +267,7 @@ class LanGameScene(GameScene):
     def __init__(self, app: "App", match: LanMatch, on_main_menu: Callable[[], None],
                  store: SaveStore | None = None) -> None:
         super().__init__(app, match, on_new_game=self.offer_rematch, on_main_menu=on_main_menu)
+        self.rematch_sent = False  # "play again" chosen: this view is being replaced by the lobby
         self.match: LanMatch = match
         self.store = store
         self.saved: str | None = None     # where the finished game's record was kept
@@ -264,7 +283,9 @@ class LanGameScene(GameScene):
                                      self.give_up, size=28)
         self.result_shown = True  # the base class's local result panel is replaced by ours (see update)
         self.end_shown = False
-        self.announce(match.started)
+        self.announce(match.net.started)
+        if match.state.ply:  # moves made before this view (a resume, or a quick first move): kept at once
+            self.keep(wait=False)
         if match.session.write_errors:  # (one reported while the lobby waited for the game)
             self.write_failed(match.session.write_errors[-1])
 
@@ -278,25 +299,15 @@ class LanGameScene(GameScene):
 
     def tick(self, dt: float) -> None:
         super().tick(dt)
-        status = (self.match.session.status, self.match.session.status_text, self.match.rematch_offered)
+        status = (self.match.session.status, self.match.link)
         if status != getattr(self, "_last_status", None):
             self._last_status = status
             self.changed_at = self.clock  # the connection or the rematch changed: draw it
         for e in self.match.pump():
-            if isinstance(e, GameStarted):
-                while self.app.top is not self and self in self.app.scenes:
-                    self.app.pop()
-                self.end_shown = False
-                self.saved = self.kept = None
-                self._stop_kept = False
+            if isinstance(e, Started) and e.resumed:
                 self.announce(e)
-            elif isinstance(e, GameOver):
+            elif isinstance(e, Ended):
                 self.saved = self.keep(wait=True)
-            elif isinstance(e, RematchOffered):
-                name = self.peer_name()
-                self.say(lambda: _("{name} offers a rematch.").format(name=name), ok=True)
-            elif isinstance(e, Refused):  # in our language (worded when drawn); the English reason is for logs
-                self.say(partial(refused_text, e.action, e.reason, e.code))
             elif isinstance(e, WriteFailed):
                 self.write_failed(e)
         m = self.match
@@ -318,7 +329,7 @@ class LanGameScene(GameScene):
         :data:`SAVE_WAIT` seconds. Returns the save's path, or None when there is nothing to keep
         or (``wait``) the disk refused or was too slow."""
         self._kept_at = self._key()
-        save = lan_save(self.match.session)
+        save = lan_save(self.match.session, self.match.record_dict())
         if save is None:
             return None
         game_id, record = save
@@ -338,9 +349,9 @@ class LanGameScene(GameScene):
         operating system's (``strerror``), worded in the player's language where it is a usual one."""
         self.say(lambda: _("The record could not be written: {reason}").format(reason=os_error_text(failure.reason)))
 
-    def announce(self, started: GameStarted) -> None:
+    def announce(self, started: Started) -> None:
         """The banner at the start of a game: who the opponent is and our colour, or a resume."""
-        name, colour = self.peer_name(), started.color
+        name, colour = self.peer_name(), self.match.color
         self.show_banner((lambda: _("Resumed against {name}").format(name=name)) if started.resumed
                          else lambda: _("New game against {name}: you play {colour}").format(
                              name=name, colour=color_name(colour)))
@@ -369,7 +380,7 @@ class LanGameScene(GameScene):
 
     def waiting(self) -> bool:
         """Whether the connection is down (the banner shows and the game waits)."""
-        return self.match.session.status in WAITING and self.match.over is None
+        return self.match.connection() == "interrupted" and self.match.over is None
 
     # ------------------------------------------------------------------ actions
     def ask_resign(self) -> None:
@@ -379,12 +390,22 @@ class LanGameScene(GameScene):
 
     def resign(self) -> None:
         if self.match.over is None:
-            self.match.session.resign()
+            try:
+                self.match.session.act(RESIGN)
+            except ValueError:  # our draw's card is not known yet: resign once it is
+                self.say(lambda: _("Wait: the other player's move or the connection comes first."))
 
     def offer_rematch(self) -> None:
-        if not self.match.rematch_sent:
-            self.match.rematch_sent = True
-            self.match.session.offer_rematch()
+        """Play again: this match's session closes and the same table opens again (the host
+        listens on the same port, a joiner joins the same address); the other player chooses it too."""
+        again = self.match.net.again
+        if self.rematch_sent or again is None or self.match.over is None:
+            return
+        self.rematch_sent = True
+        self.keep(wait=True)
+        app = self.app
+        app.go_home()  # closes this view (and its session) first: the port is free again
+        again()
 
     def give_up(self) -> None:
         """Stop waiting for the other player: leave (the game stays in their journal) and go to the menu."""
@@ -457,7 +478,9 @@ class LanGameScene(GameScene):
         self.give_up_button.label = N_("Give up") if status not in ENDED else N_("Main menu")
         self.give_up_button.rect.midbottom = (box.centerx, box.bottom - 18)
         title = _("Connection interrupted") if status not in ENDED else _("The game cannot go on")
-        line = self.match.session.status_text
+        code = self.match.stop_code
+        line = stop_text(code) if code and status in ENDED else status_line(self.match.session, self.peer_name(),
+                                                                          self.match.connection() == "interrupted")
         t = art.text(title, 36, GOLD, shadow=True)
         s = art.text(line, 24, CREAM, shadow=True, wrap=box.w - 40)
         texts = [(title, t, t.get_rect(midtop=(box.centerx, box.y + 18))),
@@ -472,17 +495,8 @@ class LanGameScene(GameScene):
 def _rematch_label(scene: LanGameScene) -> str:
     """The rematch button's label: the offer's state, or, once the peer's connection is down (a
     rematch cannot reach it), the connection's: "Connection interrupted" / "Connection closed"."""
-    m = scene.match
-    link = m.connection()
-    if link == "closed":
-        # TRANSLATORS: on the disabled rematch button once the other player's connection is gone for good
-        return _("Connection closed")
-    if link == "interrupted":
-        return _("Connection interrupted")
-    if m.rematch_sent:
+    if scene.rematch_sent:
         return _("Rematch offered…")
-    if m.rematch_offered:
-        return _("Accept the rematch")
     return _("Offer a rematch")
 
 
@@ -493,8 +507,7 @@ class LanResultPanel(ResultPanel):
     def __init__(self, app: "App", game: LanGameScene) -> None:
         super().__init__(app, game)
         self.buttons[0].label = lambda: _rematch_label(game)
-        self.buttons[0].enabled = lambda: (not game.match.rematch_sent and game.match.session.status == "over"
-                                           and game.match.connection() == "up")
+        self.buttons[0].enabled = lambda: game.match.net.again is not None and not game.rematch_sent
 
     def update(self, dt: float) -> None:
         self.game.tick(dt)  # keeps polling the network: the peer's rematch offer, a new game
@@ -515,10 +528,10 @@ class LanEndPanel(ButtonScene):
         self.rect.center = BOARD_RECT.center
         bw = (self.rect.w - 60) // 2
         by = self.rect.bottom - 74
-        can_rematch = game.match.over is not None and game.match.over.kind == "resigned"
+        can_rematch = game.match.over is not None and game.match.over.kind in ("resigned", "forfeit", "left")
         self.buttons = [Button((self.rect.x + 20, by, bw, 52), lambda: _rematch_label(game), game.offer_rematch,
-                               size=26, enabled=lambda: can_rematch and not game.match.rematch_sent
-                               and game.match.session.status == "over" and game.match.connection() == "up"),
+                               size=26, enabled=lambda: can_rematch and not game.rematch_sent
+                               and game.match.net.again is not None),
                         Button((self.rect.right - 20 - bw, by, bw, 52), N_("Main menu"), game.on_main_menu,
                                key=pygame.K_m, size=26)]
 
@@ -530,8 +543,8 @@ class LanEndPanel(ButtonScene):
 
     def texts(self) -> tuple[str, tuple[int, int, int], list[str]]:
         """The panel's title, its colour and its lines, in the player's language: the move where it
-        stopped numbered as the move log numbers it (``GameOver.ply``; an older event's English
-        reason is read for its ply only; its detail is in the record and the reports)."""
+        stopped numbered as the move log numbers it (:attr:`Result.move`; the English detail of
+        the verdict is in the record only)."""
         over = self.game.match.over
         assert over is not None
         if over.kind == "resigned" and over.winner is not None:
@@ -542,12 +555,12 @@ class LanEndPanel(ButtonScene):
             color = COLOR_UI[over.winner]
         elif over.kind == "desync":
             title, color = _("The two games differ"), GOLD
-            lines = [stop_text("desync", move=over.ply or ply_of(over.reason)), _("Both machines wrote a report.")]
+            lines = [stop_text("desync", move=over.move)]
         else:
             title, color = (_("Illegal move") if over.kind == "illegal" else _("The game was stopped")), GOLD
             who = self.game.match.names[over.winner.other] if over.kind == "forfeit" and over.winner is not None \
                 else ""
-            lines = [stop_text(over.kind, who, over.ply or ply_of(over.reason))]
+            lines = [stop_text(over.kind, who, over.move)]
         if self.game.saved:
             lines.append(_("The record is kept in the saved games."))
         return title, color, lines
@@ -567,223 +580,133 @@ class LanEndPanel(ButtonScene):
         self.draw_buttons(surface)
 
 
-# --------------------------------------------------------------------------- before the game
-def main_menu(app: "App") -> None:
-    app.go_home()
+# --------------------------------------------------------------------------- before the deal
+class DealScene(ButtonScene):
+    """Between the match's start and the deal (the set-up coin's round trip, or a resumed host
+    waiting for its joiner): the title, the status, Cancel. Once the machine holds the deal, the
+    :class:`LanGameScene` takes the session over; a verdict or a failed session before it is
+    said here."""
 
-
-class LanLobby(LobbyExit, ButtonScene):
-    """Waiting for the game: the host shows this machine's addresses and port and waits for a
-    player; the joiner connects. On the session's :class:`GameStarted` it hands the session to
-    a :class:`LanGameScene`. "Cancel" (Esc) closes the session and goes back."""
-
-    def __init__(self, app: "App", session: LanSession, beacon: Beacon | None = None,
-                 on_back: Callable[[], None] | None = None, store: SaveStore | None = None) -> None:
+    def __init__(self, app: "App", net: NetMatch) -> None:
         super().__init__(app)
-        self.session: LanSession | None = session
-        self.beacon = beacon
-        self.on_back = on_back or (lambda: main_menu(app))
-        self.store = store
+        self.net: NetMatch | None = net
+        self.pending: list = list(net.pending)
         self.clock = 0.0
-        self.still = False  # the status dots move
-        self.connecting_for = 0.0  # seconds a join has been knocking without an answer
+        self.still = False
         self.error = ""
-        self.adopting: tuple[GameStarted, list] | None = None
-        self._other_game: dict | None = None  # the probe of a host whose hello is not Rose King's (see update)
-        self.addresses = local_addresses(session.address) if session.role.value == "host" else []
-        hosting = session.role.value == "host"
-        self.rect = pygame.Rect(CANVAS[0] // 2 - 380, 220 if hosting else 250, 760, 520 if hosting else 440)
+        self.rect = pygame.Rect(0, 0, 760, 300)
+        self.rect.center = BOARD_RECT.center
         self.buttons = [Button((self.rect.centerx - 140, self.rect.bottom - 84, 280, 56), N_("Cancel"), self.cancel,
                                size=30)]
-        held = session.game
-        self._resuming = held is not None and not held.over  # a resumed game keeps its colours
-        if hosting:  # the host's colour in a new game: fixed once a player connects (it goes in the hello)
-            bw, gap = 200, 12
-            x0 = self.rect.centerx - (3 * bw + 2 * gap) // 2
-            for i, (value, label) in enumerate((("red", N_("Red")), ("white", N_("White")),
-                                                ("", N_("Random")))):
-                choose, chosen = chooser(self, "colour", value)
-                self.buttons.append(Button((x0 + i * (bw + gap), self.rect.bottom - 150, bw, 52), label, choose,
-                                           enabled=self.colour_open, selected=chosen, size=28))
 
-    @property
-    def colour(self) -> str:
-        """The host's colour choice for a new game: "red", "white" or "" (random)."""
-        return self.session.colour if self.session is not None else ""
+    def cancel(self) -> None:
+        if self.net is not None:
+            self.net.close()
+            self.net = None
+        self.app.go_home()
 
-    @colour.setter
-    def colour(self, value: str) -> None:
-        if self.session is not None and self.colour_open():
-            self.session.colour = value  # read by the session's thread when a player's connection opens
+    on_escape = cancel
 
-    def colour_open(self) -> bool:
-        """Whether the colour can still be chosen: nobody has connected yet, and the seat holds no game
-        (a resumed game keeps its colours)."""
-        s = self.session
-        return s is not None and s.status == "listening" and not self._resuming
-
-    def nobody_answers(self) -> str | None:
-        """After :data:`NOBODY_SECONDS` of knocking in vain: that nobody answers at the address, and
-        that the window keeps trying (Cancel goes back); else None."""
-        session = self.session
-        if session is None or self.addresses or self.connecting_for < NOBODY_SECONDS:
-            return None
-        return _("Nobody answers at {address}. Is a game hosted there? Still trying ({seconds} s)…").format(
-            address=f"{session.address}:{session.port}", seconds=int(self.connecting_for))
+    def close(self) -> None:
+        if self.net is not None:
+            self.net.close()
+            self.net = None
 
     def update(self, dt: float) -> None:
         self.clock += dt
-        session = self.session
-        if session is None:
+        net = self.net
+        if net is None:
             return
-        self.connecting_for = self.connecting_for + dt if session.status == "connecting" else 0.0
-        if self.adopting is not None:
-            return  # (while the player decides about a restored game, events wait in the session)
-        events = session.poll()
-        if self._other_game is not None and self._other_game:
-            self._to_other_game(session)
-            return
-        for i, e in enumerate(events):
-            if isinstance(e, Closed) and e.code == "schema" and not self.addresses and self._other_game is None:
-                self._ask_which_game(session)  # a host of another game? (its hello is not ours)
-            if isinstance(e, Closed) and e.fatal:  # its code in our language (a taken seat, another game...)
+        self.pending += net.session.poll()
+        for e in self.pending:
+            if isinstance(e, Ended) and not self.error:
+                self.error = stop_text(e.verdict.kind)
+            elif isinstance(e, Dropped) and e.fatal and e.by_peer and not self.error:
                 self.error = stop_text(e.code)
-            elif isinstance(e, GameStarted) and e.adopted:
-                # This program held its seat but not the moves: the game was rebuilt from the other
-                # player's checked copy (docs/protocol.md, "Resume"). Ask before playing on with it.
-                self.adopting = (e, events[i + 1:])
-                self.buttons.insert(0, Button((self.rect.centerx - 300, self.rect.bottom - 84, 280, 56),
-                                              N_("Continue"), self.adopt, size=30))
-                self.buttons[-1].rect.x = self.rect.centerx + 20
-                self.app.push(ConfirmDialog(
-                    self.app, _("Continue the game restored from {name}'s copy, at move {ply}?").format(
-                        name=session.peer_name or _("the other player"), ply=e.game.state.ply),
-                    self.adopt, yes=N_("Continue"), no=N_("Cancel")))
-                return
-            elif isinstance(e, GameStarted):
-                self._start(session, e, events[i + 1:])
-                return
+        if net.session.view(lambda m: m.state is not None):
+            net.pending, self.pending = self.pending, []
+            self.net = None  # handed over
+            self.app.replace(LanGameScene(self.app, LanMatch(net, net.pending), on_main_menu=net.on_main_menu,
+                                          store=net.store))
 
-    def _ask_which_game(self, session: LanSession) -> None:
-        """Read the host's hello in the background (:func:`net.session.probe_host`)."""
-        import threading
-
-        from net.session import probe_host
-        found: dict = {}
-        self._other_game = found
-        address, port = session.address, session.port
-
-        def probe() -> None:
-            try:
-                found["game"] = probe_host(address, port, timeout=NOBODY_SECONDS)
-            except (OSError, ValueError) as e:
-                found["error"] = e
-        threading.Thread(target=probe, name="rose-king-probe", daemon=True).start()
-
-    def _to_other_game(self, session: LanSession) -> None:
-        """The host plays another game: hand the join to that game's waiting screen (this one closes)."""
-        from ..lan_common import JOIN_OPENERS
-        found = self._other_game or {}
-        game = found.get("game")
-        if game is None or game[0] == "rose-king" or game[0] not in JOIN_OPENERS:
-            if game is not None:
-                game[1].close()
-            self._other_game = {}  # asked once: Rose King after all, nobody, or a game we lack: keep trying here
-            return
-        key, sock, data = game
-        name, address, port = session.name, session.address, session.port
-        self.close()
-        app, store = self.app, self.store
-        app.pop()
-        JOIN_OPENERS[key](app, name, address, port, (sock, data), store)
-
-    def adopt(self) -> None:
-        """The player accepted the restored game: play on with it."""
-        if self.adopting is not None and self.session is not None:
-            e, pending = self.adopting
-            self.adopting = None
-            self._start(self.session, e, pending + self.session.poll())
-
-    def _start(self, session: LanSession, e: GameStarted, pending: list) -> None:
-        match = LanMatch(session, e, self.beacon, pending=pending)
-        self.session = self.beacon = None  # handed over: closing the lobby must not close them
-        self.app.replace(LanGameScene(self.app, match, on_main_menu=lambda: main_menu(self.app),
-                                      store=self.store))
+    def at_rest(self) -> bool:
+        look = (int(self.clock * 2), self.error, None if self.net is None else self.net.session.status)
+        if look != getattr(self, "_look", None):
+            self._look = look
+            return False
+        return super().at_rest()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         from .setup import draw_title
         art = art_of(self.app)
         draw_title(surface, self.app, self.clock, y=130)
         surface.blit(panel(self.rect.size), self.rect)
-        session = self.session
-        hosting = bool(self.addresses)
-        title = _("Hosting a game") if hosting else _("Joining a game")
-        t = art.text(title, 40, GOLD, shadow=True)
+        net = self.net
+        names = " · ".join(net.names) if net is not None else ""
+        t = art.text(names, 36, GOLD, shadow=True)
         surface.blit(t, t.get_rect(midtop=(self.rect.centerx, self.rect.y + 24)))
-        lines: list[tuple[str, int, tuple]] = []
-        if hosting and session is not None:
-            lines.append((_("Your name: {name}").format(name=session.name), 26, CREAM))
-            lines.append((_("Players join at this address:"), 26, CREAM))
-            for addr in self.addresses[:3]:
-                lines.append((f"{addr}:{session.port}", 34, GOLD))
-            c = art.text(_("Your colour:"), 26, CREAM, shadow=True)
-            surface.blit(c, c.get_rect(midbottom=(self.rect.centerx, self.rect.bottom - 156)))
-        elif session is not None:
-            lines.append((_("Your name: {name}").format(name=session.name), 26, CREAM))
-        nobody = self.nobody_answers()
-        if nobody is not None:
-            lines.append((nobody, 26, (255, 200, 150)))
-        elif session is not None and not (self.error and session.status == "failed"):  # (the error says it)
-            dots = "." * (1 + int(self.clock * 2) % 3)
-            lines.append((session.status_text + (dots if session.status not in ENDED else ""), 26, CREAM))
         if self.error:
-            lines.append((_("The game cannot start: {reason}").format(reason=self.error), 24, (255, 180, 160)))
-        y = self.rect.y + 86
-        for text, size, col in lines:
-            s = art.text(text, size, col, shadow=True, wrap=self.rect.w - 60)
-            surface.blit(s, s.get_rect(midtop=(self.rect.centerx, y)))
-            y += s.get_height() + 8
+            line = _("The game cannot start: {reason}").format(reason=self.error)
+        elif net is not None:
+            line = status_line(net.session) if net.session.status != "playing" else \
+                _("Connected, agreeing on the game…")
+        else:
+            line = ""
+        s = art.text(line, 26, CREAM, shadow=True, wrap=self.rect.w - 60)
+        surface.blit(s, s.get_rect(midtop=(self.rect.centerx, self.rect.y + 100)))
         self.draw_buttons(surface)
 
 
-def host_game(app: "App", name: str | None = None, port: int = DEFAULT_PORT, bind: str | None = None,
-              beacon_address: str | None = None, store: SaveStore | None = None) -> LanLobby:
-    """"Host a game" from the menu: listen on ``port`` (any free port if it is taken), send
-    the beacon, and put the waiting screen up. Raises OSError if no port can be opened."""
-    name = name or settings_name(app, _("Host"))
-    bind = MENU_BIND if bind is None else bind
-    try:
-        session = LanSession.host(name, port=port, bind=bind, date=now_iso())
-    except OSError:
-        session = LanSession.host(name, port=0, bind=bind, date=now_iso())
-    lobby = LanLobby(app, session, start_beacon(name, session.port, beacon_address, game="rose-king"), store=store)
-    app.push(lobby)
-    return lobby
+def network_table(app: "App", net: NetMatch) -> "ButtonScene | LanGameScene":
+    """Rose King's network table for a begun match (the hook :attr:`game.client.lan.LanClient.table`):
+    the game view once the deal is known, else the short wait for it."""
+    if net.session.view(lambda m: m.state is not None):
+        return LanGameScene(app, LanMatch(net, net.pending), on_main_menu=net.on_main_menu, store=net.store)
+    return DealScene(app, net)
 
 
-class JoinScene(SharedJoinScene):
-    """"Join a game" of Rose King (the shared screen of :mod:`game.client.lan_common`): a join
-    opens a :class:`LanSession` and its waiting screen."""
+def colour_buttons(lobby: Any, rect: pygame.Rect) -> list[Button]:
+    """The host's colour in a new game on its waiting screen (Red / White / Random, default
+    Random): the table's option ``colour`` (:func:`net.roseking.match.setup_from_coin`), open
+    while nobody has taken the seat (:meth:`game.client.lan.lobby.LobbyScene.choices_open`)."""
+    bw, gap = 200, 12
+    x0 = rect.centerx - (3 * bw + 2 * gap) // 2
+    out = []
+    for i, (value, label) in enumerate((("red", N_("Red")), ("white", N_("White")), ("", N_("Random")))):
+        def choose(value: str = value) -> None:
+            if lobby.choices_open():
+                lobby.session.set_options({"colour": value} if value else {})
+                lobby.colour = value
 
-    def make_listener(self) -> BeaconListener:
-        return BeaconListener(ignore=own_beacons)
+        def chosen(value: str = value) -> bool:
+            return getattr(lobby, "colour", lobby.session.options.get("colour", "") if lobby.session else "") == value
+        out.append(Button((x0 + i * (bw + gap), rect.y, bw, rect.h), label, choose, enabled=lobby.choices_open,
+                          selected=chosen, size=28))
+    return out
 
-    def join(self, host: str, port: int) -> None:
-        """Connect to ``host:port`` (in the background) and show the waiting screen."""
-        try:
-            session = LanSession.join(self.name, host, port, date=now_iso())
-        except (OSError, ValueError) as e:
-            self.error = join_error_text(e, f"{host}:{port}")
-            return
-        self.app.push(LanLobby(self.app, session, on_back=self.app.pop, store=self.store))
 
-    def draw_title(self, surface: pygame.Surface, clock: float, y: int) -> None:
-        from .setup import draw_title
-        draw_title(surface, self.app, clock, y=y)
+def colour_lines(lobby: Any) -> list[str]:
+    """"Your colour:" over the host's colour buttons."""
+    return [_("Your colour:")] if lobby.hosting and lobby.session is not None else []
+
+
+#: Rose King's window on the one LAN layer (``CLIENT.lan``).
+LAN_CLIENT = LanClient(table=network_table, lobby_buttons=colour_buttons, lobby_lines=colour_lines)
+
+
+def host_game(app: "App", name: str | None = None, port: int | None = None, bind: str | None = None,
+              beacon_address: str | None = None, store: SaveStore | None = None):
+    """"Host a game" from the menu: the shell's waiting screen for a Rose King table
+    (:func:`game.client.lan.lobby.host_table`). Raises OSError if no port can be opened."""
+    from net import DEFAULT_PORT
+    return host_table(app, KEY, name=name, port=DEFAULT_PORT if port is None else port, bind=bind,
+                      beacon_address=beacon_address, store=store)
 
 
 def lan_menu_buttons(app: "App", x: int, w: int, y: int) -> list[Button]:
     """The main menu's "Host a game" and "Join a game" buttons (64 px high, 84 apart from ``y``)."""
+    import sys
+
     def host() -> None:
         try:
             host_game(app)
@@ -791,46 +714,5 @@ def lan_menu_buttons(app: "App", x: int, w: int, y: int) -> list[Button]:
             print(_("rose-king: cannot host a game: {error}").format(error=e), file=sys.stderr)
 
     return [Button((x, y, w, 64), N_("Host a game"), host, key=pygame.K_3, size=32),
-            Button((x, y + 84, w, 64), N_("Join a game"), lambda: app.push(JoinScene(app)), key=pygame.K_4,
-                   size=32)]
-
-
-# --------------------------------------------------------------------------- rose-king host / join
-def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-    """``rose-king host|join`` with a window: open it at the waiting screen and play.
-
-    ``args``: the parsed options of :mod:`game.commands.host` / :mod:`game.commands.join`
-    (a join has ``address``/``port`` set from ``HOST[:PORT]``). ``--record FILE`` is the
-    journal: rewritten after every move, and an unfinished game in it is resumed.
-    ``open_window()`` makes the window (:func:`game.client.main.open_window`).
-    Returns the exit status (1 if the window or the port cannot be opened).
-    """
-    from game.lan import check_record_path, host_colour, load_seat
-
-    joining = "target" in vars(args)
-    problem = check_record_path(args.record)
-    if problem:
-        print(f"rose-king: {problem}", file=sys.stderr)
-        return 2
-    seat = load_seat(args.record)
-    try:
-        app = open_window()
-    except pygame.error as e:
-        print(_("rose-king: cannot open the game window: {error}").format(error=e), file=sys.stderr)
-        return 1
-    name = args.name or settings_name(app, _("Guest") if joining else _("Host"))
-    try:
-        if joining:
-            session = LanSession.join(name, args.address, args.port, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso(),
-                                      connected=getattr(args, "connected", None))  # the probe's connection
-        else:
-            session = LanSession.host(name, port=args.port, bind=args.bind, seat=seat, journal=args.record,
-                                      log_dir=args.log_dir, date=now_iso(), colour=host_colour(args))
-    except (OSError, ValueError) as e:
-        print(f"rose-king: {e}", file=sys.stderr)
-        pygame.quit()
-        return 1
-    beacon = None if joining else start_beacon(name, session.port, args.beacon_address, game="rose-king")
-    app.push(LanLobby(app, session, beacon))
-    return app.run()
+            Button((x, y + 84, w, 64), N_("Join a game"), lambda: app.push(LayerJoinScene(app, key=KEY)),
+                   key=pygame.K_4, size=32)]

@@ -13,6 +13,7 @@ from game.i18n import N_
 
 from ..lan_common import JOIN_OPENERS
 from ..widgets import Button
+from .lan import LAN_CLIENT
 from .setup import ComputerSetup, GameConfig, draw_title, start_game
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ class RoseKingClient:
     """The :class:`game.client.games.ClientGame` of Rose King."""
 
     key = "rose-king"
+    #: Rose King's window on the one LAN layer (its network table, the host's colour choice)
+    lan = LAN_CLIENT
     title = N_("Rose King")
     credit = N_("A game by Dirk Henn.")
 
@@ -77,27 +80,23 @@ class RoseKingClient:
         return None
 
     def join_lan(self, app: "App", name: str, address: str, port: int, connected, store=None) -> None:
-        """Another game's join screen found a Rose King host at ``address:port``: open the session
-        on the connection it made (``connected``: ``(socket, bytes read)`` or None) and push the
-        waiting screen. Raises nothing: a problem shows on that screen."""
-        from game.roseking.engine import now_iso
-        from net.transport import LanSession
-
-        from .lan import LanLobby
+        """Another game's join screen found a Rose King host at ``address:port``: the shell's
+        waiting screen on the connection it made (``connected``: ``(socket, bytes read)`` or None).
+        Raises nothing: a problem shows on that screen's ``error``."""
+        from ..lan.lobby import join_table
         try:
-            session = LanSession.join(name, address, port, date=now_iso(), connected=connected)
+            join_table(app, self.key, address, port, name=name, connected=connected, store=store, on_back=app.pop)
         except (OSError, ValueError) as e:
             from game.lan import join_error_text
             top = app.top
             if top is not None and hasattr(top, "error"):
                 top.error = join_error_text(e, f"{address}:{port}")
-            return
-        app.push(LanLobby(app, session, on_back=app.pop, store=store))
 
     def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-        """``rose-king host|join`` with the window (see :func:`game.client.roseking.lan.run_lan`)."""
-        from .lan import run_lan
-        return run_lan(args, open_window)
+        """``rose-king host|join`` with a window: the shell's path on the one LAN layer
+        (:func:`game.client.lan.lobby.run_layer_window`)."""
+        from ..lan.lobby import run_layer_window
+        return run_layer_window(args, self.key, open_window)
 
 
 CLIENT = RoseKingClient()
