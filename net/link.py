@@ -1,5 +1,5 @@
 """One TCP connection's framing, limits and heartbeat, shared by the multi-peer transports
-(docs/protocol.md, "Frames", "Limits" and "Royals & Riots: connections, lobby, resume and faults").
+(docs/protocol.md, "Frames", "Limits" and "The LAN layer").
 
 A :class:`Link` is pure (no socket, thread or clock): bytes in -> checked messages out,
 messages in -> bytes out, and :meth:`Link.tick` the only way time enters — the skeleton of

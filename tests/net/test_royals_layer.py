@@ -212,6 +212,18 @@ def _part(classes: dict):
         seat, table, tb, sign_seeds=seeds))
 
 
+def _start(host: Session) -> None:
+    """The host starts the match as soon as every person seat is taken (within 10 s)."""
+    end = time.monotonic() + 10
+    while True:
+        try:
+            host.start()
+            return
+        except ValueError:
+            assert time.monotonic() < end, "the joiners never took their seats"
+            host.wait(0.05)
+
+
 def _table(host_part, kinds, joiners: dict, tmp_path=None):
     """A host and its joiners on 127.0.0.1, every person seat taken, the match started."""
     host = Session(host_part, "host", "Ann", port=0, kinds=kinds, date="2026-11-27T10:00:00",
@@ -223,14 +235,7 @@ def _table(host_part, kinds, joiners: dict, tmp_path=None):
         while not any(r[0] == "person" and r[1] == f"P{seat}" for r in host._rows()):
             assert time.monotonic() < end, "the joiner never took its seat"
             host.wait(0.05)
-    end = time.monotonic() + 10
-    while True:
-        try:
-            host.start()
-            break
-        except ValueError:
-            assert time.monotonic() < end
-            host.wait(0.05)
+    _start(host)
     return made
 
 
@@ -474,14 +479,7 @@ def test_a_host_killed_without_a_word_ends_the_match_for_its_joiner_after_its_gr
                  reconnect_delay=0.05)
     try:
         made = [host, bo]
-        end = time.monotonic() + 10
-        while True:
-            try:
-                host.start()
-                break
-            except ValueError:
-                assert time.monotonic() < end
-                host.wait(0.05)
+        _start(host)
         stop = threading.Event()
         out: dict = {}
         th = threading.Thread(target=lambda: out.setdefault("h", _catch(play_match, host, FAIR.player("random", 1),
@@ -515,14 +513,8 @@ def test_a_joiner_that_leaves_before_any_round_ended_keeps_the_record_of_none(tm
     host = Session(GAME.lan, "host", "Ann", port=0, kinds=("host", "person"))
     bo = Session(GAME.lan, "join", "Bo", port=host.port, record=tmp_path / "Bo.json", reconnect_delay=0.05)
     try:
+        _start(host)
         end = time.monotonic() + 10
-        while True:
-            try:
-                host.start()
-                break
-            except ValueError:
-                assert time.monotonic() < end
-                host.wait(0.05)
         while bo.view(lambda m: m.code()) in (None, ""):
             assert time.monotonic() < end
             bo.wait(0.05)
