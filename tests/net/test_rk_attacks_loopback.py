@@ -352,7 +352,7 @@ def test_6_a_resignation_cannot_take_back_acknowledged_moves(host, closing):
     n = m.machine.ply
     m.send({"t": "over", "kind": "resigned", "seat": 1, "ply": 0})  # "I resigned long ago"
     v = host.verdict()
-    assert (v.kind, v.seat) == ("resigned", 1)
+    assert (v.kind, v.seat, v.winners) == ("resigned", 1, (0,))
     rec = host.file()
     assert len(rec["moves"]) == n and rec["termination"] == {"kind": "resigned", "loser": str(m.machine.color_of(1))}
     line = check(rec)
@@ -401,7 +401,7 @@ def test_33_1a_2_a_drawer_that_knows_its_card_and_stops_forfeits_whatever_it_say
     ply = m.draw_and_see_the_card()
     m.send(msg)
     v = host.verdict()
-    assert (v.kind, v.seat) == ("forfeit", 1), v
+    assert (v.kind, v.seat, v.winners) == ("forfeit", 1, (0,)), v
     rec = host.file()
     assert rec["termination"] == {"kind": "forfeit", "loser": str(m.machine.color_of(1))}
     assert len(rec["moves"]) == ply and check(rec).startswith("ok finished")
