@@ -597,7 +597,7 @@ def test_a_joiner_takes_its_seat_back_only_from_the_host_of_its_match():
     memo = SeatMemo(table(), 1, {0: b"\x03" * 32}, {0: b"\x04" * 32})
     hn = b"h" * 16
     host_hello = {**hello(KEY, VERSION, "Ann", "host", b"p" * 16, hn, b"k" * 32), "game": GID}
-    start = {"t": "start", "game": GID, "you": 1, "names": ["Ann", "Bob"], "date": "", "opt": {}, "comp": []}
+    start = {"t": "start", "game": GID, "you": 1, "names": ["Ann", "Bob"], "date": "", "opt": {}, "comp": [], "sk": []}
 
     def joiner() -> JoinLobby:
         j = JoinLobby(KEY, VERSION, "Bob", memo=memo, token_bytes=det_tokens(7))
