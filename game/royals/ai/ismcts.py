@@ -32,10 +32,11 @@ from game.rng import Rng
 
 from ..engine import kernel as K
 from ..engine.actions import Action
-from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANKED_MASK, REBELS
-from ..engine.state import SETUP, Observation, Phase, State, key_action
+from ..engine.cards import (BEGGAR, CARDS, EXECUTIONER, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK,
+                            REBELS, THIEF)
+from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
-from .search import Determinizer, Node, SearchResult, descend, rewards
+from .search import Determinizer, Node, SearchResult, descend, reward_values, rewards
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -45,6 +46,8 @@ T_KEEP = 2.0
 
 
 #: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
+_BIT = tuple(1 << c for c in range(NUM_CARDS))
+_THIEF_BIT, _EXECUTIONER_BIT = 1 << THIEF, 1 << EXECUTIONER
 _PLAIN_MASK = RANKED_MASK & ~sum(1 << c for c in (*PRINCES, REBELS, *(g for g in GUILDMASTER if g >= 0)))
 
 
@@ -70,57 +73,138 @@ def _weakest(mask: int, revolution: bool) -> int:
     return (mask & -mask).bit_length() - 1 if revolution else mask.bit_length() - 1
 
 
-def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool = False) -> None:
-    """Play ``d`` (untracked) to the end of round ``rnd``: a follower wins the trick with its
-    weakest card that takes it, else dumps the Beggar on an opponent, else throws its weakest
-    card (the weakest too when its side already wins); a lead, and ``noise`` of all decisions,
-    at random; a Thief or Executioner decision at random (the policy of :mod:`.search`)."""
+def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
+            log: list[int] | None = None) -> list[float]:
+    """Play ``d`` (a disposable determinization in PLAY, STEAL or EXECUTE) to its round's end
+    and return each seat's reward (:func:`.search.reward_values`). The policy: a follower wins
+    the trick with its weakest card that takes it, else dumps the Beggar on an opponent, else
+    throws its weakest card (the weakest too when its side already wins); a lead (the weakest
+    plain card with ``low_lead``), and ``noise`` of all plays, at random; a Thief's or an
+    Executioner's decision at random, the stolen card too (the policy of :mod:`.search`).
+
+    Speed (issue 36): the round is played on local ints and lists taken from ``d`` (hands,
+    loots as masks, piles as lists, the trick as ``(seat, card)``), without the ``State``
+    methods and without what no playout reads (voids, known cards, trick numbers); the rules
+    come from the kernel (:func:`~game.royals.engine.kernel.playable`, ``takers``,
+    ``trick_winner``, ``thief_takes``, ``settle``), the bookkeeping of :func:`kernel.play`
+    (the draw, the turn, a full trick) is inline. ``d`` is left mid-way (read nothing from it
+    after). ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
+    followed by the card taken), so a test can replay them through ``State``."""
     random_ = rand.random
-    play = K.play
-    winner = K.trick_winner
-    takers = K.takers
-    while d.round == rnd:
-        p = d.phase
-        if p is _PLAY:
-            seat = d.to_act
-            trick = d.trick
-            legal = K.playable(d.hands[seat - 1], d.led, bool(d.trick_plays))
+    n = d.players
+    teams = d.teams
+    hands, piles, loot = d.hands, d.piles, d.loot
+    trick = d.trick
+    led, rev = d.led, d.revolution
+    seat, leader = d.to_act, d.leader
+    phase = d.phase
+    stage = 0 if phase is _PLAY else 1 if phase is _STEAL else 2
+    playable, takers, winner = K.playable, K.takers, K.trick_winner
+    rank_of, bit = RANK_OF, _BIT
+    plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
+    while True:
+        if stage == 0:
+            i = seat - 1
+            h = hands[i]
+            legal = playable(h, led, bool(trick))
             if legal & (legal - 1) == 0 or random_() < noise:
-                play(d, seat, _pick(legal, random_()))
-                continue
-            if not trick:
-                plain = legal & _PLAIN_MASK
+                c = _pick(legal, random_())
+            elif not trick:
+                plain = legal & plain_mask
                 if low_lead and plain:  # the weakest plain card leads
-                    play(d, seat, _weakest(plain, d.revolution))
+                    c = (plain & -plain).bit_length() - 1 if rev else plain.bit_length() - 1
                 else:
-                    play(d, seat, _pick(legal, random_()))
-                continue
-            ranked = legal & RANKED_MASK
-            if not ranked:
-                play(d, seat, (legal & -legal).bit_length() - 1)
-                continue
-            rev = d.revolution
-            led = d.led
-            w = winner(trick, led, rev)
-            if w == seat or (d.teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
-                play(d, seat, _weakest(ranked, rev))
-                continue
-            taking = takers(trick, led, rev, ranked)
-            if taking:
-                play(d, seat, _weakest(taking, rev))
-            elif (legal >> BEGGAR) & 1 and w:
-                play(d, seat, BEGGAR)
+                    c = _pick(legal, random_())
             else:
-                play(d, seat, _weakest(ranked, rev))
-        elif p is _STEAL or p is _EXECUTE:
-            keys = K.decision_keys(d)
-            key = keys[int(random_() * len(keys))]
-            card = -1
-            if K.STEAL < key < K.EXECUTE:
-                card = _pick(d.hands[key - K.STEAL - 1], random_())
-            K.apply_key(d, key, card)
-        else:
-            return
+                ranked = legal & ranked_mask
+                if not ranked:
+                    c = (legal & -legal).bit_length() - 1
+                else:
+                    w = winner(trick, led, rev)
+                    if w == seat or (teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
+                        c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
+                    else:
+                        taking = takers(trick, led, rev, ranked)
+                        if taking:
+                            c = (taking & -taking).bit_length() - 1 if rev else taking.bit_length() - 1
+                        elif (legal >> BEGGAR) & 1 and w:
+                            c = BEGGAR
+                        else:
+                            c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
+            if log is not None:
+                log.append(c)
+            h &= ~bit[c]
+            pile = piles[i]
+            if pile:
+                h |= bit[pile.pop()]
+            hands[i] = h
+            if not trick:
+                led = rank_of[c]
+            trick.append((seat, c))
+            if len(trick) < n:
+                seat = seat + 1 if seat < n else 1
+                continue
+            cards = 0
+            for _, tc in trick:
+                cards |= bit[tc]
+            stage = 3
+            if cards & _THIEF_BIT:  # ruling 7 (1): the Thief acts when another seat holds a card
+                for ts, tc in trick:
+                    if tc == THIEF:
+                        seat = ts
+                        break
+                stage = 2
+                for k in range(n):
+                    if k != seat - 1 and hands[k]:
+                        stage = 1
+                        break
+            elif cards & _EXECUTIONER_BIT:
+                stage = 2
+            if stage == 3:
+                cards, rev, w = K.settle(trick, led, rev, cards)
+        if stage == 1:  # the Thief's decision (seat): none, or a seat holding a card, then the card
+            targets = [t for t in range(1, n + 1) if t != seat and hands[t - 1]]
+            k = int(random_() * (len(targets) + 1))
+            if k:
+                target = targets[k - 1]
+                c = _pick(hands[target - 1], random_())
+                if log is not None:
+                    log += (K.STEAL + target, c)
+                K.thief_takes(hands, loot, trick, seat, target, c)
+            elif log is not None:
+                log.append(K.STEAL_NONE)
+            stage = 2
+        if stage == 2:  # ruling 7 (2): the Executioner takes a card when another is in the trick
+            if len(trick) > 1:
+                for j, (_, tc) in enumerate(trick):
+                    if tc == EXECUTIONER:
+                        victims = [vc for _, vc in trick if vc != EXECUTIONER]
+                        v = victims[int(random_() * len(victims))]
+                        if log is not None:
+                            log.append(K.EXECUTE + v)
+                        for j2, (_, vc) in enumerate(trick):
+                            if vc == v:
+                                del trick[j2]
+                                break
+                        break
+            cards, rev, w = K.settle(trick, led, rev)
+        # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
+        if w:
+            loot[w - 1] |= cards
+            leader = w
+        seat = leader
+        trick = []
+        led = -1
+        stage = 0
+        if not any(hands):
+            break
+    tot = [0] * n
+    for rs in d.round_scores:
+        for i, v in enumerate(rs):
+            tot[i] += v
+    for i in range(n):
+        tot[i] += K.points(loot[i])
+    return reward_values(tot, teams, d.round >= ROUNDS)
 
 
 class ISMCTS:
@@ -189,8 +273,7 @@ class ISMCTS:
             it += 1
             d = draw(rand)
             path = descend(root, d, rnd, cexp, randbelow, apply)
-            playout(d, rnd, rand, noise, self.low_lead)
-            r = rewards(d)
+            r = playout(d, rand, noise, self.low_lead) if d.round == rnd else rewards(d)
             for ch, seat in path:
                 ch.visits += 1
                 ch.total += r[seat - 1]
@@ -315,8 +398,7 @@ def _simulate(obs: Observation, deal: tuple[list[int], list[int]], keep: Action,
     s.piles = piles
     s.phase = Phase.PLAY
     s.to_act = obs.starter
-    playout(s, obs.round, rand)
-    return rewards(s)[me - 1]
+    return playout(s, rand)[me - 1]
 
 
 _KEEP_SCORE = tuple(keep_score(CARDS[c]) for c in range(NUM_CARDS))

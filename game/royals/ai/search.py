@@ -214,19 +214,25 @@ def action_key(a: Action) -> int:
 
 def rewards(s: State, scale: float = 10.0) -> list[float]:
     """Each seat's reward in 0..1 at the end of a round (see the module docstring)."""
-    tot = s.scores()
-    n = s.players
-    final = s.phase is Phase.OVER
+    return reward_values(s.scores(), s.teams, s.phase is Phase.OVER, scale)
+
+
+def reward_values(tot, teams: bool, final: bool, scale: float = 10.0) -> list[float]:
+    """Each seat's reward in 0..1 from the match totals ``tot`` (per seat) at a round's end:
+    its (team's) margin ``d`` over the best other seat (team) as ``0.5 + 0.5 tanh(d / scale)``;
+    after the last round (``final``) ``0.7 x win (1, 0.5 on a tie, 0) + 0.3 x`` that."""
+    n = len(tot)
     out = []
+    tanh = math.tanh
     for i in range(n):
-        if s.teams:
+        if teams:
             mine = tot[i] + tot[(i + 2) % 4]
             other = tot[(i + 1) % 4] + tot[(i + 3) % 4]
         else:
             mine = tot[i]
             other = max(tot[j] for j in range(n) if j != i)
         d = mine - other
-        margin = 0.5 + 0.5 * math.tanh(d / scale)
+        margin = 0.5 + 0.5 * tanh(d / scale)
         if final:
             win = 1.0 if d > 0 else 0.5 if d == 0 else 0.0
             out.append(0.7 * win + 0.3 * margin)
@@ -387,4 +393,4 @@ class ISMCTS:
 
 
 __all__ = ["ISMCTS", "SearchResult", "descend", "determinize", "Determinizer", "legal_keys", "apply_key", "key_action", "action_key",
-           "rewards", "playout_card"]
+           "rewards", "reward_values", "playout_card"]

@@ -124,8 +124,20 @@ class Record:
                 raise RecordError("previous round is not finished", r)
             self._setup(state, r, rnd)
             parsed = _PARSED
-            hands = state.hands
-            for j, text in enumerate(rnd.actions, 1):
+            texts = rnd.actions
+            plays = [_PLAY_KEY.get(t) if type(t) is str else None for t in texts]
+            j = 0
+            while True:
+                # the plays, checked and applied by the kernel in one loop (rulings 5-8)
+                stop, refusal = K.replay_plays(state, plays, j)
+                if stop > j:
+                    state._logged([parsed[t] for t in texts[j:stop]])
+                if refusal is not None:
+                    raise RecordError(refusal, r, stop + 1, texts[stop])
+                if stop >= len(texts):
+                    break
+                j = stop + 1
+                text = texts[stop]
                 a = parsed.get(text) if type(text) is str else None
                 if a is None:
                     try:
@@ -133,15 +145,6 @@ class Record:
                     except InvalidMoveError as e:
                         raise RecordError(str(e), r, j, text) from None
                 phase = state.phase
-                if a.kind is PLAY and phase is Phase.PLAY and a.seat == state.to_act:
-                    # the common case, checked by the kernel's play rule alone (rulings 5, 6)
-                    reason = K.play_refusal(hands[a.seat - 1], state.led, bool(state.trick_plays),
-                                            a.card.index)  # type: ignore[union-attr]
-                    if reason is not None:
-                        raise RecordError(reason, r, j, text)
-                    state.push(a)
-                    hands = state.hands
-                    continue
                 if state.round != r or phase in (Phase.START, Phase.DEAL, Phase.OVER):
                     if a.kind is STEAL and _last_trick_had_thief(state):
                         reason = "the Thief has no function in the round's last trick (A5)"
@@ -154,7 +157,6 @@ class Record:
                 if reason is not None:
                     raise RecordError(reason, r, j, text)
                 state.push(a)
-                hands = state.hands
         if upto is None and self.result is not None:
             outcome = state.outcome()
             if outcome is None:
@@ -276,6 +278,11 @@ class Record:
         """Parse JSON text. Raises RecordError (never JSONDecodeError/UnicodeDecodeError)."""
         from game.records import parse_json
         return cls.from_dict(parse_json(text if isinstance(text, bytes) else text.encode("utf-8")))
+
+
+#: "<seat> play <card>" -> (seat, card index), for the kernel's replay of the plays.
+_PLAY_KEY: dict[str, tuple[int, int]] = {t: (a.seat, a.card.index) for t, a in _PARSED.items()  # type: ignore[union-attr]
+                                         if a.kind is PLAY}
 
 
 def _last_trick_had_thief(state: State) -> bool:

@@ -604,6 +604,14 @@ class State:
             if self.trick_no == 1 and (self.phase is Phase.START or (self.phase is Phase.DEAL and k is not START)):
                 self._undo.append((len(self.history), self._snapshot()))  # a new round: its checkpoint
 
+    def _logged(self, plays: Sequence[Action]) -> None:
+        """Record ``plays``, already applied by the kernel (``kernel.replay_plays``), in the
+        history as :meth:`push` would (a round they ended gets its checkpoint)."""
+        if self.track and plays:
+            self.history += plays
+            if self.trick_no == 1 and (self.phase is Phase.START or self.phase is Phase.DEAL):
+                self._undo.append((len(self.history), self._snapshot()))
+
     # The fast internal steps (cards and seats as ints); search may call them directly.
     def _deal(self, groups: Sequence[int]) -> None:
         n = self.players
