@@ -231,3 +231,31 @@ def test_the_new_search_sees_only_the_observation_and_hard_2025_is_todays_search
         a = make_player("hard-2025", 4, seconds=None, iterations=60).choose(s.observation(seat))
         b = make_player("hard-2025", 4, seconds=None, iterations=60).choose(t.observation(seat))
         assert a == b == ISMCTS(Rng(4), None, 60).search(s.observation(seat)).action
+
+
+def test_the_playout_on_ints_keeps_the_rules():
+    # The playout plays on raw ints and lists, not through State: its decisions, replayed
+    # through State with every check, reach the round's end with the same rewards.
+    from game.royals.ai.ismcts import _Rand, playout
+    from game.royals.ai.search import rewards
+    from game.royals.engine import CARDS, Action
+    from game.royals.engine import kernel as K
+    from game.royals.engine.state import key_action
+    seen = set()
+    for seed in range(160):
+        players, teams = ((2, False), (3, False), (4, False), (4, True))[seed % 4]
+        s = random_match(seed, players, teams, upto=30 + (seed * 11) % 90)
+        if s.phase not in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
+            continue
+        seen.add(s.phase)
+        log: list[int] = []
+        r = playout(s.copy(stack=False), _Rand(seed), 0.25, low_lead=bool(seed % 2), log=log)
+        t, keys = s.copy(), iter(log)
+        for key in keys:
+            if K.STEAL < key < K.EXECUTE:
+                t.push_checked(Action.steal(t.to_act, key - K.STEAL, CARDS[next(keys)]))
+            else:
+                t.push_checked(key_action(t.to_act, key))
+        assert t.round != s.round or t.is_over()
+        assert rewards(t) == r
+    assert seen == {Phase.PLAY, Phase.STEAL, Phase.EXECUTE}

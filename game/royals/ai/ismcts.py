@@ -41,6 +41,8 @@ from .search import Determinizer, Node, SearchResult, descend, reward_values, re
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
 SWAP = 4
+#: Iterations between two reads of the clocks.
+_BATCH = 8
 #: A candidate hand replaces the greedy's only when its paired gain has a t statistic above this.
 T_KEEP = 2.0
 
@@ -107,7 +109,9 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
             i = seat - 1
             h = hands[i]
             legal = playable(h, led, bool(trick))
-            if legal & (legal - 1) == 0 or random_() < noise:
+            if legal & (legal - 1) == 0:
+                c = legal.bit_length() - 1
+            elif random_() < noise:
                 c = _pick(legal, random_())
             elif not trick:
                 plain = legal & plain_mask
@@ -261,24 +265,26 @@ class ISMCTS:
         cexp = self.c
         noise = self.noise
         longest = 0.0
+        last = c0
         it = 0
         while True:
             if limit is not None and it >= limit:
                 break
-            if deadline is not None and it:
-                now = clock()  # stop before an iteration as long as the longest so far would cross the budget
+            if deadline is not None and it % _BATCH == 0 and it:
+                # the clocks are read once per batch of iterations (a CPU clock read costs about
+                # 1 us); stop before a batch as long as the longest so far would cross the budget
+                now = clock()
+                longest = max(longest, now - last)
+                last = now
                 if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
                     break
-            start = clock() if deadline is not None else 0.0
             it += 1
-            d = draw(rand)
+            d = draw(rand, True)
             path = descend(root, d, rnd, cexp, randbelow, apply)
             r = playout(d, rand, noise, self.low_lead) if d.round == rnd else rewards(d)
             for ch, seat in path:
                 ch.visits += 1
                 ch.total += r[seat - 1]
-            if deadline is not None:
-                longest = max(longest, clock() - start)
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
         visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from dataclasses import dataclass
 
 from game.rng import Rng
@@ -102,7 +103,12 @@ class Determinizer:
         self.order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
         self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
 
-    def __call__(self, rng: Rng) -> State:
+    def __call__(self, rng: Rng, fast: bool = False) -> State:
+        """A new determinization drawn with ``rng`` (a :class:`~game.rng.Rng`, or with ``fast``
+        any ``random.Random``). ``fast`` (the search of ``hard`` since issue 36): shuffles by
+        ``rng.random()`` floats in one loop, and only the piles whose order the deal did not
+        already make random are shuffled again (this seat's own pile, and every pile after the
+        weighted order of ``hand_bias``); the same distribution as without, other draws."""
         obs, n, me = self.obs, self.n, self.me
         s = State.__new__(State)
         s.players, s.teams = n, obs.teams
@@ -120,7 +126,8 @@ class Determinizer:
         s.removed = self.removed
         s.history, s._undo, s.track = [], [], False
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle = rng.shuffle if not fast else partial(_shuffle, random_=rng.random)
+        shuffle(pool)
         held_aside: list[int] = []
         if self.weight is not None:
             if obs.aside:
@@ -132,6 +139,11 @@ class Determinizer:
         hands[me] = self.own_hand
         need, caps = self.need, self.caps
         for i in self.order:
+            if not caps[i]:  # no void: the next cards of the shuffled pool
+                for c in pool[:need[i]]:
+                    hands[i] |= 1 << c
+                pool = pool[need[i]:]
+                continue
             cap = dict(caps[i])
             take, rest = [], []
             for c in pool:
@@ -156,7 +168,10 @@ class Determinizer:
             else:
                 k = obs.pile_sizes[i]
                 pile, pool = pool[:k], pool[k:]
-            rng.shuffle(pile)
+                if fast and self.weight is None:  # the pool's order is random already
+                    piles.append(pile)
+                    continue
+            shuffle(pile)
             piles.append(pile)
         s.hands = hands
         s.piles = piles
@@ -173,6 +188,13 @@ class Determinizer:
         s.dealt = dealt
         s.kept = hands[:]
         return s
+
+
+def _shuffle(x: list, random_) -> None:
+    """Fisher-Yates shuffle of ``x`` in place by ``random_()`` floats in [0, 1)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = int(random_() * (i + 1))
+        x[i], x[j] = x[j], x[i]
 
 
 _WEIGHTS: dict[float, list[float]] = {}
@@ -277,11 +299,13 @@ def descend(root: "Node", d: State, rnd: int, cexp: float, randbelow, apply) -> 
         keys = K.decision_keys(d)
         seat = d.to_act
         children = node.children
-        untried = [k for k in keys if k not in children]
+        untried = []
         for k in keys:
             ch = children.get(k)
             if ch is not None:
                 ch.avail += 1
+            else:
+                untried.append(k)
         if untried:
             k = untried[randbelow(len(untried))]
             ch = Node()

@@ -204,7 +204,10 @@ def settle(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: 
         cards = 0
         for _, c in trick:
             cards |= _BIT[c]
-    revolution = revolution_after(cards, revolution)
+    if (cards >> REBELS) & 1:  # revolution_after, inline
+        revolution = True
+    if revolution and cards & _PRINCES_BITS:
+        revolution = False
     return cards, revolution, trick_winner(trick, led, revolution)
 
 
@@ -219,13 +222,20 @@ def revolution_after(cards: int, revolution: bool) -> bool:
 
 
 def points(mask: int) -> int:
-    """Sum of the points of a card set (ruling 2)."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    """Sum of the points of a card set (ruling 2), by three look-ups of 12 cards each."""
+    return _PTS0[mask & 0xFFF] + _PTS1[(mask >> 12) & 0xFFF] + _PTS2[mask >> 24]
+
+
+def _chunk_points(first: int) -> tuple[int, ...]:
+    """Points of every subset of cards ``first .. first + 11`` (ruling 2), by subset mask."""
+    out = [0] * 4096
+    for m in range(1, 4096):
+        low = m & -m
+        out[m] = out[m ^ low] + POINTS[first + low.bit_length() - 1]
+    return tuple(out)
+
+
+_PTS0, _PTS1, _PTS2 = _chunk_points(0), _chunk_points(12), _chunk_points(24)
 
 
 # ---------------------------------------------------------------------- the decisions open now
