@@ -22,7 +22,7 @@ import game.royals.engine.kernel as K
 
 from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError
 from .cards import CARDS, THIEF, Card
-from .state import ROUNDS, Phase, State
+from .state import ROUNDS, Phase, State, deal_refusal, keep_refusal, pile_refusal
 
 FORMAT = "royals-riots-record"
 VERSION = 1
@@ -182,14 +182,29 @@ class Record:
             state.push(Action.start(rnd.starter))
         elif state.starter != rnd.starter:
             raise RecordError(f"wrong starter: seat {state.starter} starts round {r} (ruling 9)", r)
-        steps = [Action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
-        steps += [Action(KEEP, s, cards=tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
-        steps += [Action(PILE, s, cards=tuple(rnd.pile[s - 1])) for s in range(1, n + 1)]
-        for a in steps:
-            reason = state.illegal_reason(a)
+        # the set-up on card indices and masks, checked by the rules State checks with (ruling 4)
+        groups = [[c.index for c in g] for g in (*rnd.deal, rnd.aside)]
+        reason = deal_refusal(n, groups)
+        if reason is not None:
+            raise RecordError(reason, r)
+        state._deal([_mask(g) for g in groups])
+        size = state.hand_size()
+        for s in range(1, n + 1):
+            hand = rnd.hand[s - 1]
+            m = _mask(c.index for c in hand)
+            reason = keep_refusal(state.dealt[s - 1], m, len(hand), size)
             if reason is not None:
-                raise RecordError(reason if a.kind is not KEEP else f"seat {a.seat}: {reason}", r)
-            state.push(a)
+                raise RecordError(f"seat {s}: {reason}", r)
+            state._keep(s, m)
+        for s in range(1, n + 1):
+            pile = [c.index for c in rnd.pile[s - 1]]
+            reason = pile_refusal(state.dealt[s - 1] & ~state.kept[s - 1], _mask(pile), len(pile))
+            if reason is not None:
+                raise RecordError(reason, r)
+            state._pile(s, pile)
+        state._logged([Action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
+                      + [Action(KEEP, s, cards=tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
+                      + [Action(PILE, s, cards=tuple(rnd.pile[s - 1])) for s in range(1, n + 1)])
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict:
@@ -283,6 +298,14 @@ class Record:
 #: "<seat> play <card>" -> (seat, card index), for the kernel's replay of the plays.
 _PLAY_KEY: dict[str, tuple[int, int]] = {t: (a.seat, a.card.index) for t, a in _PARSED.items()  # type: ignore[union-attr]
                                          if a.kind is PLAY}
+
+
+def _mask(cards) -> int:
+    """The mask of card indices."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 def _last_trick_had_thief(state: State) -> bool:
