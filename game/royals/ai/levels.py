@@ -30,6 +30,10 @@ DEFAULT_SECONDS = 1.0
 #: Off: in the screening and the first figure games of issue 36 it did not win more than the
 #: greedy's hand (docs/royals-ai.md); the search is kept for the next try.
 KEEP_SEARCH = False
+#: How strongly ``hard`` and ``medium`` infer from the others' hand choices that their piles hold
+#: the cards a player lays aside (:class:`.search.Determinizer`'s ``hand_bias``). Chosen by the
+#: screening of issue 36 (docs/royals-ai.md).
+HAND_BIAS = 1.5
 
 
 class SearchPlayer:
@@ -49,7 +53,7 @@ class SearchPlayer:
         self.last: SearchResult | None = None
 
     def _search(self, seconds: float | None, iterations: int | None):
-        return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH)
+        return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH, hand_bias=HAND_BIAS)
 
     def choose(self, obs: Observation) -> Action:
         if obs.phase is Phase.START:
