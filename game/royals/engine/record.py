@@ -326,15 +326,16 @@ def _int_list(v: Any, n: int) -> bool:
     return isinstance(v, list) and len(v) == n and all(type(x) is int for x in v)
 
 
-def _card_list(v: Any, what: str, r: int) -> tuple[Card, ...]:
-    if type(v) is not list:
-        raise RecordError(f"bad {what}: must be a list of card names", r)
-    by_name = _CARD_BY_NAME
-    try:
-        return tuple([by_name[c] for c in v])
-    except (KeyError, TypeError):
-        pass
-    if not all(isinstance(c, str) for c in v):
+def _card_list(v: Any, what: str, r: int, seat: int = 0) -> tuple[Card, ...]:
+    """The cards named in list ``v``; errors name ``what`` (``"hand"``), ``of seat N`` if ``seat``."""
+    if type(v) is list:
+        try:
+            return tuple([_CARD_BY_NAME[c] for c in v])
+        except (KeyError, TypeError):
+            pass
+    if seat:
+        what = f"{what} of seat {seat}"
+    if type(v) is not list or not all(isinstance(c, str) for c in v):
         raise RecordError(f"bad {what}: must be a list of card names", r)
     try:
         return tuple(Card.from_name(c) for c in v)
@@ -358,16 +359,17 @@ def _round_from_dict(raw: Any, r: int, n: int) -> RoundRecord:
         v = raw.get(key)
         if not isinstance(v, list) or len(v) != n:
             raise RecordError(f'{"bad deal" if key == "deal" else "bad " + what}: "{key}" must hold one list per seat ({n})', r)
-        per_seat[key] = tuple(_card_list(g, f"{what} of seat {s}", r) for s, g in enumerate(v, 1))
+        per_seat[key] = tuple([_card_list(g, what, r, s) for s, g in enumerate(v, 1)])
     aside = _card_list(raw.get("aside", []), "aside", r)
     actions = raw.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError('bad actions: "actions" must be a list of strings', r)
     if len(actions) > MAX_ACTIONS:
         raise RecordError(f"bad actions: more than {MAX_ACTIONS} actions", r)
-    for j, a in enumerate(actions, 1):
-        if not isinstance(a, str):
-            raise RecordError(f"an action must be a string, not {type(a).__name__}", r, j, json.dumps(a)[:40])
+    if not all([type(a) is str for a in actions]):
+        for j, a in enumerate(actions, 1):
+            if not isinstance(a, str):
+                raise RecordError(f"an action must be a string, not {type(a).__name__}", r, j, json.dumps(a)[:40])
     return RoundRecord(starter, per_seat["deal"], aside, per_seat["hand"], per_seat["pile"], list(actions))
 
 
