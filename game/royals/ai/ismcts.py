@@ -254,8 +254,13 @@ class ISMCTS:
         random_ = rand.random
         randbelow = rand.randbelow
 
+        play = K.play
+
         def apply(d: State, key: int) -> None:
-            _apply(d, key, random_)
+            if key < 36:
+                play(d, d.to_act, key)
+            else:
+                _apply(d, key, random_)
         deadline, wall_deadline = self._deadlines(t0, c0)
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
