@@ -11,7 +11,8 @@ from game.royals.ai.levels import LEVEL_NAMES, make_player
 from game.royals.ai.match import play_match, summary_line, wilson
 from game.royals.ai.players import GreedyPlayer, decide_keep
 from game.royals.ai.ismcts import ISMCTS as KeepSearch
-from game.royals.ai.search import ISMCTS, determinize
+from game.royals.ai.ismcts import _Rand
+from game.royals.ai.search import ISMCTS, Determinizer, determinize
 from game.royals.engine import SETUP, Card, Phase, Rng, State
 
 from .helpers import random_match
@@ -93,6 +94,9 @@ def test_determinizations_agree_with_the_observation():
         o = s.observation(seat)
         for k in range(6):
             d = determinize(o, rng, hand_bias=0.0 if k % 2 else 1.0)
+            assert d.observation(seat) == o
+        for k in range(6):  # the draws of hard (fast: float shuffles, fewer pile shuffles)
+            d = Determinizer(o, hand_bias=0.0 if k % 2 else 1.5)(_Rand(k), fast=True)
             assert d.observation(seat) == o
 
 
@@ -259,3 +263,30 @@ def test_the_playout_on_ints_keeps_the_rules():
         assert t.round != s.round or t.is_over()
         assert rewards(t) == r
     assert seen == {Phase.PLAY, Phase.STEAL, Phase.EXECUTE}
+
+
+def test_fast_determinizations_are_uniform():
+    # hard's draws (float shuffles, no second shuffle of the piles the deal ordered) give every
+    # unseen card the same chance of each place: the other hand, the top of its pile, the aside.
+    s = random_match(3, 2, upto=8)
+    while s.phase is not Phase.PLAY:
+        s.push(s.chance().sample(Rng(1)))
+    o = s.observation(s.to_act)
+    other = 2 - s.to_act  # index of the other seat
+    draw = Determinizer(o)
+    rand = _Rand(17)
+    n = 3000
+    counts = {"hand": [0] * 36, "top": [0] * 36, "aside": [0] * 36}
+    for _ in range(n):
+        d = draw(rand, fast=True)
+        for c in range(36):
+            counts["hand"][c] += (d.hands[other] >> c) & 1
+            counts["aside"][c] += (d.aside >> c) & 1
+        counts["top"][d.piles[other][-1]] += 1
+    unseen = draw.pool
+    size = len(unseen)
+    want = {"hand": o.hand_sizes[other] / size, "top": 1 / size, "aside": o.aside / size}
+    for place, p in want.items():
+        sigma = (n * p * (1 - p)) ** 0.5
+        for c in unseen:
+            assert abs(counts[place][c] - n * p) < 4.5 * sigma, (place, c)
