@@ -4,8 +4,11 @@ chosen by search instead of the greedy's rules.
 
 - **Speed.** The search's own randomness (determinizations, playouts, a Thief's pick inside an
   iteration) comes from a C-speed ``random.Random`` seeded from the player's :class:`~game.rng.Rng`
-  (still reproducible from the seed; nothing here must agree between machines). Playouts work
-  on card masks and call the kernel's rules (:mod:`game.royals.engine.kernel`) directly.
+  (still reproducible from the seed; nothing here must agree between machines). Playouts
+  (:func:`playout`) play the round on local ints and lists, not through ``State``, and call
+  the kernel's rules (:mod:`game.royals.engine.kernel`) directly; determinizations shuffle
+  by floats (``Determinizer(..., fast=True)``); the clocks are read once per 8 iterations.
+- **Inference** from the others' hand choices (``hand_bias``, :class:`.search.Determinizer`).
 - **Hand choice by search** (:func:`choose_keep`). The candidates are the greedy's hand
   (:func:`~.players.decide_keep`) and every hand one exchange away from it between its
   ``SWAP`` weakest kept cards and the ``SWAP`` strongest cards it would lay on its pile. Each
@@ -47,9 +50,9 @@ _BATCH = 8
 T_KEEP = 2.0
 
 
-#: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
 _BIT = tuple(1 << c for c in range(NUM_CARDS))
 _THIEF_BIT, _EXECUTIONER_BIT = 1 << THIEF, 1 << EXECUTIONER
+#: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
 _PLAIN_MASK = RANKED_MASK & ~sum(1 << c for c in (*PRINCES, REBELS, *(g for g in GUILDMASTER if g >= 0)))
 
 
@@ -67,12 +70,6 @@ def _pick(mask: int, r: float) -> int:
         mask &= mask - 1
         k -= 1
     return (mask & -mask).bit_length() - 1
-
-
-def _weakest(mask: int, revolution: bool) -> int:
-    """The weakest ranked card of ``mask`` in the order in force (the highest index in the
-    normal order, the lowest in a revolution)."""
-    return (mask & -mask).bit_length() - 1 if revolution else mask.bit_length() - 1
 
 
 def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
@@ -104,6 +101,8 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
     playable, takers, winner = K.playable, K.takers, K.trick_winner
     rank_of, bit = RANK_OF, _BIT
     plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
+    # the weakest card of a mask m in the order in force, inline below: the highest index in the
+    # normal order, the lowest in a revolution: (m & -m).bit_length() - 1 if rev else m.bit_length() - 1
     while True:
         if stage == 0:
             i = seat - 1
@@ -179,17 +178,14 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
                 log.append(K.STEAL_NONE)
             stage = 2
         if stage == 2:  # ruling 7 (2): the Executioner takes a card when another is in the trick
-            if len(trick) > 1:
-                for j, (_, tc) in enumerate(trick):
-                    if tc == EXECUTIONER:
-                        victims = [vc for _, vc in trick if vc != EXECUTIONER]
-                        v = victims[int(random_() * len(victims))]
-                        if log is not None:
-                            log.append(K.EXECUTE + v)
-                        for j2, (_, vc) in enumerate(trick):
-                            if vc == v:
-                                del trick[j2]
-                                break
+            if len(trick) > 1 and any(tc == EXECUTIONER for _, tc in trick):
+                victims = [vc for _, vc in trick if vc != EXECUTIONER]
+                v = victims[int(random_() * len(victims))]
+                if log is not None:
+                    log.append(K.EXECUTE + v)
+                for j, (_, vc) in enumerate(trick):
+                    if vc == v:
+                        del trick[j]
                         break
             cards, rev, w = K.settle(trick, led, rev)
         # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands

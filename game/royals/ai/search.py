@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import time
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 
 from game.rng import Rng
 
