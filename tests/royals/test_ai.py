@@ -13,6 +13,7 @@ from game.royals.ai.players import GreedyPlayer, decide_keep
 from game.royals.ai.ismcts import ISMCTS as KeepSearch
 from game.royals.ai.ismcts import _Rand
 from game.royals.ai.search import ISMCTS, Determinizer, determinize
+from game.royals.engine import CARDS as CARDS_BY_INDEX
 from game.royals.engine import SETUP, Card, Phase, Rng, State
 
 from .helpers import random_match
@@ -290,3 +291,30 @@ def test_fast_determinizations_are_uniform():
         sigma = (n * p * (1 - p)) ** 0.5
         for c in unseen:
             assert abs(counts[place][c] - n * p) < 4.5 * sigma, (place, c)
+
+
+def test_inference_from_the_hand_choices_favours_no_seat():
+    # hand_bias puts the strong cards in the hands rather than the piles, but in no seat's hand
+    # more than another's (with 4 players the first seat drawn used to get the strongest).
+    from game.royals.ai.players import keep_score
+    s = random_match(5, 4, upto=10)  # the first trick: no voids, no known cards yet
+    while s.phase is not Phase.PLAY:
+        s.push(s.chance().sample(Rng(2)))
+    me = s.to_act
+    o = s.observation(me)
+    assert not o.voids and not any(o.known)
+    score = [keep_score(c) for c in CARDS_BY_INDEX]
+    draw = Determinizer(o, hand_bias=1.5)
+    rand = _Rand(3)
+    n = 1500
+    hand_sum = [0.0] * 4
+    pile_sum = 0.0
+    for _ in range(n):
+        d = draw(rand, fast=True)
+        for i in range(4):
+            if i != me - 1:
+                hand_sum[i] += sum(score[c] for c in range(36) if (d.hands[i] >> c) & 1) / d.hands[i].bit_count()
+                pile_sum += sum(score[c] for c in d.piles[i]) / len(d.piles[i]) / 3
+    means = [hand_sum[i] / n for i in range(4) if i != me - 1]
+    assert max(means) - min(means) < 0.05 * max(means)
+    assert min(means) > pile_sum / n + 0.2

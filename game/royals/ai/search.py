@@ -58,8 +58,9 @@ def determinize(obs: Observation, rng: Rng, hand_bias: float = 0.0) -> State:
     ``hand_bias`` > 0 infers from the other seats' hand choices: a seat chose which of its
     dealt cards to keep in hand, and a player keeps the strong and special ones, so its draw
     pile (what it did not keep) more likely holds weak cards. The aside is drawn uniformly
-    first; the other unseen cards then go to the hands before the piles in a random order
-    weighted by ``exp(hand_bias * keep_score)`` (Efraimidis and Spirakis' weighted sampling).
+    first; the cards of the other hands (together) are then drawn from the rest with weights
+    ``exp(hand_bias * keep_score)`` (Efraimidis and Spirakis' weighted sampling without
+    replacement) and dealt among those hands in a uniform order, the others among the piles.
     A search draws many from one observation: :class:`Determinizer` reads it once.
     """
     return Determinizer(obs, hand_bias)(rng)
@@ -93,6 +94,7 @@ class Determinizer:
         self.pool = _bits(ALL_CARDS_MASK & ~placed)
         me = self.me
         self.need = [obs.hand_sizes[i] - self.known[i].bit_count() if i != me else 0 for i in range(n)]
+        self.hand_need = sum(self.need)
         # void caps: seat -> rank -> unseen cards of that rank it may hold now (the draws since the void)
         caps: list[dict[int, int]] = [{} for _ in range(n)]
         for seat, r, _t, pile_then in self.voids:
@@ -135,6 +137,13 @@ class Determinizer:
             weight = self.weight
             rand = rng.random
             pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
+            # the weighted order tells which cards lie in the hands (all hands together), not in
+            # whose: the first part goes to the hands, the rest to the piles, each in a uniform
+            # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
+            held, rest = pool[:self.hand_need], pool[self.hand_need:]
+            shuffle(held)
+            shuffle(rest)
+            pool = held + rest
         hands = self.known[:]
         hands[me] = self.own_hand
         need, caps = self.need, self.caps
