@@ -1,7 +1,8 @@
 """Figures of the dealer-free Royals & Riots match machine (net/royals/fair.py, issue 34).
 
-All peers run in one process, in memory (tests/net/fair_table.py: every message as msgpack
-bytes through the host, FIFO), so the figures are the machines' own CPU without the sockets:
+All peers run in one process, in memory (tests/net/fair_table.py: every message as a frame
+through the host, FIFO, encoded and decoded with the layer's limits and the part's schemas), so
+the figures are the machines' own CPU (framing included) without the sockets:
 
 - shuffle and deal of round 1 with 4 seats: CPU per peer from ``start`` until every peer's
   view holds its dealt cards, and the critical path (the sum over the messages of the deal,

@@ -64,12 +64,14 @@ def _opts(v: Any) -> str | None:
 LOBBY_SCHEMAS: dict = {
     "hello": {"proto": _str(1, 32), "pv": _int(0, 65535), "g": _str(1, 32), "gv": _int(0, 65535),
               "app": _str(1, 32), "name": _name, "peer": _bin(16), "role": _enum("host", "join"),
-              "nonce": _bin(16), "key": _bin(32), "game": _bin(0, GAME_ID_BYTES), "have": _int(0, MAX_HAVE)},
+              "nonce": _bin(16), "key": _bin(32), "game": _bin(0, GAME_ID_BYTES), "have": _int(0, MAX_HAVE),
+              "sk": _bin(0, 32)},
     "auth": {"proof": _bin(32)},
     "lobby": {"seats": _list(_tuple(_enum("host", "person", "computer", "open"), _str(0, MAX_NAME), _bool), 2,
                              MAX_SEATS), "you": _int(1, MAX_SEATS - 1), "opt": _opts},
     "start": {"game": _bin(GAME_ID_BYTES), "you": _int(1, MAX_SEATS - 1), "names": _list(_name, 2, MAX_SEATS),
-              "date": _str(0, 32), "opt": _opts, "comp": _list(_int(1, MAX_SEATS - 1), 0, MAX_SEATS - 1)},
+              "date": _str(0, 32), "opt": _opts, "comp": _list(_int(1, MAX_SEATS - 1), 0, MAX_SEATS - 1),
+              "sk": _list(_bin(32), 0, MAX_SEATS)},
     "ready": {"game": _bin(GAME_ID_BYTES)},
     "caught": {},
     "over": {"kind": _enum("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left"),
@@ -112,11 +114,12 @@ def hello_version(payload: bytes) -> int | None:
 
 
 def hello(game_key: str, game_version: int, name: str, role: str, peer: bytes, nonce: bytes, key: bytes,
-          game: bytes = b"", have: int = 0) -> dict:
-    """The hello map (docs/protocol.md, "The LAN layer: hello")."""
+          game: bytes = b"", have: int = 0, sk: bytes = b"") -> dict:
+    """The hello map (docs/protocol.md, "The LAN layer: hello"); ``sk``: the sender's 32-byte
+    signing public key for the match, for a game whose messages are signed (else empty)."""
     return {"t": "hello", "proto": PROTOCOL_NAME, "pv": LAN_VERSION, "g": game_key, "gv": game_version,
             "app": APP_VERSION[:32], "name": name, "peer": peer, "role": role, "nonce": nonce, "key": key,
-            "game": game, "have": have}
+            "game": game, "have": have, "sk": sk}
 
 
 # --------------------------------------------------------------------------- outputs
@@ -187,7 +190,7 @@ class SeatMemo:
     def to_json(self) -> dict:
         t = self.table
         return {"game": t.game_id.hex(), "names": list(t.names), "date": t.date, "opt": dict(t.options),
-                "comp": list(t.computers),
+                "comp": list(t.computers), "sk": [k.hex() for k in t.sign_keys],
                 "seat": self.seat, "keys": {str(k): v.hex() for k, v in self.keys.items()},
                 "peer_keys": {str(k): v.hex() for k, v in self.peer_keys.items()}}
 
@@ -196,13 +199,14 @@ class SeatMemo:
         """Raises ValueError for a memo that does not check."""
         try:
             table = Table(bytes.fromhex(d["game"]), tuple(d["names"]), str(d["date"]), dict(d["opt"]),
-                          tuple(int(x) for x in d.get("comp", ())))
+                          tuple(int(x) for x in d.get("comp", ())), tuple(bytes.fromhex(k) for k in d.get("sk", ())))
             keys = {int(k): bytes.fromhex(v) for k, v in d["keys"].items()}
             peer_keys = {int(k): bytes.fromhex(v) for k, v in d["peer_keys"].items()}
             seat = d["seat"]
             if (len(table.game_id) != GAME_ID_BYTES or type(seat) is not int or not 0 <= seat < len(table.names)
                     or not 2 <= len(table.names) <= MAX_SEATS or _opts(table.options)
-                    or any(len(k) != 32 for k in (*keys.values(), *peer_keys.values()))):
+                    or any(len(k) != 32 for k in (*keys.values(), *peer_keys.values(), *table.sign_keys))
+                    or table.sign_keys and len(table.sign_keys) != len(table.names)):
                 raise ValueError("bad table, seat or keys")
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"not a seat memo: {e}") from None
@@ -242,12 +246,14 @@ class HostLobby:
     ``"computer"`` (the host's program plays it); ``computer_names``: seat -> name. ``memo``: a
     match this host holds from its journal (joiners may only resume it). ``options``: the
     game's lobby options (sent in ``lobby`` and ``start``). ``token_bytes``: the source of
-    nonces and secrets."""
+    nonces and secrets. ``sign_keys``: for a game that signs its messages, the signing public
+    key (32 bytes) of seat 0 and of each computer seat; the joiners' come in their hellos and
+    every seat's goes out in ``start`` (:attr:`Table.sign_keys`)."""
 
     def __init__(self, game_key: str, game_version: int, name: str, kinds: Sequence[str], *, date: str = "",
                  options: dict | None = None, computer_names: dict | None = None, memo: SeatMemo | None = None,
                  peer_id: bytes | None = None, token_bytes: Callable[[int], bytes] = secrets.token_bytes,
-                 handshake: float = HANDSHAKE_TIMEOUT) -> None:
+                 handshake: float = HANDSHAKE_TIMEOUT, sign_keys: dict | None = None) -> None:
         if kinds[0] != "host" or not 2 <= len(kinds) <= MAX_SEATS or any(k not in ("person", "computer")
                                                                            for k in kinds[1:]):
             raise ValueError(f"bad seats {list(kinds)!r}: seat 0 the host, then persons or computers")
@@ -262,6 +268,7 @@ class HostLobby:
         self.seats: dict[int, int] = {}  # seat -> cid
         self.memo = memo
         self.starting = False
+        self.sign_keys: dict[int, bytes] = dict(sign_keys or {})
 
     # ------------------------------------------------------------------ queries
     @property
@@ -308,8 +315,10 @@ class HostLobby:
         c = _Conn(cid, self._token(16), self._token(32), now)
         self.conns[cid] = c
         game = self.memo.table.game_id if self.memo is not None else b""
+        sk = self.memo.table.sign_keys[0] if self.memo is not None and self.memo.table.sign_keys else \
+            self.sign_keys.get(0, b"")
         return [LSend(cid, hello(self.game_key, self.game_version, self.name, "host", self.peer_id, c.nonce, c.key,
-                                 game))]
+                                 game, sk=sk))]
 
     def closed(self, cid: int, now: float) -> list[LOutput]:
         """Connection ``cid`` is gone: a seat held without a match is freed; a start not yet
@@ -365,8 +374,14 @@ class HostLobby:
         self.starting = True
         host_nonce = self._token(16)
         nonces = [host_nonce] + [self.conns[self.seats[s]].hello["nonce"] for s in self.persons()]  # type: ignore[index]
+        sign = ()
+        if self.sign_keys:
+            sign = tuple(self.conns[self.seats[s]].hello["sk"] if k == "person" else  # type: ignore[index]
+                         self.sign_keys.get(s, b"") for s, k in enumerate(self.kinds))
+            if any(len(k) != 32 for k in sign):
+                raise ValueError("a seat has no signing key")
         self._pending_table = Table(game_id_from(nonces), tuple(self.names()), self.date, dict(self.options),
-                                    tuple(s for s, k in enumerate(self.kinds) if k == "computer"))
+                                    tuple(s for s, k in enumerate(self.kinds) if k == "computer"), sign)
         out: list[LOutput] = []
         for s in self.persons():
             c = self.conns[self.seats[s]]
@@ -387,7 +402,8 @@ class HostLobby:
     # ------------------------------------------------------------------ internals
     def _start_msg(self, c: _Conn, seat: int, table: Table) -> LSend:
         return LSend(c.cid, {"t": "start", "game": table.game_id, "you": seat, "names": list(table.names),
-                             "date": table.date[:32], "opt": dict(table.options), "comp": list(table.computers)})
+                             "date": table.date[:32], "opt": dict(table.options), "comp": list(table.computers),
+                             "sk": list(table.sign_keys)})
 
     def _drop(self, c: _Conn, code: str, reason: str, now: float) -> list[LOutput]:
         return [LDrop(c.cid, code, reason)] + self.closed(c.cid, now)
@@ -436,6 +452,8 @@ class HostLobby:
         free = [s for s in self.persons() if s not in self.seats]
         if not free or self.starting:
             raise LobbyError("seat", "the table is full")
+        if self.sign_keys and len(msg["sk"]) != 32:
+            raise LobbyError("version", "this table's messages are signed: the peer sent no signing key")
         c.seat = free[0]
         self.seats[c.seat] = c.cid
         return [LSeated(c.cid, c.seat, False), LChanged()] + self._publish()
@@ -448,6 +466,8 @@ class HostLobby:
         seat = next((s for s, k in memo.peer_keys.items() if proof_ok(k, gid, s, c.nonce, msg["proof"])), None)
         if seat is None:
             raise LobbyError("seat", "wrong resume secret: the connection could not prove a seat of this match")
+        if memo.table.sign_keys and c.hello["sk"] != memo.table.sign_keys[seat]:
+            raise LobbyError("seat", "a fresh signing key for a seat of this match (a re-roll)")
         out: list[LOutput] = []
         old = self.seats.get(seat)
         if old is not None and old != c.cid:
@@ -483,9 +503,10 @@ class JoinLobby:
 
     def __init__(self, game_key: str, game_version: int, name: str, *, memo: SeatMemo | None = None,
                  peer_id: bytes | None = None, token_bytes: Callable[[int], bytes] = secrets.token_bytes,
-                 handshake: float = HANDSHAKE_TIMEOUT) -> None:
+                 handshake: float = HANDSHAKE_TIMEOUT, sign_key: bytes = b"") -> None:
         self.game_key, self.game_version, self.name = game_key, game_version, name
         self.memo = memo
+        self.sign_key = sign_key  #: our signing public key for the next match (a game that signs)
         self._token = token_bytes
         self.peer_id = peer_id or token_bytes(16)
         self.handshake = handshake
@@ -501,8 +522,10 @@ class JoinLobby:
         self.nonce, self.key = self._token(16), self._token(32)
         self.host_hello, self.seated, self._proved, self.opened = None, False, False, now
         game = self.memo.table.game_id if self.memo is not None else b""
+        sk = self.memo.table.sign_keys[self.memo.seat] if self.memo is not None and self.memo.table.sign_keys \
+            else self.sign_key
         return [LSend(0, hello(self.game_key, self.game_version, self.name, "join", self.peer_id, self.nonce,
-                               self.key, game, have if self.memo is not None else 0))]
+                               self.key, game, have if self.memo is not None else 0, sk))]
 
     def tick(self, now: float) -> list[LOutput]:
         if not self.seated and self.opened is not None and now - self.opened >= self.handshake:
@@ -559,7 +582,9 @@ class JoinLobby:
     def _on_start(self, msg: dict) -> list[LOutput]:
         h = self.host_hello
         assert h is not None
-        table = Table(msg["game"], tuple(msg["names"]), msg["date"], msg["opt"], tuple(msg["comp"]))
+        table = Table(msg["game"], tuple(msg["names"]), msg["date"], msg["opt"], tuple(msg["comp"]), tuple(msg["sk"]))
+        if table.sign_keys and len(table.sign_keys) != table.seats:
+            raise LobbyError("seat", "the start's signing keys do not match its seats")
         if msg["you"] >= table.seats or msg["names"][msg["you"]] != self.name or msg["you"] in table.computers \
                 or any(s >= table.seats for s in table.computers):
             raise LobbyError("seat", "the start gives us a seat that is not ours")
@@ -567,13 +592,15 @@ class JoinLobby:
             if not self._proved:
                 raise LobbyError("order", "a start before the host's seat proof")
             m = self.memo.table
-            if (table.game_id, table.names, table.computers, msg["you"]) != (m.game_id, m.names, m.computers,
-                                                                              self.memo.seat):
+            if (table.game_id, table.names, table.computers, table.sign_keys, msg["you"]) != (
+                    m.game_id, m.names, m.computers, m.sign_keys, self.memo.seat):
                 raise LobbyError("seat", "the repeated start names another match or seat")
             self.seated = True
             return [LSeated(0, self.seat, True)]
         if self.seated and msg["you"] != self.seat:
             raise LobbyError("seat", "the start gives us another seat than the lobby")
+        if self.sign_key and (not table.sign_keys or table.sign_keys[msg["you"]] != self.sign_key):
+            raise LobbyError("seat", "the start does not carry our signing key (the host replaced it)")
         self.seat, self.seated = msg["you"], True
         self.memo = SeatMemo(table, self.seat, {0: self.key}, {0: h["key"]})
         return [LStarted(table, self.seat, {0: self.key}, {0: h["key"]}),

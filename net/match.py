@@ -199,7 +199,8 @@ class Table:
     ``game_id`` (16 bytes, from the hellos' nonces, :func:`net.coin.game_id_from`), ``names``
     (one per seat, seat 0 first), ``date`` (the host's ISO date, the record's), ``options``
     (the game's lobby choices: plain data, e.g. Rose King's host colour, Royals' teams),
-    ``computers`` (the seats the host's program plays)."""
+    ``computers`` (the seats the host's program plays), ``sign_keys`` (for a game whose
+    messages are signed, every seat's 32-byte signing public key, from the hellos; else empty)."""
 
     game_id: bytes
     names: tuple[str, ...]
@@ -207,6 +208,8 @@ class Table:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the seats the host's program plays (their coin parts and decisions are the host's)
     computers: tuple[int, ...] = ()
+    #: every seat's signing public key (a game that signs; :attr:`LanPart.signing`), else ()
+    sign_keys: tuple[bytes, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -354,6 +357,11 @@ class LanPart:
       Both None for a game without computer players.
     - ``host_options(args)``: the lobby options (:attr:`Table.options`) a host's command line
       gives (``args``: its parsed options, e.g. Rose King's ``--colour``); None: no options.
+    - ``signing(seed)``: for a game whose match messages are signed, the public key (32 bytes) of
+      a 32-byte signing seed. The session then draws a seed per seat it plays for each match,
+      sends the public key in its hello (``sk``; the host sends every seat's in ``start``, so
+      every seat pins every key before the first match message) and calls
+      ``new_match(seat, table, token_bytes, seeds)`` with ``seeds``: seat -> seed. None: no keys.
     """
 
     key: str
@@ -368,3 +376,4 @@ class LanPart:
     player: Callable[[str, int], Callable[[Any], Any]] | None = None
     max_bin: int = 64
     host_options: Callable[[Any], dict] | None = None
+    signing: Callable[[bytes], bytes] | None = None

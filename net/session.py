@@ -190,6 +190,8 @@ class Session(Mailbox):
         self._fatal = False
         self._lost_host_at: float | None = None
         self._listener: socket.socket | None = None
+        self._kinds = kinds
+        self._sign_seeds: dict[int, bytes] = {}
         if role == "host":
             self.lobby: HostLobby | JoinLobby = HostLobby(part.key, part.version, name, kinds, date=date,
                                                           options=options, memo=memo, token_bytes=token_bytes,
@@ -201,6 +203,7 @@ class Session(Mailbox):
             self.lobby = JoinLobby(part.key, part.version, name, memo=memo, token_bytes=token_bytes)
         else:
             raise ValueError(f"role must be host or join, not {role!r}")
+        self._new_sign_keys()
         if memo is not None:
             self.machine = part.from_payload(memo.seat, memo.table, payload, token_bytes)  # type: ignore[arg-type]
             self.verdict = self.machine.over
@@ -452,6 +455,7 @@ class Session(Mailbox):
                     self._flush(q)
                     self._close_peer(q, None)
                     self._lobby_out(self.lobby.closed(q.cid, now))  # type: ignore[call-arg]
+            self._new_sign_keys()  # a key per match: the next one is another match
             self._lobby_out(self.lobby.reopen())  # type: ignore[union-attr]
             self._set_status("listening")
             return
@@ -585,6 +589,7 @@ class Session(Mailbox):
         with self._mlock:
             self.machine = None
         self.lobby.memo, self.lobby.seated = None, False  # type: ignore[union-attr]
+        self._new_sign_keys()
         self._lost_host_at = None
         if self.record_path is not None:
             try:
@@ -638,9 +643,26 @@ class Session(Mailbox):
             return self.lobby.table_rows()
         return list(self.lobby.rows)
 
+    def _new_sign_keys(self) -> None:
+        """A game that signs (:attr:`LanPart.signing`): fresh signing seeds for the next match,
+        one per seat this side plays, their public keys in the lobby's hellos."""
+        if self.part.signing is None:
+            return
+        seats = [0] + [s for s, k in enumerate(self._kinds) if k == "computer"] if self.role == "host" else [-1]
+        self._sign_seeds = {s: self._token(32) for s in seats}
+        pub = {s: self.part.signing(seed) for s, seed in self._sign_seeds.items()}
+        if isinstance(self.lobby, HostLobby):
+            self.lobby.sign_keys = pub
+        else:
+            self.lobby.sign_key = pub[-1]
+
     def _begin(self, o: LStarted, now: float) -> None:
         with self._mlock:
-            self.machine = self.part.new_match(o.seat, o.table, self._token)
+            if self.part.signing is not None:
+                seeds = {o.seat if s < 0 else s: seed for s, seed in self._sign_seeds.items()}
+                self.machine = self.part.new_match(o.seat, o.table, self._token, seeds)  # type: ignore[call-arg]
+            else:
+                self.machine = self.part.new_match(o.seat, o.table, self._token)
         if self.role == "join":
             p = next(iter(self._peers.values()), None)
             if p is not None:
@@ -704,6 +726,10 @@ class Session(Mailbox):
             owed, me = self.machine.owed(), self.machine.seat
             at = self.machine.received() if ply is None else ply
         v = judge_stop(owed, me, sender, code, named, at)
+        check = getattr(self.machine, "check_verdict", None)  # a machine that holds evidence checks it
+        if v is not None and check is not None:
+            with self._mlock:
+                v = check(v, sender)
         if v is not None:
             self._end(v)
 

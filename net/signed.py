@@ -157,6 +157,14 @@ class Signer:
         return cls(data[:16], data[16], data[17:49], int.from_bytes(data[49:], "big"))
 
 
+def public_key(seed: bytes) -> bytes:
+    """The 32-byte Ed25519 public key of a 32-byte signing ``seed`` (what a hello announces).
+    Raises ValueError for another length."""
+    if type(seed) is not bytes or len(seed) != SEED_BYTES:
+        raise ValueError("a signing seed is 32 bytes")
+    return bytes(SigningKey(seed).verify_key)
+
+
 @dataclass(frozen=True)
 class Evidence:
     """Proof that ``sender`` signed two conflicting envelopes: the same sequence number with

@@ -31,7 +31,7 @@ message is always applicable when its turn comes; one that is not is the sender'
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from game.royals.engine import (CARDS, EXECUTE, KEEP, PLAY, START, STEAL, Action, IllegalMoveError,
                                 InvalidMoveError, Record, SeatView, State, ViewError)
@@ -41,33 +41,39 @@ from ..coin import commitment
 from ..deck import BrokenDeck, DeckError, DeckPeer, KeyShare, Reveal, Shuffle, audit_round, card_points, subdeck
 from ..deck import decode as deck_decode
 from ..deck.choice import joint_choice
-from ..framing import _bin, _int, _list
+from ..framing import _bin, _blob, _int
 from ..match import ALL, LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
-from ..signed import (BadSignature, Envelope, Equivocation, Inbox, Refused, Signer, find_equivocation,
-                      match_code, parse_round_end, round_end)
+from ..signed import (HEADER_BYTES, SIG_BYTES, BadSignature, Envelope, Equivocation, Inbox, Refused, Signer,
+                      find_equivocation, match_code, parse_round_end, public_key, round_end)
 from . import fair_messages as fm
 
 VERSION = 4          #: the Royals & Riots LAN protocol version of this machine (the hello's ``gv``)
 N_CARDS = 36
 START_COIN = -1      #: the purpose of round 1's starter coin; a theft's coin is its engine ply
 STEP_S, STEP_TOTAL = 10.0, 60.0       #: deadlines of an owed pass, key, reveal (connected / in all)
+RELAY_S = 10.0                         #: a joiner waits this much longer than the owing seat's deadline
+                                       #: for the host to relay a third seat's step (or its verdict)
 DECIDE_S = 600.0                       #: a person's decision (keep, play, ...): cut off, never forfeit
-CHUNK = 64                             #: the layer's largest binary field (net.framing.UNPACK_LIMITS)
+MAX_ENVELOPE = 60_000                  #: the longest envelope (wire bytes) in one ``env`` frame: the
+                                       #: part's ``max_bin``, within the layer's 64 KiB frame
 LOG_CHUNK = 40_000                     #: bytes of envelopes per LOG body
 
 
 class Fault(Exception):
     """A verdict found while processing: ``kind`` (illegal, coin, forfeit), ``seat`` at fault,
-    ``detail`` and the signed ``evidence`` (envelope bytes) that shows it."""
+    ``detail`` and the signed ``evidence`` (the envelopes that show it, any peer replays them)."""
 
-    def __init__(self, kind: str, seat: int, detail: str, evidence: bytes = b"") -> None:
+    def __init__(self, kind: str, seat: int, detail: str, evidence: Sequence[Envelope] = ()) -> None:
         super().__init__(detail)
-        self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, evidence
+        self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, tuple(evidence)
 
 
-def chunks(data: bytes) -> list[bytes]:
-    """``data`` cut into the layer's 64-byte binary fields (an envelope travels as ``e``: a list)."""
-    return [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]
+def env_msg(raw: bytes) -> dict:
+    """The wire message carrying one envelope's wire bytes ``raw`` (``env{e}``: one binary of at
+    most :data:`MAX_ENVELOPE` bytes). Raises ValueError for a longer one (a bug: never sent)."""
+    if len(raw) > MAX_ENVELOPE:
+        raise ValueError(f"an envelope of {len(raw)} bytes exceeds {MAX_ENVELOPE}")
+    return {"t": "env", "e": raw}
 
 
 def _sid(game_id: bytes, round_no: int, no: int) -> bytes:
@@ -78,10 +84,14 @@ class FairMatch:
     """One seat's side of a dealer-free Royals & Riots match (see the module docstring).
 
     ``seat``: 0 = host; ``table``: the layer's :class:`~net.match.Table` (``options["teams"]``
-    for a 4-seat team match); ``token_bytes``: where the three 32-byte seeds of every local seat
-    come from (signing key, deck secrets, coin secrets); ``payload``: a journal to resume from."""
+    for a 4-seat team match; ``sign_keys``: every seat's signing key, when the lobby's hellos
+    carried them); ``token_bytes``: where the three 32-byte seeds of every local seat come from
+    (signing key, deck secrets, coin secrets); ``sign_seeds``: seat -> the signing seed whose key
+    this side's hello announced (the session's, :attr:`net.match.LanPart.signing`); ``payload``:
+    a journal to resume from. Raises ValueError when a seed does not give the table's key."""
 
-    def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes], payload: dict | None = None) -> None:
+    def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes], payload: dict | None = None,
+                 sign_seeds: dict[int, bytes] | None = None) -> None:
         self.seat, self.table = seat, table
         self.n = table.seats
         if self.n not in SETUP:
@@ -97,9 +107,15 @@ class FairMatch:
         for s in self.local:
             if s not in seeds:
                 seeds[s] = token_bytes(96)
+                if sign_seeds and s in sign_seeds:
+                    seeds[s] = sign_seeds[s] + seeds[s][32:]
         self._seeds = seeds
         self.signers = {s: Signer(self.gid, s, seeds[s][:32]) for s in self.local}
         self.keys: dict[int, bytes] = {s: self.signers[s].public_key for s in self.local}
+        if table.sign_keys:   # pinned by the lobby (the hellos and the start) before any match message
+            if len(table.sign_keys) != self.n or any(table.sign_keys[s] != self.keys[s] for s in self.local):
+                raise ValueError("the table's signing keys are not this side's")
+            self.keys = dict(enumerate(table.sign_keys))
         self.inbox: Inbox | None = None
         self.points = card_points(self.gid, N_CARDS)
         self.views = {s: SeatView(s + 1, self.n, self.teams) for s in self.local}
@@ -111,7 +127,10 @@ class FairMatch:
         self.handled = 0
         self.done: set[tuple[int, bytes]] = set()
         self.queue: list[tuple[Envelope, Any]] = []
-        self.evidence = b""
+        self.evidence: list[Envelope] = []      # the signed envelopes behind the verdict
+        self.claim: tuple[Envelope, fm.Body, list[Envelope]] | None = None   # a peer's verdict being checked
+        self.logs: set[int] = set()             # seats whose log of this round came
+        self.ends: dict[int, Envelope] = {}
         self._over: Verdict | None = None
         self.since = 0.0
         self.decks = {s: DeckPeer(s, seeds[s][32:64]) for s in self.local}
@@ -129,14 +148,16 @@ class FairMatch:
                     self._accept(Envelope.from_bytes(bytes.fromhex(raw)), None)
                 self._pump()
             except (Fault, Refusal) as e:
-                raise ValueError(f"journal does not replay: {e}") from None
+                if not p.get("over"):     # a match that ended on a fault replays up to it
+                    raise ValueError(f"journal does not replay: {e}") from None
             for m in p.get("wire", []):
                 self.wire.append(_wire_from_json(m))
             self.sent = {int(k): list(v) for k, v in p.get("sent", {}).items()}
             self.outbox = [_wire_from_json(m) for m in p.get("outbox", [])]
             v = p.get("over")
             self._over = Verdict(v[0], v[1], tuple(v[2]), v[3], v[4]) if v else None
-            self.evidence = bytes.fromhex(p.get("evidence", ""))
+            ev = p.get("evidence", [])
+            self.evidence = [Envelope.from_bytes(bytes.fromhex(x)) for x in ev] if isinstance(ev, list) else []
             self.since = -1.0
 
     # ------------------------------------------------------------------ the round's public state
@@ -157,17 +178,24 @@ class FairMatch:
         self.opened: dict[tuple[int, int], int] = {}    # ref -> card opened to all
         self.coins: dict[int, dict] = {}
         if r == 1:
-            self.coins[START_COIN] = {"commits": {}, "secrets": {}}
+            self.coins[START_COIN] = {"commits": {}, "secrets": {}, "envs": {}, "renvs": {}}
         self.steal: tuple[int, int, int] | None = None  # (thief, victim, purpose)
         self.take: tuple[int, int] | None = None        # the victim's ref the coin picked
         self.acts: list[Action] = []
         self.reveals: dict[int, dict[bytes, Reveal]] = {}
         self.audit_seq: dict[int, int] = {}
-        self.ends: dict[int, Envelope] = {}
         self.audited = False
         self.mismatch: set[int] = set()
         self._bodies: dict = {}                         # this round's long bodies, made once
         self.early: int | None = None                   # the first seat that started the audit mid-round
+        # the signed envelopes that make steps owed (a timeout verdict's evidence, _owed_causes)
+        self.prev_ends: list[Envelope] = list(getattr(self, "ends", {}).values())
+        self.ends = {}
+        self.logs = set()
+        self.pass_env: dict[bytes, Envelope] = {}      # sid -> its latest pass
+        self.keep_env: dict[int, Envelope] = {}
+        self.play_env: dict[int, Envelope] = {}        # seat -> its latest play
+        self.last_env: Envelope | None = None           # the latest decision or coin part applied
 
     def positions_of(self, s: int) -> range:
         """The round deck positions dealt to seat ``s`` (ruling 4: seat order, ``d`` each)."""
@@ -193,8 +221,11 @@ class FairMatch:
     def start(self, now: float) -> list:
         self.since = now
         out: list = [Save()]
-        for s in self.local:
-            out += self._send_wire({"t": "fkey", "s": s, "k": self.keys[s]}, None)
+        if self.table.sign_keys:     # every key came with the start: the code is known now
+            out.append(Notice("code", {"code": self.code()}))
+        else:
+            for s in self.local:
+                out += self._send_wire({"t": "fkey", "s": s, "k": self.keys[s]}, None)
         return out + self._run(now)
 
     def receive(self, sender: int, msg: dict, now: float) -> list:
@@ -210,7 +241,7 @@ class FairMatch:
                 if self.inbox is None:
                     raise Refusal("order", "a match message before every key")
                 try:
-                    env = Envelope.from_bytes(b"".join(msg["e"]))
+                    env = Envelope.from_bytes(msg["e"])
                 except ValueError as e:
                     raise Refusal("schema", str(e)) from None
                 if self.host and env.sender != sender:
@@ -262,14 +293,17 @@ class FairMatch:
             self.since = now
         return []
 
-    def owed(self) -> list[Owed]:
+    def _owed_causes(self) -> list[tuple[Owed, tuple[Envelope, ...]]]:
+        """Every step some seat owes now (as this seat's own envelopes show it), each with the
+        signed envelopes that made it owed: what a timeout verdict carries as its evidence
+        (docs/protocol.md, "Verdicts and their evidence")."""
         if self._over is not None:
             return []
-        out: list[Owed] = []
+        out: list[tuple[Owed, tuple[Envelope, ...]]] = []
         t = self.since
 
-        def o(seat, step, ref, forfeits, to=ALL, conn=STEP_S, total=STEP_TOTAL):
-            out.append(Owed(seat, step, ref, to, t, conn, total, forfeits))
+        def o(seat, step, ref, forfeits, cause=(), to=ALL, conn=STEP_S, total=STEP_TOTAL):
+            out.append((Owed(seat, step, ref, to, t, conn, total, forfeits), tuple(e for e in cause if e)))
         if self.inbox is None:
             for s in range(self.n):
                 if s not in self.keys:
@@ -277,22 +311,24 @@ class FairMatch:
             return out
         bound = self.round > 1 or self._deck_final()
         if self.stage == "round":
-            for sh in self._shuffles():
+            for no, sh in zip(sorted(self.sids), self._shuffles()):
                 nxt = sh.expect()
                 if nxt is not None:
-                    o(nxt[1], "pass", self.round, bound)
+                    first = self.prev_ends if no == 0 else [self.keep_env.get(no - 1)]
+                    o(nxt[1], "pass", self.round, bound, [self.pass_env[sh.sid]] if sh.sid in self.pass_env else first)
             if self._deck_final():
                 sh = self._shuffles()[0]
+                final = [self.pass_env.get(sh.sid)]
                 for s in range(self.n):
                     for q in range(self.n):
                         if q != s and (q, s * self.d) not in sh.shares:
-                            o(q, "key", s * self.d, True, to=s)
+                            o(q, "key", s * self.d, True, final, to=s)
                             break
             for owner, (no, pos) in self.draws.items():
                 sh = self.decks[self.seat].shuffles[self.sids[no]]
                 for q in range(self.n):
                     if q != owner and (q, pos) not in sh.shares:
-                        o(q, "key", pos, True, to=owner)
+                        o(q, "key", pos, True, [self.play_env.get(owner)], to=owner)
             for purpose, coin in self.coins.items():
                 if "done" in coin:
                     continue
@@ -300,19 +336,44 @@ class FairMatch:
                     if s not in coin["commits"]:
                         o(s, "commit", purpose, False)
                     elif len(coin["commits"]) == self.n and s not in coin["secrets"]:
-                        o(s, "reveal", purpose, True)
+                        o(s, "reveal", purpose, True, coin["envs"].values())
             if self.take is not None and self.take not in self.opened and self.steal is not None:
-                o(self.steal[1], "key", self.steal[2], True)
+                coin = self.coins.get(self.steal[2], {})
+                o(self.steal[1], "key", self.steal[2], True, coin.get("renvs", {}).values())
             st = self.view.state
             if not st.is_chance() and st.to_act and not self._pending_local() and self.steal is None:
                 o(st.to_act - 1, "act", st.ply, False, conn=DECIDE_S, total=DECIDE_S)
         else:
+            audits = [self.inbox.log[s][q] for s, q in sorted(self.audit_seq.items())]
             for s in range(self.n):
                 if s not in self.reveals:
-                    o(s, "reveal", self.round, True)
+                    o(s, "reveal", self.round, True, [self.last_env] + audits[:1])
                 elif s not in self.ends and self.audited:
-                    o(s, "round end", self.round, True)
+                    o(s, "round end", self.round, True, audits)
+            for s in sorted(self.mismatch):
+                if s not in self.logs:
+                    o(s, "log", self.round, True, [self.ends[s], self.ends.get(self.seat)])
         return out
+
+    def owed(self) -> list[Owed]:
+        """Every step some seat owes now (rule 1 of the layer). On a joiner, a forfeiting step of
+        a third seat comes through the host: it is listed as the host's ``relay``, due
+        :data:`RELAY_S` after that seat's own total deadline, by which an honest host has relayed
+        it or sent its verdict (with evidence) against that seat; so the seat named is the one
+        that owes. (A third seat's decision, which forfeits nothing, stays listed as its own.)"""
+        raw = [o for o, _ in self._owed_causes()]
+        if self.host:
+            return raw
+        return [o if o.seat in (self.seat, 0) or not o.forfeits else
+                Owed(0, "relay", o.ref, self.seat, o.since, o.total + RELAY_S, o.total + RELAY_S, True)
+                for o in raw]
+
+    def _owes_forfeit(self, seat: int) -> tuple[Envelope, ...] | None:
+        """The evidence that ``seat`` owes a forfeiting step now, or None if it owes none."""
+        for o, cause in self._owed_causes():
+            if o.seat == seat and o.forfeits:
+                return cause
+        return None
 
     def connected(self, seat: int, now: float) -> list:
         return []
@@ -321,9 +382,59 @@ class FairMatch:
         return []
 
     def end(self, verdict: Verdict, now: float) -> list:
-        if self._over is None:
-            self._over = verdict
-        return [Save(), Notice("record")]
+        """The session's verdict (a deadline, a peer's stop judged by the layer's rules and
+        :meth:`check_verdict`). A forfeit or a departure of another seat is recorded with the
+        signed envelopes that made its step owed, and announced to every peer in a signed
+        ``verdict`` body carrying them, so each checks it (docs/protocol.md, "Verdicts and their
+        evidence")."""
+        if self._over is not None:
+            return [Save(), Notice("record")]
+        out: list = []
+        if verdict.kind in ("forfeit", "left") and verdict.seat >= 0 and verdict.seat not in self.local:
+            cause = self._owes_forfeit(verdict.seat)
+            if cause is None and not self.host:   # a relay the host owed: the third seat's cause
+                cause = next((c for o, c in self._owed_causes() if o.seat not in self.local and o.forfeits), None)
+            self.evidence = self.evidence or list(cause or ())
+            if verdict.kind == "forfeit" and self.inbox is not None:
+                out += self._announce(verdict.kind, verdict.seat, self.evidence)
+        self._over = verdict
+        return out + [Save(), Notice("record")]
+
+    def check_verdict(self, verdict: Verdict, sender: int) -> Verdict:
+        """The layer's verdict (:func:`net.match.judge_stop`) on seat ``sender``'s stop, checked
+        against the evidence this machine holds: this machine's own verdict if it has one (found
+        itself, or a peer's ``verdict`` body whose evidence it replayed); a verdict naming the
+        sender itself, or a forfeit claim about a seat played here (rule 3), stands; a forfeit
+        of a third seat stands when that seat owes a forfeiting step by this machine's own
+        envelopes (they become its evidence). Anything else is a verdict without evidence: the
+        sender's ``illegal``."""
+        if self._over is not None:
+            return self._over
+        if self.claim is not None and self.claim[1].named >= 0:
+            # a verdict whose evidence waits here behind a step owed to this peer: if the seat it
+            # names owes a forfeiting step, that seat is at fault either way
+            named = self.claim[1].named
+            cause = self._owes_forfeit(named)
+            if cause is not None:
+                self.evidence = [self.claim[0], *cause]
+                return Verdict("forfeit", named, (), verdict.ply,
+                               f"seat {named} owed a step this seat waits for (seat {sender}'s verdict against it)")
+        if verdict.seat == sender or verdict.kind == "forfeit" and verdict.seat in self.local:
+            return verdict
+        if verdict.kind == "forfeit" and self._owes_forfeit(verdict.seat) is not None:
+            return verdict
+        return Verdict("illegal", sender, (), verdict.ply,
+                       f"seat {sender} ended the match ({verdict.kind}, seat {verdict.seat}) without evidence")
+
+    def _announce(self, kind: str, seat: int, evidence: Sequence[Envelope]) -> list:
+        """Sign and send this seat's verdict with its evidence (never twice)."""
+        if ("verdict",) in self._bodies or self.inbox is None:
+            return []
+        self._bodies[("verdict",)] = True
+        items = [e.to_bytes() for e in evidence][:fm.MAX_EVIDENCE]
+        while items and sum(len(x) + 4 for x in items) > MAX_ENVELOPE - 200:
+            items.pop()
+        return self._emit(self.seat, fm.verdict(self.seat, kind, seat, items))
 
     def abortable(self) -> bool:
         return self.round == 1 and not self._deck_final() and not any(
@@ -347,7 +458,7 @@ class FairMatch:
                 "keys": {str(s): k.hex() for s, k in self.keys.items()},
                 "envs": [e.to_bytes().hex() for e in self.envs], "handled": self.handled,
                 "wire": [_wire_json(m) for m in self.wire], "sent": {str(k): v for k, v in self.sent.items()},
-                "outbox": [_wire_json(m) for m in self.outbox], "evidence": self.evidence.hex(),
+                "outbox": [_wire_json(m) for m in self.outbox], "evidence": [e.to_bytes().hex() for e in self.evidence],
                 "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail] if v else None}
 
     def record(self) -> dict:
@@ -355,7 +466,7 @@ class FairMatch:
         v = self._over
         rec["lan"] = {"game": self.gid.hex(), "end": "" if v is None else v.kind,
                       "seat": -1 if v is None else v.seat, "code": self.code(),
-                      "evidence": self.evidence.hex()}
+                      "evidence": [e.to_bytes().hex() for e in self.evidence]}
         return rec
 
     def code(self) -> str:
@@ -393,6 +504,8 @@ class FairMatch:
         if old is not None:
             if old == k:
                 return []
+            if self.host:   # a joiner back with a fresh key (a re-roll): refused; its deadlines run on
+                raise Refusal("order", f"seat {s} announced a second signing key (a re-roll)")
             # an honest host never relays a second key, so a joiner names whoever brought it
             raise Fault("illegal", sender, f"seat {s} announced a second signing key (a re-roll)")
         self.keys[s] = k
@@ -428,7 +541,7 @@ class FairMatch:
         """Sign ``body`` as local ``seat``, accept it here, journal, send."""
         env = self.signers[seat].sign(body)
         self._accept(env, None)
-        return [Save()] + self._send_wire({"t": "env", "e": chunks(env.to_bytes())}, None)
+        return [Save()] + self._send_wire(env_msg(env.to_bytes()), None)
 
     def _accept(self, env: Envelope, via: int | None) -> bool:
         assert self.inbox is not None
@@ -436,7 +549,7 @@ class FairMatch:
             new = self.inbox.accept(env, via)
         except Equivocation as e:
             raise Fault("illegal", e.evidence.sender, "signed two different messages for one sequence number",
-                        e.evidence.to_bytes()) from None
+                        (e.evidence.first, e.evidence.second)) from None
         except BadSignature as e:
             raise Fault("illegal", e.seat, e.reason) from None
         except Refused as e:
@@ -454,7 +567,7 @@ class FairMatch:
             try:
                 body = fm.decode(env.body, env.sender)
             except DeckError as e:
-                raise Fault("illegal", e.seat, e.reason, env.to_bytes()) from None
+                raise Fault("illegal", e.seat, e.reason, [env]) from None
         self.queue.append((env, body))
         return True
 
@@ -482,10 +595,13 @@ class FairMatch:
         return out
 
     def _fault(self, f: Fault) -> list:
+        out: list = []
         if self._over is None:
-            self.evidence = f.evidence
+            self.evidence = list(f.evidence)
             self._over = Verdict(f.kind, f.seat, (), self.view.ply, f.detail)
-        return [Save(), Notice("record"), Over(self._over)]
+            if f.seat not in self.local:
+                out += self._announce(f.kind, f.seat, self.evidence)
+        return out + [Save(), Notice("record"), Over(self._over)]
 
     @staticmethod
     def _ordered(b) -> bool:
@@ -514,6 +630,46 @@ class FairMatch:
                     break
             if not moved and self.stage == "audit":
                 moved = self._round_end_step()
+        if self.claim is not None and self._over is None:
+            self._settle_claim()
+
+    def _claim(self, env: Envelope, b: fm.Body) -> None:
+        """A peer's verdict: its evidence is accepted here like any relayed envelope (a forged one
+        names the verdict's signer, two conflicting ones their signer) and applied; the claim is
+        then settled by :meth:`_settle_claim` once nothing more moves."""
+        evidence = []
+        for x in b.items:
+            try:
+                evidence.append(Envelope.from_bytes(x))
+            except ValueError:
+                raise Fault("illegal", env.sender, "a verdict with malformed evidence", [env]) from None
+        self.claim = (env, b, evidence)
+        for e in evidence:
+            try:
+                self._accept(e, env.sender)
+            except Refusal:
+                pass        # another match's, or beyond what this peer holds of its sender: no use
+
+    def _settle_claim(self) -> None:
+        """A peer's verdict whose evidence this machine applied without finding the fault itself:
+        a forfeit stands if the named seat owes a forfeiting step here (with this machine's own
+        evidence of it); a verdict whose evidence still waits in the queue (behind a step owed to
+        this peer) waits; anything else is a verdict its evidence does not show, the signer's
+        ``illegal`` with its signed verdict as the evidence."""
+        assert self.claim is not None
+        env, b, evidence = self.claim
+        if b.text == "forfeit" and b.named >= 0:
+            cause = self._owes_forfeit(b.named)
+            if cause is not None:
+                self.claim = None
+                raise Fault("forfeit", b.named, f"seat {b.named} withheld a step it owed (seat {env.sender}'s verdict)",
+                            [env, *cause])
+        waiting = {e.digest() for e, _ in self.queue}
+        if any(e.digest() in waiting for e in evidence):
+            return
+        self.claim = None
+        raise Fault("illegal", env.sender, f"seat {env.sender} gave a verdict ({b.text}, seat {b.named}) "
+                                           "its evidence does not show", [env])
 
     def _deck_final(self) -> bool:
         sh = self.decks[self.seat].shuffles.get(self.sids[0])
@@ -571,15 +727,16 @@ class FairMatch:
                 msg = deck_decode(b.raw, s)
                 if not any(msg.sid in dk.shuffles for dk in self.decks.values()):
                     if msg.sid[16:18] < self.round.to_bytes(2, "big"):
-                        raise Fault("illegal", s, "a pass for a past round", env.to_bytes())
+                        raise Fault("illegal", s, "a pass for a past round", [env])
                     return False
                 for dk in self.decks.values():
                     dk.receive(b.raw, s)
+                self.pass_env[msg.sid] = env
                 return True
             if b.kind == fm.SHARES:
                 msgs = [deck_decode(x, s) for x in b.items]
                 if not all(isinstance(m, KeyShare) for m in msgs):
-                    raise Fault("illegal", s, "a shares message holds another message", env.to_bytes())
+                    raise Fault("illegal", s, "a shares message holds another message", [env])
                 if not all(m.sid in self.decks[self.seat].shuffles and self.decks[self.seat].shuffles[m.sid].final
                            for m in msgs):
                     return False
@@ -601,7 +758,7 @@ class FairMatch:
                     return True
                 revs = [deck_decode(x, s) for x in b.items]
                 if not all(isinstance(r, Reveal) for r in revs):
-                    raise Fault("illegal", s, "an audit message holds another message", env.to_bytes())
+                    raise Fault("illegal", s, "an audit message holds another message", [env])
                 self.reveals[s] = {r.sid: r for r in revs}
                 self.audit_seq[s] = env.seq
                 return True
@@ -609,20 +766,27 @@ class FairMatch:
                 envs = [Envelope.from_bytes(x) for x in b.items]
                 ev = find_equivocation(self.inbox.envelopes(), envs)
                 if ev is not None and ev.check(self.gid, [self.keys[i] for i in range(self.n)]):
-                    raise Fault("illegal", ev.sender, "told two peers two different stories", ev.to_bytes())
+                    raise Fault("illegal", ev.sender, "told two peers two different stories", (ev.first, ev.second))
+                if self.stage == "audit":
+                    self.logs.add(s)
+                return True
+            if b.kind == fm.VERDICT:
+                if s not in self.local:
+                    self._claim(env, b)
                 return True
         except DeckError as e:
-            raise Fault("illegal", e.seat, e.reason, env.to_bytes()) from None
+            raise Fault("illegal", e.seat, e.reason, [env]) from None
         except ValueError as e:
-            raise Fault("illegal", s, str(e), env.to_bytes()) from None
+            raise Fault("illegal", s, str(e), [env]) from None
         return True
 
     def _apply_ordered(self, env: Envelope, b: fm.Body) -> None:
-        s, raw = env.sender, env.to_bytes()
+        s = env.sender
+        self.last_env = env
         st = self.view.state
 
         def bad(why: str, kind: str = "illegal") -> Fault:
-            return Fault(kind, s, why, raw)
+            return Fault(kind, s, why, [env])
         try:
             if b.kind == fm.KEEP:
                 if b.round != self.round or st.phase is not Phase.KEEP or st.to_act != s + 1:
@@ -631,6 +795,7 @@ class FairMatch:
                 if len(set(pos)) != SETUP[self.n][1] or not set(pos) <= set(self.positions_of(s)):
                     raise bad("kept positions that are not its own")
                 self.kept[s] = pos
+                self.keep_env[s] = env
                 self.hand_refs[s] = [(0, p) for p in pos]
                 for ls, v in self.views.items():
                     if ls == s:
@@ -657,7 +822,7 @@ class FairMatch:
                 self._public(a, s)
                 if a.kind is STEAL and a.target is not None:
                     purpose = self.view.ply
-                    self.coins[purpose] = {"commits": {}, "secrets": {}}
+                    self.coins[purpose] = {"commits": {}, "secrets": {}, "envs": {}, "renvs": {}}
                     self.steal = (s, a.target - 1, purpose)
                 return
             if b.kind == fm.PLAY:
@@ -683,6 +848,7 @@ class FairMatch:
                     self.drawn[s] += 1
                     self.hand_refs[s].append(dref)
                     self.draws[s] = dref
+                    self.play_env[s] = env
                 return
             if b.kind == fm.COMMIT:
                 coin = self.coins.get(b.purpose)
@@ -694,6 +860,7 @@ class FairMatch:
                         raise bad("a second, different commitment (a re-roll)", "coin")
                     return
                 coin["commits"][s] = b.blob
+                coin["envs"][s] = env
                 return
             if b.kind == fm.REVEAL:
                 coin = self.coins.get(b.purpose)
@@ -706,6 +873,7 @@ class FairMatch:
                 if commitment(self.gid, b.purpose, s, b.blob) != coin["commits"][s]:
                     raise bad("its reveal does not open its commitment", "forfeit")
                 coin["secrets"][s] = b.blob
+                coin["renvs"][s] = env
                 if len(coin["secrets"]) == self.n:
                     coin["done"] = True
                     self._coin_done(b.purpose, [coin["secrets"][i] for i in range(self.n)])
@@ -720,7 +888,7 @@ class FairMatch:
         except (ViewError, IllegalMoveError, InvalidMoveError) as e:
             raise bad(str(e)) from None
         except DeckError as e:
-            raise Fault("illegal", e.seat, e.reason, raw) from None
+            raise Fault("illegal", e.seat, e.reason, [env]) from None
 
     def _open_all(self, env: Envelope, b: fm.Body, ref: tuple[int, int], s: int) -> int | None:
         """Apply the owner's keys in ``b`` and open ``ref`` to all; None after a broken deck."""
@@ -729,7 +897,7 @@ class FairMatch:
         for x in b.items:
             m = deck_decode(x, s)
             if not isinstance(m, KeyShare):
-                raise Fault("illegal", s, "a play's keys hold another message", env.to_bytes())
+                raise Fault("illegal", s, "a play's keys hold another message", [env])
         for dk in self.decks.values():
             for x in b.items:
                 dk.receive(x, s)
@@ -740,7 +908,7 @@ class FairMatch:
                 raise KeyError(ref)
             card = dk.open(sid, ref[1])
         except KeyError:
-            raise Fault("illegal", s, f"opened position {ref} without every key it owes", env.to_bytes()) from None
+            raise Fault("illegal", s, f"opened position {ref} without every key it owes", [env]) from None
         except BrokenDeck:
             self._to_audit()
             return None
@@ -891,7 +1059,14 @@ class FairMatch:
                 self.mismatch.add(s)
                 return True
         if self.mismatch:
-            return False    # wait for the logs (the one who lied is named by its two envelopes)
+            # wait for the logs: an equivocator is named by its two envelopes when they come
+            # (_apply_free); when every disagreeing seat's log came and holds no such pair, that
+            # seat signed a transcript hash no log gives: its round end is false
+            if self.mismatch <= self.logs:
+                s = min(self.mismatch)
+                raise Fault("illegal", s, "signed a round end that no log supports (a false transcript hash)",
+                            [self.ends[s]])
+            return False
         st = self.true
         for v in self.views.values():
             v.reset(st)
@@ -909,11 +1084,11 @@ class FairMatch:
         for s, rs in self.reveals.items():
             for sid, r in rs.items():
                 reveals.setdefault(sid, {})[s] = r
-        ev = {s: self.inbox.log[s][self.audit_seq[s]].to_bytes() for s in self.audit_seq}
+        ev = {s: [self.inbox.log[s][self.audit_seq[s]]] for s in self.audit_seq}
         try:
             cards = audit_round(shuffles, reveals)
         except DeckError as e:
-            raise Fault("illegal", e.seat, f"audit: {e.reason}", ev.get(e.seat, b"")) from None
+            raise Fault("illegal", e.seat, f"audit: {e.reason}", ev.get(e.seat, [])) from None
         for ref, card in self.opened.items():
             if cards.get((self.sids[ref[0]], ref[1])) != card:
                 raise Fault("illegal", -1, "an opened card the audit does not confirm")
@@ -927,7 +1102,7 @@ class FairMatch:
             if not all(s in self.kept for s in range(self.n)):
                 seat = self.early if self.early is not None else -1
                 raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                            ev.get(seat, b""))
+                            ev.get(seat, []))
             groups = [[CARDS[cards[(d0, p)]] for p in self.positions_of(s)] for s in range(self.n)]
             aside = SETUP[self.n][2]
             groups.append([CARDS[cards[(d0, p)]] for p in range(self.n * self.d, self.n * self.d + aside)])
@@ -948,7 +1123,7 @@ class FairMatch:
         if st.round == self.round and not st.is_over():
             seat = self.early if self.early is not None else -1
             raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                        ev.get(seat, b""))
+                        ev.get(seat, []))
         self.true = st
 
 
@@ -956,13 +1131,13 @@ class FairMatch:
 def _wire_json(m: dict) -> dict:
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": m["k"].hex()}
-    return {"t": "env", "e": b"".join(m["e"]).hex()}
+    return {"t": "env", "e": m["e"].hex()}
 
 
 def _wire_from_json(m: dict) -> dict:
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": bytes.fromhex(m["k"])}
-    return {"t": "env", "e": chunks(bytes.fromhex(m["e"]))}
+    return env_msg(bytes.fromhex(m["e"]))
 
 
 def _restore(seat: int, table: Table, payload: dict, token_bytes) -> FairMatch:
@@ -986,10 +1161,11 @@ def _player(level: str, seed: int):
 
 SCHEMAS = {
     "fkey": {"s": _int(0, 3), "k": _bin(32)},
-    "env": {"e": _list(_bin(*range(1, CHUNK + 1)), 1, 1000)},
+    "env": {"e": _blob(HEADER_BYTES + SIG_BYTES, MAX_ENVELOPE)},
 }
 
 FAIR = LanPart(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
                rates={"fkey": (8, 1), "env": (600, 300)},
-               new_match=lambda seat, table, tb: FairMatch(seat, table, tb),
-               from_payload=_restore, auto_start=False, turn=_turn, player=_player)
+               new_match=lambda seat, table, tb, seeds=None: FairMatch(seat, table, tb, sign_seeds=seeds),
+               from_payload=_restore, auto_start=False, turn=_turn, player=_player, max_bin=MAX_ENVELOPE,
+               signing=public_key)

@@ -18,6 +18,9 @@ kind       layout after the kind byte and the sender's seat byte (``seat`` is 0-
 ``27``     AUDIT: ``round (1) || n (1) || n x (len (2) || Reveal bytes)`` -- every secret of the round
 ``28``     LOG: ``n (4) || n x (len (4) || envelope wire bytes)`` -- every envelope held, after round
            ends disagree
+``29``     VERDICT: ``kind (1) || named (1) || n (2) || n x (len (4) || envelope wire bytes)`` -- the
+           sender ends the match: ``kind`` indexes ``net.match.END_KINDS`` (``finished`` 0 ...
+           ``left`` 6), ``named`` the seat at fault (255: none), then the signed evidence
 =========  ===========================================================================================
 
 A round end is :func:`net.signed.round_end`'s body. ``shuffle no`` is 0 for the round's deck and
@@ -29,19 +32,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..deck import DeckError
+from ..match import END_KINDS
 
-PASS, SHARES, ACTION, PLAY, KEEP, COMMIT, REVEAL, OPEN, AUDIT, LOG = (
-    0x01, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28)
+PASS, SHARES, ACTION, PLAY, KEEP, COMMIT, REVEAL, OPEN, AUDIT, LOG, VERDICT = (
+    0x01, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29)
 KIND_NAMES = {PASS: "pass", SHARES: "shares", ACTION: "action", PLAY: "play", KEEP: "keep", COMMIT: "commit",
-              REVEAL: "reveal", OPEN: "open", AUDIT: "audit", LOG: "log"}
+              REVEAL: "reveal", OPEN: "open", AUDIT: "audit", LOG: "log", VERDICT: "verdict"}
+MAX_EVIDENCE = 16       #: envelopes in one verdict
 
 
 @dataclass(frozen=True)
 class Body:
     """A decoded body: ``kind`` (above), ``seat`` (its sender), and its fields (unused ones 0/empty):
-    ``ply``, ``round``, ``purpose``, ``no`` (shuffle no), ``pos``, ``card``, ``text``, ``blob`` (a
-    commitment or secret), ``items`` (shares, reveals, positions or envelopes, as bytes or ints),
-    ``raw`` (a pass's bytes)."""
+    ``ply``, ``round``, ``purpose``, ``no`` (shuffle no), ``pos``, ``card``, ``text`` (an action,
+    or a verdict's kind), ``named`` (a verdict's seat at fault, -1 none), ``blob`` (a commitment or
+    secret), ``items`` (shares, reveals, positions or envelopes, as bytes or ints), ``raw`` (a
+    pass's bytes)."""
 
     kind: int
     seat: int
@@ -52,6 +58,7 @@ class Body:
     pos: int = 0
     card: int = 0
     text: str = ""
+    named: int = -1
     blob: bytes = b""
     items: tuple = ()
     raw: bytes = b""
@@ -103,6 +110,17 @@ def audit(seat: int, round_no: int, reveal_bytes) -> bytes:
 def log(seat: int, envelopes) -> bytes:
     envelopes = list(envelopes)
     return bytes((LOG, seat)) + len(envelopes).to_bytes(4, "big") + _items(envelopes, 4)
+
+
+def verdict(seat: int, kind: str, named: int, envelopes) -> bytes:
+    """A verdict body: ``kind`` one of ``net.match.END_KINDS``, ``named`` the seat at fault (-1:
+    none), ``envelopes`` the wire bytes of the signed evidence (at most :data:`MAX_EVIDENCE`).
+    Raises ValueError for another kind or too much evidence."""
+    envelopes = list(envelopes)
+    if kind not in END_KINDS or len(envelopes) > MAX_EVIDENCE:
+        raise ValueError(f"not a verdict: {kind!r} with {len(envelopes)} envelopes")
+    return (bytes((VERDICT, seat, END_KINDS.index(kind), named & 0xFF)) + len(envelopes).to_bytes(2, "big")
+            + _items(envelopes, 4))
 
 
 class _R:
@@ -169,6 +187,12 @@ def decode(data: bytes, sender: int) -> Body:
         b = Body(AUDIT, seat, round=rnd, items=r.items(1, 2, 16))
     elif kind == LOG:
         b = Body(LOG, seat, items=r.items(4, 4, 1 << 16))
+    elif kind == VERDICT:
+        k, named = r.int(1), r.int(1)
+        if k >= len(END_KINDS) or named != 255 and named >= 8:
+            raise DeckError(sender, "a verdict of no known kind or seat")
+        b = Body(VERDICT, seat, text=END_KINDS[k], named=-1 if named == 255 else named,
+                 items=r.items(2, 4, MAX_EVIDENCE))
     else:
         raise DeckError(sender, f"unknown message kind {kind}")
     r.end()

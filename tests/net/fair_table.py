@@ -1,6 +1,7 @@
 """An in-memory table of :class:`net.royals.fair.FairMatch` machines for the dealer-free tests:
-every message travels as msgpack bytes through the host (a star, FIFO per link), exactly as
-the session would carry it; decisions come from the engine's random player.
+every message travels as a frame through the host (a star, FIFO per link), encoded and
+decoded with the layer's limits and the part's schemas exactly as the session does
+(``net.framing``: a message the layer would refuse fails here too); decisions come from the engine's random player.
 
 Hooks let a test play an attacker: ``tamper(frm, to, msg) -> msg | None`` changes or drops a
 message on a link; ``machines`` may be replaced by subclasses before ``start``."""
@@ -10,11 +11,13 @@ from __future__ import annotations
 import secrets
 from collections import deque
 
-import msgpack
-
 from game.royals.ai.players import RandomPlayer
-from net.match import Over, Send, Table, overdue
-from net.royals.fair import FairMatch
+from net.framing import HEADER, decode_payload, encode_frame
+from net.lobby import schemas_for
+from net.match import Over, Refusal, Send, Table, Verdict, judge_stop, overdue
+from net.royals.fair import FAIR, FairMatch
+
+SCHEMAS = schemas_for(dict(FAIR.schemas), FAIR.max_bin)
 
 GID = bytes(range(16))
 
@@ -43,12 +46,13 @@ class Net:
         self.verdicts: dict[int, object] = {}
         self.tamper = None
         self.steps = 0
+        self.refused: list[tuple[int, int, str, str]] = []
 
     def _out(self, frm: int, outputs) -> None:
         for o in outputs:
             if isinstance(o, Send):
                 to = 0 if frm != 0 else o.to
-                self.links.append((frm, to, msgpack.packb(o.msg, use_bin_type=True)))
+                self.links.append((frm, to, encode_frame(o.msg, SCHEMAS)[HEADER.size:]))
             elif isinstance(o, Over):
                 self.verdicts.setdefault(frm, o.verdict)
 
@@ -61,16 +65,20 @@ class Net:
         if not self.links:
             return False
         frm, to, data = self.links.popleft()
-        msg = msgpack.unpackb(data, raw=False)
+        msg = decode_payload(data, SCHEMAS)
         if self.tamper is not None:
             msg = self.tamper(frm, to, msg)
             if msg is None:
                 return True
-            data = msgpack.packb(msg, use_bin_type=True)
+            data = encode_frame(msg, SCHEMAS)[HEADER.size:]
         self.received[to].append(data)
         m = self.machines[to]
         if m.over is None:
-            self._out(to, m.receive(frm, msg, float(self.steps)))
+            try:
+                self._out(to, m.receive(frm, msg, float(self.steps)))
+            except Refusal as r:          # the session closes that connection; the match goes on
+                self.refused.append((to, frm, r.code, str(r)))
+                self.links = deque(x for x in self.links if {x[0], x[1]} != {frm, to})
         self.steps += 1
         return True
 
@@ -98,6 +106,29 @@ class Net:
     def late(self, seat: int):
         """The owed step the machine of ``seat`` would judge overdue far in the future."""
         return overdue(self.machines[seat].owed(), 1e9)
+
+
+    def expire(self, seat: int, now: float = 1e9):
+        """Seat ``seat``'s session at time ``now``: the overdue step, if it forfeits, ends its
+        match (as :meth:`net.session.Session._tick` does) and the machine's outputs travel on.
+        Returns the overdue step."""
+        m = self.machines[seat]
+        late = overdue(m.owed(), now)
+        if late is not None and late.forfeits:
+            self._out(seat, m.end(Verdict("forfeit", late.seat, (), m.received(), "withheld"), now))
+        return late
+
+    def stop(self, to: int, frm: int, kind: str, named: int):
+        """``frm``'s ``over{kind, named}`` reaches ``to``: judged as the session does (the layer's
+        rules, then the machine's evidence check), and the verdict is the machine's end."""
+        m = self.machines[to]
+        if m.over is not None:
+            return m.over
+        v = judge_stop(m.owed(), m.seat, frm if to == 0 else 0, kind, named, m.received())
+        if v is not None:
+            v = m.check_verdict(v, frm if to == 0 else 0)
+            self._out(to, m.end(v, float(self.steps)))
+        return m.over
 
 
 def crash(net: Net, seat: int) -> None:

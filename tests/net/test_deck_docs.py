@@ -90,3 +90,11 @@ def test_signed_vectors_from_the_text():
     inbox = Inbox(mid, keys)
     inbox.accept(env)
     assert inbox.transcript(1) == t and match_code(mid, keys) == v["match code"]
+    # a verdict body (docs/protocol.md, "Verdicts and their evidence") carrying that envelope
+    vb = bytes((0x29, 0, 2, 1)) + (1).to_bytes(2, "big") + len(wire).to_bytes(4, "big") + wire
+    h0 = mid + bytes((0,)) + (0).to_bytes(4, "big") + len(vb).to_bytes(4, "big")
+    sig0 = SigningKey(bytes([2]) * 32).sign(b"rose-king-lan signed\x00" + h0 + vb).signature
+    assert (h0 + vb + sig0).hex() == v["verdict of seat 0"]
+    from net.royals import fair_messages as fm
+    assert fm.verdict(0, "forfeit", 1, [wire]) == vb and Signer(mid, 0, bytes([2]) * 32).sign(vb).to_bytes() == h0 + vb + sig0
+    assert fm.decode(vb, 0).text == "forfeit" and fm.decode(vb, 0).named == 1

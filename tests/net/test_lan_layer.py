@@ -347,7 +347,7 @@ def test_strangers_junk_and_wrong_proofs_are_refused_and_the_match_goes_on(sessi
     assert b"frame" in refused_with(b"GET / HTTP/1.1\r\n\r\n")
     hello = {"t": "hello", "proto": "rose-king-lan", "pv": LAN_VERSION, "g": NIM.key, "gv": NIM.version,
              "app": "x", "name": "Eve", "peer": b"e" * 16, "role": "join", "nonce": b"n" * 16,
-             "key": b"k" * 32, "game": b"", "have": 0}
+             "key": b"k" * 32, "game": b"", "have": 0, "sk": b""}
     assert b"the table is full" in refused_with(encode_frame(hello, SCHEMAS))
     got = refused_with(encode_frame({**hello, "g": "chess"}, SCHEMAS))
     assert b"plays nim-test" in got

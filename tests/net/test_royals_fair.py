@@ -137,3 +137,31 @@ def test_a_damaged_journal_is_refused_with_a_clear_error():
             _restore(1, net.table, bad, lambda n: bytes(n))
     back = _restore(1, net.table, good, lambda n: bytes(n))      # the intact journal still loads
     assert back.view.ply == net.machines[1].view.ply
+
+
+# ---------------------------------------------------------------------------- the frame's binary bound
+def test_an_envelope_travels_as_one_binary_bounded_by_the_parts_max_bin():
+    import msgpack
+
+    from net.framing import FrameError, decode_payload
+    from net.royals.fair import FAIR, MAX_ENVELOPE, env_msg
+
+    from .fair_table import SCHEMAS
+    assert FAIR.max_bin == MAX_ENVELOPE == SCHEMAS.max_bin
+    ok = msgpack.packb({"t": "env", "e": bytes(MAX_ENVELOPE)}, use_bin_type=True)
+    assert decode_payload(ok, SCHEMAS)["e"] == bytes(MAX_ENVELOPE)
+    too_long = msgpack.packb({"t": "env", "e": bytes(MAX_ENVELOPE + 1)}, use_bin_type=True)
+    with pytest.raises(FrameError) as e:
+        decode_payload(too_long, SCHEMAS)
+    assert e.value.code == "frame"              # refused by the unpacker's bound, before any schema
+    for short in (b"", bytes(88)):          # shorter than an envelope's header and signature
+        with pytest.raises(FrameError) as e:
+            decode_payload(msgpack.packb({"t": "env", "e": short}, use_bin_type=True), SCHEMAS)
+        assert e.value.code == "schema"
+    with pytest.raises(ValueError):
+        env_msg(bytes(MAX_ENVELOPE + 1))
+    # another game's frames keep the layer's 64-byte bound
+    from net.lobby import schemas_for
+    with pytest.raises(FrameError) as e:
+        decode_payload(msgpack.packb({"t": "ping", "x": bytes(65)}, use_bin_type=True), schemas_for({}))
+    assert e.value.code == "frame"

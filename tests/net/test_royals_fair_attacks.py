@@ -13,7 +13,7 @@ import secrets
 from net.deck import Pass, card_points
 from net.deck.shuffle import SHUFFLE
 from net.royals import fair_messages as fm
-from net.royals.fair import FairMatch, _restore, chunks
+from net.royals.fair import FairMatch, _restore, env_msg
 from net.signed import Envelope
 
 from .fair_table import GID, Net
@@ -126,11 +126,11 @@ def test_a_host_altering_a_relayed_message_is_named_by_the_joiner():
 
     def tamper(frm, to, msg):
         if frm == 0 and to == 2 and msg["t"] == "env" and not done:
-            raw = bytearray(b"".join(msg["e"]))
+            raw = bytearray(msg["e"])
             if raw[16] == 1:                       # seat 1's envelope, relayed by the host
                 raw[30] ^= 1
                 done.append(1)
-                return {"t": "env", "e": chunks(bytes(raw))}
+                return env_msg(bytes(raw))
         return msg
     net.tamper = tamper
     net.run(limit=20_000)
@@ -145,13 +145,13 @@ def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_s
 
     def tamper(frm, to, msg):
         if frm == 0 and to == 2 and msg["t"] == "env" and not done:
-            env = Envelope.from_bytes(b"".join(msg["e"]))
+            env = Envelope.from_bytes(msg["e"])
             if env.sender == 0 and env.body[0] == fm.SHARES and len(fm.decode(env.body, 0).items) > 1:
                 other = fm.shares(0, list(reversed(fm.decode(env.body, 0).items)))   # same keys, another story
                 e2 = Envelope(env.match_id, 0, env.seq, other, b"")
                 e2 = Envelope(env.match_id, 0, env.seq, other, host.signers[0]._key.sign(e2.signed_bytes()).signature)
                 done.append(e2)
-                return {"t": "env", "e": chunks(e2.to_bytes())}
+                return env_msg(e2.to_bytes())
         return msg
     net.tamper = tamper
     net.run(limit=40_000)
@@ -159,8 +159,9 @@ def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_s
     vs = _named(net, 0, honest=[1, 2], kind="illegal")
     assert all("two different stories" in v.detail for v in vs), vs
     from net.signed import Evidence
-    ev = Evidence.from_bytes(net.machines[1].evidence)
-    assert ev.sender == 0 and ev.check(GID, [net.machines[1].keys[s] for s in range(3)])
+    first, second = net.machines[1].evidence
+    ev = Evidence(0, first, second)
+    assert ev.check(GID, [net.machines[1].keys[s] for s in range(3)])
 
 
 class Withholder(FairMatch):
@@ -175,21 +176,42 @@ def test_withheld_round_keys_forfeit_naming_the_withholder():
     for s in (0, 1):
         m = net.machines[s]
         assert m.over is None and m.stage == "audit"
-        late = net.late(s)
-        assert late is not None and late.seat == 2 and late.step == "reveal" and late.forfeits
+    late = net.late(0)
+    assert late is not None and late.seat == 2 and late.step == "reveal" and late.forfeits
+    # the joiner waits for seat 2's reveal through the host, longer than the host does
+    jl = net.late(1)
+    assert jl.seat == 0 and jl.step == "relay" and jl.forfeits and jl.deadline(True) > late.deadline(True)
     # nobody learnt a card of seat 2 it did not see played: its unplayed positions stay closed
     assert net.machines[0].round == 1
+    # the host's deadline passes: its verdict carries the evidence, the joiner checks it
+    net.expire(0)
+    net.run()
+    for s in (0, 1):
+        v = net.machines[s].over
+        assert v is not None and v.kind == "forfeit" and v.seat == 2, (s, v)
+        assert net.machines[s].evidence and all(e.verifies(net.machines[s].keys[e.sender])
+                                                 for e in net.machines[s].evidence)
+    assert net.machines[1].evidence[0].sender == 0        # the host's signed verdict, then its evidence
+    assert net.machines[0].record()["lan"]["evidence"] == [e.to_bytes().hex() for e in net.machines[0].evidence]
 
 
-def test_a_reconnect_with_a_fresh_signing_key_is_named():
+def test_a_reconnect_with_a_fresh_signing_key_is_refused_and_its_seat_owes_on():
     net = Net(3).start().run(limit=400)
     fresh = FairMatch(1, net.table, secrets.token_bytes)
     net.links.clear()
     net.machines[1] = fresh
     net._out(1, fresh.start(0.0))
     net.run(limit=2000)
-    v = net.machines[0].over
-    assert v is not None and v.seat == 1 and "second signing key" in v.detail
+    assert any(to == 0 and frm == 1 and "second signing key" in why for to, frm, _, why in net.refused)
+    assert net.machines[0].over is None and net.machines[2].over is None
+    assert net.machines[0].keys[1] != fresh.keys[1]       # the pinned key stays
+
+
+def test_a_second_key_relayed_by_the_host_names_the_host():
+    net = Net(3).start().run(limit=400)
+    j = net.machines[2]
+    j.receive(0, {"t": "fkey", "s": 1, "k": bytes(31) + b"\x01"}, 0.0)
+    assert j.over is not None and j.over.seat == 0 and "second signing key" in j.over.detail
 
 
 def test_a_reconnect_with_fresh_deck_secrets_is_named():
@@ -212,7 +234,7 @@ def test_a_junk_envelope_is_refused_and_the_match_goes_on():
     net = Net(2).start().run(limit=50)
     host = net.machines[0]
     try:
-        host.receive(1, {"t": "env", "e": [b"\x00" * 10]}, 0.0)
+        host.receive(1, {"t": "env", "e": b"\x00" * 100}, 0.0)
     except Refusal as r:
         assert r.code == "schema"
     else:

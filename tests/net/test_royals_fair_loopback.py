@@ -5,8 +5,11 @@ accepts. The part is used directly here; it is not yet registered on the game's 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
+
+import pytest
 
 from game.royals.plugin import GAME
 from net.headless import play_match
@@ -42,6 +45,11 @@ def test_a_whole_match_over_loopback_with_a_computer_seat():
         rh, rj = host.view(lambda m: m.record()), join.view(lambda m: m.record())
         assert rh == rj and GAME.check(rh).startswith("ok finished")
         assert rh["lan"]["code"] == host.view(lambda m: m.code())
+        # every seat's signing key came in the lobby's hellos and start: pinned before any match message
+        keys = host.view(lambda m: m.table.sign_keys)
+        assert len(keys) == 3 and keys == join.view(lambda m: m.table.sign_keys)
+        assert host.view(lambda m: [m.keys[s] for s in range(3)]) == list(keys)
+        assert not any(m.get("t") == "fkey" for m in host.view(lambda m: m.wire))
     finally:
         host.close(1.0)
         join.close(1.0)
@@ -141,3 +149,78 @@ def test_a_joiner_killed_mid_match_resumes_from_its_journal(tmp_path):
         for s in (host, join, again):
             if s is not None:
                 s.close(1.0)
+
+
+class _FramingHost:
+    """Makes host machines that end the match once the deck is final with ``illegal`` naming seat
+    1, an honest joiner: with a signed verdict whose 'evidence' is that joiner's first envelope
+    (``signed``), or with the layer's bare ``over`` only."""
+
+    def __init__(self, signed: bool) -> None:
+        self.signed = signed
+
+    def __call__(self, seat, table, tb, seeds=None):
+        from net.match import Over, Verdict
+        from net.royals.fair import FairMatch
+        signed = self.signed
+
+        class Framer(FairMatch):
+            def _run(self, now):
+                out = super()._run(now)
+                if self._over is None and self._deck_final():
+                    if signed:
+                        out += self._announce("illegal", 1, [self.inbox.log[1][0]])
+                    self._over = Verdict("illegal", 1, (), 0, "framed")
+                    out.append(Over(self._over))
+                return out
+        return Framer(seat, table, tb, sign_seeds=seeds)
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_a_host_framing_the_joiner_with_a_false_verdict_is_named_in_the_joiners_record(tmp_path, signed):
+    part = dataclasses.replace(FAIR, new_match=_FramingHost(signed))
+    host = Session(part, "host", "Ann", port=0, date="2026-11-27T09:00:00")
+    join = Session(FAIR, "join", "Bo", port=host.port, record=tmp_path / "j.json", reconnect_delay=0.05)
+    try:
+        _started(host)
+        out: dict = {}
+        th, tj = _play(host, 1, out, "host"), _play(join, 2, out, "join")
+        th.join(LIMIT + 5)
+        tj.join(LIMIT + 5)
+        assert out["host"].kind == "illegal" and out["host"].seat == 1        # what the host says
+        v = out["join"]
+        assert v.seat == 0, v                                                  # the joiner names the host
+        rec = join.view(lambda m: m.record())          # what the session writes to j.json
+        assert rec["lan"]["seat"] == 0
+        if signed:      # its evidence: the host's own signed verdict
+            assert v.kind == "illegal" and "its evidence does not show" in v.detail
+            from net.signed import Envelope
+            env = Envelope.from_bytes(bytes.fromhex(rec["lan"]["evidence"][0]))
+            assert env.sender == 0 and env.verifies(join.view(lambda m: m.keys[0]))
+    finally:
+        host.close(1.0)
+        join.close(1.0)
+
+
+def test_a_host_that_replaces_a_joiners_signing_key_in_the_start_is_refused_by_that_joiner():
+    from net.signed import public_key
+    host = Session(FAIR, "host", "Ann", port=0, date="2026-11-27T09:00:00")
+    join = Session(FAIR, "join", "Bo", port=host.port, reconnect_delay=0.05)
+    try:
+        orig = host.lobby._start_msg
+
+        def replaced(c, seat, table):            # the host's start carries a key of its own for seat 1
+            out = orig(c, seat, table)
+            out.msg["sk"] = [out.msg["sk"][0], public_key(b"\x0e" * 32)]
+            return out
+        host.lobby._start_msg = replaced
+        _started(host)
+        from net.session import Dropped
+        end, drops = time.monotonic() + 20, []
+        while time.monotonic() < end and join.status != "failed":
+            drops += [e for e in join.wait(0.05) if isinstance(e, Dropped)]
+        assert join.status == "failed" and join.machine is None          # it never played under that key
+        assert any(d.code == "seat" and "replaced" in d.reason for d in drops), drops
+    finally:
+        host.close(1.0)
+        join.close(1.0)

@@ -1,0 +1,239 @@
+"""Verdicts only with evidence at the dealer-free Royals & Riots table (issue 34): a verdict goes
+into a record only with signed envelopes every peer can check; a host (or any peer) that ends
+the match with a verdict its evidence does not show -- or with none -- is named itself; the
+deadlines of the round's end (a false round end, withheld logs and round ends) name the seat
+that owes the step. In memory, through :mod:`tests.net.fair_table`."""
+
+from __future__ import annotations
+
+import pytest
+
+from net.deck import DeckError
+from net.match import Verdict
+from net.royals import fair_messages as fm
+from net.royals.fair import FairMatch
+from net.signed import parse_round_end, round_end
+
+from .fair_table import Net
+
+
+def _verdict_env(m: FairMatch, signer: int):
+    """The signed ``verdict`` body of ``signer`` that ``m`` holds, decoded."""
+    for e in m.envs:
+        if e.sender == signer and e.body[:1] == bytes((fm.VERDICT,)):
+            return e, fm.decode(e.body, signer)
+    return None, None
+
+
+class Framer(FairMatch):
+    """A host that ends the match at a chosen moment with a verdict ``kind`` against seat
+    ``victim``, its 'evidence' an honest envelope of the victim (its first)."""
+
+    kind, victim, when = "illegal", 2, "final"
+
+    def _run(self, now):
+        out = super()._run(now)
+        # "final": the deck is final; else: the victim revealed its part of the starter coin and
+        # owes nothing that forfeits until the deck is final
+        ready = self._deck_final() if self.when == "final" else (
+            self.round == 1 and self.victim in self.coins[-1]["secrets"] and not self._deck_final())
+        if self._over is None and ready:
+            out += self._announce(self.kind, self.victim, [self.inbox.log[self.victim][0]])
+            self._over = Verdict(self.kind, self.victim, (), 0, "framed")
+        return out
+
+
+def _host_named(net: Net, seats, evidence=True) -> None:
+    for s in seats:
+        m = net.machines[s]
+        assert m.over is not None and m.over.kind == "illegal" and m.over.seat == 0, (s, m.over)
+        if evidence:
+            env, b = _verdict_env(m, 0)
+            assert m.evidence[0] == env and env.verifies(m.keys[0]) and b.named == net.machines[0].claimed
+        assert m.record()["lan"]["seat"] == 0
+
+
+def test_a_host_framing_an_honest_joiner_with_a_false_illegal_verdict_is_named():
+    net = Net(3, classes={0: Framer})
+    net.machines[0].claimed = 2
+    net.start().run(limit=20_000)
+    for s in (1, 2):                       # then the host's over{illegal, 2} arrives: too late
+        assert net.stop(s, 0, "illegal", 2).seat == 0
+    _host_named(net, (1, 2))
+    assert "its evidence does not show" in net.machines[1].over.detail
+
+
+def test_a_false_forfeit_verdict_against_a_seat_that_owes_nothing_names_the_host():
+    cls = type("F", (Framer,), {"kind": "forfeit", "when": "revealed"})
+    net = Net(3, classes={0: cls})
+    net.machines[0].claimed = 2
+    net.start().run(limit=20_000)
+    _host_named(net, (1, 2))
+    assert all("its evidence does not show" in net.machines[s].over.detail for s in (1, 2))
+
+
+def test_a_bare_verdict_without_evidence_names_its_sender():
+    net = Net(2).start()
+    while net.machines[1].inbox is None:       # the keys are in; nothing forfeits yet
+        net.deliver()
+    assert net.machines[1].over is None
+    v = net.stop(1, 0, "illegal", 1)      # the host's over{illegal, 1}: no signed verdict before it
+    assert v.kind == "illegal" and v.seat == 0 and "without evidence" in v.detail, v
+    assert net.machines[1].record()["lan"]["seat"] == 0
+    net = Net(3).start().run(limit=300)
+    for s in (1, 2):          # naming a third seat, or the joiner itself; the host also owes relays
+        v = net.stop(s, 0, "coin", 2)
+        assert v.seat == 0, v
+    # a verdict naming its own sender stands as the layer says
+    assert Net(3).start().run(limit=300).stop(1, 0, "left", 0).kind in ("left", "forfeit")
+
+
+class FramingJoiner(FairMatch):
+    """A joiner that accuses seat 2 once the deck is final."""
+
+    def _run(self, now):
+        out = super()._run(now)
+        if self._over is None and self._deck_final():
+            out += self._announce("illegal", 2, [self.inbox.log[2][0]])
+            self._over = Verdict("illegal", 2, (), 0, "framed")
+        return out
+
+
+def test_a_joiners_false_verdict_relayed_by_the_host_names_the_joiner_everywhere():
+    net = Net(3, classes={1: FramingJoiner}).start().run(limit=20_000)
+    for s in (0, 2):
+        m = net.machines[s]
+        assert m.over is not None and m.over.kind == "illegal" and m.over.seat == 1, (s, m.over)
+        env, b = _verdict_env(m, 1)
+        assert env is not None and b.named == 2 and m.evidence[0] == env
+
+
+def test_a_verdict_with_forged_evidence_names_its_signer():
+    class Forger(Framer):
+        def _announce(self, kind, seat, evidence):
+            e = evidence[0]
+            forged = type(e)(e.match_id, e.sender, e.seq, e.body, bytes(64))
+            return super()._announce(kind, seat, [forged])
+    net = Net(3, classes={0: Forger})
+    net.machines[0].claimed = 2
+    net.start().run(limit=20_000)
+    for s in (1, 2):
+        m = net.machines[s]
+        assert m.over is not None and m.over.seat == 0 and m.over.kind == "illegal", m.over
+
+
+def test_a_verdict_body_is_refused_when_malformed():
+    body = fm.verdict(1, "forfeit", 2, [b"x" * 100])
+    assert fm.decode(body, 1).named == 2 and fm.decode(body, 1).text == "forfeit"
+    assert fm.decode(fm.verdict(1, "illegal", -1, []), 1).named == -1
+    for bad in (body[:3] + bytes((9,)) + body[4:], body[:2] + bytes((7,)) + body[3:], body + b"\x00", body[:-1]):
+        with pytest.raises(DeckError):
+            fm.decode(bad, 1)
+    with pytest.raises(ValueError):
+        fm.verdict(1, "won", 2, [])
+
+
+# ---------------------------------------------------------------------------- the round's end
+class FalseEnd(FairMatch):
+    """Signs round ends with a transcript hash no log gives (``withhold_log``: and never sends
+    its log)."""
+
+    withhold_log = False
+
+    def _duties(self):
+        out = []
+        for seat, body in super()._duties():
+            re = parse_round_end(body)
+            if re is not None:
+                body = round_end(re[0], re[1], bytes(32))
+            if self.withhold_log and body[0] == fm.LOG:
+                continue
+            if (seat, body) not in self.done:
+                out.append((seat, body))
+        return out
+
+
+def test_a_false_round_end_whose_signer_withholds_its_log_forfeits_naming_it():
+    cls = type("NoLog", (FalseEnd,), {"withhold_log": True})
+    net = Net(3, classes={2: cls}).start().run(limit=60_000)
+    for s in (0, 1):
+        m = net.machines[s]
+        assert m.over is None and m.stage == "audit" and 2 in m.mismatch
+    late = net.late(0)
+    assert late.seat == 2 and late.step == "log" and late.forfeits
+    assert net.late(1).seat == 0 and net.late(1).step == "relay"    # the joiner waits for it via the host
+    net.expire(0)
+    net.run()
+    for s in (0, 1):
+        m = net.machines[s]
+        assert m.over.kind == "forfeit" and m.over.seat == 2, m.over
+        assert any(parse_round_end(e.body) is not None and e.sender == 2 for e in m.evidence)
+
+
+def test_a_false_round_end_with_its_log_is_named_when_the_logs_show_no_two_stories():
+    net = Net(3, classes={2: FalseEnd}).start().run(limit=60_000)
+    for s in (0, 1):
+        m = net.machines[s]
+        assert m.over is not None and m.over.kind == "illegal" and m.over.seat == 2, m.over
+        assert "no log supports" in m.over.detail and m.evidence[0].sender == 2
+
+
+def test_a_host_withholding_a_round_end_from_a_joiner_is_the_one_named():
+    net = Net(3).start()
+
+    def tamper(frm, to, msg):
+        if frm == 0 and to == 1 and msg["t"] == "env":
+            from net.signed import Envelope
+            env = Envelope.from_bytes(msg["e"])
+            if env.sender == 2 and parse_round_end(env.body) is not None:
+                return None
+        return msg
+    net.tamper = tamper
+    net.run(limit=60_000)
+    j = net.machines[1]
+    assert j.over is None and j.stage == "audit" and 2 not in j.ends
+    late = net.late(1)
+    assert late.seat == 0 and late.step == "relay" and late.forfeits     # the host, not seat 2
+    assert net.machines[0].round == 2                                    # the host went on
+    net.expire(1)
+    assert j.over.kind == "forfeit" and j.over.seat == 0
+    assert j.evidence and all(e.body[:1] == bytes((fm.AUDIT,)) for e in j.evidence)
+
+
+class WithholdAndCheat(FairMatch):
+    """Withholds its key of seat 1's next draw, then plays a card other than the one it opens:
+    the host sees the false play at once, seat 1 cannot apply it (it waits for its draw)."""
+
+    withheld = False
+
+    def _duties(self):
+        out = []
+        for seat, body in super()._duties():
+            ref = self.draws.get(1)
+            if body[0] == fm.SHARES and ref is not None and ref[0] and len(fm.decode(body, seat).items) == 1:
+                self.withheld = True
+                continue
+            out.append((seat, body))
+        return out
+
+    def _emit(self, seat, body):
+        if body[0] == fm.PLAY and self.withheld:
+            b = bytearray(body)
+            b[6] = (b[6] + 1) % 36
+            body = bytes(b)
+        return super()._emit(seat, body)
+
+
+def test_a_verdict_waiting_behind_a_withheld_key_names_the_withholder_not_the_host():
+    for seed in range(1, 30):
+        net = Net(3, classes={2: WithholdAndCheat}, seed=seed).start().run(limit=40_000)
+        h = net.machines[0].over
+        if h is not None and h.seat == 2 and "not the one dealt" in h.detail and net.machines[1].over is None:
+            break
+    else:
+        raise AssertionError("no match where the cheat came while seat 1 waited for its draw")
+    j = net.machines[1]
+    assert j.claim is not None and j.claim[1].named == 2        # the host's verdict, its evidence waiting
+    v = net.stop(1, 0, "illegal", 2)                            # then the host's over{illegal, 2}
+    assert v.kind == "forfeit" and v.seat == 2, v
+    assert j.evidence[0].sender == 0 and j.evidence[0].body[0] == fm.VERDICT
