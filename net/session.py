@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import DEFAULT_PORT
-from .framing import FrameError
+from .framing import MAX_NAME, FrameError
 from .journal import seat_path as journal_path
+from .limits import name_problem
 from .link import Link
 from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo,
                     rates_for, schemas_for)
@@ -142,7 +143,8 @@ class Session(Mailbox):
     match counts as left by the host. ``record``: ``--record FILE`` (its journal resumes a
     match); ``connected``: a joiner's first connection, already open, with the bytes read from
     it (``probe_host`` read the host's hello to learn its game). Raises OSError when the port
-    cannot be opened, ValueError for a bad journal."""
+    cannot be opened, ValueError for a bad journal or a ``name`` no hello may carry (1..32
+    characters, no control, bidi or zero-width characters: docs/protocol.md, "Messages")."""
 
     def __init__(self, part: LanPart, role: str, name: str, *, address: str = "127.0.0.1",
                  port: int = DEFAULT_PORT, kinds: tuple[str, ...] = ("host", "person"), options: dict | None = None,
@@ -151,6 +153,9 @@ class Session(Mailbox):
                  token_bytes: Callable[[int], bytes] = secrets.token_bytes,
                  connected: tuple[socket.socket, bytes] | None = None, computers: dict[int, str] | None = None,
                  computer_names: dict[int, str] | None = None) -> None:
+        why = name_problem(name, MAX_NAME)
+        if why is not None:  # refused here, never on the wire (the hello would fail its schema)
+            raise ValueError(f"a player name {why}")
         self.computers = dict(computers or {})
         if any(s >= len(kinds) or kinds[s] != "computer" for s in self.computers) or \
                 any(k == "computer" and s not in self.computers for s, k in enumerate(kinds)):
@@ -343,7 +348,7 @@ class Session(Mailbox):
                             self._link_closed(p)
         if (self.role == "join" and self._lost_host_at is not None and self.machine is not None
                 and self.verdict is None and now - self._lost_host_at >= self.host_grace):
-            self._end(Verdict("left", 0, (), 0, f"the host was gone for {self.host_grace:g} seconds"))
+            self._end(Verdict("left", 0, (), 0, f"the host was gone for {self.host_grace:g} seconds"), tell_later=False)
 
     # ------------------------------------------------------------------ sockets
     def _add_peer(self, sock: socket.socket) -> _Peer:
@@ -733,25 +738,30 @@ class Session(Mailbox):
         if v is not None:
             self._end(v)
 
-    def _end(self, verdict: Verdict) -> None:
+    def _end(self, verdict: Verdict, tell_later: bool = True) -> None:
         """The match is over: the machine records the verdict, files are written, every peer
-        still connected gets ``over{kind, seat, ply}`` and the connection closes."""
+        still connected gets ``over{kind, seat, ply}`` and the connection closes. A joiner whose
+        connection to the host is down then (it resigned meanwhile, say) reconnects to tell it
+        (its seat proof, then ``over``), unless ``tell_later`` is False (the host is gone)."""
         if self.verdict is not None or self.machine is None:
             return
         self.verdict = verdict
         with self._mlock:
             outputs = self.machine.end(verdict, self._clock())
+            verdict = self.verdict = self.machine.over or verdict  # the game knows its winners
         self._carry_out([o for o in outputs if not isinstance(o, Over)])
         self._save_journal()
         self._write_record()
+        told = False
         for p in list(self._peers.values()):
             if p.seat is not None and p.link.closed is None:
                 p.link.send({"t": "over", "kind": verdict.kind, "seat": verdict.seat, "ply": min(verdict.ply, 1 << 20)})
                 p.link.close(verdict.kind, verdict.detail[:500])
                 self._flush(p)
+                told = True
         self._emit(Ended(verdict))
         self._set_status("over")
-        if self.role == "join":
+        if self.role == "join" and (told or not tell_later):
             self._fatal = True
 
     # ------------------------------------------------------------------ files
