@@ -851,6 +851,7 @@ class Session(Mailbox):
         self.verdict = verdict
         with self._mlock:
             outputs = self.machine.end(verdict, self._clock())
+            verdict = self.verdict = self.machine.over or verdict  # the game knows its winners
         self._carry_out([o for o in outputs if not isinstance(o, Over)])
         self._save_journal()
         self._write_record()

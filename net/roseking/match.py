@@ -30,7 +30,7 @@ or, for a coin, a re-roll).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from game.roseking.engine import DRAW, Color, IllegalMoveError, InvalidMoveError, Move, Record, State
@@ -446,7 +446,8 @@ class RoseKingMatch:
         at a ply both hold (its ``ply``, or later: never before a move of the resigner's or one of
         ours it acknowledged; only our unacknowledged moves after it are void); our own forfeit,
         claimed by the other seat and standing, voids our unacknowledged last draw (it may never
-        have had our reveal). Anything acknowledged stays."""
+        have had our reveal). Anything acknowledged stays. A resignation or forfeit judged by the
+        session names no winners: the other seat is the winner (:attr:`over`)."""
         if self.state is not None and verdict.kind == "resigned" and verdict.seat == self.peer:
             resigner = self.color_of(self.peer)
             theirs = [i for i, m in enumerate(self.state.move_stack, 1) if m.player == resigner]
@@ -455,6 +456,8 @@ class RoseKingMatch:
                 self._pop()
         elif verdict.kind == "forfeit" and verdict.seat == self.seat and self._my_unacked_draw() is not None:
             self._pop()
+        if verdict.kind in ("forfeit", "resigned") and not verdict.winners and verdict.seat in (0, 1):
+            verdict = replace(verdict, winners=(1 - verdict.seat,))  # judged by the layer, which knows no winners
         self._over = verdict
         return [Save(), Notice("record")]
 

@@ -11,7 +11,9 @@ from game.royals.ai.levels import LEVEL_NAMES, make_player
 from game.royals.ai.match import play_match, summary_line, wilson
 from game.royals.ai.players import GreedyPlayer, decide_keep
 from game.royals.ai.ismcts import ISMCTS as KeepSearch
-from game.royals.ai.search import ISMCTS, determinize
+from game.royals.ai.ismcts import _Rand
+from game.royals.ai.search import ISMCTS, Determinizer, determinize
+from game.royals.engine import CARDS as CARDS_BY_INDEX
 from game.royals.engine import SETUP, Card, Phase, Rng, State
 
 from .helpers import random_match
@@ -93,6 +95,9 @@ def test_determinizations_agree_with_the_observation():
         o = s.observation(seat)
         for k in range(6):
             d = determinize(o, rng, hand_bias=0.0 if k % 2 else 1.0)
+            assert d.observation(seat) == o
+        for k in range(6):  # the draws of hard (fast: float shuffles, fewer pile shuffles)
+            d = Determinizer(o, hand_bias=0.0 if k % 2 else 1.5)(_Rand(k), fast=True)
             assert d.observation(seat) == o
 
 
@@ -231,3 +236,85 @@ def test_the_new_search_sees_only_the_observation_and_hard_2025_is_todays_search
         a = make_player("hard-2025", 4, seconds=None, iterations=60).choose(s.observation(seat))
         b = make_player("hard-2025", 4, seconds=None, iterations=60).choose(t.observation(seat))
         assert a == b == ISMCTS(Rng(4), None, 60).search(s.observation(seat)).action
+
+
+def test_the_playout_on_ints_keeps_the_rules():
+    # The playout plays on raw ints and lists, not through State: its decisions, replayed
+    # through State with every check, reach the round's end with the same rewards.
+    from game.royals.ai.ismcts import _Rand, playout
+    from game.royals.ai.search import rewards
+    from game.royals.engine import CARDS, Action
+    from game.royals.engine import kernel as K
+    from game.royals.engine.state import key_action
+    seen = set()
+    for seed in range(160):
+        players, teams = ((2, False), (3, False), (4, False), (4, True))[seed % 4]
+        s = random_match(seed, players, teams, upto=30 + (seed * 11) % 90)
+        if s.phase not in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
+            continue
+        seen.add(s.phase)
+        log: list[int] = []
+        r = playout(s.copy(stack=False), _Rand(seed), 0.25, low_lead=bool(seed % 2), log=log)
+        t, keys = s.copy(), iter(log)
+        for key in keys:
+            if K.STEAL < key < K.EXECUTE:
+                t.push_checked(Action.steal(t.to_act, key - K.STEAL, CARDS[next(keys)]))
+            else:
+                t.push_checked(key_action(t.to_act, key))
+        assert t.round != s.round or t.is_over()
+        assert rewards(t) == r
+    assert seen == {Phase.PLAY, Phase.STEAL, Phase.EXECUTE}
+
+
+def test_fast_determinizations_are_uniform():
+    # hard's draws (float shuffles, no second shuffle of the piles the deal ordered) give every
+    # unseen card the same chance of each place: the other hand, the top of its pile, the aside.
+    s = random_match(3, 2, upto=8)
+    while s.phase is not Phase.PLAY:
+        s.push(s.chance().sample(Rng(1)))
+    o = s.observation(s.to_act)
+    other = 2 - s.to_act  # index of the other seat
+    draw = Determinizer(o)
+    rand = _Rand(17)
+    n = 3000
+    counts = {"hand": [0] * 36, "top": [0] * 36, "aside": [0] * 36}
+    for _ in range(n):
+        d = draw(rand, fast=True)
+        for c in range(36):
+            counts["hand"][c] += (d.hands[other] >> c) & 1
+            counts["aside"][c] += (d.aside >> c) & 1
+        counts["top"][d.piles[other][-1]] += 1
+    unseen = draw.pool
+    size = len(unseen)
+    want = {"hand": o.hand_sizes[other] / size, "top": 1 / size, "aside": o.aside / size}
+    for place, p in want.items():
+        sigma = (n * p * (1 - p)) ** 0.5
+        for c in unseen:
+            assert abs(counts[place][c] - n * p) < 4.5 * sigma, (place, c)
+
+
+def test_inference_from_the_hand_choices_favours_no_seat():
+    # hand_bias puts the strong cards in the hands rather than the piles, but in no seat's hand
+    # more than another's (with 4 players the first seat drawn used to get the strongest).
+    from game.royals.ai.players import keep_score
+    s = random_match(5, 4, upto=10)  # the first trick: no voids, no known cards yet
+    while s.phase is not Phase.PLAY:
+        s.push(s.chance().sample(Rng(2)))
+    me = s.to_act
+    o = s.observation(me)
+    assert not o.voids and not any(o.known)
+    score = [keep_score(c) for c in CARDS_BY_INDEX]
+    draw = Determinizer(o, hand_bias=1.5)
+    rand = _Rand(3)
+    n = 1500
+    hand_sum = [0.0] * 4
+    pile_sum = 0.0
+    for _ in range(n):
+        d = draw(rand, fast=True)
+        for i in range(4):
+            if i != me - 1:
+                hand_sum[i] += sum(score[c] for c in range(36) if (d.hands[i] >> c) & 1) / d.hands[i].bit_count()
+                pile_sum += sum(score[c] for c in d.piles[i]) / len(d.piles[i]) / 3
+    means = [hand_sum[i] / n for i in range(4) if i != me - 1]
+    assert max(means) - min(means) < 0.05 * max(means)
+    assert min(means) > pile_sum / n + 0.2

@@ -375,3 +375,21 @@ def test_any_mutation_gives_a_line_not_a_traceback(data):
             pass
     line = check(d)
     assert line.startswith("ok ") or line.startswith("error")
+
+
+@pytest.mark.parametrize("players,teams", [(2, False), (3, False), (4, True)])
+def test_a_replayed_record_is_the_pushed_match(players, teams):
+    # The replay applies set-ups and plays without State.push (kernel.replay_plays, the set-up
+    # on masks): its state, history and round checkpoints are those of pushing the same
+    # actions one by one, so popping it goes back through the same positions.
+    s = random_match(players * 7, players, teams)
+    t = Record.from_state(s).replay()
+    u = type(s)(players, teams)
+    positions = []
+    for a in t.history:
+        positions.append(u.copy())
+        u.push(a)
+    assert t == u and t._undo == u._undo
+    while positions:
+        t.pop()
+        assert t == positions.pop()

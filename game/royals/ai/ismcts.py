@@ -4,8 +4,11 @@ chosen by search instead of the greedy's rules.
 
 - **Speed.** The search's own randomness (determinizations, playouts, a Thief's pick inside an
   iteration) comes from a C-speed ``random.Random`` seeded from the player's :class:`~game.rng.Rng`
-  (still reproducible from the seed; nothing here must agree between machines). Playouts work
-  on card masks and call the kernel's rules (:mod:`game.royals.engine.kernel`) directly.
+  (still reproducible from the seed; nothing here must agree between machines). Playouts
+  (:func:`playout`) play the round on local ints and lists, not through ``State``, and call
+  the kernel's rules (:mod:`game.royals.engine.kernel`) directly; determinizations shuffle
+  by floats (``Determinizer(..., fast=True)``); the clocks are read once per 8 iterations.
+- **Inference** from the others' hand choices (``hand_bias``, :class:`.search.Determinizer`).
 - **Hand choice by search** (:func:`choose_keep`). The candidates are the greedy's hand
   (:func:`~.players.decide_keep`) and every hand one exchange away from it between its
   ``SWAP`` weakest kept cards and the ``SWAP`` strongest cards it would lay on its pile. Each
@@ -32,18 +35,23 @@ from game.rng import Rng
 
 from ..engine import kernel as K
 from ..engine.actions import Action
-from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANKED_MASK, REBELS
-from ..engine.state import SETUP, Observation, Phase, State, key_action
+from ..engine.cards import (BEGGAR, CARDS, EXECUTIONER, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK,
+                            REBELS, THIEF)
+from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
-from .search import Determinizer, Node, SearchResult, descend, rewards
+from .search import Determinizer, Node, SearchResult, descend, reward_values, rewards
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
 SWAP = 4
+#: Iterations between two reads of the clocks.
+_BATCH = 8
 #: A candidate hand replaces the greedy's only when its paired gain has a t statistic above this.
 T_KEEP = 2.0
 
 
+_BIT = tuple(1 << c for c in range(NUM_CARDS))
+_THIEF_BIT, _EXECUTIONER_BIT = 1 << THIEF, 1 << EXECUTIONER
 #: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
 _PLAIN_MASK = RANKED_MASK & ~sum(1 << c for c in (*PRINCES, REBELS, *(g for g in GUILDMASTER if g >= 0)))
 
@@ -64,63 +72,139 @@ def _pick(mask: int, r: float) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def _weakest(mask: int, revolution: bool) -> int:
-    """The weakest ranked card of ``mask`` in the order in force (the highest index in the
-    normal order, the lowest in a revolution)."""
-    return (mask & -mask).bit_length() - 1 if revolution else mask.bit_length() - 1
+def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
+            log: list[int] | None = None) -> list[float]:
+    """Play ``d`` (a disposable determinization in PLAY, STEAL or EXECUTE) to its round's end
+    and return each seat's reward (:func:`.search.reward_values`). The policy: a follower wins
+    the trick with its weakest card that takes it, else dumps the Beggar on an opponent, else
+    throws its weakest card (the weakest too when its side already wins); a lead (the weakest
+    plain card with ``low_lead``), and ``noise`` of all plays, at random; a Thief's or an
+    Executioner's decision at random, the stolen card too (the policy of :mod:`.search`).
 
-
-def playout(d: State, rnd: int, rand: _Rand, noise: float = 0.25, low_lead: bool = False) -> None:
-    """Play ``d`` (untracked) to the end of round ``rnd``: a follower wins the trick with its
-    weakest card that takes it, else dumps the Beggar on an opponent, else throws its weakest
-    card (the weakest too when its side already wins); a lead, and ``noise`` of all decisions,
-    at random; a Thief or Executioner decision at random (the policy of :mod:`.search`)."""
+    Speed (issue 36): the round is played on local ints and lists taken from ``d`` (hands,
+    loots as masks, piles as lists, the trick as ``(seat, card)``), without the ``State``
+    methods and without what no playout reads (voids, known cards, trick numbers); the rules
+    come from the kernel (:func:`~game.royals.engine.kernel.playable`, ``takers``,
+    ``trick_winner``, ``thief_takes``, ``settle``), the bookkeeping of :func:`kernel.play`
+    (the draw, the turn, a full trick) is inline. ``d`` is left mid-way (read nothing from it
+    after). ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
+    followed by the card taken), so a test can replay them through ``State``."""
     random_ = rand.random
-    play = K.play
-    winner = K.trick_winner
-    takers = K.takers
-    while d.round == rnd:
-        p = d.phase
-        if p is _PLAY:
-            seat = d.to_act
-            trick = d.trick
-            legal = K.playable(d.hands[seat - 1], d.led, bool(d.trick_plays))
-            if legal & (legal - 1) == 0 or random_() < noise:
-                play(d, seat, _pick(legal, random_()))
-                continue
-            if not trick:
-                plain = legal & _PLAIN_MASK
+    n = d.players
+    teams = d.teams
+    hands, piles, loot = d.hands, d.piles, d.loot
+    trick = d.trick
+    led, rev = d.led, d.revolution
+    seat, leader = d.to_act, d.leader
+    phase = d.phase
+    stage = 0 if phase is _PLAY else 1 if phase is _STEAL else 2
+    playable, takers, winner = K.playable, K.takers, K.trick_winner
+    rank_of, bit = RANK_OF, _BIT
+    plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
+    # the weakest card of a mask m in the order in force, inline below: the highest index in the
+    # normal order, the lowest in a revolution: (m & -m).bit_length() - 1 if rev else m.bit_length() - 1
+    while True:
+        if stage == 0:
+            i = seat - 1
+            h = hands[i]
+            legal = playable(h, led, bool(trick))
+            if legal & (legal - 1) == 0:
+                c = legal.bit_length() - 1
+            elif random_() < noise:
+                c = _pick(legal, random_())
+            elif not trick:
+                plain = legal & plain_mask
                 if low_lead and plain:  # the weakest plain card leads
-                    play(d, seat, _weakest(plain, d.revolution))
+                    c = (plain & -plain).bit_length() - 1 if rev else plain.bit_length() - 1
                 else:
-                    play(d, seat, _pick(legal, random_()))
-                continue
-            ranked = legal & RANKED_MASK
-            if not ranked:
-                play(d, seat, (legal & -legal).bit_length() - 1)
-                continue
-            rev = d.revolution
-            led = d.led
-            w = winner(trick, led, rev)
-            if w == seat or (d.teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
-                play(d, seat, _weakest(ranked, rev))
-                continue
-            taking = takers(trick, led, rev, ranked)
-            if taking:
-                play(d, seat, _weakest(taking, rev))
-            elif (legal >> BEGGAR) & 1 and w:
-                play(d, seat, BEGGAR)
+                    c = _pick(legal, random_())
             else:
-                play(d, seat, _weakest(ranked, rev))
-        elif p is _STEAL or p is _EXECUTE:
-            keys = K.decision_keys(d)
-            key = keys[int(random_() * len(keys))]
-            card = -1
-            if K.STEAL < key < K.EXECUTE:
-                card = _pick(d.hands[key - K.STEAL - 1], random_())
-            K.apply_key(d, key, card)
-        else:
-            return
+                ranked = legal & ranked_mask
+                if not ranked:
+                    c = (legal & -legal).bit_length() - 1
+                else:
+                    w = winner(trick, led, rev)
+                    if w == seat or (teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
+                        c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
+                    else:
+                        taking = takers(trick, led, rev, ranked)
+                        if taking:
+                            c = (taking & -taking).bit_length() - 1 if rev else taking.bit_length() - 1
+                        elif (legal >> BEGGAR) & 1 and w:
+                            c = BEGGAR
+                        else:
+                            c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
+            if log is not None:
+                log.append(c)
+            h &= ~bit[c]
+            pile = piles[i]
+            if pile:
+                h |= bit[pile.pop()]
+            hands[i] = h
+            if not trick:
+                led = rank_of[c]
+            trick.append((seat, c))
+            if len(trick) < n:
+                seat = seat + 1 if seat < n else 1
+                continue
+            cards = 0
+            for _, tc in trick:
+                cards |= bit[tc]
+            stage = 3
+            if cards & _THIEF_BIT:  # ruling 7 (1): the Thief acts when another seat holds a card
+                for ts, tc in trick:
+                    if tc == THIEF:
+                        seat = ts
+                        break
+                stage = 2
+                for k in range(n):
+                    if k != seat - 1 and hands[k]:
+                        stage = 1
+                        break
+            elif cards & _EXECUTIONER_BIT:
+                stage = 2
+            if stage == 3:
+                cards, rev, w = K.settle(trick, led, rev, cards)
+        if stage == 1:  # the Thief's decision (seat): none, or a seat holding a card, then the card
+            targets = [t for t in range(1, n + 1) if t != seat and hands[t - 1]]
+            k = int(random_() * (len(targets) + 1))
+            if k:
+                target = targets[k - 1]
+                c = _pick(hands[target - 1], random_())
+                if log is not None:
+                    log += (K.STEAL + target, c)
+                K.thief_takes(hands, loot, trick, seat, target, c)
+            elif log is not None:
+                log.append(K.STEAL_NONE)
+            stage = 2
+        if stage == 2:  # ruling 7 (2): the Executioner takes a card when another is in the trick
+            if len(trick) > 1 and any(tc == EXECUTIONER for _, tc in trick):
+                victims = [vc for _, vc in trick if vc != EXECUTIONER]
+                v = victims[int(random_() * len(victims))]
+                if log is not None:
+                    log.append(K.EXECUTE + v)
+                for j, (_, vc) in enumerate(trick):
+                    if vc == v:
+                        del trick[j]
+                        break
+            cards, rev, w = K.settle(trick, led, rev)
+        # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
+        if w:
+            loot[w - 1] |= cards
+            leader = w
+        seat = leader
+        trick = []
+        led = -1
+        stage = 0
+        if not any(hands):
+            break
+    tot = [0] * n
+    for rs in d.round_scores:
+        for i, v in enumerate(rs):
+            tot[i] += v
+    for i in range(n):
+        tot[i] += K.points(loot[i])
+    return reward_values(tot, teams, d.round >= ROUNDS)
 
 
 class ISMCTS:
@@ -166,8 +250,13 @@ class ISMCTS:
         random_ = rand.random
         randbelow = rand.randbelow
 
+        play = K.play
+
         def apply(d: State, key: int) -> None:
-            _apply(d, key, random_)
+            if key < 36:
+                play(d, d.to_act, key)
+            else:
+                _apply(d, key, random_)
         deadline, wall_deadline = self._deadlines(t0, c0)
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
@@ -177,25 +266,26 @@ class ISMCTS:
         cexp = self.c
         noise = self.noise
         longest = 0.0
+        last = c0
         it = 0
         while True:
             if limit is not None and it >= limit:
                 break
-            if deadline is not None and it:
-                now = clock()  # stop before an iteration as long as the longest so far would cross the budget
+            if deadline is not None and it % _BATCH == 0 and it:
+                # the clocks are read once per batch of iterations (a CPU clock read costs about
+                # 1 us); stop before a batch as long as the longest so far would cross the budget
+                now = clock()
+                longest = max(longest, now - last)
+                last = now
                 if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
                     break
-            start = clock() if deadline is not None else 0.0
             it += 1
-            d = draw(rand)
+            d = draw(rand, True)
             path = descend(root, d, rnd, cexp, randbelow, apply)
-            playout(d, rnd, rand, noise, self.low_lead)
-            r = rewards(d)
+            r = playout(d, rand, noise, self.low_lead) if d.round == rnd else rewards(d)
             for ch, seat in path:
                 ch.visits += 1
                 ch.total += r[seat - 1]
-            if deadline is not None:
-                longest = max(longest, clock() - start)
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
         visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
@@ -315,8 +405,7 @@ def _simulate(obs: Observation, deal: tuple[list[int], list[int]], keep: Action,
     s.piles = piles
     s.phase = Phase.PLAY
     s.to_act = obs.starter
-    playout(s, obs.round, rand)
-    return rewards(s)[me - 1]
+    return playout(s, rand)[me - 1]
 
 
 _KEEP_SCORE = tuple(keep_score(CARDS[c]) for c in range(NUM_CARDS))

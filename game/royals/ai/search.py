@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from game.rng import Rng
 
@@ -57,8 +58,9 @@ def determinize(obs: Observation, rng: Rng, hand_bias: float = 0.0) -> State:
     ``hand_bias`` > 0 infers from the other seats' hand choices: a seat chose which of its
     dealt cards to keep in hand, and a player keeps the strong and special ones, so its draw
     pile (what it did not keep) more likely holds weak cards. The aside is drawn uniformly
-    first; the other unseen cards then go to the hands before the piles in a random order
-    weighted by ``exp(hand_bias * keep_score)`` (Efraimidis and Spirakis' weighted sampling).
+    first; the cards of the other hands (together) are then drawn from the rest with weights
+    ``exp(hand_bias * keep_score)`` (Efraimidis and Spirakis' weighted sampling without
+    replacement) and dealt among those hands in a uniform order, the others among the piles.
     A search draws many from one observation: :class:`Determinizer` reads it once.
     """
     return Determinizer(obs, hand_bias)(rng)
@@ -92,6 +94,7 @@ class Determinizer:
         self.pool = _bits(ALL_CARDS_MASK & ~placed)
         me = self.me
         self.need = [obs.hand_sizes[i] - self.known[i].bit_count() if i != me else 0 for i in range(n)]
+        self.hand_need = sum(self.need)
         # void caps: seat -> rank -> unseen cards of that rank it may hold now (the draws since the void)
         caps: list[dict[int, int]] = [{} for _ in range(n)]
         for seat, r, _t, pile_then in self.voids:
@@ -102,7 +105,12 @@ class Determinizer:
         self.order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
         self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
 
-    def __call__(self, rng: Rng) -> State:
+    def __call__(self, rng: Rng, fast: bool = False) -> State:
+        """A new determinization drawn with ``rng`` (a :class:`~game.rng.Rng`, or with ``fast``
+        any ``random.Random``). ``fast`` (the search of ``hard`` since issue 36): shuffles by
+        ``rng.random()`` floats in one loop, and only the piles whose order the deal did not
+        already make random are shuffled again (this seat's own pile, and every pile after the
+        weighted order of ``hand_bias``); the same distribution as without, other draws."""
         obs, n, me = self.obs, self.n, self.me
         s = State.__new__(State)
         s.players, s.teams = n, obs.teams
@@ -120,7 +128,8 @@ class Determinizer:
         s.removed = self.removed
         s.history, s._undo, s.track = [], [], False
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle = rng.shuffle if not fast else partial(_shuffle, random_=rng.random)
+        shuffle(pool)
         held_aside: list[int] = []
         if self.weight is not None:
             if obs.aside:
@@ -128,10 +137,22 @@ class Determinizer:
             weight = self.weight
             rand = rng.random
             pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
+            # the weighted order tells which cards lie in the hands (all hands together), not in
+            # whose: the first part goes to the hands, the rest to the piles, each in a uniform
+            # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
+            held, rest = pool[:self.hand_need], pool[self.hand_need:]
+            shuffle(held)
+            shuffle(rest)
+            pool = held + rest
         hands = self.known[:]
         hands[me] = self.own_hand
         need, caps = self.need, self.caps
         for i in self.order:
+            if not caps[i]:  # no void: the next cards of the shuffled pool
+                for c in pool[:need[i]]:
+                    hands[i] |= 1 << c
+                pool = pool[need[i]:]
+                continue
             cap = dict(caps[i])
             take, rest = [], []
             for c in pool:
@@ -156,7 +177,10 @@ class Determinizer:
             else:
                 k = obs.pile_sizes[i]
                 pile, pool = pool[:k], pool[k:]
-            rng.shuffle(pile)
+                if fast and self.weight is None:  # the pool's order is random already
+                    piles.append(pile)
+                    continue
+            shuffle(pile)
             piles.append(pile)
         s.hands = hands
         s.piles = piles
@@ -173,6 +197,13 @@ class Determinizer:
         s.dealt = dealt
         s.kept = hands[:]
         return s
+
+
+def _shuffle(x: list, random_) -> None:
+    """Fisher-Yates shuffle of ``x`` in place by ``random_()`` floats in [0, 1)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = int(random_() * (i + 1))
+        x[i], x[j] = x[j], x[i]
 
 
 _WEIGHTS: dict[float, list[float]] = {}
@@ -214,19 +245,25 @@ def action_key(a: Action) -> int:
 
 def rewards(s: State, scale: float = 10.0) -> list[float]:
     """Each seat's reward in 0..1 at the end of a round (see the module docstring)."""
-    tot = s.scores()
-    n = s.players
-    final = s.phase is Phase.OVER
+    return reward_values(s.scores(), s.teams, s.phase is Phase.OVER, scale)
+
+
+def reward_values(tot, teams: bool, final: bool, scale: float = 10.0) -> list[float]:
+    """Each seat's reward in 0..1 from the match totals ``tot`` (per seat) at a round's end:
+    its (team's) margin ``d`` over the best other seat (team) as ``0.5 + 0.5 tanh(d / scale)``;
+    after the last round (``final``) ``0.7 x win (1, 0.5 on a tie, 0) + 0.3 x`` that."""
+    n = len(tot)
     out = []
+    tanh = math.tanh
     for i in range(n):
-        if s.teams:
+        if teams:
             mine = tot[i] + tot[(i + 2) % 4]
             other = tot[(i + 1) % 4] + tot[(i + 3) % 4]
         else:
             mine = tot[i]
             other = max(tot[j] for j in range(n) if j != i)
         d = mine - other
-        margin = 0.5 + 0.5 * math.tanh(d / scale)
+        margin = 0.5 + 0.5 * tanh(d / scale)
         if final:
             win = 1.0 if d > 0 else 0.5 if d == 0 else 0.0
             out.append(0.7 * win + 0.3 * margin)
@@ -271,11 +308,13 @@ def descend(root: "Node", d: State, rnd: int, cexp: float, randbelow, apply) -> 
         keys = K.decision_keys(d)
         seat = d.to_act
         children = node.children
-        untried = [k for k in keys if k not in children]
+        untried = []
         for k in keys:
             ch = children.get(k)
             if ch is not None:
                 ch.avail += 1
+            else:
+                untried.append(k)
         if untried:
             k = untried[randbelow(len(untried))]
             ch = Node()
@@ -387,4 +426,4 @@ class ISMCTS:
 
 
 __all__ = ["ISMCTS", "SearchResult", "descend", "determinize", "Determinizer", "legal_keys", "apply_key", "key_action", "action_key",
-           "rewards", "playout_card"]
+           "rewards", "reward_values", "playout_card"]

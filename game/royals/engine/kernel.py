@@ -195,6 +195,22 @@ def takers(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: 
     return out
 
 
+def settle(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: int = -1) -> tuple[int, bool, int]:
+    """Ruling 7 (3)-(5) for the cards still in ``trick`` after the Thief and the Executioner:
+    (their card set as a mask, the revolution in force after the Rebels and Prince steps, the
+    winning seat or 0 when only rankless cards remain and the trick leaves the game).
+    ``cards``: the trick's card set if known (else -1)."""
+    if cards < 0:
+        cards = 0
+        for _, c in trick:
+            cards |= _BIT[c]
+    if (cards >> REBELS) & 1:  # revolution_after, inline
+        revolution = True
+    if revolution and cards & _PRINCES_BITS:
+        revolution = False
+    return cards, revolution, trick_winner(trick, led, revolution)
+
+
 def revolution_after(cards: int, revolution: bool) -> bool:
     """Ruling 7 (3)-(4): whether the order is reversed after a trick still holding the card
     set ``cards``: Rebels start (or keep) a revolution, then a Prince ends one in force."""
@@ -206,13 +222,20 @@ def revolution_after(cards: int, revolution: bool) -> bool:
 
 
 def points(mask: int) -> int:
-    """Sum of the points of a card set (ruling 2)."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    """Sum of the points of a card set (ruling 2), by three look-ups of 12 cards each."""
+    return _PTS0[mask & 0xFFF] + _PTS1[(mask >> 12) & 0xFFF] + _PTS2[mask >> 24]
+
+
+def _chunk_points(first: int) -> tuple[int, ...]:
+    """Points of every subset of cards ``first .. first + 11`` (ruling 2), by subset mask."""
+    out = [0] * 4096
+    for m in range(1, 4096):
+        low = m & -m
+        out[m] = out[m ^ low] + POINTS[first + low.bit_length() - 1]
+    return tuple(out)
+
+
+_PTS0, _PTS1, _PTS2 = _chunk_points(0), _chunk_points(12), _chunk_points(24)
 
 
 # ---------------------------------------------------------------------- the decisions open now
@@ -297,19 +320,28 @@ def steal(s, seat: int, target: int, c: int) -> None:
     """Ruling 7 (1): card ``c`` of ``target``'s hand goes to ``seat``'s loot; ``target`` takes
     back the card it played into this trick."""
     t = target - 1
-    bit = 1 << c
-    s.hands[t] &= ~bit
-    s.known[t] &= ~bit
-    s.loot[seat - 1] |= bit
-    trick = s.trick
+    s.known[t] &= ~(1 << c)
+    back = thief_takes(s.hands, s.loot, s.trick, seat, target, c)
+    if back >= 0:
+        s.known[t] |= 1 << back
+    s.pending = 0
+    after_thief(s)
+
+
+def thief_takes(hands: list[int], loot: list[int], trick: list[tuple[int, int]], seat: int, target: int,
+                c: int) -> int:
+    """Ruling 7 (1) on raw lists: card ``c`` leaves ``target``'s hand mask for the loot mask of
+    ``seat`` (the Thief's), and ``target`` takes back into its hand the card it played into
+    ``trick`` (removed from the list). Returns that card, or -1 if ``target`` is not in the trick."""
+    t = target - 1
+    hands[t] &= ~(1 << c)
+    loot[seat - 1] |= 1 << c
     for j, (ts, tc) in enumerate(trick):
         if ts == target:
             del trick[j]
-            s.hands[t] |= 1 << tc
-            s.known[t] |= 1 << tc
-            break
-    s.pending = 0
-    after_thief(s)
+            hands[t] |= 1 << tc
+            return tc
+    return -1
 
 
 def after_thief(s) -> None:
@@ -338,13 +370,7 @@ def execute(s, c: int) -> None:
 def finish_trick(s, cards: int = -1) -> None:
     """Ruling 7 (3)-(5): Rebels, Prince, the winner takes the trick (or it leaves the game);
     then the next trick, or the round's end (ruling 8). ``cards``: the trick's card set if known."""
-    trick = s.trick
-    if cards < 0:
-        cards = 0
-        for _, c in trick:
-            cards |= _BIT[c]
-    s.revolution = revolution_after(cards, s.revolution)
-    winner = trick_winner(trick, s.led, s.revolution)
+    cards, s.revolution, winner = settle(s.trick, s.led, s.revolution, cards)
     if winner:
         s.loot[winner - 1] |= cards
         s.leader = winner
@@ -362,6 +388,29 @@ def finish_trick(s, cards: int = -1) -> None:
     s._end_round()
 
 
+def replay_plays(s, plays: Sequence[tuple[int, int] | None], j: int) -> tuple[int, Reason | None]:
+    """Apply ``plays[j:]`` at position ``s`` while each is a play ``(seat, card)`` by the seat
+    to play in the PLAY phase, checked by rulings 5 and 6 (:func:`play_refusal`) and applied by
+    :func:`play` (rulings 5-8, the round's end included); stop before the first that is None
+    (not a play), by another seat or outside the PLAY phase, for the caller to check by the
+    full rules. Returns (the index stopped at, the refusal of ``plays[index]`` or None). The
+    record's replay (``Record.replay``) in one loop: no ``Action`` dispatch per play."""
+    m = len(plays)
+    hands = s.hands
+    while j < m:
+        p = plays[j]
+        if p is None or s.phase is not _PLAY or p[0] != s.to_act:
+            break
+        seat, c = p
+        refusal = play_refusal(hands[seat - 1], s.led, bool(s.trick_plays), c)
+        if refusal is not None:
+            return j, refusal
+        play(s, seat, c)
+        hands = s.hands
+        j += 1
+    return j, None
+
+
 def apply_key(s, key: int, card: int = -1) -> None:
     """Apply decision ``key`` (see the module docstring) unchecked; a steal from a seat needs
     its chance outcome ``card`` (the card taken)."""
@@ -376,5 +425,5 @@ def apply_key(s, key: int, card: int = -1) -> None:
 
 
 __all__ = ["Phase", "STEAL_NONE", "STEAL", "EXECUTE", "TEXTS", "reason", "playable", "play_refusal", "steal_targets",
-           "victims", "trick_winner", "takers", "revolution_after", "points", "decision_keys", "play", "choose_target", "steal", "after_thief",
-           "execute", "finish_trick", "apply_key"]
+           "victims", "trick_winner", "takers", "settle", "thief_takes", "revolution_after", "points", "decision_keys", "play", "choose_target", "steal", "after_thief",
+           "execute", "finish_trick", "apply_key", "replay_plays"]

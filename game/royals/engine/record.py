@@ -22,7 +22,7 @@ import game.royals.engine.kernel as K
 
 from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError
 from .cards import CARDS, THIEF, Card
-from .state import ROUNDS, Phase, State
+from .state import ROUNDS, Phase, State, deal_refusal, keep_refusal, pile_refusal
 
 FORMAT = "royals-riots-record"
 VERSION = 1
@@ -124,8 +124,20 @@ class Record:
                 raise RecordError("previous round is not finished", r)
             self._setup(state, r, rnd)
             parsed = _PARSED
-            hands = state.hands
-            for j, text in enumerate(rnd.actions, 1):
+            texts = rnd.actions
+            plays = [_PLAY_KEY.get(t) if type(t) is str else None for t in texts]
+            j = 0
+            while True:
+                # the plays, checked and applied by the kernel in one loop (rulings 5-8)
+                stop, refusal = K.replay_plays(state, plays, j)
+                if stop > j:
+                    state._logged([parsed[t] for t in texts[j:stop]])
+                if refusal is not None:
+                    raise RecordError(refusal, r, stop + 1, texts[stop])
+                if stop >= len(texts):
+                    break
+                j = stop + 1
+                text = texts[stop]
                 a = parsed.get(text) if type(text) is str else None
                 if a is None:
                     try:
@@ -133,15 +145,6 @@ class Record:
                     except InvalidMoveError as e:
                         raise RecordError(str(e), r, j, text) from None
                 phase = state.phase
-                if a.kind is PLAY and phase is Phase.PLAY and a.seat == state.to_act:
-                    # the common case, checked by the kernel's play rule alone (rulings 5, 6)
-                    reason = K.play_refusal(hands[a.seat - 1], state.led, bool(state.trick_plays),
-                                            a.card.index)  # type: ignore[union-attr]
-                    if reason is not None:
-                        raise RecordError(reason, r, j, text)
-                    state.push(a)
-                    hands = state.hands
-                    continue
                 if state.round != r or phase in (Phase.START, Phase.DEAL, Phase.OVER):
                     if a.kind is STEAL and _last_trick_had_thief(state):
                         reason = "the Thief has no function in the round's last trick (A5)"
@@ -154,7 +157,6 @@ class Record:
                 if reason is not None:
                     raise RecordError(reason, r, j, text)
                 state.push(a)
-                hands = state.hands
         if upto is None and self.result is not None:
             outcome = state.outcome()
             if outcome is None:
@@ -180,14 +182,29 @@ class Record:
             state.push(Action.start(rnd.starter))
         elif state.starter != rnd.starter:
             raise RecordError(f"wrong starter: seat {state.starter} starts round {r} (ruling 9)", r)
-        steps = [Action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
-        steps += [Action(KEEP, s, cards=tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
-        steps += [Action(PILE, s, cards=tuple(rnd.pile[s - 1])) for s in range(1, n + 1)]
-        for a in steps:
-            reason = state.illegal_reason(a)
+        # the set-up on card indices and masks, checked by the rules State checks with (ruling 4)
+        groups = [[c.index for c in g] for g in (*rnd.deal, rnd.aside)]
+        reason = deal_refusal(n, groups)
+        if reason is not None:
+            raise RecordError(reason, r)
+        state._deal([_mask(g) for g in groups])
+        size = state.hand_size()
+        for s in range(1, n + 1):
+            hand = rnd.hand[s - 1]
+            m = _mask(c.index for c in hand)
+            reason = keep_refusal(state.dealt[s - 1], m, len(hand), size)
             if reason is not None:
-                raise RecordError(reason if a.kind is not KEEP else f"seat {a.seat}: {reason}", r)
-            state.push(a)
+                raise RecordError(f"seat {s}: {reason}", r)
+            state._keep(s, m)
+        for s in range(1, n + 1):
+            pile = [c.index for c in rnd.pile[s - 1]]
+            reason = pile_refusal(state.dealt[s - 1] & ~state.kept[s - 1], _mask(pile), len(pile))
+            if reason is not None:
+                raise RecordError(reason, r)
+            state._pile(s, pile)
+        state._logged([Action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
+                      + [Action(KEEP, s, cards=tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
+                      + [Action(PILE, s, cards=tuple(rnd.pile[s - 1])) for s in range(1, n + 1)])
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict:
@@ -278,6 +295,19 @@ class Record:
         return cls.from_dict(parse_json(text if isinstance(text, bytes) else text.encode("utf-8")))
 
 
+#: "<seat> play <card>" -> (seat, card index), for the kernel's replay of the plays.
+_PLAY_KEY: dict[str, tuple[int, int]] = {t: (a.seat, a.card.index) for t, a in _PARSED.items()  # type: ignore[union-attr]
+                                         if a.kind is PLAY}
+
+
+def _mask(cards) -> int:
+    """The mask of card indices."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
 def _last_trick_had_thief(state: State) -> bool:
     """Whether the Thief was played in the trick that ended the round (A5): the last
     ``players`` plays of the history."""
@@ -296,15 +326,16 @@ def _int_list(v: Any, n: int) -> bool:
     return isinstance(v, list) and len(v) == n and all(type(x) is int for x in v)
 
 
-def _card_list(v: Any, what: str, r: int) -> tuple[Card, ...]:
-    if type(v) is not list:
-        raise RecordError(f"bad {what}: must be a list of card names", r)
-    by_name = _CARD_BY_NAME
-    try:
-        return tuple([by_name[c] for c in v])
-    except (KeyError, TypeError):
-        pass
-    if not all(isinstance(c, str) for c in v):
+def _card_list(v: Any, what: str, r: int, seat: int = 0) -> tuple[Card, ...]:
+    """The cards named in list ``v``; errors name ``what`` (``"hand"``), ``of seat N`` if ``seat``."""
+    if type(v) is list:
+        try:
+            return tuple([_CARD_BY_NAME[c] for c in v])
+        except (KeyError, TypeError):
+            pass
+    if seat:
+        what = f"{what} of seat {seat}"
+    if type(v) is not list or not all(isinstance(c, str) for c in v):
         raise RecordError(f"bad {what}: must be a list of card names", r)
     try:
         return tuple(Card.from_name(c) for c in v)
@@ -328,16 +359,17 @@ def _round_from_dict(raw: Any, r: int, n: int) -> RoundRecord:
         v = raw.get(key)
         if not isinstance(v, list) or len(v) != n:
             raise RecordError(f'{"bad deal" if key == "deal" else "bad " + what}: "{key}" must hold one list per seat ({n})', r)
-        per_seat[key] = tuple(_card_list(g, f"{what} of seat {s}", r) for s, g in enumerate(v, 1))
+        per_seat[key] = tuple([_card_list(g, what, r, s) for s, g in enumerate(v, 1)])
     aside = _card_list(raw.get("aside", []), "aside", r)
     actions = raw.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError('bad actions: "actions" must be a list of strings', r)
     if len(actions) > MAX_ACTIONS:
         raise RecordError(f"bad actions: more than {MAX_ACTIONS} actions", r)
-    for j, a in enumerate(actions, 1):
-        if not isinstance(a, str):
-            raise RecordError(f"an action must be a string, not {type(a).__name__}", r, j, json.dumps(a)[:40])
+    if not all([type(a) is str for a in actions]):
+        for j, a in enumerate(actions, 1):
+            if not isinstance(a, str):
+                raise RecordError(f"an action must be a string, not {type(a).__name__}", r, j, json.dumps(a)[:40])
     return RoundRecord(starter, per_seat["deal"], aside, per_seat["hand"], per_seat["pile"], list(actions))
 
 

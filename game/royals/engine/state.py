@@ -15,9 +15,7 @@ later the network's joint coin, or a record).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import reduce
 from itertools import combinations
-from operator import or_
 from typing import Iterable, Sequence
 
 import game.royals.engine.kernel as K
@@ -503,40 +501,13 @@ class State:
                 return reason("not_in_trick")
             return None
         if k is KEEP:
-            dealt = self.dealt[a.seat - 1]
-            m = bits_of(a.cards)
-            if m & ~dealt:
-                return reason("keep_not_dealt")
-            if len(a.cards) != self.hand_size() or m.bit_count() != len(a.cards):
-                return reason("keep_size", size=self.hand_size())
-            return None
+            return keep_refusal(self.dealt[a.seat - 1], bits_of(a.cards), len(a.cards), self.hand_size())
         if k is PILE:
-            want = self.dealt[a.seat - 1] & ~self.kept[a.seat - 1]
-            m = bits_of(a.cards)
-            if m != want or len(a.cards) != want.bit_count():
-                return reason("bad_pile")
-            return None
+            return pile_refusal(self.dealt[a.seat - 1] & ~self.kept[a.seat - 1], bits_of(a.cards), len(a.cards))
         return reason("unexpected", kind=k.value)
 
     def _deal_reason(self, a: Action) -> Reason | None:
-        n = self.players
-        dealt, _, aside = SETUP[n]
-        if len(a.groups) != n + 1:
-            return reason("deal_groups", players=n)
-        for s, g in enumerate(a.groups[:n], 1):
-            if len(g) != dealt:
-                return reason("deal_seat_size", seat=s, want=dealt, got=len(g))
-        if len(a.groups[n]) != aside:
-            return reason("deal_aside_size", want=aside, players=n, got=len(a.groups[n]))
-        if reduce(or_, map(bits_of, a.groups), 0).bit_count() == sum(map(len, a.groups)):
-            return None
-        seen = 0
-        for g in a.groups:
-            for c in g:
-                if (seen >> c.index) & 1:
-                    return reason("deal_twice", card=c.name)
-                seen |= 1 << c.index
-        return None
+        return deal_refusal(self.players, [[c.index for c in g] for g in a.groups])
 
     def is_legal(self, a: Action) -> bool:
         return self.illegal_reason(a) is None
@@ -603,6 +574,14 @@ class State:
             self.history.append(a)
             if self.trick_no == 1 and (self.phase is Phase.START or (self.phase is Phase.DEAL and k is not START)):
                 self._undo.append((len(self.history), self._snapshot()))  # a new round: its checkpoint
+
+    def _logged(self, plays: Sequence[Action]) -> None:
+        """Record ``plays``, already applied by the kernel (``kernel.replay_plays``), in the
+        history as :meth:`push` would (a round they ended gets its checkpoint)."""
+        if self.track and plays:
+            self.history += plays
+            if self.trick_no == 1 and (self.phase is Phase.START or self.phase is Phase.DEAL):
+                self._undo.append((len(self.history), self._snapshot()))
 
     # The fast internal steps (cards and seats as ints); search may call them directly.
     def _deal(self, groups: Sequence[int]) -> None:
@@ -758,6 +737,45 @@ def _team_pick(scores: Sequence[int], prev_starter: int, team: int) -> int:
         if s in members and scores[s - 1] == low:
             return s
     raise AssertionError
+
+
+def deal_refusal(players: int, groups: Sequence[Sequence[int]]) -> Reason | None:
+    """Why a deal is refused (ruling 4), or None: ``groups`` holds each seat's dealt cards then
+    the aside, as card indices; each seat gets its share, the aside its size, no card twice."""
+    n = players
+    dealt, _, aside = SETUP[n]
+    if len(groups) != n + 1:
+        return reason("deal_groups", players=n)
+    for s, g in enumerate(groups[:n], 1):
+        if len(g) != dealt:
+            return reason("deal_seat_size", seat=s, want=dealt, got=len(g))
+    if len(groups[n]) != aside:
+        return reason("deal_aside_size", want=aside, players=n, got=len(groups[n]))
+    seen = 0
+    for g in groups:
+        for c in g:
+            if (seen >> c) & 1:
+                return reason("deal_twice", card=CARDS[c].name)
+            seen |= 1 << c
+    return None
+
+
+def keep_refusal(dealt: int, hand: int, count: int, size: int) -> Reason | None:
+    """Why a hand choice is refused (ruling 4), or None: ``hand`` (a mask of ``count`` listed
+    cards) must be ``size`` different cards of the ``dealt`` mask."""
+    if hand & ~dealt:
+        return reason("keep_not_dealt")
+    if count != size or hand.bit_count() != count:
+        return reason("keep_size", size=size)
+    return None
+
+
+def pile_refusal(want: int, pile: int, count: int) -> Reason | None:
+    """Why a draw pile is refused (ruling 4), or None: ``pile`` (a mask of ``count`` listed
+    cards) must be exactly the dealt cards not kept, the mask ``want``."""
+    if pile != want or count != want.bit_count():
+        return reason("bad_pile")
+    return None
 
 
 def setup_sizes(players: int) -> tuple[int, int, int]:
