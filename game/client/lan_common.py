@@ -73,10 +73,17 @@ def local_addresses(bound: str | None = None) -> list[str]:
 
 
 def settings_name(app: "App", fallback: str) -> str:
-    """The player's name for a network game: the first name set in Rose King's settings (Red's, else
-    White's), else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
-    s = app.prefs.settings.of("rose-king")
-    return (s.red_name or "").strip() or (s.white_name or "").strip() or fallback
+    """The player's name for a network game: the first name set in a game's settings (a name field,
+    control ``"text"``: games in registry order, fields in schema order; Rose King's Red, then
+    White), else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
+    from game.registry import GAMES
+    for game in GAMES:
+        section = app.prefs.settings.of(game.key)
+        for field, spec in game.settings_schema.items():
+            name = str(getattr(section, field, "") or "").strip() if spec.control == "text" else ""
+            if name:
+                return name
+    return fallback
 
 
 def start_beacon(name: str, port: int, address: str | None = None, game: str = "") -> Beacon | None:
