@@ -2,8 +2,8 @@
 screen, the player's name for a network game, the discovery beacon of a hosted game, and the
 "Join a game" screen (games heard on the network, or a typed address).
 
-Pure window helpers: no game is named here; each game's LAN screens (``roseking/lan.py``,
-``royals/lan.py``) build on them.
+Pure window helpers: no game is named here; each game's network table (in its own client
+package) and the shell's LAN screens (:mod:`game.client.lan`) build on them.
 """
 
 from __future__ import annotations
@@ -74,8 +74,7 @@ def local_addresses(bound: str | None = None) -> list[str]:
 
 def settings_name(app: "App", fallback: str) -> str:
     """The player's name for a network game: the first name set in a game's settings (a name field,
-    control ``"text"``: games in registry order, fields in schema order; Rose King's Red, then
-    White), else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
+    control ``"text"``: games in registry order, fields in schema order), else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
     from game.registry import GAMES
     for game in GAMES:
         section = app.prefs.settings.of(game.key)

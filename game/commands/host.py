@@ -2,7 +2,7 @@
 
 ``rose-king host [--game KEY] [--seats N] [--computer LEVEL ...] [--port P] [--bind A] [--name N]
 [--headless --ai LEVEL] [--record FILE] [--beacon-address A]`` plus the game's own lobby options
-(its plugin's ``add_host_arguments``, e.g. Rose King's ``--colour``) waits for players at a table
+(its plugin's ``add_host_arguments``, e.g. a colour or teams) waits for players at a table
 of a game on the one LAN layer (see :mod:`game.commands.layer`); ``--headless --ai LEVEL`` plays as the computer
 without a window and writes the record (``--record FILE``) after every move and at the
 end. A ``--record FILE`` that holds an unfinished LAN game is resumed. Exit status 0 when
