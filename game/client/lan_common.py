@@ -146,6 +146,7 @@ class JoinScene(ButtonScene):
         self.clock = 0.0
         self.still = False  # the caret blinks, the "looking" dots move
         self.error = ""
+        self.ready = False  # set by the first update: the key that opened this screen types nothing
         self.listener = listener
         if listener is None and listen:
             try:
@@ -221,6 +222,8 @@ class JoinScene(ButtonScene):
             self.listener = None
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.TEXTINPUT and not self.ready:
+            return  # not the digit of the menu key that opened this screen
         if event.type == pygame.TEXTINPUT:
             self.error = ""
         if self.field.handle_event(event):
@@ -228,6 +231,7 @@ class JoinScene(ButtonScene):
         super().handle_event(event)
 
     def update(self, dt: float) -> None:
+        self.ready = True
         self.clock += dt
         self.field.update(dt)
         if self.listener is not None:
