@@ -74,8 +74,8 @@ class Host:
             self.result = play_match(self.session, player, timeout=LIMIT, on_event=self._on_event)
         except HeadlessError as e:
             self.result = str(e)
-        end = time.monotonic() + LIMIT  # the player returns at the verdict: the events after it
-        while time.monotonic() < end and not any(isinstance(e, Ended) for e in self.events):
+        end = time.monotonic() + LIMIT  # the player returns at the verdict: the events after it,
+        while time.monotonic() < end:  # a peer coming back to the judged match's among them
             for e in self.session.wait(0.1):
                 self._on_event(e)
             if self.session.status == "closed":
