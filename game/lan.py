@@ -136,25 +136,23 @@ def table_choice(part, args: argparse.Namespace, levels=None) -> tuple[tuple[str
 
 def join_error_text(error: BaseException, address: str) -> str:
     """Why joining the host at ``address`` (``"host:port"``) cannot start, as a whole sentence in
-    the current language, for both games' join screens: ``error`` is what
+    the current language, for every game's join screen: ``error`` is what
     :func:`net.session.probe_host` (reading the host's hello: the host's bytes decide it) or a
-    session's join raised (ValueError, OSError). The English text is
-    read for its family only."""
-    text = str(error)
+    session's join raised: OSError, or :class:`net.session.JoinError` worded by its ``code``
+    (never by its English text); any other error reads as "does not speak the protocol"."""
     if isinstance(error, OSError):
         return _("No connection to {address} could be opened.").format(address=address)
-    if "incompatible versions" in text:
+    code = getattr(error, "code", "")
+    if code == "version":
         return _("{address} runs another version of the program: both players need the same one.").format(
             address=address)
-    if "without a hello" in text:
+    if code == "no-hello":
         return _("{address} closed the connection without saying which game it hosts.").format(address=address)
-    if "is not a host" in text:
+    if code == "not-host":
         return _("{address} is a player's program, not a host.").format(address=address)
-    if "no game this program knows" in text:
-        return _("{address} hosts a game this program does not know.").format(address=address)
-    if "player name" in text:
+    if code == "name":
         return _("Your name cannot be used: choose one of 1 to {count} printable characters.").format(
             count=MAX_NAME_LENGTH)
-    if "journal" in text:
+    if code == "journal":
         return _("The saved seat of your earlier game there cannot be read.")
     return _("{address} does not speak this program's network protocol.").format(address=address)

@@ -4,8 +4,7 @@ discovery (issues 7, 14 and 33; documented in ``docs/protocol.md``).
 Nothing here imports pygame. The layers, bottom up:
 
 - :mod:`net.framing`: 4-byte length + one msgpack map, tight decoding limits, schema check
-  (the shared messages in ``SHARED_SCHEMAS``; ``SCHEMAS``, Rose King's version-2 messages, only
-  for :func:`net.session.probe_host` to recognise an older host).
+  (the connection skeleton every game shares, ``SHARED_SCHEMAS``: commit, reveal, ping, error).
 - :mod:`net.coin`: commitments, coin digests and seat proofs (SHA-256 / HMAC over documented
   byte layouts), the chance outcome's generator; :mod:`net.journal`: where a seat's private
   journal lives; :mod:`net.limits`: rate limits, deadlines, names.
@@ -23,6 +22,8 @@ Nothing here imports pygame. The layers, bottom up:
 """
 
 PROTOCOL_NAME = "rose-king-lan"
-PROTOCOL_VERSION = 2
+#: The LAN layer's protocol version: every hello's and every discovery beacon's ``pv``
+#: (2: the per-game protocols; 3: the one layer before signing keys; 4: the hello's ``sk``).
+PROTOCOL_VERSION = 4
 DEFAULT_PORT = 47123
 DISCOVERY_PORT = 47124

@@ -106,36 +106,49 @@ class WriteFailed:
     reason: str
 
 
+class JoinError(ValueError):
+    """Why a table cannot be joined (or resumed), as a code the window words
+    (:func:`game.lan.join_error_text`); ``str(error)`` is the English detail for logs.
+
+    Codes: ``version`` (the two programs speak different LAN versions), ``no-hello`` (the
+    host closed without its hello), ``protocol`` (not this program's frames or messages),
+    ``not-host`` (a hello, but not a host's), ``name`` (our player name cannot be sent),
+    ``journal`` (the seat's journal cannot be read)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+
+
 def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict] | None:
     """(seat memo, match payload) from a journal file, or None when there is none. Raises
-    ValueError for a file that is not a journal of ``game_key``."""
+    :class:`JoinError` (a ValueError, code ``journal``) for a file that is not a journal of ``game_key``."""
     from game.records import RecordError, parse_json, read_bytes
     if not os.path.lexists(path):
         return None
     try:
         d = parse_json(read_bytes(path, 1 << 20))
     except RecordError as e:
-        raise ValueError(f"not a LAN journal: {e}") from None
+        raise JoinError("journal", f"not a LAN journal: {e}") from None
     if not isinstance(d, dict) or d.get("format") != JOURNAL_FORMAT or d.get("version") != JOURNAL_VERSION:
-        raise ValueError("not a LAN journal (format or version)")
+        raise JoinError("journal", "not a LAN journal (format or version)")
     if d.get("g") != game_key:
-        raise ValueError(f"a LAN journal of {str(d.get('g'))[:32]}, not {game_key}")
+        raise JoinError("journal", f"a LAN journal of {str(d.get('g'))[:32]}, not {game_key}")
     if not isinstance(d.get("match"), dict):
-        raise ValueError("not a LAN journal: no match payload")
+        raise JoinError("journal", "not a LAN journal: no match payload")
     return SeatMemo.from_json(d["memo"]), d["match"]
 
 
 def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> tuple[str, socket.socket, bytes]:
     """Connect to a host and read its ``hello`` (a host sends it first, at once) to learn its
-    game: returns ``(game, sock, data)``: ``game`` the hello's ``g`` (a registry key; a
-    version-2 Rose King host, whose hello has none: ``"rose-king"``), ``sock`` the open
+    game: returns ``(game, sock, data)``: ``game`` the hello's ``g`` (a registry key), ``sock`` the open
     connection and ``data`` every byte read so far, to hand on to that game's joiner
     (``Session(..., connected=(sock, data))``) so the host sees one connection only. The whole
     hello must come within the handshake deadline (a host trickling bytes cannot hold us).
-    Raises OSError (no host there, ``timeout`` seconds) or ValueError (not a host of this
-    program: the reason, e.g. "this table needs a newer version")."""
+    Raises OSError (no host there, ``timeout`` seconds) or :class:`JoinError` (not a host of this
+    program: the reason, e.g. "this table needs a newer version"; a host of an older layer
+    version: "the host needs a newer version")."""
     from .framing import HEADER, MAX_FRAME, decode_payload
-    from .framing import SCHEMAS as RK_SCHEMAS
     from .limits import HANDSHAKE_TIMEOUT
     from .lobby import hello_version
     sock = socket.create_connection((address, port), timeout=timeout)
@@ -150,23 +163,25 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
             sock.settimeout(left)
             chunk = sock.recv(RECV_SIZE)
             if not chunk:
-                raise ValueError(f"{address}:{port} closed the connection without a hello")
+                raise JoinError("no-hello", f"{address}:{port} closed the connection without a hello")
             data += chunk
             if need == HEADER.size and len(data) >= HEADER.size:
                 (n,) = HEADER.unpack_from(data)
                 if not 0 < n <= MAX_FRAME:
-                    raise ValueError(f"{address}:{port} does not speak the Rose King LAN protocol")
+                    raise JoinError("protocol", f"{address}:{port} does not speak this program's LAN protocol")
                 need = HEADER.size + n
         payload = data[HEADER.size:need]
         pv = hello_version(payload)
-        layer = pv is not None and pv >= LAN_VERSION
-        try:  # the one LAN layer: the hello names its game (g); else a version-2 Rose King hello
-            msg = decode_payload(payload, schemas_for({}) if layer else RK_SCHEMAS)
+        if pv is not None and pv < LAN_VERSION:  # an older program (version 2: per game; 3: no sk)
+            raise JoinError("version", f"incompatible versions: this program speaks LAN protocol {LAN_VERSION}, the host "
+                             f"{pv}; the host needs a newer version")
+        try:  # the hello names its game (g)
+            msg = decode_payload(payload, schemas_for({}))
         except FrameError as e:
-            raise ValueError(str(e)) from None  # e.g. a newer host: this program needs a newer version
+            raise JoinError("version" if e.code == "version" else "protocol", str(e)) from None  # e.g. a newer host
         if msg["t"] != "hello" or msg["role"] != "host":
-            raise ValueError(f"{address}:{port} is not a host")
-        return (msg["g"] if layer else "rose-king"), sock, data
+            raise JoinError("not-host", f"{address}:{port} is not a host")
+        return msg["g"], sock, data
     except BaseException:
         sock.close()
         raise
@@ -226,7 +241,7 @@ class Session(Mailbox):
                  computer_names: dict[int, str] | None = None) -> None:
         why = name_problem(name, MAX_NAME)
         if why is not None:  # refused here, never on the wire (the hello would fail its schema)
-            raise ValueError(f"a player name {why}")
+            raise JoinError("name", f"a player name {why}")
         self.computers = dict(computers or {})
         if any(s >= len(kinds) or kinds[s] != "computer" for s in self.computers) or \
                 any(k == "computer" and s not in self.computers for s, k in enumerate(kinds)):

@@ -53,7 +53,7 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
     Nobody answering yet: the window's join screen keeps trying and learns the game itself
     (the first game of the registry is its start); a headless joiner tries again every :data:`PROBE_RETRY`
     seconds until ``--timeout``, as its session would, rather than guess a game. Returns an
-    exit status when it must stop (1: not a Rose King program there, or nobody answered; 128 + the
+    exit status when it must stop (1: not this program's host there, or nobody answered; 128 + the
     signal's number: SIGTERM/SIGINT came meanwhile)."""
     from net.session import probe_host
     deadline = clock() + args.timeout

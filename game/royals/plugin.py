@@ -71,6 +71,12 @@ class RoyalsRiots:
         from net.royals.fair import FAIR
         return dataclasses.replace(FAIR, host_options=host_options)
 
+    @staticmethod
+    def add_host_arguments(group: Any) -> None:
+        """``rose-king host``'s Royals & Riots options (an argparse argument group): ``--teams``
+        (:func:`host_options`)."""
+        group.add_argument("--teams", action="store_true", help="two teams of two, seats 1+3 against 2+4 (--seats 4)")
+
     def run_match(self, args: argparse.Namespace) -> int:
         """Headless matches between 2-4 levels, seats rotating (``rose-king match --game royals-riots``)."""
         from .ai.match import main_match

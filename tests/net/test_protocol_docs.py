@@ -10,6 +10,7 @@ from pathlib import Path
 from game.rng import Rng
 from net.coin import game_id_from
 from net.limits import RATES
+from net.lobby import LAN_VERSION
 from net.session import FATAL_CODES
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -92,7 +93,7 @@ def test_the_lan_layers_vectors_follow_from_the_text_and_the_lobby():
     joiner = JoinLobby("g", 1, "Cy", memo=SeatMemo(table, 2, {0: b"\x03" * 32}, {0: b"\x04" * 32}),
                        token_bytes=lambda n: n2 if n == 16 else b"\x09" * n)
     joiner.open(0.0, 5)
-    host_hello = {"t": "hello", "proto": "rose-king-lan", "pv": 3, "g": "g", "gv": 1, "app": "x", "name": "Ann",
+    host_hello = {"t": "hello", "proto": "rose-king-lan", "pv": LAN_VERSION, "g": "g", "gv": 1, "app": "x", "name": "Ann",
                   "peer": b"p" * 16, "role": "host", "nonce": hn, "key": b"k" * 32, "game": gid, "have": 0}
     (auth,) = joiner.receive(host_hello, 0.0)
     assert isinstance(auth, LSend) and auth.msg == {"t": "auth", "proof": bytes.fromhex(p2)}
