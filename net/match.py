@@ -38,6 +38,7 @@ rules follow from that list, the same for every game (:func:`overdue`, :func:`st
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
@@ -105,11 +106,14 @@ class Owed:
     """A step seat ``seat`` owes seat ``to`` (:data:`ALL`: every seat) since ``since`` (s).
 
     ``step``: ``"commit"``, ``"reveal"``, ``"key"``, ``"ack"``, ``"act"`` (a game may add its
-    own); ``ref``: the coin or ply it is about. ``connected``/``total``: seconds after ``since``
-    by which it must come while the owing seat is connected / in all (a drop does not stop the
-    clock). ``forfeits``: missing it (or stopping while it is owed) forfeits the match -- True
-    only once the owing seat has seen what could make it want to back out (the others'
-    commitments, its card); else the seat is only cut off (``withheld``) and may come back.
+    own); ``ref``: the coin or ply it is about; ``since``: when it became owed (a reconnect
+    does not move it). ``connected``/``total``: seconds by which it must come while the owing
+    seat is connected (from ``since``, or from its latest seating if later) / in all, from
+    ``since`` (a drop or a reconnect does not stop or restart that clock; see
+    :meth:`deadline`). ``forfeits``: missing it (or stopping while it is owed) forfeits the
+    match -- True only once the owing seat has seen what could make it want to back out (the
+    others' commitments, its card); else the seat is only cut off (``withheld``) and may come
+    back (with its connected time again).
     """
 
     seat: int
@@ -121,18 +125,28 @@ class Owed:
     total: float
     forfeits: bool
 
-    def deadline(self, is_connected: bool) -> float:
-        """The time (s, the machine's clock) the step is overdue at."""
-        return self.since + (self.connected if is_connected else self.total)
+    def deadline(self, is_connected: bool, back: float = -math.inf) -> float:
+        """The time (s, the machine's clock) the step is overdue at. Away: ``since + total``.
+        Connected since ``back`` (s, the owing seat's latest seating, -inf: from the start):
+        ``connected`` seconds from ``since`` or ``back``, whichever is later -- a seat that
+        comes back has time to catch up --, but a forfeiting step never later than its total
+        deadline, which runs from ``since`` whatever reconnects happen (else a withholder
+        that reconnects before each connected deadline would never be named)."""
+        if not is_connected:
+            return self.since + self.total
+        t = max(self.since, back) + self.connected
+        return min(t, self.since + self.total) if self.forfeits else t
 
 
-def overdue(owed: Iterable[Owed], now: float, is_connected: Callable[[int], bool] = lambda s: True) -> Owed | None:
+def overdue(owed: Iterable[Owed], now: float, is_connected: Callable[[int], bool] = lambda s: True,
+            back: Callable[[int], float] = lambda s: -math.inf) -> Owed | None:
     """Rule 1: the owed step whose deadline passed first, or None if none has passed.
 
     ``is_connected(seat)`` says whether the owing seat is connected now (its connected
-    deadline applies, else its total one). Ties go to the lower seat, then the step's order
-    in ``owed``; the seat named is always the one that owes the step."""
-    late = [(o.deadline(is_connected(o.seat)), o.seat, i, o) for i, o in enumerate(owed)]
+    deadline applies, else its total one); ``back(seat)``: when its current connection was
+    seated (s, the machine's clock; see :meth:`Owed.deadline`). Ties go to the lower seat,
+    then the step's order in ``owed``; the seat named is always the one that owes the step."""
+    late = [(o.deadline(is_connected(o.seat), back(o.seat)), o.seat, i, o) for i, o in enumerate(owed)]
     late = [x for x in late if x[0] <= now]
     return min(late, key=lambda x: x[:3])[3] if late else None
 

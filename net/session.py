@@ -25,6 +25,7 @@ written at every ``Notice("record")`` and at the end.
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 import selectors
@@ -205,11 +206,15 @@ def _linger(socks: list[socket.socket], clock: Callable[[], float], limit: float
         sock.close()
 
 
+_LINGER = object()  #: the selector's mark of a closed connection lingering (see Session._close_peer)
+
+
 class _Peer:
     def __init__(self, cid: int, sock: socket.socket, link: Link) -> None:
         self.cid, self.sock, self.link = cid, sock, link
         self.seat: int | None = None
         self.early: list[dict] = []  # host: match messages of a ready joiner before the last ready
+        self.back = -math.inf  # when it was seated (the session's clock), see Session._back
 
 
 class Session(Mailbox):
@@ -271,6 +276,7 @@ class Session(Mailbox):
             if loaded is not None:
                 memo, payload = loaded
         self._peers: dict[int, _Peer] = {}
+        self._lingering: dict[socket.socket, float] = {}  # closed by us: read on until the peer closes (LINGER)
         self._next_cid = 1
         self._stopping = False
         self._fatal = False
@@ -393,6 +399,8 @@ class Session(Mailbox):
                             pass
                     elif key.data == "listen":
                         self._accept()
+                    elif key.data is _LINGER:
+                        self._linger_read(key.fileobj)  # type: ignore[arg-type]
                     else:
                         self._read(key.data)
                 self._commands_run()
@@ -403,7 +411,10 @@ class Session(Mailbox):
             pass  # the journal could not be written (WriteFailed said so): no promise leaves without it
         finally:
             for p in list(self._peers.values()):
-                self._close_peer(p, None)
+                self._close_peer(p, None, close=False)
+                p.sock.close()
+            for sock in list(self._lingering):
+                self._unlinger(sock)
             if self._listener is not None:
                 self._listener.close()
             sel.close()
@@ -432,13 +443,20 @@ class Session(Mailbox):
                 peers = list(self._peers.values())
                 for p in peers:
                     self._close_peer(p, ("bye", "the player left"), close=False)
-                _linger([p.sock for p in peers], self._clock, LINGER)
+                socks = [p.sock for p in peers] + list(self._lingering)
+                for sock in list(self._lingering):
+                    self._lingering.pop(sock)
+                    self._sel.unregister(sock)
+                _linger(socks, self._clock, LINGER)
                 self._write_record()
                 self._stopping = True
                 return
 
     def _tick(self, now: float) -> None:
         self._drain()
+        for sock, end in list(self._lingering.items()):
+            if now >= end:
+                self._unlinger(sock)
         for p in list(self._peers.values()):
             p.link.tick(now)
             self._flush(p)
@@ -448,7 +466,7 @@ class Session(Mailbox):
         if self.machine is not None and self.verdict is None:
             with self._mlock:
                 outputs = self.machine.tick(now)
-                late = overdue(self.machine.owed(), now, self._is_connected)
+                late = overdue(self.machine.owed(), now, self._is_connected, self._back)
             self._carry_out(outputs)
             self._think()
             if late is not None and self.verdict is None:
@@ -536,7 +554,10 @@ class Session(Mailbox):
 
     def _close_peer(self, p: _Peer, why: tuple[str, str] | None, close: bool = True) -> None:
         """Forget ``p`` (saying ``why``, a closing code and reason, first); ``close``: close its
-        socket now (else the caller does, see :func:`_linger`)."""
+        socket here (else the caller does, see :func:`_linger`): at once if the peer closed
+        first, else once the peer closes its side or :data:`LINGER` seconds passed, its bytes
+        read and dropped meanwhile, without holding up the thread (a socket closed with unread
+        bytes sends a reset, which may lose our last frames: an error code, the verdict)."""
         if why is not None:
             p.link.close(*why)
             self._flush(p)
@@ -550,7 +571,35 @@ class Session(Mailbox):
         except OSError:
             pass
         if close:
-            p.sock.close()
+            c = p.link.closed
+            if c is not None and c.code == "eof" and c.by_peer:
+                p.sock.close()  # the peer closed first: nothing of ours can be lost to a reset
+            else:  # our last frames (an error code, a verdict) must not be lost to a reset
+                self._lingering[p.sock] = self._clock() + LINGER
+                try:
+                    self._sel.register(p.sock, selectors.EVENT_READ, _LINGER)
+                except (KeyError, ValueError, OSError):
+                    self._lingering.pop(p.sock).close()
+
+    def _linger_read(self, sock: socket.socket) -> None:
+        """A closed connection's peer sent more (read and dropped) or closed its side (done)."""
+        try:
+            sock.setblocking(False)
+            done = not sock.recv(RECV_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            done = True
+        if done:
+            self._unlinger(sock)
+
+    def _unlinger(self, sock: socket.socket) -> None:
+        self._lingering.pop(sock, None)
+        try:
+            self._sel.unregister(sock)
+        except (KeyError, ValueError):
+            pass
+        sock.close()
 
     def _link_closed(self, p: _Peer) -> None:
         """A link closed (by us or the peer): the lobby and the machine hear of it."""
@@ -665,6 +714,7 @@ class Session(Mailbox):
                 if p is not None:
                     p.seat = o.seat if self.role == "host" else 0
                     p.link.settled = True
+                    p.back = now
                 if o.resumed and self.machine is not None:
                     self._lost_host_at = None
                     if self.role == "join":
@@ -760,6 +810,16 @@ class Session(Mailbox):
         if self.role == "join":
             return bool(self._peers)
         return any(p.seat == seat for p in self._peers.values())
+
+    def _back(self, seat: int) -> float:
+        """When seat ``seat``'s current connection was seated (s; -inf for a seat played here,
+        or while it is away), for :func:`~net.match.overdue`: a seat back from a drop gets its
+        connected time again, never past a forfeiting step's total deadline."""
+        if self.machine is not None and seat == self.machine.seat or seat in self.computers or seat in self._handed:
+            return -math.inf
+        if self.role == "join":
+            return max((p.back for p in self._peers.values()), default=-math.inf)
+        return max((p.back for p in self._peers.values() if p.seat == seat), default=-math.inf)
 
     def _rows(self) -> list:
         if isinstance(self.lobby, HostLobby):

@@ -441,7 +441,9 @@ class FairMatch:
             c["secrets"] for c in self.coins.values())
 
     def catch_up(self, seat: int, have: int, now: float) -> list:
-        self.since = now
+        """Resume after a reconnect (docs/protocol.md): the messages ``seat`` lacks. The owed
+        steps' clock (:attr:`since`) runs on: a reconnect is no progress (the session gives a
+        seat back from a drop its connected time again, see :meth:`net.match.Owed.deadline`)."""
         if self.host:
             sent = self.sent.get(seat, [])
             if have > len(sent):

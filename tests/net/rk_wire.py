@@ -86,15 +86,19 @@ class Host:
     def wait(self, pred, what: str, timeout: float = LIMIT):
         """The first event (seen so far or to come) matching ``pred``; fails after ``timeout``."""
         end = time.monotonic() + timeout
-        with self._cv:
-            while True:
+        while True:
+            with self._cv:
                 found = next((e for e in self.events if pred(e)), None)
                 if found is not None:
                     return found
                 left = end - time.monotonic()
                 if left <= 0:
                     raise AssertionError(f"host: no {what} within {timeout} s; saw {self.events[-6:]}")
-                self._cv.wait(min(left, 0.2))
+                if self.thread.is_alive():
+                    self._cv.wait(min(left, 0.2))
+                    continue
+            for e in self.session.wait(min(left, 0.1)):  # its player is done (the verdict): the
+                self._on_event(e)                          # events after it, as they come
 
     def verdict(self, timeout: float = LIMIT) -> Verdict:
         """The verdict of the session's :class:`~net.session.Ended` event (its files are written

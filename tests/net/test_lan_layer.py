@@ -105,6 +105,14 @@ def test_the_forfeit_rules_read_who_owes_what():
     assert overdue(owed, 10.0, lambda s: s != 2).seat == 1           # seat 2 away: its 60 s run
     assert overdue([Owed(0, "outcome", 1, ALL, 0.0, 62.0, 62.0, True),
                     Owed(3, "reveal", 1, 0, 0.0, 60.0, 60.0, True)], 62.0).seat == 3
+    # issue 34: a seat back from a drop gets its connected time again, but a forfeiting step's
+    # total deadline runs from when it became owed, whatever reconnects happen
+    reveal, commit = Owed(1, "reveal", 4, 0, 100.0, 10.0, 60.0, True), Owed(1, "commit", 4, 0, 100.0, 6.0, 60.0, False)
+    assert reveal.deadline(True, 95.0) == 110.0 and reveal.deadline(True, 130.0) == 140.0
+    assert reveal.deadline(True, 155.0) == 160.0 and reveal.deadline(False, 155.0) == 160.0
+    assert commit.deadline(True, 157.0) == 163.0  # only cut off: it may come back, and gets its time
+    assert overdue([reveal], 159.9, back=lambda s: 155.0) is None
+    assert overdue([reveal], 160.0, back=lambda s: 159.0) == reveal
 
 
 # =========================================================================== a whole match

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -24,7 +25,7 @@ from game.royals.plugin import GAME
 from net.headless import Stopped, play_match
 from net.royals import fair_messages as fm
 from net.royals.fair import FAIR, FairMatch
-from net.session import Dropped, Ended, Session
+from net.session import Dropped, Ended, Session, Started
 
 from .fair_table import Net
 from .test_cli import Proc
@@ -280,9 +281,75 @@ def test_a_withheld_step_names_the_withholder_on_every_peer_never_the_host(monke
             s.close(1.0)
 
 
+class Reconnector(FairMatch):
+    """Withholds its round keys (as :class:`Withholder`), judges no deadline itself (so it stays
+    on the line) and says when it starts withholding (:attr:`withholding`, set per test)."""
+
+    withholding = threading.Event()
+
+    def _duties(self):
+        duties = super()._duties()
+        if any(b[0] == fm.AUDIT for _, b in duties):
+            self.withholding.set()
+        return [(s, b) for s, b in duties if b[0] != fm.AUDIT]
+
+    def owed(self):
+        return []
+
+
+def test_a_withholder_reconnecting_before_each_deadline_forfeits_by_the_total_one(monkeypatch):
+    """Issue 34: seat 1 withholds its round keys (a forfeiting step) and drops and reconnects
+    (with its seat proof) each time the host has it seated again, long before its connected
+    deadline (10 s; 0.5 s here). The total deadline (60 s; 2 s here) runs from when the step
+    became owed, whatever reconnects happen: the host names seat 1, which forfeits (before,
+    each reconnect restarted the host's clock in FairMatch.catch_up: no verdict, ever)."""
+    monkeypatch.setattr(fair, "STEP_S", 0.5)
+    monkeypatch.setattr(fair, "STEP_TOTAL", 2.0)
+    monkeypatch.setattr(Reconnector, "withholding", threading.Event())
+    host, join = made = _table(_part({}), ("host", "person"), {1: _part({1: Reconnector})})
+    events: list = []
+    cv = threading.Condition()
+
+    def seen(e) -> None:
+        with cv:
+            events.append(e)
+            cv.notify_all()
+
+    def run(s, on_event=None) -> None:
+        try:
+            play_match(s, FAIR.player("random", 1), timeout=LIMIT, on_event=on_event)
+        except Exception:  # noqa: BLE001 (the host's events say what happened)
+            pass
+    threads = [threading.Thread(target=run, args=(host, seen), daemon=True),
+               threading.Thread(target=run, args=(join,), daemon=True)]
+    try:
+        for t in threads:
+            t.start()
+        assert Reconnector.withholding.wait(LIMIT), "seat 1 never came to its round keys"
+        drops, end = 0, time.monotonic() + 30
+        with cv:
+            while not any(isinstance(e, Ended) for e in events):
+                assert time.monotonic() < end, f"no verdict after {drops} reconnects"
+                backs = sum(isinstance(e, Started) and e.resumed for e in events)
+                for p in list(join._peers.values()):  # the withholder drops its connection
+                    try:
+                        p.sock.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                drops += 1
+                cv.wait_for(lambda: any(isinstance(e, Ended) for e in events)
+                            or sum(isinstance(e, Started) and e.resumed for e in events) > backs, 5.0)
+            v = next(e for e in events if isinstance(e, Ended)).verdict
+        assert drops >= 3, drops  # it did reconnect, again and again, while the clock ran
+        assert (v.kind, v.seat) == ("forfeit", 1) and "seat 1 withheld its reveal" in v.detail, v
+    finally:
+        for s in made:
+            s.close(1.0)
+
+
 class Silent(FairMatch):
     """Never sends a shuffle pass of its own, and judges no deadline itself (so it stays on
-    the line: each reconnection restarts the host's clock, see FairMatch.catch_up)."""
+    the line)."""
 
     def _duties(self):
         return [(s, b) for s, b in super()._duties() if b[0] != fm.PASS]
