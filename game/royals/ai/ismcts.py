@@ -261,7 +261,7 @@ class ISMCTS:
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         root = Node()
-        draw = Determinizer(obs, self.hand_bias)
+        draw = Determinizer(obs, self.hand_bias, exact=True)
         rnd = obs.round
         cexp = self.c
         noise = self.noise
