@@ -115,6 +115,15 @@ class Determinizer:
         self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
         # exact: redraw a deal that breaks a void (rejection sampling), at most EXACT_TRIES times
         self.tries = EXACT_TRIES if exact and any(caps[i] for i in self.order) else 1
+        # for the check of a deal: per other seat in turn, its slice of the pool and its voids
+        # as (mask of the rank's cards, cap)
+        slices, k = [], 0
+        for i in self.order:
+            if caps[i]:
+                limits = [(sum(1 << c for c in self.pool if RANK_OF[c] == r), cap) for r, cap in caps[i].items()]
+                slices.append((k, k + self.need[i], limits))
+            k += self.need[i]
+        self.slices = slices
         self.fallbacks = 0  # draws that ran out of tries and relaxed their constraints (a diagnostic)
 
     def __call__(self, rng: Rng, fast: bool = False) -> State:
@@ -221,19 +230,13 @@ class Determinizer:
     def _keeps_voids(self, pool: list[int]) -> bool:
         """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
         cards each) gives no seat more unseen cards of a rank than its void allows."""
-        k = 0
-        need, caps = self.need, self.caps
-        for i in self.order:
-            cap = caps[i]
-            if cap:
-                count: dict[int, int] = {}
-                for c in pool[k:k + need[i]]:
-                    r = RANK_OF[c]
-                    if r in cap:
-                        count[r] = count.get(r, 0) + 1
-                        if count[r] > cap[r]:
-                            return False
-            k += need[i]
+        for a, b, limits in self.slices:
+            m = 0
+            for c in pool[a:b]:
+                m |= 1 << c
+            for rank_mask, cap in limits:
+                if (m & rank_mask).bit_count() > cap:
+                    return False
         return True
 
 
