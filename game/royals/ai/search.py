@@ -75,9 +75,10 @@ class Determinizer:
     are dealt from the shuffled pool in turn and the whole draw is repeated while a seat
     would hold more cards of a rank than its void allows, at most :data:`EXACT_TRIES` times,
     then relaxed as without ``exact``. Without it (``hard-2025``), each seat with a void takes
-    the first cards of the pool it may hold, in turn: exact with one other seat, but with 3 or
-    4 players a seat drawn early can take the cards a later one needed (the later seat then
-    holds a card its void rules out) and the marginals lean (issue 36)."""
+    the first cards of the pool it may hold, in turn: exact with one other seat whose voids
+    allow none of their rank, but with 3 or 4 players a seat drawn early can take the cards a
+    later one needed (the later seat then holds a card its void rules out), and a void that
+    allows some cards of its rank deals them too often (issue 36)."""
 
     def __init__(self, obs: Observation, hand_bias: float = 0.0, exact: bool = False) -> None:
         n = obs.players
