@@ -47,16 +47,20 @@ def measure(case: str, seconds: float, warmup: float) -> tuple[float, float]:
         start_match(app, TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "easy")], seed=1),
                     use_process=False)  # autosaved: closing asks nothing
     elif case == "royals-lan":  # hosting on 127.0.0.1 with a computer seat: the network table waits for us
+        from game.client.lan import NetMatch
         from game.client.royals.lan import LanTableScene
-        from net.royals_session import RoyalsSession
-        session = RoyalsSession.host("You", seats=2, computers={2: "easy"}, port=0, bind="127.0.0.1")
+        from game.royals.plugin import GAME
+        from net.session import Session, Started
+        session = Session(GAME.lan, "host", "You", address="127.0.0.1", port=0, kinds=("host", "computer"),
+                          computers={1: "easy"})
         deadline = time.monotonic() + 10
-        while not session.can_start and time.monotonic() < deadline:
-            session.wait(0.1)
         session.start()
-        while (session.view is None or not session.my_turn) and time.monotonic() < deadline:
+        started = None
+        while started is None and time.monotonic() < deadline:
+            started = next((e for e in session.wait(0.1) if isinstance(e, Started)), None)
+        while session.view(lambda m: m.turn_for(m.seat)) is None and time.monotonic() < deadline:
             session.wait(0.1)
-        app.reset(LanTableScene(app, session))
+        app.reset(LanTableScene(app, NetMatch(session, started)))
     marks: list[float] = []
 
     def clock() -> None:

@@ -14,9 +14,12 @@
 - the one LAN layer with the game defined in the tests (``tests/net/nim_game.py``):
   ``Session.act(take)`` of one seat until the other seat's machine applied it, one way
   (``--layer-moves N``, 0 to skip);
-- Royals & Riots, 4 peers (issue 13): ``RoyalsSession.play(action)`` of one seat until every
-  other peer of the star (host + 3 joiners, all people, each joiner in its own process) has
-  applied it (its ``Acted`` event); median and p95 (``--royals-plays N``, 0 to skip).
+- Royals & Riots, 4 peers, on the dealer-free machine (issues 13, 33, 34: ``net.royals.fair``
+  over the one layer): ``Session.act(play)`` of one seat until every other peer of the star
+  (host + 3 joiners, all people, each joiner in its own process) has applied it (its machine's
+  view has the play, the card opened with its owner's key and checked): a joiner's signed play
+  goes to the host, is checked there and relayed to the two other joiners; median and p95
+  (``--royals-plays N``, 0 to skip).
 
 Aim (issue 33): Rose King median move round trip at most 0.5 ms; Royals & Riots median
 4-peer play at most 2 ms.
@@ -125,55 +128,79 @@ def p95(samples: list[float]) -> str:
     return f"median {statistics.median(s) * 1e3:7.3f} ms   p95 {q * 1e3:7.3f} ms   (n={len(s)})"
 
 
-def _royals_peer(session, seed: int, sent: dict, seen: dict, limit: float = 120.0) -> None:
-    """Play ``session`` (random decisions) to the end; note when each of our plays left
-    (``sent[ply] = (seat, t)``) and when each action reached us (``seen[ply] = t``)."""
-    from game.royals.ai.levels import make_player as royals_player
+#: Per process: (round, ply) of each play -> when this process's match machine applied it
+#: (filled by the timing hook on FairMatch._public, see :func:`_time_plays`).
+APPLIED: dict = {}
+
+
+def _time_plays() -> None:
+    """Note when this process's machine applies each play (instrumentation of the bench only)."""
     from game.royals.engine import PLAY
-    from net.royals_session import Acted
-    player = royals_player("random", seed)
+    from net.royals.fair import FairMatch
+    if getattr(FairMatch, "_timed", False):
+        return
+    real = FairMatch._public
+
+    def public(self, a, s):
+        if a.kind is PLAY:
+            APPLIED.setdefault((self.round, self.view.ply), time.perf_counter())
+        real(self, a, s)
+    FairMatch._public, FairMatch._timed = public, True
+
+
+def _royals_peer(session, seed: int, sent: dict, limit: float = 180.0) -> None:
+    """Play ``session``'s seat (random decisions) to the match's end; note when each of our
+    plays left (``sent[(round, ply)] = (seat, t)``)."""
+    from game.royals.engine import PLAY
+    from game.royals.plugin import GAME
+    player = GAME.lan.player("random", seed)
     deadline = time.monotonic() + limit
-    while session.status not in ("over", "failed", "closed") and time.monotonic() < deadline:
-        for e in session.wait(0.01):
-            if isinstance(e, Acted):
-                seen.setdefault(e.ply, time.perf_counter())
-        if session.my_turn:
-            view = session.view
-            action = player.choose(view.observation())
-            t0 = time.perf_counter()
-            try:
-                session.play(action)
-            except ValueError:
-                continue
-            if action.kind is PLAY:
-                sent[view.state.ply] = (session.my_seat, t0)
+    while session.verdict is None and session.status not in ("failed", "closed") and time.monotonic() < deadline:
+        session.wait(0.002)
+        got = session.view(lambda m: (m.turn_for(m.seat), m.round, m.view.ply, m.seat))
+        if got is None or got[0] is None or session.catching_up:
+            continue
+        obs, rnd, ply, seat = got
+        action = player(obs)
+        t0 = time.perf_counter()
+        try:
+            session.act(action)
+        except ValueError:
+            continue
+        if action.kind is PLAY:
+            sent[(rnd, ply)] = (seat, t0)
 
 
 def _royals_joiner(port: int, i: int, seed: int, out) -> None:
-    """A joiner in its own process (one machine of the star): reports (seat, sent, seen)."""
-    from net.royals_session import RoyalsSession
-    j = RoyalsSession.join(f"Bench {i}", "127.0.0.1", port)
+    """A joiner in its own process (one machine of the star): reports (seat, sent, applied)."""
+    from game.royals.plugin import GAME
+    from net.session import Session
+    _time_plays()
+    j = Session(GAME.lan, "join", f"Bench {i}", port=port, reconnect_delay=0.05)
     sent: dict = {}
-    seen: dict = {}
     try:
-        _royals_peer(j, seed, sent, seen)
+        _royals_peer(j, seed, sent)
     finally:
-        out.put((j.my_seat, sent, seen))
+        out.put((j.view(lambda m: m.seat), sent, dict(APPLIED)))
         j.close()
 
 
 def royals_round_trips(n: int) -> list[float]:
-    """The 4-peer round trip of one play (see the module docstring): the host in this process,
-    each joiner in a process of its own (as on four machines; ``time.perf_counter`` is the
-    system's monotonic clock, the same in every process), over as many matches as needed."""
+    """The 4-peer round trip of one play on the dealer-free machine (see the module docstring):
+    the host in this process, each joiner in a process of its own (as on four machines;
+    ``time.perf_counter`` is the system's monotonic clock, the same in every process), over as
+    many matches as needed."""
     import multiprocessing as mp
-    from net.royals_session import RoyalsSession
+    from game.royals.plugin import GAME
+    from net.session import Session
+    _time_plays()
     ctx = mp.get_context("fork")
     out: list[float] = []
     seed = 0
     while len(out) < n:
         seed += 1
-        host = RoyalsSession.host("Bench 1", seats=4, port=0)
+        APPLIED.clear()
+        host = Session(GAME.lan, "host", "Bench 1", port=0, kinds=("host", "person", "person", "person"))
         results = ctx.Queue()
         procs = []
         try:
@@ -181,23 +208,19 @@ def royals_round_trips(n: int) -> list[float]:
                 p = ctx.Process(target=_royals_joiner, args=(host.port, i, seed * 10 + i, results), daemon=True)
                 p.start()
                 procs.append(p)
-                end = time.monotonic() + 10
-                while sum(1 for x in host.lobby if x.kind == "person" and x.name) < i - 1 and time.monotonic() < end:
-                    host.wait(0.05)
-            end = time.monotonic() + 10
-            while not host.can_start and time.monotonic() < end:
+            end = time.monotonic() + 20
+            while not host.can_start() and time.monotonic() < end:
                 host.wait(0.05)
             host.start()
             sent: dict = {}
-            seen_host: dict = {}
-            _royals_peer(host, seed * 10 + 1, sent, seen_host)
-            seen = {1: seen_host}
+            _royals_peer(host, seed * 10 + 1, sent)
+            applied = {0: dict(APPLIED)}
             for _ in procs:
-                seat, their_sent, their_seen = results.get(timeout=60)
+                seat, their_sent, their_applied = results.get(timeout=120)
                 sent.update(their_sent)
-                seen[seat] = their_seen
-            for ply, (seat, t0) in sorted(sent.items()):
-                others = [seen[s][ply] for s in seen if s != seat and ply in seen[s]]
+                applied[seat] = their_applied
+            for key, (seat, t0) in sorted(sent.items()):
+                others = [applied[s][key] for s in applied if s != seat and key in applied[s]]
                 if len(others) == 3:
                     out.append(max(others) - t0)
         finally:

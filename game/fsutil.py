@@ -37,7 +37,7 @@ def os_error_text(error: OSError | str) -> str:
     else ``str(error)``), which no catalogue knows.
 
     ``error``: the OSError raised, or the text a background writer kept of it
-    (``net.transport.WriteFailed.reason`` is ``strerror``): a text equal to this machine's
+    (``net.session.WriteFailed.reason`` is ``strerror``): a text equal to this machine's
     ``os.strerror`` of a listed errno gets that errno's phrase; any other text comes back as it is.
     """
     if isinstance(error, OSError):

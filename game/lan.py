@@ -86,24 +86,48 @@ def check_record_path(path: str | None) -> str | None:
     return None
 
 
+def computer_name(level: str) -> str:
+    """The name of a computer seat at ``level`` as every seat's lobby and record show it
+    (``Computer (easy)``)."""
+    return f"Computer ({level})"[:24]
+
+
 def table_choice(part, args: argparse.Namespace, levels=None) -> tuple[tuple[str, ...], dict[int, str], dict]:
     """The table a host of a game on the one LAN layer opens, from ``rose-king host``'s options:
     ``(kinds, computers, options)`` for :class:`net.session.Session`. ``part``: the game's
     :class:`net.match.LanPart`; ``--seats N`` (default: the part's fewest), each ``--computer
-    LEVEL`` the highest free seat (seat 0 is the host's), ``options`` from the part's
-    ``host_options(args)``; ``levels``: the game's computer levels, to check ``--computer``.
-    Raises ValueError (the reason) for a table the game does not take."""
-    seats = getattr(args, "seats", None) or min(part.seats)
-    if seats not in part.seats:
-        raise ValueError(f"the game takes {', '.join(map(str, part.seats))} seats, not {seats}")
+    LEVEL`` the highest free seat (seat 0 is the host's; a computer seat adds no protection: its
+    secrets are the host's), ``options`` from the part's ``host_options(args)``; ``levels``: the
+    game's computer levels, to check ``--computer``. With a ``--record`` whose journal holds a
+    match, that match's table decides (it is resumed): its seats and which are computers, played
+    at the ``--computer`` levels in seat order (the last repeats; the first of ``levels`` without
+    any). Raises ValueError (the reason) for a table the game does not take or a bad journal."""
     wanted = list(getattr(args, "computer", None) or [])
     if wanted and part.player is None:
         raise ValueError("the game has no computer players")
-    if len(wanted) > seats - 1:
-        raise ValueError(f"{len(wanted)} computer seats do not fit a table of {seats} (seat 1 is yours)")
     bad = [w for w in wanted if levels is not None and w not in levels]
     if bad:
         raise ValueError(f"--computer {bad[0]}: the levels are {', '.join(levels)}")
+    record = getattr(args, "record", None)
+    if record:
+        from net.journal import seat_path
+        from net.session import load_journal
+        loaded = load_journal(seat_path(record), part.key)
+        if loaded is not None:
+            table = loaded[0].table
+            comp = sorted(table.computers)
+            if comp and part.player is None:
+                raise ValueError("the journal's match has computer seats this program cannot play")
+            picks = wanted or list(levels or ["random"])[:1]
+            computers = {s: picks[min(i, len(picks) - 1)] for i, s in enumerate(comp)}
+            kinds = tuple("host" if s == 0 else "computer" if s in computers else "person"
+                          for s in range(table.seats))
+            return kinds, computers, dict(table.options)
+    seats = getattr(args, "seats", None) or min(part.seats)
+    if seats not in part.seats:
+        raise ValueError(f"the game takes {', '.join(map(str, part.seats))} seats, not {seats}")
+    if len(wanted) > seats - 1:
+        raise ValueError(f"{len(wanted)} computer seats do not fit a table of {seats} (seat 1 is yours)")
     computers = {seats - 1 - i: level for i, level in enumerate(wanted)}
     kinds = ("host",) + tuple("computer" if s in computers else "person" for s in range(1, seats))
     options = part.host_options(args) if part.host_options is not None else {}
@@ -112,25 +136,23 @@ def table_choice(part, args: argparse.Namespace, levels=None) -> tuple[tuple[str
 
 def join_error_text(error: BaseException, address: str) -> str:
     """Why joining the host at ``address`` (``"host:port"``) cannot start, as a whole sentence in
-    the current language, for both games' join screens: ``error`` is what
-    ``probe_host`` (reading the host's hello: the host's bytes decide it) or a session's join
-    raised (ValueError, OSError). The English text is
-    read for its family only."""
-    text = str(error)
+    the current language, for every game's join screen: ``error`` is what
+    :func:`net.session.probe_host` (reading the host's hello: the host's bytes decide it) or a
+    session's join raised: OSError, or :class:`net.session.JoinError` worded by its ``code``
+    (never by its English text); any other error reads as "does not speak the protocol"."""
     if isinstance(error, OSError):
         return _("No connection to {address} could be opened.").format(address=address)
-    if "incompatible versions" in text:
+    code = getattr(error, "code", "")
+    if code == "version":
         return _("{address} runs another version of the program: both players need the same one.").format(
             address=address)
-    if "without a hello" in text:
+    if code == "no-hello":
         return _("{address} closed the connection without saying which game it hosts.").format(address=address)
-    if "is not a host" in text:
+    if code == "not-host":
         return _("{address} is a player's program, not a host.").format(address=address)
-    if "no game this program knows" in text:
-        return _("{address} hosts a game this program does not know.").format(address=address)
-    if "player name" in text:
+    if code == "name":
         return _("Your name cannot be used: choose one of 1 to {count} printable characters.").format(
             count=MAX_NAME_LENGTH)
-    if "journal" in text:
+    if code == "journal":
         return _("The saved seat of your earlier game there cannot be read.")
     return _("{address} does not speak this program's network protocol.").format(address=address)

@@ -34,6 +34,9 @@ class Game(Protocol):
     - ``lan`` (optional): its LAN part, a :class:`net.match.LanPart` (match machine, message
       schemas, rate limits) that :class:`net.session.Session` runs; a game without one has
       no LAN play on the one layer.
+    - ``add_host_arguments(group)`` (optional): adds the game's own lobby options to ``rose-king
+      host`` (an argparse argument group, e.g. Rose King's ``--colour``); its LAN part's
+      ``host_options(args)`` reads them.
     """
 
     key: str

@@ -4,8 +4,7 @@ discovery (issues 7, 14 and 33; documented in ``docs/protocol.md``).
 Nothing here imports pygame. The layers, bottom up:
 
 - :mod:`net.framing`: 4-byte length + one msgpack map, tight decoding limits, schema check
-  (the shared messages in ``SHARED_SCHEMAS``; ``SCHEMAS``, Rose King's version-2 messages, only
-  for :func:`net.royals_session.probe_host` until Royals & Riots is on the layer).
+  (the connection skeleton every game shares, ``SHARED_SCHEMAS``: commit, reveal, ping, error).
 - :mod:`net.coin`: commitments, coin digests and seat proofs (SHA-256 / HMAC over documented
   byte layouts), the chance outcome's generator; :mod:`net.journal`: where a seat's private
   journal lives; :mod:`net.limits`: rate limits, deadlines, names.
@@ -16,13 +15,15 @@ Nothing here imports pygame. The layers, bottom up:
   proofs; pure) and :mod:`net.session` (threads, sockets, journal and record files, computer
   seats, events as codes), in the way h11 is built: machines consume events and return events.
 - :mod:`net.roseking`: Rose King's match machine and messages on the layer. :mod:`net.royals`:
-  Royals & Riots' match machines and messages; :mod:`net.royals_session` (with the shared events
-  of :mod:`net.transport`) runs its version-2 table until it is on the layer too.
+  Royals & Riots' match machine with no trusted dealer (:mod:`net.royals.fair`, on
+  :mod:`net.deck` and :mod:`net.signed`), on the layer too.
 - :mod:`net.headless`: a computer playing one seat without a window.
 - :mod:`net.discovery`: the UDP beacon (the LAN's broadcast addresses) and its listener.
 """
 
 PROTOCOL_NAME = "rose-king-lan"
-PROTOCOL_VERSION = 2
+#: The LAN layer's protocol version: every hello's and every discovery beacon's ``pv``
+#: (2: the per-game protocols; 3: the one layer before signing keys; 4: the hello's ``sk``).
+PROTOCOL_VERSION = 4
 DEFAULT_PORT = 47123
 DISCOVERY_PORT = 47124

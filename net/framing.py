@@ -1,4 +1,4 @@
-"""Frames and messages of the Rose King LAN protocol (docs/protocol.md, "Frames").
+"""Frames and message schemas of the LAN protocol (docs/protocol.md, "The LAN layer", "Frames").
 
 A frame is a 4-byte big-endian length N (1 <= N <= 65536) followed by N bytes
 holding exactly one msgpack map. Every received frame goes through three
@@ -11,7 +11,8 @@ gates, and failing any of them is a :class:`FrameError` (a protocol error):
    limits, an ``ext_hook`` that refuses), no bytes after the map, and a nesting
    depth of at most :data:`MAX_DEPTH`;
 3. the schema of the message type named by key ``"t"``: exactly the keys
-   listed in :data:`SCHEMAS`, each of its type and range.
+   listed in the schema table (a game's and the lobby's, :func:`net.lobby.schemas_for`;
+   :data:`SHARED_SCHEMAS` by default), each of its type and range.
 
 msgpack output is not canonical, so nothing here is ever hashed: hashes come
 from the engine's canonical bytes.
@@ -53,7 +54,7 @@ def _refuse_ext(code: int, data: bytes) -> Any:
 # --------------------------------------------------------------------------- encoding
 def encode_frame(message: dict, schemas: dict | None = None) -> bytes:
     """One frame: length header + msgpack map. Raises FrameError if the map fails
-    its schema (``schemas``, default :data:`SCHEMAS`) or the payload exceeds
+    its schema (``schemas``, default :data:`SHARED_SCHEMAS`) or the payload exceeds
     :data:`MAX_FRAME` (nothing is sent then)."""
     check_message(message, schemas)
     payload = msgpack.packb(message, use_bin_type=True)
@@ -64,7 +65,7 @@ def encode_frame(message: dict, schemas: dict | None = None) -> bytes:
 
 def decode_payload(payload: bytes, schemas: dict | None = None) -> dict:
     """Decode one frame's payload (or a beacon datagram) into a map checked against
-    ``schemas`` (default :data:`SCHEMAS`). Raises FrameError."""
+    ``schemas`` (default :data:`SHARED_SCHEMAS`). Raises FrameError."""
     limits = UNPACK_LIMITS
     max_bin = getattr(schemas, "max_bin", UNPACK_LIMITS["max_bin_len"])
     if max_bin != UNPACK_LIMITS["max_bin_len"]:
@@ -251,45 +252,22 @@ def _list(item: Check, lo: int, hi: int) -> Check:
 
 
 _NAME = _name
-_MOVE = _str(6, 24)
-_HASH = _bin(32)
 _SECRET = _bin(32)
-_PLY = _int(0, MAX_PLY)
 
-#: Messages every game's protocol shares (the connection skeleton): message type -> {key: check}.
-#: Every message also has ``"t"``; no other key is allowed.
+#: The connection skeleton every game's messages share (docs/protocol.md, "The LAN layer"):
+#: message type -> {key: check}. Every message also has ``"t"``; no other key is allowed.
 SHARED_SCHEMAS: dict[str, dict[str, Check]] = {
-    "hello": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "rec": _int(0, 65535),
-              "name": _NAME, "peer": _bin(16), "role": _enum("host", "join"), "date": _str(0, 32),
-              "nonce": _bin(16), "key": _bin(32), "game": _bin(0, 16), "ply": _PLY, "hash": _bin(0, 32),
-              "over": _bool},
-    "auth": {"proof": _bin(32)},
     "commit": {"for": _int(-1, MAX_PLY), "c": _bin(32)},
     "reveal": {"for": _int(-1, MAX_PLY), "s": _SECRET},
-    "ack": {"ply": _PLY, "hash": _HASH},
     "ping": {},
     "error": {"code": _str(1, 32), "reason": _str(0, 500)},
-}
-
-#: Rose King's messages on top of the shared ones (docs/protocol.md, "Messages").
-SCHEMAS: dict[str, dict[str, Check]] = {
-    **SHARED_SCHEMAS,
-    "hello": {**SHARED_SCHEMAS["hello"], "colour": _enum("", "red", "white")},
-    "sync": {"game": _bin(16), "host": _enum("red", "white"), "red": _NAME, "white": _NAME,
-             "date": _str(0, 32), "moves": _list(_MOVE, 0, MAX_PLY),
-             "coins": _list(_tuple(_int(-1, MAX_PLY), _HASH, _HASH, _SECRET, _SECRET), 1, MAX_PLY),
-             "hash": _HASH, "resigned": _enum("", "red", "white"), "forfeit": _enum("", "red", "white")},
-    "move": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH},
-    "draw": {"ply": _int(1, MAX_PLY), "m": _MOVE, "hash": _HASH, "s": _list(_SECRET, 2, 2)},
-    "resign": {"ply": _PLY},
-    "rematch": {},
 }
 
 
 class Schemas(dict):
     """A schema table (message type -> {key: check}) that names the protocol version its
     ``hello`` must carry in ``pv`` (the LAN layer's :data:`net.lobby.LAN_VERSION`; a plain
-    dict means Rose King's :data:`~net.PROTOCOL_VERSION`) and the longest binary a frame may
+    dict means :data:`~net.PROTOCOL_VERSION`) and the longest binary a frame may
     hold (``max_bin`` bytes: 64 unless a game's LAN part needs more, e.g. signed envelopes; at
     most :data:`MAX_FRAME`)."""
 
@@ -302,7 +280,7 @@ class Schemas(dict):
 
 
 def check_message(msg: Any, schemas: dict | None = None) -> None:
-    """Check a decoded message against :data:`SCHEMAS`. Raises FrameError saying
+    """Check a decoded message against ``schemas`` (default :data:`SHARED_SCHEMAS`). Raises FrameError saying
     which key is wrong (code ``"schema"``), or code ``"version"`` for a hello of an
     incompatible protocol (checked before the rest of the hello, whose keys may
     differ in other versions)."""
@@ -311,7 +289,7 @@ def check_message(msg: Any, schemas: dict | None = None) -> None:
     t = msg.get("t")
     if type(t) is not str:
         raise FrameError('a message needs a string "t" (its type)', "schema")
-    schema = (SCHEMAS if schemas is None else schemas).get(t)
+    schema = (SHARED_SCHEMAS if schemas is None else schemas).get(t)
     if schema is None:
         raise FrameError(f"unknown message type {t[:32]!r}", "schema")
     if t == "hello":
@@ -322,7 +300,7 @@ def check_message(msg: Any, schemas: dict | None = None) -> None:
             newer = "" if proto != PROTOCOL_NAME or type(pv) is not int else (
                 "; this table needs a newer version" if pv > want else "; the peer needs a newer version")
             raise FrameError(f"incompatible versions: this program speaks {PROTOCOL_NAME} {want}, "
-                             f"the peer {theirs}{newer}; both players need the same Rose King version", "version")
+                             f"the peer {theirs}{newer}; both players need the same version of the program", "version")
     keys = set(msg) - {"t"}
     missing = set(schema) - keys
     if missing:

@@ -1,8 +1,7 @@
 """A headless peer: the computer plays one seat of a LAN match without a window.
 
 Used by ``rose-king host/join --headless --ai LEVEL`` and by the tests: :func:`play_match` for
-any game on the one LAN layer, :func:`play_royals_headless` for Royals & Riots' version-2
-session until it is on the layer.
+any game on the one LAN layer.
 """
 
 from __future__ import annotations
@@ -18,62 +17,7 @@ class HeadlessError(RuntimeError):
 class Stopped(HeadlessError):
     """The caller asked the peer to stop (``stop()`` returned true: ``rose-king host/join``
     got SIGTERM or SIGINT). Nothing failed: the caller closes the session, which says goodbye
-    (``error{bye}``; a Royals & Riots host during a match ``error{left}``, docs/protocol.md)."""
-
-
-def play_royals_headless(session, player, *, timeout: float = 300.0, delay: float = 0.0, start: bool = True,
-                         on_event: Callable[[object], None] | None = None,
-                         clock: Callable[[], float] = time.monotonic, stop: Callable[[], bool] | None = None) -> None:
-    """Play our seat of a Royals & Riots match in ``session`` (a
-    :class:`net.royals_session.RoyalsSession`) with ``player`` (a game.royals.ai player: it
-    chooses from our seat's :meth:`SeatView.observation`, never from anything else) until the
-    match is over, then return.
-
-    A host with ``start`` starts the match as soon as every person seat is taken. ``delay``:
-    seconds to pause before each of our decisions. Interruptions are waited out (a joiner
-    reconnects; the host holds a dropped joiner's seat). Raises HeadlessError when the match
-    fails (a check names the seat and the play, the host left, our seat was refused) or when
-    ``timeout`` seconds pass. ``stop``: asked about every 0.1 s (and before each of our
-    decisions); once it returns true, raises :class:`Stopped`. Does not close the session.
-    """
-    from net.royals_session import Failed, MatchOver
-    deadline = clock() + timeout
-    while True:
-        if stop is not None and stop():
-            view = session.view
-            raise Stopped(f"stopped at ply {view.state.ply if view is not None else 0}")
-        if clock() > deadline:
-            raise HeadlessError(f"the match did not end within {timeout:g} seconds (status: {session.status})")
-        for e in session.wait(0.1):
-            if on_event is not None:
-                on_event(e)
-            if isinstance(e, MatchOver):
-                return
-            if isinstance(e, Failed):
-                raise HeadlessError(e.reason)
-        if session.status == "over":
-            return
-        if session.status in ("failed", "closed"):
-            raise HeadlessError(session.status_text)
-        if start and session.role == "host" and session.status == "lobby" and session.can_start:
-            try:
-                session.start()
-            except ValueError:
-                pass  # someone left meanwhile: wait on
-            continue
-        if session.my_turn:
-            view = session.view
-            if view is None:
-                continue
-            action = player.choose(view.observation())
-            if delay:
-                time.sleep(delay)
-            if stop is not None and stop():
-                continue  # a stop came while we thought: leave without this decision
-            try:
-                session.play(action)
-            except ValueError:
-                continue  # the match moved on meanwhile; look again
+    (``error{bye}``, docs/protocol.md)."""
 
 
 def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
@@ -81,7 +25,9 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
                stop: Callable[[], bool] | None = None):
     """Play one seat of a match of any game on the one LAN layer (:class:`net.session.Session`)
     with ``player`` (``observation -> action``, the game part's ``player(level, seed)``) until
-    the match has a verdict; returns the :class:`net.match.Verdict`.
+    the match has a verdict; returns the :class:`net.match.Verdict`. A host of a game whose
+    part does not start by itself (``auto_start`` false) starts the match as soon as every
+    person seat is taken.
 
     The observation comes from the part's ``turn(machine, seat)`` under the session's lock; the player
     thinks outside it. ``delay``: seconds before each of our actions. Raises :class:`Stopped`
@@ -104,6 +50,12 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
             return session.verdict
         if session.status in ("failed", "closed"):
             raise HeadlessError(f"the session {session.status}")
+        if session.role == "host" and session.machine is None and session.lobby.can_start():
+            try:
+                session.start()
+            except ValueError:
+                pass  # someone left meanwhile: wait on
+            continue
         obs = session.view(lambda m: turn(m, m.seat)) if turn is not None and not session.catching_up else None
         if obs is None:
             continue

@@ -22,21 +22,6 @@ RATES: dict[str, tuple[float, float]] = {
 }
 
 
-#: Royals & Riots (docs/protocol.md, "Royals & Riots", "Limits"): the shared rates plus its own
-#: messages. A resume's catch-up sends a joiner its whole outbox at once (a 4-seat match is
-#: about 150 plies: some 200 ``act``/``you``/``hidden``, 30 ``commits``, 3 ``round``), hence the
-#: bursts; a joiner sends at most one ``act`` per decision and a ``commit``/``reveal`` per coin.
-ROYALS_RATES: dict[str, tuple[float, float]] = {
-    **RATES,
-    "act": (400, 20), "you": (400, 20), "hidden": (400, 20), "commits": (150, 5),
-    "round": (6, 1), "proxy": (16, 1),
-}
-
-#: Messages one joiner may send about one ply (its commit, reveal, decision and ack, and their
-#: repeats after reconnecting); more is ``flood`` (net.royals.HostMatch).
-ROYALS_MAX_PER_PLY = 12
-
-
 class RateLimiter:
     """Token buckets, one per message type. ``allow(type, now)`` takes one token and says
     whether one was there. Pure: time comes in as ``now`` (seconds)."""

@@ -1,9 +1,9 @@
 """One TCP connection's framing, limits and heartbeat, shared by the multi-peer transports
-(docs/protocol.md, "Frames", "Limits" and "Royals & Riots: connections, lobby, resume and faults").
+(docs/protocol.md, "Frames", "Limits" and "The LAN layer").
 
 A :class:`Link` is pure (no socket, thread or clock): bytes in -> checked messages out,
-messages in -> bytes out, and :meth:`Link.tick` the only way time enters — the skeleton of
-:class:`net.roseking.Connection` without Rose King's game. The transport owns the socket and
+messages in -> bytes out, and :meth:`Link.tick` the only way time enters — every game's
+connection skeleton, no game in it. The transport owns the socket and
 feeds it; the game layer above reads the messages.
 
 - :meth:`feed` decodes frames (:class:`~net.framing.FrameDecoder` with the given schemas),
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from .framing import FrameDecoder, FrameError, encode_frame
 from .limits import HANDSHAKE_TIMEOUT, RATES, RateLimiter
 
-HEARTBEAT = 2.0  #: seconds of sending nothing before a ping (as Rose King)
-SILENCE = 6.0  #: seconds without a whole message before the link counts as dropped (as Rose King)
+HEARTBEAT = 2.0  #: seconds of sending nothing before a ping
+SILENCE = 6.0  #: seconds without a whole message before the link counts as dropped
 
 
 @dataclass(frozen=True)

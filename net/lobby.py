@@ -30,14 +30,14 @@ from typing import Any, Callable, Sequence
 
 from game import __version__ as APP_VERSION
 
-from . import PROTOCOL_NAME
+from . import PROTOCOL_NAME, PROTOCOL_VERSION
 from .coin import GAME_ID_BYTES, game_id_from, proof_ok, seat_proof
 from .framing import (MAX_NAME, SHARED_SCHEMAS, Schemas, _bin, _bool, _enum, _int, _list, _name, _str,
                       _tuple)
 from .limits import HANDSHAKE_TIMEOUT, RATES
 from .match import Table
 
-LAN_VERSION = 3  #: the LAN layer's protocol version (the hello's ``pv``); version 2 was per game
+LAN_VERSION = PROTOCOL_VERSION  #: the LAN layer's protocol version (the hello's ``pv``; net.PROTOCOL_VERSION)
 MAX_SEATS = 8
 MAX_PENDING = 4  #: connections settling their seat at once (more are closed unread)
 MAX_HAVE = 1 << 20
@@ -556,8 +556,9 @@ class JoinLobby:
             if t == "lobby":
                 if self.memo is not None:
                     raise LobbyError("order", "a lobby message during a match")
+                first = not self.seated  # seated: the connection is settled (no handshake deadline left)
                 self.rows, self.options, self.seat, self.seated = msg["seats"], msg["opt"], msg["you"], True
-                return [LChanged()]
+                return ([LSeated(0, self.seat, False)] if first else []) + [LChanged()]
             if t == "start":
                 return self._on_start(msg)
             raise LobbyError("order", f"a {t!r} message from the host")

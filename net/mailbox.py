@@ -1,8 +1,7 @@
-"""The caller's side of a LAN session thread, shared by both games' sessions.
+"""The caller's side of a LAN session thread (:class:`net.session.Session`, the one LAN layer).
 
-:class:`net.transport.LanSession` (Rose King) and :class:`net.royals_session.RoyalsSession`
-(Royals & Riots) each run one background thread that owns every socket and the protocol
-state machine. The caller (the window's frame loop, a headless script) talks to that thread
+The session runs one background thread that owns every socket and the protocol state
+machine. The caller (the window's frame loop, a headless script) talks to that thread
 only through this mailbox: commands go in (``_command``, waking the thread through a socket
 pair its selector watches), events come out (``poll``/``wait``), and the status line is read
 under the same lock. Nothing here blocks the caller for longer than a lock hand-over, except

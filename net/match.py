@@ -14,7 +14,7 @@ A game registers its LAN part as :class:`LanPart` on its plugin (``GAME.lan``), 
 registers its rules; the shell never asks which game it is.
 
 Seats are numbered 0..n-1, the host is seat 0 (a game may number its seats for people as it
-likes: Royals & Riots shows seat *s* + 1). Every machine is built the way h11 is: it consumes
+likes, e.g. seat *s* + 1). Every machine is built the way h11 is: it consumes
 events (:meth:`MatchMachine.receive`, :meth:`~MatchMachine.act`, :meth:`~MatchMachine.tick`,
 :meth:`~MatchMachine.connected`) and returns a list of outputs (:class:`Send`, :class:`Save`,
 :class:`Notice`, :class:`Over`); time (``now``, seconds, monotonic) and randomness
@@ -198,7 +198,7 @@ class Table:
     """What every seat of a match agrees on before its first message (sent in ``start``):
     ``game_id`` (16 bytes, from the hellos' nonces, :func:`net.coin.game_id_from`), ``names``
     (one per seat, seat 0 first), ``date`` (the host's ISO date, the record's), ``options``
-    (the game's lobby choices: plain data, e.g. Rose King's host colour, Royals' teams),
+    (the game's lobby choices: plain data, e.g. the host's colour, teams),
     ``computers`` (the seats the host's program plays), ``sign_keys`` (for a game whose
     messages are signed, every seat's 32-byte signing public key, from the hellos; else empty)."""
 
@@ -340,7 +340,8 @@ class LanPart:
       refused with code ``game`` ("this table plays another game").
     - ``version``: the game's own protocol version (the hello's ``gv``); another is ``version``.
     - ``seats``: the allowed numbers of seats; ``auto_start``: the host starts the match as
-      soon as every seat is taken (Rose King), else its player starts it (Royals & Riots).
+      soon as every seat is taken (a two-player game), else its player starts it (a table of
+      2-4 seats that may start short).
     - ``schemas``: the game's match messages (type -> key checks, :mod:`net.framing`), added to
       the lobby's; ``rates``: their token buckets (burst, refill per second); ``max_bin``: the
       longest binary its frames may hold (64 bytes by default; more for, say, a signed envelope
@@ -356,7 +357,8 @@ class LanPart:
       a while: it runs outside the lock, in a worker thread for the host's computer seats).
       Both None for a game without computer players.
     - ``host_options(args)``: the lobby options (:attr:`Table.options`) a host's command line
-      gives (``args``: its parsed options, e.g. Rose King's ``--colour``); None: no options.
+      gives (``args``: its parsed options, those its plugin's ``add_host_arguments`` added); None:
+      no options.
     - ``signing(seed)``: for a game whose match messages are signed, the public key (32 bytes) of
       a 32-byte signing seed. The session then draws a seed per seat it plays for each match,
       sends the public key in its hello (``sk``; the host sends every seat's in ``start``, so

@@ -41,8 +41,8 @@ from .framing import MAX_NAME, FrameError
 from .journal import seat_path as journal_path
 from .limits import name_problem
 from .link import Link
-from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo,
-                    rates_for, schemas_for)
+from .lobby import (LAN_VERSION, LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted,
+                    SeatMemo, rates_for, schemas_for)
 from .mailbox import Mailbox
 from .match import ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, judge_stop, overdue
 
@@ -105,23 +105,104 @@ class WriteFailed:
     reason: str
 
 
+class JoinError(ValueError):
+    """Why a table cannot be joined (or resumed), as a code the window words
+    (:func:`game.lan.join_error_text`); ``str(error)`` is the English detail for logs.
+
+    Codes: ``version`` (the two programs speak different LAN versions), ``no-hello`` (the
+    host closed without its hello), ``protocol`` (not this program's frames or messages),
+    ``not-host`` (a hello, but not a host's), ``name`` (our player name cannot be sent),
+    ``journal`` (the seat's journal cannot be read)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+
+
 def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict] | None:
     """(seat memo, match payload) from a journal file, or None when there is none. Raises
-    ValueError for a file that is not a journal of ``game_key``."""
+    :class:`JoinError` (a ValueError, code ``journal``) for a file that is not a journal of ``game_key``."""
     from game.records import RecordError, parse_json, read_bytes
     if not os.path.lexists(path):
         return None
     try:
         d = parse_json(read_bytes(path, 1 << 20))
     except RecordError as e:
-        raise ValueError(f"not a LAN journal: {e}") from None
+        raise JoinError("journal", f"not a LAN journal: {e}") from None
     if not isinstance(d, dict) or d.get("format") != JOURNAL_FORMAT or d.get("version") != JOURNAL_VERSION:
-        raise ValueError("not a LAN journal (format or version)")
+        raise JoinError("journal", "not a LAN journal (format or version)")
     if d.get("g") != game_key:
-        raise ValueError(f"a LAN journal of {str(d.get('g'))[:32]}, not {game_key}")
+        raise JoinError("journal", f"a LAN journal of {str(d.get('g'))[:32]}, not {game_key}")
     if not isinstance(d.get("match"), dict):
-        raise ValueError("not a LAN journal: no match payload")
+        raise JoinError("journal", "not a LAN journal: no match payload")
     return SeatMemo.from_json(d["memo"]), d["match"]
+
+
+def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> tuple[str, socket.socket, bytes]:
+    """Connect to a host and read its ``hello`` (a host sends it first, at once) to learn its
+    game: returns ``(game, sock, data)``: ``game`` the hello's ``g`` (a registry key), ``sock`` the open
+    connection and ``data`` every byte read so far, to hand on to that game's joiner
+    (``Session(..., connected=(sock, data))``) so the host sees one connection only. The whole
+    hello must come within the handshake deadline (a host trickling bytes cannot hold us).
+    Raises OSError (no host there, ``timeout`` seconds) or :class:`JoinError` (not a host of this
+    program: the reason, e.g. "this table needs a newer version"; a host of an older layer
+    version: "the host needs a newer version")."""
+    from .framing import HEADER, MAX_FRAME, decode_payload
+    from .limits import HANDSHAKE_TIMEOUT
+    from .lobby import hello_version
+    sock = socket.create_connection((address, port), timeout=timeout)
+    try:
+        deadline = time.monotonic() + min(timeout, HANDSHAKE_TIMEOUT)
+        data = b""
+        need = HEADER.size
+        while len(data) < need:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout(f"{address}:{port} sent no whole hello within {min(timeout, HANDSHAKE_TIMEOUT):g} s")
+            sock.settimeout(left)
+            chunk = sock.recv(RECV_SIZE)
+            if not chunk:
+                raise JoinError("no-hello", f"{address}:{port} closed the connection without a hello")
+            data += chunk
+            if need == HEADER.size and len(data) >= HEADER.size:
+                (n,) = HEADER.unpack_from(data)
+                if not 0 < n <= MAX_FRAME:
+                    raise JoinError("protocol", f"{address}:{port} does not speak this program's LAN protocol")
+                need = HEADER.size + n
+        payload = data[HEADER.size:need]
+        pv = hello_version(payload)
+        if pv is not None and pv < LAN_VERSION:  # an older program (version 2: per game; 3: no sk)
+            raise JoinError("version", f"incompatible versions: this program speaks LAN protocol {LAN_VERSION}, the host "
+                             f"{pv}; the host needs a newer version")
+        try:  # the hello names its game (g)
+            msg = decode_payload(payload, schemas_for({}))
+        except FrameError as e:
+            raise JoinError("version" if e.code == "version" else "protocol", str(e)) from None  # e.g. a newer host
+        if msg["t"] != "hello" or msg["role"] != "host":
+            raise JoinError("not-host", f"{address}:{port} is not a host")
+        return msg["g"], sock, data
+    except BaseException:
+        sock.close()
+        raise
+
+
+LINGER = 1.0  #: seconds a leaving peer reads on, at most, so that its goodbye is not lost
+
+
+def _linger(socks: list[socket.socket], clock: Callable[[], float], limit: float) -> None:
+    """Close ``socks`` (their write sides already shut) once each peer has closed its side or
+    ``limit`` seconds passed: a socket closed with unread bytes sends a reset, and a reset may
+    make the peer drop our last frames (the goodbye) before reading them."""
+    end = clock() + limit
+    for sock in socks:
+        try:
+            while (left := end - clock()) > 0:
+                sock.settimeout(left)
+                if not sock.recv(RECV_SIZE):
+                    break
+        except OSError:
+            pass
+        sock.close()
 
 
 class _Peer:
@@ -155,7 +236,7 @@ class Session(Mailbox):
                  computer_names: dict[int, str] | None = None) -> None:
         why = name_problem(name, MAX_NAME)
         if why is not None:  # refused here, never on the wire (the hello would fail its schema)
-            raise ValueError(f"a player name {why}")
+            raise JoinError("name", f"a player name {why}")
         self.computers = dict(computers or {})
         if any(s >= len(kinds) or kinds[s] != "computer" for s in self.computers) or \
                 any(k == "computer" and s not in self.computers for s, k in enumerate(kinds)):
@@ -345,10 +426,13 @@ class Session(Mailbox):
                 except ValueError:
                     pass  # too late: the match was set up meanwhile
             elif name == "start":
-                self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]
+                if self.lobby.can_start():  # type: ignore[union-attr]  # (a repeated start: under way)
+                    self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]
             elif name == "leave":
-                for p in list(self._peers.values()):
-                    self._close_peer(p, ("bye", "the player left"))
+                peers = list(self._peers.values())
+                for p in peers:
+                    self._close_peer(p, ("bye", "the player left"), close=False)
+                _linger([p.sock for p in peers], self._clock, LINGER)
                 self._write_record()
                 self._stopping = True
                 return
@@ -450,7 +534,9 @@ class Session(Mailbox):
             except OSError:
                 p.link.feed(b"", self._clock())
 
-    def _close_peer(self, p: _Peer, why: tuple[str, str] | None) -> None:
+    def _close_peer(self, p: _Peer, why: tuple[str, str] | None, close: bool = True) -> None:
+        """Forget ``p`` (saying ``why``, a closing code and reason, first); ``close``: close its
+        socket now (else the caller does, see :func:`_linger`)."""
         if why is not None:
             p.link.close(*why)
             self._flush(p)
@@ -463,7 +549,8 @@ class Session(Mailbox):
             p.sock.shutdown(socket.SHUT_WR)
         except OSError:
             pass
-        p.sock.close()
+        if close:
+            p.sock.close()
 
     def _link_closed(self, p: _Peer) -> None:
         """A link closed (by us or the peer): the lobby and the machine hear of it."""
@@ -608,7 +695,7 @@ class Session(Mailbox):
                         p.link.close(v.kind, v.detail[:500])
                         self._flush(p)
                         self._link_closed(p)
-                elif self.role == "host":
+                else:  # a seat in the lobby (a joiner's too: it is no longer connecting)
                     self._set_status("lobby")
             elif isinstance(o, LStarted):
                 self._begin(o, now)

@@ -70,7 +70,7 @@ class ClientGame(Protocol):
     def join_lan(self, app: "App", name: str, address: str, port: int, connected: Any,
                  store: Any = None) -> None:
         """Another game's "Join a game" screen found a host of this game at ``address:port`` (its
-        hello says so, :func:`net.royals_session.probe_host`): open this game's session on the
+        hello says so, :func:`net.session.probe_host`): open this game's session on the
         connection already made (``connected``: ``(socket, bytes read)``, or None to connect anew)
         and push its waiting screen. A problem shows on the calling screen's ``error``."""
         ...

@@ -2,8 +2,8 @@
 screen, the player's name for a network game, the discovery beacon of a hosted game, and the
 "Join a game" screen (games heard on the network, or a typed address).
 
-Pure window helpers: no game is named here; each game's LAN screens (``roseking/lan.py``,
-``royals/lan.py``) build on them.
+Pure window helpers: no game is named here; each game's network table (in its own client
+package) and the shell's LAN screens (:mod:`game.client.lan`) build on them.
 """
 
 from __future__ import annotations
@@ -73,10 +73,16 @@ def local_addresses(bound: str | None = None) -> list[str]:
 
 
 def settings_name(app: "App", fallback: str) -> str:
-    """The player's name for a network game: the first name set in Rose King's settings (Red's, else
-    White's), else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
-    s = app.prefs.settings.of("rose-king")
-    return (s.red_name or "").strip() or (s.white_name or "").strip() or fallback
+    """The player's name for a network game: the first name set in a game's settings (a name field,
+    control ``"text"``: games in registry order, fields in schema order), else ``fallback`` ("Host"/"Guest", translated) — never the login name."""
+    from game.registry import GAMES
+    for game in GAMES:
+        section = app.prefs.settings.of(game.key)
+        for field, spec in game.settings_schema.items():
+            name = str(getattr(section, field, "") or "").strip() if spec.control == "text" else ""
+            if name:
+                return name
+    return fallback
 
 
 def start_beacon(name: str, port: int, address: str | None = None, game: str = "") -> Beacon | None:
@@ -140,6 +146,7 @@ class JoinScene(ButtonScene):
         self.clock = 0.0
         self.still = False  # the caret blinks, the "looking" dots move
         self.error = ""
+        self.ready = False  # set by the first update: the key that opened this screen types nothing
         self.listener = listener
         if listener is None and listen:
             try:
@@ -215,6 +222,8 @@ class JoinScene(ButtonScene):
             self.listener = None
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.TEXTINPUT and not self.ready:
+            return  # not the digit of the menu key that opened this screen
         if event.type == pygame.TEXTINPUT:
             self.error = ""
         if self.field.handle_event(event):
@@ -222,6 +231,7 @@ class JoinScene(ButtonScene):
         super().handle_event(event)
 
     def update(self, dt: float) -> None:
+        self.ready = True
         self.clock += dt
         self.field.update(dt)
         if self.listener is not None:

@@ -1,8 +1,9 @@
 """``rose-king host`` (and the shared code of ``rose-king join``): play over the LAN (issue 7).
 
-``rose-king host [--port P] [--bind A] [--name N] [--colour red|white|random] [--headless --ai LEVEL]
-[--record FILE] [--beacon-address A]`` waits for a player (``--game royals-riots --seats N
-[--computer LEVEL ...] [--teams]``: a Royals & Riots table, see :mod:`game.commands.royals_lan`); ``--headless --ai LEVEL`` plays as the computer
+``rose-king host [--game KEY] [--seats N] [--computer LEVEL ...] [--port P] [--bind A] [--name N]
+[--headless --ai LEVEL] [--record FILE] [--beacon-address A]`` plus the game's own lobby options
+(its plugin's ``add_host_arguments``, e.g. a colour or teams) waits for players at a table
+of a game on the one LAN layer (see :mod:`game.commands.layer`); ``--headless --ai LEVEL`` plays as the computer
 without a window and writes the record (``--record FILE``) after every move and at the
 end. A ``--record FILE`` that holds an unfinished LAN game is resumed. Exit status 0 when
 the game was played to its end, 1 when it could not be, 2 for bad options, 128 + the signal's
@@ -56,9 +57,6 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
     if getattr(game, "lan", None) is not None:  # a game on the one LAN layer
         from .layer import run_layer_peer
         return run_layer_peer(args, role, game)
-    if game.key == "royals-riots":
-        from .royals_lan import run_royals_peer
-        return run_royals_peer(args, role)
     print(f"rose-king {role}: {game.title} has no LAN play", file=sys.stderr)
     return 2
 
@@ -75,25 +73,28 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("host", help="host a LAN game and wait for players",
-                       description="Host a Rose King game (or, with --game royals-riots, a Royals & Riots match "
-                                   "of 2-4 seats) on the LAN and wait for players to join.",
+                       description="Host a game on the LAN (--game KEY: " + ", ".join(game_keys()) + ") and wait "
+                                   "for players to join.",
                        epilog=EXIT_STATUS)
-    p.add_argument("--game", choices=game_keys(), default="rose-king",
-                   help="the game to host (default rose-king)")
+    from game.registry import GAMES
+    p.add_argument("--game", choices=game_keys(), default=GAMES[0].key,
+                   help=f"the game to host (default {GAMES[0].key})")
     p.add_argument("--seats", type=int, choices=(2, 3, 4), metavar="N",
-                   help="royals-riots: seats at the table, yours included (2..4, default 4)")
+                   help="seats at the table, yours included (default: the fewest the game takes)")
     p.add_argument("--computer", action="append", metavar="LEVEL",
-                   help="royals-riots: a computer run here takes the highest free seat (repeat for more)")
-    p.add_argument("--teams", action="store_true", help="royals-riots: two teams of two (4 seats)")
+                   help="a computer run here takes the highest free seat (repeat for more); it adds no "
+                        "protection: this program knows its cards")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port to listen on (default {DEFAULT_PORT})")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS",
                    help="local address to listen on (default: all; 127.0.0.1 for this machine only)")
-    p.add_argument("--colour", "--color", choices=("red", "white", "random"), default="random",
-                   help="the colour you play in a new game (default random: the set-up coin decides)")
     p.add_argument("--beacon", action="store_true",
                    help="headless: send a discovery beacon every 1.5 s to the LAN's broadcast addresses "
                         "(127.0.0.1 with --loopback); the windowed host always does")
     p.add_argument("--beacon-address", metavar="ADDRESS",
                    help="send the discovery beacon to this one address instead")
     add_common(p)
+    for game in GAMES:  # a game's own lobby options, each in its own group of --help
+        add = getattr(game, "add_host_arguments", None)
+        if add is not None:
+            add(p.add_argument_group(f"{game.title} (--game {game.key})"))
     p.set_defaults(run=run)

@@ -1,9 +1,9 @@
 """``rose-king join HOST[:PORT] [--name N] [--headless --ai LEVEL] [--record FILE]`` (issues 7, 13).
 
-Connects to a host (and reconnects if the connection drops); the game (Rose King or Royals &
-Riots) comes from the host's hello (:func:`net.royals_session.probe_host`, whose connection is
-handed on, so the host sees one connection); ``--game`` names it instead, and a ``--record``
-whose journal holds an unfinished Royals & Riots match resumes that. A headless joiner started
+Connects to a host (and reconnects if the connection drops); the game comes from the host's
+hello (:func:`net.session.probe_host`, whose connection is handed on, so the host sees one
+connection); ``--game`` names it instead, and a ``--record`` whose journal (of the one LAN
+layer, naming its game) holds an unfinished match resumes that. A headless joiner started
 before its host answers waits for the host (up to ``--timeout``) to learn the game from its
 hello; the window's join screen does the same by itself. The rest is shared with
 ``rose-king host`` (see :mod:`game.commands.host`).
@@ -25,12 +25,11 @@ from .lanrun import run_stoppable
 
 def _journal_game(record: str | None) -> str | None:
     """The game of ``record``'s private journal when it says (a journal of the one LAN layer
-    names its game; a Royals & Riots version-2 journal is that game's), else None."""
+    names its game), else None."""
     if not record:
         return None
-    from net.royals_session import JOURNAL_FORMAT
     from net.session import JOURNAL_FORMAT as LAYER_FORMAT
-    from net.transport import seat_path
+    from net.journal import seat_path
     try:
         head = seat_path(record).read_bytes()[:1 << 20]
     except OSError:
@@ -42,7 +41,7 @@ def _journal_game(record: str | None) -> str | None:
         except (ValueError, AttributeError):
             return None
         return key if key in game_keys() else None
-    return "royals-riots" if JOURNAL_FORMAT.encode() in head[:4096] else None
+    return None
 
 
 #: Seconds between two tries of a headless joiner whose host does not answer yet.
@@ -54,9 +53,9 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
     Nobody answering yet: the window's join screen keeps trying and learns the game itself
     (the first game of the registry is its start); a headless joiner tries again every :data:`PROBE_RETRY`
     seconds until ``--timeout``, as its session would, rather than guess a game. Returns an
-    exit status when it must stop (1: not a Rose King program there, or nobody answered; 128 + the
+    exit status when it must stop (1: not this program's host there, or nobody answered; 128 + the
     signal's number: SIGTERM/SIGINT came meanwhile)."""
-    from net.royals_session import probe_host
+    from net.session import probe_host
     deadline = clock() + args.timeout
     told = False
     while True:
@@ -107,8 +106,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("join", help="join a LAN game",
-                       description="Join a Rose King game or a Royals & Riots match hosted on the LAN "
-                                   "(the game is the host's).", epilog=EXIT_STATUS)
+                       description="Join a game hosted on the LAN (the game is the host's).", epilog=EXIT_STATUS)
     p.add_argument("target", type=parse_address, metavar="HOST[:PORT]",
                    help=f"the host's address, optionally with its port (default {DEFAULT_PORT})")
     p.add_argument("--game", choices=game_keys(), default=None,

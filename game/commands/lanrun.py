@@ -3,7 +3,7 @@
 :func:`start_peer` takes the player's name, honours ``--loopback``, hands a windowed peer to
 the window (:func:`game.client.main.run_lan`) and checks a headless peer's ``--record`` path;
 each game's runner (:func:`game.commands.host.run_peer`,
-:func:`game.commands.royals_lan.run_royals_peer`) then opens its own session.
+:func:`game.commands.layer.run_layer_peer`) then opens its own session.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ class SignalStop:
     """SIGTERM and SIGINT turned into a request to stop, for a headless LAN peer: while the
     ``with`` block runs, either signal sets :attr:`signum` (and :meth:`__call__` becomes
     true) instead of killing the process, so the peer's play loop
-    (:func:`net.headless.play_match`, :func:`net.headless.play_royals_headless`, ``stop=``)
-    ends and the session is closed with the protocol's goodbye (``error{bye}``; a Royals &
-    Riots host during a match: ``error{left}``, docs/protocol.md) and the record written.
+    (:func:`net.headless.play_match`, ``stop=``)
+    ends and the session is closed with the protocol's goodbye (``error{bye}``, docs/protocol.md;
+    the others judge it by who owes what) and the record written.
     The handlers in place before are put back on leaving the block. Outside the main thread
     (where Python allows no handlers) it installs nothing and never asks to stop.
 

@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import Any
 
-from game.lan import now_iso, table_choice
+from game.lan import computer_name, now_iso, table_choice
 
 from .lanrun import start_peer
 
@@ -47,7 +47,8 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
     try:
         if role == "host":
             session = Session(part, "host", name, address=args.bind, port=args.port, record=args.record,
-                              date=now_iso(), kinds=kinds, options=options, computers=computers)
+                              date=now_iso(), kinds=kinds, options=options, computers=computers,
+                              computer_names={s: computer_name(level) for s, level in computers.items()})
         else:
             session = Session(part, "join", name, address=args.address, port=args.port, record=args.record,
                               date=now_iso(), connected=getattr(args, "connected", None))
@@ -67,7 +68,7 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
             print(f"{prog}: refused a connection ({e.code}): {e.reason}", flush=True)
         elif isinstance(e, WriteFailed):
             print(f"{prog}: cannot write {e.path}: {e.reason}", file=sys.stderr, flush=True)
-        elif isinstance(e, Noticed) and args.verbose:
+        elif isinstance(e, Noticed) and (args.verbose or e.code == "code"):  # the match code, always
             print(f"{prog}: {e.code} {dict(e.data)}", flush=True)
         elif isinstance(e, Ended):
             v = e.verdict

@@ -38,6 +38,13 @@ class RoseKing:
         return LAN
 
     @staticmethod
+    def add_host_arguments(group: Any) -> None:
+        """``rose-king host``'s Rose King options (an argparse argument group): ``--colour`` (the
+        table's option ``colour``, :func:`net.roseking.match.LAN`'s ``host_options``)."""
+        group.add_argument("--colour", "--color", choices=("red", "white", "random"), default="random",
+                           help="the colour you play in a new game (default random: the set-up coin decides)")
+
+    @staticmethod
     def summarize(record: dict[str, Any], fallback_id: str) -> "Summary":
         """The saved-games list's summary of a parsed record (:func:`game.roseking.saves.summarize`).
         Raises game.savefile.SaveError for a bad record."""

@@ -11,11 +11,10 @@ code and params. No pygame here.
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from game.i18n import N_, _, ngettext
-from game.royals.engine import Card, Phase, Rank, State
+from game.royals.engine import Card, Rank
 
 RANK_NAMES = {Rank.KING: N_("King"), Rank.QUEEN: N_("Queen"), Rank.ROYALS: N_("Royals"),
               Rank.KNIGHTS: N_("Knights"), Rank.MERCHANTS: N_("Merchants"), Rank.PEASANTS: N_("Peasants")}
@@ -50,33 +49,19 @@ def seat_name(seat: int, name: SeatName | None = None) -> str:
     return name(seat) if name is not None else _("Seat {n}").format(n=seat)
 
 
-def _number(pattern: str, reason: str) -> int | None:
-    m = re.search(pattern, reason)
-    return int(m.group(1)) if m else None
-
-
-def _rank(title: str) -> Rank | None:
-    for r in Rank:
-        if r.title == title:
-            return r
-    return None
-
-
 def illegal_text(reason: str, name: SeatName | None = None) -> str:
     """Why a decision is not allowed, as a sentence for the player in the current language.
 
     ``reason`` is a :class:`game.errors.Reason` (what :meth:`State.illegal_reason` and
     :meth:`SeatView.check` return; an :class:`~game.errors.IllegalMoveError`'s ``reason``): its
     ``code`` picks the sentence and its ``params`` fill it (the seat's name by ``name``, the rank
-    by :func:`rank_name`). A text without a code comes from a LAN session that words its own
-    refusals in English (``not seat 2's decision now``, ``3 play K4: it is not our turn``):
-    :func:`_session_sentence` reads those until the session hands over codes. A code without a
-    sentence here (a new one) reads "That is not allowed now." rather than English.
+    by :func:`rank_name`). A reason without a code, or a code without a sentence here (a new
+    one), reads "That is not allowed now.": no English text is ever parsed (issue 36).
     """
     code = getattr(reason, "code", "")
     if code:
         return _code_sentence(code, reason.params, name) or _("That is not allowed now.")  # type: ignore[attr-defined]
-    return _session_sentence(str(reason), name) or _("That is not allowed now.")
+    return _("That is not allowed now.")
 
 
 #: Refusal codes whose sentence takes no figure (``game.royals.engine.kernel.TEXTS``) -> the sentence.
@@ -137,127 +122,22 @@ def _code_sentence(code: str, params: dict, name: SeatName | None) -> str | None
     return None
 
 
-#: The LAN session's own English refusals (net/royals_session.py words them; no code yet):
-#: their first words -> the sentence. An engine reason it embeds after ``"<action>: "`` is
-#: read by its first words too, since the session passes the text on, not the Reason.
-_SESSION: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("not seat", "not a decision of seat"), N_("That is not your decision now.")),
-    (("it is not our turn",), N_("It is not your turn.")),
-    (("the match is not being played",), N_("The match is not being played right now.")),
-    (("not a legal action now",), N_("That is not allowed now.")),
-)
-
-
-def _session_sentence(reason: str, name: SeatName | None) -> str | None:
-    """A LAN session's English refusal (see :data:`_SESSION`); an engine text it carries after
-    ``"<action>: "`` is matched to its code through :data:`game.royals.engine.kernel.TEXTS`."""
-    from game.royals.engine.kernel import TEXTS
-    r = reason.strip()
-    for _attempt in range(2):
-        for prefixes, text in _SESSION:
-            if r.startswith(prefixes):
-                return _(text)
-        for code, template in TEXTS.items():
-            pattern = re.escape(template)
-            for field in re.findall(r"\{(\w+)\}", template):
-                pattern = pattern.replace(re.escape("{" + field + "}"), f"(?P<{field}>.+?)")
-            m = re.fullmatch(pattern, r)
-            if m is None:
-                continue
-            got = m.groupdict()
-            params: dict = {k: int(v) for k, v in got.items() if v.isdigit()}
-            if code == "must_follow":
-                rank = _rank(got["rank_title"])
-                if rank is None:
-                    return None
-                params["rank"] = int(rank)
-            return _code_sentence(code, params, name)
-        if ": " not in r:
-            break
-        r = r.split(": ", 1)[1]  # "3 play K4: must follow Royals" (a session's message)
-    return None
-
-
 # --------------------------------------------------------------------------- LAN play
-def connection_refused_text(code: str) -> str:
-    """What the host's lobby or table says when a connection is turned away before it takes a
-    seat (a ``Refused`` of action ``"connect"``), from the closing code the session sent it
-    (docs/protocol.md, "Closing codes"): ``seat`` (the table is full, or the seat could not be
-    proved), ``game`` (a seat of another match), ``version``; any other reads as a refused connection."""
-    if code == "seat":
-        return _("A player tried to join and was turned away: the table is full.")
-    if code == "game":
-        return _("A player of another match tried to join and was turned away.")
-    if code == "version":
-        return _("A player with another version of the program tried to join and was turned away.")
-    return _("A connection from another machine was refused.")
-
-
-def refused_text(action: str, reason: str, code: str = "", name: SeatName | None = None) -> str:
-    """Why a LAN session did not carry out the local ``action`` (a ``Refused`` event of
-    :class:`net.royals_session.RoyalsSession`, or the ValueError its ``start`` and
-    ``hand_to_computer`` raise), as a whole sentence in the current language: ``"play"`` is
-    worded by :func:`illegal_text`; ``"start"`` (the host starts the match) and ``"computer"``
-    (the host hands a dropped seat to a computer) by the reason's family; ``"connect"`` (a
-    connection turned away) from ``code`` by :func:`connection_refused_text`. ``reason`` (English)
-    stays in the logs; one without a sentence here reads "That is not allowed now."."""
-    if action == "connect":
-        return connection_refused_text(code)
-    r = reason.lower()
-    if "already started" in r:
-        return _("The match has already started.")
-    if "every person seat" in r:
-        return _("Every open seat must first be taken by a connected player.")
-    if "only the host" in r:
-        return _("Only the host can do that.")
-    if "dropped player's seat" in r:
-        return _("Only the seat of a player who lost the connection can be handed to a computer.")
-    if "unknown computer level" in r:
-        return _("There is no such computer level.")
-    if "has not started" in r:
-        return _("The match has not started yet.")
-    return illegal_text(reason, name)
-
-
-def round_and_trick(state: State, ply: int) -> tuple[int, int]:
-    """Where the match stood after ``ply`` engine plies (chance outcomes included), in the terms
-    the table shows ("Round 2 of 3 · trick 4"): ``(round, trick)``, ``trick`` 0 while the round is
-    being set up (its starter, the deal, the hand choices and the draw piles); the match's end is
-    placed in its last trick. ``state`` is any
-    state of the match that has played at least ``ply`` actions (a seat's view will do: only the
-    kinds and order of its history count); ``(0, 0)`` if it has not, or for a negative ``ply``.
-    A :class:`net.royals_session.Failed` names the ply before the refused action (rulings 4, 5)."""
-    if not 0 <= ply <= len(state.history):
-        return 0, 0
-    s = State(state.players, state.teams)
-    s.track = False
-    try:
-        for a in state.history[:ply]:
-            s.push(a)
-    except (ValueError, IndexError, KeyError, TypeError):  # a history this engine cannot replay
-        return 0, 0
-    if s.phase is Phase.OVER:  # after the last trick: the match ended in it
-        return round_and_trick(state, ply - 1)
-    trick = s.trick_no if s.phase in (Phase.PLAY, Phase.STEAL, Phase.STOLEN, Phase.EXECUTE) else 0
-    return s.round, trick
-
-
 def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
     """Why a LAN match of Royals & Riots stopped (or could not start), for the players, in the
-    current language: the status line of a failed :class:`net.royals_session.RoyalsSession`,
-    the lobby's refusal and the table's panel of a stopped match.
+    current language: the table's panel of a stopped match.
 
-    ``code`` is the closing code of docs/protocol.md that stopped it (``Failed.code``):
-    ``illegal`` (a play the rules do not allow), ``coin`` (a check of the joint coin or of the
-    host's reveal failed), ``forfeit`` (a secret withheld or changed), ``desync`` (the copies of
-    the match differ), ``sync`` (a resumed copy does not check), ``left`` (the host left), ``bye``
-    (the host closed the table before the match), ``version``, ``game`` (the seat belongs to
-    another match), ``seat`` (no seat: the table is full, or the seat cannot be proved),
-    ``role``/``self``, ``order``/``schema``/``frame``/``flood`` (the other program broke the
-    protocol), ``internal``; anything else reads as a failed connection. ``who`` is the name of
-    the seat at fault ("" when none is named); ``round``/``trick`` where it happened, as
-    :func:`round_and_trick` gives them (round 0: unknown; trick 0: while the round was set up).
-    The English detail stays in the record and the report files.
+    ``code`` is a verdict's kind (:class:`net.match.Verdict`) or the closing code of
+    docs/protocol.md that stopped it: ``illegal`` (a play the rules do not allow, or a false
+    step of the protocol), ``coin`` (a shuffle, key or coin did not check), ``forfeit`` (a key
+    or secret withheld), ``desync`` (the copies of the match differ), ``sync`` (a resumed copy
+    does not check), ``left`` (a player, by default the host, left), ``bye`` (the host closed
+    the table), ``version``, ``game`` (the seat belongs to another match), ``seat`` (no seat:
+    the table is full, or the seat cannot be proved), ``role``/``self``,
+    ``order``/``schema``/``frame``/``flood`` (the other program broke the protocol),
+    ``internal``; anything else reads as a failed connection. ``who`` is the name of the seat
+    at fault ("" when none is named); ``round``/``trick`` where it happened (round 0: unknown;
+    trick 0: while the round was set up). The English detail stays in the record and the logs.
     """
     if code == "illegal":
         if round and trick:
@@ -285,12 +165,12 @@ def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
         return _("The check of the joint coin failed: the match was stopped.")
     if code == "forfeit":
         if who:
-            return _("{name} withheld or changed a secret of the joint coin and forfeits the match.").format(name=who)
-        return _("A player withheld or changed a secret of the joint coin and forfeits the match.")
+            return _("{name} withheld a key or a secret it owed and forfeits the match.").format(name=who)
+        return _("A player withheld a key or a secret it owed and forfeits the match.")
     if code == "sync":
         return _("The copy of the match sent to resume it does not check out: the match was stopped.")
     if code == "left":
-        return _("The host left: the match is over.")
+        return _("{name} left: the match is over.").format(name=who) if who else _("The host left: the match is over.")
     if code == "bye":
         return _("The host closed the table.")
     if code == "version":
@@ -309,11 +189,9 @@ def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
 
 
 def table_error_text(error: BaseException) -> str:
-    """Why the host's table cannot be opened (what ``RoyalsSession.host`` raised: an OSError when
-    no port can be listened on, a ValueError for a name or seats it refuses), as a whole
-    sentence in the current language; the English text is read for its family only."""
+    """Why the host's table cannot be opened (what its session raised: an OSError when no port
+    can be listened on, a ValueError for a table it refuses), as a whole sentence in the current
+    language (its English text is never read)."""
     if isinstance(error, OSError):
         return _("The table cannot be opened: no network port can be opened on this machine.")
-    if "player name" in str(error):
-        return _("The table cannot be opened: your name must be printable characters.")
     return _("The table cannot be opened with these seats.")

@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .ai.levels import LEVEL_NAMES
@@ -19,6 +21,7 @@ from .settings import SCHEMA as SETTINGS
 
 if TYPE_CHECKING:
     from game.savefile import Summary
+    from net.match import LanPart
 
 __all__ = ["GAME", "RoyalsRiots", "text_lines", "SAMPLE"]
 
@@ -60,10 +63,35 @@ class RoyalsRiots:
         rec.replay()  # validates everything first
         return text_lines(rec)
 
+    @functools.cached_property
+    def lan(self) -> "LanPart":
+        """Its LAN part on the one LAN layer: the dealer-free match machine (:data:`net.royals.fair.FAIR`,
+        protocol version 4, docs/protocol.md "Royals & Riots with no trusted dealer"), whose
+        host's command line gives its lobby options (:func:`host_options`). Imported on first use."""
+        from net.royals.fair import FAIR
+        return dataclasses.replace(FAIR, host_options=host_options)
+
+    @staticmethod
+    def add_host_arguments(group: Any) -> None:
+        """``rose-king host``'s Royals & Riots options (an argparse argument group): ``--teams``
+        (:func:`host_options`)."""
+        group.add_argument("--teams", action="store_true", help="two teams of two, seats 1+3 against 2+4 (--seats 4)")
+
     def run_match(self, args: argparse.Namespace) -> int:
         """Headless matches between 2-4 levels, seats rotating (``rose-king match --game royals-riots``)."""
         from .ai.match import main_match
         return main_match(args)
+
+
+def host_options(args: argparse.Namespace) -> dict:
+    """A LAN host's lobby options (:attr:`net.match.Table.options`) from ``rose-king host``'s
+    ``--teams`` (two teams of two, seats 1+3 against 2+4: ``{"teams": True}``; ruling 10 of
+    docs/royals-rules.md). Raises ValueError when teams are asked of a table that is not 4 seats."""
+    if not getattr(args, "teams", False):
+        return {}
+    if getattr(args, "seats", None) != 4:
+        raise ValueError("--teams needs a table of 4 seats (--seats 4)")
+    return {"teams": True}
 
 
 def text_lines(rec: Record) -> list[str]:

@@ -57,6 +57,7 @@ def test_typing_m_in_the_save_as_field_types_and_leaves_the_sound_alone(app, dri
 def test_typing_m_in_the_lan_address_field_types(app, driver: Driver):
     from game.client.lan.lobby import LayerJoinScene
     app.push(LayerJoinScene(app, key="rose-king", listen=False))
+    app.step(STEP)  # the screen is shown (the key that opened it types nothing), then the player types
     sound = app.prefs.settings.sound
     type_text(driver, "m")
     assert app.top.field.text == "m" and app.prefs.settings.sound == sound

@@ -612,3 +612,26 @@ def test_the_join_list_shows_each_tables_game_in_the_players_language(app, tmp_p
         assert scene.rows[1].text().startswith("Bo unter ")
     finally:
         i18n.set_language("en")
+
+
+def test_the_network_name_is_the_first_name_set_in_any_games_settings(app):
+    """``settings_name``: the first name field set, games in registry order (Rose King's Red, then
+    White), else the fallback; a blank name does not count (game.client.lan_common)."""
+    from game.client.lan_common import settings_name
+    assert settings_name(app, "Gast") == "Gast"
+    app.prefs.update_game("rose-king", white_name="Wanda")
+    assert settings_name(app, "Gast") == "Wanda"
+    app.prefs.update_game("rose-king", red_name="Rosalind")
+    assert settings_name(app, "Gast") == "Rosalind"
+
+
+def test_the_menu_key_that_opens_the_join_screen_types_nothing_into_its_address(app):
+    """The main menu's "Join a game" key (a digit) arrives as a TEXTINPUT too, in the same frame:
+    the join screen takes typing only from its first update on."""
+    scene = LayerJoinScene(app, key="rose-king", name="Dave", listen=False)
+    app.reset(scene)
+    scene.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="5"))
+    assert scene.field.text == ""
+    scene.update(1 / 60)
+    scene.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="1"))
+    assert scene.field.text == "1"

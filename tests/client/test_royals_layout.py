@@ -170,42 +170,6 @@ def test_royals_toast_stays_over_the_hand_between_the_plate_and_the_buttons(app,
         assert pygame.Rect(0, 0, *CANVAS).contains(box)
 
 
-class FakeLobbySession:
-    """What the lobby reads of a host's session (net.royals_session.RoyalsSession), nothing more."""
-
-    def __init__(self, seats):
-        self.lobby = seats
-        self.my_seat, self.role, self.port, self.teams = 1, "host", 40404, len(seats) == 4
-        self.status, self.status_text, self.can_start, self.view = "lobby", "", True, None
-
-    def poll(self):
-        return []
-
-    def close(self):
-        pass
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_royals_lobby_rows_cut_long_names_before_the_seat_state(app, language):
-    from game.client.royals.lan import RoyalsLobby
-    from net.royals_session import SeatInfo
-    i18n.set_language(language)
-    seats = [SeatInfo(1, "host", WIDE[0], True), SeatInfo(2, "person", WIDE[1], False),
-             SeatInfo(3, "computer", "Computer (greedy)", True), SeatInfo(4, "open", "", False)]
-    lobby = RoyalsLobby(app, FakeLobbySession(seats))
-    app.push(lobby)
-    app.run_frames(2)
-    for info in seats:
-        row = pygame.Rect(lobby.rect.x + 60, 300, lobby.rect.w - 120, 52)
-        items = lobby.row_texts(info, row, 1)
-        rects = [r for _t, _i, r in items]
-        assert all(row.contains(r) for r in rects), (info, items)
-        assert not overlaps(rects), [t for t, _i, _r in items]
-    mine = lobby.row_texts(seats[0], row, 1)[-1][0]
-    assert mine == i18n._("{name} (you)").format(name=mine[:mine.index("…") + 1])  # cut, " (you)" kept
-    lobby.session = None  # nothing to close
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_royals_table_buttons_fit_and_keep_clear_of_the_seats_and_the_hand(app, language):
     i18n.set_language(language)

@@ -194,9 +194,10 @@ class Mallory:
                         self.send(o.msg)
                         if o.msg["t"] == "ready":
                             self.out(pending)  # its set-up commitment
-                elif isinstance(o, LSeated) and o.resumed:
-                    self.resumed = True
-                    self.out(self.machine.catch_up(0, 0, now))  # type: ignore[union-attr]
+                elif isinstance(o, LSeated):  # seated in the lobby, or back in its match
+                    if o.resumed:
+                        self.resumed = True
+                        self.out(self.machine.catch_up(0, 0, now))  # type: ignore[union-attr]
                 elif isinstance(o, LDrop):
                     raise AssertionError(f"Mallory's lobby refused the host: {o.code} {o.reason}")
                 else:

@@ -7,8 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from net.framing import MAX_FRAME, FrameDecoder, FrameError, check_message, decode_payload, encode_frame
+from net.framing import (MAX_FRAME, MAX_PLY, SHARED_SCHEMAS, FrameDecoder, FrameError, _bin, _int, _name, _str,
+                         check_message, decode_payload, encode_frame)
+from net.lobby import schemas_for
 
+#: A game's schema table for these tests: the shared skeleton plus messages shaped like a game's.
+SCHEMAS = {**SHARED_SCHEMAS, "ack": {"ply": _int(0, MAX_PLY), "hash": _bin(32)},
+           "move": {"ply": _int(1, MAX_PLY), "m": _str(6, 24), "hash": _bin(32)},
+           "named": {"red": _name, "white": _name}}
 PING = {"t": "ping"}
 ACK = {"t": "ack", "ply": 3, "hash": b"h" * 32}
 
@@ -20,18 +26,18 @@ def raw(obj) -> bytes:
 
 
 def test_one_byte_at_a_time_and_many_frames_in_one_read():
-    stream = encode_frame(PING) + encode_frame(ACK) + encode_frame(PING)
-    d = FrameDecoder()
+    stream = encode_frame(PING, SCHEMAS) + encode_frame(ACK, SCHEMAS) + encode_frame(PING, SCHEMAS)
+    d = FrameDecoder(SCHEMAS)
     got = []
     for i in range(len(stream)):
         got += d.feed(stream[i:i + 1])
     assert got == [PING, ACK, PING]
-    assert FrameDecoder().feed(stream * 50) == [PING, ACK, PING] * 50
+    assert FrameDecoder(SCHEMAS).feed(stream * 50) == [PING, ACK, PING] * 50
 
 
 def test_split_header_keeps_the_partial_frame_pending():
-    f = encode_frame(ACK)
-    d = FrameDecoder()
+    f = encode_frame(ACK, SCHEMAS)
+    d = FrameDecoder(SCHEMAS)
     assert d.feed(f[:2]) == [] and d.pending == 2
     assert d.feed(f[2:3]) == [] and d.feed(f[3:10]) == []
     assert d.pending == 10
@@ -40,12 +46,12 @@ def test_split_header_keeps_the_partial_frame_pending():
 
 def test_length_zero_is_refused():
     with pytest.raises(FrameError, match="length 0"):
-        FrameDecoder().feed(b"\0\0\0\0")
+        FrameDecoder(SCHEMAS).feed(b"\0\0\0\0")
 
 
 @pytest.mark.parametrize("n", [MAX_FRAME + 1, 0xFFFFFFFF])
 def test_oversized_or_huge_declared_length_is_refused_before_buffering(n):
-    d = FrameDecoder()
+    d = FrameDecoder(SCHEMAS)
     with pytest.raises(FrameError, match="exceeds the limit"):
         d.feed(struct.pack(">I", n))
     assert d.pending == 0
@@ -57,20 +63,20 @@ def test_largest_frame_is_accepted():
     payload = msgpack.packb(filler)
     payload += b"\xc0" * (MAX_FRAME - len(payload))
     with pytest.raises(FrameError, match="extra bytes"):
-        FrameDecoder().feed(struct.pack(">I", MAX_FRAME) + payload)
+        FrameDecoder(SCHEMAS).feed(struct.pack(">I", MAX_FRAME) + payload)
 
 
 def test_http_text_is_refused_with_a_hint():
     with pytest.raises(FrameError, match="another protocol"):
-        FrameDecoder().feed(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        FrameDecoder(SCHEMAS).feed(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 
 
 def test_decoder_refuses_further_input_after_an_error():
-    d = FrameDecoder()
+    d = FrameDecoder(SCHEMAS)
     with pytest.raises(FrameError):
         d.feed(b"\0\0\0\0")
     with pytest.raises(FrameError):
-        d.feed(encode_frame(PING))
+        d.feed(encode_frame(PING, SCHEMAS))
 
 
 @pytest.mark.parametrize("payload, match", [
@@ -99,20 +105,18 @@ def test_decoder_refuses_further_input_after_an_error():
 ])
 def test_hostile_payloads_are_protocol_errors(payload, match):
     with pytest.raises(FrameError, match=match):
-        FrameDecoder().feed(raw(payload))
+        FrameDecoder(SCHEMAS).feed(raw(payload))
 
 
 def test_hello_of_another_version_is_a_version_error_whatever_its_other_keys():
     with pytest.raises(FrameError, match="incompatible versions") as e:
-        decode_payload(msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 3, "future": 1}))
+        decode_payload(msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 3, "future": 1}), schemas_for({}))
     assert e.value.code == "version"
     with pytest.raises(FrameError, match="incompatible versions"):
-        decode_payload(msgpack.packb({"t": "hello", "proto": "chess", "pv": 1}))
+        decode_payload(msgpack.packb({"t": "hello", "proto": "chess", "pv": 1}), schemas_for({}))
 
 
-SYNC = {"t": "sync", "game": b"g" * 16, "host": "red", "red": "A", "white": "B", "date": "", "moves": [],
-        "coins": [[-1, b"c" * 32, b"d" * 32, b"s" * 32, b"u" * 32]], "hash": b"h" * 32, "resigned": "",
-        "forfeit": ""}
+SYNC = {"t": "named", "red": "A", "white": "B"}
 
 
 @pytest.mark.parametrize("name, why", [
@@ -125,25 +129,25 @@ SYNC = {"t": "sync", "game": b"g" * 16, "host": "red", "red": "A", "white": "B",
     ("x" * 33, "1..32"),
 ])
 def test_names_with_control_bidi_or_zero_width_characters_are_refused(name, why):
-    check_message(SYNC)
+    check_message(SYNC, SCHEMAS)
     with pytest.raises(FrameError, match=why):
-        check_message({**SYNC, "red": name})
+        check_message({**SYNC, "red": name}, SCHEMAS)
 
 
 def test_encode_refuses_what_decode_would_refuse():
     with pytest.raises(FrameError, match="missing key"):
-        encode_frame({"t": "ack"})
+        encode_frame({"t": "ack"}, SCHEMAS)
     with pytest.raises(FrameError):
-        encode_frame({"t": "error", "code": "x", "reason": "y" * 1000})
+        encode_frame({"t": "error", "code": "x", "reason": "y" * 1000}, SCHEMAS)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=300), st.integers(1, 40))
 def test_random_bytes_never_crash_the_decoder(data, chunk):
-    d = FrameDecoder()
+    d = FrameDecoder(SCHEMAS)
     try:
         for i in range(0, len(data), chunk):
             for msg in d.feed(data[i:i + chunk]):
-                check_message(msg)  # anything that comes out passed the schema
+                check_message(msg, SCHEMAS)  # anything that comes out passed the schema
     except FrameError:
         pass

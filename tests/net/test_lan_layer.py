@@ -280,15 +280,26 @@ def test_4_a_trickled_hello_does_not_hold_a_joiner_past_the_handshake_deadline(s
     assert b"no handshake" in got and took < 4.0, (took, got[-80:])
 
 
-def test_an_older_peer_gets_a_clear_version_error_at_once(sessions):
+@pytest.mark.parametrize("pv", [2, 3])
+def test_an_older_peer_gets_a_clear_version_error_at_once(sessions, pv):
+    """A version-2 hello (per game) and a version-3 hello (the layer before signing keys: no
+    ``sk``) both get ``error{version}`` naming the side to update, not a schema error."""
+    import msgpack
+
+    from net import PROTOCOL_NAME
+    from net.framing import HEADER
     host = sessions("host", "Alice", port=0)
     sock = socket.create_connection(("127.0.0.1", host.port), timeout=LIMIT)
-    from net import PROTOCOL_NAME
-    from net.framing import SCHEMAS as OLD
-    old = {"t": "hello", "proto": PROTOCOL_NAME, "pv": 2, "app": "0", "rec": 1, "name": "Old", "peer": b"p" * 16,
-           "role": "join", "date": "", "nonce": b"n" * 16, "key": b"k" * 32, "game": b"", "ply": 0, "hash": b"",
-           "over": False, "colour": ""}
-    sock.sendall(encode_frame(old, OLD))
+    if pv == 2:
+        old = {"t": "hello", "proto": PROTOCOL_NAME, "pv": 2, "app": "0", "rec": 1, "name": "Old", "peer": b"p" * 16,
+               "role": "join", "date": "", "nonce": b"n" * 16, "key": b"k" * 32, "game": b"", "ply": 0,
+               "hash": b"", "over": False, "colour": ""}
+    else:
+        old = {"t": "hello", "proto": PROTOCOL_NAME, "pv": 3, "g": NIM.key, "gv": NIM.version, "app": "0",
+               "name": "Old", "peer": b"p" * 16, "role": "join", "nonce": b"n" * 16, "key": b"k" * 32,
+               "game": b"", "have": 0}
+    payload = msgpack.packb(old, use_bin_type=True)
+    sock.sendall(HEADER.pack(len(payload)) + payload)
     got = b""
     sock.settimeout(LIMIT)
     while b"needs a newer version" not in got:
@@ -297,7 +308,7 @@ def test_an_older_peer_gets_a_clear_version_error_at_once(sessions):
             break
         got += chunk
     assert b"version" in got and b"needs a newer version" in got
-    assert LAN_VERSION == 3
+    assert LAN_VERSION == 4
 
 
 def test_a_host_killed_mid_match_resumes_from_its_journal_and_the_joiner_rejoins(sessions, tmp_path):

@@ -57,7 +57,7 @@ def test_host_and_join_play_the_test_game_with_the_unchanged_commands(nim_regist
 
 
 def test_a_joiner_of_the_test_game_learns_the_game_from_the_hosts_hello(nim_registered):
-    from net.royals_session import probe_host
+    from net.session import probe_host
     from net.session import Session
     from .nim_game import NIM
     host = Session(NIM, "host", "Ann", port=0)
@@ -67,3 +67,35 @@ def test_a_joiner_of_the_test_game_learns_the_game_from_the_hosts_hello(nim_regi
         assert key == "nim-test" and data
     finally:
         host.close(1.0)
+
+
+@pytest.mark.parametrize("pv", [2, 3])
+def test_a_joiner_reading_an_older_hosts_hello_says_the_host_needs_a_newer_version(pv):
+    """``probe_host`` against a host of LAN version 2 or 3 (docs/protocol.md, "An older program"):
+    a clear ValueError naming the side to update, before the joiner sends anything."""
+    import msgpack
+
+    from net.framing import HEADER
+    from net.session import JoinError, probe_host
+    server = socket.create_server(("127.0.0.1", 0))
+    got: list[bytes] = []
+
+    def old_host() -> None:
+        conn, _ = server.accept()
+        with conn:
+            hello = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": pv, "role": "host", "name": "Old"},
+                                  use_bin_type=True)
+            conn.sendall(HEADER.pack(len(hello)) + hello)
+            conn.settimeout(LIMIT)
+            got.append(conn.recv(4096))  # b"": the joiner closed without a word
+
+    t = threading.Thread(target=old_host, daemon=True)
+    t.start()
+    try:
+        with pytest.raises(JoinError, match="the host needs a newer version") as e:
+            probe_host("127.0.0.1", server.getsockname()[1], timeout=LIMIT)
+        assert e.value.code == "version"
+        t.join(LIMIT)
+        assert got == [b""]
+    finally:
+        server.close()

@@ -89,6 +89,10 @@ def test_headless_peers_play_a_game_and_strangers_never_end_the_host(peers, tmp_
     assert join.finish() == 0 and host.finish() == 0, host.lines + join.lines
     h, j = (json.loads((tmp_path / f).read_text()) for f in ("h.json", "j.json"))
     assert h == j and check(h).startswith("ok finished") and h["lan"]["host"] == "white"
+    # the record file's exact bytes (docs/protocol.md, "The session"): the same on both seats
+    assert (tmp_path / "h.json").read_bytes() == (tmp_path / "j.json").read_bytes() == \
+        (json.dumps(h, indent=1) + "\n").encode("ascii")
+    assert list(h) == ["format", "version", "red", "white", "date", "deal", "moves", "result", "lan"]
     assert sum("refused a connection" in x for x in host.lines) >= 4, host.lines
     assert [x.split("match over:")[1] for x in host.lines if "match over:" in x] == \
         [x.split("match over:")[1] for x in join.lines if "match over:" in x]

@@ -1,7 +1,7 @@
 """The dealer-free Royals & Riots machine (net.royals.fair.FAIR) over the one LAN layer on
 127.0.0.1: a whole 3-seat match (host, a joiner, a computer seat the host runs) through
 net.session, each peer played by net.headless.play_match; identical records `rose-king check`
-accepts. The part is used directly here; it is not yet registered on the game's plugin."""
+accepts. The part is used directly here (the game registers it as GAME.lan)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """A headless ``rose-king host/join`` stopped by SIGTERM or SIGINT leaves as a window whose player
 closes it does: the other peers hear the protocol's goodbye at once (docs/protocol.md: Rose King
-``error{bye}``, a Royals & Riots host ``error{left}`` during a match and ``error{bye}`` in the
-lobby), stop waiting or reconnecting, and the stopped peer writes its record and exits with
+``error{bye}``; Royals & Riots' are in tests/net/test_royals_layer.py), stop waiting or reconnecting, and the stopped peer writes its record and exits with
 128 + the signal's number. Real subprocesses on 127.0.0.1; each wait is bounded and driven by
 printed lines and session events, never by sleeps.
 
@@ -18,13 +17,9 @@ import time
 import pytest
 
 from game.roseking.engine import Record
-from game.royals.phrases import stop_text
-from game.royals.plugin import GAME
-from net.royals_session import Failed, RoyalsSession, StatusChanged
 from net.roseking.match import LAN
 from net.session import Dropped, Session, Started, Status
 from tests.net.test_cli import Proc
-from tests.net.test_royals_loopback import FAST, _drive
 
 LIMIT = 60.0  # seconds: the processes' own --timeout and the joiners' host_grace
 BOUND = 10.0  # seconds: the goodbye must be heard well within this (a drop would wait LIMIT)
@@ -42,13 +37,6 @@ def sessions():
         s.close()
 
 
-def royals_host(procs, tmp_path, *extra: str) -> tuple[Proc, int]:
-    host = procs("host", "--game", "royals-riots", "--seats", "2", "--port", "0", "--bind", "127.0.0.1",
-                 "--name", "Ann", "--headless", "--ai", "random", "--record", str(tmp_path / "Ann.json"),
-                 "--timeout", str(LIMIT), *extra)
-    return host, int(host.expect("listening on port").rsplit(" ", 1)[1])
-
-
 def events_until(session, predicate, timeout: float, seen: list) -> None:
     """Collect ``session``'s events into ``seen`` until ``predicate()``; fails after ``timeout``."""
     end = time.monotonic() + timeout
@@ -57,67 +45,6 @@ def events_until(session, predicate, timeout: float, seen: list) -> None:
             raise AssertionError(f"timed out (status {session.status}: {session.status_text}); saw {seen[-8:]}")
         seen.extend(session.wait(0.1))
     seen.extend(session.poll())
-
-
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_royals_host_stopped_by_a_signal_mid_match_tells_its_joiner_it_left(procs, sessions, tmp_path, sig):
-    host, port = royals_host(procs, tmp_path, "--move-delay", "0.02")
-    bo = sessions(RoyalsSession.join("Bo", "127.0.0.1", port, record=tmp_path / "Bo.json",
-                                     **{**FAST, "host_grace": LIMIT}))
-    seen: list = []
-    _drive(bo, lambda ev: bo.view is not None and bo.view.state.ply > 12, seed=3, seen=seen)
-    host.p.send_signal(sig)
-    t0 = time.monotonic()
-    _drive(bo, lambda ev: bo.status == "failed", seed=3, timeout=BOUND, seen=seen)
-    assert time.monotonic() - t0 < BOUND
-    failed = [e for e in seen if isinstance(e, Failed)]
-    assert len(failed) == 1 and failed[0].code == "left" and failed[0].seat == 1, failed
-    assert "the host left" in failed[0].reason
-    assert bo.status_text == stop_text("left")
-    statuses = [e.status for e in seen if isinstance(e, StatusChanged)]
-    assert "interrupted" not in statuses and statuses[-1] == "failed", statuses  # a goodbye, not a drop
-    bo.close()  # its thread has ended: every file it writes is written
-    assert json.loads((tmp_path / "Bo.json.journal").read_text())["over"] is True  # nothing left to resume
-    assert host.finish(BOUND) == 128 + sig, host.lines
-    name = signal.Signals(sig).name
-    assert any(f"{name}: left the match" in x for x in host.lines), host.lines
-    assert any("record written to" in x for x in host.lines), host.lines
-    # the host's record (the rounds every seat checked) is the joiner's, and checks as unfinished
-    ann, mine = (json.loads((tmp_path / f).read_text()) for f in ("Ann.json", "Bo.json"))
-    assert ann["rounds"] == mine["rounds"] and ann["lan"]["end"] == mine["lan"]["end"] == "left"
-    assert GAME.check(ann).startswith("ok in-progress"), GAME.check(ann)
-
-
-def test_a_royals_host_stopped_in_the_lobby_closes_the_table_for_its_joiner(procs, sessions, tmp_path):
-    host, port = royals_host(procs, tmp_path, "--seats", "3")  # seat 3 stays open: the match never starts
-    bo = sessions(RoyalsSession.join("Bo", "127.0.0.1", port, **{**FAST, "host_grace": LIMIT}))
-    seen: list = []
-    events_until(bo, lambda: bo.status == "lobby", LIMIT, seen)
-    host.p.send_signal(signal.SIGTERM)
-    events_until(bo, lambda: bo.status == "failed", BOUND, seen)
-    failed = [e for e in seen if isinstance(e, Failed)]
-    assert len(failed) == 1 and failed[0].code == "bye" and "the host left" in failed[0].reason, failed
-    assert bo.status_text == stop_text("bye")
-    assert "connecting" not in [e.status for e in seen if isinstance(e, StatusChanged)][1:]
-    assert host.finish(BOUND) == 143, host.lines
-
-
-def test_a_royals_joiner_stopped_by_sigterm_leaves_its_seat_waiting(procs, tmp_path):
-    """The host (a headless process too) hears the joiner's goodbye, not a timeout: the lobby
-    shows its seat away at once, and the joiner restarted with its --record takes it back."""
-    host, port = royals_host(procs, tmp_path, "--move-delay", "0.02")
-    args = ("join", f"127.0.0.1:{port}", "--name", "Bo", "--headless", "--ai", "random", "--record",
-            str(tmp_path / "Bo.json"), "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.02")
-    bo = procs(*args)
-    bo.expect(" play ")  # a trick of round 1 is under way
-    bo.p.send_signal(signal.SIGTERM)
-    assert bo.finish(BOUND) == 143, bo.lines
-    assert any("SIGTERM: left the match" in x for x in bo.lines), bo.lines
-    host.expect("away", BOUND)
-    assert json.loads((tmp_path / "Bo.json.journal").read_text())["over"] is False  # its seat can be taken back
-    again = procs(*args)
-    assert again.finish() == 0 and host.finish() == 0, host.lines + again.lines
-    assert (tmp_path / "Ann.json").read_text() == (tmp_path / "Bo.json").read_text()
 
 
 def rose_host(procs, tmp_path) -> tuple[Proc, int]:

@@ -75,3 +75,29 @@ def corrupt(d: dict, rng: Rng, what: int) -> None:
     else:
         del acts[j:]
         d.pop("result", None)
+
+
+def messages_for(before: State, action: Action, after: State, seat: int) -> list[dict]:
+    """What :meth:`game.royals.engine.SeatView.hear` of ``seat`` is told for ``action`` pushed at
+    ply ``before.ply`` (``before``/``after``: the whole match around it; only read), in the
+    view's message format (``act``/``you``/``hidden``; the dealer-free LAN machine feeds its
+    views itself): START, PLAY, EXECUTE, STEAL are public (``act``), and a play also brings its
+    player the top of its pile (``you``); a DEAL brings each seat its cards; a KEEP or PILE
+    brings the seat itself its cards (a pile's never in order), the others ``hidden``."""
+    from game.royals.engine import DEAL, KEEP, PILE, PLAY
+
+    def names(cards) -> str:
+        return ",".join(c.name for c in cards)
+    ply, k = before.ply, action.kind
+    if k is DEAL:
+        return [{"t": "you", "ply": ply, "cards": names(action.groups[seat - 1])}]
+    if k in (KEEP, PILE):
+        if action.seat == seat:
+            cards = action.cards if k is KEEP else sorted(action.cards, key=lambda c: c.index)
+            return [{"t": "you", "ply": ply, "cards": names(cards)}]
+        return [{"t": "hidden", "ply": ply, "seat": action.seat}]
+    out = [{"t": "act", "ply": ply, "a": str(action)}]
+    if k is PLAY and action.seat == seat and before.piles[seat - 1]:
+        drawn = before.piles[seat - 1][-1]
+        out.append({"t": "you", "ply": ply, "cards": names([c for c in after.hand(seat) if c.index == drawn])})
+    return out

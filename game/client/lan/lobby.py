@@ -294,10 +294,10 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
                computers: dict[int, str] | None = None, options: dict | None = None, name: str | None = None,
                port: int = DEFAULT_PORT, bind: str | None = None, beacon_address: str | None = None,
                store: Any = None, record: str | None = None, beacon: bool = True,
-               any_port: bool = True) -> LobbyScene:
+               any_port: bool = True, computer_names: dict[int, str] | None = None) -> LobbyScene:
     """Host a table of game ``key`` (on the one LAN layer) and push its waiting screen: listen on
     ``port`` (``any_port``: any free port if it is taken), send the discovery beacon. ``kinds``/``computers``/
-    ``options``: the table (:class:`net.session.Session`'s); ``record``: ``--record FILE`` (its
+    ``options``/``computer_names``: the table (:class:`net.session.Session`'s); ``record``: ``--record FILE`` (its
     journal resumes a match). Raises OSError if no port can be opened, ValueError for a bad
     table or journal, KeyError for a game not on the layer."""
     from game.lan import now_iso
@@ -311,7 +311,7 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
 
     def open_session(p: int) -> "Session":
         return Session(part, "host", name, address=bind, port=p, kinds=kinds, computers=computers,
-                       options=options, record=record, date=now_iso())
+                       options=options, record=record, date=now_iso(), computer_names=computer_names)
     try:
         session = open_session(port)
     except OSError:
@@ -322,7 +322,8 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
 
     def again() -> None:  # the same table again, on the same port once this session closed
         host_table(app, key, kinds=kinds, computers=computers, options=session.options, name=name,
-                   port=session.port, bind=bind, beacon_address=beacon_address, store=store, beacon=beacon)
+                   port=session.port, bind=bind, beacon_address=beacon_address, store=store, beacon=beacon,
+                   computer_names=computer_names)
     lobby = LobbyScene(app, session, lan, beacon=sent, store=store, draw_title=_title_of(key), again=again)
     app.push(lobby)
     return lobby
@@ -368,7 +369,7 @@ class LayerJoinScene(JoinScene):
         """Read the host's hello in the background, then open the waiting screen of its game."""
         if self.probing is not None:
             return
-        from net.royals_session import probe_host  # reads both the layer's hello and older ones
+        from net.session import probe_host
         self.probing = (host, port)
         result = self._probe = {}
 
@@ -440,7 +441,7 @@ def run_layer_window(args: argparse.Namespace, key: str, open_window: "Callable[
     game's ``host_options`` (:func:`game.lan.table_choice`). ``--record FILE``: the record, and
     beside it the journal an unfinished match resumes from. Returns the exit status (1: the
     window or the port cannot be opened, 2: bad options)."""
-    from game.lan import check_record_path, table_choice
+    from game.lan import check_record_path, computer_name, table_choice
     joining = "target" in vars(args)
     problem = check_record_path(args.record)
     prog = f"rose-king {'join' if joining else 'host'}"
@@ -469,7 +470,8 @@ def run_layer_window(args: argparse.Namespace, key: str, open_window: "Callable[
         else:
             name = args.name or settings_name(app, _("Host"))
             host_table(app, key, kinds=kinds, computers=computers, options=options, name=name, port=args.port,
-                       bind=args.bind, beacon_address=args.beacon_address, record=args.record, any_port=False)
+                       bind=args.bind, beacon_address=args.beacon_address, record=args.record, any_port=False,
+                       computer_names={s: computer_name(level) for s, level in computers.items()})
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         pygame.quit()

@@ -17,6 +17,7 @@ from .setup import RoyalsSetup, draw_title
 
 if TYPE_CHECKING:
     from ..app import App
+    from ..lan import LanClient
     from ..scene import Scene
 
 
@@ -63,14 +64,22 @@ class RoyalsClient:
         return open_replay(app, path, on_back)
 
     def join_lan(self, app: "App", name: str, address: str, port: int, connected, store=None) -> None:
-        """Another game's join screen found a Royals & Riots host: open the session on its connection."""
-        from .lan import open_royals_join
-        open_royals_join(app, name, address, port, connected, store)
+        """Another game's join screen found a Royals & Riots host: its waiting screen on that connection."""
+        from .lan import open_join
+        open_join(app, name, address, port, connected, store)
 
     def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-        """``rose-king host|join --game royals-riots`` with a window (see :func:`game.client.royals.lan.run_lan`)."""
+        """``rose-king host|join --game royals-riots`` with a window: the shell's path on the one
+        LAN layer (:func:`game.client.lan.lobby.run_layer_window`)."""
         from .lan import run_lan
         return run_lan(args, open_window)
+
+    @property
+    def lan(self) -> "LanClient":
+        """Its window on the one LAN layer: the network table and the waiting screen's lines
+        (:data:`game.client.royals.lan.LAN`)."""
+        from .lan import LAN
+        return LAN
 
 
 CLIENT = RoyalsClient()

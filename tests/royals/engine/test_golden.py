@@ -98,9 +98,9 @@ def digest_records(seeds: range) -> str:
 
 
 def digest_views(seeds: range) -> str:
-    """Seat 2's SeatView fed only its own part (net.royals.messages_for): its placeholder
+    """Seat 2's SeatView fed only its own part (tests/royals/helpers.py, messages_for): its placeholder
     state's hands and piles at every ply."""
-    from net.royals import messages_for
+    from ..helpers import messages_for
     h = hashlib.sha256()
     for players, teams in CONFIGS:
         for seed in seeds:

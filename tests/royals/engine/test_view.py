@@ -1,5 +1,5 @@
 """game.royals.engine.view.SeatView: one seat's view fed only what the LAN tells that seat
-(net.royals.messages_for) must give that seat's exact Observation at every ply, and a full
+(tests/royals/helpers.py, messages_for) must give that seat's exact Observation at every ply, and a full
 State that agrees with every fact the seat saw (cards played were in hand, voids held)."""
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from hypothesis import strategies as st
 
 from game.royals.engine import (CARDS, PLAY, Action, Card, InvalidMoveError, Phase, Rng, SeatView, State,
                                 ViewError)
-from net.royals import messages_for
 
-from ..helpers import random_action
+from ..helpers import messages_for, random_action
 
 
 def drive(players: int, teams: bool, seed: int, reset_each_round: bool, upto: int | None = None):
