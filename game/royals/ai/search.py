@@ -227,7 +227,6 @@ class Determinizer:
         s.kept = hands[:]
         return s
 
-
     def _keeps_voids(self, pool: list[int]) -> bool:
         """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
         cards each) gives no seat more unseen cards of a rank than its void allows."""
