@@ -9,6 +9,9 @@ chosen by search instead of the greedy's rules.
   the kernel's rules (:mod:`game.royals.engine.kernel`) directly; determinizations shuffle
   by floats (``Determinizer(..., fast=True)``); the clocks are read once per 8 iterations.
 - **Inference** from the others' hand choices (``hand_bias``, :class:`.search.Determinizer`).
+- **Exact determinizations**: uniform among the deals that keep every void shown
+  (``Determinizer(..., exact=True)``, by rejection), where ``hard-2025``'s sequential take
+  gave a seat with 3 or 4 players cards its void rules out.
 - **Hand choice by search** (:func:`choose_keep`). The candidates are the greedy's hand
   (:func:`~.players.decide_keep`) and every hand one exchange away from it between its
   ``SWAP`` weakest kept cards and the ``SWAP`` strongest cards it would lay on its pile. Each
@@ -261,7 +264,7 @@ class ISMCTS:
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         root = Node()
-        draw = Determinizer(obs, self.hand_bias)
+        draw = Determinizer(obs, self.hand_bias, exact=True)
         rnd = obs.round
         cexp = self.c
         noise = self.noise

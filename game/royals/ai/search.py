@@ -68,9 +68,19 @@ def determinize(obs: Observation, rng: Rng, hand_bias: float = 0.0) -> State:
 
 class Determinizer:
     """:func:`determinize` for one observation: what it reads from ``obs`` is read once, each
-    call draws a new state with ``rng`` (the same draws as :func:`determinize`)."""
+    call draws a new state with ``rng`` (the same draws as :func:`determinize`).
 
-    def __init__(self, obs: Observation, hand_bias: float = 0.0) -> None:
+    ``exact`` (the search of ``hard`` since issue 36): every deal is uniform among those that
+    keep every void (weighted by ``hand_bias``'s likelihood if set), by rejection: the hands
+    are dealt from the shuffled pool in turn and the whole draw is repeated while a seat
+    would hold more cards of a rank than its void allows, at most :data:`EXACT_TRIES` times,
+    then relaxed as without ``exact``. Without it (``hard-2025``), each seat with a void takes
+    the first cards of the pool it may hold, in turn: exact with one other seat whose voids
+    allow none of their rank, but with 3 or 4 players a seat drawn early can take the cards a
+    later one needed (the later seat then holds a card its void rules out), and a void that
+    allows some cards of its rank deals them too often (issue 36)."""
+
+    def __init__(self, obs: Observation, hand_bias: float = 0.0, exact: bool = False) -> None:
         n = obs.players
         self.obs, self.n, self.me = obs, n, obs.seat - 1
         self.hand_bias = hand_bias
@@ -104,6 +114,18 @@ class Determinizer:
         self.caps = caps
         self.order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
         self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
+        # exact: redraw a deal that breaks a void (rejection sampling), at most EXACT_TRIES times
+        self.tries = EXACT_TRIES if exact and any(caps[i] for i in self.order) else 1
+        # for the check of a deal: per other seat in turn, its slice of the pool and its voids
+        # as (mask of the rank's cards, cap)
+        slices, k = [], 0
+        for i in self.order:
+            if caps[i]:
+                limits = [(sum(1 << c for c in self.pool if RANK_OF[c] == r), cap) for r, cap in caps[i].items()]
+                slices.append((k, k + self.need[i], limits))
+            k += self.need[i]
+        self.slices = slices
+        self.fallbacks = 0  # draws that ran out of tries and relaxed their constraints (a diagnostic)
 
     def __call__(self, rng: Rng, fast: bool = False) -> State:
         """A new determinization drawn with ``rng`` (a :class:`~game.rng.Rng`, or with ``fast``
@@ -127,26 +149,33 @@ class Determinizer:
         s.loot = self.loot[:]
         s.removed = self.removed
         s.history, s._undo, s.track = [], [], False
-        pool = self.pool[:]
         shuffle = rng.shuffle if not fast else partial(_shuffle, random_=rng.random)
-        shuffle(pool)
-        held_aside: list[int] = []
-        if self.weight is not None:
-            if obs.aside:
-                held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
-            weight = self.weight
-            rand = rng.random
-            pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
-            # the weighted order tells which cards lie in the hands (all hands together), not in
-            # whose: the first part goes to the hands, the rest to the piles, each in a uniform
-            # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
-            held, rest = pool[:self.hand_need], pool[self.hand_need:]
-            shuffle(held)
-            shuffle(rest)
-            pool = held + rest
+        need, caps = self.need, self.caps
+        tries = self.tries
+        while True:
+            pool = self.pool[:]
+            shuffle(pool)
+            held_aside: list[int] = []
+            if self.weight is not None:
+                if obs.aside:
+                    held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
+                weight = self.weight
+                rand = rng.random
+                pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
+                # the weighted order tells which cards lie in the hands (all hands together), not in
+                # whose: the first part goes to the hands, the rest to the piles, each in a uniform
+                # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
+                held, rest = pool[:self.hand_need], pool[self.hand_need:]
+                shuffle(held)
+                shuffle(rest)
+                pool = held + rest
+            tries -= 1
+            if tries <= 0 or self._keeps_voids(pool):
+                break
+        if self.tries > 1 and tries <= 0 and not self._keeps_voids(pool):
+            self.fallbacks += 1
         hands = self.known[:]
         hands[me] = self.own_hand
-        need, caps = self.need, self.caps
         for i in self.order:
             if not caps[i]:  # no void: the next cards of the shuffled pool
                 for c in pool[:need[i]]:
@@ -198,6 +227,18 @@ class Determinizer:
         s.kept = hands[:]
         return s
 
+    def _keeps_voids(self, pool: list[int]) -> bool:
+        """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
+        cards each) gives no seat more unseen cards of a rank than its void allows."""
+        for a, b, limits in self.slices:
+            m = 0
+            for c in pool[a:b]:
+                m |= 1 << c
+            for rank_mask, cap in limits:
+                if (m & rank_mask).bit_count() > cap:
+                    return False
+        return True
+
 
 def _shuffle(x: list, random_) -> None:
     """Fisher-Yates shuffle of ``x`` in place by ``random_()`` floats in [0, 1)."""
@@ -205,6 +246,9 @@ def _shuffle(x: list, random_) -> None:
         j = int(random_() * (i + 1))
         x[i], x[j] = x[j], x[i]
 
+
+#: How many deals an exact :class:`Determinizer` draws before it relaxes the voids (issue 36).
+EXACT_TRIES = 64
 
 _WEIGHTS: dict[float, list[float]] = {}
 
