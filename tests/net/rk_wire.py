@@ -428,10 +428,27 @@ def drawn_by(p: Pair, drawer: int) -> None:
     raise AssertionError("no draw")
 
 
+def run_both(host: Session, join: Session, players) -> dict:
+    """Both seats play in threads (net.headless.play_match) with ``players`` (seat -> chooser);
+    returns seat -> verdict (or the exception a seat's player raised)."""
+    out: dict = {}
+
+    def run(s, seat):
+        try:
+            out[seat] = play_match(s, players[seat], timeout=LIMIT)
+        except Exception as e:  # reported by the callers' asserts
+            out[seat] = e
+    ts = [threading.Thread(target=run, args=(s, i)) for i, s in enumerate((host, join))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(LIMIT + 5)
+    return out
+
+
 # =========================================================================== real processes
 #: ``python -c PEER ARGS``: ``rose-king ARGS`` with Rose King's part registered under the key
-#: ``rose-king-layer`` (until the real entry carries ``lan``, the window and ``--game rose-king``
-#: run the version-2 stack).
+#: ``rose-king-layer`` (the same part as ``--game rose-king``'s, under a key of its own).
 PEER = """
 import sys
 import game.registry

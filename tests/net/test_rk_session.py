@@ -22,7 +22,7 @@ from net.lobby import hello
 from net.roseking.match import KEY, RESIGN, VERSION
 from net.session import Dropped, Ended, Refused, Session, Started, Status
 
-from .rk_wire import LIMIT, SCHEMAS, Host, Mallory, chooser, frame
+from .rk_wire import LIMIT, SCHEMAS, Host, Mallory, chooser, frame, run_both
 from .test_roseking_layer import sessions  # noqa: F401  (the fixture)
 
 check = game_by_key("rose-king").check
@@ -41,22 +41,6 @@ def wait_for(s: Session, pred, what: str, seen: list | None = None, timeout: flo
         if time.monotonic() > end:
             raise AssertionError(f"no {what} within {timeout} s (status {s.status}); saw {seen[-8:]}")
         seen += s.wait(0.05)
-
-
-def play_both(host: Session, join: Session) -> dict:
-    out: dict = {}
-
-    def run(s, i):
-        try:
-            out[i] = play_match(s, chooser(20 + i), timeout=LIMIT)
-        except Exception as e:  # reported by the callers' asserts
-            out[i] = e
-    ts = [threading.Thread(target=run, args=(s, i)) for i, s in enumerate((host, join))]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join(LIMIT + 5)
-    return out
 
 
 def test_act_refuses_at_once_what_cannot_be_played(sessions):
@@ -111,7 +95,7 @@ def test_a_joiner_reconnects_after_the_host_drops_it_and_the_game_ends(sessions)
     peer = next(p for p in list(host._peers.values()) if p.seat == 1)
     peer.sock.shutdown(socket.SHUT_RDWR)  # a network drop under both
     assert wait_for(join, lambda e: isinstance(e, Started) and e.resumed, "the resume", seen).resumed
-    out = play_both(host, join)
+    out = run_both(host, join, [chooser(20), chooser(21)])
     assert out[0].kind == out[1].kind == "finished", out
     assert host.view(lambda hm: hm.record()) == join.view(lambda jm: jm.record())
 

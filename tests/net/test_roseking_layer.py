@@ -20,7 +20,7 @@ from net.match import Send, Table, Verdict, judge_stop
 from net.roseking.match import LAN, RESIGN, SETUP, RoseKingMatch
 from net.session import Ended, Session, Started
 
-from .rk_wire import GID, PEER, Pair, chooser, drawn_by, table
+from .rk_wire import GID, PEER, Pair, chooser, drawn_by, run_both, table
 
 LIMIT = 20.0
 
@@ -192,24 +192,6 @@ def sessions():
     yield make
     for s in made:
         s.close(1.0)
-
-
-def run_both(host: Session, join: Session, players, stop_join_after: int | None = None) -> dict:
-    """Both seats play in threads (net.headless.play_match); returns seat -> verdict."""
-    from net.headless import play_match
-    out: dict = {}
-
-    def run(s, seat):
-        try:
-            out[seat] = play_match(s, players[seat], timeout=LIMIT)
-        except Exception as e:  # reported by the assertion below
-            out[seat] = e
-    ts = [threading.Thread(target=run, args=(s, i)) for i, s in enumerate((host, join))]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join(LIMIT + 5)
-    return out
 
 
 def test_a_whole_game_over_loopback_with_records_and_journals(sessions, tmp_path):
