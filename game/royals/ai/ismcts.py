@@ -42,7 +42,7 @@ from ..engine.cards import (BEGGAR, CARDS, EXECUTIONER, GUILDMASTER, NUM_CARDS, 
                             REBELS, THIEF)
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
-from .search import Determinizer, Node, SearchResult, descend, reward_values, rewards
+from .search import Determinizer, Node, SearchResult, reward_values
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -78,39 +78,59 @@ def _pick(mask: int, r: float) -> int:
 def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
             log: list[int] | None = None) -> list[float]:
     """Play ``d`` (a disposable determinization in PLAY, STEAL or EXECUTE) to its round's end
-    and return each seat's reward (:func:`.search.reward_values`). The policy: a follower wins
-    the trick with its weakest card that takes it, else dumps the Beggar on an opponent, else
-    throws its weakest card (the weakest too when its side already wins); a lead (the weakest
-    plain card with ``low_lead``), and ``noise`` of all plays, at random; a Thief's or an
-    Executioner's decision at random, the stolen card too (the policy of :mod:`.search`).
+    and return each seat's reward (:func:`.search.reward_values`) by :func:`rollout` on its
+    fields. ``d`` is left mid-way (read nothing from it after). ``log``: if a list, the
+    decisions taken are appended as the kernel's keys (a steal followed by the card taken), so
+    a test can replay them through ``State``."""
+    loot = d.loot
+    rollout(d.players, d.teams, d.hands, d.piles, loot, d.trick, d.led, d.revolution, d.to_act, d.leader,
+            d.phase, rand.random, noise, low_lead, log)
+    return _rewards(_base_totals(d.round_scores, d.players), loot, d.teams, d.round >= ROUNDS)
 
-    Speed (issue 36): the round is played on local ints and lists taken from ``d`` (hands,
-    loots as masks, piles as lists, the trick as ``(seat, card)``), without the ``State``
-    methods and without what no playout reads (voids, known cards, trick numbers); the rules
-    come from the kernel (:func:`~game.royals.engine.kernel.playable`, ``takers``,
-    ``trick_winner``, ``thief_takes``, ``settle``), the bookkeeping of :func:`kernel.play`
-    (the draw, the turn, a full trick) is inline. ``d`` is left mid-way (read nothing from it
-    after). ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
-    followed by the card taken), so a test can replay them through ``State``."""
-    random_ = rand.random
-    n = d.players
-    teams = d.teams
-    hands, piles, loot = d.hands, d.piles, d.loot
-    trick = d.trick
-    led, rev = d.led, d.revolution
-    seat, leader = d.to_act, d.leader
-    phase = d.phase
-    stage = 0 if phase is _PLAY else 1 if phase is _STEAL else 2
+
+def _base_totals(round_scores, n: int) -> list[int]:
+    """Each seat's points over the finished rounds ``round_scores``."""
+    tot = [0] * n
+    for rs in round_scores:
+        for i, v in enumerate(rs):
+            tot[i] += v
+    return tot
+
+
+def _rewards(base: list[int], loot: list[int], teams: bool, final: bool) -> list[float]:
+    """Each seat's reward (:func:`.search.reward_values`) at the round's end: the totals of the
+    finished rounds ``base`` plus the points of this round's ``loot`` masks."""
+    points = K.points
+    return reward_values([b + points(m) for b, m in zip(base, loot)], teams, final)
+
+
+def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot: list[int],
+            trick: list[tuple[int, int]], led: int, rev: bool, seat: int, leader: int, phase: Phase,
+            random_, noise: float = 0.25, low_lead: bool = False, log: list[int] | None = None) -> None:
+    """Play a round to its end on raw fields (the kernel's: hand and loot masks, piles as card
+    lists with the top last, the trick as ``(seat, card)``; ``phase`` PLAY, STEAL or EXECUTE with
+    ``seat`` to decide), changing ``hands``, ``piles``, ``loot`` and ``trick`` in place; the
+    loots then hold the round's points. The policy: a follower wins the trick with its weakest
+    card that takes it, else dumps the Beggar on an opponent, else throws its weakest card (the
+    weakest too when its side already wins); a lead (the weakest plain card with ``low_lead``),
+    and ``noise`` of all plays, at random; a Thief's or an Executioner's decision at random, the
+    stolen card too (the policy of :mod:`.search`). ``random_``: floats in [0, 1).
+
+    Speed (issue 36): no ``State`` and nothing no playout reads (voids, known cards, trick
+    numbers); every rule comes from the kernel: :func:`~game.royals.engine.kernel.playable`,
+    ``takers`` and ``trick_winner`` for the policy, ``put`` (ruling 5), ``full_trick`` and
+    ``executioner`` (ruling 7 (1)-(2)), ``thief_takes``, ``settle`` (ruling 7 (3)-(5)).
+    ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
+    followed by the card taken)."""
     playable, takers, winner = K.playable, K.takers, K.trick_winner
-    rank_of, bit = RANK_OF, _BIT
+    put, full_trick, executioner, settle = K.put, K.full_trick, K.executioner, K.settle
+    rank_of = RANK_OF
     plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
     # the weakest card of a mask m in the order in force, inline below: the highest index in the
     # normal order, the lowest in a revolution: (m & -m).bit_length() - 1 if rev else m.bit_length() - 1
     while True:
-        if stage == 0:
-            i = seat - 1
-            h = hands[i]
-            legal = playable(h, led, bool(trick))
+        if phase is _PLAY:
+            legal = playable(hands[seat - 1], led, bool(trick))
             if legal & (legal - 1) == 0:
                 c = legal.bit_length() - 1
             elif random_() < noise:
@@ -139,36 +159,16 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
                             c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
             if log is not None:
                 log.append(c)
-            h &= ~bit[c]
-            pile = piles[i]
-            if pile:
-                h |= bit[pile.pop()]
-            hands[i] = h
             if not trick:
                 led = rank_of[c]
-            trick.append((seat, c))
-            if len(trick) < n:
-                seat = seat + 1 if seat < n else 1
+            nxt = put(hands, piles, trick, n, seat, c)
+            if nxt:
+                seat = nxt
                 continue
-            cards = 0
-            for _, tc in trick:
-                cards |= bit[tc]
-            stage = 3
-            if cards & _THIEF_BIT:  # ruling 7 (1): the Thief acts when another seat holds a card
-                for ts, tc in trick:
-                    if tc == THIEF:
-                        seat = ts
-                        break
-                stage = 2
-                for k in range(n):
-                    if k != seat - 1 and hands[k]:
-                        stage = 1
-                        break
-            elif cards & _EXECUTIONER_BIT:
-                stage = 2
-            if stage == 3:
-                cards, rev, w = K.settle(trick, led, rev, cards)
-        if stage == 1:  # the Thief's decision (seat): none, or a seat holding a card, then the card
+            cards, phase, seat = full_trick(hands, trick)
+            if phase is None:
+                cards, rev, w = settle(trick, led, rev, cards)
+        if phase is _STEAL:  # the Thief's decision (seat): none, or a seat holding a card, then the card
             targets = [t for t in range(1, n + 1) if t != seat and hands[t - 1]]
             k = int(random_() * (len(targets) + 1))
             if k:
@@ -179,35 +179,108 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
                 K.thief_takes(hands, loot, trick, seat, target, c)
             elif log is not None:
                 log.append(K.STEAL_NONE)
-            stage = 2
-        if stage == 2:  # ruling 7 (2): the Executioner takes a card when another is in the trick
-            if len(trick) > 1 and any(tc == EXECUTIONER for _, tc in trick):
-                victims = [vc for _, vc in trick if vc != EXECUTIONER]
-                v = victims[int(random_() * len(victims))]
-                if log is not None:
-                    log.append(K.EXECUTE + v)
-                for j, (_, vc) in enumerate(trick):
-                    if vc == v:
-                        del trick[j]
-                        break
-            cards, rev, w = K.settle(trick, led, rev)
+            phase, seat = executioner(trick)
+            if phase is None:
+                cards, rev, w = settle(trick, led, rev)
+        if phase is _EXECUTE:  # ruling 7 (2): the Executioner takes another card out of the trick
+            victims = [vc for _, vc in trick if vc != EXECUTIONER]
+            v = victims[int(random_() * len(victims))]
+            if log is not None:
+                log.append(K.EXECUTE + v)
+            for j, (_, vc) in enumerate(trick):
+                if vc == v:
+                    del trick[j]
+                    break
+            cards, rev, w = settle(trick, led, rev)
         # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
         if w:
             loot[w - 1] |= cards
             leader = w
         seat = leader
-        trick = []
+        trick.clear()
         led = -1
-        stage = 0
+        phase = _PLAY
         if not any(hands):
-            break
-    tot = [0] * n
-    for rs in d.round_scores:
-        for i, v in enumerate(rs):
-            tot[i] += v
-    for i in range(n):
-        tot[i] += K.points(loot[i])
-    return reward_values(tot, teams, d.round >= ROUNDS)
+            return
+
+
+def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: list[int],
+            trick: list[tuple[int, int]], phase: Phase, seat: int, led: int, rev: bool, leader: int, cexp: float,
+            random_) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
+    """Selection and expansion of one ISMCTS iteration on a determinization's raw fields (see
+    :func:`rollout`; changed in place): from ``root`` down the decisions legal here (the
+    kernel's :func:`~game.royals.engine.kernel.keys_at`; UCB1 with availability counts,
+    exploration ``cexp``) until a decision never tried here is added (chosen uniformly by
+    ``random_()``) or the round ends; a steal's card is drawn by ``random_()`` too. The same
+    walk as :func:`.search.descend` on a ``State``, the same draws. Returns (the path as
+    (child, seat that chose it), then the phase (None once the round is over), the seat to
+    decide, the led rank, the revolution and the leader after it)."""
+    keys_at, put, full_trick, executioner, settle = K.keys_at, K.put, K.full_trick, K.executioner, K.settle
+    log, sqrt = math.log, math.sqrt
+    node = root
+    path: list[tuple[Node, int]] = []
+    while True:
+        keys = keys_at(phase, hands, seat, led, trick)
+        children = node.children
+        untried = []
+        for k in keys:
+            ch = children.get(k)
+            if ch is not None:
+                ch.avail += 1
+            else:
+                untried.append(k)
+        if untried:
+            k = untried[int(random_() * len(untried))]
+            ch = Node()
+            ch.avail = 1
+            children[k] = ch
+            path.append((ch, seat))
+            node = None
+        else:
+            best, k = -1.0, keys[0]
+            for key in keys:
+                ch = children[key]
+                v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
+                if v > best:
+                    best, k = v, key
+            node = children[k]
+            path.append((node, seat))
+        # apply decision k
+        if k < 36:
+            if not trick:
+                led = RANK_OF[k]
+            nxt = put(hands, piles, trick, n, seat, k)
+            if nxt:
+                seat = nxt
+            else:
+                cards, phase, seat = full_trick(hands, trick)
+                if phase is None:
+                    cards, rev, w = settle(trick, led, rev, cards)
+        elif k < K.EXECUTE:
+            if k != K.STEAL_NONE:
+                target = k - K.STEAL
+                K.thief_takes(hands, loot, trick, seat, target, _pick(hands[target - 1], random_()))
+            phase, seat = executioner(trick)
+            if phase is None:
+                cards, rev, w = settle(trick, led, rev)
+        else:
+            v = k - K.EXECUTE
+            for j, (_, vc) in enumerate(trick):
+                if vc == v:
+                    del trick[j]
+                    break
+            phase = None
+            cards, rev, w = settle(trick, led, rev)
+        if phase is None:  # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
+            if w:
+                loot[w - 1] |= cards
+                leader = w
+            seat = leader
+            trick.clear()
+            led = -1
+            phase = _PLAY if any(hands) else None
+        if node is None or phase is None:
+            return path, phase, seat, led, rev, leader
 
 
 class ISMCTS:
@@ -251,23 +324,20 @@ class ISMCTS:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
         rand = _Rand(self.rng.next_u32())
         random_ = rand.random
-        randbelow = rand.randbelow
-
-        play = K.play
-
-        def apply(d: State, key: int) -> None:
-            if key < 36:
-                play(d, d.to_act, key)
-            else:
-                _apply(d, key, random_)
         deadline, wall_deadline = self._deadlines(t0, c0)
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         root = Node()
+        # each iteration: the hidden cards dealt (Determinizer.deal), the position's public
+        # fields copied, the tree descended and the round played out on these ints (no State)
         draw = Determinizer(obs, self.hand_bias, exact=True)
-        rnd = obs.round
+        deal = draw.deal
+        n, teams = obs.players, obs.teams
+        loot0, trick0, led0, rev0 = draw.loot, draw.trick, draw.led, obs.revolution
+        phase0, seat0, leader0 = obs.phase, obs.to_act, obs.leader
+        base, final = _base_totals(obs.round_scores, n), obs.round >= ROUNDS
         cexp = self.c
-        noise = self.noise
+        noise, low_lead = self.noise, self.low_lead
         longest = 0.0
         last = c0
         it = 0
@@ -283,12 +353,16 @@ class ISMCTS:
                 if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
                     break
             it += 1
-            d = draw(rand, True)
-            path = descend(root, d, rnd, cexp, randbelow, apply)
-            r = playout(d, rand, noise, self.low_lead) if d.round == rnd else rewards(d)
-            for ch, seat in path:
+            hands, piles, _ = deal(rand, True)
+            loot, trick = loot0[:], trick0[:]
+            path, phase, seat, led, rev, leader = descend(root, n, hands, piles, loot, trick, phase0, seat0, led0,
+                                                          rev0, leader0, cexp, random_)
+            if phase is not None:
+                rollout(n, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, random_, noise, low_lead)
+            r = _rewards(base, loot, teams, final)
+            for ch, s in path:
                 ch.visits += 1
-                ch.total += r[seat - 1]
+                ch.total += r[s - 1]
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
         visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
@@ -339,13 +413,6 @@ class ISMCTS:
                     best, best_t = i, t_stat
         visits = {str(cands[i]): count[i] for i in range(1, m)}
         return SearchResult(cands[best], sims, time.perf_counter() - t0, time.process_time() - c0, visits)  # type: ignore[arg-type]
-
-
-def _apply(d: State, key: int, random_) -> None:
-    card = -1
-    if K.STEAL < key < K.EXECUTE:
-        card = _pick(d.hands[key - K.STEAL - 1], random_())
-    K.apply_key(d, key, card)
 
 
 def keep_candidates(obs: Observation, greedy: Action) -> list[Action]:

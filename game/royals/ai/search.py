@@ -134,6 +134,7 @@ class Determinizer:
         already make random are shuffled again (this seat's own pile, and every pile after the
         weighted order of ``hand_bias``); the same distribution as without, other draws."""
         obs, n, me = self.obs, self.n, self.me
+        hands, piles, pool = self.deal(rng, fast)
         s = State.__new__(State)
         s.players, s.teams = n, obs.teams
         s.round, s.phase, s.to_act = obs.round, obs.phase, obs.to_act
@@ -149,6 +150,27 @@ class Determinizer:
         s.loot = self.loot[:]
         s.removed = self.removed
         s.history, s._undo, s.track = [], [], False
+        s.hands = hands
+        s.piles = piles
+        aside = 0
+        for c in pool:
+            aside |= 1 << c
+        s.aside = aside
+        dealt = []
+        for h, p in zip(hands, piles):
+            for c in p:
+                h |= 1 << c
+            dealt.append(h)
+        dealt[me] = self.dealt_me
+        s.dealt = dealt
+        s.kept = hands[:]
+        return s
+
+    def deal(self, rng, fast: bool = False) -> tuple[list[int], list[list[int]], list[int]]:
+        """The hidden part of a new determinization drawn with ``rng`` (see :meth:`__call__`):
+        (the hand masks per seat, the draw piles per seat as card lists with the top last, the
+        cards set aside). The search of ``hard`` (:mod:`.ismcts`) plays on these directly."""
+        obs, n, me = self.obs, self.n, self.me
         shuffle = rng.shuffle if not fast else partial(_shuffle, random_=rng.random)
         need, caps = self.need, self.caps
         tries = self.tries
@@ -211,21 +233,7 @@ class Determinizer:
                     continue
             shuffle(pile)
             piles.append(pile)
-        s.hands = hands
-        s.piles = piles
-        aside = 0
-        for c in pool + held_aside:
-            aside |= 1 << c
-        s.aside = aside
-        dealt = []
-        for h, p in zip(hands, piles):
-            for c in p:
-                h |= 1 << c
-            dealt.append(h)
-        dealt[me] = self.dealt_me
-        s.dealt = dealt
-        s.kept = hands[:]
-        return s
+        return hands, piles, pool + held_aside
 
     def _keeps_voids(self, pool: list[int]) -> bool:
         """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
