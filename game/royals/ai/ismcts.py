@@ -146,14 +146,15 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
                 if not ranked:
                     c = (legal & -legal).bit_length() - 1
                 else:
-                    w = winner(trick, led, rev)
-                    if w == seat or (teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
+                    # the seat to play has no card in the trick, so only a partner can be winning it
+                    w = winner(trick, led, rev) if teams else -1
+                    if teams and w and (w - seat) % 2 == 0:  # its side wins: throw the weakest
                         c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
                     else:
                         taking = takers(trick, led, rev, ranked)
                         if taking:
                             c = (taking & -taking).bit_length() - 1 if rev else taking.bit_length() - 1
-                        elif (legal >> BEGGAR) & 1 and w:
+                        elif (legal >> BEGGAR) & 1 and (w if w >= 0 else winner(trick, led, rev)):
                             c = BEGGAR
                         else:
                             c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1

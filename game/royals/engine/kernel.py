@@ -180,19 +180,21 @@ def takers(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: 
                 best_led = v
             if c == gm:
                 gm_in = True
-    out = 0
+    # the cards of value above x: _BEATS[revolution][x + 1] (x = -1: every ranked card)
+    beats = _BEATS[revolution]
     m = cards & RANKED_MASK
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        v = c if revolution else 32 - c
-        if gm_in or c == gm:
-            if RANK_OF[c] == led and v > best_led:
-                out |= low
-        elif v > best:
-            out |= low
-    return out
+    if gm_in:  # only the led rank counts: its cards above the best of it
+        return m & beats[best_led + 1] & RANK_MASK[led]
+    if gm < 0:
+        return m & beats[best + 1]
+    gm_bit = _BIT[gm]  # the Guildmaster played now makes only the led rank count
+    return (m & ~gm_bit & beats[best + 1]) | (m & gm_bit & beats[best_led + 1])
+
+
+#: ``_BEATS[revolution][v + 1]``: the mask of the ranked cards whose value in that order (``32 -
+#: c`` in the normal order, ``c`` in a revolution, as in :func:`trick_winner`) is above ``v``.
+_BEATS = (tuple(sum(1 << c for c in range(33) if 32 - c > v) for v in range(-1, 34)),
+          tuple(sum(1 << c for c in range(33) if c > v) for v in range(-1, 34)))
 
 
 def settle(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: int = -1) -> tuple[int, bool, int]:
