@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from functools import partial
 
 from game.rng import Rng
 
@@ -114,6 +113,9 @@ class Determinizer:
         self.caps = caps
         self.order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
         self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
+        self.inv_weight = [1.0 / w for w in self.weight] if self.weight is not None else None
+        # two or more other seats hold unseen cards: the hands' part of a weighted deal is shuffled
+        self.shared = sum(1 for i in range(n) if i != me and self.need[i]) > 1
         # exact: redraw a deal that breaks a void (rejection sampling), at most EXACT_TRIES times
         self.tries = EXACT_TRIES if exact and any(caps[i] for i in self.order) else 1
         # for the check of a deal: per other seat in turn, its slice of the pool and its voids
@@ -130,9 +132,9 @@ class Determinizer:
     def __call__(self, rng: Rng, fast: bool = False) -> State:
         """A new determinization drawn with ``rng`` (a :class:`~game.rng.Rng`, or with ``fast``
         any ``random.Random``). ``fast`` (the search of ``hard`` since issue 36): shuffles by
-        ``rng.random()`` floats in one loop, and only the piles whose order the deal did not
-        already make random are shuffled again (this seat's own pile, and every pile after the
-        weighted order of ``hand_bias``); the same distribution as without, other draws."""
+        ``rng.random()`` floats, only the places that matter (:meth:`_fast_pool`), and only this
+        seat's own pile is shuffled again (the deal put the others in random order); the same
+        distribution as without, other draws."""
         obs, n, me = self.obs, self.n, self.me
         hands, piles, pool = self.deal(rng, fast)
         s = State.__new__(State)
@@ -171,29 +173,32 @@ class Determinizer:
         (the hand masks per seat, the draw piles per seat as card lists with the top last, the
         cards set aside). The search of ``hard`` (:mod:`.ismcts`) plays on these directly."""
         obs, n, me = self.obs, self.n, self.me
-        shuffle = rng.shuffle if not fast else partial(_shuffle, random_=rng.random)
         need, caps = self.need, self.caps
         tries = self.tries
-        while True:
-            pool = self.pool[:]
-            shuffle(pool)
-            held_aside: list[int] = []
-            if self.weight is not None:
-                if obs.aside:
-                    held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
-                weight = self.weight
-                rand = rng.random
-                pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
-                # the weighted order tells which cards lie in the hands (all hands together), not in
-                # whose: the first part goes to the hands, the rest to the piles, each in a uniform
-                # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
-                held, rest = pool[:self.hand_need], pool[self.hand_need:]
-                shuffle(held)
-                shuffle(rest)
-                pool = held + rest
-            tries -= 1
-            if tries <= 0 or self._keeps_voids(pool):
-                break
+        if fast:
+            pool, held_aside, tries = self._fast_pool(rng.random)
+        else:
+            shuffle = rng.shuffle
+            while True:
+                pool = self.pool[:]
+                shuffle(pool)
+                held_aside: list[int] = []
+                if self.weight is not None:
+                    if obs.aside:
+                        held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
+                    weight = self.weight
+                    rand = rng.random
+                    pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
+                    # the weighted order tells which cards lie in the hands (all hands together), not in
+                    # whose: the first part goes to the hands, the rest to the piles, each in a uniform
+                    # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
+                    held, rest = pool[:self.hand_need], pool[self.hand_need:]
+                    shuffle(held)
+                    shuffle(rest)
+                    pool = held + rest
+                tries -= 1
+                if tries <= 0 or self._keeps_voids(pool):
+                    break
         if self.tries > 1 and tries <= 0 and not self._keeps_voids(pool):
             self.fallbacks += 1
         hands = self.known[:]
@@ -228,12 +233,51 @@ class Determinizer:
             else:
                 k = obs.pile_sizes[i]
                 pile, pool = pool[:k], pool[k:]
-                if fast and self.weight is None:  # the pool's order is random already
+                if fast:  # the pool's order is random already
                     piles.append(pile)
                     continue
-            shuffle(pile)
+            if fast:
+                _shuffle(pile, rng.random)
+            else:
+                rng.shuffle(pile)
             piles.append(pile)
         return hands, piles, pool + held_aside
+
+    def _fast_pool(self, random_) -> tuple[list[int], list[int], int]:
+        """The unseen cards in the order :meth:`deal` hands them out with ``fast`` (hands in
+        turn, then the piles; the cards set aside not ordered) and the tries left: the draw is
+        repeated while it breaks a void (``exact``). Uniform, by a Fisher-Yates shuffle of only
+        the places dealt to a hand or a pile; with ``hand_bias`` the aside first (a partial
+        shuffle of the last places), then the weighted order of the rest, then a uniform order of
+        the hands' part when two or more other seats share it and of the piles' part."""
+        src = self.pool
+        size = len(src)
+        aside = self.obs.aside
+        tries = self.tries
+        inv = self.inv_weight
+        hand_need = self.hand_need
+        while True:
+            pool = src[:]
+            held_aside: list[int] = []
+            if inv is None:
+                for i in range(min(size - aside, size - 1)):
+                    j = i + int(random_() * (size - i))
+                    pool[i], pool[j] = pool[j], pool[i]
+            else:
+                if aside:
+                    for i in range(size - 1, size - 1 - aside, -1):
+                        j = int(random_() * (i + 1))
+                        pool[i], pool[j] = pool[j], pool[i]
+                    held_aside, pool = pool[-aside:], pool[:-aside]
+                pool.sort(key=lambda c: random_() ** inv[c], reverse=True)
+                held, rest = pool[:hand_need], pool[hand_need:]
+                if self.shared:
+                    _shuffle(held, random_)
+                _shuffle(rest, random_)
+                pool = held + rest
+            tries -= 1
+            if tries <= 0 or self._keeps_voids(pool):
+                return pool, held_aside, tries
 
     def _keeps_voids(self, pool: list[int]) -> bool:
         """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
