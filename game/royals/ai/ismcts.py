@@ -205,29 +205,43 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
             return
 
 
+_LOGS = [0.0]
+
+
+def _logs(n: int) -> list[float]:
+    """``[0.0, math.log(1), ..., math.log(n - 1)]`` (at least; the first entry unused), cached."""
+    global _LOGS
+    if len(_LOGS) < n:
+        _LOGS = [0.0] + [math.log(a) for a in range(1, n)]
+    return _LOGS
+
+
 def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: list[int],
             trick: list[tuple[int, int]], phase: Phase, seat: int, led: int, rev: bool, leader: int, cexp: float,
-            random_) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
+            random_, logs: list[float]) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
     """Selection and expansion of one ISMCTS iteration on a determinization's raw fields (see
     :func:`rollout`; changed in place): from ``root`` down the decisions legal here (the
     kernel's :func:`~game.royals.engine.kernel.keys_at`; UCB1 with availability counts,
-    exploration ``cexp``) until a decision never tried here is added (chosen uniformly by
+    exploration ``cexp``; ``logs[a]`` is ``math.log(a)`` for every count ``a`` reached, a table
+    :func:`_logs` keeps long enough) until a decision never tried here is added (chosen uniformly by
     ``random_()``) or the round ends; a steal's card is drawn by ``random_()`` too. The same
     walk as :func:`.search.descend` on a ``State``, the same draws. Returns (the path as
     (child, seat that chose it), then the phase (None once the round is over), the seat to
     decide, the led rank, the revolution and the leader after it)."""
     keys_at, put, full_trick, executioner, settle = K.keys_at, K.put, K.full_trick, K.executioner, K.settle
-    log, sqrt = math.log, math.sqrt
+    sqrt = math.sqrt
     node = root
     path: list[tuple[Node, int]] = []
     while True:
         keys = keys_at(phase, hands, seat, led, trick)
         children = node.children
         untried = []
+        tried = []
         for k in keys:
             ch = children.get(k)
             if ch is not None:
                 ch.avail += 1
+                tried.append(ch)
             else:
                 untried.append(k)
         if untried:
@@ -238,13 +252,13 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
             path.append((ch, seat))
             node = None
         else:
-            best, k = -1.0, keys[0]
-            for key in keys:
-                ch = children[key]
-                v = ch.total / ch.visits + cexp * sqrt(log(ch.avail) / ch.visits)
+            best, j = -1.0, 0
+            for i, ch in enumerate(tried):
+                v = ch.total / ch.visits + cexp * sqrt(logs[ch.avail] / ch.visits)
                 if v > best:
-                    best, k = v, key
-            node = children[k]
+                    best, j = v, i
+            k = keys[j]
+            node = tried[j]
             path.append((node, seat))
         # apply decision k
         if k < 36:
@@ -342,6 +356,7 @@ class ISMCTS:
         longest = 0.0
         last = c0
         it = 0
+        logs = _logs(4096)
         while True:
             if limit is not None and it >= limit:
                 break
@@ -354,10 +369,12 @@ class ISMCTS:
                 if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
                     break
             it += 1
+            if it >= len(logs):  # an availability count is at most the iterations run
+                logs = _logs(2 * it)
             hands, piles, _ = deal(rand, True)
             loot, trick = loot0[:], trick0[:]
             path, phase, seat, led, rev, leader = descend(root, n, hands, piles, loot, trick, phase0, seat0, led0,
-                                                          rev0, leader0, cexp, random_)
+                                                          rev0, leader0, cexp, random_, logs)
             if phase is not None:
                 rollout(n, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, random_, noise, low_lead)
             r = _rewards(base, loot, teams, final)
