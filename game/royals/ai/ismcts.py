@@ -218,22 +218,30 @@ def _logs(n: int) -> list[float]:
 
 def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: list[int],
             trick: list[tuple[int, int]], phase: Phase, seat: int, led: int, rev: bool, leader: int, cexp: float,
-            random_, logs: list[float]) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
+            random_, logs: list[float], lists: dict[int, list[int]]) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
     """Selection and expansion of one ISMCTS iteration on a determinization's raw fields (see
     :func:`rollout`; changed in place): from ``root`` down the decisions legal here (the
     kernel's :func:`~game.royals.engine.kernel.keys_at`; UCB1 with availability counts,
     exploration ``cexp``; ``logs[a]`` is ``math.log(a)`` for every count ``a`` reached, a table
-    :func:`_logs` keeps long enough) until a decision never tried here is added (chosen uniformly by
+    :func:`_logs` keeps long enough; ``lists``: the PLAY keys by mask of playable cards, filled
+    as met) until a decision never tried here is added (chosen uniformly by
     ``random_()``) or the round ends; a steal's card is drawn by ``random_()`` too. The same
     walk as :func:`.search.descend` on a ``State``, the same draws. Returns (the path as
     (child, seat that chose it), then the phase (None once the round is over), the seat to
     decide, the led rank, the revolution and the leader after it)."""
     keys_at, put, full_trick, executioner, settle = K.keys_at, K.put, K.full_trick, K.executioner, K.settle
+    playable = K.playable
     sqrt = math.sqrt
     node = root
     path: list[tuple[Node, int]] = []
     while True:
-        keys = keys_at(phase, hands, seat, led, trick)
+        if phase is _PLAY:  # keys_at's PLAY case, its key lists kept per card mask
+            m = playable(hands[seat - 1], led, True)
+            keys = lists.get(m)
+            if keys is None:
+                keys = lists[m] = keys_at(phase, hands, seat, led, trick)
+        else:
+            keys = keys_at(phase, hands, seat, led, trick)
         children = node.children
         untried = []
         tried = []
@@ -357,6 +365,7 @@ class ISMCTS:
         last = c0
         it = 0
         logs = _logs(4096)
+        lists: dict[int, list[int]] = {}
         while True:
             if limit is not None and it >= limit:
                 break
@@ -374,7 +383,7 @@ class ISMCTS:
             hands, piles, _ = deal(rand, True)
             loot, trick = loot0[:], trick0[:]
             path, phase, seat, led, rev, leader = descend(root, n, hands, piles, loot, trick, phase0, seat0, led0,
-                                                          rev0, leader0, cexp, random_, logs)
+                                                          rev0, leader0, cexp, random_, logs, lists)
             if phase is not None:
                 rollout(n, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, random_, noise, low_lead)
             r = _rewards(base, loot, teams, final)
