@@ -127,6 +127,8 @@ class Determinizer:
                 slices.append((k, k + self.need[i], limits))
             k += self.need[i]
         self.slices = slices
+        self.takes = [(i, self.need[i]) for i in self.order]
+        self.pile_sizes = [(i, -1 if i == me else obs.pile_sizes[i]) for i in range(n)]
         self.fallbacks = 0  # draws that ran out of tries and relaxed their constraints (a diagnostic)
 
     def __call__(self, rng: Rng, fast: bool = False) -> State:
@@ -172,37 +174,52 @@ class Determinizer:
         """The hidden part of a new determinization drawn with ``rng`` (see :meth:`__call__`):
         (the hand masks per seat, the draw piles per seat as card lists with the top last, the
         cards set aside). The search of ``hard`` (:mod:`.ismcts`) plays on these directly."""
-        obs, n, me = self.obs, self.n, self.me
-        need, caps = self.need, self.caps
-        tries = self.tries
         if fast:
-            pool, held_aside, tries = self._fast_pool(rng.random)
-        else:
-            shuffle = rng.shuffle
-            while True:
-                pool = self.pool[:]
-                shuffle(pool)
-                held_aside: list[int] = []
-                if self.weight is not None:
-                    if obs.aside:
-                        held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
-                    weight = self.weight
-                    rand = rng.random
-                    pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
-                    # the weighted order tells which cards lie in the hands (all hands together), not in
-                    # whose: the first part goes to the hands, the rest to the piles, each in a uniform
-                    # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
-                    held, rest = pool[:self.hand_need], pool[self.hand_need:]
-                    shuffle(held)
-                    shuffle(rest)
-                    pool = held + rest
-                tries -= 1
-                if tries <= 0 or self._keeps_voids(pool):
-                    break
+            return self._fast_deal(rng.random)
+        obs = self.obs
+        tries = self.tries
+        shuffle = rng.shuffle
+        while True:
+            pool = self.pool[:]
+            shuffle(pool)
+            held_aside: list[int] = []
+            if self.weight is not None:
+                if obs.aside:
+                    held_aside, pool = pool[-obs.aside:], pool[:-obs.aside]
+                weight = self.weight
+                rand = rng.random
+                pool.sort(key=lambda c: rand() ** (1.0 / weight[c]), reverse=True)
+                # the weighted order tells which cards lie in the hands (all hands together), not in
+                # whose: the first part goes to the hands, the rest to the piles, each in a uniform
+                # order (else, with 3 or 4 players, the first seat drawn would get the strongest cards)
+                held, rest = pool[:self.hand_need], pool[self.hand_need:]
+                shuffle(held)
+                shuffle(rest)
+                pool = held + rest
+            tries -= 1
+            if tries <= 0 or self._keeps_voids(pool):
+                break
         if self.tries > 1 and tries <= 0 and not self._keeps_voids(pool):
             self.fallbacks += 1
+        hands, pool = self._take(pool)
+        piles: list[list[int]] = []
+        for i in range(self.n):
+            if i == self.me:
+                pile = self.own_pile_cards[:]
+            else:
+                k = obs.pile_sizes[i]
+                pile, pool = pool[:k], pool[k:]
+            shuffle(pile)
+            piles.append(pile)
+        return hands, piles, pool + held_aside
+
+    def _take(self, pool: list[int]) -> tuple[list[int], list[int]]:
+        """The other hands dealt from the front of ``pool`` in turn (``self.order``), each seat
+        with a void taking the first cards it may hold (relaxed if too few): (the hand masks
+        per seat, this seat's own included; the cards left, in order)."""
+        need, caps = self.need, self.caps
         hands = self.known[:]
-        hands[me] = self.own_hand
+        hands[self.me] = self.own_hand
         for i in self.order:
             if not caps[i]:  # no void: the next cards of the shuffled pool
                 for c in pool[:need[i]]:
@@ -226,36 +243,55 @@ class Determinizer:
             for c in take:
                 hands[i] |= 1 << c
             pool = rest
-        piles: list[list[int]] = []
-        for i in range(n):
-            if i == me:
-                pile = self.own_pile_cards[:]
-            else:
-                k = obs.pile_sizes[i]
-                pile, pool = pool[:k], pool[k:]
-                if fast:  # the pool's order is random already
-                    piles.append(pile)
-                    continue
-            if fast:
-                _shuffle(pile, rng.random)
-            else:
-                rng.shuffle(pile)
-            piles.append(pile)
-        return hands, piles, pool + held_aside
+        return hands, pool
 
-    def _fast_pool(self, random_) -> tuple[list[int], list[int], int]:
+    def _fast_deal(self, random_) -> tuple[list[int], list[list[int]], list[int]]:
+        """:meth:`deal` with ``fast``: the pool of :meth:`_fast_pool`; when its front keeps
+        every void (always unless the draws ran out) each other hand takes its slice of it in
+        turn (what :meth:`_take` would take), else :meth:`_take` relaxes; the other piles take
+        the next slices as they lie (already in random order), this seat's pile is shuffled."""
+        pool, held_aside, kept = self._fast_pool(random_)
+        if kept:
+            bit = _BIT
+            hands = self.known[:]
+            hands[self.me] = self.own_hand
+            k = 0
+            for i, cnt in self.takes:
+                m = hands[i]
+                for c in pool[k:k + cnt]:
+                    m |= bit[c]
+                hands[i] = m
+                k += cnt
+        else:
+            if self.tries > 1:
+                self.fallbacks += 1
+            hands, pool = self._take(pool)
+            k = 0
+        piles: list[list[int]] = []
+        for i, size in self.pile_sizes:
+            if size < 0:  # this seat's own pile, in an order it does not know
+                pile = self.own_pile_cards[:]
+                _shuffle(pile, random_)
+            else:
+                pile = pool[k:k + size]
+                k += size
+            piles.append(pile)
+        return hands, piles, pool[k:] + held_aside
+    def _fast_pool(self, random_) -> tuple[list[int], list[int], bool]:
         """The unseen cards in the order :meth:`deal` hands them out with ``fast`` (hands in
-        turn, then the piles; the cards set aside not ordered) and the tries left: the draw is
+        turn, then the piles; the cards set aside not ordered): the draw is
         repeated while it breaks a void (``exact``). Uniform, by a Fisher-Yates shuffle of only
         the places dealt to a hand or a pile; with ``hand_bias`` the aside first (a partial
         shuffle of the last places), then the weighted order of the rest, then a uniform order of
-        the hands' part when two or more other seats share it and of the piles' part."""
+        the hands' part when two or more other seats share it and of the piles' part. Returns
+        (that order, the cards set aside first with ``hand_bias``, whether it keeps every void)."""
         src = self.pool
         size = len(src)
         aside = self.obs.aside
         tries = self.tries
         inv = self.inv_weight
         hand_need = self.hand_need
+        slices = self.slices
         while True:
             pool = src[:]
             held_aside: list[int] = []
@@ -269,15 +305,20 @@ class Determinizer:
                         j = int(random_() * (i + 1))
                         pool[i], pool[j] = pool[j], pool[i]
                     held_aside, pool = pool[-aside:], pool[:-aside]
-                pool.sort(key=lambda c: random_() ** inv[c], reverse=True)
+                # the weighted order (the keys of the slow path's sort, drawn in the same order)
+                keys = {c: random_() ** inv[c] for c in pool}
+                pool.sort(key=keys.__getitem__, reverse=True)
                 held, rest = pool[:hand_need], pool[hand_need:]
                 if self.shared:
                     _shuffle(held, random_)
                 _shuffle(rest, random_)
                 pool = held + rest
             tries -= 1
-            if tries <= 0 or self._keeps_voids(pool):
-                return pool, held_aside, tries
+            if not slices:
+                return pool, held_aside, True
+            kept = self._keeps_voids(pool)
+            if kept or tries <= 0:
+                return pool, held_aside, kept
 
     def _keeps_voids(self, pool: list[int]) -> bool:
         """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
@@ -290,6 +331,9 @@ class Determinizer:
                 if (m & rank_mask).bit_count() > cap:
                     return False
         return True
+
+
+_BIT = tuple(1 << c for c in range(len(CARDS)))
 
 
 def _shuffle(x: list, random_) -> None:
