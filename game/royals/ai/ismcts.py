@@ -38,8 +38,7 @@ from game.rng import Rng
 
 from ..engine import kernel as K
 from ..engine.actions import Action
-from ..engine.cards import (BEGGAR, CARDS, EXECUTIONER, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK,
-                            REBELS, THIEF)
+from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK, REBELS
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
 from .search import Determinizer, Node, SearchResult, reward_values
@@ -53,8 +52,6 @@ _BATCH = 8
 T_KEEP = 2.0
 
 
-_BIT = tuple(1 << c for c in range(NUM_CARDS))
-_THIEF_BIT, _EXECUTIONER_BIT = 1 << THIEF, 1 << EXECUTIONER
 #: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
 _PLAIN_MASK = RANKED_MASK & ~sum(1 << c for c in (*PRINCES, REBELS, *(g for g in GUILDMASTER if g >= 0)))
 
@@ -119,7 +116,8 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
     Speed (issue 36): no ``State`` and nothing no playout reads (voids, known cards, trick
     numbers); every rule comes from the kernel: :func:`~game.royals.engine.kernel.playable`,
     ``takers`` and ``trick_winner`` for the policy, ``put`` (ruling 5), ``full_trick`` and
-    ``executioner`` (ruling 7 (1)-(2)), ``thief_takes``, ``settle`` (ruling 7 (3)-(5)).
+    ``executioner`` (ruling 7 (1)-(2)), ``steal_targets``, ``thief_takes``, ``victims``,
+    ``take_out`` (ruling 7 (1)-(2)), ``settle`` (ruling 7 (3)-(5)).
     ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
     followed by the card taken)."""
     playable, takers, winner = K.playable, K.takers, K.trick_winner
@@ -170,7 +168,7 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
             if phase is None:
                 cards, rev, w = settle(trick, led, rev, cards)
         if phase is _STEAL:  # the Thief's decision (seat): none, or a seat holding a card, then the card
-            targets = [t for t in range(1, n + 1) if t != seat and hands[t - 1]]
+            targets = K.steal_targets(seat, hands)
             k = int(random_() * (len(targets) + 1))
             if k:
                 target = targets[k - 1]
@@ -184,14 +182,11 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
             if phase is None:
                 cards, rev, w = settle(trick, led, rev)
         if phase is _EXECUTE:  # ruling 7 (2): the Executioner takes another card out of the trick
-            victims = [vc for _, vc in trick if vc != EXECUTIONER]
+            victims = K.victims(trick)
             v = victims[int(random_() * len(victims))]
             if log is not None:
                 log.append(K.EXECUTE + v)
-            for j, (_, vc) in enumerate(trick):
-                if vc == v:
-                    del trick[j]
-                    break
+            K.take_out(trick, v)
             cards, rev, w = settle(trick, led, rev)
         # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
         if w:
@@ -287,11 +282,7 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
             if phase is None:
                 cards, rev, w = settle(trick, led, rev)
         else:
-            v = k - K.EXECUTE
-            for j, (_, vc) in enumerate(trick):
-                if vc == v:
-                    del trick[j]
-                    break
+            K.take_out(trick, k - K.EXECUTE)
             phase = None
             cards, rev, w = settle(trick, led, rev)
         if phase is None:  # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands

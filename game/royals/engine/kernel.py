@@ -388,13 +388,17 @@ def after_thief(s) -> None:
 
 def execute(s, c: int) -> None:
     """Ruling 7 (2): card ``c`` leaves the trick and the game."""
-    trick = s.trick
+    take_out(s.trick, c)
+    s.removed |= 1 << c
+    finish_trick(s)
+
+
+def take_out(trick: list[tuple[int, int]], c: int) -> None:
+    """Ruling 7 (2) on a raw trick: the Executioner's victim ``c`` leaves ``trick``."""
     for j, (_, tc) in enumerate(trick):
         if tc == c:
             del trick[j]
-            break
-    s.removed |= 1 << c
-    finish_trick(s)
+            return
 
 
 def finish_trick(s, cards: int = -1) -> None:
@@ -457,4 +461,4 @@ def apply_key(s, key: int, card: int = -1) -> None:
 __all__ = ["Phase", "STEAL_NONE", "STEAL", "EXECUTE", "TEXTS", "reason", "playable", "play_refusal", "steal_targets",
            "victims", "trick_winner", "takers", "settle", "thief_takes", "revolution_after", "points", "keys_at", "decision_keys", "put", "full_trick",
            "executioner", "play", "choose_target", "steal", "after_thief",
-           "execute", "finish_trick", "apply_key", "replay_plays"]
+           "execute", "take_out", "finish_trick", "apply_key", "replay_plays"]
