@@ -41,7 +41,7 @@ from ..engine.actions import Action
 from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK, REBELS
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
 from .players import decide_keep, keep_score
-from .search import Determinizer, Node, SearchResult, reward_values
+from .search import Determinizer, SearchResult, reward_values
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -200,6 +200,20 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
             return
 
 
+class Node:
+    """A node of the tree (:class:`.search.Node`) with its ``mean`` reward (``total / visits``,
+    kept by the backup) for UCB1."""
+
+    __slots__ = ("children", "visits", "total", "avail", "mean")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.mean = 0.0
+
+
 _LOGS = [0.0]
 
 
@@ -237,31 +251,33 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
                 keys = lists[m] = keys_at(phase, hands, seat, led, trick)
         else:
             keys = keys_at(phase, hands, seat, led, trick)
-        children = node.children
-        untried = []
-        tried = []
-        for k in keys:
-            ch = children.get(k)
-            if ch is not None:
-                ch.avail += 1
-                tried.append(ch)
-            else:
-                untried.append(k)
-        if untried:
+        get = node.children.get
+        untried = None
+        best = -1.0
+        # one pass: every child present gets its availability; while none is missing, UCB1
+        # (the first best in key order)
+        for key in keys:
+            ch = get(key)
+            if ch is None:
+                if untried is None:
+                    untried = [key]
+                else:
+                    untried.append(key)
+                continue
+            a = ch.avail = ch.avail + 1
+            if untried is None:
+                v = ch.mean + cexp * sqrt(logs[a] / ch.visits)
+                if v > best:
+                    best, k, chosen = v, key, ch
+        if untried is not None:
             k = untried[int(random_() * len(untried))]
             ch = Node()
             ch.avail = 1
-            children[k] = ch
+            node.children[k] = ch
             path.append((ch, seat))
             node = None
         else:
-            best, j = -1.0, 0
-            for i, ch in enumerate(tried):
-                v = ch.total / ch.visits + cexp * sqrt(logs[ch.avail] / ch.visits)
-                if v > best:
-                    best, j = v, i
-            k = keys[j]
-            node = tried[j]
+            node = chosen
             path.append((node, seat))
         # apply decision k
         if k < 36:
@@ -379,8 +395,9 @@ class ISMCTS:
                 rollout(n, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, random_, noise, low_lead)
             r = _rewards(base, loot, teams, final)
             for ch, s in path:
-                ch.visits += 1
-                ch.total += r[s - 1]
+                v = ch.visits = ch.visits + 1
+                t = ch.total = ch.total + r[s - 1]
+                ch.mean = t / v
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
         visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
