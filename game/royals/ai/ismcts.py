@@ -128,7 +128,7 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
     # normal order, the lowest in a revolution: (m & -m).bit_length() - 1 if rev else m.bit_length() - 1
     while True:
         if phase is _PLAY:
-            legal = playable(hands[seat - 1], led, bool(trick))
+            legal = playable(hands[seat - 1], led, True)  # led is -1 until the trick's first card
             if legal & (legal - 1) == 0:
                 c = legal.bit_length() - 1
             elif random_() < noise:
