@@ -8,9 +8,10 @@ chosen by search instead of the greedy's rules.
   iteration never builds a ``State``: the determinization gives the hidden cards as raw
   fields (:meth:`.search.Determinizer.deal` with ``fast``: float shuffles of only the places
   a hand or a pile gets), and the tree descent (:func:`descend`) and the playout
-  (:func:`rollout`) step those ints and lists with the kernel's own steps
-  (:mod:`game.royals.engine.kernel`: ``keys_at``, ``put``, ``full_trick``, ``take_trick`` ...
-  the functions ``State`` is stepped by); the clocks are read once per 8 iterations.
+  (:func:`rollout`) step those ints and lists with the kernel's steps on raw fields
+  (:mod:`game.royals.engine.kernel`: ``keys_at``, ``put``, ``full_trick``, ``take_trick`` ...;
+  ``State`` is stepped by the same ``put``, ``full_trick`` and ``keys_at``); the clocks are
+  read once per 8 iterations.
 - **Inference** from the others' hand choices (``hand_bias``, :class:`.search.Determinizer`).
 - **Exact determinizations**: uniform among the deals that keep every void shown
   (``Determinizer(..., exact=True)``, by rejection), where ``hard-2025``'s sequential take
