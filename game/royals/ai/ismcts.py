@@ -41,8 +41,10 @@ from ..engine.actions import Action
 from ..engine.cards import (BEGGAR, CARDS, EXECUTIONER, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK,
                             REBELS, THIEF)
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
+
+_DECISIONS = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
 from .players import decide_keep, keep_score
-from .search import Determinizer, Node, SearchResult, descend, reward_values, rewards
+from .search import Determinizer, Node, SearchResult, descend, reward_values
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -76,13 +78,16 @@ def _pick(mask: int, r: float) -> int:
 
 
 def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
-            log: list[int] | None = None) -> list[float]:
+            log: list[int] | None = None, reward=reward_values, specials: bool = False) -> list[float]:
     """Play ``d`` (a disposable determinization in PLAY, STEAL or EXECUTE) to its round's end
     and return each seat's reward (:func:`.search.reward_values`). The policy: a follower wins
     the trick with its weakest card that takes it, else dumps the Beggar on an opponent, else
     throws its weakest card (the weakest too when its side already wins); a lead (the weakest
     plain card with ``low_lead``), and ``noise`` of all plays, at random; a Thief's or an
-    Executioner's decision at random, the stolen card too (the policy of :mod:`.search`).
+    Executioner's decision at random, the stolen card too (the policy of :mod:`.search`); with
+    ``specials`` (but for ``noise`` of them) the Thief robs the seat whose card wins the trick
+    if an opponent's, else a random opponent, and the Executioner takes the winning
+    opponent's card, else the Beggar, else a random card (the greedy's rules, cheaply).
 
     Speed (issue 36): the round is played on local ints and lists taken from ``d`` (hands,
     loots as masks, piles as lists, the trick as ``(seat, card)``), without the ``State``
@@ -170,7 +175,13 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
                 cards, rev, w = K.settle(trick, led, rev, cards)
         if stage == 1:  # the Thief's decision (seat): none, or a seat holding a card, then the card
             targets = [t for t in range(1, n + 1) if t != seat and hands[t - 1]]
-            k = int(random_() * (len(targets) + 1))
+            if specials and random_() >= noise:  # rob the winning opponent, else any opponent
+                w = K.settle(trick, led, rev)[2]
+                foes = [t for t in targets if not (teams and (t - seat) % 2 == 0)]
+                k = (targets.index(w) + 1 if w in foes else
+                     targets.index(foes[int(random_() * len(foes))]) + 1 if foes else 0)
+            else:
+                k = int(random_() * (len(targets) + 1))
             if k:
                 target = targets[k - 1]
                 c = _pick(hands[target - 1], random_())
@@ -184,6 +195,13 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
             if len(trick) > 1 and any(tc == EXECUTIONER for _, tc in trick):
                 victims = [vc for _, vc in trick if vc != EXECUTIONER]
                 v = victims[int(random_() * len(victims))]
+                if specials and random_() >= noise:  # execute the winning opponent's card, else the Beggar
+                    ex = next(ts for ts, tc in trick if tc == EXECUTIONER)
+                    w = K.settle(trick, led, rev)[2]
+                    if w and w != ex and not (teams and (w - ex) % 2 == 0):
+                        v = next(tc for ts, tc in trick if ts == w)
+                    elif BEGGAR in victims:
+                        v = BEGGAR
                 if log is not None:
                     log.append(K.EXECUTE + v)
                 for j, (_, vc) in enumerate(trick):
@@ -207,7 +225,93 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
             tot[i] += v
     for i in range(n):
         tot[i] += K.points(loot[i])
-    return reward_values(tot, teams, d.round >= ROUNDS)
+    return reward(tot, teams, d.round >= ROUNDS)
+
+
+def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7):
+    """The reward of the search at a round's end, ``f(tot, teams, final) -> list[float]`` (per
+    seat, 0..1; ``tot``: the match totals per seat, ``final``: after the match's last round).
+
+    ``kind``: ``"best"``: :func:`.search.reward_values` (the margin ``d`` of the seat's (team's)
+    total over the best other's as ``0.5 + 0.5 tanh(d / scale)``; after the last round
+    ``win x (1 win, 0.5 tie, 0 loss) + (1 - win) x`` that); ``"mean"``: the same with ``d`` the
+    margin over the *mean* of the others (with 2 players or teams the same as ``"best"``: one
+    other side); ``"rank"``: the seat's share of the others it leads (1 ahead of all, 0.5 per
+    tie, as the match's ranking), half and half with ``"mean"``'s margin before the last round.
+    Raises ValueError for another ``kind``."""
+    if kind == "best":
+        return lambda tot, teams, final: reward_values(tot, teams, final, scale)
+    if kind not in ("mean", "rank"):
+        raise ValueError(f"unknown reward {kind!r} (choose from best, mean, rank)")
+    rank = kind == "rank"
+    tanh = math.tanh
+    lose = 1.0 - win
+
+    def reward(tot, teams: bool, final: bool) -> list[float]:
+        n = len(tot)
+        if teams or n == 2:
+            return reward_values(tot, teams, final, scale)
+        total = sum(tot)
+        out = []
+        for i in range(n):
+            t = tot[i]
+            margin = 0.5 + 0.5 * tanh((t - (total - t) / (n - 1)) / scale)
+            if rank:
+                ahead = sum(1.0 if t > u else 0.5 if t == u else 0.0 for u in tot) - 0.5
+                share = ahead / (n - 1)
+                out.append(win * (share == 1.0) + lose * share if final else 0.5 * share + 0.5 * margin)
+                continue
+            if final:
+                best = max(tot[j] for j in range(n) if j != i)
+                margin = win * (1.0 if t > best else 0.5 if t == best else 0.0) + lose * margin
+            out.append(margin)
+        return out
+    return reward
+
+
+def descend_spread(root: Node, d: State, rnd: int, cexp: float, randbelow, apply) -> list[tuple[Node, int]]:
+    """:func:`.search.descend` with the exploration scaled to the values' spread at each node:
+    a child's mean reward enters UCB1 as ``(mean - lo) / (hi - lo)`` (``lo``, ``hi``: the
+    lowest and highest mean among the children legal in ``d``; as in MuZero's min-max
+    normalisation), so ``cexp`` weighs the same against children whose values lie 0.01 apart
+    (4 players) as 0.3 apart. The same path as :func:`.search.descend`."""
+    node = root
+    path: list[tuple[Node, int]] = []
+    log, sqrt = math.log, math.sqrt
+    decision_keys = K.decision_keys
+    while d.round == rnd and d.phase in _DECISIONS:
+        keys = decision_keys(d)
+        seat = d.to_act
+        children = node.children
+        untried = []
+        for k in keys:
+            ch = children.get(k)
+            if ch is not None:
+                ch.avail += 1
+            else:
+                untried.append(k)
+        if untried:
+            k = untried[randbelow(len(untried))]
+            ch = Node()
+            ch.avail = 1
+            children[k] = ch
+            apply(d, k)
+            path.append((ch, seat))
+            break
+        means = [(children[k].total / children[k].visits, k) for k in keys]
+        lo = min(means)[0]
+        span = max(means)[0] - lo
+        inv = 1.0 / span if span > 1e-12 else 0.0
+        best, best_k = -1.0, keys[0]
+        for m, k in means:
+            ch = children[k]
+            v = (m - lo) * inv + cexp * sqrt(log(ch.avail) / ch.visits)
+            if v > best:
+                best, best_k = v, k
+        node = children[best_k]
+        apply(d, best_k)
+        path.append((node, seat))
+    return path
 
 
 class ISMCTS:
@@ -224,7 +328,8 @@ class ISMCTS:
 
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
                  c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False,
-                 hand_bias: float = 0.0) -> None:
+                 hand_bias: float = 0.0, reward: str = "best", scale: float = 10.0, win: float = 0.7,
+                 spread: bool = False, specials: bool = False) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
@@ -235,6 +340,9 @@ class ISMCTS:
         self.keep_search = keep_search
         self.low_lead = low_lead
         self.hand_bias = hand_bias
+        self.reward = make_reward(reward, scale, win)
+        self.descend = descend_spread if spread else descend
+        self.specials = specials
 
     def _deadlines(self, t0: float, c0: float) -> tuple[float | None, float | None]:
         if self.seconds is None:
@@ -268,6 +376,8 @@ class ISMCTS:
         rnd = obs.round
         cexp = self.c
         noise = self.noise
+        reward = self.reward
+        walk = self.descend
         longest = 0.0
         last = c0
         it = 0
@@ -284,8 +394,9 @@ class ISMCTS:
                     break
             it += 1
             d = draw(rand, True)
-            path = descend(root, d, rnd, cexp, randbelow, apply)
-            r = playout(d, rand, noise, self.low_lead) if d.round == rnd else rewards(d)
+            path = walk(root, d, rnd, cexp, randbelow, apply)
+            r = (playout(d, rand, noise, self.low_lead, reward=reward, specials=self.specials) if d.round == rnd
+                 else reward(d.scores(), d.teams, d.phase is Phase.OVER))
             for ch, seat in path:
                 ch.visits += 1
                 ch.total += r[seat - 1]
