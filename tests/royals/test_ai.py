@@ -293,6 +293,42 @@ def test_fast_determinizations_are_uniform():
             assert abs(counts[place][c] - n * p) < 4.5 * sigma, (place, c)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_fast_weighted_determinizations_draw_like_the_slow_ones(players):
+    # hard's draws with hand_bias (fast: the aside by a partial shuffle, no shuffle of the hands'
+    # part for one other seat, no second shuffle of the piles) against the slow draws of the
+    # same Determinizer: every unseen card as often in each other hand, on top of each other
+    # pile and aside (a two-sample test per card and place).
+    s = random_match(3 + players, players, upto=8)
+    while s.phase is not Phase.PLAY:
+        s.push(s.chance().sample(Rng(1)))
+    me = s.to_act
+    o = s.observation(me)
+    draw = Determinizer(o, hand_bias=1.5)
+    n = 2500
+
+    def tally(d, counts):
+        for i in range(players):
+            if i != me - 1:
+                for c in range(36):
+                    counts[("hand", i, c)] = counts.get(("hand", i, c), 0) + ((d.hands[i] >> c) & 1)
+                top = ("top", i, d.piles[i][-1])
+                counts[top] = counts.get(top, 0) + 1
+        for c in range(36):
+            counts[("aside", c)] = counts.get(("aside", c), 0) + ((d.aside >> c) & 1)
+
+    fast, slow = {}, {}
+    rand, rng = _Rand(23), Rng(23)
+    for _ in range(n):
+        tally(draw(rand, fast=True), fast)
+        tally(draw(rng), slow)
+    for key in set(fast) | set(slow):
+        a, b = fast.get(key, 0), slow.get(key, 0)
+        p = (a + b) / (2 * n)
+        sigma = (2 * n * p * (1 - p)) ** 0.5
+        assert abs(a - b) <= 4.5 * sigma + 1, (key, a, b)
+
+
 def test_inference_from_the_hand_choices_favours_no_seat():
     # hand_bias puts the strong cards in the hands rather than the piles, but in no seat's hand
     # more than another's (with 4 players the first seat drawn used to get the strongest).

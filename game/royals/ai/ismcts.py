@@ -38,13 +38,10 @@ from game.rng import Rng
 
 from ..engine import kernel as K
 from ..engine.actions import Action
-from ..engine.cards import (BEGGAR, CARDS, EXECUTIONER, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK,
-                            REBELS, THIEF)
+from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK, REBELS
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
-
-_DECISIONS = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
 from .players import decide_keep, keep_score
-from .search import Determinizer, Node, SearchResult, descend, reward_values
+from .search import Determinizer, SearchResult, reward_values
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -55,8 +52,6 @@ _BATCH = 8
 T_KEEP = 2.0
 
 
-_BIT = tuple(1 << c for c in range(NUM_CARDS))
-_THIEF_BIT, _EXECUTIONER_BIT = 1 << THIEF, 1 << EXECUTIONER
 #: Ranked cards without a function (not a Guildmaster, Prince or the Rebels): what a low lead throws.
 _PLAIN_MASK = RANKED_MASK & ~sum(1 << c for c in (*PRINCES, REBELS, *(g for g in GUILDMASTER if g >= 0)))
 
@@ -80,152 +75,32 @@ def _pick(mask: int, r: float) -> int:
 def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
             log: list[int] | None = None, reward=reward_values, specials: bool = False) -> list[float]:
     """Play ``d`` (a disposable determinization in PLAY, STEAL or EXECUTE) to its round's end
-    and return each seat's reward (:func:`.search.reward_values`). The policy: a follower wins
-    the trick with its weakest card that takes it, else dumps the Beggar on an opponent, else
-    throws its weakest card (the weakest too when its side already wins); a lead (the weakest
-    plain card with ``low_lead``), and ``noise`` of all plays, at random; a Thief's or an
-    Executioner's decision at random, the stolen card too (the policy of :mod:`.search`); with
-    ``specials`` (but for ``noise`` of them) the Thief robs the seat whose card wins the trick
-    if an opponent's, else a random opponent, and the Executioner takes the winning
-    opponent's card, else the Beggar, else a random card (the greedy's rules, cheaply).
+    and return each seat's reward (:func:`.search.reward_values`) by :func:`rollout` on its
+    fields. ``d`` is left mid-way (read nothing from it after). ``log``: if a list, the
+    decisions taken are appended as the kernel's keys (a steal followed by the card taken), so
+    a test can replay them through ``State``. ``reward``: a reward of :func:`make_reward`;
+    ``specials``: :func:`rollout`'s."""
+    loot = d.loot
+    rollout(d.players, d.teams, d.hands, d.piles, loot, d.trick, d.led, d.revolution, d.to_act, d.leader,
+            d.phase, rand.random, noise, low_lead, log, specials)
+    return _rewards(_base_totals(d.round_scores, d.players), loot, d.teams, d.round >= ROUNDS, reward)
 
-    Speed (issue 36): the round is played on local ints and lists taken from ``d`` (hands,
-    loots as masks, piles as lists, the trick as ``(seat, card)``), without the ``State``
-    methods and without what no playout reads (voids, known cards, trick numbers); the rules
-    come from the kernel (:func:`~game.royals.engine.kernel.playable`, ``takers``,
-    ``trick_winner``, ``thief_takes``, ``settle``), the bookkeeping of :func:`kernel.play`
-    (the draw, the turn, a full trick) is inline. ``d`` is left mid-way (read nothing from it
-    after). ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
-    followed by the card taken), so a test can replay them through ``State``."""
-    random_ = rand.random
-    n = d.players
-    teams = d.teams
-    hands, piles, loot = d.hands, d.piles, d.loot
-    trick = d.trick
-    led, rev = d.led, d.revolution
-    seat, leader = d.to_act, d.leader
-    phase = d.phase
-    stage = 0 if phase is _PLAY else 1 if phase is _STEAL else 2
-    playable, takers, winner = K.playable, K.takers, K.trick_winner
-    rank_of, bit = RANK_OF, _BIT
-    plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
-    # the weakest card of a mask m in the order in force, inline below: the highest index in the
-    # normal order, the lowest in a revolution: (m & -m).bit_length() - 1 if rev else m.bit_length() - 1
-    while True:
-        if stage == 0:
-            i = seat - 1
-            h = hands[i]
-            legal = playable(h, led, bool(trick))
-            if legal & (legal - 1) == 0:
-                c = legal.bit_length() - 1
-            elif random_() < noise:
-                c = _pick(legal, random_())
-            elif not trick:
-                plain = legal & plain_mask
-                if low_lead and plain:  # the weakest plain card leads
-                    c = (plain & -plain).bit_length() - 1 if rev else plain.bit_length() - 1
-                else:
-                    c = _pick(legal, random_())
-            else:
-                ranked = legal & ranked_mask
-                if not ranked:
-                    c = (legal & -legal).bit_length() - 1
-                else:
-                    w = winner(trick, led, rev)
-                    if w == seat or (teams and w and (w - seat) % 2 == 0):  # its side wins: throw the weakest
-                        c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
-                    else:
-                        taking = takers(trick, led, rev, ranked)
-                        if taking:
-                            c = (taking & -taking).bit_length() - 1 if rev else taking.bit_length() - 1
-                        elif (legal >> BEGGAR) & 1 and w:
-                            c = BEGGAR
-                        else:
-                            c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
-            if log is not None:
-                log.append(c)
-            h &= ~bit[c]
-            pile = piles[i]
-            if pile:
-                h |= bit[pile.pop()]
-            hands[i] = h
-            if not trick:
-                led = rank_of[c]
-            trick.append((seat, c))
-            if len(trick) < n:
-                seat = seat + 1 if seat < n else 1
-                continue
-            cards = 0
-            for _, tc in trick:
-                cards |= bit[tc]
-            stage = 3
-            if cards & _THIEF_BIT:  # ruling 7 (1): the Thief acts when another seat holds a card
-                for ts, tc in trick:
-                    if tc == THIEF:
-                        seat = ts
-                        break
-                stage = 2
-                for k in range(n):
-                    if k != seat - 1 and hands[k]:
-                        stage = 1
-                        break
-            elif cards & _EXECUTIONER_BIT:
-                stage = 2
-            if stage == 3:
-                cards, rev, w = K.settle(trick, led, rev, cards)
-        if stage == 1:  # the Thief's decision (seat): none, or a seat holding a card, then the card
-            targets = [t for t in range(1, n + 1) if t != seat and hands[t - 1]]
-            if specials and random_() >= noise:  # rob the winning opponent, else any opponent
-                w = K.settle(trick, led, rev)[2]
-                foes = [t for t in targets if not (teams and (t - seat) % 2 == 0)]
-                k = (targets.index(w) + 1 if w in foes else
-                     targets.index(foes[int(random_() * len(foes))]) + 1 if foes else 0)
-            else:
-                k = int(random_() * (len(targets) + 1))
-            if k:
-                target = targets[k - 1]
-                c = _pick(hands[target - 1], random_())
-                if log is not None:
-                    log += (K.STEAL + target, c)
-                K.thief_takes(hands, loot, trick, seat, target, c)
-            elif log is not None:
-                log.append(K.STEAL_NONE)
-            stage = 2
-        if stage == 2:  # ruling 7 (2): the Executioner takes a card when another is in the trick
-            if len(trick) > 1 and any(tc == EXECUTIONER for _, tc in trick):
-                victims = [vc for _, vc in trick if vc != EXECUTIONER]
-                v = victims[int(random_() * len(victims))]
-                if specials and random_() >= noise:  # execute the winning opponent's card, else the Beggar
-                    ex = next(ts for ts, tc in trick if tc == EXECUTIONER)
-                    w = K.settle(trick, led, rev)[2]
-                    if w and w != ex and not (teams and (w - ex) % 2 == 0):
-                        v = next(tc for ts, tc in trick if ts == w)
-                    elif BEGGAR in victims:
-                        v = BEGGAR
-                if log is not None:
-                    log.append(K.EXECUTE + v)
-                for j, (_, vc) in enumerate(trick):
-                    if vc == v:
-                        del trick[j]
-                        break
-            cards, rev, w = K.settle(trick, led, rev)
-        # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
-        if w:
-            loot[w - 1] |= cards
-            leader = w
-        seat = leader
-        trick = []
-        led = -1
-        stage = 0
-        if not any(hands):
-            break
+
+def _base_totals(round_scores, n: int) -> list[int]:
+    """Each seat's points over the finished rounds ``round_scores``."""
     tot = [0] * n
-    for rs in d.round_scores:
+    for rs in round_scores:
         for i, v in enumerate(rs):
             tot[i] += v
-    for i in range(n):
-        tot[i] += K.points(loot[i])
-    return reward(tot, teams, d.round >= ROUNDS)
+    return tot
+
+
+def _rewards(base: list[int], loot: list[int], teams: bool, final: bool, reward=reward_values) -> list[float]:
+    """Each seat's reward (``reward``: :func:`.search.reward_values` or one of :func:`make_reward`)
+    at the round's end: the totals of the finished rounds ``base`` plus the points of this
+    round's ``loot`` masks."""
+    points = K.points
+    return reward([b + points(m) for b, m in zip(base, loot)], teams, final)
 
 
 def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7):
@@ -269,49 +144,232 @@ def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7):
     return reward
 
 
-def descend_spread(root: Node, d: State, rnd: int, cexp: float, randbelow, apply) -> list[tuple[Node, int]]:
-    """:func:`.search.descend` with the exploration scaled to the values' spread at each node:
-    a child's mean reward enters UCB1 as ``(mean - lo) / (hi - lo)`` (``lo``, ``hi``: the
-    lowest and highest mean among the children legal in ``d``; as in MuZero's min-max
-    normalisation), so ``cexp`` weighs the same against children whose values lie 0.01 apart
-    (4 players) as 0.3 apart. The same path as :func:`.search.descend`."""
+def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot: list[int],
+            trick: list[tuple[int, int]], led: int, rev: bool, seat: int, leader: int, phase: Phase,
+            random_, noise: float = 0.25, low_lead: bool = False, log: list[int] | None = None,
+            specials: bool = False) -> None:
+    """Play a round to its end on raw fields (the kernel's: hand and loot masks, piles as card
+    lists with the top last, the trick as ``(seat, card)``; ``phase`` PLAY, STEAL or EXECUTE with
+    ``seat`` to decide), changing ``hands``, ``piles``, ``loot`` and ``trick`` in place; the
+    loots then hold the round's points. The policy: a follower wins the trick with its weakest
+    card that takes it, else dumps the Beggar on an opponent, else throws its weakest card (the
+    weakest too when its side already wins); a lead (the weakest plain card with ``low_lead``),
+    and ``noise`` of all plays, at random; a Thief's or an Executioner's decision at random, the
+    stolen card too (the policy of :mod:`.search`); with ``specials`` (but for ``noise`` of them)
+    the Thief robs the seat whose card wins the trick if an opponent's, else a random opponent,
+    and the Executioner takes the winning opponent's card, else the Beggar, else a random card
+    (the greedy's rules, cheaply). ``random_``: floats in [0, 1).
+
+    Speed (issue 36): no ``State`` and nothing no playout reads (voids, known cards, trick
+    numbers); every rule comes from the kernel: :func:`~game.royals.engine.kernel.playable`,
+    ``takers`` and ``trick_winner`` for the policy, ``put`` (ruling 5), ``full_trick`` and
+    ``executioner`` (ruling 7 (1)-(2)), ``steal_targets``, ``thief_takes``, ``victims``,
+    ``take_out`` (ruling 7 (1)-(2)), ``settle`` (ruling 7 (3)-(5)).
+    ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
+    followed by the card taken)."""
+    playable, takers, winner = K.playable, K.takers, K.trick_winner
+    put, full_trick, executioner, settle = K.put, K.full_trick, K.executioner, K.settle
+    rank_of = RANK_OF
+    plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
+    # the weakest card of a mask m in the order in force, inline below: the highest index in the
+    # normal order, the lowest in a revolution: (m & -m).bit_length() - 1 if rev else m.bit_length() - 1
+    while True:
+        if phase is _PLAY:
+            legal = playable(hands[seat - 1], led, bool(trick))
+            if legal & (legal - 1) == 0:
+                c = legal.bit_length() - 1
+            elif random_() < noise:
+                c = _pick(legal, random_())
+            elif not trick:
+                plain = legal & plain_mask
+                if low_lead and plain:  # the weakest plain card leads
+                    c = (plain & -plain).bit_length() - 1 if rev else plain.bit_length() - 1
+                else:
+                    c = _pick(legal, random_())
+            else:
+                ranked = legal & ranked_mask
+                if not ranked:
+                    c = (legal & -legal).bit_length() - 1
+                else:
+                    # the seat to play has no card in the trick, so only a partner can be winning it
+                    w = winner(trick, led, rev) if teams else -1
+                    if teams and w and (w - seat) % 2 == 0:  # its side wins: throw the weakest
+                        c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
+                    else:
+                        taking = takers(trick, led, rev, ranked)
+                        if taking:
+                            c = (taking & -taking).bit_length() - 1 if rev else taking.bit_length() - 1
+                        elif (legal >> BEGGAR) & 1 and (w if w >= 0 else winner(trick, led, rev)):
+                            c = BEGGAR
+                        else:
+                            c = (ranked & -ranked).bit_length() - 1 if rev else ranked.bit_length() - 1
+            if log is not None:
+                log.append(c)
+            if not trick:
+                led = rank_of[c]
+            nxt = put(hands, piles, trick, n, seat, c)
+            if nxt:
+                seat = nxt
+                continue
+            cards, phase, seat = full_trick(hands, trick)
+            if phase is None:
+                cards, rev, w = settle(trick, led, rev, cards)
+        if phase is _STEAL:  # the Thief's decision (seat): none, or a seat holding a card, then the card
+            targets = K.steal_targets(seat, hands)
+            if specials and random_() >= noise:  # rob the winning opponent, else any opponent
+                w = settle(trick, led, rev)[2]
+                foes = [t for t in targets if not (teams and (t - seat) % 2 == 0)]
+                k = (targets.index(w) + 1 if w in foes else
+                     targets.index(foes[int(random_() * len(foes))]) + 1 if foes else 0)
+            else:
+                k = int(random_() * (len(targets) + 1))
+            if k:
+                target = targets[k - 1]
+                c = _pick(hands[target - 1], random_())
+                if log is not None:
+                    log += (K.STEAL + target, c)
+                K.thief_takes(hands, loot, trick, seat, target, c)
+            elif log is not None:
+                log.append(K.STEAL_NONE)
+            phase, seat = executioner(trick)
+            if phase is None:
+                cards, rev, w = settle(trick, led, rev)
+        if phase is _EXECUTE:  # ruling 7 (2): the Executioner takes another card out of the trick
+            victims = K.victims(trick)
+            v = victims[int(random_() * len(victims))]
+            if specials and random_() >= noise:  # the winning opponent's card, else the Beggar
+                w = settle(trick, led, rev)[2]
+                if w and w != seat and not (teams and (w - seat) % 2 == 0):
+                    v = next(tc for ts, tc in trick if ts == w)
+                elif BEGGAR in victims:
+                    v = BEGGAR
+            if log is not None:
+                log.append(K.EXECUTE + v)
+            K.take_out(trick, v)
+            cards, rev, w = settle(trick, led, rev)
+        # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
+        if w:
+            loot[w - 1] |= cards
+            leader = w
+        seat = leader
+        trick.clear()
+        led = -1
+        phase = _PLAY
+        if not any(hands):
+            return
+
+
+class Node:
+    """A node of the tree (:class:`.search.Node`) with its ``mean`` reward (``total / visits``,
+    kept by the backup) for UCB1."""
+
+    __slots__ = ("children", "visits", "total", "avail", "mean")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.mean = 0.0
+
+
+_LOGS = [0.0]
+
+
+def _logs(n: int) -> list[float]:
+    """``[0.0, math.log(1), ..., math.log(n - 1)]`` (at least; the first entry unused), cached."""
+    global _LOGS
+    if len(_LOGS) < n:
+        _LOGS = [0.0] + [math.log(a) for a in range(1, n)]
+    return _LOGS
+
+
+def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: list[int],
+            trick: list[tuple[int, int]], phase: Phase, seat: int, led: int, rev: bool, leader: int, cexp: float,
+            random_, logs: list[float], lists: dict[int, list[int]]) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
+    """Selection and expansion of one ISMCTS iteration on a determinization's raw fields (see
+    :func:`rollout`; changed in place): from ``root`` down the decisions legal here (the
+    kernel's :func:`~game.royals.engine.kernel.keys_at`; UCB1 with availability counts,
+    exploration ``cexp``; ``logs[a]`` is ``math.log(a)`` for every count ``a`` reached, a table
+    :func:`_logs` keeps long enough; ``lists``: the PLAY keys by mask of playable cards, filled
+    as met) until a decision never tried here is added (chosen uniformly by
+    ``random_()``) or the round ends; a steal's card is drawn by ``random_()`` too. The same
+    walk as :func:`.search.descend` on a ``State``, the same draws. Returns (the path as
+    (child, seat that chose it), then the phase (None once the round is over), the seat to
+    decide, the led rank, the revolution and the leader after it)."""
+    keys_at, put, full_trick, executioner, settle = K.keys_at, K.put, K.full_trick, K.executioner, K.settle
+    playable = K.playable
+    sqrt = math.sqrt
     node = root
     path: list[tuple[Node, int]] = []
-    log, sqrt = math.log, math.sqrt
-    decision_keys = K.decision_keys
-    while d.round == rnd and d.phase in _DECISIONS:
-        keys = decision_keys(d)
-        seat = d.to_act
-        children = node.children
-        untried = []
-        for k in keys:
-            ch = children.get(k)
-            if ch is not None:
-                ch.avail += 1
-            else:
-                untried.append(k)
-        if untried:
-            k = untried[randbelow(len(untried))]
+    while True:
+        if phase is _PLAY:  # keys_at's PLAY case, its key lists kept per card mask
+            m = playable(hands[seat - 1], led, True)
+            keys = lists.get(m)
+            if keys is None:
+                keys = lists[m] = keys_at(phase, hands, seat, led, trick)
+        else:
+            keys = keys_at(phase, hands, seat, led, trick)
+        get = node.children.get
+        untried = None
+        best = -1.0
+        # one pass: every child present gets its availability; while none is missing, UCB1
+        # (the first best in key order)
+        for key in keys:
+            ch = get(key)
+            if ch is None:
+                if untried is None:
+                    untried = [key]
+                else:
+                    untried.append(key)
+                continue
+            a = ch.avail = ch.avail + 1
+            if untried is None:
+                v = ch.mean + cexp * sqrt(logs[a] / ch.visits)
+                if v > best:
+                    best, k, chosen = v, key, ch
+        if untried is not None:
+            k = untried[int(random_() * len(untried))]
             ch = Node()
             ch.avail = 1
-            children[k] = ch
-            apply(d, k)
+            node.children[k] = ch
             path.append((ch, seat))
-            break
-        means = [(children[k].total / children[k].visits, k) for k in keys]
-        lo = min(means)[0]
-        span = max(means)[0] - lo
-        inv = 1.0 / span if span > 1e-12 else 0.0
-        best, best_k = -1.0, keys[0]
-        for m, k in means:
-            ch = children[k]
-            v = (m - lo) * inv + cexp * sqrt(log(ch.avail) / ch.visits)
-            if v > best:
-                best, best_k = v, k
-        node = children[best_k]
-        apply(d, best_k)
-        path.append((node, seat))
-    return path
+            node = None
+        else:
+            node = chosen
+            path.append((node, seat))
+        # apply decision k
+        if k < 36:
+            if not trick:
+                led = RANK_OF[k]
+            nxt = put(hands, piles, trick, n, seat, k)
+            if nxt:
+                seat = nxt
+            else:
+                cards, phase, seat = full_trick(hands, trick)
+                if phase is None:
+                    cards, rev, w = settle(trick, led, rev, cards)
+        elif k < K.EXECUTE:
+            if k != K.STEAL_NONE:
+                target = k - K.STEAL
+                K.thief_takes(hands, loot, trick, seat, target, _pick(hands[target - 1], random_()))
+            phase, seat = executioner(trick)
+            if phase is None:
+                cards, rev, w = settle(trick, led, rev)
+        else:
+            K.take_out(trick, k - K.EXECUTE)
+            phase = None
+            cards, rev, w = settle(trick, led, rev)
+        if phase is None:  # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
+            if w:
+                loot[w - 1] |= cards
+                leader = w
+            seat = leader
+            trick.clear()
+            led = -1
+            phase = _PLAY if any(hands) else None
+        if node is None or phase is None:
+            return path, phase, seat, led, rev, leader
 
 
 class ISMCTS:
@@ -329,7 +387,7 @@ class ISMCTS:
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
                  c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False,
                  hand_bias: float = 0.0, reward: str = "best", scale: float = 10.0, win: float = 0.7,
-                 spread: bool = False, specials: bool = False) -> None:
+                 specials: bool = False) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
@@ -341,7 +399,6 @@ class ISMCTS:
         self.low_lead = low_lead
         self.hand_bias = hand_bias
         self.reward = make_reward(reward, scale, win)
-        self.descend = descend_spread if spread else descend
         self.specials = specials
 
     def _deadlines(self, t0: float, c0: float) -> tuple[float | None, float | None]:
@@ -359,28 +416,25 @@ class ISMCTS:
             return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
         rand = _Rand(self.rng.next_u32())
         random_ = rand.random
-        randbelow = rand.randbelow
-
-        play = K.play
-
-        def apply(d: State, key: int) -> None:
-            if key < 36:
-                play(d, d.to_act, key)
-            else:
-                _apply(d, key, random_)
         deadline, wall_deadline = self._deadlines(t0, c0)
         clock, wall = time.process_time, time.perf_counter
         limit = self.iterations
         root = Node()
+        # each iteration: the hidden cards dealt (Determinizer.deal), the position's public
+        # fields copied, the tree descended and the round played out on these ints (no State)
         draw = Determinizer(obs, self.hand_bias, exact=True)
-        rnd = obs.round
+        deal = draw.deal
+        n, teams = obs.players, obs.teams
+        loot0, trick0, led0, rev0 = draw.loot, draw.trick, draw.led, obs.revolution
+        phase0, seat0, leader0 = obs.phase, obs.to_act, obs.leader
+        base, final = _base_totals(obs.round_scores, n), obs.round >= ROUNDS
         cexp = self.c
-        noise = self.noise
-        reward = self.reward
-        walk = self.descend
+        noise, low_lead, specials, reward = self.noise, self.low_lead, self.specials, self.reward
         longest = 0.0
         last = c0
         it = 0
+        logs = _logs(4096)
+        lists: dict[int, list[int]] = {}
         while True:
             if limit is not None and it >= limit:
                 break
@@ -393,13 +447,20 @@ class ISMCTS:
                 if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
                     break
             it += 1
-            d = draw(rand, True)
-            path = walk(root, d, rnd, cexp, randbelow, apply)
-            r = (playout(d, rand, noise, self.low_lead, reward=reward, specials=self.specials) if d.round == rnd
-                 else reward(d.scores(), d.teams, d.phase is Phase.OVER))
-            for ch, seat in path:
-                ch.visits += 1
-                ch.total += r[seat - 1]
+            if it >= len(logs):  # an availability count is at most the iterations run
+                logs = _logs(2 * it)
+            hands, piles, _ = deal(rand, True)
+            loot, trick = loot0[:], trick0[:]
+            path, phase, seat, led, rev, leader = descend(root, n, hands, piles, loot, trick, phase0, seat0, led0,
+                                                          rev0, leader0, cexp, random_, logs, lists)
+            if phase is not None:
+                rollout(n, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, random_, noise, low_lead,
+                        None, specials)
+            r = _rewards(base, loot, teams, final, reward)
+            for ch, s in path:
+                v = ch.visits = ch.visits + 1
+                t = ch.total = ch.total + r[s - 1]
+                ch.mean = t / v
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
         visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
@@ -450,13 +511,6 @@ class ISMCTS:
                     best, best_t = i, t_stat
         visits = {str(cands[i]): count[i] for i in range(1, m)}
         return SearchResult(cands[best], sims, time.perf_counter() - t0, time.process_time() - c0, visits)  # type: ignore[arg-type]
-
-
-def _apply(d: State, key: int, random_) -> None:
-    card = -1
-    if K.STEAL < key < K.EXECUTE:
-        card = _pick(d.hands[key - K.STEAL - 1], random_())
-    K.apply_key(d, key, card)
 
 
 def keep_candidates(obs: Observation, greedy: Action) -> list[Action]:

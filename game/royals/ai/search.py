@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from functools import partial
 
 from game.rng import Rng
 
@@ -114,6 +113,9 @@ class Determinizer:
         self.caps = caps
         self.order = sorted((i for i in range(n) if i != me), key=lambda i: -len(caps[i]))
         self.weight = _hand_weights(hand_bias) if hand_bias > 0 else None
+        self.inv_weight = [1.0 / w for w in self.weight] if self.weight is not None else None
+        # two or more other seats hold unseen cards: the hands' part of a weighted deal is shuffled
+        self.shared = sum(1 for i in range(n) if i != me and self.need[i]) > 1
         # exact: redraw a deal that breaks a void (rejection sampling), at most EXACT_TRIES times
         self.tries = EXACT_TRIES if exact and any(caps[i] for i in self.order) else 1
         # for the check of a deal: per other seat in turn, its slice of the pool and its voids
@@ -125,15 +127,18 @@ class Determinizer:
                 slices.append((k, k + self.need[i], limits))
             k += self.need[i]
         self.slices = slices
+        self.takes = [(i, self.need[i]) for i in self.order]
+        self.pile_sizes = [(i, -1 if i == me else obs.pile_sizes[i]) for i in range(n)]
         self.fallbacks = 0  # draws that ran out of tries and relaxed their constraints (a diagnostic)
 
     def __call__(self, rng: Rng, fast: bool = False) -> State:
         """A new determinization drawn with ``rng`` (a :class:`~game.rng.Rng`, or with ``fast``
         any ``random.Random``). ``fast`` (the search of ``hard`` since issue 36): shuffles by
-        ``rng.random()`` floats in one loop, and only the piles whose order the deal did not
-        already make random are shuffled again (this seat's own pile, and every pile after the
-        weighted order of ``hand_bias``); the same distribution as without, other draws."""
+        ``rng.random()`` floats, only the places that matter (:meth:`_fast_pool`), and only this
+        seat's own pile is shuffled again (the deal put the others in random order); the same
+        distribution as without, other draws."""
         obs, n, me = self.obs, self.n, self.me
+        hands, piles, pool = self.deal(rng, fast)
         s = State.__new__(State)
         s.players, s.teams = n, obs.teams
         s.round, s.phase, s.to_act = obs.round, obs.phase, obs.to_act
@@ -149,9 +154,31 @@ class Determinizer:
         s.loot = self.loot[:]
         s.removed = self.removed
         s.history, s._undo, s.track = [], [], False
-        shuffle = rng.shuffle if not fast else partial(_shuffle, random_=rng.random)
-        need, caps = self.need, self.caps
+        s.hands = hands
+        s.piles = piles
+        aside = 0
+        for c in pool:
+            aside |= 1 << c
+        s.aside = aside
+        dealt = []
+        for h, p in zip(hands, piles):
+            for c in p:
+                h |= 1 << c
+            dealt.append(h)
+        dealt[me] = self.dealt_me
+        s.dealt = dealt
+        s.kept = hands[:]
+        return s
+
+    def deal(self, rng, fast: bool = False) -> tuple[list[int], list[list[int]], list[int]]:
+        """The hidden part of a new determinization drawn with ``rng`` (see :meth:`__call__`):
+        (the hand masks per seat, the draw piles per seat as card lists with the top last, the
+        cards set aside). The search of ``hard`` (:mod:`.ismcts`) plays on these directly."""
+        if fast:
+            return self._fast_deal(rng.random)
+        obs = self.obs
         tries = self.tries
+        shuffle = rng.shuffle
         while True:
             pool = self.pool[:]
             shuffle(pool)
@@ -174,8 +201,25 @@ class Determinizer:
                 break
         if self.tries > 1 and tries <= 0 and not self._keeps_voids(pool):
             self.fallbacks += 1
+        hands, pool = self._take(pool)
+        piles: list[list[int]] = []
+        for i in range(self.n):
+            if i == self.me:
+                pile = self.own_pile_cards[:]
+            else:
+                k = obs.pile_sizes[i]
+                pile, pool = pool[:k], pool[k:]
+            shuffle(pile)
+            piles.append(pile)
+        return hands, piles, pool + held_aside
+
+    def _take(self, pool: list[int]) -> tuple[list[int], list[int]]:
+        """The other hands dealt from the front of ``pool`` in turn (``self.order``), each seat
+        with a void taking the first cards it may hold (relaxed if too few): (the hand masks
+        per seat, this seat's own included; the cards left, in order)."""
+        need, caps = self.need, self.caps
         hands = self.known[:]
-        hands[me] = self.own_hand
+        hands[self.me] = self.own_hand
         for i in self.order:
             if not caps[i]:  # no void: the next cards of the shuffled pool
                 for c in pool[:need[i]]:
@@ -199,33 +243,82 @@ class Determinizer:
             for c in take:
                 hands[i] |= 1 << c
             pool = rest
+        return hands, pool
+
+    def _fast_deal(self, random_) -> tuple[list[int], list[list[int]], list[int]]:
+        """:meth:`deal` with ``fast``: the pool of :meth:`_fast_pool`; when its front keeps
+        every void (always unless the draws ran out) each other hand takes its slice of it in
+        turn (what :meth:`_take` would take), else :meth:`_take` relaxes; the other piles take
+        the next slices as they lie (already in random order), this seat's pile is shuffled."""
+        pool, held_aside, kept = self._fast_pool(random_)
+        if kept:
+            bit = _BIT
+            hands = self.known[:]
+            hands[self.me] = self.own_hand
+            k = 0
+            for i, cnt in self.takes:
+                m = hands[i]
+                for c in pool[k:k + cnt]:
+                    m |= bit[c]
+                hands[i] = m
+                k += cnt
+        else:
+            if self.tries > 1:
+                self.fallbacks += 1
+            hands, pool = self._take(pool)
+            k = 0
         piles: list[list[int]] = []
-        for i in range(n):
-            if i == me:
+        for i, size in self.pile_sizes:
+            if size < 0:  # this seat's own pile, in an order it does not know
                 pile = self.own_pile_cards[:]
+                _shuffle(pile, random_)
             else:
-                k = obs.pile_sizes[i]
-                pile, pool = pool[:k], pool[k:]
-                if fast and self.weight is None:  # the pool's order is random already
-                    piles.append(pile)
-                    continue
-            shuffle(pile)
+                pile = pool[k:k + size]
+                k += size
             piles.append(pile)
-        s.hands = hands
-        s.piles = piles
-        aside = 0
-        for c in pool + held_aside:
-            aside |= 1 << c
-        s.aside = aside
-        dealt = []
-        for h, p in zip(hands, piles):
-            for c in p:
-                h |= 1 << c
-            dealt.append(h)
-        dealt[me] = self.dealt_me
-        s.dealt = dealt
-        s.kept = hands[:]
-        return s
+        return hands, piles, pool[k:] + held_aside
+    def _fast_pool(self, random_) -> tuple[list[int], list[int], bool]:
+        """The unseen cards in the order :meth:`deal` hands them out with ``fast`` (hands in
+        turn, then the piles; the cards set aside not ordered): the draw is
+        repeated while it breaks a void (``exact``). Uniform, by a Fisher-Yates shuffle of only
+        the places dealt to a hand or a pile; with ``hand_bias`` the aside first (a partial
+        shuffle of the last places), then the weighted order of the rest, then a uniform order of
+        the hands' part when two or more other seats share it and of the piles' part. Returns
+        (that order, the cards set aside first with ``hand_bias``, whether it keeps every void)."""
+        src = self.pool
+        size = len(src)
+        aside = self.obs.aside
+        tries = self.tries
+        inv = self.inv_weight
+        hand_need = self.hand_need
+        slices = self.slices
+        while True:
+            pool = src[:]
+            held_aside: list[int] = []
+            if inv is None:
+                for i in range(min(size - aside, size - 1)):
+                    j = i + int(random_() * (size - i))
+                    pool[i], pool[j] = pool[j], pool[i]
+            else:
+                if aside:
+                    for i in range(size - 1, size - 1 - aside, -1):
+                        j = int(random_() * (i + 1))
+                        pool[i], pool[j] = pool[j], pool[i]
+                    held_aside, pool = pool[-aside:], pool[:-aside]
+                # the weighted order (the keys of the slow path's sort, drawn in the same order)
+                keys = {c: random_() ** inv[c] for c in pool}
+                pool.sort(key=keys.__getitem__, reverse=True)
+                held, rest = pool[:hand_need], pool[hand_need:]
+                if self.shared:
+                    _shuffle(held, random_)
+                _shuffle(rest, random_)
+                pool = held + rest
+            tries -= 1
+            if not slices:
+                return pool, held_aside, True
+            kept = self._keeps_voids(pool)
+            if kept or tries <= 0:
+                return pool, held_aside, kept
 
     def _keeps_voids(self, pool: list[int]) -> bool:
         """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
@@ -238,6 +331,9 @@ class Determinizer:
                 if (m & rank_mask).bit_count() > cap:
                     return False
         return True
+
+
+_BIT = tuple(1 << c for c in range(len(CARDS)))
 
 
 def _shuffle(x: list, random_) -> None:

@@ -203,6 +203,26 @@ class Action:
         return f"Action.from_str({str(self)!r})"
 
 
+_NEW = object.__new__
+_SET_KIND, _SET_SEAT, _SET_CARD, _SET_TARGET, _SET_CARDS, _SET_GROUPS = (
+    Action.__dict__[f].__set__ for f in ("kind", "seat", "card", "target", "cards", "groups"))
+
+
+def setup_action(kind: Kind, seat: int, cards: tuple[Card, ...] = (),
+                 groups: tuple[tuple[Card, ...], ...] = ()) -> Action:
+    """``Action(kind, seat, cards=cards, groups=groups)``, equal to it, made without the
+    dataclass's frozen ``__init__`` (half its cost): the record's replay makes ``1 + 2 x
+    players`` set-up actions a round (issue 36). ``cards`` and ``groups`` must be tuples."""
+    a = _NEW(Action)
+    _SET_KIND(a, kind)
+    _SET_SEAT(a, seat)
+    _SET_CARD(a, None)
+    _SET_TARGET(a, None)
+    _SET_CARDS(a, cards)
+    _SET_GROUPS(a, groups)
+    return a
+
+
 #: The play/execute/steal texts for every seat and card, parsed once (actions are immutable).
 _PARSED: dict[str, Action] = {}
 from .cards import CARDS as _CARDS  # noqa: E402

@@ -180,19 +180,21 @@ def takers(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: 
                 best_led = v
             if c == gm:
                 gm_in = True
-    out = 0
+    # the cards of value above x: _BEATS[revolution][x + 1] (x = -1: every ranked card)
+    beats = _BEATS[revolution]
     m = cards & RANKED_MASK
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        v = c if revolution else 32 - c
-        if gm_in or c == gm:
-            if RANK_OF[c] == led and v > best_led:
-                out |= low
-        elif v > best:
-            out |= low
-    return out
+    if gm_in:  # only the led rank counts: its cards above the best of it
+        return m & beats[best_led + 1] & RANK_MASK[led]
+    if gm < 0:
+        return m & beats[best + 1]
+    gm_bit = _BIT[gm]  # the Guildmaster played now makes only the led rank count
+    return (m & ~gm_bit & beats[best + 1]) | (m & gm_bit & beats[best_led + 1])
+
+
+#: ``_BEATS[revolution][v + 1]``: the mask of the ranked cards whose value in that order (``32 -
+#: c`` in the normal order, ``c`` in a revolution, as in :func:`trick_winner`) is above ``v``.
+_BEATS = (tuple(sum(1 << c for c in range(33) if 32 - c > v) for v in range(-1, 34)),
+          tuple(sum(1 << c for c in range(33) if c > v) for v in range(-1, 34)))
 
 
 def settle(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: int = -1) -> tuple[int, bool, int]:
@@ -239,37 +241,87 @@ _PTS0, _PTS1, _PTS2 = _chunk_points(0), _chunk_points(12), _chunk_points(24)
 
 
 # ---------------------------------------------------------------------- the decisions open now
-def decision_keys(s) -> list[int]:
-    """The decisions at position ``s`` as keys (PLAY, STEAL and EXECUTE phases; else [])."""
-    p = s.phase
-    if p is _PLAY:
-        m = playable(s.hands[s.to_act - 1], s.led, bool(s.trick_plays))
+def keys_at(phase: Phase, hands: Sequence[int], seat: int, led: int, trick: Sequence[tuple[int, int]]) -> list[int]:
+    """The decisions of ``seat`` as keys on raw fields (PLAY, STEAL and EXECUTE phases; else
+    []): in PLAY the cards :func:`playable` allows (ascending), in STEAL :data:`STEAL_NONE` then
+    ``STEAL + t`` for each seat :func:`steal_targets` allows, in EXECUTE ``EXECUTE + c`` for each
+    of :func:`victims` in trick order. In PLAY the trick holds a card iff it is started (no card
+    leaves an open trick)."""
+    if phase is _PLAY:
+        m = playable(hands[seat - 1], led, bool(trick))
         out = []
         while m:
             low = m & -m
             out.append(low.bit_length() - 1)
             m ^= low
         return out
-    if p is _STEAL:
-        hands = s.hands
-        me = s.to_act
-        return [STEAL_NONE] + [STEAL + t for t in range(1, s.players + 1) if t != me and hands[t - 1]]
-    if p is _EXECUTE:
-        return [EXECUTE + c for _, c in s.trick if c != EXECUTIONER]
+    if phase is _STEAL:
+        return [STEAL_NONE] + [STEAL + t for t in range(1, len(hands) + 1) if t != seat and hands[t - 1]]
+    if phase is _EXECUTE:
+        return [EXECUTE + c for _, c in trick if c != EXECUTIONER]
     return []
 
 
+def decision_keys(s) -> list[int]:
+    """The decisions at position ``s`` as keys (:func:`keys_at` on its fields)."""
+    return keys_at(s.phase, s.hands, s.to_act, s.led, s.trick)
+
+
 # ---------------------------------------------------------------------- applying (unchecked)
-def play(s, seat: int, c: int) -> None:
-    """``seat`` plays card ``c`` (ruling 5: then draws its pile's top), then resolution if the
-    trick is full (ruling 7)."""
+def put(hands: list[int], piles: list[list[int]], trick: list[tuple[int, int]], n: int, seat: int, c: int) -> int:
+    """Ruling 5 on raw lists: card ``c`` leaves ``seat``'s hand mask for ``trick`` and the seat
+    draws its pile's top (the last item), if any. Returns the next seat to play while the
+    trick of ``n`` seats is open, else 0 (the trick is full: :func:`full_trick`)."""
     i = seat - 1
-    bit = _BIT[c]
-    hands = s.hands
-    h = hands[i] & ~bit
+    h = hands[i] & ~_BIT[c]
+    pile = piles[i]
+    if pile:
+        h |= _BIT[pile.pop()]
+    hands[i] = h
+    trick.append((seat, c))
+    if len(trick) < n:
+        return seat + 1 if seat < n else 1
+    return 0
+
+
+def full_trick(hands: Sequence[int], trick: Sequence[tuple[int, int]]) -> tuple[int, Phase | None, int]:
+    """Ruling 7 (1)-(2): what a full ``trick`` asks first, on raw fields: (its card set as a
+    mask, the decision, the seat to decide). The decision is STEAL for the Thief's seat when
+    another seat holds a card (else the Thief is without function), else EXECUTE for the
+    Executioner's seat when another card is in the trick, else None (:func:`settle` next)."""
+    cards = 0
+    for _, tc in trick:
+        cards |= _BIT[tc]
+    if cards & _THIEF_BIT:
+        for ts, tc in trick:
+            if tc == THIEF:
+                j = ts - 1
+                for k in range(len(hands)):
+                    if k != j and hands[k]:
+                        return cards, _STEAL, ts
+                break
+    if cards & _EXECUTIONER_BIT:
+        return (cards,) + executioner(trick)
+    return cards, None, 0
+
+
+def executioner(trick: Sequence[tuple[int, int]]) -> tuple[Phase | None, int]:
+    """Ruling 7 (2): (EXECUTE, the Executioner's seat) when it is in ``trick`` with another
+    card, else (None, 0)."""
+    if len(trick) > 1:
+        for ts, tc in trick:
+            if tc == EXECUTIONER:
+                return _EXECUTE, ts
+    return None, 0
+
+
+def play(s, seat: int, c: int) -> None:
+    """``seat`` plays card ``c`` (ruling 5: then draws its pile's top, :func:`put`), then
+    resolution if the trick is full (ruling 7, :func:`full_trick`); a void shown is noted."""
+    i = seat - 1
     known = s.known
-    if known[i] & bit:
-        known[i] ^= bit
+    if (known[i] >> c) & 1:
+        known[i] ^= _BIT[c]
     tp = s.trick_plays
     if not tp:
         s.led = RANK_OF[c]
@@ -277,37 +329,17 @@ def play(s, seat: int, c: int) -> None:
         led = s.led
         if led >= 0 and c < THIEF and RANK_OF[c] != led:
             s.voids.append((seat, led, s.trick_no, len(s.piles[i])))
-    entry = (seat, c)
-    trick = s.trick
-    trick.append(entry)
-    tp.append(entry)
-    pile = s.piles[i]
-    if pile:
-        h |= _BIT[pile.pop()]
-    hands[i] = h
-    n = s.players
-    if len(tp) < n:
-        s.to_act = seat + 1 if seat < n else 1
+    tp.append((seat, c))
+    nxt = put(s.hands, s.piles, s.trick, s.players, seat, c)
+    if nxt:
+        s.to_act = nxt
         return
-    cards = 0
-    for _, tc in trick:
-        cards |= _BIT[tc]
-    if cards & _THIEF_BIT:
-        # Resolution (ruling 7): (1) Thief, optional, without function when no other seat holds a card.
-        for ts, tc in trick:
-            if tc == THIEF:
-                j = ts - 1
-                for k in range(n):
-                    if k != j and hands[k]:
-                        s.phase = _STEAL
-                        s.to_act = ts
-                        return
-                break
-        after_thief(s)
-    elif cards & _EXECUTIONER_BIT:
-        after_thief(s)
-    else:
+    cards, phase, who = full_trick(s.hands, s.trick)
+    if phase is None:
         finish_trick(s, cards)
+    else:
+        s.phase = phase
+        s.to_act = who
 
 
 def choose_target(s, target: int) -> None:
@@ -346,25 +378,27 @@ def thief_takes(hands: list[int], loot: list[int], trick: list[tuple[int, int]],
 
 def after_thief(s) -> None:
     """Ruling 7 (2): the Executioner must act when another card is in the trick."""
-    trick = s.trick
-    if len(trick) > 1:
-        for ts, tc in trick:
-            if tc == EXECUTIONER:
-                s.phase = _EXECUTE
-                s.to_act = ts
-                return
-    finish_trick(s)
+    phase, who = executioner(s.trick)
+    if phase is None:
+        finish_trick(s)
+    else:
+        s.phase = phase
+        s.to_act = who
 
 
 def execute(s, c: int) -> None:
     """Ruling 7 (2): card ``c`` leaves the trick and the game."""
-    trick = s.trick
+    take_out(s.trick, c)
+    s.removed |= 1 << c
+    finish_trick(s)
+
+
+def take_out(trick: list[tuple[int, int]], c: int) -> None:
+    """Ruling 7 (2) on a raw trick: the Executioner's victim ``c`` leaves ``trick``."""
     for j, (_, tc) in enumerate(trick):
         if tc == c:
             del trick[j]
-            break
-    s.removed |= 1 << c
-    finish_trick(s)
+            return
 
 
 def finish_trick(s, cards: int = -1) -> None:
@@ -425,5 +459,6 @@ def apply_key(s, key: int, card: int = -1) -> None:
 
 
 __all__ = ["Phase", "STEAL_NONE", "STEAL", "EXECUTE", "TEXTS", "reason", "playable", "play_refusal", "steal_targets",
-           "victims", "trick_winner", "takers", "settle", "thief_takes", "revolution_after", "points", "decision_keys", "play", "choose_target", "steal", "after_thief",
-           "execute", "finish_trick", "apply_key", "replay_plays"]
+           "victims", "trick_winner", "takers", "settle", "thief_takes", "revolution_after", "points", "keys_at", "decision_keys", "put", "full_trick",
+           "executioner", "play", "choose_target", "steal", "after_thief",
+           "execute", "take_out", "finish_trick", "apply_key", "replay_plays"]

@@ -20,7 +20,7 @@ from game.records import RecordError as _RecordError
 
 import game.royals.engine.kernel as K
 
-from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError
+from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError, setup_action
 from .cards import CARDS, THIEF, Card
 from .state import ROUNDS, Phase, State, deal_refusal, keep_refusal, pile_refusal
 
@@ -202,9 +202,9 @@ class Record:
             if reason is not None:
                 raise RecordError(reason, r)
             state._pile(s, pile)
-        state._logged([Action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
-                      + [Action(KEEP, s, cards=tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
-                      + [Action(PILE, s, cards=tuple(rnd.pile[s - 1])) for s in range(1, n + 1)])
+        state._logged([setup_action(DEAL, 0, groups=(*rnd.deal, rnd.aside))]
+                      + [setup_action(KEEP, s, tuple(rnd.hand[s - 1])) for s in range(1, n + 1)]
+                      + [setup_action(PILE, s, tuple(rnd.pile[s - 1])) for s in range(1, n + 1)])
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict:
