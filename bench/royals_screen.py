@@ -26,7 +26,8 @@ def parse_options(text: str) -> dict:
     """``"low_lead=1,hand_bias=1.5"`` -> ISMCTS keyword arguments. Raises ValueError for an unknown option."""
     names = {"low_lead": ("low_lead", bool), "hand_bias": ("hand_bias", float), "keep": ("keep_search", bool),
              "c": ("c", float), "noise": ("noise", float), "reward": ("reward", str), "scale": ("scale", float),
-             "win": ("win", float), "specials": ("specials", bool)}
+             "win": ("win", float), "specials": ("specials", bool),
+             "prior": ("prior", int), "prior_scale": ("prior_scale", float)}
     out: dict = {}
     for part in filter(None, text.split(",")):
         key, _, value = part.partition("=")

@@ -40,7 +40,7 @@ from ..engine import kernel as K
 from ..engine.actions import Action
 from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK, REBELS
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
-from .players import decide_keep, keep_score
+from .players import action_values, decide_keep, keep_score
 from .search import Determinizer, SearchResult, reward_values
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
@@ -387,7 +387,7 @@ class ISMCTS:
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
                  c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False,
                  hand_bias: float = 0.0, reward: str = "best", scale: float = 10.0, win: float = 0.7,
-                 specials: bool = False) -> None:
+                 specials: bool = False, prior: float = 0.0, prior_scale: float = 0.05) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
@@ -400,6 +400,7 @@ class ISMCTS:
         self.hand_bias = hand_bias
         self.reward = make_reward(reward, scale, win)
         self.specials = specials
+        self.prior, self.prior_scale = prior, prior_scale
 
     def _deadlines(self, t0: float, c0: float) -> tuple[float | None, float | None]:
         if self.seconds is None:
@@ -433,6 +434,9 @@ class ISMCTS:
         longest = 0.0
         last = c0
         it = 0
+        # the greedy's prior enters once every root decision has been tried (about twice)
+        warm = 2 * len(legal) if self.prior > 0 else -1
+        extra = int(self.prior)
         logs = _logs(4096)
         lists: dict[int, list[int]] = {}
         while True:
@@ -447,8 +451,8 @@ class ISMCTS:
                 if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
                     break
             it += 1
-            if it >= len(logs):  # an availability count is at most the iterations run
-                logs = _logs(2 * it)
+            if it + extra >= len(logs):  # an availability count is at most the iterations run (and the prior)
+                logs = _logs(2 * (it + extra))
             hands, piles, _ = deal(rand, True)
             loot, trick = loot0[:], trick0[:]
             path, phase, seat, led, rev, leader = descend(root, n, hands, piles, loot, trick, phase0, seat0, led0,
@@ -461,9 +465,12 @@ class ISMCTS:
                 v = ch.visits = ch.visits + 1
                 t = ch.total = ch.total + r[s - 1]
                 ch.mean = t / v
+            if it == warm:
+                _add_prior(root, obs, self.prior, self.prior_scale)
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
-        visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
+        virtual = extra if warm >= 0 and it >= warm else 0  # the prior's visits are not reported
+        visits = {str(key_action(seat, k)): ch.visits - virtual for k, ch in root.children.items()}
         return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
 
     # ------------------------------------------------------------------ the hand choice
@@ -511,6 +518,30 @@ class ISMCTS:
                     best, best_t = i, t_stat
         visits = {str(cands[i]): count[i] for i in range(1, m)}
         return SearchResult(cands[best], sims, time.perf_counter() - t0, time.process_time() - c0, visits)  # type: ignore[arg-type]
+
+
+def _add_prior(root: Node, obs: Observation, weight: float, scale: float) -> None:
+    """Progressive bias at the root (Chaslot et al. 2008, as virtual visits): each root
+    decision gets ``weight`` visits worth the root's mean reward so far plus ``scale`` x (its
+    value by the greedy's judgement, :func:`.players.action_values`, in points, less the best
+    one's), so decisions the playouts cannot tell apart go the greedy's way and the real
+    visits outweigh the prior as they grow. Reads only ``obs``."""
+    from .search import action_key
+    kids = root.children
+    visits = sum(ch.visits for ch in kids.values())
+    if not visits:
+        return
+    m = sum(ch.total for ch in kids.values()) / visits
+    values = [(v, action_key(a)) for v, a in action_values(obs)]
+    top = max(v for v, _ in values)
+    for v, k in values:
+        ch = kids.get(k)
+        if ch is None:
+            continue
+        ch.visits += weight
+        ch.avail += weight
+        ch.total += weight * (m + scale * (v - top))
+        ch.mean = ch.total / ch.visits
 
 
 def keep_candidates(obs: Observation, greedy: Action) -> list[Action]:
