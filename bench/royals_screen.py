@@ -3,10 +3,21 @@ rotating and deals mirrored exactly as ``rose-king match`` (``game.royals.ai.mat
 
 Run by hand: ``python bench/royals_screen.py VARIANT OPPONENT [OPPONENT ...] --games N --seconds S``.
 
-A variant is a level name of :mod:`game.royals.ai.levels` or ``hard`` with search options after
-a colon, comma-separated: ``hard:low_lead=1,hand_bias=1.5,keep=1,c=0.7,noise=0.25``
-(``keep``: the hand choice by search). Prints one line per match and the summary line of
-``rose-king match`` (the first player's win rate with Wilson's 95 % interval). Asserts nothing.
+A variant is a level name of :mod:`game.royals.ai.levels`, ``LEVEL@N`` for that level with N
+iterations a decision instead of ``--seconds`` (deterministic, independent of the load), or
+``hard[@N]`` with search options after a colon, comma-separated, on top of the level's own
+(``HAND_BIAS``, ``KEEP_SEARCH``, and ``MULTI`` with 3 or 4 players):
+``hard@1000:low_lead=1,hand_bias=1.5,keep=1,c=0.7,noise=0.25,reward=mean,scale=10,win=0.7,specials=1,prior=100``
+(``keep``: the hand choice by search; ``reward``, ``scale``, ``win``: :func:`~game.royals.ai.ismcts.make_reward`;
+``specials``: the rule-based Thief and Executioner in the playouts; ``prior``: the greedy's
+prior at the root, in virtual visits, ``prior_scale`` its reward per point). Prints one line
+per match and the summary line of ``rose-king match`` (the first player's win rate with
+Wilson's 95 % interval). Asserts nothing.
+
+``--paired VARIANT BASELINE OPPONENT...``: the variant and the baseline each play every match
+against the opponents in the same seat with the same deals and opponents' seeds (see
+:func:`paired`); per match the difference of their totals less the opponents' mean, with its
+standard error, and their wins.
 """
 
 from __future__ import annotations
@@ -18,7 +29,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.royals.ai.ismcts import ISMCTS  # noqa: E402
-from game.royals.ai.levels import KEEP_SEARCH, HardPlayer, make_player  # noqa: E402
+from game.royals.ai.levels import KEEP_SEARCH, MULTI, HardPlayer, make_player  # noqa: E402
 from game.royals.ai.match import points_line, run_one, summary_line  # noqa: E402
 
 
@@ -52,6 +63,7 @@ def factory(level: str, seed: int | None = None, *, seconds: float | None = 1.0,
     player = HardPlayer(seed, seconds=seconds, iterations=iterations)
     kwargs = {"keep_search": KEEP_SEARCH, "hand_bias": player.hand_bias, **parse_options(opts)}
     player.search = ISMCTS(player.rng, seconds, iterations, **kwargs)
+    player.search_multi = ISMCTS(player.rng, seconds, iterations, **{**kwargs, **MULTI, **parse_options(opts)})
     return player
 
 
