@@ -254,7 +254,7 @@ def test_the_playout_on_ints_keeps_the_rules():
             continue
         seen.add(s.phase)
         log: list[int] = []
-        r = playout(s.copy(stack=False), _Rand(seed), 0.25, low_lead=bool(seed % 2), log=log)
+        r = playout(s.copy(stack=False), _Rand(seed), 0.25, low_lead=bool(seed % 2), log=log, specials=seed % 3 == 0)
         t, keys = s.copy(), iter(log)
         for key in keys:
             if K.STEAL < key < K.EXECUTE:

@@ -44,7 +44,7 @@ from ..engine import kernel as K
 from ..engine.actions import Action
 from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK, REBELS
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
-from .players import decide_keep, keep_score
+from .players import action_values, decide_keep, keep_score
 from .search import Determinizer, SearchResult, reward_values
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
@@ -77,16 +77,17 @@ def _pick(mask: int, r: float) -> int:
 
 
 def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
-            log: list[int] | None = None) -> list[float]:
+            log: list[int] | None = None, reward=reward_values, specials: bool = False) -> list[float]:
     """Play ``d`` (a disposable determinization in PLAY, STEAL or EXECUTE) to its round's end
     and return each seat's reward (:func:`.search.reward_values`) by :func:`rollout` on its
     fields. ``d`` is left mid-way (read nothing from it after). ``log``: if a list, the
     decisions taken are appended as the kernel's keys (a steal followed by the card taken), so
-    a test can replay them through ``State``."""
+    a test can replay them through ``State``. ``reward``: a reward of :func:`make_reward`;
+    ``specials``: :func:`rollout`'s."""
     loot = d.loot
     rollout(d.players, d.teams, d.hands, d.piles, loot, d.trick, d.led, d.revolution, d.to_act, d.leader,
-            d.phase, rand.random, noise, low_lead, log)
-    return _rewards(_base_totals(d.round_scores, d.players), loot, d.teams, d.round >= ROUNDS)
+            d.phase, rand.random, noise, low_lead, log, specials)
+    return _rewards(_base_totals(d.round_scores, d.players), loot, d.teams, d.round >= ROUNDS, reward)
 
 
 def _base_totals(round_scores, n: int) -> list[int]:
@@ -98,16 +99,59 @@ def _base_totals(round_scores, n: int) -> list[int]:
     return tot
 
 
-def _rewards(base: list[int], loot: list[int], teams: bool, final: bool) -> list[float]:
-    """Each seat's reward (:func:`.search.reward_values`) at the round's end: the totals of the
-    finished rounds ``base`` plus the points of this round's ``loot`` masks."""
+def _rewards(base: list[int], loot: list[int], teams: bool, final: bool, reward=reward_values) -> list[float]:
+    """Each seat's reward (``reward``: :func:`.search.reward_values` or one of :func:`make_reward`)
+    at the round's end: the totals of the finished rounds ``base`` plus the points of this
+    round's ``loot`` masks."""
     points = K.points
-    return reward_values([b + points(m) for b, m in zip(base, loot)], teams, final)
+    return reward([b + points(m) for b, m in zip(base, loot)], teams, final)
+
+
+def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7):
+    """The reward of the search at a round's end, ``f(tot, teams, final) -> list[float]`` (per
+    seat, 0..1; ``tot``: the match totals per seat, ``final``: after the match's last round).
+
+    ``kind``: ``"best"``: :func:`.search.reward_values` (the margin ``d`` of the seat's (team's)
+    total over the best other's as ``0.5 + 0.5 tanh(d / scale)``; after the last round
+    ``win x (1 win, 0.5 tie, 0 loss) + (1 - win) x`` that); ``"mean"``: the same with ``d`` the
+    margin over the *mean* of the others (with 2 players or teams the same as ``"best"``: one
+    other side); ``"rank"``: the seat's share of the others it leads (1 ahead of all, 0.5 per
+    tie, as the match's ranking), half and half with ``"mean"``'s margin before the last round.
+    Raises ValueError for another ``kind``."""
+    if kind == "best":
+        return lambda tot, teams, final: reward_values(tot, teams, final, scale)
+    if kind not in ("mean", "rank"):
+        raise ValueError(f"unknown reward {kind!r} (choose from best, mean, rank)")
+    rank = kind == "rank"
+    tanh = math.tanh
+    lose = 1.0 - win
+
+    def reward(tot, teams: bool, final: bool) -> list[float]:
+        n = len(tot)
+        if teams or n == 2:
+            return reward_values(tot, teams, final, scale)
+        total = sum(tot)
+        out = []
+        for i in range(n):
+            t = tot[i]
+            margin = 0.5 + 0.5 * tanh((t - (total - t) / (n - 1)) / scale)
+            if rank:
+                ahead = sum(1.0 if t > u else 0.5 if t == u else 0.0 for u in tot) - 0.5
+                share = ahead / (n - 1)
+                out.append(win * (share == 1.0) + lose * share if final else 0.5 * share + 0.5 * margin)
+                continue
+            if final:
+                best = max(tot[j] for j in range(n) if j != i)
+                margin = win * (1.0 if t > best else 0.5 if t == best else 0.0) + lose * margin
+            out.append(margin)
+        return out
+    return reward
 
 
 def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot: list[int],
             trick: list[tuple[int, int]], led: int, rev: bool, seat: int, leader: int, phase: Phase,
-            random_, noise: float = 0.25, low_lead: bool = False, log: list[int] | None = None) -> None:
+            random_, noise: float = 0.25, low_lead: bool = False, log: list[int] | None = None,
+            specials: bool = False) -> None:
     """Play a round to its end on raw fields (the kernel's: hand and loot masks, piles as card
     lists with the top last, the trick as ``(seat, card)``; ``phase`` PLAY, STEAL or EXECUTE with
     ``seat`` to decide), changing ``hands``, ``piles``, ``loot`` and ``trick`` in place; the
@@ -115,7 +159,10 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
     card that takes it, else dumps the Beggar on an opponent, else throws its weakest card (the
     weakest too when its side already wins); a lead (the weakest plain card with ``low_lead``),
     and ``noise`` of all plays, at random; a Thief's or an Executioner's decision at random, the
-    stolen card too (the policy of :mod:`.search`). ``random_``: floats in [0, 1).
+    stolen card too (the policy of :mod:`.search`); with ``specials`` (but for ``noise`` of them)
+    the Thief robs the seat whose card wins the trick if an opponent's, else a random opponent,
+    and the Executioner takes the winning opponent's card, else the Beggar, else a random card
+    (the greedy's rules, cheaply). ``random_``: floats in [0, 1).
 
     Speed (issue 36): no ``State`` and nothing no playout reads (voids, known cards, trick
     numbers); every rule comes from the kernel: :func:`~game.royals.engine.kernel.playable`,
@@ -173,7 +220,13 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
             cards = -1
         if phase is _STEAL:  # the Thief's decision (seat): none, or a seat holding a card, then the card
             targets = K.steal_targets(seat, hands)
-            k = int(random_() * (len(targets) + 1))
+            if specials and random_() >= noise:  # rob the winning opponent, else any opponent
+                w = settle(trick, led, rev)[2]
+                foes = [t for t in targets if not (teams and (t - seat) % 2 == 0)]
+                k = (targets.index(w) + 1 if w in foes else
+                     targets.index(foes[int(random_() * len(foes))]) + 1 if foes else 0)
+            else:
+                k = int(random_() * (len(targets) + 1))
             if k:
                 target = targets[k - 1]
                 c = _pick(hands[target - 1], random_())
@@ -187,6 +240,12 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
         if phase is _EXECUTE:  # ruling 7 (2): the Executioner takes another card out of the trick
             victims = K.victims(trick)
             v = victims[int(random_() * len(victims))]
+            if specials and random_() >= noise:  # the winning opponent's card, else the Beggar
+                w = settle(trick, led, rev)[2]
+                if w and w != seat and not (teams and (w - seat) % 2 == 0):
+                    v = next(tc for ts, tc in trick if ts == w)
+                elif BEGGAR in victims:
+                    v = BEGGAR
             if log is not None:
                 log.append(K.EXECUTE + v)
             K.take_out(trick, v)
@@ -328,7 +387,8 @@ class ISMCTS:
 
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
                  c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False,
-                 hand_bias: float = 0.0) -> None:
+                 hand_bias: float = 0.0, reward: str = "best", scale: float = 10.0, win: float = 0.7,
+                 specials: bool = False, prior: float = 0.0, prior_scale: float = 0.05) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
@@ -339,6 +399,9 @@ class ISMCTS:
         self.keep_search = keep_search
         self.low_lead = low_lead
         self.hand_bias = hand_bias
+        self.reward = make_reward(reward, scale, win)
+        self.specials = specials
+        self.prior, self.prior_scale = prior, prior_scale
 
     def _deadlines(self, t0: float, c0: float) -> tuple[float | None, float | None]:
         if self.seconds is None:
@@ -368,10 +431,13 @@ class ISMCTS:
         phase0, seat0, leader0 = obs.phase, obs.to_act, obs.leader
         base, final = _base_totals(obs.round_scores, n), obs.round >= ROUNDS
         cexp = self.c
-        noise, low_lead = self.noise, self.low_lead
+        noise, low_lead, specials, reward = self.noise, self.low_lead, self.specials, self.reward
         longest = 0.0
         last = c0
         it = 0
+        # the greedy's prior enters once every root decision has been tried (about twice)
+        warm = 2 * len(legal) if self.prior > 0 else -1
+        extra = int(self.prior)
         logs = _logs(4096)
         lists: dict[int, list[int]] = {}
         while True:
@@ -386,22 +452,26 @@ class ISMCTS:
                 if now >= deadline or now + longest > c0 + self.seconds or wall() >= wall_deadline:  # type: ignore[operator]
                     break
             it += 1
-            if it >= len(logs):  # an availability count is at most the iterations run
-                logs = _logs(2 * it)
+            if it + extra >= len(logs):  # an availability count is at most the iterations run (and the prior)
+                logs = _logs(2 * (it + extra))
             hands, piles, _ = deal(rand, True)
             loot, trick = loot0[:], trick0[:]
             path, phase, seat, led, rev, leader = descend(root, n, hands, piles, loot, trick, phase0, seat0, led0,
                                                           rev0, leader0, cexp, random_, logs, lists)
             if phase is not None:
-                rollout(n, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, random_, noise, low_lead)
-            r = _rewards(base, loot, teams, final)
+                rollout(n, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, random_, noise, low_lead,
+                        None, specials)
+            r = _rewards(base, loot, teams, final, reward)
             for ch, s in path:
                 v = ch.visits = ch.visits + 1
                 t = ch.total = ch.total + r[s - 1]
                 ch.mean = t / v
+            if it == warm:
+                _add_prior(root, obs, self.prior, self.prior_scale)
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
-        visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
+        virtual = extra if warm >= 0 and it >= warm else 0  # the prior's visits are not reported
+        visits = {str(key_action(seat, k)): ch.visits - virtual for k, ch in root.children.items()}
         return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
 
     # ------------------------------------------------------------------ the hand choice
@@ -449,6 +519,30 @@ class ISMCTS:
                     best, best_t = i, t_stat
         visits = {str(cands[i]): count[i] for i in range(1, m)}
         return SearchResult(cands[best], sims, time.perf_counter() - t0, time.process_time() - c0, visits)  # type: ignore[arg-type]
+
+
+def _add_prior(root: Node, obs: Observation, weight: float, scale: float) -> None:
+    """Progressive bias at the root (Chaslot et al. 2008, as virtual visits): each root
+    decision gets ``weight`` visits worth the root's mean reward so far plus ``scale`` x (its
+    value by the greedy's judgement, :func:`.players.action_values`, in points, less the best
+    one's), so decisions the playouts cannot tell apart go the greedy's way and the real
+    visits outweigh the prior as they grow. Reads only ``obs``."""
+    from .search import action_key
+    kids = root.children
+    visits = sum(ch.visits for ch in kids.values())
+    if not visits:
+        return
+    m = sum(ch.total for ch in kids.values()) / visits
+    values = [(v, action_key(a)) for v, a in action_values(obs)]
+    top = max(v for v, _ in values)
+    for v, k in values:
+        ch = kids.get(k)
+        if ch is None:
+            continue
+        ch.visits += weight
+        ch.avail += weight
+        ch.total += weight * (m + scale * (v - top))
+        ch.mean = ch.total / ch.visits
 
 
 def keep_candidates(obs: Observation, greedy: Action) -> list[Action]:

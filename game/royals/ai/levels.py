@@ -36,6 +36,10 @@ KEEP_SEARCH = False
 #: the cards a player lays aside (:class:`.search.Determinizer`'s ``hand_bias``). Chosen by the
 #: screening of issue 36 (docs/royals-ai.md).
 HAND_BIAS = 1.5
+#: ``hard``'s and ``medium``'s search options with 3 or 4 players (no teams), on top of the
+#: rest: chosen by the 4-player screening of issue 36's fourth pass (docs/royals-ai.md); with
+#: 2 players or teams the search is the same as before it.
+MULTI: dict = {}
 
 
 class SearchPlayer:
@@ -53,15 +57,18 @@ class SearchPlayer:
         secs = None if seconds is None else seconds * self.share
         its = None if iterations is None else max(1, int(iterations * self.share))
         self.search = self._search(secs, its)
+        #: the search with 3 or 4 players without teams (:data:`MULTI`)
+        self.search_multi = self._search(secs, its, **MULTI)
         self.last: SearchResult | None = None
 
-    def _search(self, seconds: float | None, iterations: int | None):
-        return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH, hand_bias=self.hand_bias)
+    def _search(self, seconds: float | None, iterations: int | None, **options):
+        return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH, hand_bias=self.hand_bias, **options)
 
     def choose(self, obs: Observation) -> Action:
         if obs.phase is Phase.START:
             return decide_start(obs)
-        self.last = self.search.search(obs)
+        search = self.search_multi if obs.players > 2 and not obs.teams else self.search
+        self.last = search.search(obs)
         return self.last.action
 
 
@@ -84,8 +91,8 @@ class Hard2025Player(SearchPlayer):
 
     name = "hard-2025"
 
-    def _search(self, seconds: float | None, iterations: int | None):
-        return ISMCTS2025(self.rng, seconds, iterations)
+    def _search(self, seconds: float | None, iterations: int | None, **_options):
+        return ISMCTS2025(self.rng, seconds, iterations)  # the same with any number of players
 
     def choose(self, obs: Observation) -> Action:
         if obs.phase is Phase.KEEP:
