@@ -172,7 +172,7 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
     ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
     followed by the card taken)."""
     playable, takers, winner = K.playable, K.takers, K.trick_winner
-    put, full_trick, executioner, take_trick = K.put, K.full_trick, K.executioner, K.take_trick
+    put, full_trick, executioner, take_trick, settle = K.put, K.full_trick, K.executioner, K.take_trick, K.settle
     rank_of = RANK_OF
     plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
     # the weakest card of a mask m in the order in force, inline below: the highest index in the
