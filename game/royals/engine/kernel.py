@@ -449,7 +449,7 @@ def replay_plays(s, plays: Sequence[tuple[int, int] | None], j: int) -> tuple[in
         if p is None or s.phase is not _PLAY or p[0] != s.to_act:
             break
         seat, c = p
-        refusal = play_refusal(hands[seat - 1], s.led, bool(s.trick_plays), c)
+        refusal = play_refusal(hands[seat - 1], s.led, True, c)  # led is -1 until the trick's first card
         if refusal is not None:
             return j, refusal
         play(s, seat, c)
