@@ -269,9 +269,9 @@ def keys_at(phase: Phase, hands: Sequence[int], seat: int, led: int, trick: Sequ
             m ^= low
         return out
     if phase is _STEAL:
-        return [STEAL_NONE] + [STEAL + t for t in range(1, len(hands) + 1) if t != seat and hands[t - 1]]
+        return [STEAL_NONE] + [STEAL + t for t in steal_targets(seat, hands)]
     if phase is _EXECUTE:
-        return [EXECUTE + c for _, c in trick if c != EXECUTIONER]
+        return [EXECUTE + c for c in victims(trick)]
     return []
 
 

@@ -748,7 +748,7 @@ def card_mask(cards: Iterable[int]) -> int:
 
 def group_masks(groups: Sequence[Sequence[int]]) -> list[int]:
     """:func:`card_mask` of each group of card indices."""
-    return [reduce(or_, map(_BIT_OF, g), 0) for g in groups]
+    return [card_mask(g) for g in groups]
 
 
 _BIT_OF = tuple(1 << c for c in range(len(CARDS))).__getitem__
