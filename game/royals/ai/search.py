@@ -274,6 +274,7 @@ class Determinizer:
                 k += size
             piles.append(pile)
         return hands, piles, pool[k:] + held_aside
+
     def _fast_pool(self, random_) -> tuple[list[int], list[int], bool]:
         """The unseen cards in the order :meth:`deal` hands them out with ``fast`` (hands in
         turn, then the piles; the cards set aside not ordered): the draw is
