@@ -99,3 +99,15 @@ def test_hard_and_medium_reward_the_margin_over_the_others_mean_with_3_or_4_play
     p = make_player("hard", 1, seconds=None, iterations=50)
     p.search = None  # would fail if used
     assert p.choose(o) in o.legal_actions() and p.last.iterations == 50
+
+
+def test_hard_keeps_to_its_time_budget_with_4_players():
+    import time
+
+    from game.royals.ai.levels import make_player
+    o = four_player_positions(2)[1]
+    budget = 0.2
+    for k in range(2):
+        c0 = time.process_time()
+        make_player("hard", k, seconds=budget).choose(o)
+        assert time.process_time() - c0 <= budget * 1.1
