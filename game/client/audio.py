@@ -4,12 +4,14 @@
 
     audio = Audio()                   # nothing opened yet
     unfollow = audio.follow(store)    # volume and on/off from the settings, now and on change
-    audio.play("stone_placed")        # opens the mixer and loads the file on first use
+    audio.play(name)                  # opens the mixer and loads the file on first use
 
-Names are the files in ``assets/sounds/`` (made by ``assets/make_sounds.py``):
-:data:`SOUND_NAMES`. The mute key of the client flips the ``sound`` setting
-(``store.update(sound=not store.settings.sound)``); :meth:`Audio.follow` then
-mutes or unmutes at once.
+Names are files in ``assets/sounds/`` (made by ``assets/make_sounds.py``), and each belongs to
+one game: a game's client declares its effects (:attr:`game.client.games.ClientGame.sounds`) and
+:mod:`game.client.games` passes every registered client's to :func:`declare`, so this shell
+module names no game (:func:`effects` lists them). The mute key of the client flips the ``sound``
+setting (``store.update(sound=not store.settings.sound)``); :meth:`Audio.follow` then mutes or
+unmutes at once.
 
 A machine without an audio device (``pygame.mixer.init`` raising, no SDL_mixer)
 plays nothing and keeps going: :attr:`Audio.available` turns False and
@@ -22,7 +24,7 @@ import logging
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import pygame
 
@@ -31,14 +33,40 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Every effect the game plays (file stems under ``assets/sounds``).
-SOUND_NAMES = ("card_played", "stone_placed", "hero_flip", "card_drawn", "pass", "game_end",
-               # Royals & Riots (issue 35)
-               "royals_deal", "royals_play", "royals_draw", "royals_trick_won", "royals_steal",
-               "royals_execution", "royals_revolution", "royals_prince", "royals_round_end",
-               "royals_match_won", "royals_match_lost")
+#: The effects the registered games declared: name -> the key of the game it belongs to, in the
+#: order they were declared (:func:`declare`; the registry's order once game.client.games is imported).
+_OWNER: dict[str, str] = {}
+#: A name is a file stem: lower-case letters, digits and ``_``.
+_STEM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 #: Mixer format: the files are 44.1 kHz 16-bit; a short buffer keeps effects in step with animations.
 MIXER_FREQUENCY, MIXER_BUFFER = 44_100, 512
+
+
+def declare(game: str, names: Iterable[str]) -> tuple[str, ...]:
+    """Register the effects of the game whose registry key is ``game``: ``names`` are file stems
+    under ``assets/sounds`` (``<name>.wav``). Returns them as a tuple. Declaring a game's names again
+    is harmless. Raises ValueError, declaring nothing, for no names, a name that is not a stem
+    (lower-case letters, digits, ``_``), a name given twice, or a name another game declared (each
+    file belongs to one game)."""
+    names = tuple(names)
+    if not names:
+        raise ValueError(f"{game}: no sound effects declared")
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name or not set(name) <= _STEM:
+            raise ValueError(f"{game}: {name!r} is not a sound file stem (a-z, 0-9, _)")
+        if name in names[:i]:
+            raise ValueError(f"{game}: sound {name!r} declared twice")
+        if _OWNER.get(name, game) != game:
+            raise ValueError(f"{game}: sound {name!r} belongs to {_OWNER[name]}")
+    for name in names:
+        _OWNER.setdefault(name, game)
+    return names
+
+
+def effects(game: str | None = None) -> tuple[str, ...]:
+    """Every declared effect (in declaration order), or only those of the game whose key is ``game``
+    (empty for a game that declared none)."""
+    return tuple(n for n, owner in _OWNER.items() if game is None or owner == game)
 
 
 def sound_folder() -> Traversable:
@@ -53,7 +81,7 @@ def sound_folder() -> Traversable:
 
 
 class Audio:
-    """The game's sound effects (one per app; no global instance).
+    """The window's sound effects (one per app; no global instance).
 
     ``volume``: 0..1 linear, applied to every effect. ``enabled``: False plays nothing.
     ``folder``: where ``<name>.wav`` files are (tests pass their own).
@@ -93,15 +121,16 @@ class Audio:
         return self.enabled
 
     def play(self, name: str) -> bool:
-        """Start effect ``name`` (one of :data:`SOUND_NAMES`); returns True if it is sounding.
+        """Start effect ``name`` (one a game declared, :func:`effects`); returns True if it is sounding.
 
         When every mixer channel is busy, the effect that started first stops to make room (a new
         effect is never dropped). Returns False, silently, when sound is off, the volume is 0, there is no
         audio device or the file cannot be loaded (logged once). Raises ValueError
-        for a name not in :data:`SOUND_NAMES` (a programming error).
+        for a name no game declared (a programming error).
         """
-        if name not in SOUND_NAMES:
-            raise ValueError(f"unknown sound {name!r} (choose from {', '.join(SOUND_NAMES)})")
+        if name not in _OWNER:
+            known = ", ".join(_OWNER) or "none: game.client.games declares them"
+            raise ValueError(f"unknown sound {name!r} (declared: {known})")
         if not self.enabled or self._volume <= 0 or not self._open_mixer():
             return False
         sound = self._load(name)

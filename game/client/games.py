@@ -16,6 +16,7 @@ import pygame
 
 from game.registry import game_for_record
 
+from .audio import declare
 from .lan import CLIENTS as _LAYER
 
 #: Seconds after which a game's title art on the menu comes to rest (then the menu is still).
@@ -35,6 +36,10 @@ class ClientGame(Protocol):
     title: str
     #: Who made the game, in English (translated when shown, under the main menu).
     credit: str
+    #: Its sound effects: file stems under ``assets/sounds`` (``<name>.wav``), none another game
+    #: declares; the first is the one its settings screen plays at a new volume. Passed to
+    #: :func:`game.client.audio.declare` for every registered client.
+    sounds: tuple[str, ...]
 
     def draw_badge(self, surface: pygame.Surface, app: "App", rect: pygame.Rect) -> None:
         """A small picture of the game inside ``rect`` (the main menu's choice of game)."""
@@ -97,6 +102,8 @@ def _clients() -> tuple[ClientGame, ...]:
 #: The client side of every game, in :data:`game.registry.GAMES` order.
 CLIENT_GAMES: tuple[ClientGame, ...] = _clients()
 _LAYER.update({c.key: c for c in CLIENT_GAMES if getattr(c, "lan", None) is not None})
+for _client in CLIENT_GAMES:
+    declare(_client.key, _client.sounds)
 
 
 def game_of_scene(scene: object) -> str | None:

@@ -149,7 +149,7 @@ class Prefs:
         return self.store.settings.of(game)
 
     def play(self, name: str) -> bool:
-        """Play sound effect ``name`` (see :data:`game.client.audio.SOUND_NAMES`); False if silent."""
+        """Play sound effect ``name`` (one a game declared, :func:`game.client.audio.effects`); False if silent."""
         return self.audio.play(name)
 
     def toggle_sound(self) -> None:

@@ -22,6 +22,7 @@ from game.registry import game_by_key
 from game.settings import ANIMATION_SPEEDS, APP_ROWS, FIELD_LABELS, MAX_NAME_LENGTH, Field, schema_of
 from game.schema import on_off_text, speed_text, volume_text
 
+from .audio import effects
 from .theme import CANVAS, CREAM, GOLD
 from .textinput import TextInput
 from .scene import AppLike
@@ -162,7 +163,8 @@ class SettingsScene(ButtonScene):
     def _volume(self, delta: float) -> None:
         volume = round(min(1.0, max(0.0, self.prefs.settings.volume + delta)), 2)
         self.prefs.update(volume=volume)
-        self.prefs.play("stone_placed")  # hear the new level
+        for name in effects(self.game)[:1]:  # hear the new level: the game's first effect
+            self.prefs.play(name)
 
     # ------------------------------------------------------------------ scene
     def back(self) -> None:

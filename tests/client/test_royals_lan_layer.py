@@ -146,6 +146,8 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner(app, driver
         run_until(app, lambda: isinstance(app.top, LanTableScene), "the table")
         table: LanTableScene = app.top
         assert table.match.seat == 1 and table.match.name(2) == "Bo"
+        # the computer seat carries at the table the name the lobby showed and the record keeps
+        assert table.match.name(3) == "Computer (random)"
         me = WindowPlayer(app, driver)
         run_until(app, lambda: table.modal == "over" and table.saved is not None, "the match's end", [me],
                   limit=MATCH)
@@ -154,6 +156,7 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner(app, driver
         assert me.decisions >= 9 and len(table.record.rounds) == 3
         theirs = joiner.view(lambda m: m.record())
         assert table.record.to_dict()["rounds"] == theirs["rounds"]
+        assert theirs["players"][2] == table.match.name(3)
         code = joiner.view(lambda m: m.code())
         assert code and table.match.code == code
         assert match_code_text(code) in [n for n, _size in table.modal_notes()]

@@ -238,9 +238,9 @@ def test_a_revolution_and_its_end_are_announced_with_their_sound(app, monkeypatc
 
 # ---------------------------------------------------------------------------------------------- 4
 def test_every_sound_the_table_plays_is_made(instant):
-    from game.client.audio import SOUND_NAMES
+    from game.client.audio import effects
     table_sounds = set(BEAT_SOUNDS.values()) | {"royals_round_end", "royals_match_won", "royals_match_lost"}
-    assert table_sounds <= set(SOUND_NAMES)
+    assert table_sounds <= set(effects("royals-riots"))
 
 
 def test_the_table_reads_the_settings_of_its_game(instant):

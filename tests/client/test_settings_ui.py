@@ -163,6 +163,22 @@ def rec_app():
     pygame.display.quit()
 
 
+def test_a_new_volume_is_heard_with_the_shown_games_own_first_effect(rec_app):
+    """The shell's settings screen names no sound: at a new volume it plays the first effect the
+    game whose settings it shows declares (its client's ``sounds``)."""
+    from game.client.audio import effects
+    from game.client.games import CLIENT_GAMES
+    app, audio = rec_app
+    driver = Driver(app)
+    for client in CLIENT_GAMES:
+        app.push(SettingsScene(app, client.key))
+        app.step(1 / 60)
+        audio.played.clear()
+        driver.click(button(app.top, "+").rect.center)
+        assert audio.played == [client.sounds[0]] and client.sounds[0] in effects(client.key), client.key
+        app.pop()
+
+
 def test_game_events_play_their_sounds(rec_app):
     app, audio = rec_app
     driver = Driver(app)

@@ -445,19 +445,3 @@ def run_both(host: Session, join: Session, players) -> dict:
         t.join(LIMIT + 5)
     return out
 
-
-# =========================================================================== real processes
-#: ``python -c PEER ARGS``: ``rose-king ARGS`` with Rose King's part registered under the key
-#: ``rose-king-layer`` (the same part as ``--game rose-king``'s, under a key of its own).
-PEER = """
-import sys
-import game.registry
-from game.cli import main
-from game.registry import game_by_key
-from net.roseking.match import LAN
-rk = game_by_key("rose-king")
-class Layered:
-    key, title, lan, levels, seats = "rose-king-layer", "Rose King (layer)", LAN, rk.levels, rk.seats
-game.registry.GAMES = game.registry.GAMES + (Layered(),)
-sys.exit(main(sys.argv[1:]))
-"""

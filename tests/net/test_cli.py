@@ -1,17 +1,36 @@
-"""``rose-king host`` / ``rose-king join`` as real subprocesses on 127.0.0.1, including a
-joiner killed mid-game and restarted from its record (resume). Bounded by timeouts;
-synchronised on the lines the commands print, never on sleeps."""
+"""``rose-king host`` / ``rose-king join`` playing Rose King (its registry entry's ``lan``, the one
+LAN layer) as real subprocesses on 127.0.0.1: a whole game with identical record files, strangers
+knocking, option errors, a peer killed with SIGKILL mid-game and restarted from its record
+(resume), and a host stopped by SIGTERM leaving as a closed window does (docs/protocol.md:
+``error{bye}``; 128 + the signal; SIGINT and the passive cases are in tests/net/test_signals.py).
+Bounded by timeouts; synchronised on the lines the commands print and on session events, never
+on sleeps."""
 
+from __future__ import annotations
+
+import json
 import queue
+import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 
+import msgpack
+import pytest
 
+from game.registry import game_by_key
 from game.roseking.engine import Record
+from net.lobby import hello
+from net.roseking.match import KEY, LAN, VERSION
+from net.session import Dropped, Ended, Session, Started
 
-LIMIT = 60.0
+from .rk_wire import frame
+
+LIMIT = 60.0  # seconds: the processes' own --timeout
+BOUND = 10.0  # seconds: a goodbye must be heard well within this
+check = game_by_key("rose-king").check
 
 
 class Proc:
@@ -61,57 +80,95 @@ class Proc:
         self.p.wait(10)
 
 
-def start_host(procs, record, *extra):
-    host = procs("host", "--port", "0", "--bind", "127.0.0.1", "--name", "Alice", "--headless", "--ai", "greedy",
-                 "--record", str(record), "--timeout", str(LIMIT), *extra)
-    port = int(host.expect("listening on port").rsplit(" ", 1)[1])
-    return host, port
+def host_args(record, port: int = 0, *extra: str) -> tuple[str, ...]:
+    """``rose-king host`` as Alice, a headless greedy computer, on 127.0.0.1:``port`` (0: any free)."""
+    return ("host", "--port", str(port), "--bind", "127.0.0.1", "--name", "Alice", "--headless", "--ai", "greedy",
+            "--record", str(record), "--timeout", str(LIMIT), *extra)
+
+
+def start_host(procs, record, *extra: str) -> tuple[Proc, int]:
+    host = procs(*host_args(record, 0, *extra))
+    return host, int(host.expect("listening on port").rsplit(" ", 1)[1])
+
+
+def join_args(port: int, record, *extra: str) -> tuple[str, ...]:
+    """``rose-king join`` (no ``--game``: it learns the game from the host's hello) as Bob, a
+    headless random computer."""
+    return ("join", f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random", "--record", str(record),
+            "--timeout", str(LIMIT), *extra)
+
+
+def knock(port: int, data: bytes) -> bytes:
+    """A stranger connects, sends ``data`` and reads until the host closes: everything it was told."""
+    with socket.create_connection(("127.0.0.1", port), timeout=LIMIT) as s:
+        s.sendall(data)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+    return got
+
+
+def match_over(lines: list[str]) -> list[str]:
+    return [x.split("match over:")[1] for x in lines if "match over:" in x]
 
 
 def test_headless_host_and_join_play_a_game_with_identical_records(procs, tmp_path):
-    host, port = start_host(procs, tmp_path / "h.json")
-    join = procs("join", f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random",
-                 "--record", str(tmp_path / "j.json"), "--timeout", str(LIMIT))
+    """A whole game (the host's ``--colour`` honoured); both record files byte for byte the same
+    (docs/protocol.md, "The session"), both peers' checks and verdicts the same."""
+    host, port = start_host(procs, tmp_path / "h.json", "--game", "rose-king", "--colour", "white")
+    join = procs(*join_args(port, tmp_path / "j.json"))
     assert join.finish() == 0 and host.finish() == 0, "\n".join(host.lines + join.lines)
-    h, j = (tmp_path / "h.json").read_text(), (tmp_path / "j.json").read_text()
-    assert h == j
-    state = Record.from_json(h).replay()
+    h = json.loads((tmp_path / "h.json").read_text())
+    assert (tmp_path / "h.json").read_bytes() == (tmp_path / "j.json").read_bytes() == \
+        (json.dumps(h, indent=1) + "\n").encode("ascii")
+    assert list(h) == ["format", "version", "red", "white", "date", "deal", "moves", "result", "lan"]
+    assert check(h).startswith("ok finished")
+    assert (h["white"], h["red"]) == ("Alice", "Bob") and h["lan"]["host"] == "white"
+    state = Record.from_json(json.dumps(h)).replay()
     assert state.is_game_over()
-    final = [line for line in host.lines if "record: ok finished" in line]
-    assert final and final[0].split("record:")[1] == [x for x in join.lines if "record: " in x][0].split(
-        "record:")[1]
-    assert f"plies={state.ply}" in final[0] and any("match over: finished" in x for x in host.lines)
+    final = [line.split("record:")[1] for line in host.lines if "record: ok finished" in line]
+    assert final and final == [x.split("record:")[1] for x in join.lines if "record: " in x]
+    assert f"plies={state.ply}" in final[0]
+    assert match_over(host.lines) == match_over(join.lines) and match_over(host.lines)[0].startswith(" finished")
     # the joiner learnt the game from the host's hello on the connection it then played on: one connection
     assert not any("refused" in line for line in host.lines), host.lines
 
 
-def test_a_joiner_killed_mid_game_resumes_from_its_record(procs, tmp_path):
-    host, port = start_host(procs, tmp_path / "h.json", "--move-delay", "0.01")
-    jrec = tmp_path / "j.json"
-    args = (f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random", "--record", str(jrec),
-            "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.01")
-    join = procs("join", *args)
-    join.expect("'ply': 12,")
-    join.kill()  # SIGKILL: no goodbye, the socket is torn down by the kernel
-    host.expect("connection closed")
-    journal = Record.load(jrec)
+@pytest.mark.parametrize("victim", ["join", "host"])
+def test_kill_9_of_either_peer_and_a_restart_with_its_record_resumes_the_game(procs, tmp_path, victim):
+    """One peer is killed with SIGKILL mid-game (no goodbye: the kernel tears the socket down; its
+    files as they were) and started again with the same ``--record`` (and the host on its port);
+    the game ends on both, records equal."""
+    slow = ("--move-delay", "0.02", "--verbose")
+    host, port = start_host(procs, tmp_path / "h.json", *slow)
+    join = procs(*join_args(port, tmp_path / "j.json", *slow))
+    peer = {"host": host, "join": join}
+    peer[victim].expect("'ply': 12,")  # every move is printed (--verbose)
+    peer[victim].kill()
+    journal = Record.load(tmp_path / ("h.json" if victim == "host" else "j.json"))
     assert 1 <= len(journal.moves) and journal.result is None
-    again = procs("join", *args)
-    assert again.expect("resumed:").endswith("you are seat 1")
-    assert again.finish() == 0 and host.finish() == 0, host.lines + again.lines
-    assert (tmp_path / "h.json").read_text() == jrec.read_text()
-    assert Record.load(jrec).replay().is_game_over()
+    if victim == "join":
+        host.expect("connection closed")
+        again = procs(*join_args(port, tmp_path / "j.json", *slow))
+    else:
+        again = procs(*host_args(tmp_path / "h.json", port, *slow))
+    assert again.expect("resumed:").endswith(f"you are seat {0 if victim == 'host' else 1}")
+    other = peer["join" if victim == "host" else "host"]
+    assert again.finish() == 0 and other.finish() == 0, again.lines + other.lines
+    assert (tmp_path / "h.json").read_text() == (tmp_path / "j.json").read_text()
+    assert check(json.loads((tmp_path / "h.json").read_text())).startswith("ok finished")
 
 
 def test_option_errors_are_clear(procs):
     p = procs("join", "127.0.0.1:notaport")
     assert p.finish() == 2 and any("bad port" in x for x in p.lines)
-    p = procs("host", "--headless")
-    assert p.finish() == 2 and any("--headless and --ai" in x for x in p.lines)
+    p = procs("host", "--game", "rose-king", "--headless")
+    assert p.finish() == 2 and any("--headless and --ai" in x for x in p.lines), p.lines
+    p = procs("host", "--colour", "blue", "--headless", "--ai", "greedy")
+    assert p.finish() == 2 and any("invalid choice: 'blue'" in x for x in p.lines), p.lines
 
 
 def test_join_gives_up_cleanly_when_nobody_hosts(procs, tmp_path):
-    import socket
     with socket.socket() as s:  # a port that is free now and nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -121,41 +178,75 @@ def test_join_gives_up_cleanly_when_nobody_hosts(procs, tmp_path):
 
 
 def test_a_strangers_bad_hello_never_ends_a_headless_host(procs, tmp_path):
-    """Issue 14 #5: junk, a wrong version and a bare hello from strangers, before and during
-    the game; the host waits on and plays the real joiner's game to the end."""
-    import socket
-
+    """Issue 14 #5: junk, a bad frame, a good hello for the full table, an older and a newer
+    version's hello from strangers, before and during the game; each is told why and refused, and
+    the host plays the real joiner's game to the end."""
     host, port = start_host(procs, tmp_path / "h.json", "--move-delay", "0.01")
-
-    def stranger(data: bytes) -> bytes:
-        with socket.create_connection(("127.0.0.1", port), timeout=LIMIT) as s:
-            s.sendall(data)
-            got = b""
-            while chunk := s.recv(65536):
-                got += chunk
-            return got
-    import msgpack
-    assert b"frame" in stranger(b"GET / HTTP/1.1\r\n\r\n")
-    assert b"frame" in stranger(b"\x00\x00\x00\x01\xc1")
-    join = procs("join", f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random",
-                 "--record", str(tmp_path / "j.json"), "--timeout", str(LIMIT), "--verbose", "--move-delay", "0.01")
-    join.expect("'ply': 3,")
+    assert b"frame" in knock(port, b"GET / HTTP/1.1\r\n\r\n")
+    assert b"frame" in knock(port, b"\x00\x00\x00\x01\xc1")
+    join = procs(*join_args(port, tmp_path / "j.json", "--verbose", "--move-delay", "0.01"))
+    join.expect(": move {")
+    eve = hello(KEY, VERSION, "Eve", "join", b"e" * 16, b"n" * 16, b"k" * 32)
+    assert b"the table is full" in knock(port, frame(eve))
     # an older program's hello (version 2) and a newer one's: each told which side needs a newer version
     old = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 2, "name": "Eve", "role": "join"})
-    assert b"the peer needs a newer version" in stranger(len(old).to_bytes(4, "big") + old)
+    assert b"the peer needs a newer version" in knock(port, len(old).to_bytes(4, "big") + old)
     future = msgpack.packb({"t": "hello", "proto": "rose-king-lan", "pv": 99, "name": "Eve"})
-    assert b"this table needs a newer version" in stranger(len(future).to_bytes(4, "big") + future)
+    assert b"this table needs a newer version" in knock(port, len(future).to_bytes(4, "big") + future)
     assert join.finish() == 0 and host.finish() == 0, host.lines + join.lines
     assert (tmp_path / "h.json").read_text() == (tmp_path / "j.json").read_text()
-    assert any("refused" in line for line in host.lines)
+    assert check(json.loads((tmp_path / "h.json").read_text())).startswith("ok finished")
+    assert sum("refused a connection" in x for x in host.lines) >= 5, host.lines
+    assert match_over(host.lines) == match_over(join.lines)
 
 
-def test_host_colour_option_makes_the_host_play_that_colour(procs, tmp_path):
-    host, port = start_host(procs, tmp_path / "h.json", "--colour", "white", "--move-delay", "0.01")
-    join = procs("join", f"127.0.0.1:{port}", "--name", "Bob", "--headless", "--ai", "random",
-                 "--record", str(tmp_path / "j.json"), "--timeout", str(LIMIT), "--move-delay", "0.01")
-    assert join.finish() == 0 and host.finish() == 0, host.lines + join.lines
-    rec = Record.load(tmp_path / "j.json")
-    assert (rec.white, rec.red) == ("Alice", "Bob") and rec.extra["lan"]["host"] == "white"
-    p = procs("host", "--colour", "blue", "--headless", "--ai", "greedy")
-    assert p.finish() == 2
+def test_a_host_stopped_by_sigterm_says_bye_and_its_joiner_stops_at_once(procs, tmp_path):
+    """Mid-game (a joiner playing, ply 4 or later): the joiner hears ``error{bye}``, its headless
+    player stops at once and it does not reconnect; the host exits 143 with its record so far, or
+    (SIGTERM while it owed a draw's reveal) forfeits by the rules."""
+    host, port = start_host(procs, tmp_path / "h.json", "--move-delay", "0.02")
+    join = Session(LAN, "join", "Bob", port=port, reconnect_delay=0.05, host_grace=LIMIT)
+    seen: list = []
+    cv = threading.Condition()
+
+    def on_event(e) -> None:
+        with cv:
+            seen.append(e)
+            cv.notify_all()
+
+    def until(pred, timeout: float) -> None:
+        end = time.monotonic() + timeout
+        with cv:
+            while not pred():
+                assert time.monotonic() < end, f"timed out (status {join.status}); saw {seen[-8:]}"
+                cv.wait(0.1)
+    player = threading.Thread(target=lambda: _quiet(join, on_event), daemon=True)
+    player.start()
+    try:
+        until(lambda: (join.view(lambda m: m.ply) or 0) >= 4, LIMIT)
+        host.p.send_signal(signal.SIGTERM)
+        until(lambda: any(isinstance(e, Dropped) for e in seen), BOUND)
+        dropped = next(e for e in seen if isinstance(e, Dropped))
+        assert dropped.code == "bye" and dropped.by_peer and dropped.fatal, dropped
+        player.join(BOUND)  # the joiner's headless player stops at once
+        assert not player.is_alive()
+        assert not any(isinstance(e, Started) and e.resumed for e in seen)  # it does not reconnect
+        assert host.finish(BOUND) == 143, host.lines
+        assert any("SIGTERM: left the match" in x for x in host.lines), host.lines
+        rec = json.loads((tmp_path / "h.json").read_text())
+        if join.status == "failed":  # the host owed nothing: the game so far, unfinished
+            assert "result" not in rec and check(rec).startswith("ok in-progress")
+        else:  # SIGTERM came while the host owed its reveal of a draw: leaving then is its forfeit
+            (ended,) = [e for e in seen if isinstance(e, Ended)]
+            assert join.status == "over" and (ended.verdict.kind, ended.verdict.seat) == ("forfeit", 0), ended
+            assert rec["lan"]["forfeit"] == rec["lan"]["host"] and check(rec).startswith("ok")
+    finally:
+        join.close()
+
+
+def _quiet(session: Session, on_event) -> None:
+    from net.headless import HeadlessError, play_match
+    try:
+        play_match(session, LAN.player("random", 5), timeout=LIMIT, on_event=on_event)
+    except HeadlessError:
+        pass

@@ -18,9 +18,9 @@ from game.roseking.engine import DRAW, Move
 from net.coin import commitment
 from net.match import Send, Table, Verdict, judge_stop
 from net.roseking.match import LAN, RESIGN, SETUP, RoseKingMatch
-from net.session import Ended, Session, Started
+from net.session import Session, Started
 
-from .rk_wire import GID, PEER, Pair, chooser, drawn_by, run_both, table
+from .rk_wire import GID, Pair, chooser, drawn_by, run_both, table
 
 LIMIT = 20.0
 
@@ -416,96 +416,3 @@ def test_the_documented_rose_king_vectors_follow_from_the_documented_layouts():
         p.out(s, m[s].start(0.0))
     p.deliver()
     assert str(m[1].host_color) == colour and m[1].state.state_hash() == vector("state hash at ply 0")
-
-
-# =========================================================================== the unchanged commands
-def test_headless_rose_king_peers_on_the_layer_play_with_the_unchanged_commands(monkeypatch, tmp_path, capsys):
-    """Rose King's part under the registry entry of a test-only key (the real entry still runs the
-    version-2 stack for the window): ``rose-king host/join --headless --ai LEVEL`` play a whole
-    game with Rose King's computer players, both records equal and valid, exit status 0."""
-    import json
-    import socket
-
-    import game.registry
-    from game.cli import main
-    rk = game_by_key("rose-king")
-
-    class Layered:
-        key, title, lan = "rose-king-layer", "Rose King (layer)", LAN
-        levels, seats = rk.levels, rk.seats
-    monkeypatch.setattr(game.registry, "GAMES", game.registry.GAMES + (Layered(),))
-    monkeypatch.setenv("ROSE_KING_LAN_LOOPBACK", "1")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    results: dict = {}
-
-    def run(key, argv):
-        results[key] = main(argv)
-    common = ["--headless", "--ai", "random", "--timeout", str(LIMIT)]
-    threads = [threading.Thread(target=run, args=("host", ["host", "--game", "rose-king-layer", "--port", str(port),
-                                                           "--loopback", "--name", "Ann", "--colour", "white",
-                                                           "--record", str(tmp_path / "h.json"), *common])),
-               threading.Thread(target=run, args=("join", ["join", f"127.0.0.1:{port}", "--game", "rose-king-layer",
-                                                           "--name", "Bob", "--record", str(tmp_path / "j.json"),
-                                                           *common]))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(LIMIT + 5)
-    out = capsys.readouterr()
-    assert results == {"host": 0, "join": 0}, out.out + out.err
-    h, j = (json.loads((tmp_path / f).read_text()) for f in ("h.json", "j.json"))
-    assert h == j and check(h).startswith("ok finished") and (h["red"], h["white"]) == ("Bob", "Ann")
-    assert h["lan"]["host"] == "white"  # the host's --colour
-    assert "match over: finished" in out.out
-
-
-
-
-@pytest.mark.parametrize("victim", ["join", "host"])
-def test_kill_9_of_either_headless_peer_and_a_restart_with_its_record_resumes_the_game(tmp_path, victim):
-    """Real processes: one peer is killed with SIGKILL mid-game (no goodbye, files as they were)
-    and started again with the same ``--record``; the game ends on both, records equal."""
-    import json
-    import signal
-    import socket
-    import subprocess
-    import sys
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "ROSE_KING_LAN_LOOPBACK": "1"}
-    common = ["--headless", "--ai", "random", "--timeout", "40", "--move-delay", "0.02", "-v"]
-    argv = {"host": ["host", "--game", "rose-king-layer", "--port", str(port), "--loopback", "--name", "Ann",
-                     "--record", str(tmp_path / "h.json"), *common],
-            "join": ["join", f"127.0.0.1:{port}", "--game", "rose-king-layer", "--name", "Bob",
-                     "--record", str(tmp_path / "j.json"), *common]}
-
-    def start(role):
-        return subprocess.Popen([sys.executable, "-c", PEER, *argv[role]], env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
-    procs = {"host": start("host")}
-    procs["join"] = start("join")
-    try:
-        moves = 0
-        end = time.monotonic() + LIMIT
-        while moves < 8 and time.monotonic() < end:  # both print every move (-v)
-            line = procs[victim].stdout.readline()
-            moves += ": move {" in line
-        assert moves >= 8, f"the game did not get going: {procs[victim].poll()} {procs[victim].stdout.read()[-800:]}"
-        procs[victim].send_signal(signal.SIGKILL)
-        procs[victim].wait(LIMIT)
-        again = start(victim)
-        out = {victim: again.communicate(timeout=60)[0]}
-        other = "host" if victim == "join" else "join"
-        out[other] = procs[other].communicate(timeout=60)[0]
-        assert again.returncode == 0 and procs[other].returncode == 0, out
-        assert "resumed" in out[victim]
-    finally:
-        for p in list(procs.values()) + ([again] if "again" in locals() else []):
-            if p.poll() is None:
-                p.kill()
-                p.wait(5)
-    h, j = (json.loads((tmp_path / f).read_text()) for f in ("h.json", "j.json"))
-    assert h == j and check(h).startswith("ok finished")

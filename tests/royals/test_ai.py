@@ -266,6 +266,71 @@ def test_the_playout_on_ints_keeps_the_rules():
     assert seen == {Phase.PLAY, Phase.STEAL, Phase.EXECUTE}
 
 
+def test_the_iteration_on_ints_walks_as_the_iteration_through_state():
+    # hard's iteration (Determinizer.deal, ismcts.descend and rollout on raw ints) against the
+    # same iteration through State (the determinization as a State, search.descend applying
+    # the kernel's keys to it, ismcts.playout): the same draws, so the same tree, node by node.
+    from game.royals.ai import ismcts as I
+    from game.royals.ai.search import Node
+    from game.royals.ai.search import descend as state_descend
+    from game.royals.ai.search import rewards
+    from game.royals.engine import kernel as K
+    from game.royals.engine.state import ROUNDS
+
+    def tree(node):
+        return {k: (ch.visits, round(ch.total, 9), ch.avail, tree(ch)) for k, ch in node.children.items()}
+
+    phases, last_round = set(), 0
+    for seed in range(32):
+        players, teams = ((2, False), (3, False), (4, False), (4, True))[seed % 4]
+        if seed < 16:
+            st = random_match(seed, players, teams, upto=25 + (seed * 13) % 80)
+        else:  # the match's last tricks, where the descent reaches the end of the match
+            length = random_match(seed, players, teams).ply
+            st = random_match(seed, players, teams, upto=length - 2 - seed % 5)
+        if st.phase not in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE) or len(st.legal_actions()) < 2:
+            continue
+        phases.add(st.phase)
+        last_round += st.round == ROUNDS
+        o = st.observation(st.to_act)
+        hb = 1.5 if seed % 3 else 0.0
+        # through State
+        draw, rand = Determinizer(o, hb, exact=True), _Rand(seed)
+        root_s = Node()
+
+        def apply(d, key):
+            card = I._pick(d.hands[key - K.STEAL - 1], rand.random()) if K.STEAL < key < K.EXECUTE else -1
+            K.apply_key(d, key, card)
+        for _ in range(150):
+            d = draw(rand, True)
+            path = state_descend(root_s, d, o.round, 0.7, rand.randbelow, apply)
+            # (issue 36: the playout was called on a finished last round, whose points it then counted twice)
+            over = d.round != o.round or d.phase not in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
+            r = rewards(d) if over else I.playout(d, rand)
+            for ch, seat in path:
+                ch.visits += 1
+                ch.total += r[seat - 1]
+        # on ints
+        draw, rand = Determinizer(o, hb, exact=True), _Rand(seed)
+        root_i = I.Node()
+        base = I._base_totals(o.round_scores, players)
+        for _ in range(150):
+            hands, piles, _ = draw.deal(rand, True)
+            loot, trick = draw.loot[:], draw.trick[:]
+            path, phase, seat, led, rev, leader = I.descend(
+                root_i, players, hands, piles, loot, trick, o.phase, o.to_act, draw.led, o.revolution, o.leader,
+                0.7, rand.random, I._logs(200), {})
+            if phase is not None:
+                I.rollout(players, teams, hands, piles, loot, trick, led, rev, seat, leader, phase, rand.random)
+            r = I._rewards(base, loot, teams, o.round >= ROUNDS)
+            for ch, seat in path:
+                ch.visits += 1
+                ch.total += r[seat - 1]
+                ch.mean = ch.total / ch.visits
+        assert tree(root_i) == tree(root_s), seed
+    assert Phase.PLAY in phases and last_round >= 4
+
+
 def test_fast_determinizations_are_uniform():
     # hard's draws (float shuffles, no second shuffle of the piles the deal ordered) give every
     # unseen card the same chance of each place: the other hand, the top of its pile, the aside.

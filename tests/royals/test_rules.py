@@ -84,7 +84,7 @@ def test_ruling4_setup_sizes_choice_and_piles(players, dealt, kept, aside):
 def test_ruling4_bad_deal():
     from game.royals.engine import Action
     s = play(State(3), "start 1")
-    with pytest.raises(IllegalMoveError, match="bad deal"):
+    with pytest.raises(IllegalMoveError, match="bad deal: P1 is dealt twice"):
         s.push_checked(Action.deal([CARDS[:12], CARDS[12:24], CARDS[23:35], ()]))
     with pytest.raises(IllegalMoveError, match="bad deal"):
         s.push_checked(Action.deal([CARDS[:12], CARDS[12:24], CARDS[24:36], CARDS[:1]]))

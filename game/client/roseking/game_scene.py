@@ -44,6 +44,10 @@ TOAST_SECONDS = 2.6
 #: change before they settle: then nothing moves and the window stops drawing until an event.
 SETTLE_SECONDS = 3.0
 
+#: Rose King's sound effects (``assets/sounds/<name>.wav``, made by ``assets/make_sounds.py``), its
+#: client's ``sounds``; the first is the one its settings screen plays at a new volume.
+SOUNDS = ("stone_placed", "card_played", "hero_flip", "card_drawn", "pass", "game_end")
+
 __all__ = ["BOARD_RECT", "GameScene", "color_name", "player_name"]  # lan.py and replay_view.py take these from here
 
 

@@ -13,6 +13,7 @@ from game.i18n import N_
 
 from ..lan_common import JOIN_OPENERS
 from ..widgets import Button
+from .game_scene import SOUNDS
 from .lan import LAN_CLIENT
 from .setup import ComputerSetup, GameConfig, draw_title, start_game
 
@@ -25,6 +26,8 @@ class RoseKingClient:
     """The :class:`game.client.games.ClientGame` of Rose King."""
 
     key = "rose-king"
+    #: its sound effects (the shell's :mod:`game.client.audio` loads them)
+    sounds = SOUNDS
     #: Rose King's window on the one LAN layer (its network table, the host's colour choice)
     lan = LAN_CLIENT
     title = N_("Rose King")

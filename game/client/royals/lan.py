@@ -42,7 +42,7 @@ from ..widgets import Button, ButtonScene, elide, handle_buttons, panel
 from .anims import View
 from .art import royals_art
 from .scene import LEVEL_WORDS, RoyalsTableScene
-from .setup import COMPUTER_NAMES, TITLE_SETTLE, draw_title
+from .setup import TITLE_SETTLE, draw_title
 from .table import LEVELS, Beat, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
@@ -104,8 +104,7 @@ class LanTableMatch(TableMatch):
                 level = "lan-computer"
             else:
                 level = "lan-host" if s == 0 else "lan-person"
-            shown = name if s not in table.computers else COMPUTER_NAMES[s % len(COMPUTER_NAMES)]
-            seats.append(Seat(shown or _("Player {n}").format(n=s + 1), level))
+            seats.append(Seat(name or _("Player {n}").format(n=s + 1), level))
         teams = bool(table.options.get("teams", False)) if table.options else False
         super().__init__(TableConfig(seats, teams=teams))
         self.state = State(len(seats), teams)

@@ -13,6 +13,7 @@ from game.i18n import N_
 
 from ..lan_common import JOIN_OPENERS
 from ..widgets import Button
+from .scene import SOUNDS
 from .setup import RoyalsSetup, draw_title
 
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ class RoyalsClient:
     """The :class:`game.client.games.ClientGame` of Royals & Riots."""
 
     key = "royals-riots"
+    #: its sound effects (the shell's :mod:`game.client.audio` loads them)
+    sounds = SOUNDS
     title = N_("Royals & Riots")
     credit = N_("Royals & Riots: De Spelmakerij and The Gamefantry.")
 

@@ -34,7 +34,6 @@ from game.royals.phrases import illegal_text
 from ..scene import Scene
 from ..theme import CANVAS
 from ..widgets import Button
-from ..audio import SOUND_NAMES
 from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
 from .analysis_view import analysis_button  # post-match analysis (issue 35)
 from .art import card_name
@@ -54,7 +53,11 @@ GAME_KEY = "royals-riots"
 #: finished trick stays (times its normal time), per ``computer_speed`` setting.
 THINK_PACE = {"slow": 2.5, "normal": 1.0, "fast": 0.35}
 TRICK_PACE = {"slow": 1.8, "normal": 1.0, "fast": 0.6}
-#: The sound each beat starts with (``assets/sounds/<name>.wav``).
+#: Royals & Riots' sound effects (``assets/sounds/<name>.wav``, made by ``assets/make_sounds.py``), its
+#: client's ``sounds``; the first is the one its settings screen plays at a new volume.
+SOUNDS = ("royals_play", "royals_deal", "royals_draw", "royals_trick_won", "royals_steal", "royals_execution",
+          "royals_revolution", "royals_prince", "royals_round_end", "royals_match_won", "royals_match_lost")
+#: The sound each beat starts with (one of :data:`SOUNDS`).
 BEAT_SOUNDS = {"deal": "royals_deal", "play": "royals_play", "draw": "royals_draw", "steal": "royals_steal",
                "execute": "royals_execution", "revolution": "royals_revolution", "restore": "royals_prince",
                "trick": "royals_trick_won"}
@@ -537,9 +540,9 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self._after_action()
 
     def play_sound(self, name: str) -> None:
-        """Play the effect ``name`` through the app's sound settings; a name this build's sound
-        set lacks (or "") is skipped."""
-        if name and name in SOUND_NAMES:
+        """Play the effect ``name`` through the app's sound settings; a name not among this game's
+        :data:`SOUNDS` (or "") is skipped."""
+        if name in SOUNDS:
             self.app.prefs.play(name)
 
     def open_modal(self, kind: str, beat: Beat) -> None:

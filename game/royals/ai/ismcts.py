@@ -4,10 +4,14 @@ chosen by search instead of the greedy's rules.
 
 - **Speed.** The search's own randomness (determinizations, playouts, a Thief's pick inside an
   iteration) comes from a C-speed ``random.Random`` seeded from the player's :class:`~game.rng.Rng`
-  (still reproducible from the seed; nothing here must agree between machines). Playouts
-  (:func:`playout`) play the round on local ints and lists, not through ``State``, and call
-  the kernel's rules (:mod:`game.royals.engine.kernel`) directly; determinizations shuffle
-  by floats (``Determinizer(..., fast=True)``); the clocks are read once per 8 iterations.
+  (still reproducible from the seed; nothing here must agree between machines). An
+  iteration never builds a ``State``: the determinization gives the hidden cards as raw
+  fields (:meth:`.search.Determinizer.deal` with ``fast``: float shuffles of only the places
+  a hand or a pile gets), and the tree descent (:func:`descend`) and the playout
+  (:func:`rollout`) step those ints and lists with the kernel's steps on raw fields
+  (:mod:`game.royals.engine.kernel`: ``keys_at``, ``put``, ``full_trick``, ``take_trick`` ...;
+  ``State`` is stepped by the same ``put``, ``full_trick`` and ``keys_at``); the clocks are
+  read once per 8 iterations.
 - **Inference** from the others' hand choices (``hand_bias``, :class:`.search.Determinizer`).
 - **Exact determinizations**: uniform among the deals that keep every void shown
   (``Determinizer(..., exact=True)``, by rejection), where ``hard-2025``'s sequential take
@@ -164,18 +168,18 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
     numbers); every rule comes from the kernel: :func:`~game.royals.engine.kernel.playable`,
     ``takers`` and ``trick_winner`` for the policy, ``put`` (ruling 5), ``full_trick`` and
     ``executioner`` (ruling 7 (1)-(2)), ``steal_targets``, ``thief_takes``, ``victims``,
-    ``take_out`` (ruling 7 (1)-(2)), ``settle`` (ruling 7 (3)-(5)).
+    ``take_out`` (ruling 7 (1)-(2)), ``take_trick`` (ruling 7 (3)-(5)).
     ``log``: if a list, the decisions taken are appended as the kernel's keys (a steal
     followed by the card taken)."""
     playable, takers, winner = K.playable, K.takers, K.trick_winner
-    put, full_trick, executioner, settle = K.put, K.full_trick, K.executioner, K.settle
+    put, full_trick, executioner, take_trick, settle = K.put, K.full_trick, K.executioner, K.take_trick, K.settle
     rank_of = RANK_OF
     plain_mask, ranked_mask = _PLAIN_MASK, RANKED_MASK
     # the weakest card of a mask m in the order in force, inline below: the highest index in the
     # normal order, the lowest in a revolution: (m & -m).bit_length() - 1 if rev else m.bit_length() - 1
     while True:
         if phase is _PLAY:
-            legal = playable(hands[seat - 1], led, bool(trick))
+            legal = playable(hands[seat - 1], led, True)  # led is -1 until the trick's first card
             if legal & (legal - 1) == 0:
                 c = legal.bit_length() - 1
             elif random_() < noise:
@@ -212,8 +216,8 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
                 seat = nxt
                 continue
             cards, phase, seat = full_trick(hands, trick)
-            if phase is None:
-                cards, rev, w = settle(trick, led, rev, cards)
+        else:
+            cards = -1
         if phase is _STEAL:  # the Thief's decision (seat): none, or a seat holding a card, then the card
             targets = K.steal_targets(seat, hands)
             if specials and random_() >= noise:  # rob the winning opponent, else any opponent
@@ -232,8 +236,7 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
             elif log is not None:
                 log.append(K.STEAL_NONE)
             phase, seat = executioner(trick)
-            if phase is None:
-                cards, rev, w = settle(trick, led, rev)
+            cards = -1
         if phase is _EXECUTE:  # ruling 7 (2): the Executioner takes another card out of the trick
             victims = K.victims(trick)
             v = victims[int(random_() * len(victims))]
@@ -246,13 +249,12 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
             if log is not None:
                 log.append(K.EXECUTE + v)
             K.take_out(trick, v)
-            cards, rev, w = settle(trick, led, rev)
-        # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
+            cards = -1
+        # ruling 7 (3)-(5): the winner takes the trick and leads; ruling 8: the round ends with the hands
+        rev, w = take_trick(trick, led, rev, loot, cards)
         if w:
-            loot[w - 1] |= cards
             leader = w
         seat = leader
-        trick.clear()
         led = -1
         phase = _PLAY
         if not any(hands):
@@ -297,7 +299,7 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
     walk as :func:`.search.descend` on a ``State``, the same draws. Returns (the path as
     (child, seat that chose it), then the phase (None once the round is over), the seat to
     decide, the led rank, the revolution and the leader after it)."""
-    keys_at, put, full_trick, executioner, settle = K.keys_at, K.put, K.full_trick, K.executioner, K.settle
+    keys_at, put, full_trick, executioner, take_trick = K.keys_at, K.put, K.full_trick, K.executioner, K.take_trick
     playable = K.playable
     sqrt = math.sqrt
     node = root
@@ -339,6 +341,7 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
             node = chosen
             path.append((node, seat))
         # apply decision k
+        cards = 0  # 0: the trick goes on; else its card set (-1: not known) once it is to be taken
         if k < 36:
             if not trick:
                 led = RANK_OF[k]
@@ -347,25 +350,23 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
                 seat = nxt
             else:
                 cards, phase, seat = full_trick(hands, trick)
-                if phase is None:
-                    cards, rev, w = settle(trick, led, rev, cards)
+                if phase is not None:
+                    cards = 0
         elif k < K.EXECUTE:
             if k != K.STEAL_NONE:
                 target = k - K.STEAL
                 K.thief_takes(hands, loot, trick, seat, target, _pick(hands[target - 1], random_()))
             phase, seat = executioner(trick)
             if phase is None:
-                cards, rev, w = settle(trick, led, rev)
+                cards = -1
         else:
             K.take_out(trick, k - K.EXECUTE)
-            phase = None
-            cards, rev, w = settle(trick, led, rev)
-        if phase is None:  # ruling 7 (5): the winner takes the trick; ruling 8: the round ends with the hands
+            cards = -1
+        if cards:  # ruling 7 (3)-(5): the winner takes the trick and leads; ruling 8: the round ends with the hands
+            rev, w = take_trick(trick, led, rev, loot, cards)
             if w:
-                loot[w - 1] |= cards
                 leader = w
             seat = leader
-            trick.clear()
             led = -1
             phase = _PLAY if any(hands) else None
         if node is None or phase is None:

@@ -252,15 +252,12 @@ class Determinizer:
         the next slices as they lie (already in random order), this seat's pile is shuffled."""
         pool, held_aside, kept = self._fast_pool(random_)
         if kept:
-            bit = _BIT
+            bit = _BIT.__getitem__
             hands = self.known[:]
             hands[self.me] = self.own_hand
             k = 0
             for i, cnt in self.takes:
-                m = hands[i]
-                for c in pool[k:k + cnt]:
-                    m |= bit[c]
-                hands[i] = m
+                hands[i] |= sum(map(bit, pool[k:k + cnt]))  # distinct cards: the sum of their bits is their mask
                 k += cnt
         else:
             if self.tries > 1:
@@ -277,6 +274,7 @@ class Determinizer:
                 k += size
             piles.append(pile)
         return hands, piles, pool[k:] + held_aside
+
     def _fast_pool(self, random_) -> tuple[list[int], list[int], bool]:
         """The unseen cards in the order :meth:`deal` hands them out with ``fast`` (hands in
         turn, then the piles; the cards set aside not ordered): the draw is
@@ -323,10 +321,9 @@ class Determinizer:
     def _keeps_voids(self, pool: list[int]) -> bool:
         """Whether dealing ``pool``'s front to the other hands in turn (``self.order``, ``need``
         cards each) gives no seat more unseen cards of a rank than its void allows."""
+        bit = _BIT.__getitem__
         for a, b, limits in self.slices:
-            m = 0
-            for c in pool[a:b]:
-                m |= 1 << c
+            m = sum(map(bit, pool[a:b]))  # distinct cards: the sum of their bits is their mask
             for rank_mask, cap in limits:
                 if (m & rank_mask).bit_count() > cap:
                     return False

@@ -213,6 +213,19 @@ def settle(trick: Sequence[tuple[int, int]], led: int, revolution: bool, cards: 
     return cards, revolution, trick_winner(trick, led, revolution)
 
 
+def take_trick(trick: list[tuple[int, int]], led: int, revolution: bool, loot: list[int],
+               cards: int = -1) -> tuple[bool, int]:
+    """Ruling 7 (3)-(5) on raw lists: :func:`settle` the cards still in ``trick``, the winner's
+    loot mask takes them, and ``trick`` is emptied for the next. Returns (the revolution in
+    force, the winning seat: the next leader; 0 when only rankless cards were left and they
+    left the game). ``cards``: the trick's card set if known (else -1)."""
+    cards, revolution, winner = settle(trick, led, revolution, cards)
+    if winner:
+        loot[winner - 1] |= cards
+    trick.clear()
+    return revolution, winner
+
+
 def revolution_after(cards: int, revolution: bool) -> bool:
     """Ruling 7 (3)-(4): whether the order is reversed after a trick still holding the card
     set ``cards``: Rebels start (or keep) a revolution, then a Prince ends one in force."""
@@ -256,9 +269,9 @@ def keys_at(phase: Phase, hands: Sequence[int], seat: int, led: int, trick: Sequ
             m ^= low
         return out
     if phase is _STEAL:
-        return [STEAL_NONE] + [STEAL + t for t in range(1, len(hands) + 1) if t != seat and hands[t - 1]]
+        return [STEAL_NONE] + [STEAL + t for t in steal_targets(seat, hands)]
     if phase is _EXECUTE:
-        return [EXECUTE + c for _, c in trick if c != EXECUTIONER]
+        return [EXECUTE + c for c in victims(trick)]
     return []
 
 
@@ -436,7 +449,7 @@ def replay_plays(s, plays: Sequence[tuple[int, int] | None], j: int) -> tuple[in
         if p is None or s.phase is not _PLAY or p[0] != s.to_act:
             break
         seat, c = p
-        refusal = play_refusal(hands[seat - 1], s.led, bool(s.trick_plays), c)
+        refusal = play_refusal(hands[seat - 1], s.led, True, c)  # led is -1 until the trick's first card
         if refusal is not None:
             return j, refusal
         play(s, seat, c)
@@ -459,6 +472,6 @@ def apply_key(s, key: int, card: int = -1) -> None:
 
 
 __all__ = ["Phase", "STEAL_NONE", "STEAL", "EXECUTE", "TEXTS", "reason", "playable", "play_refusal", "steal_targets",
-           "victims", "trick_winner", "takers", "settle", "thief_takes", "revolution_after", "points", "keys_at", "decision_keys", "put", "full_trick",
+           "victims", "trick_winner", "takers", "settle", "take_trick", "thief_takes", "revolution_after", "points", "keys_at", "decision_keys", "put", "full_trick",
            "executioner", "play", "choose_target", "steal", "after_thief",
            "execute", "take_out", "finish_trick", "apply_key", "replay_plays"]

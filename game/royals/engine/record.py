@@ -22,7 +22,7 @@ import game.royals.engine.kernel as K
 
 from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError, setup_action
 from .cards import CARDS, THIEF, Card
-from .state import ROUNDS, Phase, State, deal_refusal, keep_refusal, pile_refusal
+from .state import ROUNDS, Phase, State, card_mask, deal_refusal, group_masks, keep_refusal, pile_refusal
 
 FORMAT = "royals-riots-record"
 VERSION = 1
@@ -184,21 +184,22 @@ class Record:
             raise RecordError(f"wrong starter: seat {state.starter} starts round {r} (ruling 9)", r)
         # the set-up on card indices and masks, checked by the rules State checks with (ruling 4)
         groups = [[c.index for c in g] for g in (*rnd.deal, rnd.aside)]
-        reason = deal_refusal(n, groups)
+        masks = group_masks(groups)
+        reason = deal_refusal(n, groups, masks)
         if reason is not None:
             raise RecordError(reason, r)
-        state._deal([_mask(g) for g in groups])
+        state._deal(masks)
         size = state.hand_size()
         for s in range(1, n + 1):
             hand = rnd.hand[s - 1]
-            m = _mask(c.index for c in hand)
+            m = card_mask([c.index for c in hand])
             reason = keep_refusal(state.dealt[s - 1], m, len(hand), size)
             if reason is not None:
                 raise RecordError(f"seat {s}: {reason}", r)
             state._keep(s, m)
         for s in range(1, n + 1):
             pile = [c.index for c in rnd.pile[s - 1]]
-            reason = pile_refusal(state.dealt[s - 1] & ~state.kept[s - 1], _mask(pile), len(pile))
+            reason = pile_refusal(state.dealt[s - 1] & ~state.kept[s - 1], card_mask(pile), len(pile))
             if reason is not None:
                 raise RecordError(reason, r)
             state._pile(s, pile)
@@ -298,14 +299,6 @@ class Record:
 #: "<seat> play <card>" -> (seat, card index), for the kernel's replay of the plays.
 _PLAY_KEY: dict[str, tuple[int, int]] = {t: (a.seat, a.card.index) for t, a in _PARSED.items()  # type: ignore[union-attr]
                                          if a.kind is PLAY}
-
-
-def _mask(cards) -> int:
-    """The mask of card indices."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def _last_trick_had_thief(state: State) -> bool:

@@ -15,7 +15,9 @@ later the network's joint coin, or a record).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 from itertools import combinations
+from operator import or_
 from typing import Iterable, Sequence
 
 import game.royals.engine.kernel as K
@@ -739,9 +741,23 @@ def _team_pick(scores: Sequence[int], prev_starter: int, team: int) -> int:
     raise AssertionError
 
 
-def deal_refusal(players: int, groups: Sequence[Sequence[int]]) -> Reason | None:
+def card_mask(cards: Iterable[int]) -> int:
+    """The card set of card indices as a mask (a card listed twice counts once)."""
+    return reduce(or_, map(_BIT_OF, cards), 0)
+
+
+def group_masks(groups: Sequence[Sequence[int]]) -> list[int]:
+    """:func:`card_mask` of each group of card indices."""
+    return [card_mask(g) for g in groups]
+
+
+_BIT_OF = tuple(1 << c for c in range(len(CARDS))).__getitem__
+
+
+def deal_refusal(players: int, groups: Sequence[Sequence[int]], masks: Sequence[int] | None = None) -> Reason | None:
     """Why a deal is refused (ruling 4), or None: ``groups`` holds each seat's dealt cards then
-    the aside, as card indices; each seat gets its share, the aside its size, no card twice."""
+    the aside, as card indices; each seat gets its share, the aside its size, no card twice.
+    ``masks``: :func:`group_masks` of ``groups`` if the caller has them."""
     n = players
     dealt, _, aside = SETUP[n]
     if len(groups) != n + 1:
@@ -751,6 +767,8 @@ def deal_refusal(players: int, groups: Sequence[Sequence[int]]) -> Reason | None
             return reason("deal_seat_size", seat=s, want=dealt, got=len(g))
     if len(groups[n]) != aside:
         return reason("deal_aside_size", want=aside, players=n, got=len(groups[n]))
+    if reduce(or_, group_masks(groups) if masks is None else masks, 0).bit_count() == n * dealt + aside:
+        return None  # as many different cards as listed: none twice
     seen = 0
     for g in groups:
         for c in g:
