@@ -84,3 +84,30 @@ def test_the_prior_leans_towards_the_greedys_choice_and_fades():
     r = ISMCTS(Rng(3), None, 400, keep_search=False, prior=100, reward="mean", specials=True).search(o)
     assert r.action in o.legal_actions() and r.iterations == 400
     assert sum(r.visits.values()) == 400  # the real visits only
+
+
+def test_hard_and_medium_reward_the_margin_over_the_others_mean_with_3_or_4_players():
+    from game.royals.ai.levels import MULTI, make_player
+    assert MULTI == {"reward": "mean"}
+    tot = (20, 14, 8, 2)
+    for level in ("hard", "medium"):
+        p = make_player(level, 1, seconds=None, iterations=50)
+        assert p.search_multi.reward(tot, False, False) == make_reward("mean")(tot, False, False)
+        assert p.search.reward(tot, False, False) == reward_values(tot, False, False)  # 2 players, teams
+    # the player uses the search of its table: 4 players without teams take search_multi
+    o = four_player_positions(1)[0]
+    p = make_player("hard", 1, seconds=None, iterations=50)
+    p.search = None  # would fail if used
+    assert p.choose(o) in o.legal_actions() and p.last.iterations == 50
+
+
+def test_hard_keeps_to_its_time_budget_with_4_players():
+    import time
+
+    from game.royals.ai.levels import make_player
+    o = four_player_positions(2)[1]
+    budget = 0.2
+    for k in range(2):
+        c0 = time.process_time()
+        make_player("hard", k, seconds=budget).choose(o)
+        assert time.process_time() - c0 <= budget * 1.1

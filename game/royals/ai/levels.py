@@ -6,7 +6,8 @@
 - ``hard``: the search of :mod:`.ismcts` at the full budget (``seconds`` of CPU time per
   decision, default 1 s; the wall clock is capped at 1 s per decision): the faster ISMCTS for
   the play, its determinizations inferring from the others' hand choices (:data:`HAND_BIAS`);
-  the greedy's hand at set-up (:data:`KEEP_SEARCH`).
+  the greedy's hand at set-up (:data:`KEEP_SEARCH`); with 3 or 4 players the options of
+  :data:`MULTI` (the reward: the margin over the mean of the others).
 - ``hard-2025``: ``hard`` before issue 36 (the ISMCTS of :mod:`.search`, the greedy's hand),
   the baseline of the strength figures.
 
@@ -37,9 +38,10 @@ KEEP_SEARCH = False
 #: screening of issue 36 (docs/royals-ai.md).
 HAND_BIAS = 1.5
 #: ``hard``'s and ``medium``'s search options with 3 or 4 players (no teams), on top of the
-#: rest: chosen by the 4-player screening of issue 36's fourth pass (docs/royals-ai.md); with
-#: 2 players or teams the search is the same as before it.
-MULTI: dict = {}
+#: rest: chosen by the 4-player screening of issue 36's fourth pass (docs/royals-ai.md): the
+#: reward is the margin over the mean of the others (:func:`.ismcts.make_reward`), with which
+#: a deeper search wins more. With 2 players or teams the search is the same as before.
+MULTI: dict = {"reward": "mean"}
 
 
 class SearchPlayer:
