@@ -35,7 +35,7 @@ from .coin import GAME_ID_BYTES, game_id_from, proof_ok, seat_proof
 from .framing import (MAX_NAME, SHARED_SCHEMAS, Schemas, _bin, _bool, _enum, _int, _list, _name, _str,
                       _tuple)
 from .limits import HANDSHAKE_TIMEOUT, RATES
-from .match import Table
+from .match import END_KINDS, Table
 
 LAN_VERSION = PROTOCOL_VERSION  #: the LAN layer's protocol version (the hello's ``pv``; net.PROTOCOL_VERSION)
 MAX_SEATS = 8
@@ -74,7 +74,7 @@ LOBBY_SCHEMAS: dict = {
               "sk": _list(_bin(32), 0, MAX_SEATS)},
     "ready": {"game": _bin(GAME_ID_BYTES)},
     "caught": {},
-    "over": {"kind": _enum("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left"),
+    "over": {"kind": _enum(*END_KINDS),
              "seat": _int(-1, MAX_SEATS - 1), "ply": _int(0, MAX_HAVE)},
     "ping": SHARED_SCHEMAS["ping"],
     "error": SHARED_SCHEMAS["error"],

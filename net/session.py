@@ -45,7 +45,8 @@ from .link import Link
 from .lobby import (LAN_VERSION, LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted,
                     SeatMemo, rates_for, schemas_for)
 from .mailbox import Mailbox
-from .match import ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, judge_stop, overdue
+from .match import (ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, deadline_verdict,
+                    judge_stop, overdue)
 
 RECV_SIZE = 65536
 TICK = 0.05  #: seconds between clock ticks of the thread
@@ -470,9 +471,9 @@ class Session(Mailbox):
             self._carry_out(outputs)
             self._think()
             if late is not None and self.verdict is None:
-                if late.forfeits:
-                    self._end(Verdict("forfeit", late.seat, (), self.machine.received(),
-                                      f"seat {late.seat} withheld its {late.step} for {late.ref}"))
+                v = deadline_verdict(late, self._is_connected(late.seat), self.machine.received())
+                if v is not None:
+                    self._end(v)
                 else:  # nothing seen yet: the seat is only cut off, and may come back
                     for p in list(self._peers.values()):
                         if p.seat == late.seat or (self.role == "join" and late.seat == 0):
@@ -908,7 +909,7 @@ class Session(Mailbox):
         with self._mlock:
             owed, me = self.machine.owed(), self.machine.seat
             at = self.machine.received() if ply is None else ply
-        v = judge_stop(owed, me, sender, code, named, at)
+        v = judge_stop(owed, me, sender, code, named, at, self.computers)
         check = getattr(self.machine, "check_verdict", None)  # a machine that holds evidence checks it
         if v is not None and check is not None:
             with self._mlock:

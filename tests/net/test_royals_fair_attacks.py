@@ -171,7 +171,7 @@ class Withholder(FairMatch):
         return [(s, b) for s, b in super()._duties() if b[0] != fm.AUDIT]
 
 
-def test_withheld_round_keys_forfeit_naming_the_withholder():
+def test_withheld_round_keys_are_named_by_the_host_and_disputed_by_the_joiner():
     net = Net(3, classes={2: Withholder}).start().run(limit=40_000)
     for s in (0, 1):
         m = net.machines[s]
@@ -180,18 +180,22 @@ def test_withheld_round_keys_forfeit_naming_the_withholder():
     assert late is not None and late.seat == 2 and late.step == "reveal" and late.forfeits
     # the joiner waits for seat 2's reveal through the host, longer than the host does
     jl = net.late(1)
-    assert jl.seat == 0 and jl.step == "relay" and jl.forfeits and jl.deadline(True) > late.deadline(True)
+    assert jl.seat == 2 and jl.via == 0 and jl.forfeits and jl.deadline(True) > late.deadline(True)
     # nobody learnt a card of seat 2 it did not see played: its unplayed positions stay closed
     assert net.machines[0].round == 1
-    # the host's deadline passes: its verdict carries the evidence, the joiner checks it
+    # the host's deadline passes: it names seat 2; the joiner, which sees seat 2 only through the
+    # host, cannot tell which of the two withheld the reveal, and says so
     net.expire(0)
     net.run()
+    v = net.machines[0].over
+    assert v is not None and v.kind == "forfeit" and v.seat == 2, v
+    v = net.machines[1].over
+    assert v is not None and v.kind == "disputed" and v.seat == -1 and v.between == (0, 2), v
     for s in (0, 1):
-        v = net.machines[s].over
-        assert v is not None and v.kind == "forfeit" and v.seat == 2, (s, v)
         assert net.machines[s].evidence and all(e.verifies(net.machines[s].keys[e.sender])
                                                  for e in net.machines[s].evidence)
-    assert net.machines[1].evidence[0].sender == 0        # the host's signed verdict, then its evidence
+    assert any(e.sender == 0 and e.body[0] == fm.VERDICT for e in net.machines[1].evidence)
+    assert net.machines[1].record()["lan"]["between"] == [0, 2]
     assert net.machines[0].record()["lan"]["evidence"] == [e.to_bytes().hex() for e in net.machines[0].evidence]
 
 
