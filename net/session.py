@@ -120,6 +120,12 @@ class JoinError(ValueError):
         self.code = code
 
 
+class HostBusy(ConnectionError):
+    """The host refused the connection with ``error{busy}`` (too many connections were settling
+    at once, docs/protocol.md "Errors"): an OSError, so a caller waits and tries again as it
+    does when nobody answers."""
+
+
 def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict] | None:
     """(seat memo, match payload) from a journal file, or None when there is none. Raises
     :class:`JoinError` (a ValueError, code ``journal``) for a file that is not a journal of ``game_key``."""
@@ -145,7 +151,8 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
     connection and ``data`` every byte read so far, to hand on to that game's joiner
     (``Session(..., connected=(sock, data))``) so the host sees one connection only. The whole
     hello must come within the handshake deadline (a host trickling bytes cannot hold us).
-    Raises OSError (no host there, ``timeout`` seconds) or :class:`JoinError` (not a host of this
+    Raises OSError (no host there, ``timeout`` seconds; :class:`HostBusy`: the host refused the
+    connection with ``busy``, try again) or :class:`JoinError` (not a host of this
     program: the reason, e.g. "this table needs a newer version"; a host of an older layer
     version: "the host needs a newer version")."""
     from .framing import HEADER, MAX_FRAME, decode_payload
@@ -179,6 +186,8 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
             msg = decode_payload(payload, schemas_for({}))
         except FrameError as e:
             raise JoinError("version" if e.code == "version" else "protocol", str(e)) from None  # e.g. a newer host
+        if msg["t"] == "error" and msg["code"] == "busy":
+            raise HostBusy(f"{address}:{port} is busy (too many connections settling at once); try again")
         if msg["t"] != "hello" or msg["role"] != "host":
             raise JoinError("not-host", f"{address}:{port} is not a host")
         return msg["g"], sock, data
