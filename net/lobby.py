@@ -616,6 +616,8 @@ class JoinLobby:
                 or any(s >= table.seats for s in table.computers):
             raise LobbyError("seat", "the start gives us a seat that is not ours")
         if self.memo is not None:
+            if self.seated:
+                raise LobbyError("order", "a second start on one connection")
             if not self._proved:
                 raise LobbyError("order", "a start before the host's seat proof")
             m = self.memo.table
