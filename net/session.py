@@ -478,8 +478,9 @@ class Session(Mailbox):
                 outputs = self.machine.tick(now)
                 owed = self.machine.owed()
                 late = overdue(owed, now, self._is_connected, self._back)
-            host_owes = self.role == "join" and any(
-                o.seat == 0 and o.forfeits and math.isfinite(o.since + o.total) for o in owed)
+            host_owes = self.role == "join" and any(  # (a step the host owes us, or every seat)
+                o.seat == 0 and o.to in (self.machine.seat, ALL) and o.forfeits and math.isfinite(o.since + o.total)
+                for o in owed)
             self._carry_out(outputs)
             self._think()
             if late is not None and self.verdict is None:
