@@ -526,7 +526,7 @@ class RoseKingMatch:
         elif v is not None and v.kind != "finished":
             lan["stopped"] = v.kind
         if self.state is None:
-            return {"format": "rose-king-lan-undealt", "names": list(self.table.names), "date": self.table.date,
+            return {"format": UNDEALT, "names": list(self.table.names), "date": self.table.date,
                     "lan": lan, "result": None if v is None else {"kind": v.kind, "seat": v.seat}}
         red, white = self.table.names if self.host_color == Color.RED else self.table.names[::-1]
         rec = Record.from_state(self.state, red=red, white=white, date=self.table.date or None)
@@ -534,6 +534,45 @@ class RoseKingMatch:
             rec.set_termination(v.kind, self.color_of(v.seat), self.state)  # type: ignore[arg-type]
         rec.extra["lan"] = lan
         return rec.to_dict()
+
+
+UNDEALT = "rose-king-lan-undealt"  #: the ``format`` of the record of a match that ended before its deal
+
+
+def check_undealt(record: Any) -> str:
+    """``rose-king check``'s line for the record of a match that ended before its deal
+    (:meth:`RoseKingMatch.record`): ``ok undealt result=KIND seat=N`` (``result=none`` while
+    the match is not over). Raises :class:`game.roseking.engine.RecordError` saying what is wrong
+    with any other shape (exactly the keys ``format``, ``names``, ``date``, ``lan``, ``result``)."""
+    from game.roseking.engine import RecordError
+    from ..match import END_KINDS
+    if not isinstance(record, dict) or record.get("format") != UNDEALT:
+        raise RecordError(f"not a record: format must be {UNDEALT!r}")
+    if set(record) != {"format", "names", "date", "lan", "result"}:
+        raise RecordError('bad undealt record: its keys are "format", "names", "date", "lan", "result"')
+    names, date, lan, result = record["names"], record["date"], record["lan"], record["result"]
+    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) and 1 <= len(n) <= 32
+                                                                for n in names)):
+        raise RecordError('bad "names": two names of 1..32 characters')
+    if not isinstance(date, str) or len(date) > 32:
+        raise RecordError('bad "date": a string of up to 32 characters')
+    game = lan.get("game") if isinstance(lan, dict) else None
+    if (not isinstance(lan, dict) or set(lan) - {"stopped"} != {"game", "host", "resigned", "forfeit"}
+            or not isinstance(game, str) or len(game) != 32 or game.strip("0123456789abcdef")
+            or (lan["host"], lan["resigned"], lan["forfeit"]) != ("", "", "")
+            or "stopped" in lan and lan["stopped"] not in END_KINDS):
+        raise RecordError('bad "lan": {"game": 32 hex digits, "host": "", "resigned": "", "forfeit": ""} '
+                          '(and "stopped": a verdict kind)')
+    if result is None:
+        if "stopped" in lan:
+            raise RecordError('"lan" "stopped" and "result" "kind" disagree')
+        return "ok undealt result=none"
+    if (not isinstance(result, dict) or set(result) != {"kind", "seat"} or result["kind"] not in END_KINDS
+            or type(result["seat"]) is not int or not -1 <= result["seat"] <= 1):
+        raise RecordError('bad "result": {"kind": a verdict kind, "seat": -1, 0 or 1} or null')
+    if lan.get("stopped", "finished") != result["kind"]:  # (before the deal every end but finished stops it)
+        raise RecordError('"lan" "stopped" and "result" "kind" disagree')
+    return f"ok undealt result={result['kind']} seat={result['seat']}"
 
 
 def _last_over(out: list) -> list:
