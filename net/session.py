@@ -54,7 +54,7 @@ JOURNAL_FORMAT = "lan-journal"
 JOURNAL_VERSION = 1
 #: Closing codes after which a joiner stops reconnecting (docs/protocol.md, "Errors").
 FATAL_CODES = frozenset({"version", "game", "role", "self", "seat", "illegal", "coin", "desync", "forfeit",
-                         "left", "sync", "bye", "finished", "resigned"})
+                         "left", "sync", "bye", "finished", "resigned", "disputed"})
 
 
 # --------------------------------------------------------------------------- events

@@ -286,7 +286,7 @@ def test_the_documented_limits_are_the_decoders():
                (b"\x27\x00\x01\x11" + items([b"x"] * 17, 2), "too many items"),
                (b"\x29\x00\x03\x00" + be(17, 2) + items([b"x"] * 17, 4), "too many items"),
                (b"\x29\x00\x03\x08" + be(0, 2), "no known kind or seat"),
-               (b"\x29\x00\x07\x00" + be(0, 2), "no known kind or seat"),
+               (b"\x29\x00\x08\x00" + be(0, 2), "no known kind or seat"),
                (b"\x23\x00\x01\x02\x05", "too short"),                  # a keep one position short
                (bytes.fromhex(V["keep"])[:1] + b"\x00" + bytes.fromhex(V["keep"])[2:] + b"\x00", "trailing"),
                (b"\x02\x00" + bytes(60), "unknown message kind"),       # a deck share as a body
@@ -298,8 +298,8 @@ def test_the_documented_limits_are_the_decoders():
             fm.decode(body, body[1])
     with pytest.raises(DeckError, match="claims another seat"):
         fm.decode(bytes.fromhex(V["action"]), 0)      # seat 1's body in seat 0's envelope
-    assert END_KINDS == ("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left")
-    assert "`finished` 0, `resigned` 1, `forfeit` 2, `illegal` 3, `coin` 4, `desync`\n  5, `left` 6" in DOC
+    assert END_KINDS == ("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left", "disputed")
+    assert "`finished` 0, `resigned` 1, `forfeit` 2, `illegal` 3, `coin` 4, `desync`\n  5, `left` 6, `disputed` 7" in DOC
     assert fm.MAX_EVIDENCE == 16 and fair.LOG_CHUNK == 40_000 and fair.MAX_ENVELOPE == 60_000
     assert fair.START_COIN == -1 and "within 59 800 bytes" in DOC
 
