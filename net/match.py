@@ -231,6 +231,13 @@ def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int
     6. anything naming a third seat: on the host, which sees every seat's messages itself and
        would have found the fault, the sender's ``illegal``; on a joiner, which sees a third
        seat only through the host, ``disputed`` between the two."""
+    third = named >= 0 and named != sender and named != me and named not in set(local)
+    if me != 0 and third and code in END_KINDS and code not in ("disputed", "finished"):
+        # a joiner cannot check a third seat, nor tell a false claim from a true one made while
+        # the claimant still owed it something (an honest host ending the match on a fault it
+        # found): rule 2 would blame a seat on a word it cannot weigh
+        return Verdict("disputed", -1, (), ply, f"seat {sender} claimed {code} of seat {named}, which this "
+                       "seat cannot check", between=tuple(sorted((sender, named))))
     v = stop_verdict(owed, sender, code, ply)
     if v is not None:
         return v

@@ -430,8 +430,18 @@ class FairMatch:
         """Every step some seat owes now (rule 1 of the layer). On a joiner, a third seat's step
         comes through the host (:meth:`_via_host`): this seat cannot tell a seat that withheld it
         from a host that did not relay it, so such a step, overdue, names nobody (``disputed``)."""
-        raw = [o for o, _ in self._owed_causes()]
+        raw = self._unblocked([o for o, _ in self._owed_causes()])
         return raw if self.host else [self._via_host(o) for o in raw]
+
+    @staticmethod
+    def _unblocked(owed: list[Owed]) -> list[Owed]:
+        """A seat that waits for a forfeiting step owed to it (say its draw key) cannot apply
+        what comes after it, so a step of its own that follows may be held up by the other: its
+        deadlines are pushed back by :data:`STEP_TOTAL`, so the seat that withheld is named
+        first, never the seat it kept waiting."""
+        waiting = {o.to for o in owed if o.forfeits and o.to >= 0 and o.seat != o.to}
+        return [Owed(o.seat, o.step, o.ref, o.to, o.since, o.connected + STEP_TOTAL, o.total + STEP_TOTAL,
+                     o.forfeits, o.via) if o.seat in waiting else o for o in owed]
 
     def _via_host(self, o: Owed) -> Owed:
         """On a joiner, a third seat's step as it reaches this seat: through the host (``via`` 0),
@@ -512,8 +522,8 @@ class FairMatch:
         seat back from a drop its connected time again, see :meth:`net.match.Owed.deadline`)."""
         if self.host:
             sent = self.sent.get(seat, [])
-            if have > len(sent):
-                raise Refusal("order", f"holds {have} messages, only {len(sent)} were sent")
+            if have > len(sent):   # it holds more than this journal knows it sent (a journal lost
+                have = 0           # in a crash): everything again; what it holds is a repeat
             return [Send(seat, self.wire[i]) for i in sent[have:]] + self._run(now)
         return [Send(0, m) for m in self.outbox] + self._run(now)
 

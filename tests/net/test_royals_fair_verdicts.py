@@ -240,3 +240,49 @@ def test_a_verdict_waiting_behind_a_withheld_key_is_disputed_on_the_joiner():
     assert j.claim is not None and j.claim[1].named == 2        # the host's verdict, its evidence waiting
     v = net.stop(1, 0, "illegal", 2)                            # then the host's over{illegal, 2}
     assert v.kind == "disputed" and v.between == (0, 2), v        # seat 1 sees seat 2 only via the host
+
+
+def test_a_joiner_framing_a_third_seat_without_a_verdict_never_names_the_host():
+    """A joiner sends ``over{illegal, 2}`` with no signed verdict: the host, which sees seat 2
+    itself, names the sender; the other honest joiner, which sees both only through the host,
+    records ``disputed`` between the host and the sender (before, it named the honest host)."""
+    net = Net(3).start().run(limit=400)
+    v = net.stop(0, 1, "illegal", 2)
+    assert (v.kind, v.seat) == ("illegal", 1), v
+    net.run()
+    v = net.machines[2].over or net.stop(2, 0, v.kind, v.seat)
+    assert v.kind == "disputed" and v.between == (0, 1), v
+    assert v.seat == -1 and net.machines[2].record()["lan"]["between"] == [0, 1]
+
+
+class VanishAfterFirstPass(FairMatch):
+    """Commits to the starter coin, sends its first deck pass, then never sends again."""
+
+    passes = 0
+
+    def _duties(self):
+        if self.passes >= 1:
+            return []
+        out = super()._duties()
+        self.passes += sum(1 for _, body in out if body[0] == fm.PASS)
+        return out
+
+
+def test_a_joiner_that_vanishes_after_its_first_pass_is_named_by_the_host_and_disputed_elsewhere():
+    """The host sees seat 2 away past the total deadline of a step it owes (its next pass, which
+    forfeits nothing: the deck is not final): seat 2 ``left``. The other joiner, which cannot
+    tell a vanished seat from a host that stopped relaying it, records ``disputed``; neither
+    blames the host alone (before, the host waited forever, and the joiner then named it)."""
+    from net.match import deadline_verdict, overdue
+    net = Net(3, classes={2: VanishAfterFirstPass}).start().run(limit=20_000)
+    host = net.machines[0]
+    late = overdue(host.owed(), 1e9, lambda s: s != 2)
+    assert late is not None and late.seat == 2 and not late.forfeits
+    v = deadline_verdict(late, False, host.received())
+    assert (v.kind, v.seat) == ("left", 2)
+    net._out(0, host.end(v, 1e9))
+    net.run()
+    j = net.machines[1].over or net.stop(1, 0, "left", 2)
+    assert j.kind == "disputed" and j.between == (0, 2), j
+    jl = overdue(net.machines[1].owed(), 1e9)
+    assert jl is None or jl.via == 0
