@@ -194,7 +194,8 @@ class FairMatch:
         self.audited = False
         self.mismatch: set[int] = set()
         self._bodies: dict = {}                         # this round's long bodies, made once
-        self.early: int | None = None                   # the first seat that started the audit mid-round
+        self.broken: dict[int, tuple[bytes, int]] = {}  # local seat -> its position that opened to no card
+        self.saw_broken = False                         # this peer opened a position to all to no card
         # the signed envelopes that make steps owed (a timeout verdict's evidence, _owed_causes)
         self.prev_ends: list[Envelope] = list(getattr(self, "ends", {}).values())
         self.ends = {}
@@ -353,7 +354,7 @@ class FairMatch:
         else:
             audits = [self.inbox.log[s][q] for s, q in sorted(self.audit_seq.items())]
             for s in range(self.n):
-                if s not in self.reveals:
+                if not self._revealed_all(s):
                     o(s, "reveal", self.round, True, [self.last_env] + audits[:1])
                 elif s not in self.ends and self.audited:
                     o(s, "round end", self.round, True, audits)
@@ -733,10 +734,15 @@ class FairMatch:
         for s in self.local:
             v, dk = self.views[s], self.decks[s]
             st = v.state
+            ref: tuple[bytes, int] | None = None
             try:
                 if st.phase is Phase.DEAL and self._deck_final() and all(
                         dk.can_open(self.sids[0], p) for p in self.positions_of(s)):
-                    v.dealt([CARDS[dk.open(self.sids[0], p)] for p in self.positions_of(s)])
+                    cards = []
+                    for p in self.positions_of(s):
+                        ref = (self.sids[0], p)
+                        cards.append(CARDS[dk.open(*ref)])
+                    v.dealt(cards)
                 while st.phase is Phase.PILE and self._pile_final(st.pending - 1):
                     owner = st.pending - 1
                     if owner == s:
@@ -745,16 +751,26 @@ class FairMatch:
                     else:
                         v.hidden(owner + 1)
                     st = v.state
-                ref = self.draws.get(s)
-                if ref is not None and dk.can_open(self.sids[ref[0]], ref[1]):
-                    v.drew(CARDS[dk.open(self.sids[ref[0]], ref[1])])
+                d = self.draws.get(s)
+                if d is not None and dk.can_open(self.sids[d[0]], d[1]):
+                    ref = (self.sids[d[0]], d[1])
+                    v.drew(CARDS[dk.open(*ref)])
                     del self.draws[s]
             except BrokenDeck:
-                self._to_audit()
-                return
+                # a position only this seat can open opened to no card: it opens it to all
+                # first (its own keys, :meth:`_duties`), so every peer sees the broken deck
+                # itself before anyone reveals a secret (nobody audits on another's word)
+                if ref is not None:
+                    self.broken.setdefault(s, ref)
         st = self.view.state
         if st.round > self.round or st.is_over():
             self._to_audit()
+
+    def _revealed_all(self, s: int) -> bool:
+        """Whether seat ``s``'s audits of this round reveal every final shuffle it keyed."""
+        got = self.reveals.get(s)
+        return got is not None and all(sh.sid in got for sh in self._shuffles()
+                                       if sh.final is not None and s in sh.keyers)
 
     def _to_audit(self) -> None:
         self.stage = "audit"
@@ -795,23 +811,30 @@ class FairMatch:
                 for dk in self.decks.values():
                     for x in b.items:
                         dk.receive(x, s)
+                for m in msgs:   # a seat's key of its own position: it opens it to all (a broken deck)
+                    if self.stage == "round" and self._owner(m.sid, m.position) == s:
+                        try:
+                            self.decks[self.seat].open(m.sid, m.position)
+                        except BrokenDeck:
+                            self.saw_broken = True
+                            self._to_audit()    # seen broken here, by this peer itself
+                        except KeyError:
+                            pass
                 return True
             if b.kind == fm.AUDIT:
                 if b.round > self.round:
                     return False
                 if b.round == self.round and self.stage != "audit":
-                    # a seat that opened a position to no card starts the audit at once; if the
-                    # audit finds nothing false, stopping the round was its fault (_audit)
-                    if any(self._ordered(x) for _, x in self.queue[:self.queue.index((env, b))]):
-                        return False
-                    self.early = s if self.early is None else self.early
-                    self._to_audit()
+                    # held: this peer reveals its secrets, and takes another's, only once the
+                    # round ended in its own view or it saw a deck broken itself (an early audit
+                    # opens nothing: the honest peers' keys stay theirs)
+                    return False
                 if b.round < self.round:
                     return True
                 revs = [deck_decode(x, s) for x in b.items]
                 if not all(isinstance(r, Reveal) for r in revs):
                     raise Fault("illegal", s, "an audit message holds another message", [env])
-                self.reveals[s] = {r.sid: r for r in revs}
+                self.reveals.setdefault(s, {}).update((r.sid, r) for r in revs)   # an earlier, partial one too
                 self.audit_seq[s] = env.seq
                 return True
             if b.kind == fm.LOG:
@@ -962,6 +985,7 @@ class FairMatch:
         except KeyError:
             raise Fault("illegal", s, f"opened position {ref} without every key it owes", [env]) from None
         except BrokenDeck:
+            self.saw_broken = True
             self._to_audit()
             return None
         self.opened[ref] = card
@@ -1018,6 +1042,28 @@ class FairMatch:
             out.append(dk.share(*parent).to_bytes())
         return out
 
+    def _own_keys(self, seat: int, sid: bytes, pos: int) -> list[bytes]:
+        """Local ``seat``'s keys that open its own ``pos`` of shuffle ``sid`` to all (for a pile
+        position, its key of the parent position too, while that can be located)."""
+        dk = self.decks[seat]
+        out = [dk.share(sid, pos).to_bytes()]
+        try:
+            parent = dk.locate(sid, pos)
+        except (BrokenDeck, KeyError):
+            parent = None
+        if parent is not None:
+            out.append(dk.share(*parent).to_bytes())
+        return out
+
+    def _owner(self, sid: bytes, pos: int) -> int | None:
+        """The seat a position is dealt to (a round deck position, or a pile's), else None."""
+        if sid == self.sids.get(0):
+            return pos // self.d if pos < self.n * self.d else None
+        for no, x in self.sids.items():
+            if x == sid and no:
+                return no - 1
+        return None
+
     # ------------------------------------------------------------------ duties
     def _duties(self) -> list[tuple[int, bytes]]:
         """The messages the local seats owe now and have not sent (deterministic bodies, so a
@@ -1056,6 +1102,8 @@ class FairMatch:
                         add(s, fm.commit(s, purpose, commitment(self.gid, purpose, s, secret)))
                     if len(coin["commits"]) == self.n:
                         add(s, fm.reveal(s, purpose, secret))
+            for s, (sid, pos) in self.broken.items():
+                add(s, fm.shares(s, self._own_keys(s, sid, pos)))
             if self.take is not None and self.steal is not None and self.steal[1] in self.local \
                     and self.take not in self.opened:
                 v = self.steal[1]
@@ -1095,7 +1143,7 @@ class FairMatch:
     # ------------------------------------------------------------------ the round's end
     def _round_end_step(self) -> bool:
         if not self.audited:
-            if len(self.reveals) < self.n:
+            if not all(self._revealed_all(s) for s in range(self.n)):
                 return False
             self._audit()
             self.audited = True
@@ -1152,9 +1200,7 @@ class FairMatch:
             while acts and acts[0].kind is START:
                 st.push_checked(acts.pop(0))
             if not all(s in self.kept for s in range(self.n)):
-                seat = self.early if self.early is not None else -1
-                raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                            ev.get(seat, []))
+                raise Fault("illegal", -1, "the round stopped for a broken deck the audit does not find")
             groups = [[CARDS[cards[(d0, p)]] for p in self.positions_of(s)] for s in range(self.n)]
             aside = SETUP[self.n][2]
             groups.append([CARDS[cards[(d0, p)]] for p in range(self.n * self.d, self.n * self.d + aside)])
@@ -1173,9 +1219,7 @@ class FairMatch:
         except IllegalMoveError as e:
             raise Fault("illegal", -1, f"the round does not replay: {e}") from None
         if st.round == self.round and not st.is_over():
-            seat = self.early if self.early is not None else -1
-            raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                        ev.get(seat, []))
+            raise Fault("illegal", -1, "the round stopped for a broken deck the audit does not find")
         self.true = st
 
 

@@ -82,9 +82,11 @@ def test_a_bare_verdict_without_evidence_names_its_sender():
     assert net.machines[1].record()["lan"]["seat"] == 0
     net = Net(3).start().run(limit=300)
     v = net.stop(1, 0, "coin", 2)   # a third seat: seat 1 cannot check it, nor blame either alone
-    assert v.kind == "disputed" and v.between == (0, 2), v
-    v = net.stop(2, 0, "coin", 2)   # the joiner itself: its own state refutes it
-    assert v.kind == "illegal" and v.seat == 0, v
+    # (unless the host stopped while owing seat 1 a key: then its own forfeit)
+    assert v.kind == "disputed" and v.between == (0, 2) or (v.kind, v.seat) == ("forfeit", 0), v
+    v = net.stop(2, 0, "coin", 2)   # the joiner itself: its own state refutes it (or, while its own
+    assert v is None and net.machines[2]._blocked(2) or (v.kind, v.seat) in (("illegal", 0), ("forfeit", 0)), v
+    # coin part still waits to be applied here, the claim ends nothing: the part goes)
     # a verdict naming its own sender stands as the layer says
     assert Net(3).start().run(limit=300).stop(1, 0, "left", 0).kind in ("left", "forfeit")
 
