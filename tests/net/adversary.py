@@ -519,8 +519,10 @@ class World:
             m = self.m[s]
             st = m.view.state
             if st.round <= env.body[2] and not st.is_over():
-                why = "the round stopped for an audit started by seat %d" % m.early if m.early is not None else \
-                    "its own view saw a broken deck" if m.stage == "audit" else "mid-round"
+                early = getattr(m, "early", None)
+                why = ("the round stopped for an audit started by seat %d" % early if early is not None else
+                       "it saw a broken deck itself" if getattr(m, "saw_broken", False) else
+                       "its view is in the audit stage" if m.stage == "audit" else "mid-round")
                 self.early_audits.append(f"honest seat {s} sent its audit of round {env.body[2]} before the round "
                                          f"ended in its view ({why})")
 

@@ -19,7 +19,7 @@ import pytest
 from . import adversary as adv
 
 FULL = os.environ.get("RK_ADVERSARY_FULL") == "1"
-STRIDE = {"rose-king": 1, "royals-2": 1, "royals-3": 4, "royals-4": 24}
+STRIDE = {"rose-king": 1, "royals-2": 1, "royals-3": 3, "royals-4": 12}
 
 
 @pytest.mark.parametrize("table", tuple(STRIDE))
