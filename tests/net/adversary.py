@@ -28,14 +28,17 @@ run to quiescence, advances the clock past every deadline, and checks (:func:`ch
   differ" allows it: a joiner's ``disputed`` beside the host's verdict on the third seat, and
   joiners that a deviating host kept apart;
 - every honest peer ends within the game's longest chain of documented deadlines, or the match
-  goes on (somebody honest may decide when the script stops);
+  goes on (somebody honest may decide when the script stops; in Rose King a move has no
+  deadline, so a peer waiting for the deviator's move may wait);
 - Royals & Riots: no honest seat sent its round ``audit`` before the round ended in its own
   view, and the deviator, with its own secrets and every key the honest seats sent, opens no
   hand, pile or set-aside position that was not opened to all.
 
 :func:`sweep` runs every (seat, step, deviation) of a table from deep copies of one scripted
-match (a copy before each step, so the prefix is played once). ``python -m tests.net.adversary
-GAME SEATS DEVIATOR STEP DEVIATION`` replays one run and prints its trace.
+match (a copy before each step, so the prefix is played once); :func:`kill_run` is the kill
+test's run (every seat honest). ``python -m tests.net.adversary TABLE`` sweeps a table
+(``rose-king``, ``royals-2``, ``royals-3``, ``royals-4``) and prints its failures;
+``python -m tests.net.adversary TABLE SEAT STEP DEVIATION`` replays one run with its trace.
 """
 
 from __future__ import annotations
@@ -1066,7 +1069,25 @@ def _allowed(w: World, a: int, b: int, d: int | None, ra: dict, rb: dict) -> str
 
 
 # =========================================================================== runs and sweeps
-#: the deviations, by name (``X``: a seat, filled in per table)
+#: the deviations, by name (``X``: a seat, filled in per table), at the deviator's k-th send:
+#:
+#: - ``withhold``: that message and everything after it is kept back; it stays connected (if it
+#:   is cut off, it stays away);
+#: - ``vanish``: it drops for good (what it sent before arrives);
+#: - ``return``: kill -9 just before that message; it comes back from its journal and resumes;
+#: - ``claim:X``: instead, ``over{forfeit, X}`` (-1: the receiver) and ``error{forfeit}``, then gone;
+#: - ``over:X``: ``over{illegal, X}`` with no verdict, then gone;
+#: - ``verdict:KIND:X`` (Royals & Riots): a signed ``verdict`` body against X (its 'evidence' X's
+#:   first envelope), then ``over{KIND, X}``, then gone;
+#: - ``alter`` (the host): one byte of that message changed on its way;
+#: - ``twice``: a second, different message for the same sequence number (Rose King: coin or ply);
+#:   the host sends it to this joiner instead of the first (another story than the others');
+#: - ``early:turn``: once that step's messages are out, a decision out of turn (Royals & Riots: a
+#:   signed play; Rose King: a draw's commitment);
+#: - ``early:audit`` (Royals & Riots): likewise, its round ``audit`` mid-round;
+#: - ``replay``: its previous message to that peer again, then that one.
+#:
+#: Every deviator that does not stop goes on as an honest session.
 DEVIATIONS = ("withhold", "vanish", "return", "claim:X", "over:X", "verdict:illegal:X", "verdict:forfeit:X",
               "alter", "twice", "early:turn", "early:audit", "replay")
 
