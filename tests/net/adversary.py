@@ -234,8 +234,17 @@ class Royals:
         return env_msg(env.to_bytes())
 
     def variant(self, w: "World", d: int, msg: dict) -> dict | None:
-        """The deviator's own envelope with another body, signed with the same sequence number."""
+        """The deviator's own envelope with another body, signed with the same sequence number;
+        for the host's countersigned relay (``rel``), another envelope it relayed before (the
+        previous to any joiner) countersigned with this relay's index."""
         from net.signed import Envelope
+        if msg["t"] == "rel":
+            from net.royals.fair import Relayed
+            old = next((m for m in reversed(w.m[d].wire) if m["t"] == "rel" and m["e"] != msg["e"]), None)
+            if old is None:
+                return None
+            sig = w.m[d].signers[d]._key.sign(Relayed.signed_bytes(w.m[d].gid, old["e"], msg["i"])).signature
+            return {"t": "rel", "e": old["e"], "i": msg["i"], "s": sig}
         if msg["t"] != "env":
             return None
         env = Envelope.from_bytes(msg["e"])
@@ -245,12 +254,18 @@ class Royals:
         return self._env(self._sign(w, d, body, env.seq))
 
     def altered(self, w: "World", d: int, msg: dict) -> dict | None:
-        """One byte of the envelope (or announced key) flipped on its way."""
+        """One byte of the envelope (or announced key) flipped on its way; a relay the host
+        countersigns (``rel``) is countersigned again over the altered bytes, as a host that
+        alters it would."""
         m = dict(msg)
-        if msg["t"] == "env":
+        if msg["t"] in ("env", "rel"):
             e = msg["e"]
             i = 25 + (len(e) - 25 - 64) // 2     # inside the body
             m["e"] = e[:i] + bytes((e[i] ^ 0x40,)) + e[i + 1:]
+            if msg["t"] == "rel":
+                from net.royals.fair import Relayed
+                key = w.m[d].signers[d]._key
+                m["s"] = key.sign(Relayed.signed_bytes(w.m[d].gid, m["e"], msg["i"])).signature
         else:
             m["k"] = msg["k"][:-1] + bytes((msg["k"][-1] ^ 1,))
         return m
@@ -502,7 +517,7 @@ class World:
         if not self.up[j] or self.closing[j] is not None:
             return
         data = encode_frame(msg, self.g.schemas)[HEADER.size:]   # the layer's limits and schemas
-        if s != self.dev and msg["t"] == "env":
+        if s != self.dev and msg["t"] in ("env", "rel"):
             self._note_honest(s, msg)
         self._t(f"{s} -> {t} {_describe(msg)}")
         self.q.append((s, t, self.epoch[j], "m", data))
@@ -930,7 +945,7 @@ class World:
 
 def _describe(msg: dict) -> str:
     t = msg["t"]
-    if t == "env":
+    if t in ("env", "rel"):
         from net.signed import Envelope
         try:
             e = Envelope.from_bytes(msg["e"])
@@ -939,7 +954,7 @@ def _describe(msg: dict) -> str:
         from net.royals import fair_messages as fm
         from net.signed import parse_round_end
         kind = "round-end" if parse_round_end(e.body) is not None else fm.KIND_NAMES.get(e.body[0], "?")
-        return f"env[{e.sender}#{e.seq} {kind}]"
+        return f"{t}[{e.sender}#{e.seq} {kind}]"
     if t == "fkey":
         return f"fkey[{msg['s']}]"
     if t in ("commit", "reveal"):

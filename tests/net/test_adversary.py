@@ -11,7 +11,8 @@ replays it with its trace: ``python -m tests.net.adversary TABLE SEAT STEP DEVIA
 
 The cases the sweep found that are still open are marked ``xfail(strict=True)`` with the case
 they belong to (a fix turns them into a pass, and strict xfail fails until the mark goes); the
-pinned runs below reproduce each case with the smallest table and earliest step found."""
+pinned runs below reproduce each case with the smallest table and earliest step found, and keep
+the runs of the cases since fixed."""
 
 from __future__ import annotations
 
@@ -36,29 +37,23 @@ def _sweep(table: str) -> adv.Sweep:
 
 
 # --------------------------------------------------------------------------- the open cases
-ALTERED_RELAY = ("an altered relay frames a joiner: the receiver names the host, but its verdict (a bad "
-                 "signature on a relayed envelope) cannot be checked by the other seats, which name the "
-                 "honest receiver (host-countersigned relays)")
-TWO_STORIES = ("two stories frame a joiner: a joiner that caught the host's second body mid-round names the "
-               "host; the third seat cannot check that verdict and names the honest joiner")
 BLOCKED = ("a step blocked behind a withheld one is judged as withheld: a seat vanishes owing its key for a "
-           "draw; a seat waiting on that key cannot apply the next play and so owes its own key for it; the "
-           "host's deadline (equal deadlines: the lower seat) or a joiner's 10 s deadline on the host's key "
-           "names that honest seat before the withholder's 60 s")
+           "draw; a seat waiting on that key cannot apply the next play, so it owes its own key for that one "
+           "too; the host's 10 s connected deadline on it (or, among equal deadlines, the lower seat) or a "
+           "joiner's 10 s deadline on the host's blocked key names an honest seat before the withholder's 60 s")
+STALE_RELAY = ("a stale relay frames a joiner: the host countersigns an envelope it relayed before under "
+               "the index of the one it withholds (a repeat, ignored); the joiner refuses the next one (a gap), "
+               "its resume's have counts the refused message so the catch-up skips the withheld one too, and "
+               "it names the honest seat whose pass comes next ('out of turn') instead of the host")
 BY_TIMING = ("honest records differ by arrival order: two joiners record the same disputed verdict with "
              "different evidence, or one has checked the host's signed verdict when the over comes and "
              "names the deviator while another records disputed")
 
 #: (table, family) -> the case it fails on, on current main: the quick pass's share of runs, and
 #: with RK_ADVERSARY_FULL=1 every run
-KNOWN: dict[tuple[str, str], str] = {
-    ("royals-3", "alter"): ALTERED_RELAY,
-    ("royals-4", "alter"): ALTERED_RELAY,
-    ("royals-3", "twice"): TWO_STORIES,
-}
+KNOWN: dict[tuple[str, str], str] = {("royals-4", "twice"): STALE_RELAY}
 if FULL:
     KNOWN.update({
-        ("royals-4", "twice"): TWO_STORIES,
         ("royals-3", "vanish"): BLOCKED, ("royals-3", "withhold"): BLOCKED,
         ("royals-4", "vanish"): BLOCKED, ("royals-4", "withhold"): BLOCKED,
         ("royals-4", "claim"): BY_TIMING, ("royals-4", "over"): BY_TIMING,
@@ -93,17 +88,21 @@ def test_no_single_deviation_turns_an_honest_peer_against_an_honest_seat(table, 
 # --------------------------------------------------------------------------- pinned runs
 #: (table, seat, step, deviation, the case) -- the smallest reproduction found of each open case
 PINNED = [
-    ("royals-3", 0, 3, "alter", ALTERED_RELAY),
-    ("royals-3", 0, 17, "twice", TWO_STORIES),
     ("royals-3", 1, 14, "vanish", BLOCKED),
     ("royals-3", 2, 15, "vanish", BLOCKED),
     ("royals-4", 2, 2, "claim:0", BY_TIMING),
     ("royals-4", 1, 4, "early:turn", BY_TIMING),
+    ("royals-4", 0, 26, "twice", STALE_RELAY),
 ]
-#: runs that found a case since fixed (an early audit: honest seats answered with their secrets,
-#: the deviator opened hands, piles and the set-aside; the audit after it named an honest seat,
-#: even the recording one; _audit raised KeyError with a pile's shuffle unfinished)
+#: runs that found a case since fixed: an altered relay and two stories framed a joiner (the
+#: others could not check the receiver's verdict against the host); an early audit (honest seats
+#: answered with their secrets, the deviator opened hands, piles and the set-aside; the audit
+#: after it named an honest seat, even the recording one; _audit raised KeyError with a pile's
+#: shuffle unfinished)
 FIXED = [
+    ("royals-3", 0, 3, "alter"),
+    ("royals-3", 0, 17, "twice"),
+    ("royals-4", 0, 4, "alter"),
     ("royals-2", 0, 8, "early:audit"),
     ("royals-3", 1, 5, "early:audit"),
     ("royals-2", 1, 9, "early:audit"),
