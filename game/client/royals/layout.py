@@ -187,7 +187,6 @@ class TableLayout:
         heads = [_("Round {r}").format(r=k + 1) for k in range(len(rounds))] + [_("Total")]
         for k, h in enumerate(heads):
             put(elide(art.font(22), h, 104), 22, GOLD, midtop=(cols[k], y))
-        count = min(1.0, self.modal_time / 1.2) if self.speed() > 0 else 1.0
         totals = [0] * self.n
         ra = royals_art(self.app)
         for seat in range(1, self.n + 1):
@@ -196,7 +195,7 @@ class TableLayout:
             for k, rs in enumerate(rounds):
                 v = rs[seat - 1]
                 totals[seat - 1] += v
-                put(str(round(v * count) if k == len(rounds) - 1 else v), 24, CREAM, midtop=(cols[k], y))
+                put(str(v), 24, CREAM, midtop=(cols[k], y))  # the record's numbers from the first frame
             put(str(totals[seat - 1]), 26, GOLD, midtop=(cols[len(rounds)], y))
             loot = self.round_loot[seat - 1] if seat - 1 < len(self.round_loot) else []
             if rounds and loot:  # which cards scored: the ones not worth 1 as cards, then the 1s counted
@@ -391,7 +390,12 @@ class TableLayout:
         return items
 
     def shown_scores(self) -> tuple[list[int], list[int]]:
-        """(round points, match totals) per seat as the table shows them (following the beats)."""
+        """(round points, match totals) per seat as the table shows them (following the beats);
+        behind a round's score table ("Round 1 is over"), that round's points and the totals with it."""
+        if self.modal == "round" and self.state.round_scores:
+            rp = list(self.state.round_scores[-1])
+            totals = [sum(rs[i] for rs in self.state.round_scores) for i in range(self.n)]
+            return rp, totals
         rp = [points_of(mask_of(loot)) for loot in self.view.loot]
         totals = list(rp)
         for rs in self.state.round_scores[:self.view.round - 1]:

@@ -229,15 +229,14 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
                 getattr(self, "pos", 0))
 
     def at_rest(self) -> bool:
-        """Still when no beat plays (or a finished trick is held until a click), no toast shows,
-        the score table has counted up and nothing in :meth:`look` changed since the last check
-        (a computer's answer, a network event)."""
+        """Still when no beat plays (or a finished trick is held until a click, or the score table
+        lies over the table: the beats behind it wait), no toast shows and nothing in :meth:`look`
+        changed since the last check (a computer's answer, a network event)."""
         look = self.look()
         if look != self._shown_look:
             self._shown_look = look
             return False  # draw this change (the next check finds it still)
-        counting = self.modal and self.speed() > 0 and self.modal_time < 1.2
-        return (self.idle() or self.holding) and self.toast_time <= 0 and not counting
+        return (self.idle() or self.holding or bool(self.modal)) and self.toast_time <= 0
 
     def quit_question(self) -> str | None:
         if self.saver is None:
