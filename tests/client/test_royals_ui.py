@@ -123,6 +123,8 @@ class Person:
                 choices = s.choices(seat)  # the arrows move over the playable cards only
                 assert choices == [c for c in hand if c in legal]
                 target = len(choices) - 1
+                self.key(pygame.K_RIGHT)  # the first arrow shows the mark (on the first playable card)
+                assert s._focused() == choices[0] and s.state.ply == ply
                 while s.focus % len(choices) != target:
                     self.key(pygame.K_RIGHT)
                     assert s._focused() in legal

@@ -221,7 +221,7 @@ class TableDrawing:
                     pygame.draw.rect(surface, TEAL, r.inflate(8, 8), 4, border_radius=11)
                 if card in self.selected:
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=8)
-                if i == self.focus % len(dealt):
+                if self.keys_armed() and i == self.focus % len(dealt):
                     pygame.draw.rect(surface, TEAL, r.inflate(6, 6), 2, border_radius=10)
             surface.blit(*self.keep_count_layout(dealt))
             return

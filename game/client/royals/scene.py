@@ -118,6 +118,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.clock = 0.0
         self.selected: set[Card] = set()   # KEEP: the cards chosen for the hand
         self.focus = 0                     # keyboard focus (index into the current choices)
+        self._armed: tuple[int, int] | None = None  # (ply, person) whose keys show the mark (keys_armed)
         self.mouse = (0, 0)
         self.steal_target = 0              # STEAL: the robbed seat picked, before its card is clicked
         self.steal_from: tuple[int, int] | None = None  # where the clicked face-down card lies
