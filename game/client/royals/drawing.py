@@ -43,6 +43,8 @@ class TableDrawing:
             nxt = self.state.next_starter()
             if nxt:
                 return [(_("Round {r} starts with {name}.").format(name=self.match.name(nxt), r=self.state.round), 24)]
+        if self.modal == "over" and getattr(self.match, "undo_marked", False):
+            return [(_("Played with undo: this match does not count in your statistics."), 22)]
         return []
 
     def modal_title(self) -> str:

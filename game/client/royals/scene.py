@@ -47,6 +47,9 @@ from .drawing import REASONS, TableDrawing
 from .layout import LEVEL_WORDS, MODAL_NAMES_W, TEAM_COLOURS, TableLayout
 from .news import news_lines
 
+#: Asked before an undo past cards shown since the person's move (:meth:`RoyalsTableScene.undo`).
+UNDO_QUESTION = N_("Cards were shown since your move. Take it back anyway? The match then no longer "
+                   "counts in your statistics.")
 #: This game's key in the registry and the settings.
 GAME_KEY = "royals-riots"
 #: How long a computer's decision waits before it shows (times ``min_delay``) and how long a
@@ -295,10 +298,22 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             self.hint_text = lambda: _("Hint: {name} leads.").format(name=name(seat))
 
     def undo(self) -> None:
-        """Take back the person's last decision (against computers), with everything after it."""
+        """Take back the person's last decision (against computers), with everything after it.
+        Past a card shown since that decision (a computer's card, the person's draw, the Thief's
+        catch) the person is asked first: such an undo marks the match as played with undo, and
+        it no longer counts in the statistics (:meth:`TableMatch.undo_shows`)."""
         if not self.match.can_undo() or self.modal or self.passing:
             self.say(lambda: _("Nothing to undo."))
             return
+        if self.match.undo_shows() and not self.match.undo_marked:
+            from ..dialogs import ConfirmDialog
+            self.app.push(ConfirmDialog(self.app, UNDO_QUESTION, self.take_back, yes=N_("Undo"), no=N_("Cancel")))
+            return
+        self.take_back()
+
+    def take_back(self) -> None:
+        """The undo itself (see :meth:`undo`)."""
+        marked = self.match.undo_marked
         self.thinker.cancel()
         self.thinking = 0
         self._held = None
@@ -313,6 +328,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.holding = False
         self._buttons_for = None
         self._after_action()
+        if self.match.undo_marked and not marked:
+            self.say(lambda: _("Played with undo: this match does not count in your statistics."))
 
     def _queue_beats(self, beats: list[Beat]) -> None:
         self.queue.extend(beats)
