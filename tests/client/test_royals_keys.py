@@ -82,3 +82,21 @@ def test_the_arrows_move_the_mark_from_the_first_press_on_and_space_plays_the_ma
     assert scene._focused() == choices[1]
     p.key(pygame.K_SPACE)
     assert scene.state.ply > ply and scene.state.history[ply].card == choices[1]
+
+
+def test_the_thief_robs_by_a_click_on_the_chosen_players_name_box(instant):
+    from .test_royals_table import person_at
+    scene = person_at(instant, Phase.STEAL)
+    p = Person(instant, scene)
+    p.step()
+    targets = scene.choices(1)
+    target = targets[-1]
+    ply = scene.state.ply
+    if len(targets) > 1:  # (with one hand to rob, its player is chosen already)
+        p.click(scene.plate_rect(target).center)  # the name box: this player is chosen ...
+        assert scene.steal_target == target and scene.state.ply == ply
+    assert scene.steal_target == target
+    p.click(scene.plate_rect(target).center)  # ... and a click on the glowing box robs them
+    assert scene.state.ply > ply
+    steal = scene.state.history[ply]
+    assert steal.kind.value == "steal" and steal.target == target

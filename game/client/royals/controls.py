@@ -175,6 +175,7 @@ class TableControls:
                 self.act(Action.play(seat, card))
         elif phase is Phase.STEAL:
             # first the player to rob, then one of their face-down cards (which one is chance: unseen)
+            # or their glowing name box again
             if self.steal_target:
                 rects = self.back_rects(self.steal_target, len(self.view.hands[self.steal_target - 1]))
                 for r in reversed(rects):
@@ -182,6 +183,10 @@ class TableControls:
                         self.steal_from = r.center
                         self.act(Action.steal(seat, self.steal_target))
                         return
+                if self.plate_rect(self.steal_target).collidepoint(pos):
+                    self.steal_from = None
+                    self.act(Action.steal(seat, self.steal_target))
+                    return
             for t in self.choices(seat):
                 if any(r.collidepoint(pos) for r in self.back_rects(t, len(self.view.hands[t - 1]))) \
                         or self.plate_rect(t).collidepoint(pos):
