@@ -156,11 +156,13 @@ class TableControls:
         """Say what the next Enter (or Space) does, now that the keyboard mark shows."""
         if phase is Phase.PLAY:
             name = card_name(item)
-            self.say(lambda: _("Press Enter again to play {card}, or ← → to choose another card.").format(card=name))
+            self.say(lambda: _("Press Enter again to play {card}, or the arrow keys to choose another card.").format(
+                card=name))
         elif phase is Phase.KEEP:
-            self.say(lambda: _("Space puts the marked card in your hand or takes it out; ← → move the mark."))
+            self.say(lambda: _(
+                "Space puts the marked card in your hand or takes it out; the arrow keys move the mark."))
         else:
-            self.say(lambda: _("Press Enter again to choose the marked one, or ← → to move the mark."))
+            self.say(lambda: _("Press Enter again to choose the marked one, or the arrow keys to move the mark."))
 
     def _click(self, seat: int, phase: Phase, pos: tuple[int, int]) -> None:
         if phase is Phase.KEEP:

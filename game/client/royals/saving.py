@@ -4,11 +4,11 @@
 A save is the game's record (``docs/royals-record-format.md``) with extra top-level keys
 that other readers ignore: ``game_id``, ``kind`` (``local``), ``seats`` (each seat's
 ``name`` and ``level``, null for a person), ``chance_seed`` (the seed every later chance
-outcome is drawn from with its position, so a resumed match deals as it would have) and
-``starter`` (round 1's chosen starter, 0: random), and ``undo_marked`` (true once an undo went
-back past cards shown to the person: the match is not counted in the statistics). A network match's save (kind ``lan``) is
-written by :func:`game.client.royals.lan.keep_record` and only replayed here, never resumed
-(docs/royals-record-format.md, "Saved games").
+outcome is drawn from with its position, so a resumed match deals as it would have),
+``starter`` (round 1's chosen starter, 0: random) and ``undo_marked`` (true once an undo
+went back past cards shown to the person: the match is not counted in the statistics). A
+network match's save (kind ``lan``) is written by :func:`game.client.royals.lan.keep_record`
+and only replayed here, never resumed (docs/royals-record-format.md, "Saved games").
 """
 
 from __future__ import annotations
