@@ -324,6 +324,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.selected.clear()
         self.hint_cards.clear()
         self.steal_target = 0
+        self._armed = None  # the keyboard mark of the decision taken back is gone with it
+        self.focus = 0
         self.hint_text = ""
         self.holding = False
         self._buttons_for = None
