@@ -163,8 +163,9 @@ class TableLayout:
 
     def modal_layout(self) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
         """The open modal's panel (canvas px) and every text drawn on it as (text, image, where):
-        the title, the score table (a row per seat, a column per round and the total; the teams'
-        totals), the :meth:`modal_notes`. The panel is as tall as its content, and it and the row of
+        the title, the score table (a row per seat, a column per round and the total; under each
+        seat the last round's scoring cards, labelled with that round; the teams' totals), the
+        :meth:`modal_notes`. The panel is as tall as its content, and it and the row of
         buttons under it (:meth:`modal_button_row`) are centred on the canvas together, so nothing
         overlaps in any language and with up to 4 seats."""
         art = self.app.art
@@ -200,7 +201,8 @@ class TableLayout:
             loot = self.round_loot[seat - 1] if seat - 1 < len(self.round_loot) else []
             if rounds and loot:  # which cards scored: the ones not worth 1 as cards, then the 1s counted
                 y += 32
-                x = 56
+                label = _("Round {r}").format(r=len(rounds))  # the last round's cards, not the match's
+                x = put(label, 20, GOLD, midleft=(56, y + int(CARD_H * LOOT_SCALE) // 2)).right + 10
                 for card in sorted((c for c in loot if c.points not in (0, 1)), key=lambda c: -c.points):
                     img = ra.face(card, LOOT_SCALE)
                     items.append((card_name(card), img, img.get_rect(topleft=(x, y))))

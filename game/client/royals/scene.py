@@ -28,7 +28,7 @@ import pygame
 from game.fsutil import os_error_text
 from game.i18n import N_, Text, Worded, _
 from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
-from game.royals.explain import hint_play_text, preview_execute
+from game.royals.explain import hint_keep_text, hint_play_text, hint_steal_text, preview_execute
 from game.royals.phrases import illegal_text
 
 from ..scene import Scene
@@ -139,7 +139,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.seen: dict[int, int] = {}     # person -> how much of the journal they saw at their last decision
         self.news: tuple[int, list[Beat]] | None = None  # (person, beats they missed) shown on getting the table
         self.holding = False               # the finished trick waits for a click ("keep the trick")
-        self.hint_cards: set[Card] = set()  # KEEP: the cards the hint marks
+        self.hint_cards: set[Card] = set()  # the cards the hint marks (the hand choice's, the card to play or execute)
+        self.hint_seat = 0                  # the seat the hint marks (the Thief's target, a team's leader)
         self.round_loot: list[list[Card]] = [[] for _ in range(match.players)]  # the last round's loots
         x = CANVAS[0] - 210
         self.buttons = [
@@ -255,7 +256,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return
         if self.state.phase is Phase.KEEP:
             self.hint_cards = set(self.match.suggested_hand(seat))
-            self.hint_text = lambda: _("Hint: keep the marked cards (the computer's choice).")
+            kept = tuple(self.hint_cards)
+            self.hint_text = lambda: hint_keep_text(kept)
             return
         if self.hinter is None:
             self.hinter = RoyalsThinker(self.match.config.seconds, None, use_process=self.thinker.use_process)
@@ -281,21 +283,23 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return
         self.hint_for = -1
         card, name = a.card, self.match.name
-        obs = self.state.observation(a.seat)
+        obs = self.state.observation(self.my_turn() or a.seat)
+        self.hint_cards = {card} if card is not None and a.kind.value in ("play", "execute") else set()
+        self.hint_seat = 0
         if a.kind.value == "play" and card is not None:
             self.hint_text = partial(hint_play_text, obs, card)
         elif a.kind.value == "steal":
-            target = a.target
-            self.hint_text = (lambda: _("Hint: don't steal.")) if target is None else \
-                lambda: _("Hint: rob {name}.").format(name=name(target))
+            self.hint_seat = a.target or 0
+            self.hint_text = partial(hint_steal_text, obs, a.target, name)
         elif a.kind.value == "execute" and card is not None:
             res = preview_execute(obs, card)
             self.hint_text = lambda: _("Hint: execute {card}: the trick goes to {name}.").format(
                 card=card_name(card), name=name(res.winner)) if res.winner else \
-                _("Hint: execute {card}.").format(card=card_name(card))
+                _("Hint: execute {card}: then nobody takes the trick.").format(card=card_name(card))
         elif a.kind.value == "start":
-            seat = a.seat
-            self.hint_text = lambda: _("Hint: {name} leads.").format(name=name(seat))
+            seat = self.hint_seat = a.seat
+            self.hint_text = lambda: _("Hint: {name} leads, the partner with fewer points last round.").format(
+                name=name(seat))
 
     def undo(self) -> None:
         """Take back the person's last decision (against computers), with everything after it.
@@ -323,6 +327,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.view = View.of(self.state, self.view)
         self.selected.clear()
         self.hint_cards.clear()
+        self.hint_seat = 0
         self.steal_target = 0
         self._armed = None  # the keyboard mark of the decision taken back is gone with it
         self.focus = 0
@@ -347,6 +352,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return False
         self.selected.clear()
         self.hint_cards.clear()
+        self.hint_seat = 0
         self.steal_target = 0
         self.focus = 0
         self.hint_text = ""
