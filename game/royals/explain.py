@@ -26,9 +26,9 @@ from game.royals.engine.cards import ALL_CARDS_MASK, RANKED_MASK, mask_of, stren
 from game.royals.phrases import card_name
 
 #: Why a trick goes to its winner (the same keys as the table's beats, ruling 7).
-REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster: highest of the led rank"),
+REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster makes the led rank's highest card win"),
            "revolution": N_("highest card in the revolution's order"),
-           "restored": N_("highest card: the Prince ended the revolution")}
+           "restored": N_("highest card once the Prince ended the revolution")}
 
 
 @dataclass(frozen=True)
