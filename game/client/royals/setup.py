@@ -32,14 +32,18 @@ TITLE_SETTLE = 4.0
 COMPUTER_NAMES = ("Ada", "Bram", "Cato", "Dora")
 
 
-#: Computer level -> one English sentence on how it plays (what :mod:`game.royals.ai` does at
-#: that level), shown beside the seats; translated when shown (:func:`level_blurb`).
+#: Computer level -> what playing against it feels like, in one or two English sentences (the
+#: figures from docs/royals-ai.md's matches between the levels), shown beside the seats;
+#: translated when shown (:func:`level_blurb`).
 LEVEL_BLURBS = {
-    "random": N_("Plays any allowed card at random. For a first game."),
-    "greedy": N_("Plays by simple rules: wins cheap tricks, dumps the Beggar, robs the seat that is winning."),
-    "easy": N_("Plays by the same simple rules but now and then misjudges, like a casual player."),
-    "medium": N_("Thinks a tenth of a second ahead from what it has seen; it never looks at hidden cards."),
-    "hard": N_("Thinks about a second ahead from what it has seen; it never looks at hidden cards."),
+    "random": N_("Plays any card it may and has no plan at all; good for learning the rules."),
+    "greedy": N_("Plays each trick sensibly but never plans ahead; it spends strong cards early and is easy "
+                 "to read."),
+    "easy": N_("Plays like Casual but slips now and then; a relaxed opponent who gives away the odd trick."),
+    "medium": N_("A steady player who remembers the cards it has seen; it wins nine games in ten against "
+                 "Easy. It never peeks at hidden cards."),
+    "hard": N_("A strong, patient player who weighs many possible deals before each card; it beats Medium "
+               "about two games in three. It never peeks at hidden cards."),
 }
 
 
