@@ -192,8 +192,8 @@ class RoyalsSetup(ButtonScene):
                              for i in range(4)]
         self.buttons += self.seat_buttons
         y = r.y + 120 + 56 * 4 + 14
-        self.buttons.append(Button((x0 + 130, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
-                                   else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,
+        self.buttons.append(Button((x0 + 130, y, 300, 46), self.teams_label, self.toggle_teams, size=24,
+                                   enabled=lambda: self.count == 4,
                                    selected=lambda: self.teams and self.count == 4))
         self.buttons.append(Button((x0 + 130, y + 58, 300, 46), self.starter_label, self.cycle_starter, size=24))
         self.buttons += [
@@ -201,6 +201,13 @@ class RoyalsSetup(ButtonScene):
             Button((x0 + 210, r.bottom - 74, 260, 54), N_("Guided first game"), self.start_guided, size=24),
             Button((r.right - 280, r.bottom - 74, 240, 54), N_("Start"), self.start, key=pygame.K_RETURN, size=28),
         ]
+
+    def teams_label(self) -> str:
+        """The teams toggle: the two teams by their players' names (seats 1 + 3 against 2 + 4,
+        ruling 10), or that there are none."""
+        if not (self.teams and self.count == 4):
+            return _("Teams: off")
+        return _("{a} + {c} against {b} + {d}").format(a=self.name(1), b=self.name(2), c=self.name(3), d=self.name(4))
 
     def starter_label(self) -> str:
         if not self.starter:
