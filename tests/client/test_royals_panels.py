@@ -87,3 +87,29 @@ def test_a_trick_that_turns_the_order_says_so_in_its_caption(app, kind):
     want = "This trick started a revolution" if kind == "revolution" else "This trick ended the revolution"
     assert any(n.startswith(want) for n in notes), notes
     assert DURATIONS[kind] >= 4.0  # at normal speed, seconds to read the announcement
+
+
+def test_the_replay_of_a_finished_match_offers_the_analysis_anywhere_and_its_result_at_the_end(app):
+    from game.client.royals.analysis_view import JOB_OPTIONS, RoyalsAnalysisScene
+    from game.client.royals.replay_view import RoyalsReplayScene
+    app.options.anim_speed = 0.0
+    m = random_match(3, players=2)
+    step_until(m, lambda mm: False, 3)
+    replay = RoyalsReplayScene(app, m, on_back=app.pop)
+    app.push(replay)
+    replay.seek(40)
+    assert replay.prompt_text() == ""  # nobody is "thinking" in a replay
+    analyse = next(b for b in replay.buttons if b.text() == "Analyse")
+    JOB_OPTIONS.update(iterations=4, playouts=1, thread=True)
+    try:
+        analyse.action()
+        assert isinstance(app.top, RoyalsAnalysisScene) and len(app.top.actions) == len(m.state.history)
+        app.top.job.cancel()
+    finally:
+        JOB_OPTIONS.clear()
+    app.pop()
+    replay.seek(len(replay.actions))  # the end: the result, with the analysis among its buttons
+    assert replay.modal == "over" and any(b.text() == "Analyse the match" for b in replay.modal_buttons)
+    unfinished = random_match(4, players=2)
+    step_until(unfinished, lambda mm: mm.state.ply > 30, 4)
+    assert not any(b.text() == "Analyse" for b in RoyalsReplayScene(app, unfinished, on_back=app.pop).buttons)

@@ -140,16 +140,11 @@ class TableDrawing:
         ra = royals_art(self.app)
         p = a.progress
         box, items = self.announcement_layout(a.beat)
-        grow = min(1.0, p / 0.2)  # the panel opens, then stays
-        fade = 1.0 if p < 0.85 else max(0.0, (1.0 - p) / 0.15)
-        shown = panel(box.size, int(235 * fade))
-        if grow < 1.0:
-            shown = pygame.transform.smoothscale(shown, (max(1, int(box.w * grow)), max(1, int(box.h * grow))))
-        surface.blit(shown, shown.get_rect(center=box.center))
-        if grow < 1.0:
-            return
+        # panel and words fade in together (an opening panel without words read as an empty box), stay, fade out
+        fade = max(0.0, min(1.0, p / 0.05, (1.0 - p) / 0.1))
+        surface.blit(panel(box.size, int(235 * fade)), box)
         pygame.draw.rect(surface, (230, 90, 50) if a.beat.kind == "revolution" else GOLD, box, 3, border_radius=14)
-        flip = min(1.0, max(0.0, (p - 0.2) / 0.4))  # the rank card turns over
+        flip = min(1.0, max(0.0, (p - 0.1) / 0.25))  # the rank card turns over
         before, after = (ra.sides[0], ra.sides[1]) if a.beat.kind == "revolution" else (ra.sides[1], ra.sides[0])
         side = before if flip < 0.5 else after
         sx = abs(math.cos(flip * math.pi))
