@@ -40,6 +40,17 @@ def careless(state: State) -> Move:
     return next((m for m in moves if m.kind is not DRAW), moves[0])
 
 
+def random_target(seed: int):
+    """A careless player of another kind: a random legal stone move (a random target), drawing
+    only when it has none (what issue 43's 121-533 game played)."""
+    rng = Rng(seed)
+
+    def choose(state: State) -> Move:
+        stones = [m for m in state.legal_moves() if m.kind is not DRAW]
+        return rng.choice(stones) if stones else state.legal_moves()[0]
+    return choose
+
+
 def play(seed: int, red, white) -> State:
     """One game from deal ``seed``; ``red``/``white``: a player, or :func:`careless`."""
     rng = Rng(seed)
@@ -72,6 +83,7 @@ def main() -> None:
     args = ap.parse_args()
     kinds = {
         "careless": lambda seed: (careless, make_player("medium", seed, seconds=None, iterations=1500)),
+        "random": lambda seed: (random_target(seed), make_player("medium", seed, seconds=None, iterations=1500)),
         "medium": lambda seed: (make_player("medium", seed, seconds=None, iterations=1500),
                                 make_player("easy", seed + 1)),
         "hard": lambda seed: (make_player("hard", seed, seconds=None, iterations=args.hard_iterations),

@@ -112,7 +112,7 @@ def open_replay(app: "App", path: str | os.PathLike[str], on_back: Callable[[], 
 
 
 #: The list's columns (x from the row's text start, px): date, game, players, result, progress.
-COLUMNS = (0, 176, 350, 640, 900)
+COLUMNS = (0, 146, 300, 590, 850)
 
 
 def game_title(key: str) -> str:
