@@ -34,6 +34,9 @@ class Game(Protocol):
     - ``lan`` (optional): its LAN part, a :class:`net.match.LanPart` (match machine, message
       schemas, rate limits) that :class:`net.session.Session` runs; a game without one has
       no LAN play on the one layer.
+    - ``other_formats`` (optional): other ``"format"`` values of files the game writes and
+      :meth:`check` reads (Rose King's ``rose-king-lan-undealt``, a LAN match that ended before
+      its deal); only :meth:`check` need read them.
     - ``add_host_arguments(group)`` (optional): adds the game's own lobby options to ``rose-king
       host`` (an argparse argument group, e.g. Rose King's ``--colour``); its LAN part's
       ``host_options(args)`` reads them.
@@ -105,7 +108,7 @@ def game_for_record(record: Mapping[str, Any]) -> Game:
     """
     fmt = record.get("format")
     for g in GAMES:
-        if g.record_format == fmt:
+        if g.record_format == fmt or fmt in getattr(g, "other_formats", ()):
             return g
     known = ", ".join(repr(g.record_format) for g in GAMES)
     raise RecordError(f"not a record of this app: a JSON file of another kind (format {fmt!r}, not one of {known})"[:200])

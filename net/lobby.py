@@ -18,8 +18,9 @@ Rules every game gets from here (issue 33):
   ``ready`` frees its seat, and the start is called off (nothing of the match was sent yet);
 - a seat of a match is taken back only with that seat's resume secret (``auth``, an HMAC over
   the verifier's fresh nonce, :func:`net.coin.seat_proof`), both ways;
-- at most :data:`MAX_PENDING` connections settle at once; a seat's newer proven connection
-  replaces the older one (``bye``).
+- at most :data:`MAX_PENDING` connections settle at once (a connection that said hello keeps its
+  place; one that did not may be closed with ``busy`` for a newer one); a seat's newer proven
+  connection replaces the older one (``bye``).
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ from .coin import GAME_ID_BYTES, game_id_from, proof_ok, seat_proof
 from .framing import (MAX_NAME, SHARED_SCHEMAS, Schemas, _bin, _bool, _enum, _int, _list, _name, _str,
                       _tuple)
 from .limits import HANDSHAKE_TIMEOUT, RATES
-from .match import Table
+from .match import END_KINDS, Table
 
 LAN_VERSION = PROTOCOL_VERSION  #: the LAN layer's protocol version (the hello's ``pv``; net.PROTOCOL_VERSION)
 MAX_SEATS = 8
-MAX_PENDING = 4  #: connections settling their seat at once (more are closed unread)
+MAX_PENDING = 4  #: connections settling their seat at once (see HostLobby.open: ``busy``)
 MAX_HAVE = 1 << 20
 
 
@@ -74,7 +75,7 @@ LOBBY_SCHEMAS: dict = {
               "sk": _list(_bin(32), 0, MAX_SEATS)},
     "ready": {"game": _bin(GAME_ID_BYTES)},
     "caught": {},
-    "over": {"kind": _enum("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left"),
+    "over": {"kind": _enum(*END_KINDS),
              "seat": _int(-1, MAX_SEATS - 1), "ply": _int(0, MAX_HAVE)},
     "ping": SHARED_SCHEMAS["ping"],
     "error": SHARED_SCHEMAS["error"],
@@ -308,17 +309,30 @@ class HostLobby:
 
     # ------------------------------------------------------------------ events
     def open(self, cid: int, now: float) -> list[LOutput]:
-        """A new connection: our hello goes out at once (fresh nonce and resume secret)."""
-        pending = sum(1 for c in self.conns.values() if c.seat is None)
-        if pending >= MAX_PENDING:
-            return [LDrop(cid, "busy", "too many connections are settling at once", send=False)]
+        """A new connection: our hello goes out at once (fresh nonce and resume secret).
+
+        At most :data:`MAX_PENDING` connections settle at once. When they are all taken, the one
+        open longest that has not said hello yet is closed with ``busy`` to make room (it had its
+        chance; a player's program says hello at once), so idle connections re-opened in a storm
+        cannot keep a player out; a connection that said hello keeps its place. When every
+        settling connection said hello, the new one is refused with ``busy`` (its peer waits and
+        tries again)."""
+        out: list[LOutput] = []
+        pending = [c for c in self.conns.values() if c.seat is None]
+        if len(pending) >= MAX_PENDING:
+            idle = [c for c in pending if c.hello is None]
+            if not idle:
+                return [LDrop(cid, "busy", "too many connections are settling at once; try again")]
+            oldest = min(idle, key=lambda c: (c.opened, c.cid))
+            del self.conns[oldest.cid]
+            out.append(LDrop(oldest.cid, "busy", "no hello yet, and another connection needs the place"))
         c = _Conn(cid, self._token(16), self._token(32), now)
         self.conns[cid] = c
         game = self.memo.table.game_id if self.memo is not None else b""
         sk = self.memo.table.sign_keys[0] if self.memo is not None and self.memo.table.sign_keys else \
             self.sign_keys.get(0, b"")
-        return [LSend(cid, hello(self.game_key, self.game_version, self.name, "host", self.peer_id, c.nonce, c.key,
-                                 game, sk=sk))]
+        return out + [LSend(cid, hello(self.game_key, self.game_version, self.name, "host", self.peer_id, c.nonce,
+                                       c.key, game, sk=sk))]
 
     def closed(self, cid: int, now: float) -> list[LOutput]:
         """Connection ``cid`` is gone: a seat held without a match is freed; a start not yet
@@ -602,6 +616,8 @@ class JoinLobby:
                 or any(s >= table.seats for s in table.computers):
             raise LobbyError("seat", "the start gives us a seat that is not ours")
         if self.memo is not None:
+            if self.seated:
+                raise LobbyError("order", "a second start on one connection")
             if not self._proved:
                 raise LobbyError("order", "a start before the host's seat proof")
             m = self.memo.table

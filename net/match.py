@@ -21,19 +21,27 @@ events (:meth:`MatchMachine.receive`, :meth:`~MatchMachine.act`, :meth:`~MatchMa
 (``token_bytes``) come in as arguments, so a test can drive every peer of a whole match in
 memory.
 
-**Who owes what** (:class:`Owed`) is the ground of every forfeit (issue 33, attacks 1 and 2):
-a machine lists, at any moment, the steps some seat owes (a commitment, a reveal, a key, an
-acknowledgement, a decision), each with the seat it is owed to and its deadlines. Three pure
-rules follow from that list, the same for every game (:func:`overdue`, :func:`stop_verdict`,
-:func:`forfeit_claim_ok`):
+**Who owes what** (:class:`Owed`) is the ground of every forfeit: a machine lists, at any
+moment, the steps some seat owes (a commitment, a reveal, a key, an acknowledgement, a
+decision), each with the seat it is owed to and its deadlines. The rules that follow from
+that list are pure and the same for every game (:func:`overdue`, :func:`deadline_verdict`,
+:func:`stop_verdict`, :func:`judge_stop`); their one principle is that **no peer records
+itself, or a seat it cannot prove at fault, on someone else's word** (docs/protocol.md, "Who
+owes what, and the verdicts"):
 
-1. a step past its deadline names the seat that owes it (never the seat waiting for it); of
-   several overdue steps the one whose deadline passed first is named;
-2. a peer that stops (any ``error`` code, ``bye``, or a dropped connection not resumed in time)
-   while it owes a *forfeiting* step (a reveal after it saw the others' commitments) forfeits;
-3. a forfeit claim received from a peer is accepted only if this seat owes that peer a
-   forfeiting step right now; anything this seat acknowledged is never taken back, and a false
-   claim is itself a stop by the claimant (rule 2 then applies to it).
+1. a step past its deadline, as this peer's own clock saw it, names the seat that owes it
+   (never the seat waiting for it); a step that reaches a joiner only through the host
+   (:attr:`Owed.via`) names nobody: the joiner cannot tell the seat that withheld it from a
+   host that did not relay it, and its record says ``disputed``, naming both;
+2. a peer that stops (any ``error`` code, ``bye``, an ``over``) while it owes this peer a
+   *forfeiting* step (a reveal, a key, an acknowledgement after it saw what could make it
+   want to back out) forfeits;
+3. what a peer says about another seat stands only where this peer can check it: a claim
+   against a seat played here never stands (what this seat already sent is never taken
+   back; what it still owes it sends, and the claimant then owes what follows), a claim this
+   peer's own state refutes is the claimant's ``illegal``, and a claim about a third seat is
+   the claimant's ``illegal`` on the host (which sees every seat's messages itself) and
+   ``disputed`` on a joiner.
 """
 
 from __future__ import annotations
@@ -45,7 +53,9 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 ALL = -1  #: :attr:`Send.to` for "every other seat" (the host sends it to each joiner)
 
 #: Verdict kinds that end a match for every seat (docs/protocol.md, "The LAN layer").
-END_KINDS = ("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left")
+END_KINDS = ("finished", "resigned", "forfeit", "illegal", "coin", "desync", "left", "disputed")
+#: ``disputed``: this peer cannot tell which of two other seats is at fault (:attr:`Verdict.between`);
+#: it ends this peer's match and names nobody.
 
 
 # --------------------------------------------------------------------------- outputs
@@ -87,6 +97,8 @@ class Verdict:
     winners: tuple[int, ...] = ()
     ply: int = 0
     detail: str = ""
+    #: for ``disputed``: the two seats one of which is at fault (ascending), else ()
+    between: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +136,10 @@ class Owed:
     connected: float
     total: float
     forfeits: bool
+    #: the seat this step reaches this peer through (a joiner's view of a third seat's step,
+    #: relayed by the host, seat 0), -1 when it comes from ``seat`` itself. Such a step is
+    #: judged at ``since + total`` only, and then names nobody (:func:`deadline_verdict`).
+    via: int = -1
 
     def deadline(self, is_connected: bool, back: float = -math.inf) -> float:
         """The time (s, the machine's clock) the step is overdue at. Away: ``since + total``.
@@ -132,7 +148,7 @@ class Owed:
         comes back has time to catch up --, but a forfeiting step never later than its total
         deadline, which runs from ``since`` whatever reconnects happen (else a withholder
         that reconnects before each connected deadline would never be named)."""
-        if not is_connected:
+        if not is_connected or self.via >= 0:
             return self.since + self.total
         t = max(self.since, back) + self.connected
         return min(t, self.since + self.total) if self.forfeits else t
@@ -156,54 +172,86 @@ def stop_verdict(owed: Iterable[Owed], sender: int, code: str, ply: int) -> Verd
     ``"eof"`` once its grace is over) while it owes a forfeiting step, else None (the stop is
     taken for what it says). ``ply``: the ply the match stands at."""
     for o in owed:
-        if o.seat == sender and o.forfeits:
+        if o.seat == sender and o.forfeits and o.via < 0:
             return Verdict("forfeit", sender, (), ply,
                            f"seat {sender} stopped ({code}) while it owed its {o.step} for {o.ref}")
     return None
 
 
 def forfeit_claim_ok(owed: Iterable[Owed], me: int, claimant: int) -> bool:
-    """Rule 3: whether a forfeit claim by ``claimant`` against seat ``me`` stands: ``me`` owes
-    ``claimant`` (or every seat) a forfeiting step now. Anything ``me`` acknowledged owes
-    nothing, so a claim about it is false."""
-    return any(o.seat == me and o.forfeits and o.to in (claimant, ALL) for o in owed)
+    """Whether seat ``me`` still owes ``claimant`` (or every seat) a forfeiting step, as its own
+    machine sees it (``owed``). A claim about such a step is answered by sending it (it goes as
+    soon as it can), never by recording ``me``'s forfeit: ``me`` may have sent it already on a
+    connection that broke. Anything ``me`` sent or acknowledged owes nothing."""
+    return any(o.seat == me and o.forfeits and o.to in (claimant, ALL) and o.via < 0 for o in owed)
 
 
-def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int, ply: int) -> Verdict | None:
+def deadline_verdict(late: Owed, is_connected: bool, ply: int) -> Verdict | None:
+    """Rule 1's verdict on ``late``, the step :func:`overdue` found past its deadline (seen by this
+    peer's own clock); ``is_connected``: whether its seat is connected now; ``ply``: where the
+    match stands. None: the seat is only cut off (``withheld``: a step that forfeits nothing,
+    missed while connected), and may come back.
+
+    - a step that reached this peer only through the host (:attr:`Owed.via`): ``disputed``
+      between the host and the owing seat (either withheld it);
+    - a forfeiting step: the owing seat's ``forfeit``;
+    - any other step missed while the seat is away past its total deadline: the seat ``left``
+      (the same verdict whichever seat it is, host or joiner)."""
+    if late.via >= 0:
+        pair = tuple(sorted((late.via, late.seat)))
+        return Verdict("disputed", -1, (), ply, f"seat {late.seat}'s {late.step} for {late.ref} never came "
+                       f"through seat {late.via}", between=pair)
+    if late.forfeits:
+        return Verdict("forfeit", late.seat, (), ply, f"seat {late.seat} withheld its {late.step} for {late.ref}")
+    if not is_connected:
+        return Verdict("left", late.seat, (), ply, f"seat {late.seat} stayed away owing its {late.step} "
+                       f"for {late.ref}")
+    return None
+
+
+def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int, ply: int,
+               local: Iterable[int] = ()) -> Verdict | None:
     """The verdict when seat ``sender`` stops the match with ``code`` (its ``over{kind, seat}``
     naming seat ``named``, or an ``error{code}`` naming nobody: ``named`` -1), seen by seat
-    ``me`` whose machine lists ``owed``; None when the stop ends nothing (``bye``, ``eof``,
-    ``timeout``...: the seat is only away). In order:
+    ``me`` (0: the host) whose machine lists ``owed``; ``local``: other seats played here (the
+    host's computers). None when the stop ends nothing (``bye``, ``eof``, ``timeout``,
+    ``disputed``, a claim answered by sending what was owed: the sender is only away and its
+    deadlines run on). In order:
 
-    1. the sender owes a forfeiting step: **its** forfeit, whatever it says (rule 2);
-    2. ``forfeit`` naming ``me``: it stands only if ``me`` owes the sender a forfeiting step
-       (rule 3), else the false claim stops the match with the sender at fault (``illegal``);
-    3. ``forfeit`` naming another seat: that seat's forfeit if it owes a forfeiting step as far
-       as ``me`` knows, else, as 2, the sender's false claim;
-    4. ``resigned``, ``left``: the sender resigns or leaves (naming another seat is false);
-    5. ``finished``: false — the machine of this seat would be over already (the last move
-       comes before the sender's verdict on the same stream), so a peer saying so mid-match is
-       the one at fault (``illegal``);
-    6. ``illegal``, ``coin``, ``desync``: the match ends as the sender says, naming the seat it
-       names (this seat cannot check another's view)."""
+    1. the sender owes this peer a forfeiting step: **its** forfeit, whatever it says (rule 2);
+    2. ``disputed``: the sender ended its own match undecided; nothing to judge here;
+    3. anything naming the sender itself, and ``resigned``, ``left``, ``illegal``, ``coin``,
+       ``desync`` naming nobody: the sender says it of itself (or of nobody), it stands;
+    4. ``finished``: false -- this seat's machine would be over already (the last move comes
+       before the sender's verdict on the same stream): the sender's ``illegal``;
+    5. anything naming a seat played here (a ``forfeit`` naming nobody names ``me``): never
+       stands. A forfeit claim about a step this seat still owes the sender: None (it is sent;
+       the claimant owes what follows); anything else this peer's own state refutes: the
+       sender's ``illegal``;
+    6. anything naming a third seat: on the host, which sees every seat's messages itself and
+       would have found the fault, the sender's ``illegal``; on a joiner, which sees a third
+       seat only through the host, ``disputed`` between the two."""
     v = stop_verdict(owed, sender, code, ply)
     if v is not None:
         return v
-    if code == "forfeit":
-        accused = me if named < 0 else named
-        if accused == me and forfeit_claim_ok(owed, me, sender) or accused != me and any(
-                o.seat == accused and o.forfeits for o in owed):
-            return Verdict("forfeit", accused, (), ply, f"seat {accused} forfeits (claimed by seat {sender})")
-        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed a forfeit of seat {accused}, "
-                                                    "who owed it nothing")
-    if code in ("resigned", "left") and named in (-1, sender):
-        return Verdict(code, sender, (), ply, f"seat {sender} {code}")
-    if code in ("resigned", "left", "finished"):
-        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed the match {code} (seat {named}); "
-                                                    "it was not")
-    if code in END_KINDS:
-        return Verdict(code, named, (), ply, f"seat {sender} ended the match: {code}")
-    return None
+    if code not in END_KINDS or code == "disputed":
+        return None
+    if named == sender or named == -1 and code in ("resigned", "left", "illegal", "coin", "desync"):
+        return Verdict(code, sender if code in ("resigned", "left") else named, (), ply,
+                       f"seat {sender} ended the match: {code}")
+    if code == "finished":
+        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed the match finished; it was not")
+    accused = me if named < 0 else named
+    if accused == me or accused in set(local):
+        if code == "forfeit" and forfeit_claim_ok(owed, accused, sender):
+            return None
+        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed {code} of seat {accused}, "
+                                                    "which this seat's own state refutes")
+    if me == 0:
+        return Verdict("illegal", sender, (), ply, f"seat {sender} claimed {code} of seat {accused} "
+                                                    "without evidence")
+    return Verdict("disputed", -1, (), ply, f"seat {sender} claimed {code} of seat {accused}, which this "
+                   "seat cannot check", between=tuple(sorted((sender, accused))))
 
 
 # --------------------------------------------------------------------------- a match

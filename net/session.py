@@ -45,7 +45,8 @@ from .link import Link
 from .lobby import (LAN_VERSION, LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted,
                     SeatMemo, rates_for, schemas_for)
 from .mailbox import Mailbox
-from .match import ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, judge_stop, overdue
+from .match import (ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, deadline_verdict,
+                    judge_stop, overdue)
 
 RECV_SIZE = 65536
 TICK = 0.05  #: seconds between clock ticks of the thread
@@ -53,7 +54,7 @@ JOURNAL_FORMAT = "lan-journal"
 JOURNAL_VERSION = 1
 #: Closing codes after which a joiner stops reconnecting (docs/protocol.md, "Errors").
 FATAL_CODES = frozenset({"version", "game", "role", "self", "seat", "illegal", "coin", "desync", "forfeit",
-                         "left", "sync", "bye", "finished", "resigned"})
+                         "left", "sync", "bye", "finished", "resigned", "disputed"})
 
 
 # --------------------------------------------------------------------------- events
@@ -120,6 +121,12 @@ class JoinError(ValueError):
         self.code = code
 
 
+class HostBusy(ConnectionError):
+    """The host refused the connection with ``error{busy}`` (too many connections were settling
+    at once, docs/protocol.md "Errors"): an OSError, so a caller waits and tries again as it
+    does when nobody answers."""
+
+
 def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict] | None:
     """(seat memo, match payload) from a journal file, or None when there is none. Raises
     :class:`JoinError` (a ValueError, code ``journal``) for a file that is not a journal of ``game_key``."""
@@ -145,7 +152,8 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
     connection and ``data`` every byte read so far, to hand on to that game's joiner
     (``Session(..., connected=(sock, data))``) so the host sees one connection only. The whole
     hello must come within the handshake deadline (a host trickling bytes cannot hold us).
-    Raises OSError (no host there, ``timeout`` seconds) or :class:`JoinError` (not a host of this
+    Raises OSError (no host there, ``timeout`` seconds; :class:`HostBusy`: the host refused the
+    connection with ``busy``, try again) or :class:`JoinError` (not a host of this
     program: the reason, e.g. "this table needs a newer version"; a host of an older layer
     version: "the host needs a newer version")."""
     from .framing import HEADER, MAX_FRAME, decode_payload
@@ -179,6 +187,8 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
             msg = decode_payload(payload, schemas_for({}))
         except FrameError as e:
             raise JoinError("version" if e.code == "version" else "protocol", str(e)) from None  # e.g. a newer host
+        if msg["t"] == "error" and msg["code"] == "busy":
+            raise HostBusy(f"{address}:{port} is busy (too many connections settling at once); try again")
         if msg["t"] != "hello" or msg["role"] != "host":
             raise JoinError("not-host", f"{address}:{port} is not a host")
         return msg["g"], sock, data
@@ -463,24 +473,31 @@ class Session(Mailbox):
             if p.link.closed is not None:
                 self._link_closed(p)
         self._lobby_out(self.lobby.tick(now))
+        host_owes = False
         if self.machine is not None and self.verdict is None:
             with self._mlock:
                 outputs = self.machine.tick(now)
-                late = overdue(self.machine.owed(), now, self._is_connected, self._back)
+                owed = self.machine.owed()
+                late = overdue(owed, now, self._is_connected, self._back)
+            host_owes = self.role == "join" and any(  # (a step the host owes us, or every seat)
+                o.seat == 0 and o.to in (self.machine.seat, ALL) and o.forfeits and math.isfinite(o.since + o.total)
+                for o in owed)
             self._carry_out(outputs)
             self._think()
             if late is not None and self.verdict is None:
-                if late.forfeits:
-                    self._end(Verdict("forfeit", late.seat, (), self.machine.received(),
-                                      f"seat {late.seat} withheld its {late.step} for {late.ref}"))
+                v = deadline_verdict(late, self._is_connected(late.seat), self.machine.received())
+                if v is not None:
+                    self._end(v)
                 else:  # nothing seen yet: the seat is only cut off, and may come back
-                    for p in list(self._peers.values()):
-                        if p.seat == late.seat or (self.role == "join" and late.seat == 0):
+                    for p in list(self._peers.values()):  # (seated: a connection mid-handshake has its own deadline)
+                        if p.seat is not None and p.seat == late.seat:
                             p.link.close("withheld", f"seat {late.seat} withheld its {late.step} for {late.ref}")
                             self._flush(p)
                             self._link_closed(p)
+        # a host away while it owes us a forfeiting step is judged by that step's total deadline
+        # (rule 1), as a joiner away owing one is: the same fault, the same verdict, whichever seat
         if (self.role == "join" and self._lost_host_at is not None and self.machine is not None
-                and self.verdict is None and now - self._lost_host_at >= self.host_grace):
+                and self.verdict is None and not host_owes and now - self._lost_host_at >= self.host_grace):
             self._end(Verdict("left", 0, (), 0, f"the host was gone for {self.host_grace:g} seconds"), tell_later=False)
 
     # ------------------------------------------------------------------ sockets
@@ -510,6 +527,8 @@ class Session(Mailbox):
             try:
                 sock = socket.create_connection((self.address, self.port), timeout=2.0)
             except OSError:
+                if self.machine is not None and self._lost_host_at is None:
+                    self._lost_host_at = self._clock()  # (a journaled match whose host is not there)
                 return False
             initial = b""
         p = self._add_peer(sock)
@@ -575,11 +594,12 @@ class Session(Mailbox):
             if c is not None and c.code == "eof" and c.by_peer:
                 p.sock.close()  # the peer closed first: nothing of ours can be lost to a reset
             else:  # our last frames (an error code, a verdict) must not be lost to a reset
-                self._lingering[p.sock] = self._clock() + LINGER
                 try:
                     self._sel.register(p.sock, selectors.EVENT_READ, _LINGER)
-                except (KeyError, ValueError, OSError):
-                    self._lingering.pop(p.sock).close()
+                except (KeyError, ValueError, OSError):  # (a socket the selector cannot watch: closed now)
+                    p.sock.close()
+                else:
+                    self._lingering[p.sock] = self._clock() + LINGER
 
     def _linger_read(self, sock: socket.socket) -> None:
         """A closed connection's peer sent more (read and dropped) or closed its side (done)."""
@@ -611,7 +631,10 @@ class Session(Mailbox):
         self._close_peer(p, None)
         now = self._clock()
         seat = p.seat
-        fatal = closed.code in FATAL_CODES
+        # joiner: a connection at the host's address that never held our seat (a stranger, a stale
+        # process, a forged seat proof) cannot end the match or our tries: only it is refused
+        unproven = self.role == "join" and seat is None and self.machine is not None
+        fatal = closed.code in FATAL_CODES and not unproven
         self._emit(Dropped(closed.code, closed.reason, closed.by_peer, fatal, -1 if seat is None else seat))
         if self.role == "host":
             if seat is None and not closed.by_peer:
@@ -639,12 +662,13 @@ class Session(Mailbox):
                 with self._mlock:
                     outputs = self.machine.disconnected(mseat, now)
                 self._carry_out(outputs)
-        if self.role == "join" and closed.by_peer and closed.code == "reopen" and self.verdict is None:
+        if (self.role == "join" and closed.by_peer and closed.code == "reopen" and self.verdict is None
+                and seat is not None):
             self._forget_match()  # called off before anything was bound: join the table again, as new
             self._set_status("connecting")
             return
         if self.role == "join":
-            if fatal and closed.by_peer or closed.code in ("version", "game", "role", "self", "seat"):
+            if fatal and closed.by_peer or not unproven and closed.code in ("version", "game", "role", "self", "seat"):
                 self._fatal = True
                 if self.verdict is None:
                     self._set_status("failed")
@@ -807,9 +831,10 @@ class Session(Mailbox):
         if seat == (self.machine.seat if self.machine is not None else -1) or seat in self.computers \
                 or seat in self._handed:
             return True
-        if self.role == "join":
-            return bool(self._peers)
-        return any(p.seat == seat for p in self._peers.values())
+        # a connection counts once it holds the seat (for a resume: the host proved the match and
+        # repeated its start), never while its handshake is under way: the connected deadline of
+        # a step the host owes runs from that seating, with its catch-up on the way
+        return any(p.seat == (0 if self.role == "join" else seat) for p in self._peers.values())
 
     def _back(self, seat: int) -> float:
         """When seat ``seat``'s current connection was seated (s; -inf for a seat played here,
@@ -908,7 +933,7 @@ class Session(Mailbox):
         with self._mlock:
             owed, me = self.machine.owed(), self.machine.seat
             at = self.machine.received() if ply is None else ply
-        v = judge_stop(owed, me, sender, code, named, at)
+        v = judge_stop(owed, me, sender, code, named, at, self.computers)
         check = getattr(self.machine, "check_verdict", None)  # a machine that holds evidence checks it
         if v is not None and check is not None:
             with self._mlock:

@@ -53,7 +53,11 @@ def add_common(p: argparse.ArgumentParser) -> None:
 def run_peer(args: argparse.Namespace, role: str) -> int:
     """Run one LAN peer from parsed options. Returns the exit status."""
     from game.registry import GAMES, game_by_key
-    game = game_by_key(getattr(args, "game", None) or GAMES[0].key)
+    try:
+        game = game_by_key(getattr(args, "game", None) or GAMES[0].key)
+    except KeyError as e:  # (argparse's choices keep it out; a caller that sets args.game may not)
+        print(f"rose-king {role}: {e.args[0]}", file=sys.stderr)
+        return 2
     if getattr(game, "lan", None) is not None:  # a game on the one LAN layer
         from .layer import run_layer_peer
         return run_layer_peer(args, role, game)

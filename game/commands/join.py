@@ -53,15 +53,21 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
     Nobody answering yet: the window's join screen keeps trying and learns the game itself
     (the first game of the registry is its start); a headless joiner tries again every :data:`PROBE_RETRY`
     seconds until ``--timeout``, as its session would, rather than guess a game. Returns an
-    exit status when it must stop (1: not this program's host there, or nobody answered; 128 + the
+    exit status when it must stop (1: not this program's host there, a host of a game this program
+    does not know, or nobody answered; 128 + the
     signal's number: SIGTERM/SIGINT came meanwhile)."""
     from net.session import probe_host
     deadline = clock() + args.timeout
     told = False
     while True:
         try:
-            args.game, sock, data = probe_host(args.address, args.port)
-            args.connected = (sock, data)
+            game, sock, data = probe_host(args.address, args.port)
+            if game not in game_keys():  # a hello may name any key: said, never a traceback
+                sock.close()
+                print(f"rose-king join: unknown game: the host at {args.address}:{args.port} plays {game[:32]!r}, "
+                      f"which this program does not know (it plays {', '.join(game_keys())})", file=sys.stderr)
+                return 1
+            args.game, args.connected = game, (sock, data)
             return None
         except OSError as e:
             if not args.headless:

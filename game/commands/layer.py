@@ -13,6 +13,7 @@ not be played, 2 for bad options, 128 + the signal when SIGTERM/SIGINT stopped i
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -110,7 +111,9 @@ def _play(prog: str, session: Any, args: argparse.Namespace, game: Any, role: st
     session.close()
     for e in session.poll():
         show(e)
-    if args.record:
+    if args.record and not os.path.exists(args.record):  # (no match began: nothing to record)
+        print(f"{prog}: no record written: no match began", flush=True)
+    elif args.record:
         print(f"{prog}: record written to {args.record}", flush=True)
         try:  # the game's own check of the record, as ``rose-king check`` words it
             from game.records import parse_json, read_bytes

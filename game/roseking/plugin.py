@@ -27,6 +27,8 @@ class RoseKing:
     title = N_("Rose King")
     record_format = FORMAT
     record_version = VERSION
+    #: a LAN match that ended before its deal (:func:`net.roseking.match.check_undealt`): check reads it
+    other_formats = ("rose-king-lan-undealt",)
     seats = range(2, 3)
     levels = LEVEL_NAMES
     settings_schema = SETTINGS  # its section of the player's settings (game/roseking/settings.py)
@@ -53,7 +55,12 @@ class RoseKing:
 
     def check(self, record: Mapping[str, Any]) -> str:
         """``ok finished red=.. white=.. winner=.. plies=..`` or ``ok in-progress ...``
-        (docs/record-format.md). Raises :class:`game.roseking.engine.RecordError`."""
+        (docs/record-format.md), or for a LAN match that ended before its deal ``ok undealt
+        result=KIND seat=N`` (docs/protocol.md, "Rose King on the layer"). Raises
+        :class:`game.roseking.engine.RecordError`."""
+        if isinstance(record, Mapping) and record.get("format") in self.other_formats:
+            from net.roseking.match import check_undealt
+            return check_undealt(record)
         rec = Record.from_dict(dict(record))
         return status_line(rec.replay(), rec.termination)
 

@@ -15,12 +15,14 @@ both seats at the start.
 
 Who owes what (:meth:`RoseKingMatch.owed`), the ground of the layer's three forfeit rules:
 
-- the other seat's commitment of an open coin (cut off after 6 s connected, never a forfeit);
+- the other seat's commitment of an open coin (cut off after 6 s connected; away 60 s in all:
+  it left);
 - the other seat's reveal once this seat revealed (10 s connected, 60 s in all: its forfeit);
 - this seat's own reveal once it holds the other's commitment (it reveals at once: transient);
-- this seat's last draw while the other seat has not acknowledged it (no deadline: the other
-  seat may never have got the reveal, so only a forfeit claim about it stands); anything
-  acknowledged owes nothing and is never taken back.
+- the other seat's ``ack`` of this seat's last draw once this seat's reveal went (10 s
+  connected, 60 s in all: its forfeit -- it may hold the card). What this seat sent is never
+  taken back: a claim that the reveal never came is answered by the catch-up, which sends it
+  again, and the claimant still owes the ack.
 
 Every message this seat sends is kept in its outbox (journaled before it leaves, with the
 promise it carries); a resumed joiner is sent the host's messages from its ``have`` on, and
@@ -421,8 +423,11 @@ class RoseKingMatch:
             if c.their_commit is not None and not c.revealed:
                 out.append(Owed(self.seat, "reveal", c.purpose, self.peer, c.opened or 0.0, NEVER, NEVER, True))
         last = self._my_unacked_draw()
-        if last is not None:  # only a claim can name it: the other seat holds the clock
-            out.append(Owed(self.seat, "reveal", last, self.peer, 0.0, NEVER, NEVER, True))
+        if last is not None:  # our reveal went: the other seat holds the card and owes its ack
+            c = self.coins.get(last)
+            since = c.revealed_at if c is not None and c.revealed_at is not None else None
+            if since is not None:
+                out.append(Owed(self.peer, "ack", last + 1, self.seat, since, REVEAL_S, FORFEIT_S, True))
         return out
 
     def _my_unacked_draw(self) -> int | None:
@@ -444,9 +449,8 @@ class RoseKingMatch:
     def end(self, verdict: Verdict, now: float) -> list:
         """Record ``verdict`` (judged by the session). The other seat's resignation ends the game
         at a ply both hold (its ``ply``, or later: never before a move of the resigner's or one of
-        ours it acknowledged; only our unacknowledged moves after it are void); our own forfeit,
-        claimed by the other seat and standing, voids our unacknowledged last draw (it may never
-        have had our reveal). Anything acknowledged stays. A resignation or forfeit judged by the
+        ours it acknowledged; only our unacknowledged moves after it are void). Nothing acknowledged
+        or already sent is taken back: a draw whose reveal we sent stays. A resignation or forfeit judged by the
         session names no winners: the other seat is the winner (:attr:`over`)."""
         if self.state is not None and verdict.kind == "resigned" and verdict.seat == self.peer:
             resigner = self.color_of(self.peer)
@@ -454,8 +458,6 @@ class RoseKingMatch:
             end = max(min(verdict.ply, self.state.ply), self.acked, *theirs, 0)
             while self.state.ply > end:
                 self._pop()
-        elif verdict.kind == "forfeit" and verdict.seat == self.seat and self._my_unacked_draw() is not None:
-            self._pop()
         if verdict.kind in ("forfeit", "resigned") and not verdict.winners and verdict.seat in (0, 1):
             verdict = replace(verdict, winners=(1 - verdict.seat,))  # judged by the layer, which knows no winners
         self._over = verdict
@@ -524,7 +526,7 @@ class RoseKingMatch:
         elif v is not None and v.kind != "finished":
             lan["stopped"] = v.kind
         if self.state is None:
-            return {"format": "rose-king-lan-undealt", "names": list(self.table.names), "date": self.table.date,
+            return {"format": UNDEALT, "names": list(self.table.names), "date": self.table.date,
                     "lan": lan, "result": None if v is None else {"kind": v.kind, "seat": v.seat}}
         red, white = self.table.names if self.host_color == Color.RED else self.table.names[::-1]
         rec = Record.from_state(self.state, red=red, white=white, date=self.table.date or None)
@@ -532,6 +534,45 @@ class RoseKingMatch:
             rec.set_termination(v.kind, self.color_of(v.seat), self.state)  # type: ignore[arg-type]
         rec.extra["lan"] = lan
         return rec.to_dict()
+
+
+UNDEALT = "rose-king-lan-undealt"  #: the ``format`` of the record of a match that ended before its deal
+
+
+def check_undealt(record: Any) -> str:
+    """``rose-king check``'s line for the record of a match that ended before its deal
+    (:meth:`RoseKingMatch.record`): ``ok undealt result=KIND seat=N`` (``result=none`` while
+    the match is not over). Raises :class:`game.roseking.engine.RecordError` saying what is wrong
+    with any other shape (exactly the keys ``format``, ``names``, ``date``, ``lan``, ``result``)."""
+    from game.roseking.engine import RecordError
+    from ..match import END_KINDS
+    if not isinstance(record, dict) or record.get("format") != UNDEALT:
+        raise RecordError(f"not a record: format must be {UNDEALT!r}")
+    if set(record) != {"format", "names", "date", "lan", "result"}:
+        raise RecordError('bad undealt record: its keys are "format", "names", "date", "lan", "result"')
+    names, date, lan, result = record["names"], record["date"], record["lan"], record["result"]
+    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) and 1 <= len(n) <= 32
+                                                                for n in names)):
+        raise RecordError('bad "names": two names of 1..32 characters')
+    if not isinstance(date, str) or len(date) > 32:
+        raise RecordError('bad "date": a string of up to 32 characters')
+    game = lan.get("game") if isinstance(lan, dict) else None
+    if (not isinstance(lan, dict) or set(lan) - {"stopped"} != {"game", "host", "resigned", "forfeit"}
+            or not isinstance(game, str) or len(game) != 32 or game.strip("0123456789abcdef")
+            or (lan["host"], lan["resigned"], lan["forfeit"]) != ("", "", "")
+            or "stopped" in lan and lan["stopped"] not in END_KINDS):
+        raise RecordError('bad "lan": {"game": 32 hex digits, "host": "", "resigned": "", "forfeit": ""} '
+                          '(and "stopped": a verdict kind)')
+    if result is None:
+        if "stopped" in lan:
+            raise RecordError('"lan" "stopped" and "result" "kind" disagree')
+        return "ok undealt result=none"
+    if (not isinstance(result, dict) or set(result) != {"kind", "seat"} or result["kind"] not in END_KINDS
+            or type(result["seat"]) is not int or not -1 <= result["seat"] <= 1):
+        raise RecordError('bad "result": {"kind": a verdict kind, "seat": -1, 0 or 1} or null')
+    if lan.get("stopped", "finished") != result["kind"]:  # (before the deal every end but finished stops it)
+        raise RecordError('"lan" "stopped" and "result" "kind" disagree')
+    return f"ok undealt result={result['kind']} seat={result['seat']}"
 
 
 def _last_over(out: list) -> list:

@@ -68,6 +68,13 @@ class Fault(Exception):
         self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, tuple(evidence)
 
 
+def canonical(evidence) -> list[Envelope]:
+    """Evidence in the order every peer writes it: each envelope once, by seat, then sequence
+    number, then wire bytes (two envelopes of one sequence number: the two stories)."""
+    seen = {e.to_bytes(): e for e in evidence if e is not None}
+    return [seen[k] for k in sorted(seen, key=lambda k: (seen[k].sender, seen[k].seq, k))]
+
+
 def env_msg(raw: bytes) -> dict:
     """The wire message carrying one envelope's wire bytes ``raw`` (``env{e}``: one binary of at
     most :data:`MAX_ENVELOPE` bytes). Raises ValueError for a longer one (a bug: never sent)."""
@@ -155,7 +162,7 @@ class FairMatch:
             self.sent = {int(k): list(v) for k, v in p.get("sent", {}).items()}
             self.outbox = [_wire_from_json(m) for m in p.get("outbox", [])]
             v = p.get("over")
-            self._over = Verdict(v[0], v[1], tuple(v[2]), v[3], v[4]) if v else None
+            self._over = Verdict(v[0], v[1], tuple(v[2]), v[3], v[4], tuple(v[5]) if len(v) > 5 else ()) if v else None
             ev = p.get("evidence", [])
             self.evidence = [Envelope.from_bytes(bytes.fromhex(x)) for x in ev] if isinstance(ev, list) else []
             self.since = -1.0
@@ -187,7 +194,8 @@ class FairMatch:
         self.audited = False
         self.mismatch: set[int] = set()
         self._bodies: dict = {}                         # this round's long bodies, made once
-        self.early: int | None = None                   # the first seat that started the audit mid-round
+        self.broken: dict[int, tuple[bytes, int]] = {}  # local seat -> its position that opened to no card
+        self.saw_broken = False                         # this peer opened a position to all to no card
         # the signed envelopes that make steps owed (a timeout verdict's evidence, _owed_causes)
         self.prev_ends: list[Envelope] = list(getattr(self, "ends", {}).values())
         self.ends = {}
@@ -250,8 +258,8 @@ class FairMatch:
                     return []
                 self.since = now
                 out: list = []
-                if self.host:
-                    out += self._relay(msg, exclude=sender)
+                if self.host:   # journaled before it leaves, as every message of every seat
+                    out += [Save()] + self._relay(msg, exclude=sender)
                 return out + self._run(now)
         except Fault as f:
             return self._fault(f)
@@ -346,7 +354,7 @@ class FairMatch:
         else:
             audits = [self.inbox.log[s][q] for s, q in sorted(self.audit_seq.items())]
             for s in range(self.n):
-                if s not in self.reveals:
+                if not self._revealed_all(s):
                     o(s, "reveal", self.round, True, [self.last_env] + audits[:1])
                 elif s not in self.ends and self.audited:
                     o(s, "round end", self.round, True, audits)
@@ -356,17 +364,21 @@ class FairMatch:
         return out
 
     def owed(self) -> list[Owed]:
-        """Every step some seat owes now (rule 1 of the layer). On a joiner, a forfeiting step of
-        a third seat comes through the host: it is listed as the host's ``relay``, due
-        :data:`RELAY_S` after that seat's own total deadline, by which an honest host has relayed
-        it or sent its verdict (with evidence) against that seat; so the seat named is the one
-        that owes. (A third seat's decision, which forfeits nothing, stays listed as its own.)"""
+        """Every step some seat owes now (rule 1 of the layer). On a joiner, a third seat's step
+        comes through the host (:meth:`_via_host`): this seat cannot tell a seat that withheld it
+        from a host that did not relay it, so such a step, overdue, names nobody (``disputed``)."""
         raw = [o for o, _ in self._owed_causes()]
-        if self.host:
-            return raw
-        return [o if o.seat in (self.seat, 0) or not o.forfeits else
-                Owed(0, "relay", o.ref, self.seat, o.since, o.total + RELAY_S, o.total + RELAY_S, True)
-                for o in raw]
+        return raw if self.host else [self._via_host(o) for o in raw]
+
+    def _via_host(self, o: Owed) -> Owed:
+        """On a joiner, a third seat's step as it reaches this seat: through the host (``via`` 0),
+        due after the host has had every deadline of its own to judge it (the step's total, plus
+        for a step that only cuts off its connected time, plus :data:`RELAY_S` to relay its
+        verdict); then it names nobody (:func:`net.match.deadline_verdict`: ``disputed``)."""
+        if o.seat in (self.seat, 0):
+            return o
+        due = o.total + RELAY_S + (0.0 if o.forfeits else o.connected)
+        return Owed(o.seat, o.step, o.ref, o.to, o.since, due, due, o.forfeits, via=0)
 
     def _owes_forfeit(self, seat: int) -> tuple[Envelope, ...] | None:
         """The evidence that ``seat`` owes a forfeiting step now, or None if it owes none."""
@@ -374,6 +386,11 @@ class FairMatch:
             if o.seat == seat and o.forfeits:
                 return cause
         return None
+
+    def _blocked(self, seat: int) -> bool:
+        """Whether local ``seat`` still owes a forfeiting step it has not sent (it waits for
+        something first): a claim about it is answered by sending it, never by a forfeit."""
+        return seat in self.local and self._owes_forfeit(seat) is not None
 
     def connected(self, seat: int, now: float) -> list:
         return []
@@ -390,41 +407,27 @@ class FairMatch:
         if self._over is not None:
             return [Save(), Notice("record")]
         out: list = []
-        if verdict.kind in ("forfeit", "left") and verdict.seat >= 0 and verdict.seat not in self.local:
-            cause = self._owes_forfeit(verdict.seat)
-            if cause is None and not self.host:   # a relay the host owed: the third seat's cause
-                cause = next((c for o, c in self._owed_causes() if o.seat not in self.local and o.forfeits), None)
-            self.evidence = self.evidence or list(cause or ())
+        named = [s for s in (verdict.seat, *verdict.between) if s >= 0 and s not in self.local]
+        if verdict.kind in ("forfeit", "left", "disputed") and named:
+            cause = next((c for o, c in self._owed_causes() if o.seat in named), ())
+            self.evidence = self.evidence or canonical(cause)
             if verdict.kind == "forfeit" and self.inbox is not None:
                 out += self._announce(verdict.kind, verdict.seat, self.evidence)
         self._over = verdict
         return out + [Save(), Notice("record")]
 
-    def check_verdict(self, verdict: Verdict, sender: int) -> Verdict:
+    def check_verdict(self, verdict: Verdict, sender: int) -> Verdict | None:
         """The layer's verdict (:func:`net.match.judge_stop`) on seat ``sender``'s stop, checked
         against the evidence this machine holds: this machine's own verdict if it has one (found
-        itself, or a peer's ``verdict`` body whose evidence it replayed); a verdict naming the
-        sender itself, or a forfeit claim about a seat played here (rule 3), stands; a forfeit
-        of a third seat stands when that seat owes a forfeiting step by this machine's own
-        envelopes (they become its evidence). Anything else is a verdict without evidence: the
-        sender's ``illegal``."""
+        itself, or a peer's signed ``verdict`` whose evidence it replayed); while a signed
+        verdict still waits for its evidence here (behind a step owed to this peer), None on the
+        host (this peer's own deadlines decide) and the layer's verdict on a joiner; else the
+        layer's verdict. None: the stop ends nothing (the sender is away)."""
         if self._over is not None:
             return self._over
-        if self.claim is not None and self.claim[1].named >= 0:
-            # a verdict whose evidence waits here behind a step owed to this peer: if the seat it
-            # names owes a forfeiting step, that seat is at fault either way
-            named = self.claim[1].named
-            cause = self._owes_forfeit(named)
-            if cause is not None:
-                self.evidence = [self.claim[0], *cause]
-                return Verdict("forfeit", named, (), verdict.ply,
-                               f"seat {named} owed a step this seat waits for (seat {sender}'s verdict against it)")
-        if verdict.seat == sender or verdict.kind == "forfeit" and verdict.seat in self.local:
-            return verdict
-        if verdict.kind == "forfeit" and self._owes_forfeit(verdict.seat) is not None:
-            return verdict
-        return Verdict("illegal", sender, (), verdict.ply,
-                       f"seat {sender} ended the match ({verdict.kind}, seat {verdict.seat}) without evidence")
+        if self.claim is not None and self.host:
+            return None
+        return verdict
 
     def _announce(self, kind: str, seat: int, evidence: Sequence[Envelope]) -> list:
         """Sign and send this seat's verdict with its evidence (never twice)."""
@@ -461,7 +464,7 @@ class FairMatch:
                 "envs": [e.to_bytes().hex() for e in self.envs], "handled": self.handled,
                 "wire": [_wire_json(m) for m in self.wire], "sent": {str(k): v for k, v in self.sent.items()},
                 "outbox": [_wire_json(m) for m in self.outbox], "evidence": [e.to_bytes().hex() for e in self.evidence],
-                "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail] if v else None}
+                "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail, list(v.between)] if v else None}
 
     def record(self) -> dict:
         rec = Record.from_state(self.true, list(self.table.names), date=self.table.date or None).to_dict()
@@ -469,6 +472,8 @@ class FairMatch:
         rec["lan"] = {"game": self.gid.hex(), "end": "" if v is None else v.kind,
                       "seat": -1 if v is None else v.seat, "code": self.code(),
                       "evidence": [e.to_bytes().hex() for e in self.evidence]}
+        if v is not None and v.between:
+            rec["lan"]["between"] = list(v.between)
         return rec
 
     def code(self) -> str:
@@ -513,7 +518,7 @@ class FairMatch:
         self.keys[s] = k
         out: list = []
         if self.host:
-            out += self._relay(msg, exclude=sender)
+            out += [Save()] + self._relay(msg, exclude=sender)
         self._maybe_inbox()
         if self.inbox is not None:
             out.append(Notice("code", {"code": self.code()}))
@@ -599,11 +604,42 @@ class FairMatch:
     def _fault(self, f: Fault) -> list:
         out: list = []
         if self._over is None:
-            self.evidence = list(f.evidence)
+            self.evidence = self._fit(f.evidence, self._story(f.seat, f.evidence))
             self._over = Verdict(f.kind, f.seat, (), self.view.ply, f.detail)
             if f.seat not in self.local:
                 out += self._announce(f.kind, f.seat, self.evidence)
         return out + [Save(), Notice("record"), Over(self._over)]
+
+    def _story(self, seat: int, evidence: Sequence[Envelope]) -> list[Envelope]:
+        """Seat ``seat``'s decisions and coin parts of this round up to its latest envelope in
+        ``evidence``, as this peer holds them: part of a verdict against it, so a peer that was
+        told another story by the same seat finds the two envelopes of one sequence number when
+        it replays the evidence. (Up to that envelope only: every honest peer that finds the
+        fault holds the same ones, and writes the same evidence.)"""
+        upto = max((e.seq for e in evidence if e.sender == seat and e.body[:1]
+                    and e.body[0] in (fm.ACTION, fm.PLAY, fm.KEEP, fm.COMMIT, fm.REVEAL, fm.OPEN)), default=-1)
+        pairs = {(e.sender, e.seq) for e in evidence}
+        if self.inbox is None or seat in self.local or upto < 0 or len(pairs) < len(set(evidence)):
+            return []   # two stories are shown by their two envelopes alone
+        out = [e for e in self.inbox.log[seat][:upto + 1]
+               if e.body[:1] and e.body[0] in (fm.ACTION, fm.PLAY, fm.KEEP, fm.COMMIT, fm.REVEAL, fm.OPEN)]
+        return out[-(fm.MAX_EVIDENCE // 2):]
+
+    @staticmethod
+    def _fit(primary: Sequence[Envelope], extra: Sequence[Envelope]) -> list[Envelope]:
+        """``primary`` and as much of ``extra`` (latest first) as fits one ``verdict`` body
+        (:data:`fm.MAX_EVIDENCE` envelopes, :data:`MAX_ENVELOPE` bytes), in canonical order."""
+        keep = canonical(primary)[:fm.MAX_EVIDENCE]
+        size = sum(len(e.to_bytes()) + 4 for e in keep)
+        have = {e.to_bytes() for e in keep}
+        for e in reversed(list(extra)):
+            x = e.to_bytes()
+            if x in have or len(keep) >= fm.MAX_EVIDENCE or size + len(x) + 4 > MAX_ENVELOPE - 200:
+                continue
+            keep.append(e)
+            have.add(x)
+            size += len(x) + 4
+        return canonical(keep)
 
     @staticmethod
     def _ordered(b) -> bool:
@@ -653,25 +689,40 @@ class FairMatch:
                 pass        # another match's, or beyond what this peer holds of its sender: no use
 
     def _settle_claim(self) -> None:
-        """A peer's verdict whose evidence this machine applied without finding the fault itself:
-        a forfeit stands if the named seat owes a forfeiting step here (with this machine's own
-        evidence of it); a verdict whose evidence still waits in the queue (behind a step owed to
-        this peer) waits; anything else is a verdict its evidence does not show, the signer's
-        ``illegal`` with its signed verdict as the evidence."""
+        """A peer's signed verdict whose evidence this machine applied without finding the fault
+        itself (docs/protocol.md, "Verdicts and their evidence"). A ``forfeit`` (a deadline,
+        which signatures cannot show) stands nowhere on its signer's word: naming a seat played
+        here, it is false unless that seat still owes a step it has not sent (then the step goes
+        and the verdict is ignored); on the host, which sees every seat itself, it is false; on a
+        joiner, the host's verdict against a third seat that owes a forfeiting step as this seat
+        sees it is ``disputed`` (either withheld it), and a joiner's against the host likewise.
+        Any other verdict whose evidence still waits in the queue waits; one its evidence does
+        not show is the signer's ``illegal``, with its signed verdict as the evidence."""
         assert self.claim is not None
         env, b, evidence = self.claim
+        signer = env.sender
         if b.text == "forfeit" and b.named >= 0:
-            cause = self._owes_forfeit(b.named)
-            if cause is not None:
+            named = b.named
+            if named in self.local and self._blocked(named):
                 self.claim = None
-                raise Fault("forfeit", b.named, f"seat {b.named} withheld a step it owed (seat {env.sender}'s verdict)",
-                            [env, *cause])
+                return
+            cause = self._owes_forfeit(named)
+            if not self.host and named not in self.local and (signer == 0 and cause is not None or named == 0):
+                self.claim = None
+                self._over = Verdict("disputed", -1, (), self.view.ply,
+                                     f"seat {signer} says seat {named} withheld a step; this seat cannot tell",
+                                     between=tuple(sorted((signer, named))))
+                self.evidence = canonical([env, *(cause or ())])
+                return
+            self.claim = None
+            raise Fault("illegal", signer, f"seat {signer} gave a forfeit verdict against seat {named} "
+                                           "that this seat cannot accept", [env])
         waiting = {e.digest() for e, _ in self.queue}
         if any(e.digest() in waiting for e in evidence):
             return
         self.claim = None
-        raise Fault("illegal", env.sender, f"seat {env.sender} gave a verdict ({b.text}, seat {b.named}) "
-                                           "its evidence does not show", [env])
+        raise Fault("illegal", signer, f"seat {signer} gave a verdict ({b.text}, seat {b.named}) "
+                                       "its evidence does not show", [env])
 
     def _deck_final(self) -> bool:
         sh = self.decks[self.seat].shuffles.get(self.sids[0])
@@ -683,10 +734,15 @@ class FairMatch:
         for s in self.local:
             v, dk = self.views[s], self.decks[s]
             st = v.state
+            ref: tuple[bytes, int] | None = None
             try:
                 if st.phase is Phase.DEAL and self._deck_final() and all(
                         dk.can_open(self.sids[0], p) for p in self.positions_of(s)):
-                    v.dealt([CARDS[dk.open(self.sids[0], p)] for p in self.positions_of(s)])
+                    cards = []
+                    for p in self.positions_of(s):
+                        ref = (self.sids[0], p)
+                        cards.append(CARDS[dk.open(*ref)])
+                    v.dealt(cards)
                 while st.phase is Phase.PILE and self._pile_final(st.pending - 1):
                     owner = st.pending - 1
                     if owner == s:
@@ -695,16 +751,26 @@ class FairMatch:
                     else:
                         v.hidden(owner + 1)
                     st = v.state
-                ref = self.draws.get(s)
-                if ref is not None and dk.can_open(self.sids[ref[0]], ref[1]):
-                    v.drew(CARDS[dk.open(self.sids[ref[0]], ref[1])])
+                d = self.draws.get(s)
+                if d is not None and dk.can_open(self.sids[d[0]], d[1]):
+                    ref = (self.sids[d[0]], d[1])
+                    v.drew(CARDS[dk.open(*ref)])
                     del self.draws[s]
             except BrokenDeck:
-                self._to_audit()
-                return
+                # a position only this seat can open opened to no card: it opens it to all
+                # first (its own keys, :meth:`_duties`), so every peer sees the broken deck
+                # itself before anyone reveals a secret (nobody audits on another's word)
+                if ref is not None:
+                    self.broken.setdefault(s, ref)
         st = self.view.state
         if st.round > self.round or st.is_over():
             self._to_audit()
+
+    def _revealed_all(self, s: int) -> bool:
+        """Whether seat ``s``'s audits of this round reveal every final shuffle it keyed."""
+        got = self.reveals.get(s)
+        return got is not None and all(sh.sid in got for sh in self._shuffles()
+                                       if sh.final is not None and s in sh.keyers)
 
     def _to_audit(self) -> None:
         self.stage = "audit"
@@ -745,23 +811,30 @@ class FairMatch:
                 for dk in self.decks.values():
                     for x in b.items:
                         dk.receive(x, s)
+                for m in msgs:   # a seat's key of its own position: it opens it to all (a broken deck)
+                    if self.stage == "round" and self._owner(m.sid, m.position) == s:
+                        try:
+                            self.decks[self.seat].open(m.sid, m.position)
+                        except BrokenDeck:
+                            self.saw_broken = True
+                            self._to_audit()    # seen broken here, by this peer itself
+                        except KeyError:
+                            pass
                 return True
             if b.kind == fm.AUDIT:
                 if b.round > self.round:
                     return False
                 if b.round == self.round and self.stage != "audit":
-                    # a seat that opened a position to no card starts the audit at once; if the
-                    # audit finds nothing false, stopping the round was its fault (_audit)
-                    if any(self._ordered(x) for _, x in self.queue[:self.queue.index((env, b))]):
-                        return False
-                    self.early = s if self.early is None else self.early
-                    self._to_audit()
+                    # held: this peer reveals its secrets, and takes another's, only once the
+                    # round ended in its own view or it saw a deck broken itself (an early audit
+                    # opens nothing: the honest peers' keys stay theirs)
+                    return False
                 if b.round < self.round:
                     return True
                 revs = [deck_decode(x, s) for x in b.items]
                 if not all(isinstance(r, Reveal) for r in revs):
                     raise Fault("illegal", s, "an audit message holds another message", [env])
-                self.reveals[s] = {r.sid: r for r in revs}
+                self.reveals.setdefault(s, {}).update((r.sid, r) for r in revs)   # an earlier, partial one too
                 self.audit_seq[s] = env.seq
                 return True
             if b.kind == fm.LOG:
@@ -912,6 +985,7 @@ class FairMatch:
         except KeyError:
             raise Fault("illegal", s, f"opened position {ref} without every key it owes", [env]) from None
         except BrokenDeck:
+            self.saw_broken = True
             self._to_audit()
             return None
         self.opened[ref] = card
@@ -968,6 +1042,28 @@ class FairMatch:
             out.append(dk.share(*parent).to_bytes())
         return out
 
+    def _own_keys(self, seat: int, sid: bytes, pos: int) -> list[bytes]:
+        """Local ``seat``'s keys that open its own ``pos`` of shuffle ``sid`` to all (for a pile
+        position, its key of the parent position too, while that can be located)."""
+        dk = self.decks[seat]
+        out = [dk.share(sid, pos).to_bytes()]
+        try:
+            parent = dk.locate(sid, pos)
+        except (BrokenDeck, KeyError):
+            parent = None
+        if parent is not None:
+            out.append(dk.share(*parent).to_bytes())
+        return out
+
+    def _owner(self, sid: bytes, pos: int) -> int | None:
+        """The seat a position is dealt to (a round deck position, or a pile's), else None."""
+        if sid == self.sids.get(0):
+            return pos // self.d if pos < self.n * self.d else None
+        for no, x in self.sids.items():
+            if x == sid and no:
+                return no - 1
+        return None
+
     # ------------------------------------------------------------------ duties
     def _duties(self) -> list[tuple[int, bytes]]:
         """The messages the local seats owe now and have not sent (deterministic bodies, so a
@@ -1006,6 +1102,8 @@ class FairMatch:
                         add(s, fm.commit(s, purpose, commitment(self.gid, purpose, s, secret)))
                     if len(coin["commits"]) == self.n:
                         add(s, fm.reveal(s, purpose, secret))
+            for s, (sid, pos) in self.broken.items():
+                add(s, fm.shares(s, self._own_keys(s, sid, pos)))
             if self.take is not None and self.steal is not None and self.steal[1] in self.local \
                     and self.take not in self.opened:
                 v = self.steal[1]
@@ -1045,7 +1143,7 @@ class FairMatch:
     # ------------------------------------------------------------------ the round's end
     def _round_end_step(self) -> bool:
         if not self.audited:
-            if len(self.reveals) < self.n:
+            if not all(self._revealed_all(s) for s in range(self.n)):
                 return False
             self._audit()
             self.audited = True
@@ -1102,9 +1200,7 @@ class FairMatch:
             while acts and acts[0].kind is START:
                 st.push_checked(acts.pop(0))
             if not all(s in self.kept for s in range(self.n)):
-                seat = self.early if self.early is not None else -1
-                raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                            ev.get(seat, []))
+                raise Fault("illegal", -1, "the round stopped for a broken deck the audit does not find")
             groups = [[CARDS[cards[(d0, p)]] for p in self.positions_of(s)] for s in range(self.n)]
             aside = SETUP[self.n][2]
             groups.append([CARDS[cards[(d0, p)]] for p in range(self.n * self.d, self.n * self.d + aside)])
@@ -1123,9 +1219,7 @@ class FairMatch:
         except IllegalMoveError as e:
             raise Fault("illegal", -1, f"the round does not replay: {e}") from None
         if st.round == self.round and not st.is_over():
-            seat = self.early if self.early is not None else -1
-            raise Fault("illegal", seat, "stopped the round for an audit that found no false step",
-                        ev.get(seat, []))
+            raise Fault("illegal", -1, "the round stopped for a broken deck the audit does not find")
         self.true = st
 
 

@@ -14,7 +14,7 @@ from collections import deque
 from game.royals.ai.players import RandomPlayer
 from net.framing import HEADER, decode_payload, encode_frame
 from net.lobby import schemas_for
-from net.match import Over, Refusal, Send, Table, Verdict, judge_stop, overdue
+from net.match import Over, Refusal, Send, Table, Verdict, deadline_verdict, judge_stop, overdue
 from net.royals.fair import FAIR, FairMatch
 
 SCHEMAS = schemas_for(dict(FAIR.schemas), FAIR.max_bin)
@@ -109,13 +109,16 @@ class Net:
 
 
     def expire(self, seat: int, now: float = 1e9):
-        """Seat ``seat``'s session at time ``now``: the overdue step, if it forfeits, ends its
-        match (as :meth:`net.session.Session._tick` does) and the machine's outputs travel on.
-        Returns the overdue step."""
+        """Seat ``seat``'s session at time ``now``: the overdue step, if its verdict ends the match
+        (:func:`net.match.deadline_verdict`, every seat taken as connected), ends it (as
+        :meth:`net.session.Session._tick` does) and the machine's outputs travel on. Returns the
+        overdue step."""
         m = self.machines[seat]
         late = overdue(m.owed(), now)
-        if late is not None and late.forfeits:
-            self._out(seat, m.end(Verdict("forfeit", late.seat, (), m.received(), "withheld"), now))
+        if late is not None:
+            v = deadline_verdict(late, True, m.received())
+            if v is not None:
+                self._out(seat, m.end(v, now))
         return late
 
     def stop(self, to: int, frm: int, kind: str, named: int):
@@ -124,9 +127,12 @@ class Net:
         m = self.machines[to]
         if m.over is not None:
             return m.over
-        v = judge_stop(m.owed(), m.seat, frm if to == 0 else 0, kind, named, m.received())
+        sender = frm if to == 0 else 0
+        local = tuple(s for s in m.local if s != m.seat)
+        v = judge_stop(m.owed(), m.seat, sender, kind, named, m.received(), local)
         if v is not None:
-            v = m.check_verdict(v, frm if to == 0 else 0)
+            v = m.check_verdict(v, sender)
+        if v is not None:
             self._out(to, m.end(v, float(self.steps)))
         return m.over
 

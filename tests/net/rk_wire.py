@@ -132,6 +132,7 @@ class Mallory:
         if memo is not None:
             self.machine = RoseKingMatch(memo.seat, memo.table, os.urandom, payload)
         self.hold = set(hold)
+        self.hold_if = None  #: or a test's ``msg -> bool``: keep back the messages it picks too
         self.held: list[dict] = []
         self.got: list[dict] = []  #: every message from the host, in order (pings removed)
         self.verdict: Verdict | None = None  #: its own machine's
@@ -157,7 +158,7 @@ class Mallory:
         """Carry out its machine's outputs, keeping back the types in :attr:`hold`."""
         for o in outputs:
             if isinstance(o, Send):
-                if o.msg["t"] in self.hold:
+                if o.msg["t"] in self.hold or self.hold_if is not None and self.hold_if(o.msg):
                     self.held.append(o.msg)
                 else:
                     self.send(o.msg)
@@ -284,6 +285,8 @@ class EvilHost(Mallory):
         self.link.settled = True
         self.lobby = HostLobby(KEY, VERSION, name, ("host", "person"))  # type: ignore[assignment]
         self.machine = None
+        self.cid = 1  #: its lobby's id of the current connection
+        self.hold_if = None
         self.hold = set(hold)
         self.held, self.got, self.early = [], [], []
         self.verdict, self.resumed, self.eof = None, False, False
@@ -293,11 +296,39 @@ class EvilHost(Mallory):
         """Take the joiner's connection and send our hello."""
         self.server.settimeout(LIMIT)
         self.sock, _ = self.server.accept()
-        self._lobby(self.lobby.open(1, time.monotonic()))  # type: ignore[call-arg]
+        self._lobby(self.lobby.open(self.cid, time.monotonic()))  # type: ignore[call-arg]
+
+    def accept_again(self, listen: bool = False) -> None:
+        """The joiner's next connection (``listen``: on a new listening socket at the same port,
+        after :meth:`leave`): our hello; its seat proof resumes the match, with the catch-up of
+        our machine and ``caught``, as an honest host's."""
+        if listen:
+            self.server = socket.create_server(("127.0.0.1", self.port))
+        self.server.settimeout(LIMIT)
+        if self.sock is not None:
+            super().close()
+        self.sock, _ = self.server.accept()
+        self.link = Link(SCHEMAS, rates={"*": (10_000, 10_000)}, now=time.monotonic())
+        self.link.settled = True
+        self.eof, self.resumed = False, False
+        self.cid += 1
+        self._lobby(self.lobby.open(self.cid, time.monotonic()))  # type: ignore[call-arg]
+
+    def leave(self) -> None:
+        """Vanish: the connection and the listening socket close (nothing is said)."""
+        super().close()
+        self.server.close()
 
     def _lobby(self, outputs: list) -> None:
         now = time.monotonic()
         for o in outputs:
+            if isinstance(o, LDrop) and o.cid != self.cid:
+                continue  # an older connection of the joiner, replaced
+            if isinstance(o, LSeated) and o.resumed:
+                self.resumed = True
+                self.out(self.machine.catch_up(1, o.have, now))  # type: ignore[union-attr]
+                self.send({"t": "caught"})
+                continue
             if isinstance(o, LSend):
                 if o.msg["t"] not in self.hold:
                     self.send(o.msg)
@@ -314,7 +345,7 @@ class EvilHost(Mallory):
 
     def _handle(self, msg: dict) -> None:
         if msg["t"] in ("hello", "auth", "ready"):
-            self._lobby(self.lobby.receive(1, msg, time.monotonic()))  # type: ignore[call-arg]
+            self._lobby(self.lobby.receive(self.cid, msg, time.monotonic()))  # type: ignore[call-arg]
         elif msg["t"] in LAN.schemas:
             if self.machine is None:
                 self.early.append(msg)  # the joiner's set-up commitment may come before its ready

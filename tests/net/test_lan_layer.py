@@ -14,7 +14,7 @@ from net.coin import commitment
 from net.framing import encode_frame
 from net.link import Link
 from net.lobby import LAN_VERSION, JoinLobby, LSend, LStarted, schemas_for
-from net.match import ALL, Owed, Verdict, forfeit_claim_ok, judge_stop, overdue, stop_verdict
+from net.match import ALL, Owed, Verdict, deadline_verdict, forfeit_claim_ok, judge_stop, overdue, stop_verdict
 from net.session import Dropped, Ended, Session, Started
 
 from .nim_game import NIM, NimMatch
@@ -98,7 +98,26 @@ def test_the_forfeit_rules_read_who_owes_what():
     assert ks(judge_stop([], 0, 1, "finished", -1, 3)) == ("illegal", 1)
     assert ks(judge_stop([], 0, 1, "resigned", 0, 3)) == ("illegal", 1)
     assert ks(judge_stop([], 0, 1, "resigned", 1, 3)) == ("resigned", 1)
-    assert ks(judge_stop([], 2, 0, "illegal", 1, 3)) == ("illegal", 1)
+    # what a peer says of another seat stands only where this peer can check it: a joiner cannot
+    # check a third seat (it sees it only through the host), the host sees every seat itself
+    v = judge_stop([], 2, 0, "illegal", 1, 3)
+    assert ks(v) == ("disputed", -1) and v.between == (0, 1)
+    assert ks(judge_stop([], 0, 2, "illegal", 1, 3)) == ("illegal", 2)
+    assert ks(judge_stop([], 0, 2, "forfeit", 1, 3)) == ("illegal", 2)
+    assert judge_stop([], 2, 0, "forfeit", 1, 3).between == (0, 1)
+    # a claim against this seat never stands: a step it still owes is sent, the claimant is away
+    mine = [Owed(0, "reveal", 4, 1, 0.0, 10.0, 60.0, True)]
+    assert forfeit_claim_ok(mine, 0, 1) and judge_stop(mine, 0, 1, "forfeit", 0, 3) is None
+    assert ks(judge_stop(mine, 0, 1, "illegal", 0, 3)) == ("illegal", 1)
+    assert ks(judge_stop([], 1, 0, "forfeit", -1, 3)) == ("illegal", 0)   # -1: "you"
+    # nor against a computer seat this host plays
+    assert judge_stop([Owed(2, "key", 4, ALL, 0.0, 10.0, 60.0, True)], 0, 1, "forfeit", 2, 3, local=(2,)) is None
+    assert ks(judge_stop([], 0, 1, "illegal", 2, 3, local=(2,))) == ("illegal", 1)
+    # a seat's word about itself stands; "disputed" ends only the sender's own match
+    assert ks(judge_stop([], 0, 1, "forfeit", 1, 3)) == ("forfeit", 1)
+    assert ks(judge_stop([], 0, 1, "desync", -1, 3)) == ("desync", -1)
+    assert judge_stop([], 0, 1, "disputed", -1, 3) is None
+    assert ks(judge_stop(owed, 0, 1, "disputed", -1, 3)) == ("forfeit", 1)   # but not while it owes
     # rule 1: the step whose deadline passed first names its owner, connected or not
     assert overdue(owed, 6.9) is None
     assert overdue(owed, 7.0).seat == 2
@@ -113,6 +132,15 @@ def test_the_forfeit_rules_read_who_owes_what():
     assert commit.deadline(True, 157.0) == 163.0  # only cut off: it may come back, and gets its time
     assert overdue([reveal], 159.9, back=lambda s: 155.0) is None
     assert overdue([reveal], 160.0, back=lambda s: 159.0) == reveal
+    # the verdict of an overdue step: a forfeit, a departure, a cut, or (through the host) a dispute
+    assert ks(deadline_verdict(reveal, True, 7)) == ("forfeit", 1)
+    assert ks(deadline_verdict(commit, False, 7)) == ("left", 1)
+    assert deadline_verdict(commit, True, 7) is None
+    relayed = Owed(2, "key", 4, 1, 100.0, 10.0, 70.0, True, via=0)
+    assert relayed.deadline(True, 150.0) == 170.0 and overdue([relayed], 169.9) is None
+    v = deadline_verdict(relayed, True, 7)
+    assert ks(v) == ("disputed", -1) and v.between == (0, 2)
+    assert stop_verdict([relayed], 2, "bye", 3) is None and stop_verdict([relayed], 0, "bye", 3) is None
 
 
 # =========================================================================== a whole match

@@ -16,8 +16,9 @@ from game.registry import game_by_key
 from game.rng import Rng
 from game.roseking.engine import DRAW, Move
 from net.coin import commitment
-from net.match import Send, Table, Verdict, judge_stop
+from net.match import Send, Table, Verdict, judge_stop, overdue
 from net.roseking.match import LAN, RESIGN, SETUP, RoseKingMatch
+import net.roseking.match as rkm
 from net.session import Session, Started
 
 from .rk_wire import GID, Pair, chooser, drawn_by, run_both, table
@@ -74,23 +75,33 @@ def test_1b_a_claim_against_an_acknowledged_draw_is_false_and_takes_nothing_back
     assert host.record()["moves"][-1].split()[1] == "draw" and host.record()["lan"]["stopped"] == "illegal"
 
 
-def test_a_true_claim_against_an_unacknowledged_draw_voids_it_on_both_seats():
-    """The host drew; its reveal never reached the joiner, who claims the forfeit at its deadline:
-    the host owes it, so the claim stands, and the draw the joiner never saw is void."""
+def test_a_claim_that_our_reveal_never_came_never_stands_and_takes_nothing_back():
+    """The host drew and sent its reveal; the joiner claims the host's forfeit (the reveal "never
+    came"). What the host sent is never taken back: the joiner owes the acknowledgement (it may
+    hold the card), so its stop is its own forfeit, and the host's draw stays."""
     p = Pair()
     drawn_by(p, 0)
     assert [(to, m["t"]) for to, m in p.wire] == [(0, "commit"), (0, "reveal")]
     for _, msg in p.wire[:]:
-        p.out(0, p.m[0].receive(1, msg, 0.0))  # the host sees its card...
-    p.wire.clear()  # ... and its own reveal is lost
-    owed_by_host = [o for o in p.m[1].owed() if o.seat == 0]
-    assert owed_by_host and owed_by_host[0].forfeits
-    v = Verdict("forfeit", 0, (1,), p.m[1].ply)
-    p.m[1].end(v, 0.0)
-    judged = judge_stop(p.m[0].owed(), 0, 1, "forfeit", 0, p.m[1].ply)
-    assert (judged.kind, judged.seat) == ("forfeit", 0)
+        p.out(0, p.m[0].receive(1, msg, 0.0))  # the host sees its card, its reveal is on the wire
+    ply = p.m[0].ply
+    owed = p.m[0].owed()
+    assert [(o.seat, o.step, o.forfeits) for o in owed] == [(1, "ack", True)]
+    judged = judge_stop(owed, 0, 1, "forfeit", 0, p.m[1].ply)
+    assert (judged.kind, judged.seat) == ("forfeit", 1)
     p.m[0].end(judged, 0.0)
-    assert p.m[0].record() == p.m[1].record()
+    assert p.m[0].ply == ply and p.m[0].record()["lan"]["forfeit"] != p.m[0].record()["lan"]["host"]
+
+
+def test_a_withheld_ack_of_our_draw_is_the_other_seat_forfeit_at_its_deadline():
+    """The attacker holds both secrets of our draw and just stays silent: our own clock names it."""
+    p = Pair()
+    drawn_by(p, 0)
+    for _, msg in p.wire[:]:
+        p.out(0, p.m[0].receive(1, msg, 100.0))
+    late = overdue(p.m[0].owed(), 100.0 + rkm.REVEAL_S)
+    assert late is not None and (late.seat, late.step) == (1, "ack")
+    assert overdue(p.m[0].owed(), 100.0 + rkm.REVEAL_S - 0.01) is None
 
 
 def test_no_resignation_while_our_own_draw_is_decided():

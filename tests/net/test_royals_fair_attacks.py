@@ -171,7 +171,7 @@ class Withholder(FairMatch):
         return [(s, b) for s, b in super()._duties() if b[0] != fm.AUDIT]
 
 
-def test_withheld_round_keys_forfeit_naming_the_withholder():
+def test_withheld_round_keys_are_named_by_the_host_and_disputed_by_the_joiner():
     net = Net(3, classes={2: Withholder}).start().run(limit=40_000)
     for s in (0, 1):
         m = net.machines[s]
@@ -180,18 +180,22 @@ def test_withheld_round_keys_forfeit_naming_the_withholder():
     assert late is not None and late.seat == 2 and late.step == "reveal" and late.forfeits
     # the joiner waits for seat 2's reveal through the host, longer than the host does
     jl = net.late(1)
-    assert jl.seat == 0 and jl.step == "relay" and jl.forfeits and jl.deadline(True) > late.deadline(True)
+    assert jl.seat == 2 and jl.via == 0 and jl.forfeits and jl.deadline(True) > late.deadline(True)
     # nobody learnt a card of seat 2 it did not see played: its unplayed positions stay closed
     assert net.machines[0].round == 1
-    # the host's deadline passes: its verdict carries the evidence, the joiner checks it
+    # the host's deadline passes: it names seat 2; the joiner, which sees seat 2 only through the
+    # host, cannot tell which of the two withheld the reveal, and says so
     net.expire(0)
     net.run()
+    v = net.machines[0].over
+    assert v is not None and v.kind == "forfeit" and v.seat == 2, v
+    v = net.machines[1].over
+    assert v is not None and v.kind == "disputed" and v.seat == -1 and v.between == (0, 2), v
     for s in (0, 1):
-        v = net.machines[s].over
-        assert v is not None and v.kind == "forfeit" and v.seat == 2, (s, v)
         assert net.machines[s].evidence and all(e.verifies(net.machines[s].keys[e.sender])
                                                  for e in net.machines[s].evidence)
-    assert net.machines[1].evidence[0].sender == 0        # the host's signed verdict, then its evidence
+    assert any(e.sender == 0 and e.body[0] == fm.VERDICT for e in net.machines[1].evidence)
+    assert net.machines[1].record()["lan"]["between"] == [0, 2]
     assert net.machines[0].record()["lan"]["evidence"] == [e.to_bytes().hex() for e in net.machines[0].evidence]
 
 
@@ -241,3 +245,65 @@ def test_a_junk_envelope_is_refused_and_the_match_goes_on():
         raise AssertionError("junk accepted")
     net.run()
     assert host.over is not None and host.over.kind == "finished"
+
+
+class EarlyAuditor(FairMatch):
+    """Sends its round audit (every secret of its own) mid-round, right after its keep, hoping
+    the honest seats answer with theirs (with every seat's keys it would open every hand)."""
+
+    sent_early = False
+
+    def _duties(self):
+        out = super()._duties()
+        if not self.sent_early and self.stage == "round" and self.seat in self.kept:
+            self.sent_early = True
+            dk = self.decks[self.seat]
+            out.append((self.seat, fm.audit(self.seat, self.round, [dk.reveal(sh.sid).to_bytes()
+                                                                    for sh in self._shuffles() if sh.final])))
+        return out
+
+
+def _audits_in_flight(net: Net, honest) -> list:
+    """A tamper hook's log: (sender, round over in its own view?) for every honest audit sent."""
+    log = []
+    inner = net.tamper
+
+    def tamper(frm, to, msg):
+        if msg["t"] == "env":
+            env = Envelope.from_bytes(msg["e"])
+            if env.sender in honest and env.body[0] == fm.AUDIT and env.sender == frm:
+                st = net.machines[frm].view.state
+                m = net.machines[frm]
+                log.append((env.sender, st.round > fm.decode(env.body, env.sender).round or st.is_over()
+                            or m.stage == "audit" and m.saw_broken))
+        return inner(frm, to, msg) if inner else msg
+    net.tamper = tamper
+    return log
+
+
+def test_an_early_audit_opens_no_card_and_the_round_plays_on():
+    for n in (2, 3, 4):
+        net = Net(n, classes={1: EarlyAuditor}, seed=n)
+        honest = [s for s in range(n) if s != 1]
+        log = _audits_in_flight(net, honest)
+        net.start().run(limit=200_000)
+        assert net.machines[1].sent_early
+        # every honest audit went only once the round had ended in its sender's own view
+        assert log and all(ok for _, ok in log), log
+        for s in honest:        # the round was played to its end; nobody was named for it
+            v = net.machines[s].over
+            assert v is not None and v.kind == "finished", (n, s, v)
+        records = {json.dumps(net.machines[s].record()) for s in net.machines}
+        assert len(records) == 1
+
+
+def test_a_position_that_opens_to_no_card_is_opened_to_all_before_anyone_audits():
+    """A substituted card lands in some seat's hand: only that seat can open it, so it opens it
+    to all first (its own key); every peer sees the broken deck itself, and only then reveals."""
+    net = Net(3, classes={1: BadPass})
+    log = _audits_in_flight(net, [0, 2])
+    net.start().run(limit=20_000)
+    _named(net, 1, honest=[0, 2], kind="illegal")
+    assert log and all(ok for _, ok in log), log
+    assert any(m.broken for m in net.machines.values())           # the owner opened it to all
+    assert all(net.machines[s].saw_broken for s in (0, 2))

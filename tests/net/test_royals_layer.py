@@ -263,19 +263,22 @@ class Withholder(FairMatch):
         return [(s, b) for s, b in super()._duties() if b[0] != fm.AUDIT]
 
 
-def test_a_withheld_step_names_the_withholder_on_every_peer_never_the_host(monkeypatch):
-    """3 seats, two joiners: seat 2 withholds its round keys. Every peer (the host, the honest
-    joiner, the withholder itself) ends with seat 2's forfeit; nobody blames the host (before,
-    7 of 12 runs named the host, whose relay the honest joiner's timer waited for)."""
+def test_a_withheld_step_is_named_by_the_host_and_never_blamed_on_the_host(monkeypatch):
+    """3 seats, two joiners: seat 2 withholds its round keys. The host, which sees seat 2
+    itself, names it (forfeit); the honest joiner, which sees seat 2 only through the host,
+    records ``disputed`` between the two: it never blames the host alone, nor seat 2 on the
+    host's word."""
     monkeypatch.setattr(fair, "STEP_S", 0.5)
     monkeypatch.setattr(fair, "STEP_TOTAL", 2.0)
     honest = _part({})
     made = _table(honest, ("host", "person", "person"), {1: honest, 2: _part({2: Withholder})})
     try:
         verdicts = _play_all(made)
-        for i, v in verdicts.items():
-            assert not isinstance(v, Exception), verdicts
-            assert (v.kind, v.seat) == ("forfeit", 2), (i, v)
+        for i in (0, 1):     # the withholder's own end is its affair
+            assert not isinstance(verdicts[i], Exception), verdicts
+        assert (verdicts[0].kind, verdicts[0].seat) == ("forfeit", 2), verdicts
+        # the honest joiner sees seat 2 only through the host: it cannot tell which withheld
+        assert (verdicts[1].kind, verdicts[1].between) == ("disputed", (0, 2)), verdicts
     finally:
         for s in made:
             s.close(1.0)
@@ -538,9 +541,13 @@ def test_a_joiner_stopped_by_sigterm_says_bye_and_takes_its_seat_back_when_resta
 
 
 # --------------------------------------------------------------------------- losing the host, learning the game
-def test_a_host_killed_without_a_word_ends_the_match_for_its_joiner_after_its_grace(tmp_path):
+def test_a_host_killed_without_a_word_ends_the_match_for_its_joiner_after_its_grace(tmp_path, monkeypatch):
     """kill -9 of the host's program mid-match: the joiner tries to get back for ``host_grace``
-    (1 s here), then ends the match as left by the host (seat 0), its record and journal kept."""
+    (1 s here), then ends the match as left by the host (seat 0) -- or, when the host owed it a
+    forfeiting step then (a key, a relay), at that step's total deadline (60 s; 4 s here) as the
+    host's forfeit, the layer's rule 1 for every seat -- its record and journal kept."""
+    monkeypatch.setattr(fair, "STEP_TOTAL", 4.0)
+    monkeypatch.setattr(fair, "RELAY_S", 1.0)
     host = Session(GAME.lan, "host", "Ann", port=0, kinds=("host", "person", "computer"), computers={2: "random"})
     bo = Session(GAME.lan, "join", "Bo", port=host.port, record=tmp_path / "Bo.json", host_grace=1.0,
                  reconnect_delay=0.05)
@@ -566,10 +573,10 @@ def test_a_host_killed_without_a_word_ends_the_match_for_its_joiner_after_its_gr
         host._thread.join(10)
         tj.join(BOUND)
         v = out["j"]
-        assert (v.kind, v.seat) == ("left", 0), v
+        assert (v.kind, v.seat) in (("left", 0), ("forfeit", 0)), v
         bo.close(2.0)  # its thread ends: every file it writes is written
         rec = json.loads((tmp_path / "Bo.json").read_text())
-        assert rec["lan"]["end"] == "left" and GAME.check(rec).startswith("ok in-progress")
+        assert rec["lan"]["end"] == v.kind and GAME.check(rec).startswith("ok")
         assert (tmp_path / "Bo.json.journal").exists()
     finally:
         for s in made:
