@@ -15,7 +15,7 @@ from game.settings import MAX_NAME_LENGTH
 
 from ..theme import CANVAS, CREAM, GOLD
 from ..textinput import TextInput
-from ..widgets import Button, ButtonScene, panel
+from ..widgets import Button, ButtonScene, elide, panel
 from .art import royals_art
 from .scene import LEVEL_WORDS as LEVEL_LABELS, RoyalsTableScene
 from .table import LEVELS, Seat, TableConfig, TableMatch
@@ -207,7 +207,9 @@ class RoyalsSetup(ButtonScene):
         ruling 10), or that there are none."""
         if not (self.teams and self.count == 4):
             return _("Teams: off")
-        return _("{a} + {c} against {b} + {d}").format(a=self.name(1), b=self.name(2), c=self.name(3), d=self.name(4))
+        font = self.app.art.font(20)  # long names are cut, so the label fits its button on two lines
+        a, b, c, d = (elide(font, self.name(s), 90) for s in range(1, 5))
+        return _("{a} + {c} against {b} + {d}").format(a=a, b=b, c=c, d=d)
 
     def starter_label(self) -> str:
         if not self.starter:
