@@ -295,9 +295,14 @@ class RoyalsAnalysisScene(AnalysisScreen):
         pygame.draw.line(surface, (120, 100, 70), (r.x, zero), (r.right, zero), 1)
         low = min(0, min(min(s) for s in self.curve))
         high = max(1, max(max(s) for s in self.curve))
-        for value in sorted({low, 0, high}):  # the y axis: points so far
+        drawn: list[float] = []
+        for value in (0, high, low):  # the y axis: points so far (a label too close to another is left out)
+            y = self._y(value)
+            if any(abs(y - other) < 16 for other in drawn):
+                continue
+            drawn.append(y)
             t = art.text(str(value), 16, (220, 200, 160))
-            surface.blit(t, t.get_rect(midright=(r.x - 6, self._y(value))))
+            surface.blit(t, t.get_rect(midright=(r.x - 6, y)))
         axis = pygame.transform.rotate(art.text(_("points so far"), 16, (220, 200, 160)), 90)
         surface.blit(axis, axis.get_rect(midright=(r.x - 42, r.centery)))
         for k, start in enumerate([0, *self.round_starts]):
