@@ -43,11 +43,14 @@ from ..deck import decode as deck_decode
 from ..deck.choice import joint_choice
 from ..framing import _bin, _blob, _int
 from ..match import ALL, LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
+
 from ..signed import (HEADER_BYTES, SIG_BYTES, BadSignature, Envelope, Equivocation, Inbox, Refused, Signer,
                       find_equivocation, match_code, parse_round_end, public_key, round_end)
 from . import fair_messages as fm
 
-VERSION = 4          #: the Royals & Riots LAN protocol version of this machine (the hello's ``gv``)
+VERSION = 5          #: the Royals & Riots LAN protocol version of this machine (the hello's ``gv``)
 N_CARDS = 36
 START_COIN = -1      #: the purpose of round 1's starter coin; a theft's coin is its engine ply
 STEP_S, STEP_TOTAL = 10.0, 60.0       #: deadlines of an owed pass, key, reveal (connected / in all)
@@ -66,6 +69,63 @@ class Fault(Exception):
     def __init__(self, kind: str, seat: int, detail: str, evidence: Sequence[Envelope] = ()) -> None:
         super().__init__(detail)
         self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, tuple(evidence)
+
+
+RELAY_LABEL = b"rose-king-lan relay\x00"
+RELAY_TAG = b"rk-relay"                #: the first bytes of a relay attestation in a verdict's evidence
+
+
+class Relayed:
+    """The host's countersignature on an envelope it relayed (docs/protocol.md, "A host's relay
+    is provable"): ``raw``, the bytes it passed on (another seat's envelope, unaltered if the
+    host is honest), ``index``, its own relay sequence number (the position in the host's
+    relay log, the same for every joiner), ``signature``: Ed25519 with the host's match key over
+    ``"rose-king-lan relay" 00 ‖ match id (16) ‖ index (4) ‖ SHA-256(raw)``. A joiner can show
+    any seat exactly what the host sent it: an altered envelope under a valid countersignature
+    is a verdict against the host that every peer checks. In a verdict's evidence it is
+    ``"rk-relay" ‖ index (4) ‖ signature (64) ‖ raw``; ``sender`` (0) and ``seq`` (``index``)
+    place it in the canonical order."""
+
+    sender = 0
+
+    def __init__(self, match_id: bytes, raw: bytes, index: int, signature: bytes) -> None:
+        self.match_id, self.raw, self.index, self.signature = match_id, raw, index, signature
+
+    @property
+    def seq(self) -> int:
+        return self.index
+
+    @staticmethod
+    def signed_bytes(match_id: bytes, raw: bytes, index: int) -> bytes:
+        return RELAY_LABEL + match_id + index.to_bytes(4, "big") + hashlib.sha256(raw).digest()
+
+    def verifies(self, key: bytes) -> bool:
+        """Whether the host's ``key`` signed this relay."""
+        try:
+            VerifyKey(key).verify(self.signed_bytes(self.match_id, self.raw, self.index), self.signature)
+            return True
+        except (BadSignatureError, ValueError, TypeError):
+            return False
+
+    def to_bytes(self) -> bytes:
+        return RELAY_TAG + self.index.to_bytes(4, "big") + self.signature + self.raw
+
+    @classmethod
+    def from_bytes(cls, match_id: bytes, data: bytes) -> "Relayed":
+        """Back from :meth:`to_bytes`; ValueError when ``data`` is not one."""
+        if data[:8] != RELAY_TAG or len(data) < 8 + 4 + SIG_BYTES:
+            raise ValueError("not a relay attestation")
+        return cls(match_id, data[76:], int.from_bytes(data[8:12], "big"), data[12:76])
+
+    def message(self) -> dict:
+        """The wire message carrying it (``rel{e, i, s}``)."""
+        return {"t": "rel", "e": self.raw, "i": self.index, "s": self.signature}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Relayed) and self.to_bytes() == other.to_bytes()
+
+    def __hash__(self) -> int:
+        return hash(self.to_bytes())
 
 
 def canonical(evidence) -> list[Envelope]:
@@ -245,16 +305,19 @@ class FairMatch:
         try:
             if t == "fkey":
                 return self._fkey(sender, msg, now)
-            if t == "env":
+            if t in ("env", "rel"):
                 if self.inbox is None:
                     raise Refusal("order", "a match message before every key")
-                try:
-                    env = Envelope.from_bytes(msg["e"])
-                except ValueError as e:
-                    raise Refusal("schema", str(e)) from None
-                if self.host and env.sender != sender:
-                    raise Refusal("order", "a joiner sends only its own envelopes")
-                if not self._accept(env, sender):
+                if t == "rel":
+                    env = self._unwrap(msg)
+                else:
+                    try:
+                        env = Envelope.from_bytes(msg["e"])
+                    except ValueError as e:
+                        raise Refusal("schema", str(e)) from None
+                    if env.sender != sender and (self.host or env.sender not in (0, *self.table.computers)):
+                        raise Refusal("order", "another seat's envelope without the host's countersignature")
+                if not self._accept(env, sender, relay=msg if t == "rel" else None):
                     return []
                 self.since = now
                 out: list = []
@@ -528,8 +591,30 @@ class FairMatch:
         if self.inbox is None and len(self.keys) == self.n:
             self.inbox = Inbox(self.gid, [self.keys[s] for s in range(self.n)])
 
+    def _unwrap(self, msg: dict) -> Envelope:
+        """A joiner's check of the host's countersigned relay ``rel{e, i, s}``: a relay the host
+        did not sign is refused (its connection is the host's own: the host is named); an
+        envelope under a valid countersignature that does not parse or verify is a verdict
+        against the host with the attestation as its evidence, which every peer checks."""
+        if self.host:
+            raise Refusal("order", "only the host relays")
+        r = Relayed(self.gid, msg["e"], msg["i"], msg["s"])
+        if not r.verifies(self.keys[0]):
+            raise Fault("illegal", 0, f"the host's relay {r.index} carries no valid countersignature")
+        try:
+            env = Envelope.from_bytes(r.raw)
+        except ValueError:
+            raise Fault("illegal", 0, f"the host relayed a damaged envelope (relay {r.index})", [r]) from None
+        if env.sender == 0 or not 0 <= env.sender < self.n or not env.verifies(self.keys[env.sender]):
+            raise Fault("illegal", 0, f"the host relayed seat {env.sender}'s message {env.seq} altered "
+                                      f"(relay {r.index})", [r])
+        return env
+
     def _relay(self, msg: dict, exclude: int | None) -> list:
         i = len(self.wire)
+        if msg["t"] == "env" and exclude is not None:   # a joiner's envelope: countersigned
+            sig = self.signers[0]._key.sign(Relayed.signed_bytes(self.gid, msg["e"], i)).signature
+            msg = Relayed(self.gid, msg["e"], i, sig).message()
         self.wire.append(msg)
         out: list = []
         for j in self.joiners:
@@ -550,15 +635,17 @@ class FairMatch:
         self._accept(env, None)
         return [Save()] + self._send_wire(env_msg(env.to_bytes()), None)
 
-    def _accept(self, env: Envelope, via: int | None) -> bool:
+    def _accept(self, env: Envelope, via: int | None, relay: dict | None = None) -> bool:
         assert self.inbox is not None
         try:
             new = self.inbox.accept(env, via)
+        except BadSignature as e:
+            if relay is not None:   # checked by _unwrap: cannot happen; the host is named with proof
+                raise Fault("illegal", 0, e.reason, [Relayed(self.gid, relay["e"], relay["i"], relay["s"])]) from None
+            raise Fault("illegal", e.seat, e.reason) from None
         except Equivocation as e:
             raise Fault("illegal", e.evidence.sender, "signed two different messages for one sequence number",
                         (e.evidence.first, e.evidence.second)) from None
-        except BadSignature as e:
-            raise Fault("illegal", e.seat, e.reason) from None
         except Refused as e:
             raise Refusal("order", str(e)) from None
         if not new:
@@ -612,18 +699,20 @@ class FairMatch:
 
     def _story(self, seat: int, evidence: Sequence[Envelope]) -> list[Envelope]:
         """Seat ``seat``'s decisions and coin parts of this round up to its latest envelope in
-        ``evidence``, as this peer holds them: part of a verdict against it, so a peer that was
-        told another story by the same seat finds the two envelopes of one sequence number when
-        it replays the evidence. (Up to that envelope only: every honest peer that finds the
-        fault holds the same ones, and writes the same evidence.)"""
-        upto = max((e.seq for e in evidence if e.sender == seat and e.body[:1]
-                    and e.body[0] in (fm.ACTION, fm.PLAY, fm.KEEP, fm.COMMIT, fm.REVEAL, fm.OPEN)), default=-1)
+        ``evidence``, as this peer holds them (its keep and public actions first, then its latest
+        plays): part of a verdict against it, so a peer that was told another story by the same
+        seat finds the two envelopes of one sequence number when it replays the evidence. (Up to
+        that envelope only: every honest peer that finds the fault holds the same ones, and
+        writes the same evidence.)"""
+        kinds = (fm.ACTION, fm.PLAY, fm.KEEP, fm.COMMIT, fm.REVEAL, fm.OPEN)
+        mine = [e for e in evidence if isinstance(e, Envelope) and e.sender == seat]
+        upto = max((e.seq for e in mine if e.body[:1] and e.body[0] in kinds), default=-1)
         pairs = {(e.sender, e.seq) for e in evidence}
         if self.inbox is None or seat in self.local or upto < 0 or len(pairs) < len(set(evidence)):
             return []   # two stories are shown by their two envelopes alone
-        out = [e for e in self.inbox.log[seat][:upto + 1]
-               if e.body[:1] and e.body[0] in (fm.ACTION, fm.PLAY, fm.KEEP, fm.COMMIT, fm.REVEAL, fm.OPEN)]
-        return out[-(fm.MAX_EVIDENCE // 2):]
+        held = [e for e in self.inbox.log[seat][:upto + 1] if e.body[:1] and e.body[0] in kinds]
+        first = [e for e in held if e.body[0] != fm.PLAY and e is self.keep_env.get(seat) or e.body[0] == fm.ACTION]
+        return first[-4:] + [e for e in held if e not in first][-(fm.MAX_EVIDENCE // 2 - len(first[-4:])):]
 
     @staticmethod
     def _fit(primary: Sequence[Envelope], extra: Sequence[Envelope]) -> list[Envelope]:
@@ -677,6 +766,19 @@ class FairMatch:
         then settled by :meth:`_settle_claim` once nothing more moves."""
         evidence = []
         for x in b.items:
+            if x[:8] == RELAY_TAG:
+                r = Relayed.from_bytes(self.gid, x)
+                if not r.verifies(self.keys[0]):
+                    raise Fault("illegal", env.sender, "a verdict with a forged relay countersignature", [env])
+                try:
+                    inner = Envelope.from_bytes(r.raw)
+                    good = 0 < inner.sender < self.n and inner.verifies(self.keys[inner.sender])
+                except ValueError:
+                    good = False
+                if not good:   # the host countersigned what its sender never signed: seen here
+                    raise Fault("illegal", 0, f"the host relayed an altered envelope (relay {r.index}, "
+                                              f"shown by seat {env.sender})", [r])
+                x = r.raw
             try:
                 evidence.append(Envelope.from_bytes(x))
             except ValueError:
@@ -697,7 +799,10 @@ class FairMatch:
         joiner, the host's verdict against a third seat that owes a forfeiting step as this seat
         sees it is ``disputed`` (either withheld it), and a joiner's against the host likewise.
         Any other verdict whose evidence still waits in the queue waits; one its evidence does
-        not show is the signer's ``illegal``, with its signed verdict as the evidence."""
+        not show is, on a joiner, ``disputed`` when a joiner names the host (junk on the host's
+        own connection proves nothing), else the signer's ``illegal``, with its signed verdict
+        as the evidence (every other seat's envelopes reach every peer signed, and the host's
+        relays countersigned)."""
         assert self.claim is not None
         env, b, evidence = self.claim
         signer = env.sender
@@ -721,6 +826,13 @@ class FairMatch:
         if any(e.digest() in waiting for e in evidence):
             return
         self.claim = None
+        if not self.host and b.named == 0 and signer != 0:
+            # a joiner's word against the host that its evidence does not show (say, junk on the
+            # host's own connection, which nothing signed can prove): this seat cannot tell
+            self._over = Verdict("disputed", -1, (), self.view.ply, f"seat {signer} names the host "
+                                 f"({b.text}) with no evidence this seat can check", between=(0, signer))
+            self.evidence = canonical([env])
+            return
         raise Fault("illegal", signer, f"seat {signer} gave a verdict ({b.text}, seat {b.named}) "
                                        "its evidence does not show", [env])
 
@@ -1227,12 +1339,16 @@ class FairMatch:
 def _wire_json(m: dict) -> dict:
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": m["k"].hex()}
+    if m["t"] == "rel":
+        return {"t": "rel", "e": m["e"].hex(), "i": m["i"], "s": m["s"].hex()}
     return {"t": "env", "e": m["e"].hex()}
 
 
 def _wire_from_json(m: dict) -> dict:
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": bytes.fromhex(m["k"])}
+    if m["t"] == "rel":
+        return {"t": "rel", "e": bytes.fromhex(m["e"]), "i": m["i"], "s": bytes.fromhex(m["s"])}
     return env_msg(bytes.fromhex(m["e"]))
 
 
@@ -1258,10 +1374,11 @@ def _player(level: str, seed: int):
 SCHEMAS = {
     "fkey": {"s": _int(0, 3), "k": _bin(32)},
     "env": {"e": _blob(HEADER_BYTES + SIG_BYTES, MAX_ENVELOPE)},
+    "rel": {"e": _blob(1, MAX_ENVELOPE), "i": _int(0, (1 << 31) - 1), "s": _bin(64)},
 }
 
 FAIR = LanPart(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
-               rates={"fkey": (8, 1), "env": (600, 300)},
+               rates={"fkey": (8, 1), "env": (600, 300), "rel": (600, 300)},
                new_match=lambda seat, table, tb, seeds=None: FairMatch(seat, table, tb, sign_seeds=seeds),
                from_payload=_restore, auto_start=False, turn=_turn, player=_player, max_bin=MAX_ENVELOPE,
                signing=public_key)

@@ -122,7 +122,7 @@ def test_host_set_up_opens_the_waiting_screen_with_the_chosen_seats_and_no_deale
     try:
         run_until(app, lambda: len(lobby.rows) == 3, "the seats")
         assert _rows(lobby) == [("host", "Ann"), ("open", ""), ("computer", "Computer (random)")]
-        assert lobby.session.part.key == "royals-riots" and lobby.session.part.version == 4
+        assert lobby.session.part.key == "royals-riots" and lobby.session.part.version == 5
         assert _(FAIR_NOTICE) in lobby.lan.lobby_lines(lobby)
         start = next(b for b in lobby.buttons if b.label == "Start the match")
         assert not start.enabled()  # seat 2 is open

@@ -13,7 +13,7 @@ import secrets
 from net.deck import Pass, card_points
 from net.deck.shuffle import SHUFFLE
 from net.royals import fair_messages as fm
-from net.royals.fair import FairMatch, _restore, env_msg
+from net.royals.fair import FairMatch, Relayed, _restore, env_msg
 from net.signed import Envelope
 
 from .fair_table import GID, Net
@@ -120,22 +120,52 @@ def test_a_played_card_not_the_one_dealt_is_named():
     assert all("not the one dealt" in v.detail for v in vs)
 
 
-def test_a_host_altering_a_relayed_message_is_named_by_the_joiner():
-    net = Net(3).start()
+def _alter_relay(net: Net, countersign: bool) -> list:
+    """The host flips one byte of seat 1's envelope on its way to seat 2, countersigning the
+    altered bytes (``countersign``) or passing its old countersignature on."""
     done = []
+    host = net.machines[0]
 
     def tamper(frm, to, msg):
-        if frm == 0 and to == 2 and msg["t"] == "env" and not done:
+        if frm == 0 and to == 2 and msg["t"] == "rel" and not done and msg["e"][16] == 1:
             raw = bytearray(msg["e"])
-            if raw[16] == 1:                       # seat 1's envelope, relayed by the host
-                raw[30] ^= 1
-                done.append(1)
-                return env_msg(bytes(raw))
+            raw[30] ^= 1
+            sig = msg["s"]
+            if countersign:
+                sig = host.signers[0]._key.sign(Relayed.signed_bytes(GID, bytes(raw), msg["i"])).signature
+            done.append(1)
+            return {"t": "rel", "e": bytes(raw), "i": msg["i"], "s": sig}
         return msg
     net.tamper = tamper
+    return done
+
+
+def test_a_host_altering_a_relayed_message_is_named_with_its_own_countersignature():
+    """The altered bytes under the host's countersignature: seat 2 names the host with that
+    attestation as evidence, and seat 1, the sender, checks it and names the host too (never
+    the honest receiver)."""
+    net = Net(3).start()
+    done = _alter_relay(net, countersign=True)
+    net.run(limit=20_000)
+    assert done
+    for s in (1, 2):
+        v = net.machines[s].over
+        assert v is not None and (v.kind, v.seat) == ("illegal", 0) and "altered" in v.detail, (s, v)
+        ev = net.machines[s].evidence
+        assert len(ev) == 1 and isinstance(ev[0], Relayed) and ev[0].verifies(net.machines[s].keys[0])
+    assert net.machines[1].record()["lan"] == net.machines[2].record()["lan"]
+
+
+def test_a_relay_without_a_valid_countersignature_names_the_host_and_frames_nobody():
+    """Junk on the host's own connection proves nothing to a third seat: seat 2 names the host,
+    seat 1 cannot tell which of the two lies and records ``disputed``, never seat 2 alone."""
+    net = Net(3).start()
+    done = _alter_relay(net, countersign=False)
     net.run(limit=20_000)
     v = net.machines[2].over
-    assert done and v is not None and v.seat == 0 and v.kind == "illegal" and "bad signature" in v.detail
+    assert done and v is not None and (v.kind, v.seat) == ("illegal", 0) and "countersignature" in v.detail
+    v = net.machines[1].over
+    assert v is not None and v.kind == "disputed" and v.between == (0, 2), v
 
 
 def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_signed():
@@ -144,7 +174,7 @@ def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_s
     done = []
 
     def tamper(frm, to, msg):
-        if frm == 0 and to == 2 and msg["t"] == "env" and not done:
+        if frm == 0 and to == 2 and msg["t"] in ("env", "rel") and not done:
             env = Envelope.from_bytes(msg["e"])
             if env.sender == 0 and env.body[0] == fm.SHARES and len(fm.decode(env.body, 0).items) > 1:
                 other = fm.shares(0, list(reversed(fm.decode(env.body, 0).items)))   # same keys, another story
@@ -307,3 +337,41 @@ def test_a_position_that_opens_to_no_card_is_opened_to_all_before_anyone_audits(
     assert log and all(ok for _, ok in log), log
     assert any(m.broken for m in net.machines.values())           # the owner opened it to all
     assert all(net.machines[s].saw_broken for s in (0, 2))
+
+
+def test_a_host_telling_two_keeps_is_named_by_both_joiners_never_a_joiner():
+    """The host signs two different keeps for one sequence number, one to each joiner; the one
+    whose keep its later play contradicts names it at once, with its story (the keep it got) as
+    evidence, so the other joiner finds the two envelopes of one sequence number and names the
+    host too (before, it named the honest joiner whose verdict it could not check)."""
+    caught = 0
+    for seed in range(1, 6):
+        net = Net(3, seed=seed).start()
+        host = net.machines[0]
+        done = []
+
+        def tamper(frm, to, msg):
+            if frm == 0 and to == 2 and msg["t"] == "env" and not done:
+                env = Envelope.from_bytes(msg["e"])
+                if env.sender == 0 and env.body[0] == fm.KEEP:
+                    b = fm.decode(env.body, 0)
+                    rest = [p for p in host.positions_of(0) if p not in b.items]
+                    other = fm.keep(0, b.round, sorted([*b.items[1:], rest[0]]))
+                    e2 = Envelope(env.match_id, 0, env.seq, other, b"")
+                    e2 = Envelope(env.match_id, 0, env.seq, other,
+                                  host.signers[0]._key.sign(e2.signed_bytes()).signature)
+                    done.append(e2)
+                    return env_msg(e2.to_bytes())
+            return msg
+        net.tamper = tamper
+        net.run(limit=60_000)
+        assert done
+        if all(net.machines[s].over is not None for s in (1, 2)):
+            caught += 1
+        for s in (0, 1, 2):    # else the steps it cannot get run out: still never a joiner alone
+            net.expire(s)
+            net.run(limit=1_000)
+        for s in (1, 2):
+            v = net.machines[s].over
+            assert v is not None and (v.seat == 0 or v.kind == "disputed" and 0 in v.between), (seed, s, v)
+    assert caught >= 2

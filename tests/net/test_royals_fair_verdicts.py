@@ -186,7 +186,7 @@ def test_a_round_end_withheld_through_the_host_is_disputed_never_the_sender_alon
     net = Net(3).start()
 
     def tamper(frm, to, msg):
-        if frm == 0 and to == 1 and msg["t"] == "env":
+        if frm == 0 and to == 1 and msg["t"] in ("env", "rel"):
             from net.signed import Envelope
             env = Envelope.from_bytes(msg["e"])
             if env.sender == 2 and parse_round_end(env.body) is not None:
