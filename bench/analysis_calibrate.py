@@ -7,15 +7,19 @@ the window's search (``hard``, at ``--iterations`` per position; 4,500 stand for
 
 - ``careless``: Red plays the first legal stone move it finds (the first target), drawing only
   when it has none; White is ``medium``. What issue 35 played: the analysis must mark Red.
+- ``random``: Red plays a random legal stone move (a random target), drawing only when it has
+  none; White is ``medium``. What issue 43 played (a 121-533 loss).
 - ``medium``: ``medium`` against ``easy`` (ordinary imperfect play).
 - ``hard``: ``hard`` against ``hard`` (``--hard-iterations`` per move): moves the analysis should
   hardly ever mark, since they are what its own search would choose, give or take noise.
 
 It prints, per game, Red's winning chance at the deal and the end, the final points, the moves
-marked and the points lost per side; per kind and side, the percentiles of the points each move
-lost and the share at or over each threshold of :mod:`game.roseking.analysis`. ``--dump FILE``
-keeps every game's chances and best moves (JSON lines) to try other measures offline. Measured
-figures are in the module docstring of ``game/roseking/analysis.py``.
+marked and the points lost per side; per kind and side, the percentiles of the share of the
+remaining winning chance each move threw away (what marks a move) and of the points it lost,
+the share of moves at or over each threshold of :mod:`game.roseking.analysis`, the marks per
+game and the first marked move. ``--dump FILE`` keeps every game's chances and best moves (JSON
+lines); ``--from-dump FILE`` judges those games again without searching (to try a measure or
+thresholds). Measured figures are in the module docstring of ``game/roseking/analysis.py``.
 """
 
 from __future__ import annotations
@@ -40,6 +44,17 @@ def careless(state: State) -> Move:
     return next((m for m in moves if m.kind is not DRAW), moves[0])
 
 
+def random_target(seed: int):
+    """A careless player of another kind: a random legal stone move (a random target), drawing
+    only when it has none (what issue 43's 121-533 game played)."""
+    rng = Rng(seed)
+
+    def choose(state: State) -> Move:
+        stones = [m for m in state.legal_moves() if m.kind is not DRAW]
+        return rng.choice(stones) if stones else state.legal_moves()[0]
+    return choose
+
+
 def play(seed: int, red, white) -> State:
     """One game from deal ``seed``; ``red``/``white``: a player, or :func:`careless`."""
     rng = Rng(seed)
@@ -62,6 +77,45 @@ def judge(final: State, iterations: int) -> tuple[list[analysis.Review], list[fl
     return analysis.reviews(final, red, best), red, best
 
 
+def report(kind: str, games: list[list[analysis.Review]]) -> None:
+    """Per side of ``kind``'s games: the moves judged, the percentiles of the share of the
+    remaining winning chance each move threw away (what marks it) and of the points it lost
+    (the old measure), the share at or over each threshold, and the marks per game."""
+    for color in (Color.RED, Color.WHITE):
+        mine = [[r for r in reviews if r.player is color] for reviews in games]
+        shares = [100 * r.share for g in mine for r in g]
+        points = [r.points for g in mine for r in g]
+        if len(shares) < 2:
+            continue
+        q, qp = statistics.quantiles(shares, n=20), statistics.quantiles(points, n=20)
+        at = [sum(x >= 100 * t for x in shares) / len(shares) for t in analysis.THRESHOLDS]
+        per_game = [sum(1 for g in mine for r in g if r.label == label) / len(games) for label in analysis.LABELS]
+        first = [next((r.ply for r in g if r.label), None) for g in mine]
+        print(f"  {color.name:5} {len(shares):4} moves  share p90 {q[17]:.1f}% p95 {q[18]:.1f}%  points p90 "
+              f"{qp[17]:.1f} p95 {qp[18]:.1f}  "
+              + "  ".join(f">={100 * t:g}%: {s:5.1%}" for t, s in zip(analysis.THRESHOLDS, at))
+              + "  per game " + " / ".join(f"{n:.1f}" for n in per_game) + f"  first marked move {first}")
+
+
+def from_dump(path: str) -> None:
+    """The figures of the games a ``--dump`` file keeps, judged again by the current
+    :func:`analysis.reviews` (no search: the chances and best moves are the file's). The games'
+    deals are the bench's (seed 100 + the game's number within its kind)."""
+    games: dict[str, list[list[analysis.Review]]] = {}
+    with open(path, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
+    for row in rows:
+        kind = row["kind"]
+        s = State.random(Rng(100 + len(games.setdefault(kind, []))))
+        for m in row["moves"]:
+            s.push(Move.from_str(m))
+        best = [None if b == "" else Move.from_str(b) for b in row["best"]]
+        games[kind].append(analysis.reviews(s, row["red"], best))
+    for kind, judged in games.items():
+        print(f"{kind}: {len(judged)} games")
+        report(kind, judged)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=4, help="games of each kind (default 4)")
@@ -69,16 +123,21 @@ def main() -> None:
     ap.add_argument("--hard-iterations", type=int, default=3000, help="hard's search per move (default 3000)")
     ap.add_argument("--kinds", default="careless,medium,hard")
     ap.add_argument("--dump", metavar="FILE", help="also write every game's chances and best moves as JSON lines")
+    ap.add_argument("--from-dump", metavar="FILE", help="no games: judge the games of a --dump file again")
     args = ap.parse_args()
+    if args.from_dump:
+        from_dump(args.from_dump)
+        return
     kinds = {
         "careless": lambda seed: (careless, make_player("medium", seed, seconds=None, iterations=1500)),
+        "random": lambda seed: (random_target(seed), make_player("medium", seed, seconds=None, iterations=1500)),
         "medium": lambda seed: (make_player("medium", seed, seconds=None, iterations=1500),
                                 make_player("easy", seed + 1)),
         "hard": lambda seed: (make_player("hard", seed, seconds=None, iterations=args.hard_iterations),
                               make_player("hard", seed + 1, seconds=None, iterations=args.hard_iterations)),
     }
     for kind in args.kinds.split(","):
-        losses: dict[Color, list[float]] = {Color.RED: [], Color.WHITE: []}
+        judged: list[list[analysis.Review]] = []
         curves = []
         t0 = time.process_time()
         for g in range(args.games):
@@ -88,8 +147,7 @@ def main() -> None:
                 with open(args.dump, "a", encoding="utf-8") as f:
                     f.write(json.dumps({"kind": kind, "moves": [str(m) for m in final.move_stack], "red": red,
                                         "best": ["" if b is None else str(b) for b in best]}) + "\n")
-            for r in reviews:
-                losses[r.player].append(r.points)
+            judged.append(reviews)
             curves.append((red[0], red[-1], final.scores()))
             summary = analysis.summary(reviews)
             print(f"  {kind} game {g}: Red's chance {red[0]:.2f} -> {red[-1]:.2f}, points {final.scores()}, "
@@ -97,14 +155,7 @@ def main() -> None:
                   f"points lost R {summary[Color.RED].points:.0f} W {summary[Color.WHITE].points:.0f}",
                   flush=True)
         print(f"{kind}: {args.games} games, {time.process_time() - t0:.0f} s CPU")
-        for color, xs in losses.items():
-            if not xs:
-                continue
-            q = statistics.quantiles(xs, n=20)
-            shares = [sum(x >= t for x in xs) / len(xs) for t in analysis.THRESHOLDS]
-            print(f"  {color.name:5} {len(xs):4} moves  p50 {q[9]:.1f} p75 {q[14]:.1f} p90 {q[17]:.1f} "
-                  f"p95 {q[18]:.1f} max {max(xs):.1f}  mean {statistics.fmean(xs):.2f}  "
-                  + "  ".join(f">={t:g}: {s:5.1%}" for t, s in zip(analysis.THRESHOLDS, shares)))
+        report(kind, judged)
 
 
 if __name__ == "__main__":

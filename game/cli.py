@@ -24,8 +24,10 @@ COMMANDS = [_check, _match, _replay, _host, _join]
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rose-king",
-        description="Rose King (Rosenkönig): play the board game, or use one of the tools below. "
-                    "With no command (or a record file) it opens the game window.")
+        description="Rose King (Rosenkönig), the board game for two, and Royals & Riots, the trick-taking "
+                    "card game for 2-4: play either in the game window, or use one of the tools below "
+                    "(each takes both games: a record names its game, and 'match' and 'host' take "
+                    "--game royals-riots). With no command (or a record file) it opens the game window.")
     parser.add_argument("--version", action="version", version=f"rose-king {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:

@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
 def layout_main_menu(buttons: list[Button], has_continue: bool, top: int = 290) -> None:
     """Two columns of buttons under the title, in list order, row by row; "Continue"
-    (when there is a game to continue) spans the top row."""
+    (when there is a game to continue) spans the top row, as wide as both columns (its label
+    names the players and how far the game went: one line with up to four names)."""
     cx = CANVAS[0] // 2
     rows = buttons
     y = top
     if has_continue:
-        buttons[0].rect.update(cx - 220, y, 440, 60)
+        buttons[0].rect.update(cx - 390, y, 780, 60)
         rows = buttons[1:]
         y += 76
     for i, b in enumerate(rows):

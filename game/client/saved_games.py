@@ -111,6 +111,19 @@ def open_replay(app: "App", path: str | os.PathLike[str], on_back: Callable[[], 
     return error
 
 
+#: The list's columns (x from the row's text start, px): date, game, players, result, progress.
+COLUMNS = (0, 146, 300, 590, 850)
+
+
+def game_title(key: str) -> str:
+    """A game's title in the current language ("Royals & Riots"), "" for an unknown key."""
+    from .games import client_by_key
+    try:
+        return _(client_by_key(key).title)
+    except (KeyError, LookupError, ValueError):
+        return ""
+
+
 def format_date(entry: SaveEntry) -> str:
     """The game's start in local time, ``2026-11-22 04:57``; the file's time if the record has none."""
     try:
@@ -283,8 +296,8 @@ class SavedGamesScene(ButtonScene):
         title = art.text(_("Saved games"), 56, GOLD, shadow=True)
         surface.blit(title, title.get_rect(midtop=(CANVAS[0] // 2, 30)))
         surface.blit(panel(self.rect.size), self.rect)
-        cols = (0, 210, 540, 850)
-        for text, x in zip((_("Date"), _("Players"), _("Result"), _("Progress")), cols):
+        cols = COLUMNS
+        for text, x in zip((_("Date"), _("Game"), _("Players"), _("Result"), _("Progress")), cols):
             s = art.text(text, 22, GOLD)
             surface.blit(s, (self.rows.x + 14 + x, self.rect.y + 16))
         if not self.entries:
@@ -323,11 +336,12 @@ class SavedGamesScene(ButtonScene):
         note = e.note()
         if note:
             y = r.y + 5  # two lines: the row's texts, and under them what kind of game it is
-            s = art.text(elide(art.font(18), note, r.w - 28 - cols[1]), 18,
+            s = art.text(elide(art.font(18), note, r.w - 28 - cols[2]), 18,
                          (110, 70, 30) if i == self.selected else GOLD)
-            surface.blit(s, (r.x + 14 + cols[1], r.y + 31))
+            surface.blit(s, (r.x + 14 + cols[2], r.y + 31))
         font = art.font(22)
-        for k, (text, x) in enumerate(zip((format_date(e), e.players(), status, e.progress()), cols)):
+        texts = (format_date(e), game_title(e.game), e.players(), status, e.progress())
+        for k, (text, x) in enumerate(zip(texts, cols)):
             room = (cols[k + 1] - x - 16) if k + 1 < len(cols) else r.w - 28 - x
             s = art.text(elide(font, text, room), 22, ink)  # never over the next column
             surface.blit(s, (r.x + 14 + x, y))

@@ -41,15 +41,40 @@ def _seconds(text: str) -> float:
     return s
 
 
+def window_names(game_key: str) -> dict[str, str]:
+    """A game's computer levels -> the names the window gives them (English: ``"random"`` ->
+    ``"Beginner"``); a level the window does not name is left out."""
+    if game_key == "royals-riots":
+        from game.royals.settings import LEVEL_WORDS as words
+    else:
+        from game.roseking.phrases import LEVEL_NAMES as words
+    return dict(words)
+
+
+def level_choices(game_key: str, levels) -> str:
+    """The levels as the help and errors list them, each with the window's name: ``"random
+    (Beginner), greedy (Casual), ..."``."""
+    names = window_names(game_key)
+    return ", ".join(f"{lv} ({names[lv]})" if lv in names else lv for lv in levels)
+
+
+def level_key(game_key: str, text: str) -> str:
+    """The level named ``text`` on the command line: a level's own name (``greedy``) or the
+    window's for it, in any case (``Casual``, ``casual``); anything else is returned as given."""
+    by_word = {word.lower(): level for level, word in window_names(game_key).items()}
+    return by_word.get(text.lower(), text)
+
+
 def run(args: argparse.Namespace) -> int:
     game = game_by_key(args.game)
     if len(args.players) not in game.seats:
         counts = " or ".join(map(str, game.seats))
         args.parser.error(f"{game.title} takes {counts} players, got {len(args.players)}")  # exits 2
+    args.players = [level_key(game.key, level) for level in args.players]
     for level in args.players:
         if level not in game.levels:
             args.parser.error(f"argument LEVEL: invalid choice: {level!r} for {game.title} "
-                              f"(choose from {', '.join(game.levels)})")
+                              f"(choose from {level_choices(game.key, game.levels)})")
     if getattr(args, "teams", False) and (4 not in game.seats or len(args.players) != 4):
         args.parser.error("--teams needs a game of 4 players in two teams (royals-riots with 4 levels)")
     if args.out is not None:
@@ -69,7 +94,8 @@ def register(sub) -> None:
                     "counted per player (A is named first), not per colour; the interval is Wilson's.")
     p.add_argument("players", nargs="+", metavar="LEVEL",
                    help="the players' computer levels, first named first (Rose King: RED WHITE, Red in odd games; "
-                        + "; ".join(f"{g.key}: {', '.join(g.levels)}" for g in GAMES) + ")")
+                        + "; ".join(f"{g.key}: {level_choices(g.key, g.levels)}" for g in GAMES)
+                        + "); the window's names for them work too")
     p.add_argument("--game", choices=[g.key for g in GAMES], default=GAMES[0].key,
                    help=f"which game (default {GAMES[0].key})")
     p.add_argument("--games", type=_positive_int, default=10, help="number of games (default 10)")

@@ -11,32 +11,45 @@ from ``k`` to ``k + 1`` by player ``m`` lost what the best move was worth for ``
 the move played left, measured two ways: ``loss``, in winning chance (0..1), and ``points``,
 in score points: a winning chance ``p`` stands for the margin ``WIN_SCALE · logit(p)`` (the
 inverse of the fitted sigmoid the AI's evaluation uses, ``game.roseking.ai.expectimax.win_chance``;
-chances clamped to :data:`CLAMP` .. 1 − CLAMP). Moves are marked on ``points``, from
-:data:`INACCURACY`, :data:`MISTAKE` and :data:`BLUNDER`, like chess sites mark centipawns.
+chances clamped to :data:`CLAMP` .. 1 − CLAMP). Moves are marked on ``share``: the part of the
+winning chance the mover still had that the move threw away (``loss / before``), from
+:data:`INACCURACY` (10 %), :data:`MISTAKE` (15 %) and :data:`BLUNDER` (30 %); a side below
+:data:`FLOOR` (5 %) has nothing left to throw away and is not marked.
 
 Why points (issue 35, item 13): a careless game (always the first target found) slid from
 0.51 to 0.00 for Red, but in winning chance each careless move cost only about 0.01 (the
-early moves move a balanced game little, the late ones a lost game not at all), so with the
-old thresholds (0.08 / 0.15 / 0.30 of winning chance) only 2 to 4 of Red's 53 moves were
-marked and the list could read "No inaccuracies found". In points the same moves cost what
-the final score shows: Red's losses summed to about the final margin (108 to 236 points over
-about 53 moves, against margins of 97 to 226). Calibrated with ``bench/analysis_calibrate.py``
-(window budget: ``hard`` at 4,500 iterations a position):
+early moves move a balanced game little, the late ones a lost game not at all), so with
+thresholds on the winning chance lost (0.08 / 0.15 / 0.30) only 2 to 4 of Red's 53 moves were
+marked. In points the same moves cost what the final score shows: Red's losses summed to about
+the final margin; ``points`` stay the measure of what a side lost in all (:func:`summary`).
 
-==================================  ======  =====  =====  =====  ======  ======  ======
-moves judged (6 games each)         moves   p90    p95    mean   >= 5    >= 10   >= 20
-==================================  ======  =====  =====  =====  ======  ======  ======
-careless Red (vs medium)            316     11.2   19.2   3.09   17.7 %  10.8 %  4.7 %
-medium White (vs careless)          315     3.9    7.7    1.19   8.3 %   3.5 %   1.6 %
-medium Red (vs easy)                348     4.6    8.4    1.39   8.6 %   3.4 %   1.1 %
-easy White (vs medium)              341     10.6   18.3   2.93   17.0 %  10.3 %  3.5 %
-hard Red (vs hard, 3,000 its)       309     0.0    0.0    0.20   2.6 %   0.6 %   0.0 %
-hard White (vs hard)                294     0.0    0.0    0.33   1.4 %   0.3 %   0.3 %
-==================================  ======  =====  =====  =====  ======  ======  ======
+Why the share (issue 43, item 14): marked on points (5 / 10 / 20), a game of random targets
+lost 121-533 got no blunder and its first mark at move 23, while the winning side of ordinary
+games got about as many marks as careless play: near a won game's 0.98 a small wobble of the
+search is many points (``logit``), near a lost game's 0.02 a real mistake is few. The share of
+what was left treats both ends alike ("a move that gave away a third of your chances"). Figures
+of ``bench/analysis_calibrate.py`` (3 games a kind, the analysis ``hard`` at 4,500 iterations a
+position; ``--from-dump`` judges the same games by both measures), per game of each side:
 
-So a careless game gets about 9 of its careless side's moves marked, a game between two ``hard``
-players about one per side. In winning chance, the old measure, the careless side had only
-4.7 % of its moves at 0.08 or more, the hard players 0 to 0.3 %.
+================================  =====  =========  ==============  ===============  ===============
+moves judged (3 games a kind)     moves  share p95  >= 10/15/30 %   marks a game     marks, points
+                                                                    (i / m / b)      5/10/20 (old)
+================================  =====  =========  ==============  ===============  ===============
+random targets Red (vs medium)    152    21.6 %     12.5/8.6/2.6    2.0 / 3.0 / 1.3  4.7 / 2.0 / 1.3
+careless Red (vs medium)          156    40.0 %     17.3/14.7/6.4   1.3 / 4.3 / 3.3  3.7 / 3.7 / 3.3
+easy White (vs medium)            170    23.9 %     14.7/10.0/4.1   2.7 / 3.3 / 2.3  4.7 / 3.3 / 1.3
+medium Red (vs easy)              177    6.7 %      2.3/1.7/0.0     0.3 / 1.0 / 0.0  3.7 / 1.3 / 1.0
+medium White (vs careless)        156    5.4 %      1.3/0.6/0.0     0.3 / 0.3 / 0.0  3.7 / 1.0 / 1.3
+medium White (vs random targets)  162    4.7 %      1.9/1.2/0.6     0.3 / 0.3 / 0.3  3.3 / 1.0 / 1.0
+hard Red (vs hard, 3,000 its)     172    0.0 %      0/0/0           0 / 0 / 0        1.3 / 0.3 / 0
+hard White (vs hard)              156    0.0 %      0.6/0.6/0.6     0 / 0 / 0.3      0.3 / 0 / 0.3
+================================  =====  =========  ==============  ===============  ===============
+
+So careless play gets 6 to 9 marks a game, more of them mistakes and blunders than before (its
+first marks at moves 9 to 47: the opening of a balanced game moves the search's chance little);
+the computers' ordinary play about one, hard play none to one in three games. The earlier table
+(issue 35, points 5 / 10 / 20 at the same budget, 6 games a kind): careless Red 17.7 % of its
+moves at 5 points or more, medium White 8.3 %, hard 1.4 to 2.6 %.
 
 (The search's noise is a few points per position; the median drop of the moves that were the
 search's own choice is taken off first, see :func:`search_bias`.)
@@ -52,17 +65,21 @@ from game.marks import LABELS, mark, serve
 from game.roseking.ai.expectimax import WIN_SCALE
 from game.roseking.engine import DRAW, Color, Move, State
 
-#: Points lost (see the module docstring) from which a move is marked.
-INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0
+#: The share of the winning chance the mover still had that a move threw away, from which it is
+#: marked (see the module docstring: calibrated on careless, random-target, medium and hard play).
+INACCURACY, MISTAKE, BLUNDER = 0.10, 0.15, 0.30
 THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
+#: Below this winning chance a side has nothing left to throw away: its moves are not marked.
+FLOOR = 0.05
 #: Winning chances are clamped to CLAMP .. 1 - CLAMP before they become points (a decided game
 #: would be worth infinitely many; the search's noise near 0 and 1 must not be either).
 CLAMP = 0.02
 
 
-def label_for(points: float) -> str:
-    """"blunder", "mistake", "inaccuracy" or "" for a move that lost ``points`` score points."""
-    return mark(points, THRESHOLDS)
+def label_for(share: float) -> str:
+    """"blunder", "mistake", "inaccuracy" or "" for a move that threw away ``share`` (0..1) of
+    the winning chance its player still had."""
+    return mark(share, THRESHOLDS)
 
 
 def margin_of(chance: float) -> float:
@@ -76,7 +93,9 @@ def margin_of(chance: float) -> float:
 class Review:
     """The verdict on move ``ply`` (1-based): ``played`` vs the search's ``best`` from the same
     position, the winning chance the mover lost (``loss``, 0..1), the score points it lost
-    (``points``, >= 0; see the module docstring) and its ``label`` (from ``points``)."""
+    (``points``, >= 0; see the module docstring), the share of the winning chance the mover
+    still had that it threw away (``share``, 0..1; 0 below :data:`FLOOR`) and its ``label``
+    (from ``share``)."""
 
     ply: int
     played: Move
@@ -84,6 +103,7 @@ class Review:
     loss: float
     label: str
     points: float = 0.0
+    share: float = 0.0
 
     @property
     def player(self) -> Color:
@@ -143,17 +163,18 @@ def reviews(final: State, red: list[float], best: list[Move | None]) -> list[Rev
         before = red[k] if m is Color.RED else 1.0 - red[k]
         after = red[k + 1] if m is Color.RED else 1.0 - red[k + 1]
         drop, points = before - after, margin_of(before) - margin_of(after)
-        steps.append((k, played, drop, points))
+        steps.append((k, played, drop, points, before))
         if same_move(played, best[k]) and red[k] != red[k + 1]:
             chance_drops.append(drop)
             point_drops.append(points)
     bias, point_bias = search_bias(chance_drops), search_bias(point_drops, 8.0)
     out: list[Review] = []
-    for k, played, drop, points in steps:
+    for k, played, drop, points, before in steps:
         own = same_move(played, best[k])
         loss = 0.0 if own else max(0.0, drop - bias)
         lost = 0.0 if own else max(0.0, points - point_bias)
-        out.append(Review(k + 1, played, best[k], loss, label_for(lost), lost))
+        share = loss / before if before >= FLOOR else 0.0
+        out.append(Review(k + 1, played, best[k], loss, label_for(share), lost, min(1.0, share)))
     return out
 
 
@@ -224,6 +245,6 @@ def worker(conn, final: State, level: str, seconds: float | None, iterations: in
     serve(conn, nice, work)
 
 
-__all__ = ["BLUNDER", "INACCURACY", "LABELS", "MISTAKE", "Review", "analyse", "evaluate", "label_for",
+__all__ = ["BLUNDER", "FLOOR", "INACCURACY", "LABELS", "MISTAKE", "Review", "analyse", "evaluate", "label_for",
            "positions", "reviews", "same_move", "search_bias", "SideSummary", "summary", "THRESHOLDS",
            "CLAMP", "margin_of", "terminal_red", "worker"]

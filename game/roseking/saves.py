@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.i18n import _, ngettext
+from game.i18n import N_, _, ngettext
 from game.savefile import GAME_ID as _GAME_ID
 from game.savefile import (KINDS, SaveError, Summary, check_version, parse_json_bytes, read_bounded,
                            record_error_text, save_id)
 
 from .engine import Color, Record, RecordError, State, now_iso
 from .engine.record import FORMAT, VERSION
+
+#: The names a local game gives its people by default (stored untranslated, shown translated).
+_DEFAULT_NAMES = (N_("You"), N_("Player 1"), N_("Player 2"))
 
 
 def read_record(path: str | os.PathLike[str]) -> Record:
@@ -148,6 +151,20 @@ class GameMeta:
             seed = None
         return cls(game_id, kind, record.red, record.white, record.date, level, color, seed)
 
+    def names(self) -> tuple[str, str]:
+        """The players' names by colour as shown now, in the current language: a blank name is
+        its colour's; in a game against the computer, the computer's seat is named by its level
+        ("Computer · Hard", whatever language the save was written in) and the person's default
+        name ("You") is translated too."""
+        from .phrases import level_name, player_names
+        red, white = player_names(self.red or "", self.white or "")
+        if self.kind != "computer" or self.computer_level is None or self.computer_color is None:
+            return red, white
+        cpu = _("Computer · {level}").format(level=level_name(self.computer_level))
+        if self.computer_color is Color.RED:
+            return cpu, _(white) if white in _DEFAULT_NAMES else white
+        return _(red) if red in _DEFAULT_NAMES else red, cpu
+
     def record(self, state: State) -> Record:
         """The record of ``state``'s game with this metadata (result filled in once over)."""
         rec = Record.from_state(state, red=self.red, white=self.white, date=self.date)
@@ -168,8 +185,7 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
     red, white = state.scores()
 
     def names() -> tuple[str, str]:
-        from .phrases import player_names
-        return player_names(meta.red or "", meta.white or "")
+        return meta.names()
 
     def status() -> str:
         if result is None:
@@ -189,9 +205,13 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
         return _("{moves} · {stones}").format(moves=moves, stones=left)
 
     def note() -> str | None:
-        """A network game's: it is played on only through its peer's reconnection."""
+        """The kind of game: a network game's (it is played on only through its peer's
+        reconnection), against the computer (its level), or two people at one screen."""
+        if meta.kind == "computer" and meta.computer_level is not None:
+            from .phrases import level_name
+            return _("Against the computer ({levels})").format(levels=level_name(meta.computer_level))
         if meta.kind != "lan":
-            return None
+            return _("Two people at one screen")
         if result is not None:
             return _("Network game")
         return _("Unfinished network game: it can only be watched here (Replay)")

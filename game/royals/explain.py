@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from game.i18n import N_, _
+import game.royals.engine.kernel as K
 from game.royals.engine import Card, Observation, Rank, team_of, trick_winner
+from game.royals.engine.cards import ALL_CARDS_MASK, RANKED_MASK, mask_of, strength
 from game.royals.phrases import card_name
 
 #: Why a trick goes to its winner (the same keys as the table's beats, ruling 7).
-REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster: highest of the led rank"),
+REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster makes the led rank's highest card win"),
            "revolution": N_("highest card in the revolution's order"),
-           "restored": N_("highest card: the Prince ended the revolution")}
+           "restored": N_("highest card once the Prince ended the revolution")}
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def play_reason(obs: Observation, card: Card) -> str | None:
     if settled and res.winner and obs.teams and team_of(res.winner) == team_of(seat):
         return _("your partner keeps the trick")
     if settled and lost_anyway(obs) and card.points == min(c.points for c in playable(obs)):
-        return _("the trick is lost anyway: it gives away the least")
+        return _("the trick is lost anyway, and it gives away the least")
     return None
 
 
@@ -127,10 +129,72 @@ def lost_anyway(obs: Observation) -> bool:
     return all(outcome_of_play(obs, c).winner != obs.seat for c in playable(obs))
 
 
-def hint_play_text(obs: Observation, card: Card) -> str:
-    """The hint for playing ``card``, with its reason when :func:`play_reason` has one:
-    "Hint: play Royals 5: it wins while the Guildmaster is not out.", in the current language."""
+def cards_out(obs: Observation) -> int:
+    """The cards ``obs.seat`` has not seen leave play, as a mask: in the others' hands and piles
+    and set aside (never its own hand or pile, a loot, a card out of the game or played)."""
+    seen = mask_of(obs.hand) | mask_of(obs.pile) | mask_of(obs.removed) | mask_of(c for _, c in obs.trick_plays)
+    for loot in obs.loot:
+        seen |= mask_of(loot)
+    return ALL_CARDS_MASK & ~seen
+
+
+def lead_reason(obs: Observation, card: Card) -> str | None:
+    """A short, true reason to lead ``card`` (the first card of a trick), in the current language:
+    no card still out beats it in the order in force; it is the weakest card in hand (the strong
+    ones wait); it leads the rank the seat holds most of. None when none holds."""
+    if card.is_rankless:
+        return None
+    beat = K.takers([(obs.seat, card.index)], int(card.rank), obs.revolution, cards_out(obs) & RANKED_MASK)
+    if not beat:
+        return _("no card still out beats it")
+    ranked = [c for c in obs.hand if not c.is_rankless]
+    if len(ranked) > 1 and all(strength(card.index, obs.revolution) <= strength(c.index, obs.revolution)
+                               for c in ranked):
+        return _("it is your weakest card; the strong ones wait")
+    counts = {r: sum(1 for c in ranked if c.rank is r) for r in {c.rank for c in ranked}}
+    if counts.get(card.rank, 0) >= 2 and counts[card.rank] == max(counts.values()):
+        return _("you hold the most cards of its rank")
+    return None
+
+
+def hint_reason(obs: Observation, card: Card) -> str:
+    """Every play hint's reason: :func:`play_reason`, else :func:`lead_reason` for a lead, else the
+    card that gives away the fewest points when the trick cannot be won, else where the advice
+    comes from (the strongest level's trial games from this seat's knowledge)."""
     why = play_reason(obs, card)
-    if why:
-        return _("Hint: play {card}: {why}.").format(card=card_name(card), why=why)
-    return _("Hint: play {card}.").format(card=card_name(card))
+    if why is None and not obs.trick_plays:
+        why = lead_reason(obs, card)
+    if why is None and obs.trick_plays and outcome_of_play(obs, card).winner != obs.seat \
+            and card.points == min(c.points for c in playable(obs)):
+        why = _("it cannot win here and gives away the fewest points")
+    return why or _("the hard computer's trial games favour it")
+
+
+def hint_play_text(obs: Observation, card: Card) -> str:
+    """The hint for playing ``card`` with its reason (:func:`hint_reason`): "Hint: play Royals 5,
+    because it wins while the Guildmaster is not out.", in the current language."""
+    return _("Hint: play {card}, because {why}.").format(card=card_name(card), why=hint_reason(obs, card))
+
+
+def hint_steal_text(obs: Observation, target: int | None, name) -> str:
+    """The hint for the Thief's choice (``target`` None: not stealing) with its reason: who takes
+    the trick then (:func:`preview_steal`, or the trick as it stands). ``name``: seat -> name."""
+    if target is None:
+        res = resolve(obs.trick, obs.led, obs.revolution)
+        if res.winner:
+            return _("Hint: don't steal: the trick stays with {name}.").format(name=name(res.winner))
+        return _("Hint: don't steal: nobody takes the trick anyway.")
+    res = preview_steal(obs, target)
+    if res.winner:
+        return _("Hint: rob {victim}: the trick then goes to {name}.").format(victim=name(target),
+                                                                            name=name(res.winner))
+    return _("Hint: rob {victim}: then nobody takes the trick.").format(victim=name(target))
+
+
+def hint_keep_text(kept: Iterable[Card]) -> str:
+    """The hint for the hand choice, with its reason: the marked cards are the strongest from the
+    first trick on; keeping the Beggar lets the person choose when to give it away."""
+    if any(c.name == "BEGGAR" for c in kept):
+        return _("Hint: keep the marked cards, the strongest for the first tricks and the Beggar, to give it "
+                 "away when you choose.")
+    return _("Hint: keep the marked cards, the strongest for the first tricks.")

@@ -42,18 +42,37 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
         scores = tuple(outcome.scores if outcome is not None else state.scores())
     date = obj.get("date") if isinstance(obj.get("date"), str) else None
     kind = save_kind(obj, KINDS)
+    seats = obj.get("seats")
+    levels = [s.get("level") if isinstance(s, dict) else None for s in seats] if isinstance(seats, list) else []
+    undo = obj.get("undo_marked") is True
     return Summary(save_id(obj, fallback_id), kind, date, state.ply, result, scores,
                    lambda: " – ".join(names), lambda: _status(state, names), lambda: _progress(state),
-                   lambda: _note(kind, result is not None))
+                   lambda: _note(kind, result is not None, levels, undo))
 
 
-def _note(kind: str, finished: bool) -> str | None:
-    """A network match's: it is played on only by joining its host again."""
-    if kind != "lan":
+def _note(kind: str, finished: bool, levels: Sequence[object] = (), undo: bool = False) -> str | None:
+    """The kind of match, for the list's second line: a network match's (it is played on only by
+    joining its host again), against the computer (its levels), or people at one screen (with the
+    computer); that it was played with undo."""
+    if kind == "lan":
+        if finished:
+            return _("Network match")
+        return _("Unfinished network match: it can only be watched here (Replay)")
+    from .settings import LEVEL_WORDS
+    computers = [_(LEVEL_WORDS[lv]) for lv in levels if isinstance(lv, str) and lv in LEVEL_WORDS]
+    people = sum(1 for lv in levels if lv is None)
+    if not levels:
         return None
-    if finished:
-        return _("Network match")
-    return _("Unfinished network match: it can only be watched here (Replay)")
+    if people <= 1 and computers:
+        text = _("Against the computer ({levels})").format(levels=", ".join(dict.fromkeys(computers)))
+    elif computers:
+        text = _("People at one screen, with the computer")
+    else:
+        text = _("People at one screen")
+    if undo:
+        # TRANSLATORS: the kind of match, then that an undo went back past cards shown
+        text = _("{kind} · played with undo").format(kind=text)
+    return text
 
 
 def _status(state: State, names: tuple[str, ...]) -> str:

@@ -53,11 +53,20 @@ def test_the_analysis_marks_a_planted_blunder():
     assert last.best is not None and not analysis.same_move(last.played, last.best)
 
 
-def test_labels_follow_the_points_lost():
-    assert [analysis.label_for(x) for x in (0.0, 4.9, 5.0, 10.0, 20.0, 300.0)] == \
+def test_labels_follow_the_share_of_the_chance_that_was_left():
+    assert [analysis.label_for(x) for x in (0.0, 0.099, 0.10, 0.15, 0.30, 1.0)] == \
         ["", "", "inaccuracy", "mistake", "blunder", "blunder"]
-    assert analysis.margin_of(0.5) == 0.0 and analysis.margin_of(1.0) == analysis.margin_of(0.98) > 140
-    assert analysis.margin_of(0.0) == pytest.approx(-analysis.margin_of(1.0))
+    # one move of Red's: the same drop of winning chance (0.04) is a blunder for a side that had 10 %
+    # left, nothing near a won game's 98 % (where it is 42 points: the old measure's blunder)
+    final = State.random(Rng(1))
+    final.push(next(m for m in final.legal_moves() if m.kind is not DRAW))
+    for red, label in (([0.98, 0.94], ""), ([0.10, 0.06], "blunder"), ([0.5, 0.42], "mistake"),
+                       ([0.5, 0.44], "inaccuracy"), ([0.03, 0.0], "")):
+        (review,) = analysis.reviews(final, red, [None, None])
+        assert review.label == label, (red, review)
+        assert review.share == pytest.approx((red[0] - red[1]) / red[0] if red[0] >= analysis.FLOOR else 0.0)
+    (review,) = analysis.reviews(final, [0.98, 0.94], [None, None])
+    assert review.points > 40 and analysis.margin_of(0.5) == 0.0
 
 
 def careless_game(seed: int = 100) -> State:
@@ -103,7 +112,7 @@ def test_a_careless_game_has_its_mistakes_marked(app):
     app.step(STEP)
     texts = [t for t, _i, _r in view.side_layout()]
     assert texts[0].startswith(f"Careless: {red.marked} marked, about {round(red.points)} points lost")
-    assert view.marked and all(r.points >= analysis.INACCURACY for r in view.marked)
+    assert view.marked and all(r.share >= analysis.INACCURACY for r in view.marked)
 
 
 def test_the_result_panel_opens_the_analysis_and_the_window_keeps_drawing(app, driver, quick_analysis):

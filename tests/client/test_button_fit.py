@@ -76,3 +76,17 @@ def test_elide_keeps_what_fits_and_cuts_the_rest_with_an_ellipsis(app):
     assert elide(font, "Anna Maria Louisa", font.size("Anna Maria L…")[0] - 1) == "Anna Maria…"  # no space before …
     assert elide(font, "WWWW", 1) == "…"  # not even one letter: only the ellipsis
     assert elide(font, "", 10) == ""
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "fr"])
+def test_the_main_menus_buttons_share_one_type_size(app, language):
+    """Each game's tab: no label (say German "Gegen einen Freund (gleicher Bildschirm)") drawn smaller
+    than its neighbours; "Continue", which names a saved game's players, spans both columns."""
+    from game.client.games import CLIENT_GAMES
+    i18n.set_language(language)
+    for index in range(len(CLIENT_GAMES)):
+        app.reset(MainMenu(app))
+        app.top.choose(index)
+        menu = app.top
+        sizes = {b.text(): b.text_layout(app.art)[0] for b in menu.buttons if b.rect.w < 600}
+        assert len(set(sizes.values())) == 1, sizes

@@ -79,6 +79,17 @@ def test_the_result_of_a_match_opens_the_analysis(quick):
     v = view.marked[-1]
     click(app, (view._x(v.index), analysis_view.GRAPH.centery))
     assert view.selected == v.index
+    # ... and shows it: that player's hand and the trick then, the better choice as advice
+    assert view.showing
+    box, items = view.decision_layout()
+    shown = [what for what, _img, _where in items if not isinstance(what, str)]
+    before = analysis_view.position_before(view.actions, v.index, 3, False)
+    assert set(before.hand(v.seat)) <= set(shown) and all(box.contains(r) for _w, _i, r in items)
+    assert [c for _s, c in before.observation(v.seat).trick] == [c for c in shown if c not in before.hand(v.seat)]
+    assert f"better: {analysis_view.advice_words(v.best, view.names)}" in view.row_text(v)
+    assert analysis_view.advice_words(v.best, view.names).split()[0] in ("play", "rob", "don't", "execute")
+    click(app, (640, 400))  # any click puts the panel away
+    assert not view.showing
     click(app, view.buttons[0].rect.center)  # Back
     assert app.top is table and table.modal == "over"
 
@@ -143,4 +154,8 @@ def test_the_analysis_texts_fit_in_every_language(app, language):
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     assert all(r.bottom < analysis_view.LIST.top for r in rects)
     assert all(b.fits(app.art) for b in view.buttons)
+    view.draw(pygame.Surface((1280, 800)))
+    view.show(view.marked[-1].index)  # a marked decision's panel: its texts and cards inside it
+    box, items = view.decision_layout()
+    assert items and all(box.contains(r) for _w, _i, r in items)
     view.draw(pygame.Surface((1280, 800)))

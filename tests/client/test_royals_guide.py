@@ -153,7 +153,7 @@ def test_the_set_up_describes_the_level_of_the_seat_pointed_at(instant):
     setup.cycle_level(2)  # hard -> person: nothing to describe at that seat; the first computer's
     assert setup.described_seat() == 1
     setup.cycle_level(2)  # person -> random
-    assert setup.described_seat() == 2 and "at random" in setup.description()[0]
+    assert setup.described_seat() == 2 and "no plan at all" in setup.description()[0]
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=setup.seat_buttons[1].rect.center, rel=(0, 0),
                                          buttons=(0, 0, 0)))
     instant.step(STEP)

@@ -106,14 +106,22 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
     for s in seats[1:]:  # a full hand, and one more while a Thief's victim takes a card back
         taken += scene.back_rects(s, scene.state.hand_size() + 1)
     from game.royals.engine import Card
-    hints = (i18n._("Hint: rob {name}.").format(name=WIDE[1]), i18n._("Thinking about a hint…"),
-             i18n._("Hint: keep the marked cards (the computer's choice)."),
+    hints = (i18n._("Hint: rob {victim}: the trick then goes to {name}.").format(victim=WIDE[1], name=WIDE[2]),
+             i18n._("Hint: don't steal: the trick stays with {name}.").format(name=WIDE[2]),
+             i18n._("Thinking about a hint…"),
+             i18n._("Hint: keep the marked cards, the strongest for the first tricks and the Beggar, to give it "
+                    "away when you choose."),
              i18n._("Hint: execute {card}: the trick goes to {name}.").format(
                  card=card_name(Card.from_name("K4")), name=WIDE[1]),
-             *(i18n._("Hint: play {card}: {why}.").format(card=card_name(Card.from_name("R4")), why=i18n._(why))
+             i18n._("Hint: {name} leads, the partner with fewer points last round.").format(name=WIDE[2]),
+             *(i18n._("Hint: play {card}, because {why}.").format(card=card_name(Card.from_name("R4")),
+                                                                  why=i18n._(why))
                for why in ("the Executioner can remove the best card of the trick",
-                           "the trick is lost anyway: it gives away the least",
-                           "it wins while the Guildmaster is not out")))
+                           "the trick is lost anyway, and it gives away the least",
+                           "it wins while the Guildmaster is not out",
+                           "it cannot win here and gives away the fewest points",
+                           "it is your weakest card; the strong ones wait",
+                           "the hard computer's trial games favour it")))
     for phase in (Phase.KEEP, Phase.PLAY, Phase.STEAL, Phase.EXECUTE, Phase.START):
         for target in ((0, 2) if phase is Phase.STEAL else (0,)):
             scene.steal_target = target

@@ -352,7 +352,7 @@ def test_play_reasons_and_previews_are_true(instant):
                     claims.append(seat)
                 if why in ("it is the highest card so far", "it wins while the Guildmaster is not out"):
                     assert outcome_of_play(obs, action.card).winner == seat
-                if why == "the trick is lost anyway: it gives away the least":
+                if why == "the trick is lost anyway, and it gives away the least":
                     claims_lost.append(seat)
                     assert action.card.points == min(c.points for c in playable(obs)) and lost_anyway(obs)
                 if why == "your partner keeps the trick":

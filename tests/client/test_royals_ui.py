@@ -15,6 +15,7 @@ from game.client.royals.scene import RoyalsTableScene
 from game.client.royals.setup import RoyalsSetup, start_match
 from game.client.royals.table import Seat, TableConfig
 from game.royals.engine import Phase
+from game.royals.phrases import card_name
 from game.royals.phrases import RANK_NAMES as RANK_WORDS
 
 
@@ -123,6 +124,8 @@ class Person:
                 choices = s.choices(seat)  # the arrows move over the playable cards only
                 assert choices == [c for c in hand if c in legal]
                 target = len(choices) - 1
+                self.key(pygame.K_RIGHT)  # the first arrow shows the mark (on the first playable card)
+                assert s._focused() == choices[0] and s.state.ply == ply
                 while s.focus % len(choices) != target:
                     self.key(pygame.K_RIGHT)
                     assert s._focused() in legal
@@ -133,8 +136,9 @@ class Person:
                 self.click((r.centerx, r.centery))
         elif phase is Phase.STEAL:
             target = s.choices(seat)[0]
-            self.click(s.plate_rect(target).center)  # the player first ...
-            assert s.state.ply == ply and s.steal_target == target
+            if s.steal_target != target:  # (the only player to rob is chosen already)
+                self.click(s.plate_rect(target).center)  # the player first ...
+                assert s.state.ply == ply and s.steal_target == target
             backs = s.back_rects(target, len(s.view.hands[target - 1]))
             self.click(backs[-1].center)  # ... then one of their face-down cards
         elif phase is Phase.EXECUTE:
@@ -307,7 +311,10 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
     ply = scene.state.ply
     # undo against the computers: back to the person's previous decision, and the same cards come again
     scene.undo()
-    assert scene.state.ply < ply
+    from game.client.dialogs import ConfirmDialog
+    assert isinstance(instant.top, ConfirmDialog)  # cards were shown since that move: asked first
+    instant.top._yes()
+    assert scene.state.ply < ply and scene.match.undo_marked
     for _i in range(400):
         seat = scene.my_turn()
         if seat and scene.state.phase is Phase.PLAY and scene.state.trick_no >= 3:
@@ -381,7 +388,12 @@ def test_the_hint_names_the_hard_players_choice(instant):
     while time.monotonic() < deadline and not scene.hint_text.startswith("Hint:"):
         p.step()
         time.sleep(0.005)
-    assert scene.hint_text.startswith("Hint: play ")
+    assert scene.hint_text.startswith("Hint: play ") and ", because " in scene.hint_text  # with its reason
+    (marked,) = scene.hint_cards  # and the card is marked on the table
+    assert marked in scene.view.hands[0] and marked in scene.choices(1)
+    assert scene.hint_text.startswith(f"Hint: play {card_name(marked)}, because ")
+    p.click(scene.hand_rects(len(scene.view.hands[0]))[scene.view.hands[0].index(marked)].center)
+    assert not scene.hint_cards and not scene.hint_text  # gone with the decision
 
 
 def test_a_person_in_the_starting_team_picks_who_leads(instant):

@@ -26,6 +26,7 @@ THE_GAME_ITSELF = {
     "Asking {address} which game it hosts…": "which kind of game",
     "A game by Dirk Henn.": "Rose King, the game",
     "Game chosen last": "which of the two games the main menu shows",
+    "Game": "the saved-games list's column: which of the two games a save is",
     "The other game is a different version.": "the other program",
     "The settings could not be saved ({error}); they apply until the game is closed.": "the program",
     "The game ends at once when the last of the 52 stones is placed": "the rules' wording",

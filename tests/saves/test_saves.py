@@ -116,11 +116,19 @@ def test_list_shows_date_players_result_plies_kind(game):
     a, b = entries[finished.game_id], entries[running.game_id]
     assert a.ok and a.status == "finished" and a.kind == "computer" and a.date == finished.date
     assert a.plies == done_state.ply and a.result == done_state.outcome().result()
-    assert a.players() == "Ann – Computer" and a.game == "rose-king"
+    # the computer's seat is named by its level in the language shown, whatever the file says
+    assert a.players() == "Ann – Computer · Casual" and a.game == "rose-king"
     outcome = done_state.outcome()
     score = f"{outcome.red_score}–{outcome.white_score}"
-    assert a.status_text() == {Color.RED: f"Ann wins {score}", Color.WHITE: f"Computer wins {score}",
+    assert a.status_text() == {Color.RED: f"Ann wins {score}", Color.WHITE: f"Computer · Casual wins {score}",
                                None: f"Draw {score}"}[outcome.winner]  # the winner by name, not by colour
+    assert a.note() == "Against the computer (Casual)" and b.note() == "Two people at one screen"
+    from game import i18n
+    i18n.set_language("fr")
+    try:
+        assert a.players() == "Ann – Ordinateur · Détendu" and a.note() == "Contre l’ordinateur (Détendu)"
+    finally:
+        i18n.set_language("en")
     assert a.progress() == f"{done_state.ply} moves"
     mover = {Color.RED: "Ann", Color.WHITE: "Bob"}[Color(game(8, upto=12).turn)]
     assert b.status == "in progress" and b.status_text() == f"in progress · {mover} to move" and b.plies == 12
@@ -202,3 +210,25 @@ def test_the_list_rereads_only_changed_files(game, monkeypatch):
     assert reads == [a.game_id] and entries[a.game_id].plies == 4
     store.delete(b.game_id)
     assert [e.game_id for e in store.list()] == [a.game_id]
+
+
+def test_two_royals_matches_of_the_same_names_read_apart_by_game_and_kind():
+    """Hot-seat and against the computer, both "Alice – Bob": the list's game and kind of match tell them apart."""
+    from game.client.royals.saving import RoyalsSave
+    from game.client.royals.table import Seat, TableConfig, TableMatch
+    from game.client.saved_games import game_title
+    store = SaveStore()
+    notes = {}
+    for kind, bob in (("hot", Seat("Bob")), ("cpu", Seat("Bob", "hard")), ("undo", Seat("Bob", "easy"))):
+        m = TableMatch(TableConfig([Seat("Alice"), bob], seed=3))
+        m.advance()
+        m.undo_marked = kind == "undo"
+        save = RoyalsSave.new(m)
+        store.write(save.game_id, save.record(m.state).to_json())
+        notes[kind] = save.game_id
+    entries = {e.game_id: e for e in store.list()}
+    assert {entries[g].players() for g in notes.values()} == {"Alice – Bob"}
+    assert {game_title(entries[g].game) for g in notes.values()} == {"Royals & Riots"}
+    assert entries[notes["hot"]].note() == "People at one screen"
+    assert entries[notes["cpu"]].note() == "Against the computer (Hard)"
+    assert entries[notes["undo"]].note() == "Against the computer (Easy) · played with undo"

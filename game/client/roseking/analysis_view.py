@@ -73,9 +73,10 @@ class AnalysisJob(WorkerJob):
 
 
 def loss_text(review: analysis.Review) -> str:
-    """What a marked move cost: "about 12 points, −9% winning chance"."""
-    return _("about {points} points, −{percent}% winning chance").format(
-        points=round(review.points), percent=round(100 * review.loss))
+    """What a marked move cost: "about 12 points, −9% winning chance (25% of what was left)" (the
+    share of what was left marks it, :mod:`game.roseking.analysis`)."""
+    return _("about {points} points, −{percent}% winning chance ({share}% of what was left)").format(
+        points=round(review.points), percent=round(100 * review.loss), share=round(100 * review.share))
 
 
 def side_text(name: str, side: analysis.SideSummary) -> str:

@@ -23,6 +23,7 @@ import pygame
 from game.roseking.engine import Card, Color, State
 from game.i18n import N_, _
 from game.roseking.replay import PlyInfo, Playback, Replay
+from game.roseking.saves import GameMeta
 
 from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
 from .game_scene import GameScene, color_name
@@ -50,6 +51,7 @@ class ReplayController:
 
     def __init__(self, label: str) -> None:
         self.label = label
+        self.level: str | None = None  # a computer's level: its name is worded when drawn
 
     def begin_turn(self, state: State) -> None:
         pass
@@ -74,8 +76,11 @@ class ReplayScene(GameScene):
     def __init__(self, app: "App", replay: Replay, on_back: Callable[[], None]) -> None:
         rec = replay.record
         replay.to_start()
-        match = Match(replay.state, (ReplayController(rec.red or _("Red")), ReplayController(rec.white or _("White"))),
-                      _NoChance())
+        meta = GameMeta.from_record(rec)
+        sides = (ReplayController(rec.red or _("Red")), ReplayController(rec.white or _("White")))
+        if meta.kind == "computer" and meta.computer_color is not None:
+            sides[meta.computer_color].level = meta.computer_level  # named by its level in the language shown
+        match = Match(replay.state, sides, _NoChance())
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=on_back)
         self.movelog = None  # the replay's own move list takes the left column
         self.replay = replay
@@ -103,8 +108,7 @@ class ReplayScene(GameScene):
         """The analysis of the whole saved game (issue 15)."""
         from .analysis_view import AnalysisScene
         self.playback.pause()
-        rec = self.replay.record
-        names = (rec.red or color_name(Color.RED), rec.white or color_name(Color.WHITE))
+        names = GameMeta.from_record(self.replay.record).names()
         self.app.push(AnalysisScene(self.app, self.replay.final_state, names, on_show=self.seek))
 
     # ------------------------------------------------------------------ moving the cursor

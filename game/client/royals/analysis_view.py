@@ -81,6 +81,26 @@ def decision_words(action: Action, name: Callable[[int], str]) -> str:
     return str(action)
 
 
+def advice_words(action: Action, name: Callable[[int], str]) -> str:
+    """The better decision as advice: "play Peasants 10", "rob Ada", "don't steal", "execute
+    the Queen"."""
+    if action.kind is PLAY and action.card is not None:
+        return _("play {card}").format(card=card_name(action.card))
+    if action.kind is STEAL:
+        return _("rob {name}").format(name=name(action.target)) if action.target else _("don't steal")
+    if action.kind is EXECUTE and action.card is not None:
+        return _("execute {card}").format(card=card_name(action.card))
+    return str(action)
+
+
+def position_before(actions: Sequence[Action], index: int, players: int, teams: bool) -> State:
+    """The match just before decision ``actions[index]`` (the record replayed)."""
+    s = State(players, teams)
+    for a in actions[:index]:
+        s.push(a)
+    return s
+
+
 def score_curve(actions: Sequence[Action], players: int, teams: bool) -> list[tuple[int, ...]]:
     """Every seat's points so far after each action (index 0: before the first), replayed."""
     s = State(players, teams)
@@ -107,6 +127,7 @@ class RoyalsAnalysisScene(AnalysisScreen):
         self.job: RoyalsAnalysisJob = job if job is not None else RoyalsAnalysisJob(self.actions, players, teams,
                                                                                     **JOB_OPTIONS)
         super().__init__(app, self.job, on_back)  # ``selected``: the action index picked on the graph or list
+        self.showing = False  # the selected decision's panel (hand and trick) is open
 
     # ------------------------------------------------------------------ scene
     def update(self, dt: float) -> None:
@@ -121,20 +142,30 @@ class RoyalsAnalysisScene(AnalysisScreen):
         if event.type == pygame.MOUSEWHEEL and LIST.collidepoint(pygame.mouse.get_pos()):
             self.top = max(0, min(len(self.marked) - rows, self.top - event.y))
             return
+        if self.showing:  # the decision's panel: any click or key puts it away
+            if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
+                self.showing = False
+            return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and GRAPH.collidepoint(event.pos):
             marked = self.marked
             if marked:
                 near = min(range(len(marked)), key=lambda i: abs(self._x(marked[i].index) - event.pos[0]))
-                self.selected = marked[near].index
+                self.show(marked[near].index)
                 if not self.top <= near < self.top + rows:
                     self.top = max(0, min(near - rows // 2, len(marked) - rows))
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and LIST.collidepoint(event.pos):
             row = (event.pos[1] - (LIST.y + 44)) // ROW_H
             if 0 <= row and self.top + row < len(self.marked):
-                self.selected = self.marked[self.top + row].index
+                self.show(self.marked[self.top + row].index)
             return
         super().handle_event(event)
+
+    def show(self, index: int) -> None:
+        """Select the marked decision ``actions[index]`` and show it: that player's hand and the
+        trick at that moment, what was played and what was better (:meth:`decision_layout`)."""
+        self.selected = index
+        self.showing = True
 
     # ------------------------------------------------------------------ texts
     def side_texts(self) -> list[str]:
@@ -151,7 +182,7 @@ class RoyalsAnalysisScene(AnalysisScreen):
         """A marked decision's line in the list."""
         return _("Round {round}, trick {trick} · {name}: {move} — {label} (about {points} points); better: {best}").format(
             round=v.round, trick=v.trick, name=self.names(v.seat), move=decision_words(v.played, self.names),
-            label=_(LABEL_TEXTS[v.label]), points=f"{v.cost:.1f}", best=decision_words(v.best, self.names))
+            label=_(LABEL_TEXTS[v.label]), points=f"{v.cost:.1f}", best=advice_words(v.best, self.names))
 
     def side_layout(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
         """Each seat's line (:meth:`side_texts`) in its colour under the graph, two a row, as
@@ -188,6 +219,65 @@ class RoyalsAnalysisScene(AnalysisScreen):
             surface.blit(img, where)
         self._draw_list(surface)
         self.draw_buttons(surface)
+        if self.showing and self.selected is not None:
+            self._draw_decision(surface)
+
+    def verdict(self, index: int) -> analysis.Verdict | None:
+        return next((v for v in self.job.verdicts if v.index == index), None)
+
+    def decision_layout(self) -> tuple[pygame.Rect, list[tuple[str, Any, pygame.Rect]]]:
+        """The selected decision's panel (canvas px) and what it shows as (text or card, image,
+        where): the headline (round, trick, who, what was played and what was better), the trick
+        as it stood, that player's hand then; the played card framed red, the better one green."""
+        from .art import royals_art
+        art, ra = self.app.art, royals_art(self.app)
+        v = self.verdict(self.selected) if self.selected is not None else None
+        box = pygame.Rect(0, 0, 1040, 470)
+        box.center = (CANVAS[0] // 2, 380)
+        items: list[tuple[str, Any, pygame.Rect]] = []
+        if v is None:
+            return box, items
+        s = position_before(self.actions, v.index, self.players, self.teams)
+        head = self.row_text(v)
+        img = art.text(head, 22, GOLD, shadow=True, wrap=box.w - 60)
+        items.append((head, img, img.get_rect(topleft=(box.x + 30, box.y + 24))))
+        y = items[-1][2].bottom + 18
+        scale = 0.55
+        for label, cards in ((_("The trick:"), [c for _seat, c in s.observation(v.seat).trick]),
+                             (_("{name}'s hand:").format(name=self.names(v.seat)), list(s.hand(v.seat)))):
+            t = art.text(label, 20, CREAM, shadow=True)
+            items.append((label, t, t.get_rect(topleft=(box.x + 30, y))))
+            x = box.x + 30
+            y += t.get_height() + 6
+            if not cards:
+                none = art.text(_("(empty)"), 20, CREAM)
+                items.append(("(empty)", none, none.get_rect(topleft=(x, y))))
+            for card in cards:
+                face = ra.face(card, scale)
+                items.append((card, face, face.get_rect(topleft=(x, y))))
+                x += face.get_width() + 8
+            y += int(ra.face(cards[0], scale).get_height() if cards else 30) + 16
+        return box, items
+
+    def _draw_decision(self, surface: pygame.Surface) -> None:
+        from ..dialogs import dim
+        v = self.verdict(self.selected) if self.selected is not None else None
+        if v is None:
+            return
+        dim(surface)
+        box, items = self.decision_layout()
+        surface.blit(panel(box.size, 245), box)
+        played = v.played.card
+        better = v.best.card
+        for what, img, where in items:
+            surface.blit(img, where)
+            if not isinstance(what, str):
+                if what == played:
+                    pygame.draw.rect(surface, (230, 70, 50), where.inflate(8, 8), 4, border_radius=8)
+                if what == better:
+                    pygame.draw.rect(surface, (90, 210, 120), where.inflate(14, 14), 4, border_radius=10)
+        key = self.app.art.text(_("Red: what was played. Green: what was better. Click to go on."), 18, CREAM)
+        surface.blit(key, key.get_rect(midbottom=(box.centerx, box.bottom - 14)))
 
     def _draw_progress(self, surface: pygame.Surface) -> None:
         job = self.job
@@ -203,6 +293,18 @@ class RoyalsAnalysisScene(AnalysisScreen):
         surface.blit(panel(back.size, 235, 10), back)
         zero = self._y(0)
         pygame.draw.line(surface, (120, 100, 70), (r.x, zero), (r.right, zero), 1)
+        low = min(0, min(min(s) for s in self.curve))
+        high = max(1, max(max(s) for s in self.curve))
+        drawn: list[float] = []
+        for value in (0, high, low):  # the y axis: points so far (a label too close to another is left out)
+            y = self._y(value)
+            if any(abs(y - other) < 16 for other in drawn):
+                continue
+            drawn.append(y)
+            t = art.text(str(value), 16, (220, 200, 160))
+            surface.blit(t, t.get_rect(midright=(r.x - 6, y)))
+        axis = pygame.transform.rotate(art.text(_("points so far"), 16, (220, 200, 160)), 90)
+        surface.blit(axis, axis.get_rect(midright=(r.x - 42, r.centery)))
         for k, start in enumerate([0, *self.round_starts]):
             x = self._x(start)
             if k:

@@ -16,7 +16,7 @@ from .table import Beat
 
 #: Seconds each beat takes at normal speed.
 DURATIONS = {"deal": 0.7, "play": 0.32, "draw": 0.22, "steal": 0.7, "nosteal": 0.1, "execute": 0.7,
-             "revolution": 2.2, "restore": 2.0, "trick": 1.15, "void": 0.7, "keep": 0.0, "start": 0.0,
+             "revolution": 5.0, "restore": 4.0, "trick": 1.15, "void": 0.7, "keep": 0.0, "start": 0.0,
              "round": 0.0, "over": 0.0}
 #: Part of a trick's time that it lies still with its winner shown, before it slides away.
 TRICK_HOLD = 0.65
@@ -36,6 +36,7 @@ class View:
     burning: Card | None = None
     winner: int = 0
     reason: str = ""
+    turned: str = ""  # "revolution" / "restore": this trick turned the order (its caption says so)
 
     @classmethod
     def of(cls, s: State, prev: "View | None" = None) -> "View":
@@ -119,9 +120,11 @@ def end(view: View, beat: Beat) -> None:
         view.burning = None
     elif k in ("revolution", "restore"):
         view.revolution = k == "revolution"
+        view.turned = k
     elif k in ("trick", "void"):
         if k == "trick":
             view.loot[i].extend(c for _, c in beat.cards)
         view.trick = []
         view.winner = 0
         view.reason = ""
+        view.turned = ""

@@ -18,6 +18,7 @@ from ..dialogs import PauseMenu
 from ..theme import CANVAS
 from ..widgets import Button, handle_buttons
 
+from .art import card_name
 from .layout import LIFT
 
 
@@ -106,19 +107,33 @@ class TableControls:
         return []
 
     def _focused(self):
-        """The choice the arrow keys point at now (a card, a seat), or None."""
+        """The choice the keyboard mark points at now (a card, a seat), or None: none before the
+        person's first key of this decision (:meth:`keys_armed`)."""
         seat = self.my_turn()
-        items = self.choices(seat) if seat else []
+        items = self.choices(seat) if seat and self.keys_armed() else []
         return items[self.focus % len(items)] if items else None
+
+    def keys_armed(self) -> bool:
+        """Whether the keyboard mark shows for the decision awaited now: a key (an arrow, Enter,
+        Space) of this person since their last decision. Until then Enter and Space only show the
+        mark, so the Enter that gets a person the table (the pass screen's) or one pressed twice
+        never also plays a card."""
+        return self._armed == (self.state.ply, self.my_turn())
 
     def _key(self, seat: int, phase: Phase, key: int) -> None:
         items = self.choices(seat)
-        if key in (pygame.K_LEFT, pygame.K_RIGHT) and items:
-            self.focus = (self.focus + (1 if key == pygame.K_RIGHT else -1)) % len(items)
-            return
         if not items:
             return
+        armed = self.keys_armed()
+        self._armed = (self.state.ply, seat)
+        if key in (pygame.K_LEFT, pygame.K_RIGHT):
+            if armed:
+                self.focus = (self.focus + (1 if key == pygame.K_RIGHT else -1)) % len(items)
+            return
         item = items[self.focus % len(items)]
+        if not armed and key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_UP):
+            self._show_mark(phase, item)  # the first key shows the mark; the next one chooses
+            return
         if phase is Phase.KEEP:
             if key in (pygame.K_SPACE, pygame.K_UP):
                 self._toggle_keep(item)
@@ -137,6 +152,18 @@ class TableControls:
             elif phase is Phase.START:
                 self.act(Action.start(item))
 
+    def _show_mark(self, phase: Phase, item) -> None:
+        """Say what the next Enter (or Space) does, now that the keyboard mark shows."""
+        if phase is Phase.PLAY:
+            name = card_name(item)
+            self.say(lambda: _("Press Enter again to play {card}, or the arrow keys to choose another card.").format(
+                card=name))
+        elif phase is Phase.KEEP:
+            self.say(lambda: _(
+                "Space puts the marked card in your hand or takes it out; the arrow keys move the mark."))
+        else:
+            self.say(lambda: _("Press Enter again to choose the marked one, or the arrow keys to move the mark."))
+
     def _click(self, seat: int, phase: Phase, pos: tuple[int, int]) -> None:
         if phase is Phase.KEEP:
             dealt = list(self.state.observation(seat).dealt)
@@ -150,6 +177,7 @@ class TableControls:
                 self.act(Action.play(seat, card))
         elif phase is Phase.STEAL:
             # first the player to rob, then one of their face-down cards (which one is chance: unseen)
+            # or their glowing name box again
             if self.steal_target:
                 rects = self.back_rects(self.steal_target, len(self.view.hands[self.steal_target - 1]))
                 for r in reversed(rects):
@@ -157,6 +185,10 @@ class TableControls:
                         self.steal_from = r.center
                         self.act(Action.steal(seat, self.steal_target))
                         return
+                if self.plate_rect(self.steal_target).collidepoint(pos):
+                    self.steal_from = None
+                    self.act(Action.steal(seat, self.steal_target))
+                    return
             for t in self.choices(seat):
                 if any(r.collidepoint(pos) for r in self.back_rects(t, len(self.view.hands[t - 1]))) \
                         or self.plate_rect(t).collidepoint(pos):

@@ -43,6 +43,8 @@ class TableDrawing:
             nxt = self.state.next_starter()
             if nxt:
                 return [(_("Round {r} starts with {name}.").format(name=self.match.name(nxt), r=self.state.round), 24)]
+        if self.modal == "over" and getattr(self.match, "undo_marked", False):
+            return [(_("Played with undo: this match does not count in your statistics."), 22)]
         return []
 
     def modal_title(self) -> str:
@@ -138,16 +140,11 @@ class TableDrawing:
         ra = royals_art(self.app)
         p = a.progress
         box, items = self.announcement_layout(a.beat)
-        grow = min(1.0, p / 0.2)  # the panel opens, then stays
-        fade = 1.0 if p < 0.85 else max(0.0, (1.0 - p) / 0.15)
-        shown = panel(box.size, int(235 * fade))
-        if grow < 1.0:
-            shown = pygame.transform.smoothscale(shown, (max(1, int(box.w * grow)), max(1, int(box.h * grow))))
-        surface.blit(shown, shown.get_rect(center=box.center))
-        if grow < 1.0:
-            return
+        # panel and words fade in together (an opening panel without words read as an empty box), stay, fade out
+        fade = max(0.0, min(1.0, p / 0.05, (1.0 - p) / 0.1))
+        surface.blit(panel(box.size, int(235 * fade)), box)
         pygame.draw.rect(surface, (230, 90, 50) if a.beat.kind == "revolution" else GOLD, box, 3, border_radius=14)
-        flip = min(1.0, max(0.0, (p - 0.2) / 0.4))  # the rank card turns over
+        flip = min(1.0, max(0.0, (p - 0.1) / 0.25))  # the rank card turns over
         before, after = (ra.sides[0], ra.sides[1]) if a.beat.kind == "revolution" else (ra.sides[1], ra.sides[0])
         side = before if flip < 0.5 else after
         sx = abs(math.cos(flip * math.pi))
@@ -176,6 +173,8 @@ class TableDrawing:
         plate = self.plate_rect(seat)
         if self.idle() and seat == self.match.decider():
             pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(6, 6), 3, border_radius=16)
+        if seat == self.hint_seat and self.my_turn():  # the hint's choice: the seat to rob, or to lead
+            pygame.draw.rect(surface, TEAL, plate.inflate(20, 20), 4, border_radius=20)
         for _text, img, where in self.plate_texts(seat):
             surface.blit(img, where)
         # pile and loot
@@ -221,7 +220,7 @@ class TableDrawing:
                     pygame.draw.rect(surface, TEAL, r.inflate(8, 8), 4, border_radius=11)
                 if card in self.selected:
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=8)
-                if i == self.focus % len(dealt):
+                if self.keys_armed() and i == self.focus % len(dealt):
                     pygame.draw.rect(surface, TEAL, r.inflate(6, 6), 2, border_radius=10)
             surface.blit(*self.keep_count_layout(dealt))
             return
@@ -246,6 +245,8 @@ class TableDrawing:
                 surface.blit(ra.dimmed(card), rr)
             else:
                 surface.blit(ra.face(card), rr)
+            if card in self.hint_cards and playing:  # the hint's choice: a glow around the card
+                pygame.draw.rect(surface, TEAL, rr.inflate(10, 10), 4, border_radius=12)
             if card == focus_card:
                 pygame.draw.rect(surface, TEAL, rr.inflate(6, 6), 2, border_radius=10)
             if card == hover:
@@ -289,21 +290,34 @@ class TableDrawing:
             surface.blit(img, r)
             if self.view.winner == seat:
                 pygame.draw.rect(surface, HIGHLIGHT, r.inflate(8, 8), 4, border_radius=10)
+            if choosing and card in self.hint_cards:  # the hint's choice
+                pygame.draw.rect(surface, TEAL, r.inflate(14, 14), 4, border_radius=12)
             if choosing and card.name != "EXECUTIONER" and (r.collidepoint(self.mouse) or card == self._focused()):
                 pygame.draw.rect(surface, (230, 80, 60), r.inflate(8, 8), 4, border_radius=10)
         if self.view.winner and a is not None and a.beat.kind == "trick":
             text = _("Trick to {name}: {why}").format(name=self.match.name(self.view.winner),
                                                       why=_(REASONS.get(self.view.reason, REASONS["highest"])))
-            self.banner(surface, text, _("Click to go on.") if self.holding else "")
+            self.banner(surface, text, self.trick_note())
         elif a is not None and a.beat.kind == "void":
-            self.banner(surface, _("Only rankless cards: nobody wins, they leave the game."),
-                        _("Click to go on.") if self.holding else "")
+            self.banner(surface, _("Only rankless cards: nobody wins, they leave the game."), self.trick_note())
         elif self.preview_text():
             self.banner(surface, self.preview_text())
         if self.state.phase is Phase.PLAY and self.view.trick and self.state.led >= 0 and self.idle():
             t = self.app.art.text(_("Led: {rank}").format(rank=rank_name(Rank(self.state.led))), 22, CREAM,
                                   shadow=True)
             surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y)))
+
+    def trick_note(self) -> str:
+        """The line under a finished trick's caption: that it started or ended a revolution (the
+        order in force for the next trick), and "Click to go on." while it is held; "" for none."""
+        parts = []
+        if self.view.turned == "revolution":
+            parts.append(_("This trick started a revolution: the order is reversed."))
+        elif self.view.turned == "restore":
+            parts.append(_("This trick ended the revolution: the normal order is back."))
+        if self.holding:
+            parts.append(_("Click to go on."))
+        return " ".join(parts)
 
     def banner(self, surface: pygame.Surface, text: str, note: str = "") -> None:
         """A message across the middle of the trick, with a smaller ``note`` under it."""
@@ -423,6 +437,33 @@ class TableDrawing:
         if text:
             surface.blit(*self.prompt_layout(text))
 
+    def last_trick_lines(self) -> list[str]:
+        """What the last trick's review says under its cards: who won it and why, what the Thief
+        took from whom (and the card the robbed player took back into their hand, which lies dimmed
+        in the trick), what the Executioner removed."""
+        lt = self.match.last_trick
+        if lt is None:
+            return []
+        name = self.match.name
+        if lt.winner:
+            why = _("Won by {name}: {why}").format(name=name(lt.winner),
+                                                   why=_(REASONS.get(lt.reason, REASONS["highest"])))
+        else:
+            why = _("Nobody won it: only rankless cards were left.")
+        lines = [why]
+        if lt.stolen is not None and lt.robbed:
+            lines.append(_("The Thief ({thief}) took {card} from {victim}.").format(
+                thief=name(lt.thief), card=card_name(lt.stolen), victim=name(lt.robbed)))
+            back = next((c for s, c in lt.plays if s == lt.robbed), None)
+            if back is not None:
+                lines.append(_("{victim} took {card} back into their hand.").format(victim=name(lt.robbed),
+                                                                                  card=card_name(back)))
+        elif lt.stolen is not None:
+            lines.append(_("The Thief took {card}.").format(card=card_name(lt.stolen)))
+        if lt.executed is not None:
+            lines.append(_("The Executioner removed {card}.").format(card=card_name(lt.executed)))
+        return lines
+
     def _draw_last_trick(self, surface: pygame.Surface) -> None:
         lt = self.match.last_trick
         if lt is None:
@@ -430,7 +471,8 @@ class TableDrawing:
         art = self.app.art
         ra = royals_art(self.app)
         dim(surface)
-        r = pygame.Rect(0, 0, 760, 400)
+        images = [art.text(line, 24, CREAM, shadow=True, wrap=700) for line in self.last_trick_lines()]
+        r = pygame.Rect(0, 0, 760, max(400, 262 + sum(i.get_height() + 6 for i in images) + 50))
         r.center = (CANVAS[0] // 2, CANVAS[1] // 2)
         surface.blit(panel(r.size), r)
         surface.blit(art.text(_("The last trick"), 34, GOLD, shadow=True), (r.x + 30, r.y + 24))
@@ -442,21 +484,10 @@ class TableDrawing:
             surface.blit(art.text(elide(art.font(20), self.match.name(seat), 160), 20, CREAM), (x, r.y + 224))
             if seat == lt.winner and card in kept:
                 pygame.draw.rect(surface, HIGHLIGHT, (x - 4, r.y + 76, CARD_W + 8, CARD_H + 8), 4, border_radius=10)
-        if lt.winner:
-            why = _("Won by {name}: {why}").format(name=self.match.name(lt.winner),
-                                                   why=_(REASONS.get(lt.reason, REASONS["highest"])))
-        else:
-            why = _("Nobody won it: only rankless cards were left.")
-        lines = [why]
-        if lt.stolen is not None and lt.robbed:
-            lines.append(_("The Thief ({thief}) took {card} from {victim}.").format(
-                thief=self.match.name(lt.thief), card=card_name(lt.stolen), victim=self.match.name(lt.robbed)))
-        elif lt.stolen is not None:
-            lines.append(_("The Thief took {card}.").format(card=card_name(lt.stolen)))
-        if lt.executed is not None:
-            lines.append(_("The Executioner removed {card}.").format(card=card_name(lt.executed)))
-        for k, line in enumerate(lines):
-            surface.blit(art.text(line, 24, CREAM, shadow=True, wrap=r.w - 60), (r.x + 30, r.y + 262 + 32 * k))
+        y = r.y + 262
+        for img in images:
+            surface.blit(img, (r.x + 30, y))
+            y += img.get_height() + 6
         hint = art.text(_("Click or press a key to go on."), 20, (200, 190, 160))
         surface.blit(hint, hint.get_rect(midbottom=(r.centerx, r.bottom - 14)))
 

@@ -163,8 +163,9 @@ class TableLayout:
 
     def modal_layout(self) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
         """The open modal's panel (canvas px) and every text drawn on it as (text, image, where):
-        the title, the score table (a row per seat, a column per round and the total; the teams'
-        totals), the :meth:`modal_notes`. The panel is as tall as its content, and it and the row of
+        the title, the score table (a row per seat, a column per round and the total; under each
+        seat the last round's scoring cards, labelled with that round; the teams' totals), the
+        :meth:`modal_notes`. The panel is as tall as its content, and it and the row of
         buttons under it (:meth:`modal_button_row`) are centred on the canvas together, so nothing
         overlaps in any language and with up to 4 seats."""
         art = self.app.art
@@ -187,7 +188,6 @@ class TableLayout:
         heads = [_("Round {r}").format(r=k + 1) for k in range(len(rounds))] + [_("Total")]
         for k, h in enumerate(heads):
             put(elide(art.font(22), h, 104), 22, GOLD, midtop=(cols[k], y))
-        count = min(1.0, self.modal_time / 1.2) if self.speed() > 0 else 1.0
         totals = [0] * self.n
         ra = royals_art(self.app)
         for seat in range(1, self.n + 1):
@@ -196,12 +196,13 @@ class TableLayout:
             for k, rs in enumerate(rounds):
                 v = rs[seat - 1]
                 totals[seat - 1] += v
-                put(str(round(v * count) if k == len(rounds) - 1 else v), 24, CREAM, midtop=(cols[k], y))
+                put(str(v), 24, CREAM, midtop=(cols[k], y))  # the record's numbers from the first frame
             put(str(totals[seat - 1]), 26, GOLD, midtop=(cols[len(rounds)], y))
             loot = self.round_loot[seat - 1] if seat - 1 < len(self.round_loot) else []
             if rounds and loot:  # which cards scored: the ones not worth 1 as cards, then the 1s counted
                 y += 32
-                x = 56
+                label = _("Round {r}").format(r=len(rounds))  # the last round's cards, not the match's
+                x = put(label, 20, GOLD, midleft=(56, y + int(CARD_H * LOOT_SCALE) // 2)).right + 10
                 for card in sorted((c for c in loot if c.points not in (0, 1)), key=lambda c: -c.points):
                     img = ra.face(card, LOOT_SCALE)
                     items.append((card_name(card), img, img.get_rect(topleft=(x, y))))
@@ -391,7 +392,12 @@ class TableLayout:
         return items
 
     def shown_scores(self) -> tuple[list[int], list[int]]:
-        """(round points, match totals) per seat as the table shows them (following the beats)."""
+        """(round points, match totals) per seat as the table shows them (following the beats);
+        behind a round's score table ("Round 1 is over"), that round's points and the totals with it."""
+        if self.modal == "round" and self.state.round_scores:
+            rp = list(self.state.round_scores[-1])
+            totals = [sum(rs[i] for rs in self.state.round_scores) for i in range(self.n)]
+            return rp, totals
         rp = [points_of(mask_of(loot)) for loot in self.view.loot]
         totals = list(rp)
         for rs in self.state.round_scores[:self.view.round - 1]:

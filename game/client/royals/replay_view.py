@@ -22,7 +22,7 @@ from game.royals.engine import Phase, State
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, handle_buttons
 from .anims import View
-from .analysis_view import analysis_button  # post-match analysis (issue 35)
+from .analysis_view import analysis_button, open_analysis  # post-match analysis (issue 35)
 from .scene import RoyalsTableScene
 from .table import TableMatch
 
@@ -63,6 +63,9 @@ class RoyalsReplayScene(RoyalsTableScene):
                    enabled=lambda: self.match.last_trick is not None),
             Button((x, 604, 190, 44), N_("Back"), on_back, size=24),
         ]
+        if self.finished:  # the whole match's analysis, at any point of the replay (as Rose King's replay)
+            self.buttons.insert(0, Button((x, 396, 190, 44), N_("Analyse"), self.analyse, key=pygame.K_a, size=24))
+        self.final = match.state
 
     def speed(self) -> float:
         base = self.app.options.anim_speed
@@ -99,8 +102,18 @@ class RoyalsReplayScene(RoyalsTableScene):
         a = self.actions[i]
         return a.is_chance or a.kind.value == "start" or (a.kind.value == "steal" and a.card is not None)
 
+    def analyse(self) -> None:
+        """The analysis of the whole finished match (whatever position the replay shows)."""
+        self.playing = False
+        open_analysis(self.app, self.final, self.match.name)
+
+    def prompt_text(self) -> str:
+        """Nobody decides in a replay: no prompt (not "Ada is thinking…")."""
+        return ""
+
     def seek(self, ply: int) -> None:
-        """Jump to the position after ``ply`` actions (no animation)."""
+        """Jump to the position after ``ply`` actions (no animation); at the end of a finished
+        match, its result."""
         ply = max(0, min(len(self.actions), ply))
         s = State(self.match.state.players, self.match.state.teams)
         for a in self.actions[:ply]:
@@ -112,6 +125,9 @@ class RoyalsReplayScene(RoyalsTableScene):
         self.anim = None
         self.modal = ""
         self.view = View.of(s)
+        if ply == len(self.actions) and self.finished:
+            self.round_loot = [list(cards) for cards in self.view.loot]  # round 3's scoring cards
+            self.open_modal("over", None)
 
     def _finish_anims(self) -> None:
         while self.anim is not None or self.queue:

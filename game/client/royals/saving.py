@@ -4,10 +4,11 @@
 A save is the game's record (``docs/royals-record-format.md``) with extra top-level keys
 that other readers ignore: ``game_id``, ``kind`` (``local``), ``seats`` (each seat's
 ``name`` and ``level``, null for a person), ``chance_seed`` (the seed every later chance
-outcome is drawn from with its position, so a resumed match deals as it would have) and
-``starter`` (round 1's chosen starter, 0: random). A network match's save (kind ``lan``) is
-written by :func:`game.client.royals.lan.keep_record` and only replayed here, never resumed
-(docs/royals-record-format.md, "Saved games").
+outcome is drawn from with its position, so a resumed match deals as it would have),
+``starter`` (round 1's chosen starter, 0: random) and ``undo_marked`` (true once an undo
+went back past cards shown to the person: the match is not counted in the statistics). A
+network match's save (kind ``lan``) is written by :func:`game.client.royals.lan.keep_record`
+and only replayed here, never resumed (docs/royals-record-format.md, "Saved games").
 """
 
 from __future__ import annotations
@@ -41,9 +42,12 @@ class RoyalsSave:
 
     def extra(self) -> dict[str, Any]:
         cfg = self.match.config
-        return {"game_id": self.game_id, "kind": "local",
-                "seats": [{"name": s.name, "level": s.level} for s in cfg.seats],
-                "chance_seed": self.match.chance_seed, "starter": cfg.starter}
+        extra = {"game_id": self.game_id, "kind": "local",
+                 "seats": [{"name": s.name, "level": s.level} for s in cfg.seats],
+                 "chance_seed": self.match.chance_seed, "starter": cfg.starter}
+        if self.match.undo_marked:
+            extra["undo_marked"] = True
+        return extra
 
     def record(self, state) -> Record:
         rec = Record.from_state(state, players=[s.name for s in self.match.config.seats], date=self.date)
@@ -63,7 +67,8 @@ def autosaver(match: TableMatch, save: RoyalsSave | None = None) -> Callable[[Ta
             saver.close()
         else:
             saver.submit(m.state, save)  # type: ignore[arg-type]
-            record_result([s.level for s in m.config.seats], m.state, save.game_id)  # the statistics, at the end
+            if not m.undo_marked:  # a match played with an undo past shown cards is not counted
+                record_result([s.level for s in m.config.seats], m.state, save.game_id)  # the statistics, at the end
 
     hook.save = save  # type: ignore[attr-defined]
     hook.saver = saver  # type: ignore[attr-defined]
@@ -93,6 +98,7 @@ def load(path: str | os.PathLike[str]) -> tuple[TableMatch, RoyalsSave]:
     config = TableConfig(seats, teams=record.teams, starter=starter if 0 <= starter <= len(seats) else 0)
     match = TableMatch.resume(config, state)
     match.chance_seed = seed if type(seed) is int else secrets.randbits(62)
+    match.undo_marked = obj.get("undo_marked") is True
     game_id = obj.get("game_id") if isinstance(obj.get("game_id"), str) else uuid.uuid4().hex
     return match, RoyalsSave(game_id, match, record.date or now_iso())
 

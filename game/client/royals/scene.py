@@ -28,7 +28,7 @@ import pygame
 from game.fsutil import os_error_text
 from game.i18n import N_, Text, Worded, _
 from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
-from game.royals.explain import hint_play_text, preview_execute
+from game.royals.explain import hint_keep_text, hint_play_text, hint_steal_text, preview_execute
 from game.royals.phrases import illegal_text
 
 from ..scene import Scene
@@ -47,6 +47,9 @@ from .drawing import REASONS, TableDrawing
 from .layout import LEVEL_WORDS, MODAL_NAMES_W, TEAM_COLOURS, TableLayout
 from .news import news_lines
 
+#: Asked before an undo past cards shown since the person's move (:meth:`RoyalsTableScene.undo`).
+UNDO_QUESTION = N_("Cards were shown since your move. Take it back anyway? The match then no longer "
+                   "counts in your statistics.")
 #: This game's key in the registry and the settings.
 GAME_KEY = "royals-riots"
 #: How long a computer's decision waits before it shows (times ``min_delay``) and how long a
@@ -118,6 +121,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.clock = 0.0
         self.selected: set[Card] = set()   # KEEP: the cards chosen for the hand
         self.focus = 0                     # keyboard focus (index into the current choices)
+        self._armed: tuple[int, int] | None = None  # (ply, person) whose keys show the mark (keys_armed)
         self.mouse = (0, 0)
         self.steal_target = 0              # STEAL: the robbed seat picked, before its card is clicked
         self.steal_from: tuple[int, int] | None = None  # where the clicked face-down card lies
@@ -135,7 +139,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.seen: dict[int, int] = {}     # person -> how much of the journal they saw at their last decision
         self.news: tuple[int, list[Beat]] | None = None  # (person, beats they missed) shown on getting the table
         self.holding = False               # the finished trick waits for a click ("keep the trick")
-        self.hint_cards: set[Card] = set()  # KEEP: the cards the hint marks
+        self.hint_cards: set[Card] = set()  # the cards the hint marks (the hand choice's, the card to play or execute)
+        self.hint_seat = 0                  # the seat the hint marks (the Thief's target, a team's leader)
         self.round_loot: list[list[Card]] = [[] for _ in range(match.players)]  # the last round's loots
         x = CANVAS[0] - 210
         self.buttons = [
@@ -229,15 +234,14 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
                 getattr(self, "pos", 0))
 
     def at_rest(self) -> bool:
-        """Still when no beat plays (or a finished trick is held until a click), no toast shows,
-        the score table has counted up and nothing in :meth:`look` changed since the last check
-        (a computer's answer, a network event)."""
+        """Still when no beat plays (or a finished trick is held until a click, or the score table
+        lies over the table: the beats behind it wait), no toast shows and nothing in :meth:`look`
+        changed since the last check (a computer's answer, a network event)."""
         look = self.look()
         if look != self._shown_look:
             self._shown_look = look
             return False  # draw this change (the next check finds it still)
-        counting = self.modal and self.speed() > 0 and self.modal_time < 1.2
-        return (self.idle() or self.holding) and self.toast_time <= 0 and not counting
+        return (self.idle() or self.holding or bool(self.modal)) and self.toast_time <= 0
 
     def quit_question(self) -> str | None:
         if self.saver is None:
@@ -252,7 +256,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return
         if self.state.phase is Phase.KEEP:
             self.hint_cards = set(self.match.suggested_hand(seat))
-            self.hint_text = lambda: _("Hint: keep the marked cards (the computer's choice).")
+            kept = tuple(self.hint_cards)
+            self.hint_text = lambda: hint_keep_text(kept)
             return
         if self.hinter is None:
             self.hinter = RoyalsThinker(self.match.config.seconds, None, use_process=self.thinker.use_process)
@@ -278,27 +283,41 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return
         self.hint_for = -1
         card, name = a.card, self.match.name
-        obs = self.state.observation(a.seat)
+        obs = self.state.observation(self.my_turn() or a.seat)
+        self.hint_cards = {card} if card is not None and a.kind.value in ("play", "execute") else set()
+        self.hint_seat = 0
         if a.kind.value == "play" and card is not None:
             self.hint_text = partial(hint_play_text, obs, card)
         elif a.kind.value == "steal":
-            target = a.target
-            self.hint_text = (lambda: _("Hint: don't steal.")) if target is None else \
-                lambda: _("Hint: rob {name}.").format(name=name(target))
+            self.hint_seat = a.target or 0
+            self.hint_text = partial(hint_steal_text, obs, a.target, name)
         elif a.kind.value == "execute" and card is not None:
             res = preview_execute(obs, card)
             self.hint_text = lambda: _("Hint: execute {card}: the trick goes to {name}.").format(
                 card=card_name(card), name=name(res.winner)) if res.winner else \
-                _("Hint: execute {card}.").format(card=card_name(card))
+                _("Hint: execute {card}: then nobody takes the trick.").format(card=card_name(card))
         elif a.kind.value == "start":
-            seat = a.seat
-            self.hint_text = lambda: _("Hint: {name} leads.").format(name=name(seat))
+            seat = self.hint_seat = a.seat
+            self.hint_text = lambda: _("Hint: {name} leads, the partner with fewer points last round.").format(
+                name=name(seat))
 
     def undo(self) -> None:
-        """Take back the person's last decision (against computers), with everything after it."""
+        """Take back the person's last decision (against computers), with everything after it.
+        Past a card shown since that decision (a computer's card, the person's draw, the Thief's
+        catch) the person is asked first: such an undo marks the match as played with undo, and
+        it no longer counts in the statistics (:meth:`TableMatch.undo_shows`)."""
         if not self.match.can_undo() or self.modal or self.passing:
             self.say(lambda: _("Nothing to undo."))
             return
+        if self.match.undo_shows() and not self.match.undo_marked:
+            from ..dialogs import ConfirmDialog
+            self.app.push(ConfirmDialog(self.app, UNDO_QUESTION, self.take_back, yes=N_("Undo"), no=N_("Cancel")))
+            return
+        self.take_back()
+
+    def take_back(self) -> None:
+        """The undo itself (see :meth:`undo`)."""
+        marked = self.match.undo_marked
         self.thinker.cancel()
         self.thinking = 0
         self._held = None
@@ -308,11 +327,16 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.view = View.of(self.state, self.view)
         self.selected.clear()
         self.hint_cards.clear()
+        self.hint_seat = 0
         self.steal_target = 0
+        self._armed = None  # the keyboard mark of the decision taken back is gone with it
+        self.focus = 0
         self.hint_text = ""
         self.holding = False
         self._buttons_for = None
         self._after_action()
+        if self.match.undo_marked and not marked:
+            self.say(lambda: _("Played with undo: this match does not count in your statistics."))
 
     def _queue_beats(self, beats: list[Beat]) -> None:
         self.queue.extend(beats)
@@ -328,6 +352,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return False
         self.selected.clear()
         self.hint_cards.clear()
+        self.hint_seat = 0
         self.steal_target = 0
         self.focus = 0
         self.hint_text = ""

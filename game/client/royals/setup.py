@@ -15,7 +15,7 @@ from game.settings import MAX_NAME_LENGTH
 
 from ..theme import CANVAS, CREAM, GOLD
 from ..textinput import TextInput
-from ..widgets import Button, ButtonScene, panel
+from ..widgets import Button, ButtonScene, elide, panel
 from .art import royals_art
 from .scene import LEVEL_WORDS as LEVEL_LABELS, RoyalsTableScene
 from .table import LEVELS, Seat, TableConfig, TableMatch
@@ -32,14 +32,18 @@ TITLE_SETTLE = 4.0
 COMPUTER_NAMES = ("Ada", "Bram", "Cato", "Dora")
 
 
-#: Computer level -> one English sentence on how it plays (what :mod:`game.royals.ai` does at
-#: that level), shown beside the seats; translated when shown (:func:`level_blurb`).
+#: Computer level -> what playing against it feels like, in one or two English sentences (the
+#: figures from docs/royals-ai.md's matches between the levels), shown beside the seats;
+#: translated when shown (:func:`level_blurb`).
 LEVEL_BLURBS = {
-    "random": N_("Plays any allowed card at random. For a first game."),
-    "greedy": N_("Plays by simple rules: wins cheap tricks, dumps the Beggar, robs the seat that is winning."),
-    "easy": N_("Plays by the same simple rules but now and then misjudges, like a casual player."),
-    "medium": N_("Thinks a tenth of a second ahead from what it has seen; it never looks at hidden cards."),
-    "hard": N_("Thinks about a second ahead from what it has seen; it never looks at hidden cards."),
+    "random": N_("Plays any card it may and has no plan at all; good for learning the rules."),
+    "greedy": N_("Plays each trick sensibly but never plans ahead; it spends strong cards early and is easy "
+                 "to read."),
+    "easy": N_("Plays like Casual but slips now and then; a relaxed opponent who gives away the odd trick."),
+    "medium": N_("A steady player who remembers the cards it has seen; it wins nine games in ten against "
+                 "Easy. It never peeks at hidden cards."),
+    "hard": N_("A strong, patient player who weighs many possible deals before each card; it beats Medium "
+               "about two games in three. It never peeks at hidden cards."),
 }
 
 
@@ -188,8 +192,8 @@ class RoyalsSetup(ButtonScene):
                              for i in range(4)]
         self.buttons += self.seat_buttons
         y = r.y + 120 + 56 * 4 + 14
-        self.buttons.append(Button((x0 + 130, y, 300, 46), lambda: _("Teams: 1 + 3 against 2 + 4") if self.teams
-                                   else _("Teams: off"), self.toggle_teams, size=24, enabled=lambda: self.count == 4,
+        self.buttons.append(Button((x0 + 130, y, 300, 46), self.teams_label, self.toggle_teams, size=24,
+                                   enabled=lambda: self.count == 4,
                                    selected=lambda: self.teams and self.count == 4))
         self.buttons.append(Button((x0 + 130, y + 58, 300, 46), self.starter_label, self.cycle_starter, size=24))
         self.buttons += [
@@ -197,6 +201,15 @@ class RoyalsSetup(ButtonScene):
             Button((x0 + 210, r.bottom - 74, 260, 54), N_("Guided first game"), self.start_guided, size=24),
             Button((r.right - 280, r.bottom - 74, 240, 54), N_("Start"), self.start, key=pygame.K_RETURN, size=28),
         ]
+
+    def teams_label(self) -> str:
+        """The teams toggle: the two teams by their players' names (seats 1 + 3 against 2 + 4,
+        ruling 10), or that there are none."""
+        if not (self.teams and self.count == 4):
+            return _("Teams: off")
+        font = self.app.art.font(20)  # long names are cut, so the label fits its button on two lines
+        a, b, c, d = (elide(font, self.name(s), 90) for s in range(1, 5))
+        return _("{a} + {c} against {b} + {d}").format(a=a, b=b, c=c, d=d)
 
     def starter_label(self) -> str:
         if not self.starter:

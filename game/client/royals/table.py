@@ -111,6 +111,13 @@ class TableMatch:
         self.chance_seed = self.config.seed if self.config.seed is not None else secrets.randbits(62)
         self._trick_notes: dict[str, Any] = {}
         self.beats_pending: list[Beat] = []
+        #: How many actions of the history had happened when the person against the computers
+        #: was last shown a card hidden from them before: another seat's card played, their own
+        #: draw, a card the Thief took (:meth:`_shows_hidden`). An undo to before it is marked.
+        self.shown_at = 0
+        #: The match was played with an undo that crossed shown cards: it no longer counts in
+        #: the statistics (kept in the save as ``undo_marked``).
+        self.undo_marked = False
 
     @classmethod
     def resume(cls, config: TableConfig, state: State) -> "TableMatch":
@@ -124,11 +131,12 @@ class TableMatch:
     def rebuild_last_trick(self) -> "LastTrick | None":
         """The last finished trick of the state's history (None before the round's first trick
         ends): the history replayed on a fresh state, as :meth:`_beats` saw it then (a few
-        hundred pushes, about a millisecond)."""
+        hundred pushes, about a millisecond). Sets :attr:`shown_at` from the same replay."""
         again = TableMatch(self.config)
         again.state = State(self.state.players, self.state.teams)
         for a in self.state.history:
             again._push(a)
+        self.shown_at = again.shown_at
         return again.last_trick
 
     @property
@@ -215,12 +223,28 @@ class TableMatch:
         history = self.state.history
         return any(_is_decision(a, h) for a in history[_last_deal(history) + 1:])
 
+    def undo_shows(self) -> bool:
+        """Whether the next undo goes back past a card shown to the person since their last
+        decision (another seat's card, their own draw, the Thief's catch): they would replay
+        it knowing that card, and the same cards come again (chance is seeded by the position).
+        Such an undo marks the match (:attr:`undo_marked`); see :meth:`undo`."""
+        h = self.undo_seat()
+        if not self.can_undo():
+            return False
+        history = self.state.history
+        last = max(i for i in range(len(history)) if _is_decision(history[i], h))
+        return last < self.shown_at
+
     def undo(self) -> int:
         """Take back the person's last decision of this round and everything after it (never
-        past the round's deal). Returns the number of actions taken back (0: nothing to undo)."""
+        past the round's deal). Returns the number of actions taken back (0: nothing to undo).
+        An undo past a card shown since that decision (:meth:`undo_shows`) marks the match as
+        played with undo (:attr:`undo_marked`): it then no longer counts in the statistics."""
         h = self.undo_seat()
         if not self.can_undo():
             return 0
+        if self.undo_shows():
+            self.undo_marked = True
         n = 0
         while self.state.history:
             a = self.state.pop()
@@ -234,7 +258,20 @@ class TableMatch:
         s = self.state
         pre = s.copy(stack=False)
         s.push(a)
+        if self._shows_hidden(pre, a):
+            self.shown_at = len(s.history)
         return self._beats(pre, a, s)
+
+    def _shows_hidden(self, pre: State, a: Action) -> bool:
+        """Whether action ``a`` at position ``pre`` shows the one person against the computers a
+        card hidden from them until then: another seat plays a card from its hand, the person
+        draws the top of their own pile, or the Thief's catch (chance) from another hand is shown."""
+        h = self.undo_seat()
+        if not h:
+            return False
+        if a.kind is PLAY:
+            return a.seat != h or bool(pre.piles[h - 1])
+        return a.kind is STEAL and a.card is not None and a.target != h
 
     def _beats(self, pre: State, a: Action, post: State) -> list[Beat]:
         k = a.kind
