@@ -38,7 +38,8 @@ from game.royals.engine import (CARDS, EXECUTE, KEEP, PLAY, START, STEAL, Action
 from game.royals.engine.state import SETUP, Phase
 
 from ..coin import commitment
-from ..deck import BrokenDeck, DeckError, DeckPeer, KeyShare, Reveal, Shuffle, audit_round, card_points, subdeck
+from ..deck import (BrokenDeck, DeckError, DeckPeer, KeyShare, Pass, Reveal, Shuffle, audit_round, card_points,
+                    subdeck)
 from ..deck import decode as deck_decode
 from ..deck.choice import joint_choice
 from ..framing import _bin, _blob, _int
@@ -198,6 +199,7 @@ class FairMatch:
         self.claim: tuple[Envelope, fm.Body, list[Envelope]] | None = None   # a peer's verdict being checked
         self.logs: set[int] = set()             # seats whose log of this round came
         self.ends: dict[int, Envelope] = {}
+        self.relays: dict[bytes, Relayed] = {}  # joiner: SHA-256 of each relayed envelope -> its relay
         self._over: Verdict | None = None
         self.since = 0.0
         self.decks = {s: DeckPeer(s, seeds[s][32:64]) for s in self.local}
@@ -299,8 +301,12 @@ class FairMatch:
     def receive(self, sender: int, msg: dict, now: float) -> list:
         if self._over is not None:
             return []
-        if not self.host:
+        out = self._receive(sender, msg, now)   # a Refusal leaves ``handled`` as it was: a joiner's
+        if not self.host:                        # resume counts what it handled, never what it refused
             self.handled += 1
+        return out
+
+    def _receive(self, sender: int, msg: dict, now: float) -> list:
         t = msg["t"]
         try:
             if t == "fkey":
@@ -481,7 +487,7 @@ class FairMatch:
             return [Save(), Notice("record")]
         out: list = []
         named = [s for s in (verdict.seat, *verdict.between) if s >= 0 and s not in self.local]
-        if verdict.kind in ("forfeit", "left", "disputed") and named:
+        if verdict.kind in ("forfeit", "left") and named:
             cause = next((c for o, c in self._owed_causes() if o.seat in named), ())
             self.evidence = self.evidence or canonical(cause)
             if verdict.kind == "forfeit" and self.inbox is not None:
@@ -611,6 +617,10 @@ class FairMatch:
         r = Relayed(self.gid, msg["e"], msg["i"], msg["s"])
         if not r.verifies(self.keys[0]):
             raise Fault("illegal", 0, f"the host's relay {r.index} carries no valid countersignature")
+        old = self.relays.setdefault(hashlib.sha256(r.raw).digest(), r)
+        if old.index != r.index:   # an honest host relays each envelope once, at one number
+            raise Fault("illegal", 0, f"the host relayed one envelope as relay {old.index} and as relay {r.index}",
+                        [old, r])
         try:
             env = Envelope.from_bytes(r.raw)
         except ValueError:
@@ -775,11 +785,16 @@ class FairMatch:
         names the verdict's signer, two conflicting ones their signer) and applied; the claim is
         then settled by :meth:`_settle_claim` once nothing more moves."""
         evidence = []
+        shown: dict[bytes, Relayed] = {}
         for x in b.items:
             if x[:8] == RELAY_TAG:
                 r = Relayed.from_bytes(self.gid, x)
                 if not r.verifies(self.keys[0]):
                     raise Fault("illegal", env.sender, "a verdict with a forged relay countersignature", [env])
+                old = shown.setdefault(hashlib.sha256(r.raw).digest(), r)
+                if old.index != r.index:
+                    raise Fault("illegal", 0, f"the host relayed one envelope as relay {old.index} and as relay "
+                                              f"{r.index} (shown by seat {env.sender})", [old, r])
                 try:
                     inner = Envelope.from_bytes(r.raw)
                     good = 0 < inner.sender < self.n and inner.verifies(self.keys[inner.sender])
@@ -919,6 +934,9 @@ class FairMatch:
                     if msg.sid[16:18] < self.round.to_bytes(2, "big"):
                         raise Fault("illegal", s, "a pass for a past round", [env])
                     return False
+                sh = self.decks[self.seat].shuffles.get(msg.sid)
+                if sh is not None and isinstance(msg, Pass) and msg.step > len(sh.passes):
+                    return False   # held until the passes before it come (a host may have withheld one)
                 for dk in self.decks.values():
                     dk.receive(b.raw, s)
                 self.pass_env[msg.sid] = env

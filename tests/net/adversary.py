@@ -1076,6 +1076,10 @@ def _allowed(w: World, a: int, b: int, d: int | None, ra: dict, rb: dict) -> str
         if h == 0 and j != 0 and vj.kind == "disputed" and set(vj.between) == {0, d} and vh.seat == d:
             if _same_but_lan(json.dumps(ra), json.dumps(rb)):
                 return f"(i) joiner {j} disputed between the host and seat {d}; the host names seat {d} ({vh.kind})"
+    for x, y, vx, vy in ((a, b, va, vb), (b, a, vb, va)):
+        if 0 not in (x, y) and vx.seat == d and vy.kind == "disputed" and d in vy.between:
+            return (f"(iii) joiner {x} checked the verdict against seat {d}; joiner {y} could not apply "
+                    "its evidence before the match ended")
     if d == 0 and 0 not in (a, b):
         inv = [v.seat == 0 or 0 in v.between for v in (va, vb)]
         if all(inv):

@@ -37,28 +37,7 @@ def _sweep(table: str) -> adv.Sweep:
 
 
 # --------------------------------------------------------------------------- the open cases
-BLOCKED = ("a step blocked behind a withheld one is judged as withheld: a seat vanishes owing its key for a "
-           "draw; a seat waiting on that key cannot apply the next play, so it owes its own key for that one "
-           "too; the host's 10 s connected deadline on it (or, among equal deadlines, the lower seat) or a "
-           "joiner's 10 s deadline on the host's blocked key names an honest seat before the withholder's 60 s")
-STALE_RELAY = ("a stale relay frames a joiner: the host countersigns an envelope it relayed before under "
-               "the index of the one it withholds (a repeat, ignored); the joiner refuses the next one (a gap), "
-               "its resume's have counts the refused message so the catch-up skips the withheld one too, and "
-               "it names the honest seat whose pass comes next ('out of turn') instead of the host")
-BY_TIMING = ("honest records differ by arrival order: two joiners record the same disputed verdict with "
-             "different evidence, or one has checked the host's signed verdict when the over comes and "
-             "names the deviator while another records disputed")
-
-#: (table, family) -> the case it fails on, on current main: the quick pass's share of runs, and
-#: with RK_ADVERSARY_FULL=1 every run
-KNOWN: dict[tuple[str, str], str] = {("royals-4", "twice"): STALE_RELAY}
-if FULL:
-    KNOWN.update({
-        ("royals-3", "vanish"): BLOCKED, ("royals-3", "withhold"): BLOCKED,
-        ("royals-4", "vanish"): BLOCKED, ("royals-4", "withhold"): BLOCKED,
-        ("royals-4", "claim"): BY_TIMING, ("royals-4", "over"): BY_TIMING,
-        ("royals-4", "verdict"): BY_TIMING, ("royals-4", "early:turn"): BY_TIMING,
-    })
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def _params():
@@ -87,19 +66,20 @@ def test_no_single_deviation_turns_an_honest_peer_against_an_honest_seat(table, 
 
 # --------------------------------------------------------------------------- pinned runs
 #: (table, seat, step, deviation, the case) -- the smallest reproduction found of each open case
-PINNED = [
-    ("royals-3", 1, 14, "vanish", BLOCKED),
-    ("royals-3", 2, 15, "vanish", BLOCKED),
-    ("royals-4", 2, 2, "claim:0", BY_TIMING),
-    ("royals-4", 1, 4, "early:turn", BY_TIMING),
-    ("royals-4", 0, 26, "twice", STALE_RELAY),
-]
+PINNED: list = []
 #: runs that found a case since fixed: an altered relay and two stories framed a joiner (the
 #: others could not check the receiver's verdict against the host); an early audit (honest seats
 #: answered with their secrets, the deviator opened hands, piles and the set-aside; the audit
 #: after it named an honest seat, even the recording one; _audit raised KeyError with a pile's
-#: shuffle unfinished)
+#: shuffle unfinished); a step blocked behind a withheld one named the seat kept waiting; a
+#: stale relay under a new relay number framed the next seat; two joiners' records of one
+#: dispute differed by the evidence each had then
 FIXED = [
+    ("royals-3", 1, 14, "vanish"),
+    ("royals-3", 2, 15, "vanish"),
+    ("royals-4", 2, 2, "claim:0"),
+    ("royals-4", 1, 4, "early:turn"),
+    ("royals-4", 0, 26, "twice"),
     ("royals-3", 0, 3, "alter"),
     ("royals-3", 0, 17, "twice"),
     ("royals-4", 0, 4, "alter"),
