@@ -131,7 +131,8 @@ def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
     docs/protocol.md that stopped it: ``illegal`` (a play the rules do not allow, or a false
     step of the protocol), ``coin`` (a shuffle, key or coin did not check), ``forfeit`` (a key
     or secret withheld), ``desync`` (the copies of the match differ), ``sync`` (a resumed copy
-    does not check), ``left`` (a player, by default the host, left), ``bye`` (the host closed
+    does not check), ``disputed`` (two other seats accuse each other and nothing signed shows
+    which is right), ``left`` (a player, by default the host, left), ``bye`` (the host closed
     the table), ``version``, ``game`` (the seat belongs to another match), ``seat`` (no seat:
     the table is full, or the seat cannot be proved), ``role``/``self``,
     ``order``/``schema``/``frame``/``flood`` (the other program broke the protocol),
@@ -151,6 +152,9 @@ def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
         if who:
             return _("{name} broke the rules: the match was stopped.").format(name=who)
         return _("A move against the rules: the match was stopped.")
+    if code == "disputed":
+        return _("Two machines at the table tell different stories, and this one cannot tell which is true: "
+                 "the match was stopped, and nobody is blamed.")
     if code == "desync":
         if round and trick:
             return _("The check found that the machines' copies of the match differ in round {round}, "
