@@ -33,6 +33,13 @@ def _named(net: Net, cheater: int, honest=None, kind: str | None = None) -> list
     return out
 
 
+def _resigned(host: FairMatch, env: Envelope, body: bytes) -> Envelope:
+    """The host's envelope ``env`` with another ``body``, signed by the host with the same
+    sequence number (a second story)."""
+    e = Envelope(env.match_id, 0, env.seq, body, b"")
+    return Envelope(env.match_id, 0, env.seq, body, host.signers[0]._key.sign(e.signed_bytes()).signature)
+
+
 class BadPass(FairMatch):
     """Tampers with its shuffle pass of round 1's deck: ``how`` is ``substitute``, ``duplicate``
     or ``drop`` (its own deck keeps the tampered pass, so it stays consistent with it)."""
@@ -178,8 +185,7 @@ def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_s
             env = Envelope.from_bytes(msg["e"])
             if env.sender == 0 and env.body[0] == fm.SHARES and len(fm.decode(env.body, 0).items) > 1:
                 other = fm.shares(0, list(reversed(fm.decode(env.body, 0).items)))   # same keys, another story
-                e2 = Envelope(env.match_id, 0, env.seq, other, b"")
-                e2 = Envelope(env.match_id, 0, env.seq, other, host.signers[0]._key.sign(e2.signed_bytes()).signature)
+                e2 = _resigned(host, env, other)
                 done.append(e2)
                 return env_msg(e2.to_bytes())
         return msg
@@ -357,9 +363,7 @@ def test_a_host_telling_two_keeps_is_named_by_both_joiners_never_a_joiner():
                     b = fm.decode(env.body, 0)
                     rest = [p for p in host.positions_of(0) if p not in b.items]
                     other = fm.keep(0, b.round, sorted([*b.items[1:], rest[0]]))
-                    e2 = Envelope(env.match_id, 0, env.seq, other, b"")
-                    e2 = Envelope(env.match_id, 0, env.seq, other,
-                                  host.signers[0]._key.sign(e2.signed_bytes()).signature)
+                    e2 = _resigned(host, env, other)
                     done.append(e2)
                     return env_msg(e2.to_bytes())
             return msg
