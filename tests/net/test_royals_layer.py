@@ -622,3 +622,70 @@ def test_a_joiner_started_before_its_host_learns_the_game_from_its_hello(tmp_pat
         assert (tmp_path / "h.json").read_text() == (tmp_path / "Bo.json").read_text()
     finally:
         hold.close()
+
+
+class AlteringHost(FairMatch):
+    """A host that flips one byte of seat 1's first deck pass on its way to seat 2 and
+    countersigns the altered bytes (a hostile host holds its own key)."""
+
+    altered = False
+
+    def _relay(self, msg, exclude):
+        out = super()._relay(msg, exclude)
+        if self.altered or msg.get("t") != "env" or exclude != 1 or msg["e"][16] != 1:
+            return out
+        self.altered = True
+        raw = bytearray(msg["e"])
+        raw[40] ^= 1
+        i = out[-1].msg["i"] if out else 0
+        sig = self.signers[0]._key.sign(fair.Relayed.signed_bytes(self.gid, bytes(raw), i)).signature
+        from net.match import Send
+        return [o if o.to != 2 else Send(2, fair.Relayed(self.gid, bytes(raw), i, sig).message()) for o in out]
+
+
+def test_an_altered_relay_over_loopback_is_named_by_both_joiners_never_the_receiver():
+    """3 seats on 127.0.0.1, the host alters a relay to seat 2 under its own countersignature:
+    seat 2 names the host with the attestation; seat 1, the sender, checks that evidence in seat
+    2's relayed verdict and names the host too (before, it named the honest receiver)."""
+    honest = _part({})
+    made = _table(_part({0: AlteringHost}), ("host", "person", "person"), {1: honest, 2: honest})
+    try:
+        verdicts = _play_all(made)
+        for i in (1, 2):
+            v = verdicts[i]
+            assert not isinstance(v, Exception), verdicts
+            assert (v.kind, v.seat) == ("illegal", 0), (i, v)
+    finally:
+        for s in made:
+            s.close(1.0)
+
+
+class EarlyAuditorOnTheWire(FairMatch):
+    """Sends its round audit (its own secrets) right after its keep, mid-round."""
+
+    sent_early = False
+
+    def _duties(self):
+        out = super()._duties()
+        if not self.sent_early and self.stage == "round" and self.seat in self.kept:
+            self.sent_early = True
+            dk = self.decks[self.seat]
+            out.append((self.seat, fm.audit(self.seat, self.round, [dk.reveal(sh.sid).to_bytes()
+                                                                    for sh in self._shuffles() if sh.final])))
+        return out
+
+
+def test_an_early_audit_over_loopback_opens_nothing_and_the_match_plays_on():
+    """Seat 1 sends its audit mid-round: nobody answers with keys; the match is played to its end
+    and every honest record is the same."""
+    honest = _part({})
+    made = _table(honest, ("host", "person", "person"), {1: _part({1: EarlyAuditorOnTheWire}), 2: honest})
+    try:
+        verdicts = _play_all(made)
+        for i in (0, 2):
+            v = verdicts[i]
+            assert not isinstance(v, Exception), verdicts
+            assert v.kind == "finished", (i, v)
+    finally:
+        for s in made:
+            s.close(1.0)
