@@ -218,8 +218,9 @@ def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int
     ``disputed``, a claim answered by sending what was owed: the sender is only away and its
     deadlines run on). In order:
 
-    1. the sender owes this peer a forfeiting step: **its** forfeit, whatever it says (rule 2);
-    2. ``disputed``: the sender ended its own match undecided; nothing to judge here;
+    1. ``disputed``: the sender ended its own match undecided; it is only away (a step it owes
+       still forfeits at its deadline: a seat kept waiting by another may owe one);
+    2. the sender owes this peer a forfeiting step: **its** forfeit, whatever it says (rule 2);
     3. anything naming the sender itself, and ``resigned``, ``left``, ``illegal``, ``coin``,
        ``desync`` naming nobody: the sender says it of itself (or of nobody), it stands;
     4. ``finished``: false -- this seat's machine would be over already (the last move comes
@@ -238,10 +239,12 @@ def judge_stop(owed: Sequence[Owed], me: int, sender: int, code: str, named: int
         # found): rule 2 would blame a seat on a word it cannot weigh
         return Verdict("disputed", -1, (), ply, f"seat {sender} claimed {code} of seat {named}, which this "
                        "seat cannot check", between=tuple(sorted((sender, named))))
+    if code == "disputed":   # it could not decide and left: only away; a step it owes still
+        return None          # forfeits at its deadline (a seat kept waiting may owe one)
     v = stop_verdict(owed, sender, code, ply)
     if v is not None:
         return v
-    if code not in END_KINDS or code == "disputed":
+    if code not in END_KINDS:
         return None
     if named == sender or named == -1 and code in ("resigned", "left", "illegal", "coin", "desync"):
         return Verdict(code, sender if code in ("resigned", "left") else named, (), ply,

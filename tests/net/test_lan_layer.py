@@ -117,7 +117,7 @@ def test_the_forfeit_rules_read_who_owes_what():
     assert ks(judge_stop([], 0, 1, "forfeit", 1, 3)) == ("forfeit", 1)
     assert ks(judge_stop([], 0, 1, "desync", -1, 3)) == ("desync", -1)
     assert judge_stop([], 0, 1, "disputed", -1, 3) is None
-    assert ks(judge_stop(owed, 0, 1, "disputed", -1, 3)) == ("forfeit", 1)   # but not while it owes
+    assert judge_stop(owed, 0, 1, "disputed", -1, 3) is None   # even owing: its deadline names it
     # rule 1: the step whose deadline passed first names its owner, connected or not
     assert overdue(owed, 6.9) is None
     assert overdue(owed, 7.0).seat == 2
