@@ -842,7 +842,7 @@ class FairMatch:
                 self._over = Verdict("disputed", -1, (), self.view.ply,
                                      f"seat {signer} says seat {named} withheld a step; this seat cannot tell",
                                      between=tuple(sorted((signer, named))))
-                self.evidence = canonical([env, *(cause or ())])
+                self.evidence = [env]   # its signed verdict only: what else each held differs by timing
                 return
             self.claim = None
             raise Fault("illegal", signer, f"seat {signer} gave a forfeit verdict against seat {named} "
