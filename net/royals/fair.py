@@ -200,6 +200,7 @@ class FairMatch:
         self.logs: set[int] = set()             # seats whose log of this round came
         self.ends: dict[int, Envelope] = {}
         self.relays: dict[bytes, Relayed] = {}  # joiner: SHA-256 of each relayed envelope -> its relay
+        self.relay_at: dict[int, Relayed] = {}  # joiner: relay number -> the relay received under it
         self._over: Verdict | None = None
         self.since = 0.0
         self.decks = {s: DeckPeer(s, seeds[s][32:64]) for s in self.local}
@@ -617,10 +618,9 @@ class FairMatch:
         r = Relayed(self.gid, msg["e"], msg["i"], msg["s"])
         if not r.verifies(self.keys[0]):
             raise Fault("illegal", 0, f"the host's relay {r.index} carries no valid countersignature")
-        old = self.relays.setdefault(hashlib.sha256(r.raw).digest(), r)
-        if old.index != r.index:   # an honest host relays each envelope once, at one number
-            raise Fault("illegal", 0, f"the host relayed one envelope as relay {old.index} and as relay {r.index}",
-                        [old, r])
+        self._check_relay(r, [])
+        self.relays[hashlib.sha256(r.raw).digest()] = r
+        self.relay_at[r.index] = r
         try:
             env = Envelope.from_bytes(r.raw)
         except ValueError:
@@ -628,7 +628,24 @@ class FairMatch:
         if env.sender == 0 or not 0 <= env.sender < self.n or not env.verifies(self.keys[env.sender]):
             raise Fault("illegal", 0, f"the host relayed seat {env.sender}'s message {env.seq} altered "
                                       f"(relay {r.index})", [r])
+        if env.sender == self.seat:   # an honest host never relays a seat's own envelope back to it
+            raise Fault("illegal", 0, f"the host relayed this seat's own message {env.seq} back to it as "
+                                      f"relay {r.index}", [r])
         return env
+
+    def _check_relay(self, r: "Relayed", shown: Sequence["Relayed"]) -> None:
+        """Two countersignatures of the host that cannot both be honest: one envelope relayed under
+        two numbers, or two envelopes under one number (with those this seat received, and the
+        others ``shown`` with it): the host's ``illegal``, the two attestations its evidence."""
+        digest = hashlib.sha256(r.raw).digest()
+        for old in [*(x for x in shown if x is not r), self.relays.get(digest), self.relay_at.get(r.index)]:
+            if old is None or old == r:
+                continue
+            if old.raw == r.raw and old.index != r.index:
+                raise Fault("illegal", 0, f"the host relayed one envelope as relay {old.index} and as relay "
+                                          f"{r.index}", [old, r])
+            if old.index == r.index and old.raw != r.raw:
+                raise Fault("illegal", 0, f"the host relayed two envelopes as relay {r.index}", [old, r])
 
     def _relay(self, msg: dict, exclude: int | None) -> list:
         i = len(self.wire)
@@ -791,10 +808,8 @@ class FairMatch:
                 r = Relayed.from_bytes(self.gid, x)
                 if not r.verifies(self.keys[0]):
                     raise Fault("illegal", env.sender, "a verdict with a forged relay countersignature", [env])
-                old = shown.setdefault(hashlib.sha256(r.raw).digest(), r)
-                if old.index != r.index:
-                    raise Fault("illegal", 0, f"the host relayed one envelope as relay {old.index} and as relay "
-                                              f"{r.index} (shown by seat {env.sender})", [old, r])
+                self._check_relay(r, list(shown.values()))
+                shown[hashlib.sha256(r.raw).digest()] = r
                 try:
                     inner = Envelope.from_bytes(r.raw)
                     good = 0 < inner.sender < self.n and inner.verifies(self.keys[inner.sender])
