@@ -72,14 +72,16 @@ PINNED: list = []
 #: answered with their secrets, the deviator opened hands, piles and the set-aside; the audit
 #: after it named an honest seat, even the recording one; _audit raised KeyError with a pile's
 #: shuffle unfinished); a step blocked behind a withheld one named the seat kept waiting; a
-#: stale relay under a new relay number framed the next seat; two joiners' records of one
-#: dispute differed by the evidence each had then
+#: stale relay under a new relay number, or a joiner's own envelope relayed back to it, framed
+#: the next seat; two joiners' records of one dispute differed by the evidence each had then
 FIXED = [
     ("royals-3", 1, 14, "vanish"),
     ("royals-3", 2, 15, "vanish"),
     ("royals-4", 2, 2, "claim:0"),
     ("royals-4", 1, 4, "early:turn"),
     ("royals-4", 0, 26, "twice"),
+    ("royals-4", 0, 74, "twice"),
+    ("royals-4", 1, 18, "withhold"),
     ("royals-3", 0, 3, "alter"),
     ("royals-3", 0, 17, "twice"),
     ("royals-4", 0, 4, "alter"),
