@@ -904,8 +904,8 @@ class FairMatch:
                         v.hidden(owner + 1)
                     st = v.state
                 d = self.draws.get(s)
-                if d is not None and dk.can_open(self.sids[d[0]], d[1]):
-                    ref = (self.sids[d[0]], d[1])
+                ref = (self.sids[d[0]], d[1]) if d is not None else None
+                if ref is not None and dk.can_open(*ref):   # (can_open peels a pile card: it may break)
                     v.drew(CARDS[dk.open(*ref)])
                     del self.draws[s]
             except BrokenDeck:

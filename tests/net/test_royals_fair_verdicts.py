@@ -246,8 +246,8 @@ def test_a_joiner_framing_a_third_seat_without_a_verdict_never_names_the_host():
     itself, names the sender; the other honest joiner, which sees both only through the host,
     records ``disputed`` between the host and the sender (before, it named the honest host)."""
     net = Net(3).start().run(limit=400)
-    v = net.stop(0, 1, "illegal", 2)
-    assert (v.kind, v.seat) == ("illegal", 1), v
+    v = net.stop(0, 1, "illegal", 2)   # (its forfeit if it stopped owing the host a key)
+    assert v.seat == 1 and v.kind in ("illegal", "forfeit"), v
     net.run()
     v = net.machines[2].over or net.stop(2, 0, v.kind, v.seat)
     assert v.kind == "disputed" and v.between == (0, 1), v
