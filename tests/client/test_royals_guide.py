@@ -78,7 +78,8 @@ def test_the_guided_first_game_explains_each_situation_once_and_the_table_waits(
         instant.step(STEP)
     assert instant.top is table, shown  # the guide ended itself after its last step
     assert shown[0] == "keep" and shown[-1] == "round" and len(shown) == len(set(shown))
-    assert {"lead", "loot"} <= set(shown) and ({"follow", "free"} & set(shown))
+    # the deal is random: a player may never lead in round 1, but always plays to some trick
+    assert "loot" in shown and ({"lead", "follow", "free"} & set(shown))
     assert table.match.state.round == 2
 
 
