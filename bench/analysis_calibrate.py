@@ -8,7 +8,7 @@ the window's search (``hard``, at ``--iterations`` per position; 4,500 stand for
 - ``careless``: Red plays the first legal stone move it finds (the first target), drawing only
   when it has none; White is ``medium``. What issue 35 played: the analysis must mark Red.
 - ``random``: Red plays a random legal stone move (a random target), drawing only when it has
-  none; White is ``medium``. What issue 43 played (a 121-533 loss).
+  none; White is ``medium``. What a new player's try played (a 121-533 loss).
 - ``medium``: ``medium`` against ``easy`` (ordinary imperfect play).
 - ``hard``: ``hard`` against ``hard`` (``--hard-iterations`` per move): moves the analysis should
   hardly ever mark, since they are what its own search would choose, give or take noise.
@@ -46,7 +46,7 @@ def careless(state: State) -> Move:
 
 def random_target(seed: int):
     """A careless player of another kind: a random legal stone move (a random target), drawing
-    only when it has none (what issue 43's 121-533 game played)."""
+    only when it has none (what a new player's 121-533 game played)."""
     rng = Rng(seed)
 
     def choose(state: State) -> Move:

@@ -23,7 +23,7 @@ thresholds on the winning chance lost (0.08 / 0.15 / 0.30) only 2 to 4 of Red's 
 marked. In points the same moves cost what the final score shows: Red's losses summed to about
 the final margin; ``points`` stay the measure of what a side lost in all (:func:`summary`).
 
-Why the share (issue 43, item 14): marked on points (5 / 10 / 20), a game of random targets
+Why the share: marked on points (5 / 10 / 20), a game of random targets
 lost 121-533 got no blunder and its first mark at move 23, while the winning side of ordinary
 games got about as many marks as careless play: near a won game's 0.98 a small wobble of the
 search is many points (``logit``), near a lost game's 0.02 a real mistake is few. The share of
@@ -48,7 +48,7 @@ hard White (vs hard)              156    0.0 %      0.6/0.6/0.6     0 / 0 / 0.3 
 So careless play gets 6 to 9 marks a game, more of them mistakes and blunders than before (its
 first marks at moves 9 to 47: the opening of a balanced game moves the search's chance little);
 the computers' ordinary play about one, hard play none to one in three games. The earlier table
-(issue 35, points 5 / 10 / 20 at the same budget, 6 games a kind): careless Red 17.7 % of its
+(before: points 5 / 10 / 20 at the same budget, 6 games a kind): careless Red 17.7 % of its
 moves at 5 points or more, medium White 8.3 %, hard 1.4 to 2.6 %.
 
 (The search's noise is a few points per position; the median drop of the moves that were the

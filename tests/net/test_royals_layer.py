@@ -28,6 +28,7 @@ from net.royals.fair import FAIR, FairMatch
 from net.session import Dropped, Ended, Session, Started
 
 from .fair_table import Net
+from .test_royals_fair_attacks import EarlyAuditor
 from .test_cli import Proc
 
 LIMIT = 120.0
@@ -660,26 +661,11 @@ def test_an_altered_relay_over_loopback_is_named_by_both_joiners_never_the_recei
             s.close(1.0)
 
 
-class EarlyAuditorOnTheWire(FairMatch):
-    """Sends its round audit (its own secrets) right after its keep, mid-round."""
-
-    sent_early = False
-
-    def _duties(self):
-        out = super()._duties()
-        if not self.sent_early and self.stage == "round" and self.seat in self.kept:
-            self.sent_early = True
-            dk = self.decks[self.seat]
-            out.append((self.seat, fm.audit(self.seat, self.round, [dk.reveal(sh.sid).to_bytes()
-                                                                    for sh in self._shuffles() if sh.final])))
-        return out
-
-
 def test_an_early_audit_over_loopback_opens_nothing_and_the_match_plays_on():
     """Seat 1 sends its audit mid-round: nobody answers with keys; the match is played to its end
     and every honest record is the same."""
     honest = _part({})
-    made = _table(honest, ("host", "person", "person"), {1: _part({1: EarlyAuditorOnTheWire}), 2: honest})
+    made = _table(honest, ("host", "person", "person"), {1: _part({1: EarlyAuditor}), 2: honest})
     try:
         verdicts = _play_all(made)
         for i in (0, 2):

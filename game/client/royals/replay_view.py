@@ -22,7 +22,7 @@ from game.royals.engine import Phase, State
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, handle_buttons
 from .anims import View
-from .analysis_view import analysis_button, open_analysis  # post-match analysis (issue 35)
+from .analysis_view import analysis_button, open_analysis  # post-match analysis
 from .scene import RoyalsTableScene
 from .table import TableMatch
 
