@@ -134,10 +134,10 @@ def test_hard_keeps_to_its_time_budget():
     budget = 0.3
     walls, cpus = [], []
     for k in range(3):
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0 = time.perf_counter(), time.thread_time()
         make_player("hard", k, seconds=budget).choose(o)
         walls.append(time.perf_counter() - t0)
-        cpus.append(time.process_time() - c0)
+        cpus.append(time.thread_time() - c0)
     assert max(cpus) <= budget * 1.1
     assert max(walls) <= 1.0 * 1.1
     assert min(walls) >= budget * 0.9 or max(cpus) >= budget * 0.9
@@ -220,9 +220,9 @@ def test_the_hand_choice_keeps_to_its_time_budget_and_hard_2025_keeps_the_greedy
     o = s.observation(1)
     budget = 0.2
     search = KeepSearch(Rng(1), budget, keep_search=True)
-    c0 = time.process_time()
+    c0 = time.thread_time()
     r = search.search(o)
-    cpu = time.process_time() - c0
+    cpu = time.thread_time() - c0
     assert cpu <= budget * 1.1 and r.iterations > 10 and s.is_legal(r.action)
     assert make_player("hard-2025", 1, seconds=budget).choose(o) == decide_keep(o)
     assert make_player("hard", 1, seconds=budget).choose(o) == decide_keep(o)  # KEEP_SEARCH is off

@@ -108,6 +108,6 @@ def test_hard_keeps_to_its_time_budget_with_4_players():
     o = four_player_positions(2)[1]
     budget = 0.2
     for k in range(2):
-        c0 = time.process_time()
+        c0 = time.thread_time()
         make_player("hard", k, seconds=budget).choose(o)
-        assert time.process_time() - c0 <= budget * 1.1
+        assert time.thread_time() - c0 <= budget * 1.1

@@ -412,14 +412,14 @@ class ISMCTS:
         """Choose for ``obs`` (its seat to act in KEEP, PLAY, STEAL or EXECUTE)."""
         if obs.phase is Phase.KEEP:
             return self.choose_keep(obs)
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0 = time.perf_counter(), time.thread_time()
         legal = obs.legal_actions()
         if len(legal) == 1:
-            return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
+            return SearchResult(legal[0], 0, time.perf_counter() - t0, time.thread_time() - c0, {})
         rand = _Rand(self.rng.next_u32())
         random_ = rand.random
         deadline, wall_deadline = self._deadlines(t0, c0)
-        clock, wall = time.process_time, time.perf_counter
+        clock, wall = time.thread_time, time.perf_counter
         limit = self.iterations
         root = Node()
         # each iteration: the hidden cards dealt (Determinizer.deal), the position's public
@@ -472,19 +472,19 @@ class ISMCTS:
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
         virtual = extra if warm >= 0 and it >= warm else 0  # the prior's visits are not reported
         visits = {str(key_action(seat, k)): ch.visits - virtual for k, ch in root.children.items()}
-        return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
+        return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.thread_time() - c0, visits)
 
     # ------------------------------------------------------------------ the hand choice
     def choose_keep(self, obs: Observation) -> SearchResult:
         """The hand to keep at set-up, by simulated rounds (see the module docstring)."""
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0 = time.perf_counter(), time.thread_time()
         greedy = decide_keep(obs)
         if not self.keep_search:
-            return SearchResult(greedy, 0, time.perf_counter() - t0, time.process_time() - c0, {})
+            return SearchResult(greedy, 0, time.perf_counter() - t0, time.thread_time() - c0, {})
         cands = keep_candidates(obs, greedy)
         rand = _Rand(self.rng.next_u32())
         deadline, wall_deadline = self._deadlines(t0, c0)
-        clock, wall = time.process_time, time.perf_counter
+        clock, wall = time.thread_time, time.perf_counter
         m = len(cands)
         diff = [0.0] * m   # sums of (candidate - greedy's hand) on the same simulated rounds
         diff2 = [0.0] * m
@@ -518,7 +518,7 @@ class ISMCTS:
                 if t_stat > best_t:
                     best, best_t = i, t_stat
         visits = {str(cands[i]): count[i] for i in range(1, m)}
-        return SearchResult(cands[best], sims, time.perf_counter() - t0, time.process_time() - c0, visits)  # type: ignore[arg-type]
+        return SearchResult(cands[best], sims, time.perf_counter() - t0, time.thread_time() - c0, visits)  # type: ignore[arg-type]
 
 
 def _add_prior(root: Node, obs: Observation, weight: float, scale: float) -> None:

@@ -73,12 +73,12 @@ def play_match(players: Sequence[Player], rng: Rng, teams: bool = False) -> tupl
             state.push(event.sample(rng))
             continue
         seat = state.to_act
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0 = time.perf_counter(), time.thread_time()
         action = players[seat - 1].choose(state.observation(seat))
         wall = time.perf_counter() - t0
         st = stats[seat - 1]
         st[0] += 1
-        st[1] += time.process_time() - c0
+        st[1] += time.thread_time() - c0
         st[2] += wall
         st[3] = max(st[3], wall)
         state.push_checked(action)

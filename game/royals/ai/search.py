@@ -496,9 +496,10 @@ class SearchResult:
 class ISMCTS:
     """Single-observer ISMCTS over one seat's observation.
 
-    ``seconds``: the budget per decision in seconds of CPU time on one core (the search's
-    own process time), and never more than ``max(seconds, WALL_CAP)`` of wall-clock time,
-    so a loaded machine slows a decision but never past 1 s (issue 11). None: no time
+    ``seconds``: the budget per decision in seconds of CPU time on one core (the CPU time
+    of the thread that searches, so other threads of the process do not eat it), and never
+    more than ``max(seconds, WALL_CAP)`` of wall-clock time, so a loaded machine slows a
+    decision but never past 1 s. None: no time
     limit. ``iterations``: a cap on iterations (None: none); at least one of the two must
     be set. ``c``: UCB1's exploration constant; ``noise``: percent of random playout
     decisions. ``rng``: the search's own generator (determinizations, playouts).
@@ -518,16 +519,16 @@ class ISMCTS:
 
     def search(self, obs: Observation) -> SearchResult:
         """Search from ``obs`` (its seat must be to act in PLAY, STEAL or EXECUTE)."""
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0 = time.perf_counter(), time.thread_time()
         legal = obs.legal_actions()
         if len(legal) == 1:
-            return SearchResult(legal[0], 0, time.perf_counter() - t0, time.process_time() - c0, {})
+            return SearchResult(legal[0], 0, time.perf_counter() - t0, time.thread_time() - c0, {})
         root = Node()
         rng = self.rng
         draw = Determinizer(obs)
         deadline = None if self.seconds is None else c0 + self.seconds * 0.97
         wall_deadline = None if self.seconds is None else t0 + max(self.seconds, self.WALL_CAP) * 0.97
-        clock, wall = time.process_time, time.perf_counter
+        clock, wall = time.thread_time, time.perf_counter
         limit = self.iterations
         it = 0
         rnd = obs.round
@@ -559,7 +560,7 @@ class ISMCTS:
         seat = obs.seat
         best_k = max(root.children, key=lambda k: (root.children[k].visits, root.children[k].total))
         visits = {str(key_action(seat, k)): ch.visits for k, ch in root.children.items()}
-        return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.process_time() - c0, visits)
+        return SearchResult(key_action(seat, best_k), it, time.perf_counter() - t0, time.thread_time() - c0, visits)
 
 
 __all__ = ["ISMCTS", "SearchResult", "descend", "determinize", "Determinizer", "legal_keys", "apply_key", "key_action", "action_key",
