@@ -24,6 +24,33 @@ from .lanrun import start_peer
 #: Verdicts after which a headless peer's match counts as played to its end (exit status 0).
 PLAYED = ("finished", "resigned", "forfeit")
 
+#: What the match code is for, printed beside it (docs/protocol.md, "The match code").
+CODE_HELP = ("every player sees the same code; compare it aloud or in a chat: "
+             "a different code means a machine in the middle")
+
+
+def seat_text(seat: int, names: list[str] | tuple[str, ...]) -> str:
+    """``seat`` (the layer's, 0-based: 0 the host) as players count seats, from 1, with its
+    name when known: ``seat_text(1, ["Ann", "Bo"]) == "seat 2 (Bo)"``; -1 is ``"nobody"``."""
+    if seat < 0:
+        return "nobody"
+    return f"seat {seat + 1} ({names[seat]})" if seat < len(names) else f"seat {seat + 1}"
+
+
+def verdict_text(v: Any, names: list[str] | tuple[str, ...]) -> str:
+    """A :class:`net.match.Verdict` in one line for a person: its kind, the seat at fault (or
+    the two seats of a ``disputed``) and the winners, seats counted from 1 with their names;
+    e.g. ``"forfeit by seat 2 (Bo); winner: seat 1 (Ann)"``."""
+    text = v.kind
+    if v.between:
+        text += " between " + " and ".join(seat_text(s, names) for s in v.between)
+    elif v.seat >= 0:
+        text += " by " + seat_text(v.seat, names)
+    if v.winners:
+        text += ("; winner: " if len(v.winners) == 1 else "; winners: ") + \
+            ", ".join(seat_text(s, names) for s in v.winners)
+    return text
+
 
 def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
     """Run one peer of ``game`` (its ``lan`` part) from parsed options. Returns the exit status."""
@@ -57,23 +84,27 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
 
+    names: list[str] = []  # every seat's name, once the match has begun
+
     def show(e: object) -> None:
         if isinstance(e, Status):
             print(f"{prog}: {e.code}", flush=True)
         elif isinstance(e, Started):
+            names[:] = e.table.names
             print(f"{prog}: {'resumed' if e.resumed else 'new match'}: {', '.join(e.table.names)}; "
-                  f"you are seat {e.seat}", flush=True)
+                  f"you are {seat_text(e.seat, names)}", flush=True)
         elif isinstance(e, Dropped):
             print(f"{prog}: connection closed ({e.code}): {e.reason}", flush=True)
         elif isinstance(e, Refused):
             print(f"{prog}: refused a connection ({e.code}): {e.reason}", flush=True)
         elif isinstance(e, WriteFailed):
             print(f"{prog}: cannot write {e.path}: {e.reason}", file=sys.stderr, flush=True)
-        elif isinstance(e, Noticed) and (args.verbose or e.code == "code"):  # the match code, always
+        elif isinstance(e, Noticed) and e.code == "code":  # the match code, always
+            print(f"{prog}: match code {e.data.get('code', '?')}: {CODE_HELP}", flush=True)
+        elif isinstance(e, Noticed) and args.verbose:
             print(f"{prog}: {e.code} {dict(e.data)}", flush=True)
         elif isinstance(e, Ended):
-            v = e.verdict
-            print(f"{prog}: match over: {v.kind}, seat at fault {v.seat}, winners {list(v.winners)}", flush=True)
+            print(f"{prog}: match over: {verdict_text(e.verdict, names)}", flush=True)
 
     beacon = None
     if role == "host":

@@ -152,7 +152,7 @@ def test_kill_9_of_either_peer_and_a_restart_with_its_record_resumes_the_game(pr
         again = procs(*join_args(port, tmp_path / "j.json", *slow))
     else:
         again = procs(*host_args(tmp_path / "h.json", port, *slow))
-    assert again.expect("resumed:").endswith(f"you are seat {0 if victim == 'host' else 1}")
+    assert again.expect("resumed:").endswith(f"you are seat {1 if victim == 'host' else 2} ({'Alice' if victim == 'host' else 'Bob'})")
     other = peer["join" if victim == "host" else "host"]
     assert again.finish() == 0 and other.finish() == 0, again.lines + other.lines
     assert (tmp_path / "h.json").read_text() == (tmp_path / "j.json").read_text()
@@ -250,3 +250,14 @@ def _quiet(session: Session, on_event) -> None:
         play_match(session, LAN.player("random", 5), timeout=LIMIT, on_event=on_event)
     except HeadlessError:
         pass
+
+
+def test_the_headless_peer_counts_seats_from_one_and_names_them():
+    from game.commands.layer import seat_text, verdict_text
+    from net.match import Verdict
+    names = ["Ann", "Bo", "Computer (easy)"]
+    assert seat_text(0, names) == "seat 1 (Ann)" and seat_text(5, names) == "seat 6" and seat_text(-1, names) == "nobody"
+    assert verdict_text(Verdict("forfeit", 1, (0, 2)), names) == \
+        "forfeit by seat 2 (Bo); winners: seat 1 (Ann), seat 3 (Computer (easy))"
+    assert verdict_text(Verdict("disputed", between=(0, 1)), names) == "disputed between seat 1 (Ann) and seat 2 (Bo)"
+    assert verdict_text(Verdict("finished", winners=(2,)), names) == "finished; winner: seat 3 (Computer (easy))"

@@ -81,14 +81,14 @@ def test_host_and_join_play_a_3_seat_table_with_a_computer_seat(tmp_path):
         port = int(host.expect("listening on port").rsplit(" ", 1)[1])
         bo = _join(tmp_path, port, "Bo")
         procs.append(bo)
-        codes = {p.expect("code {").split("code ", 1)[1] for p in procs}
+        codes = {p.expect("match code ").split("match code ", 1)[1].split(":")[0] for p in procs}
         for p in procs:
             assert p.finish() == 0, p.lines
         assert len(codes) == 1
-        assert any("new match: Ann, Bo, Computer (random); you are seat 1" in x for x in bo.lines), bo.lines
+        assert any("new match: Ann, Bo, Computer (random); you are seat 2 (Bo)" in x for x in bo.lines), bo.lines
         assert (tmp_path / "h.json").read_text() == (tmp_path / "Bo.json").read_text()
         assert _check(tmp_path / "h.json").startswith("ok finished")
-        assert json.loads((tmp_path / "h.json").read_text())["lan"]["code"] in codes.pop()
+        assert json.loads((tmp_path / "h.json").read_text())["lan"]["code"] == codes.pop()
     finally:
         for p in procs:
             p.kill()
@@ -534,7 +534,7 @@ def test_a_joiner_stopped_by_sigterm_says_bye_and_takes_its_seat_back_when_resta
     host.expect("connection closed (bye)", BOUND)
     again = procs(*args)
     assert host.finish() == 0, host.lines
-    if any("match over: forfeit, seat at fault 1" in x for x in host.lines):
+    if any("match over: forfeit by seat 2" in x for x in host.lines):
         return  # it left while it owed a key of a card (rule 2): its forfeit, nothing to resume
     assert again.finish() == 0, host.lines + again.lines
     assert any("resumed" in x for x in again.lines), again.lines
