@@ -8,19 +8,14 @@ import unicodedata
 
 HANDSHAKE_TIMEOUT = 5.0  #: seconds from connecting until the seat must be settled (hello, proof)
 
-#: Per message type: (burst, refill per second). A type not listed is limited by ``"*"``.
-#: Catch-up after a reconnection sends up to one message per ply at once, hence the bursts
-#: (a whole game is about 130 plies; a second message for one ply is refused anyway).
+#: The layer's own message types: (burst, refill per second). A type not listed is limited
+#: by ``"*"``. The lobby adds its own (:data:`net.lobby.LOBBY_RATES`) and each game its match
+#: messages' (:attr:`net.match.LanPart.rates`), merged by :func:`net.lobby.rates_for`.
 RATES: dict[str, tuple[float, float]] = {
-    "hello": (2, 0), "auth": (2, 0), "sync": (2, 0),  # a second one is an order error
     "ping": (30, 30),
-    "move": (400, 20), "draw": (400, 20), "ack": (800, 40),
-    "commit": (150, 5), "reveal": (150, 5),
-    "resign": (2, 0.5), "rematch": (2, 0.5),
     "error": (2, 0),
     "*": (10, 5),
 }
-
 
 class RateLimiter:
     """Token buckets, one per message type. ``allow(type, now)`` takes one token and says

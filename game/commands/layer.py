@@ -24,7 +24,7 @@ from .lanrun import start_peer
 #: Verdicts after which a headless peer's match counts as played to its end (exit status 0).
 PLAYED = ("finished", "resigned", "forfeit")
 
-#: What the match code is for, printed beside it (docs/protocol.md, "The match code").
+#: What the match code (:func:`net.signed.match_code`) is for, printed beside it.
 CODE_HELP = ("every player sees the same code; compare it aloud or in a chat: "
              "a different code means a machine in the middle")
 
