@@ -6,14 +6,14 @@ Nothing here imports pygame. The layers, bottom up:
 - :mod:`net.framing`: 4-byte length + one msgpack map, tight decoding limits, schema check
   (the connection skeleton every game shares, ``SHARED_SCHEMAS``: commit, reveal, ping, error).
 - :mod:`net.coin`: commitments, coin digests and seat proofs (SHA-256 / HMAC over documented
-  byte layouts), the chance outcome's generator; :mod:`net.journal`: where a seat's private
-  journal lives; :mod:`net.limits`: rate limits, deadlines, names.
+  byte layouts), the chance outcome's generator; :mod:`net.limits`: rate limits, deadlines, names.
 - The one LAN layer (docs/protocol.md, "The LAN layer"): :mod:`net.link` (one framed
   connection, limits, heartbeat), :mod:`net.match` (what a game brings: its
   :class:`~net.match.LanPart` and match machine; who owes what, and the forfeit rules read from
   it), :mod:`net.lobby` (the hello with the game's key and versions, seats, start/ready, seat
-  proofs; pure) and :mod:`net.session` (threads, sockets, journal and record files, computer
-  seats, events as codes), in the way h11 is built: machines consume events and return events.
+  proofs; pure) and :mod:`net.session` (the thread that drives them, on :mod:`net.connections`: sockets;
+  :mod:`net.computers`: computer seats; :mod:`net.journal`: journal and record files;
+  :mod:`net.events`: events as codes), in the way h11 is built: machines consume events and return events.
 - :mod:`net.roseking`: Rose King's match machine and messages on the layer. :mod:`net.royals`:
   Royals & Riots' match machine with no trusted dealer (:mod:`net.royals.fair`, on
   :mod:`net.deck` and :mod:`net.signed`), on the layer too.

@@ -26,7 +26,7 @@ Rules every game gets from here (issue 33):
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from game import __version__ as APP_VERSION

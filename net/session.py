@@ -15,216 +15,54 @@ reads events with :meth:`poll`/:meth:`wait` and acts with :meth:`act`, :meth:`st
 - :class:`Dropped` (a connection closed: code, reason for logs, by whom, whether fatal),
   :class:`Refused` (host: a stranger turned away), :class:`WriteFailed` (journal or record).
 
-The journal (``FILE.journal`` beside ``--record FILE``, JSON, mode 0600, atomic) holds the
+The journal (``FILE.journal`` beside ``--record FILE``, :mod:`net.journal`) holds the
 lobby's :class:`~net.lobby.SeatMemo` and the machine's payload; it is written when the match
 starts (before ``ready`` leaves) and at every :class:`~net.match.Save` (before the sends that
 follow). The record (``FILE``) is the machine's :meth:`~net.match.MatchMachine.record`,
 written at every ``Notice("record")`` and at the end.
+
+The parts, each readable alone: :mod:`net.events` (what the caller hears),
+:mod:`net.connections` (sockets, links, lingering closes, :func:`~net.connections.probe_host`),
+:mod:`net.computers` (the host's computer seats and their worker threads), :mod:`net.journal`
+(the files), :mod:`net.lobby` (the lobby machine) and the game's match machine. This module
+drives them: the thread's loop, the lobby's outputs, the match's outputs and verdicts.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import secrets
-import selectors
 import socket
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from . import DEFAULT_PORT
+from .computers import ComputerSeats
+from .connections import LINGER, Connections, Peer, linger, probe_host
+from .events import Dropped, Ended, HostBusy, JoinError, LobbySeats, Noticed, Refused, Started, Status, WriteFailed
 from .framing import MAX_NAME, FrameError
+from .journal import JOURNAL_FORMAT, load_journal, write_journal, write_record
 from .journal import seat_path as journal_path
 from .limits import name_problem
 from .link import Link
-from .lobby import (LAN_VERSION, LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted,
-                    SeatMemo, rates_for, schemas_for)
+from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, rates_for,
+                    schemas_for)
 from .mailbox import Mailbox
 from .match import (ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, deadline_verdict,
                     judge_stop, overdue)
 
-RECV_SIZE = 65536
+__all__ = ["FATAL_CODES", "JOURNAL_FORMAT", "LINGER", "TICK", "Dropped", "Ended", "HostBusy", "JoinError",
+           "LobbySeats", "Noticed", "Refused", "Session", "Started", "Status", "WriteFailed", "load_journal",
+           "probe_host"]
+
 TICK = 0.05  #: seconds between clock ticks of the thread
-JOURNAL_FORMAT = "lan-journal"
-JOURNAL_VERSION = 1
 #: Closing codes after which a joiner stops reconnecting (docs/protocol.md, "Errors").
 FATAL_CODES = frozenset({"version", "game", "role", "self", "seat", "illegal", "coin", "desync", "forfeit",
                          "left", "sync", "bye", "finished", "resigned", "disputed"})
-
-
-# --------------------------------------------------------------------------- events
-@dataclass(frozen=True)
-class Status:
-    code: str
-
-
-@dataclass(frozen=True)
-class LobbySeats:
-    rows: tuple
-
-
-@dataclass(frozen=True)
-class Started:
-    table: Any
-    seat: int
-    resumed: bool
-
-
-@dataclass(frozen=True)
-class Noticed:
-    code: str
-    data: Any
-
-
-@dataclass(frozen=True)
-class Ended:
-    verdict: Verdict
-
-
-@dataclass(frozen=True)
-class Dropped:
-    code: str
-    reason: str
-    by_peer: bool
-    fatal: bool
-    seat: int = -1
-
-
-@dataclass(frozen=True)
-class Refused:
-    code: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class WriteFailed:
-    path: str
-    reason: str
-
-
-class JoinError(ValueError):
-    """Why a table cannot be joined (or resumed), as a code the window words
-    (:func:`game.lan.join_error_text`); ``str(error)`` is the English detail for logs.
-
-    Codes: ``version`` (the two programs speak different LAN versions), ``no-hello`` (the
-    host closed without its hello), ``protocol`` (not this program's frames or messages),
-    ``not-host`` (a hello, but not a host's), ``name`` (our player name cannot be sent),
-    ``journal`` (the seat's journal cannot be read)."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-
-
-class HostBusy(ConnectionError):
-    """The host refused the connection with ``error{busy}`` (too many connections were settling
-    at once, docs/protocol.md "Errors"): an OSError, so a caller waits and tries again as it
-    does when nobody answers."""
-
-
-def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict] | None:
-    """(seat memo, match payload) from a journal file, or None when there is none. Raises
-    :class:`JoinError` (a ValueError, code ``journal``) for a file that is not a journal of ``game_key``."""
-    from game.records import RecordError, parse_json, read_bytes
-    if not os.path.lexists(path):
-        return None
-    try:
-        d = parse_json(read_bytes(path, 1 << 20))
-    except RecordError as e:
-        raise JoinError("journal", f"not a LAN journal: {e}") from None
-    if not isinstance(d, dict) or d.get("format") != JOURNAL_FORMAT or d.get("version") != JOURNAL_VERSION:
-        raise JoinError("journal", "not a LAN journal (format or version)")
-    if d.get("g") != game_key:
-        raise JoinError("journal", f"a LAN journal of {str(d.get('g'))[:32]}, not {game_key}")
-    if not isinstance(d.get("match"), dict):
-        raise JoinError("journal", "not a LAN journal: no match payload")
-    return SeatMemo.from_json(d["memo"]), d["match"]
-
-
-def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> tuple[str, socket.socket, bytes]:
-    """Connect to a host and read its ``hello`` (a host sends it first, at once) to learn its
-    game: returns ``(game, sock, data)``: ``game`` the hello's ``g`` (a registry key), ``sock`` the open
-    connection and ``data`` every byte read so far, to hand on to that game's joiner
-    (``Session(..., connected=(sock, data))``) so the host sees one connection only. The whole
-    hello must come within the handshake deadline (a host trickling bytes cannot hold us).
-    Raises OSError (no host there, ``timeout`` seconds; :class:`HostBusy`: the host refused the
-    connection with ``busy``, try again) or :class:`JoinError` (not a host of this
-    program: the reason, e.g. "this table needs a newer version"; a host of an older layer
-    version: "the host needs a newer version")."""
-    from .framing import HEADER, MAX_FRAME, decode_payload
-    from .limits import HANDSHAKE_TIMEOUT
-    from .lobby import hello_version
-    sock = socket.create_connection((address, port), timeout=timeout)
-    try:
-        deadline = time.monotonic() + min(timeout, HANDSHAKE_TIMEOUT)
-        data = b""
-        need = HEADER.size
-        while len(data) < need:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise socket.timeout(f"{address}:{port} sent no whole hello within {min(timeout, HANDSHAKE_TIMEOUT):g} s")
-            sock.settimeout(left)
-            chunk = sock.recv(RECV_SIZE)
-            if not chunk:
-                raise JoinError("no-hello", f"{address}:{port} closed the connection without a hello")
-            data += chunk
-            if need == HEADER.size and len(data) >= HEADER.size:
-                (n,) = HEADER.unpack_from(data)
-                if not 0 < n <= MAX_FRAME:
-                    raise JoinError("protocol", f"{address}:{port} does not speak this program's LAN protocol")
-                need = HEADER.size + n
-        payload = data[HEADER.size:need]
-        pv = hello_version(payload)
-        if pv is not None and pv < LAN_VERSION:  # an older program (version 2: per game; 3: no sk)
-            raise JoinError("version", f"incompatible versions: this program speaks LAN protocol {LAN_VERSION}, the host "
-                             f"{pv}; the host needs a newer version")
-        try:  # the hello names its game (g)
-            msg = decode_payload(payload, schemas_for({}))
-        except FrameError as e:
-            raise JoinError("version" if e.code == "version" else "protocol", str(e)) from None  # e.g. a newer host
-        if msg["t"] == "error" and msg["code"] == "busy":
-            raise HostBusy(f"{address}:{port} is busy (too many connections settling at once); try again")
-        if msg["t"] != "hello" or msg["role"] != "host":
-            raise JoinError("not-host", f"{address}:{port} is not a host")
-        return msg["g"], sock, data
-    except BaseException:
-        sock.close()
-        raise
-
-
-LINGER = 1.0  #: seconds a leaving peer reads on, at most, so that its goodbye is not lost
-
-
-def _linger(socks: list[socket.socket], clock: Callable[[], float], limit: float) -> None:
-    """Close ``socks`` (their write sides already shut) once each peer has closed its side or
-    ``limit`` seconds passed: a socket closed with unread bytes sends a reset, and a reset may
-    make the peer drop our last frames (the goodbye) before reading them."""
-    end = clock() + limit
-    for sock in socks:
-        try:
-            while (left := end - clock()) > 0:
-                sock.settimeout(left)
-                if not sock.recv(RECV_SIZE):
-                    break
-        except OSError:
-            pass
-        sock.close()
-
-
-_LINGER = object()  #: the selector's mark of a closed connection lingering (see Session._close_peer)
-
-
-class _Peer:
-    def __init__(self, cid: int, sock: socket.socket, link: Link) -> None:
-        self.cid, self.sock, self.link = cid, sock, link
-        self.seat: int | None = None
-        self.early: list[dict] = []  # host: match messages of a ready joiner before the last ready
-        self.back = -math.inf  # when it was seated (the session's clock), see Session._back
 
 
 class Session(Mailbox):
@@ -258,9 +96,9 @@ class Session(Mailbox):
             raise ValueError("every computer seat needs a level, and only computer seats have one")
         if self.computers and (part.turn is None or part.player is None):
             raise ValueError(f"{part.key} has no computer players")
-        self._players = {s: part.player(level, s) for s, level in self.computers.items()} if self.computers else {}
-        self._thinking: set[int] = set()
-        self._handed: set[int] = set()  # joiner seats handed to the computer while their person is away
+        #: the seats played here by computer players (their worker threads)
+        self.computer_seats = ComputerSeats(self.computers, part.player,
+                                            lambda seat, action: self._command("computed", seat, action))
         #: joiner: resumed, and the host's ``caught`` (the end of its catch-up) has not come yet:
         #: no decision on a view that lacks what it is owed
         self.catching_up = False
@@ -285,22 +123,19 @@ class Session(Mailbox):
             loaded = load_journal(journal_path(self.record_path), part.key)
             if loaded is not None:
                 memo, payload = loaded
-        self._peers: dict[int, _Peer] = {}
-        self._lingering: dict[socket.socket, float] = {}  # closed by us: read on until the peer closes (LINGER)
-        self._next_cid = 1
+        #: every socket and link (:class:`~net.connections.Connections`)
+        self.conns = Connections(lambda: Link(self._schemas, rates=self._rates, now=self._clock()), clock)
+        self._peers = self.conns.peers  # the open connections by id (the connections' own dict)
         self._stopping = False
         self._fatal = False
         self._lost_host_at: float | None = None
-        self._listener: socket.socket | None = None
         self._kinds = kinds
         self._sign_seeds: dict[int, bytes] = {}
         if role == "host":
             self.lobby: HostLobby | JoinLobby = HostLobby(part.key, part.version, name, kinds, date=date,
                                                           options=options, memo=memo, token_bytes=token_bytes,
                                                           computer_names=computer_names)
-            self._listener = socket.create_server((address, port), backlog=8)
-            self._listener.setblocking(False)
-            self.port = self._listener.getsockname()[1]
+            self.port = self.conns.listen(address, port)
         elif role == "join":
             self.lobby = JoinLobby(part.key, part.version, name, memo=memo, token_bytes=token_bytes)
         else:
@@ -367,7 +202,7 @@ class Session(Mailbox):
             if any(p.seat == seat for p in list(self._peers.values())):
                 raise ValueError(f"seat {seat}'s player is connected")
             self._queued.append(self.machine.set_computer(seat, True, self._clock()))
-            self._players[seat], self._handed = self.part.player(level, seat), self._handed | {seat}
+            self.computer_seats.hand_over(seat, level)
         self._command("drain")
 
     def view(self, fn: Callable[[MatchMachine], Any]) -> Any:
@@ -387,11 +222,8 @@ class Session(Mailbox):
             self._emit(Status(code))
 
     def _run(self) -> None:
-        sel = selectors.DefaultSelector()
-        self._sel = sel
-        sel.register(self._wake_r, selectors.EVENT_READ, None)
-        if self._listener is not None:
-            sel.register(self._listener, selectors.EVENT_READ, "listen")
+        conns = self.conns
+        conns.watch(self._wake_r)
         next_connect = 0.0
         if self.role == "host" and self.part.auto_start and self.lobby.can_start():  # type: ignore[union-attr]
             self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]  # no person seat to wait for
@@ -401,18 +233,16 @@ class Session(Mailbox):
                 if self.role == "join" and not self._peers and not self._fatal and now >= next_connect:
                     if not self._connect():
                         next_connect = self._clock() + self.reconnect_delay
-                for key, _ in sel.select(TICK):
-                    if key.data is None:
+                for what, obj in conns.ready(TICK):
+                    if what == "wake":
                         try:
                             self._wake_r.recv(4096)
                         except OSError:
                             pass
-                    elif key.data == "listen":
-                        self._accept()
-                    elif key.data is _LINGER:
-                        self._linger_read(key.fileobj)  # type: ignore[arg-type]
+                    elif what == "accept":
+                        self._accept(obj)
                     else:
-                        self._read(key.data)
+                        self._read(obj)
                 self._commands_run()
                 self._tick(self._clock())
                 if self.role == "join" and not self._peers and not self._fatal and next_connect <= now:
@@ -420,14 +250,7 @@ class Session(Mailbox):
         except OSError:
             pass  # the journal could not be written (WriteFailed said so): no promise leaves without it
         finally:
-            for p in list(self._peers.values()):
-                self._close_peer(p, None, close=False)
-                p.sock.close()
-            for sock in list(self._lingering):
-                self._unlinger(sock)
-            if self._listener is not None:
-                self._listener.close()
-            sel.close()
+            conns.close()
             self._close_mailbox()
             self._set_status("closed")
 
@@ -453,20 +276,14 @@ class Session(Mailbox):
                 peers = list(self._peers.values())
                 for p in peers:
                     self._close_peer(p, ("bye", "the player left"), close=False)
-                socks = [p.sock for p in peers] + list(self._lingering)
-                for sock in list(self._lingering):
-                    self._lingering.pop(sock)
-                    self._sel.unregister(sock)
-                _linger(socks, self._clock, LINGER)
+                linger([p.sock for p in peers] + self.conns.take_lingering(), self._clock, LINGER)
                 self._write_record()
                 self._stopping = True
                 return
 
     def _tick(self, now: float) -> None:
         self._drain()
-        for sock, end in list(self._lingering.items()):
-            if now >= end:
-                self._unlinger(sock)
+        self.conns.tick(now)
         for p in list(self._peers.values()):
             p.link.tick(now)
             self._flush(p)
@@ -501,22 +318,8 @@ class Session(Mailbox):
             self._end(Verdict("left", 0, (), 0, f"the host was gone for {self.host_grace:g} seconds"), tell_later=False)
 
     # ------------------------------------------------------------------ sockets
-    def _add_peer(self, sock: socket.socket) -> _Peer:
-        sock.settimeout(5.0)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        link = Link(self._schemas, rates=self._rates, now=self._clock())
-        p = _Peer(self._next_cid, sock, link)
-        self._next_cid += 1
-        self._peers[p.cid] = p
-        self._sel.register(sock, selectors.EVENT_READ, p.cid)
-        return p
-
-    def _accept(self) -> None:
-        try:
-            sock, _ = self._listener.accept()  # type: ignore[union-attr]
-        except OSError:
-            return
-        p = self._add_peer(sock)
+    def _accept(self, sock: socket.socket) -> None:
+        p = self.conns.add(sock)
         self._lobby_out(self.lobby.open(p.cid, self._clock()))  # type: ignore[union-attr]
 
     def _connect(self) -> bool:
@@ -531,7 +334,7 @@ class Session(Mailbox):
                     self._lost_host_at = self._clock()  # (a journaled match whose host is not there)
                 return False
             initial = b""
-        p = self._add_peer(sock)
+        p = self.conns.add(sock)
         have = self.machine.received() if self.machine is not None else 0
         out = self.lobby.open(self._clock(), have)  # type: ignore[call-arg]
         self._lobby_out([LSend(p.cid, o.msg) if isinstance(o, LSend) else o for o in out])
@@ -545,17 +348,8 @@ class Session(Mailbox):
                 self._link_closed(p)
         return True
 
-    def _read(self, cid: int) -> None:
-        p = self._peers.get(cid)
-        if p is None:
-            return
-        try:
-            data = p.sock.recv(RECV_SIZE)
-        except (BlockingIOError, InterruptedError, socket.timeout):
-            return
-        except OSError:
-            data = b""
-        for msg in p.link.feed(data, self._clock()):
+    def _read(self, p: Peer) -> None:
+        for msg in self.conns.receive(p):
             if p.cid not in self._peers:
                 break
             self._message(p, msg)
@@ -563,65 +357,18 @@ class Session(Mailbox):
         if p.link.closed is not None:
             self._link_closed(p)
 
-    def _flush(self, p: _Peer) -> None:
-        data = p.link.data_to_send()
-        if data:
-            try:
-                p.sock.sendall(data)
-            except OSError:
-                p.link.feed(b"", self._clock())
+    def _flush(self, p: Peer) -> None:
+        self.conns.flush(p)
 
-    def _close_peer(self, p: _Peer, why: tuple[str, str] | None, close: bool = True) -> None:
-        """Forget ``p`` (saying ``why``, a closing code and reason, first); ``close``: close its
-        socket here (else the caller does, see :func:`_linger`): at once if the peer closed
-        first, else once the peer closes its side or :data:`LINGER` seconds passed, its bytes
-        read and dropped meanwhile, without holding up the thread (a socket closed with unread
-        bytes sends a reset, which may lose our last frames: an error code, the verdict)."""
+    def _close_peer(self, p: Peer, why: tuple[str, str] | None, close: bool = True) -> None:
+        """Forget ``p``, saying ``why`` (a closing code and reason) first; ``close``: see
+        :meth:`net.connections.Connections.forget`."""
         if why is not None:
             p.link.close(*why)
             self._flush(p)
-        self._peers.pop(p.cid, None)
-        try:
-            self._sel.unregister(p.sock)
-        except (KeyError, ValueError):
-            pass
-        try:
-            p.sock.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-        if close:
-            c = p.link.closed
-            if c is not None and c.code == "eof" and c.by_peer:
-                p.sock.close()  # the peer closed first: nothing of ours can be lost to a reset
-            else:  # our last frames (an error code, a verdict) must not be lost to a reset
-                try:
-                    self._sel.register(p.sock, selectors.EVENT_READ, _LINGER)
-                except (KeyError, ValueError, OSError):  # (a socket the selector cannot watch: closed now)
-                    p.sock.close()
-                else:
-                    self._lingering[p.sock] = self._clock() + LINGER
+        self.conns.forget(p, close)
 
-    def _linger_read(self, sock: socket.socket) -> None:
-        """A closed connection's peer sent more (read and dropped) or closed its side (done)."""
-        try:
-            sock.setblocking(False)
-            done = not sock.recv(RECV_SIZE)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            done = True
-        if done:
-            self._unlinger(sock)
-
-    def _unlinger(self, sock: socket.socket) -> None:
-        self._lingering.pop(sock, None)
-        try:
-            self._sel.unregister(sock)
-        except (KeyError, ValueError):
-            pass
-        sock.close()
-
-    def _link_closed(self, p: _Peer) -> None:
+    def _link_closed(self, p: Peer) -> None:
         """A link closed (by us or the peer): the lobby and the machine hear of it."""
         self._drain()
         closed = p.link.closed
@@ -680,7 +427,7 @@ class Session(Mailbox):
             self._fatal = True
 
     # ------------------------------------------------------------------ messages
-    def _message(self, p: _Peer, msg: dict) -> None:
+    def _message(self, p: Peer, msg: dict) -> None:
         self._drain()
         now = self._clock()
         if msg["t"] == "caught":
@@ -750,10 +497,9 @@ class Session(Mailbox):
                         try:
                             outs = self.machine.catch_up(o.seat if self.role == "host" else 0, o.have, now)
                             outs += self.machine.connected(o.seat if self.role == "host" else 0, now)
-                            if self.role == "host" and o.seat in self._handed and self.verdict is None:
+                            if self.role == "host" and o.seat in self.computer_seats.handed and self.verdict is None:
                                 outs += self.machine.set_computer(o.seat, False, now)  # its person is back
-                                self._handed.discard(o.seat)
-                                self._players.pop(o.seat, None)
+                                self.computer_seats.give_back(o.seat)
                             if self.role == "host":
                                 outs.append(Send(o.seat, {"t": "caught"}))  # the end of its catch-up
                         except Refusal as e:
@@ -797,27 +543,18 @@ class Session(Mailbox):
     def _think(self) -> None:
         """Host: a computer seat that must decide gets a worker thread for its player (the
         network thread goes on serving meanwhile); its decision comes back as a command."""
-        turn = self.part.turn
-        for seat, choose in list(self._players.items()):
-            if seat in self._thinking or self.machine is None or self.verdict is not None:
-                continue
-            with self._mlock:
-                obs = turn(self.machine, seat)  # type: ignore[misc]
-            if obs is None:
-                continue
-            self._thinking.add(seat)
+        if self.machine is None or self.verdict is not None or not self.computer_seats.players:
+            return
+        turn, machine = self.part.turn, self.machine
 
-            def work(seat: int = seat, choose=choose, obs=obs) -> None:
-                try:
-                    action = choose(obs)
-                except Exception as e:  # a bug in a computer player: the seat waits, the match goes on
-                    action, obs = None, e
-                self._command("computed", seat, action)
-            threading.Thread(target=work, name=f"lan-computer-{seat}", daemon=True).start()
+        def observe(seat: int) -> Any:
+            with self._mlock:
+                return turn(machine, seat)  # type: ignore[misc]
+        self.computer_seats.think(observe)
 
     def _computed(self, seat: int, action: Any) -> None:
         self._drain()
-        self._thinking.discard(seat)
+        self.computer_seats.finished(seat)
         if action is None or self.machine is None or self.verdict is not None:
             return
         with self._mlock:
@@ -828,8 +565,7 @@ class Session(Mailbox):
         self._carry_out(outputs)
 
     def _is_connected(self, seat: int) -> bool:
-        if seat == (self.machine.seat if self.machine is not None else -1) or seat in self.computers \
-                or seat in self._handed:
+        if seat == (self.machine.seat if self.machine is not None else -1) or self.computer_seats.plays(seat):
             return True
         # a connection counts once it holds the seat (for a resume: the host proved the match and
         # repeated its start), never while its handshake is under way: the connected deadline of
@@ -840,7 +576,7 @@ class Session(Mailbox):
         """When seat ``seat``'s current connection was seated (s; -inf for a seat played here,
         or while it is away), for :func:`~net.match.overdue`: a seat back from a drop gets its
         connected time again, never past a forfeiting step's total deadline."""
-        if self.machine is not None and seat == self.machine.seat or seat in self.computers or seat in self._handed:
+        if self.machine is not None and seat == self.machine.seat or self.computer_seats.plays(seat):
             return -math.inf
         if self.role == "join":
             return max((p.back for p in self._peers.values()), default=-math.inf)
@@ -972,24 +708,19 @@ class Session(Mailbox):
         memo = self.lobby.memo
         if self.record_path is None or memo is None or self.machine is None:
             return
-        from game.fsutil import atomic_write_text
-        path = journal_path(self.record_path)
-        data = {"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, "g": self.part.key, "memo": memo.to_json(),
-                "match": self.machine.payload()}
         try:
-            atomic_write_text(path, json.dumps(data, indent=1) + "\n", mode=0o600)
+            write_journal(self.record_path, self.part.key, memo, self.machine.payload())
         except OSError as e:
-            self._write_failed(path, e)
+            self._write_failed(journal_path(self.record_path), e)
             raise
 
     def _write_record(self) -> None:
         if self.record_path is None or self.machine is None:
             return
-        from game.fsutil import atomic_write_text
         with self._mlock:
             rec = self.machine.record()
         try:
-            atomic_write_text(self.record_path, json.dumps(rec, indent=1) + "\n")
+            write_record(self.record_path, rec)
         except OSError as e:
             self._write_failed(self.record_path, e)
 

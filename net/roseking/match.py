@@ -22,7 +22,10 @@ Who owes what (:meth:`RoseKingMatch.owed`), the ground of the layer's three forf
 - the other seat's ``ack`` of this seat's last draw once this seat's reveal went (10 s
   connected, 60 s in all: its forfeit -- it may hold the card). What this seat sent is never
   taken back: a claim that the reveal never came is answered by the catch-up, which sends it
-  again, and the claimant still owes the ack.
+  again, and the claimant still owes the ack;
+- the other seat's decision (a move, a draw or a resignation) once its turn came, as this seat
+  saw it (:data:`DECIDE_S`, 10 minutes, connected or not: a seat still silent is cut off, and
+  one that stays away then has left; never a forfeit: it saw nothing it could back out of).
 
 Every message this seat sends is kept in its outbox (journaled before it leaves, with the
 promise it carries); a resumed joiner is sent the host's messages from its ``have`` on, and
@@ -45,6 +48,7 @@ from .messages import RATES, SCHEMAS
 COMMIT_S = 6.0  #: seconds, connected, a coin waits for the other seat's commitment (then: cut off)
 REVEAL_S = 10.0  #: seconds, connected, from our reveal to the other's (then: its forfeit)
 FORFEIT_S = 60.0  #: seconds in all, connected or not, before a withheld step is overdue
+DECIDE_S = 600.0  #: seconds a player's decision may take (then: cut off; away: it left)
 SETUP = -1  #: the set-up coin's purpose (colours and deal)
 RESIGN = "resign"  #: the action that resigns (:meth:`RoseKingMatch.act`)
 NEVER = float("inf")
@@ -142,6 +146,9 @@ class RoseKingMatch:
         self.outbox: list[dict] = []
         self.handled = 0
         self._over: Verdict | None = None
+        #: (ply, seat to move) and the time (s) that seat's turn came, as :meth:`tick` saw it
+        self._turn: tuple[int, int] = (-1, -1)
+        self._turn_since: float | None = None
         if payload is not None:
             self._restore(payload)
 
@@ -407,6 +414,9 @@ class RoseKingMatch:
                 c.opened = now
             if c.revealed and c.revealed_at is None:
                 c.revealed_at = now
+        turn = (self.ply, self.to_move())
+        if turn != self._turn:  # a turn came (or a restart): its decision is owed from now
+            self._turn, self._turn_since = turn, now
         return []
 
     def owed(self) -> list[Owed]:
@@ -428,6 +438,8 @@ class RoseKingMatch:
             since = c.revealed_at if c is not None and c.revealed_at is not None else None
             if since is not None:
                 out.append(Owed(self.peer, "ack", last + 1, self.seat, since, REVEAL_S, FORFEIT_S, True))
+        if not self.solo and self._turn == (self.ply, self.peer) and self._turn_since is not None:
+            out.append(Owed(self.peer, "act", self.ply, self.seat, self._turn_since, DECIDE_S, DECIDE_S, False))
         return out
 
     def _my_unacked_draw(self) -> int | None:

@@ -99,6 +99,46 @@ def test_a_host_that_vanishes_owing_nothing_still_leaves_after_host_grace(tmp_pa
     assert (v.kind, v.seat) == ("left", 0) and bob.file()["lan"]["stopped"] == "left"
 
 
+# =========================================================================== a seat that never decides
+def test_a_host_that_never_decides_on_its_turn_is_cut_off_and_then_has_left(tmp_path, closing, monkeypatch):
+    """The host stays connected but never plays on its turn. The joiner waits the decision's
+    deadline (10 minutes; 0.8 s here) on its own clock, cuts the host off (``withheld``: a
+    decision forfeits nothing) and, the host still away, records it ``left`` -- never its own
+    fault, never a forfeit."""
+    monkeypatch.setattr(rkm, "DECIDE_S", 0.8)
+    h = EvilHost()
+    closing(h)
+    bob = Host(tmp_path, role="join", port=h.port, host_grace=30.0)
+    closing(bob)
+    h.accept()
+    h.until(lambda: started(h) and h.my_turn() and h.machine.open_coin() is None, "the host's turn")
+    since = time.monotonic()
+    v = bob.verdict()
+    assert time.monotonic() - since >= 0.8 * 0.9
+    assert (v.kind, v.seat) == ("left", 0) and "act" in v.detail
+    assert any(isinstance(e, Dropped) and e.code == "withheld" and not e.by_peer for e in bob.events)
+    assert bob.file()["lan"]["stopped"] == "left"
+
+
+def test_the_decision_owed_is_the_other_seats_on_its_turn_only():
+    """In memory: the seat to move owes its decision to the other from the tick its turn came
+    (a draw's coin has its own steps); the seat itself owes nothing to itself."""
+    from net.match import overdue
+    from .rk_wire import Pair
+    pair = Pair()
+    pair.deliver()
+    mover = next(s for s in (0, 1) if pair.m[s].to_move() == s)
+    waiting = pair.m[1 - mover]
+    waiting.tick(100.0)
+    acts = [o for o in waiting.owed() if o.step == "act"]
+    assert [(o.seat, o.to, o.ref, o.since, o.forfeits) for o in acts] == [(mover, 1 - mover, waiting.ply, 100.0, False)]
+    pair.m[mover].tick(100.0)
+    assert not [o for o in pair.m[mover].owed() if o.step == "act"]
+    waiting.tick(150.0)  # the same turn: the clock does not restart
+    assert overdue(waiting.owed(), 100.0 + rkm.DECIDE_S - 1) is None
+    assert overdue(waiting.owed(), 100.0 + rkm.DECIDE_S).step == "act"
+
+
 # =========================================================================== a host slow to commit
 def test_after_withheld_a_resume_whose_catch_up_carries_the_commitment_plays_on(tmp_path, closing, monkeypatch):
     """The joiner draws; the host keeps its commitment back past the commitment's deadline (6 s;
@@ -214,19 +254,14 @@ def test_a_stranger_at_the_hosts_address_and_no_host_ends_the_match_left_after_h
 # =========================================================================== a socket the selector refuses
 def test_a_closed_connection_the_selector_refuses_to_watch_is_closed_and_the_session_lives_on(tmp_path, closing,
                                                                                                monkeypatch):
-    import net.session as ns
+    import net.connections as nc
     h = Host(tmp_path)
     closing(h)
-    sel = None
-    end = time.monotonic() + LIMIT
-    while sel is None and time.monotonic() < end:
-        sel = getattr(h.session, "_sel", None)
-        if sel is None:
-            h.session.wait(0.01)
+    sel = h.session.conns.sel
     real = sel.register
 
     def register(fileobj, events, data=None):
-        if data is ns._LINGER:
+        if data is nc._LINGER:
             raise ValueError("this selector watches no more")
         return real(fileobj, events, data)
     monkeypatch.setattr(sel, "register", register)
@@ -237,7 +272,7 @@ def test_a_closed_connection_the_selector_refuses_to_watch_is_closed_and_the_ses
             got += chunk
     assert b"frame" in got
     h.wait(lambda e: isinstance(e, Refused) and e.code == "frame", "the refusal")
-    assert h.session._thread.is_alive() and not h.session._lingering
+    assert h.session._thread.is_alive() and not h.session.conns.lingering
     m = Mallory(h.port)
     closing(m)
     m.until(lambda: started(m), "a game")

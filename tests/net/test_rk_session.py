@@ -92,7 +92,7 @@ def test_a_joiner_reconnects_after_the_host_drops_it_and_the_game_ends(sessions)
     join = sessions("join", "Bob", port=host.port)
     seen: list = []
     wait_for(join, lambda e: getattr(e, "code", "") == "dealt", "the deal", seen)
-    peer = next(p for p in list(host._peers.values()) if p.seat == 1)
+    peer = next(p for p in list(host.conns.peers.values()) if p.seat == 1)
     peer.sock.shutdown(socket.SHUT_RDWR)  # a network drop under both
     assert wait_for(join, lambda e: isinstance(e, Started) and e.resumed, "the resume", seen).resumed
     out = run_both(host, join, [chooser(20), chooser(21)])
@@ -123,7 +123,7 @@ def test_a_resignation_made_while_the_connection_is_down_reaches_the_host(sessio
     seen = {host: [], join: []}
     wait_for(join, lambda e: getattr(e, "code", "") == "dealt", "the deal", seen[join])
     with host._mlock:  # hold the host's machine so the drop and the resignation meet
-        peer = next(p for p in list(host._peers.values()) if p.seat == 1)
+        peer = next(p for p in list(host.conns.peers.values()) if p.seat == 1)
         peer.sock.shutdown(socket.SHUT_RDWR)
         wait_for(join, lambda e: isinstance(e, Dropped), "the drop", seen[join])
         join.act(RESIGN)
