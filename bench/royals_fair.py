@@ -1,4 +1,4 @@
-"""Figures of the dealer-free Royals & Riots match machine (net/royals/fair.py, issue 34).
+"""Figures of the dealer-free Royals & Riots match machine (net/royals/fair.py and its parts).
 
 All peers run in one process, in memory (tests/net/fair_table.py: every message as a frame
 through the host, FIFO, encoded and decoded with the layer's limits and the part's schemas), so

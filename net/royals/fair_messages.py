@@ -39,6 +39,8 @@ PASS, SHARES, ACTION, PLAY, KEEP, COMMIT, REVEAL, OPEN, AUDIT, LOG, VERDICT = (
 KIND_NAMES = {PASS: "pass", SHARES: "shares", ACTION: "action", PLAY: "play", KEEP: "keep", COMMIT: "commit",
               REVEAL: "reveal", OPEN: "open", AUDIT: "audit", LOG: "log", VERDICT: "verdict"}
 MAX_EVIDENCE = 16       #: envelopes in one verdict
+MAX_ENVELOPE = 60_000   #: the longest envelope (wire bytes) in one ``env`` frame: the part's
+                        #: ``max_bin``, within the layer's 64 KiB frame
 
 
 @dataclass(frozen=True)

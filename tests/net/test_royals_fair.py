@@ -1,4 +1,4 @@
-"""The dealer-free Royals & Riots match machine (net/royals/fair.py, issue 34), in memory:
+"""The dealer-free Royals & Riots match machine (net/royals/fair.py and its parts), in memory:
 whole matches of 2, 3 and 4 seats (teams too, computer seats too) to the end with identical
 records `rose-king check` accepts; resume from the journal; the leak test."""
 

@@ -21,6 +21,7 @@ from argparse import Namespace
 import pytest
 
 import net.royals.fair as fair
+import net.royals.fair_verdicts as fair_verdicts
 from game.royals.plugin import GAME
 from net.headless import Stopped, play_match
 from net.royals import fair_messages as fm
@@ -269,8 +270,8 @@ def test_a_withheld_step_is_named_by_the_host_and_never_blamed_on_the_host(monke
     itself, names it (forfeit); the honest joiner, which sees seat 2 only through the host,
     records ``disputed`` between the two: it never blames the host alone, nor seat 2 on the
     host's word."""
-    monkeypatch.setattr(fair, "STEP_S", 0.5)
-    monkeypatch.setattr(fair, "STEP_TOTAL", 2.0)
+    monkeypatch.setattr(fair_verdicts, "STEP_S", 0.5)
+    monkeypatch.setattr(fair_verdicts, "STEP_TOTAL", 2.0)
     honest = _part({})
     made = _table(honest, ("host", "person", "person"), {1: honest, 2: _part({2: Withholder})})
     try:
@@ -307,8 +308,8 @@ def test_a_withholder_reconnecting_before_each_deadline_forfeits_by_the_total_on
     deadline (10 s; 0.5 s here). The total deadline (60 s; 2 s here) runs from when the step
     became owed, whatever reconnects happen: the host names seat 1, which forfeits (before,
     each reconnect restarted the host's clock in FairMatch.catch_up: no verdict, ever)."""
-    monkeypatch.setattr(fair, "STEP_S", 0.5)
-    monkeypatch.setattr(fair, "STEP_TOTAL", 2.0)
+    monkeypatch.setattr(fair_verdicts, "STEP_S", 0.5)
+    monkeypatch.setattr(fair_verdicts, "STEP_TOTAL", 2.0)
     monkeypatch.setattr(Reconnector, "withholding", threading.Event())
     host, join = made = _table(_part({}), ("host", "person"), {1: _part({1: Reconnector})})
     events: list = []
@@ -366,7 +367,7 @@ def test_the_step_deadline_fires_for_a_joiner_connected_from_the_start(monkeypat
     """A connected joiner that never sends its shuffle pass (nothing seen yet: it cannot want
     to back out) is cut off by the host at the step deadline (``withheld``, 10 s; 0.5 s here),
     naming it; no verdict is given, so it may come back."""
-    monkeypatch.setattr(fair, "STEP_S", 0.5)
+    monkeypatch.setattr(fair_verdicts, "STEP_S", 0.5)
     made = _table(_part({}), ("host", "person"), {1: _part({1: Silent})})
     try:
         host, join = made
@@ -547,8 +548,8 @@ def test_a_host_killed_without_a_word_ends_the_match_for_its_joiner_after_its_gr
     (1 s here), then ends the match as left by the host (seat 0) -- or, when the host owed it a
     forfeiting step then (a key, a relay), at that step's total deadline (60 s; 4 s here) as the
     host's forfeit, the layer's rule 1 for every seat -- its record and journal kept."""
-    monkeypatch.setattr(fair, "STEP_TOTAL", 4.0)
-    monkeypatch.setattr(fair, "RELAY_S", 1.0)
+    monkeypatch.setattr(fair_verdicts, "STEP_TOTAL", 4.0)
+    monkeypatch.setattr(fair_verdicts, "RELAY_S", 1.0)
     host = Session(GAME.lan, "host", "Ann", port=0, kinds=("host", "person", "computer"), computers={2: "random"})
     bo = Session(GAME.lan, "join", "Bo", port=host.port, record=tmp_path / "Bo.json", host_grace=1.0,
                  reconnect_delay=0.05)
