@@ -33,7 +33,7 @@ from game.client.main import open_window
 from game.client.lan.lobby import host_table  # noqa: E402
 from game.client.roseking.lan import LanGameScene, LanMatch, LanResultPanel  # noqa: E402
 from net.headless import play_match  # noqa: E402
-from net.roseking.match import LAN  # noqa: E402
+from game.roseking.lan.match import LAN  # noqa: E402
 from net.session import Session  # noqa: E402
 
 

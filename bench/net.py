@@ -4,7 +4,7 @@
 
 - raw TCP ping-pong: 64 bytes echoed by a thread over 127.0.0.1 (the floor);
 - Rose King on the one LAN layer, the window's path (``net.session.Session`` around
-  ``net.roseking.match``, the session the window polls): ``Session.act(move)`` until the mover's
+  ``game.roseking.lan.match``, the session the window polls): ``Session.act(move)`` until the mover's
   machine has the other seat's ``ack`` (framing, both machines validating, state hash, two
   background threads); a draw until its ``ack``, the two-sided coin included (both commitments,
   both reveals, each side deriving the card);
@@ -14,7 +14,7 @@
 - the one LAN layer with the game defined in the tests (``tests/net/nim_game.py``):
   ``Session.act(take)`` of one seat until the other seat's machine applied it, one way
   (``--layer-moves N``, 0 to skip);
-- Royals & Riots, 4 peers, on the dealer-free machine (issues 13, 33, 34: ``net.royals.fair``
+- Royals & Riots, 4 peers, on the dealer-free machine (issues 13, 33, 34: ``game.royals.lan.match``
   over the one layer): ``Session.act(play)`` of one seat until every other peer of the star
   (host + 3 joiners, all people, each joiner in its own process) has applied it (its machine's
   view has the play, the card opened with its owner's key and checked): a joiner's signed play
@@ -92,7 +92,7 @@ def pure_machines(games: int) -> list[float]:
     between the two machines until nothing is left to deliver (no sockets, threads or clock)."""
     from game.rng import Rng
     from net.match import Send, Table
-    from net.roseking.match import LAN, RoseKingMatch
+    from game.roseking.lan.match import LAN, RoseKingMatch
     out: list[float] = []
     for seed in range(games):
         table = Table(os.urandom(16), ("A", "B"), "")
@@ -136,7 +136,7 @@ APPLIED: dict = {}
 def _time_plays() -> None:
     """Note when this process's machine applies each play (instrumentation of the bench only)."""
     from game.royals.engine import PLAY
-    from net.royals.fair import FairMatch
+    from game.royals.lan.match import FairMatch
     if getattr(FairMatch, "_timed", False):
         return
     real = FairMatch._public
@@ -276,11 +276,11 @@ def layer_one_way(n: int) -> list[float]:
 
 
 def layer_roseking_round_trips(n: int, journal_dir: str | None = None) -> tuple[list[float], list[float]]:
-    """Rose King on the one LAN layer (net.roseking.match): ``Session.act(move)`` until the
+    """Rose King on the one LAN layer (game.roseking.lan.match): ``Session.act(move)`` until the
     mover's machine hears the other seat's ``ack`` (its ``Noticed("acked")``): plays and draws
     (the two-sided coin included), over as many games as needed."""
     from game.rng import Rng
-    from net.roseking.match import LAN
+    from game.roseking.lan.match import LAN
     from net.session import Ended, Noticed, Session, Started
     plays: list[float] = []
     draws: list[float] = []
@@ -336,7 +336,7 @@ def main() -> None:
                     help="Royals & Riots 4-peer plays to time (default 200; 0 skips)")
     args = ap.parse_args()
     from net.lobby import LAN_VERSION
-    from net.roseking.match import VERSION
+    from game.roseking.lan.match import VERSION
     raw = raw_ping_pong(args.moves)
     plays, draws = layer_roseking_round_trips(args.moves)
     print(f"Rose King LAN round trips on 127.0.0.1 (LAN layer {LAN_VERSION}, Rose King protocol {VERSION})")

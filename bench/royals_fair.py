@@ -1,4 +1,4 @@
-"""Figures of the dealer-free Royals & Riots match machine (net/royals/fair.py and its parts).
+"""Figures of the dealer-free Royals & Riots match machine (game/royals/lan/match.py and its parts).
 
 All peers run in one process, in memory (tests/net/fair_table.py: every message as a frame
 through the host, FIFO, encoded and decoded with the layer's limits and the part's schemas), so
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 from fair_table import Net  # noqa: E402
 
 from game.royals.engine.state import Phase  # noqa: E402
-from net.royals import fair  # noqa: E402
+from game.royals.lan import fair  # noqa: E402
 
 
 def timed(net: Net) -> dict:
@@ -105,7 +105,7 @@ def audit_and_plays() -> tuple[list[float], list[float]]:
 def loopback_deal() -> float:
     """Wall ms from the host's start to every peer holding its dealt cards, 4 sessions over
     127.0.0.1 in this one process (their threads share one interpreter: an upper bound)."""
-    from net.royals.fair import FAIR
+    from game.royals.lan.match import FAIR
     from net.session import Session
     host = Session(FAIR, "host", "A", port=0, kinds=("host", "person", "person", "person"))
     joins = [Session(FAIR, "join", f"J{i}", port=host.port, reconnect_delay=0.05) for i in range(3)]

@@ -14,8 +14,8 @@ Nothing here imports pygame. The layers, bottom up:
   proofs; pure) and :mod:`net.session` (the thread that drives them, on :mod:`net.connections`: sockets;
   :mod:`net.computers`: computer seats; :mod:`net.journal`: journal and record files;
   :mod:`net.events`: events as codes), in the way h11 is built: machines consume events and return events.
-- :mod:`net.roseking`: Rose King's match machine and messages on the layer. :mod:`net.royals`:
-  Royals & Riots' match machine with no trusted dealer (:mod:`net.royals.fair`, on
+- :mod:`game.roseking.lan`: Rose King's match machine and messages on the layer. :mod:`game.royals.lan`:
+  Royals & Riots' match machine with no trusted dealer (:mod:`game.royals.lan.match`, on
   :mod:`net.deck` and :mod:`net.signed`), on the layer too.
 - :mod:`net.headless`: a computer playing one seat without a window.
 - :mod:`net.discovery`: the UDP beacon (the LAN's broadcast addresses) and its listener.

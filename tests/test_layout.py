@@ -90,11 +90,14 @@ def reachable(edges: dict[str, set[str]], start: str) -> set[str]:
 
 
 def pure_modules(edges: dict[str, set[str]]) -> list[str]:
-    """Modules that must never reach pygame: every game's engine and AI, the registry,
-    record reading, the seeded generator, and all of net/."""
+    """Modules that must never reach pygame: every game's engine, AI and LAN match machine, the
+    registry, record reading, the seeded generator, and all of net/."""
+    def game_part(m: str) -> bool:
+        parts = m.split(".")
+        return parts[0] == "game" and len(parts) > 2 and parts[1] not in ("client", "commands") \
+            and parts[2] in ("engine", "ai", "lan")
     return [m for m in edges
-            if m.startswith("net") or m in ("game.registry", "game.records", "game.rng", "game.lan")
-            or any(part in ("engine", "ai") for part in m.split(".")[1:2] + m.split(".")[2:3])]
+            if m.startswith("net") or m in ("game.registry", "game.records", "game.rng", "game.lan") or game_part(m)]
 
 
 def test_no_import_cycles_in_game_or_net():
@@ -112,8 +115,20 @@ def test_engines_ai_and_net_never_reach_pygame():
     assert not bad, f"these reach pygame (through the modules listed): {bad}"
 
 
+def test_net_names_no_game_and_sits_below_every_game():
+    """net/ is the game-free layer: it imports no game package (each game's LAN match machine
+    lives in the game, e.g. game/royals/lan/), only the app's shared helpers."""
+    edges, _ = import_graph()
+    shared = {"game", "game.rng", "game.records", "game.fsutil"}
+    up = {m: sorted(w for w in ws if w.startswith("game") and w not in shared)
+          for m, ws in edges.items() if m.startswith("net")}
+    assert "net.session" in edges and "game.royals.lan.match" in edges and "game.roseking.lan.match" in edges
+    assert not {m: w for m, w in up.items() if w}, "net/ reaches up into a game"
+    assert not [p for p in (ROOT / "net").iterdir() if p.is_dir() and p.name not in ("deck", "__pycache__")]
+
+
 def test_importing_the_pure_side_loads_no_pygame():
-    code = ("import sys, game.registry, game.commands.check, net.session, net.roseking.match, game.roseking.ai; "
+    code = ("import sys, game.registry, game.commands.check, net.session, game.roseking.lan.match, game.roseking.ai; "
             "print('pygame' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr

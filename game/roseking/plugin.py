@@ -27,7 +27,7 @@ class RoseKing:
     title = N_("Rose King")
     record_format = FORMAT
     record_version = VERSION
-    #: a LAN match that ended before its deal (:func:`net.roseking.match.check_undealt`): check reads it
+    #: a LAN match that ended before its deal (:func:`game.roseking.lan.match.check_undealt`): check reads it
     other_formats = ("rose-king-lan-undealt",)
     seats = range(2, 3)
     levels = LEVEL_NAMES
@@ -35,14 +35,14 @@ class RoseKing:
 
     @property
     def lan(self) -> Any:
-        """Its LAN part on the one LAN layer (:data:`net.roseking.match.LAN`; docs/protocol.md, "Rose King")."""
-        from net.roseking.match import LAN
+        """Its LAN part on the one LAN layer (:data:`game.roseking.lan.match.LAN`; docs/protocol.md, "Rose King")."""
+        from game.roseking.lan.match import LAN
         return LAN
 
     @staticmethod
     def add_host_arguments(group: Any) -> None:
         """``rose-king host``'s Rose King options (an argparse argument group): ``--colour`` (the
-        table's option ``colour``, :func:`net.roseking.match.LAN`'s ``host_options``)."""
+        table's option ``colour``, :func:`game.roseking.lan.match.LAN`'s ``host_options``)."""
         group.add_argument("--colour", "--color", choices=("red", "white", "random"), default="random",
                            help="the colour you play in a new game (default random: the set-up coin decides)")
 
@@ -59,7 +59,7 @@ class RoseKing:
         result=KIND seat=N`` (docs/protocol.md, "Rose King on the layer"). Raises
         :class:`game.roseking.engine.RecordError`."""
         if isinstance(record, Mapping) and record.get("format") in self.other_formats:
-            from net.roseking.match import check_undealt
+            from game.roseking.lan.match import check_undealt
             return check_undealt(record)
         rec = Record.from_dict(dict(record))
         return status_line(rec.replay(), rec.termination)

@@ -65,10 +65,10 @@ class RoyalsRiots:
 
     @functools.cached_property
     def lan(self) -> "LanPart":
-        """Its LAN part on the one LAN layer: the dealer-free match machine (:data:`net.royals.fair.FAIR`,
+        """Its LAN part on the one LAN layer: the dealer-free match machine (:data:`game.royals.lan.match.FAIR`,
         protocol version 4, docs/protocol.md "Royals & Riots with no trusted dealer"), whose
         host's command line gives its lobby options (:func:`host_options`). Imported on first use."""
-        from net.royals.fair import FAIR
+        from game.royals.lan.match import FAIR
         return dataclasses.replace(FAIR, host_options=host_options)
 
     @staticmethod

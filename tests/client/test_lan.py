@@ -20,7 +20,7 @@ from game.roseking.ai import make_player
 from game.roseking.engine import DRAW, Color, Record
 from game.saves import SaveStore
 from net.discovery import Beacon, BeaconListener
-from net.roseking.match import LAN
+from game.roseking.lan.match import LAN
 from net.session import Ended, Session, Started
 
 LIMIT = 20.0

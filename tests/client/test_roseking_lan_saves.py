@@ -23,7 +23,7 @@ from game.client.saved_games import SavedGamesScene
 from game.i18n import _
 from game.roseking.engine import Record
 from game.saves import SaveStore
-from net.roseking.match import LAN, RESIGN
+from game.roseking.lan.match import LAN, RESIGN
 from net.session import Dropped, Session
 from tests.client.test_lan import Me, Peer, joiner, run_until
 

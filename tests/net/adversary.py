@@ -1,8 +1,8 @@
 """A model checker for the LAN match machines: one seat deviates, at every step of a short match,
 in every way from a list, and the honest peers must still be right.
 
-In memory, over the pure machines (:class:`net.roseking.match.RoseKingMatch`,
-:class:`net.royals.fair.FairMatch`), with what :class:`net.session.Session` does around them
+In memory, over the pure machines (:class:`game.roseking.lan.match.RoseKingMatch`,
+:class:`game.royals.lan.match.FairMatch`), with what :class:`net.session.Session` does around them
 mirrored here (:class:`World`): a star of links through the host, each FIFO, frames encoded and
 checked against the part's schemas as the layer does; a Save writes the journal (the machine's
 payload at that moment); a :class:`~net.match.Refusal` closes that connection, whose other end
@@ -89,7 +89,7 @@ class RoseKing:
     max_end = 60.0 + HOST_GRACE_S + 5.0   #: the longest documented chain of deadlines (s)
 
     def __init__(self, seed: int = 3, decisions: int = 10) -> None:
-        from net.roseking.match import LAN, RoseKingMatch
+        from game.roseking.lan.match import LAN, RoseKingMatch
         from .rk_wire import SCHEMAS, table
         self.seed, self.horizon = seed, decisions
         self.table = table()
@@ -182,8 +182,8 @@ class Royals:
     max_end = 600.0 + 600.0 + 10.0 + 60.0 + 5.0   #: a decision (600 s), through the host, and a step
 
     def __init__(self, n: int, seed: int | None = None, decisions: int | None = None) -> None:
-        from net.royals import fair_messages as fm
-        from net.royals.fair import FairMatch, _restore
+        from game.royals.lan import messages as fm
+        from game.royals.lan.match import FairMatch, _restore
         from .fair_table import SCHEMAS, table
         self.n, self.seed = n, seed if seed is not None else {2: 2}.get(n, 1)   # seat 2's: a theft early
         self.name = f"royals-{n}"
@@ -230,7 +230,7 @@ class Royals:
         return env
 
     def _env(self, env) -> dict:
-        from net.royals.fair import env_msg
+        from game.royals.lan.match import env_msg
         return env_msg(env.to_bytes())
 
     def variant(self, w: "World", d: int, msg: dict) -> dict | None:
@@ -239,7 +239,7 @@ class Royals:
         previous to any joiner) countersigned with this relay's index."""
         from net.signed import Envelope
         if msg["t"] == "rel":
-            from net.royals.fair import Relayed
+            from game.royals.lan.match import Relayed
             old = next((m for m in reversed(w.m[d].wire) if m["t"] == "rel" and m["e"] != msg["e"]), None)
             if old is None:
                 return None
@@ -263,7 +263,7 @@ class Royals:
             i = 25 + (len(e) - 25 - 64) // 2     # inside the body
             m["e"] = e[:i] + bytes((e[i] ^ 0x40,)) + e[i + 1:]
             if msg["t"] == "rel":
-                from net.royals.fair import Relayed
+                from game.royals.lan.match import Relayed
                 key = w.m[d].signers[d]._key
                 m["s"] = key.sign(Relayed.signed_bytes(w.m[d].gid, m["e"], msg["i"])).signature
         else:
@@ -315,7 +315,7 @@ class Royals:
 
         from net.deck import DeckPeer, KeyShare, Reveal
         from net.deck import decode as deck_decode
-        from net.royals.fair import N_CARDS
+        from game.royals.lan.match import N_CARDS
         fm = self.fm
         d = w.dev
         honest = [s for s in range(self.n) if s != d and w.m.get(s) is not None]
@@ -951,7 +951,7 @@ def _describe(msg: dict) -> str:
             e = Envelope.from_bytes(msg["e"])
         except ValueError:
             return "env(?)"
-        from net.royals import fair_messages as fm
+        from game.royals.lan import messages as fm
         from net.signed import parse_round_end
         kind = "round-end" if parse_round_end(e.body) is not None else fm.KIND_NAMES.get(e.body[0], "?")
         return f"{t}[{e.sender}#{e.seq} {kind}]"

@@ -1,4 +1,4 @@
-"""An in-memory table of :class:`net.royals.fair.FairMatch` machines for the dealer-free tests:
+"""An in-memory table of :class:`game.royals.lan.match.FairMatch` machines for the dealer-free tests:
 every message travels as a frame through the host (a star, FIFO per link), encoded and
 decoded with the layer's limits and the part's schemas exactly as the session does
 (``net.framing``: a message the layer would refuse fails here too); decisions come from the engine's random player.
@@ -15,7 +15,7 @@ from game.royals.ai.players import RandomPlayer
 from net.framing import HEADER, decode_payload, encode_frame
 from net.lobby import schemas_for
 from net.match import Over, Refusal, Send, Table, Verdict, deadline_verdict, judge_stop, overdue
-from net.royals.fair import FAIR, FairMatch
+from game.royals.lan.match import FAIR, FairMatch
 
 SCHEMAS = schemas_for(dict(FAIR.schemas), FAIR.max_bin)
 
@@ -143,7 +143,7 @@ def crash(net: Net, seat: int) -> None:
     resumes as the layer does (the host sends what the joiner lacks, the joiner re-sends all)."""
     import json
 
-    from net.royals.fair import _restore
+    from game.royals.lan.match import _restore
     payload = json.loads(json.dumps(net.machines[seat].payload()))
     net.links = deque(x for x in net.links if seat not in (x[0], x[1]))
     m = _restore(seat, net.table, payload, secrets.token_bytes)

@@ -4,7 +4,7 @@ byte the test controls.
 
 Mallory speaks the version-3 wire of docs/protocol.md through a raw socket on 127.0.0.1: its own
 :class:`net.link.Link` (frames), :class:`net.lobby.JoinLobby` (hello, start, seat proof) and an
-honest :class:`net.roseking.match.RoseKingMatch` it drives by hand. By default it plays honestly
+honest :class:`game.roseking.lan.match.RoseKingMatch` it drives by hand. By default it plays honestly
 (the first legal move that is not a draw, else a draw); ``hold`` keeps back the message types the
 test names (its reveal, its acks...), ``send``/``raw`` put anything on the wire. Every wait is
 bounded (:data:`LIMIT`) and driven by what arrives, never by sleeps.
@@ -26,7 +26,7 @@ from net.headless import HeadlessError, play_match
 from net.link import Link
 from net.lobby import HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, SeatMemo, schemas_for
 from net.match import Over, Refusal, Save, Send, Table, Verdict
-from net.roseking.match import KEY, LAN, VERSION, RoseKingMatch
+from game.roseking.lan.match import KEY, LAN, VERSION, RoseKingMatch
 from net.session import Ended, Session
 
 LIMIT = 20.0  #: seconds: no wait here comes near it

@@ -23,7 +23,7 @@ import pytest
 from game.registry import game_by_key
 from game.roseking.engine import Record
 from net.lobby import hello
-from net.roseking.match import KEY, LAN, VERSION
+from game.roseking.lan.match import KEY, LAN, VERSION
 from net.session import Dropped, Ended, Session, Started
 
 from .rk_wire import frame

@@ -95,6 +95,6 @@ def test_signed_vectors_from_the_text():
     h0 = mid + bytes((0,)) + (0).to_bytes(4, "big") + len(vb).to_bytes(4, "big")
     sig0 = SigningKey(bytes([2]) * 32).sign(b"rose-king-lan signed\x00" + h0 + vb).signature
     assert (h0 + vb + sig0).hex() == v["verdict of seat 0"]
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     assert fm.verdict(0, "forfeit", 1, [wire]) == vb and Signer(mid, 0, bytes([2]) * 32).sign(vb).to_bytes() == h0 + vb + sig0
     assert fm.decode(vb, 0).text == "forfeit" and fm.decode(vb, 0).named == 1

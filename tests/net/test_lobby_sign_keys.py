@@ -14,7 +14,7 @@ import pytest
 from net.coin import seat_proof
 from net.framing import decode_payload, encode_frame
 from net.lobby import HostLobby, JoinLobby, LDrop, LSend, LStarted, SeatMemo, schemas_for
-from net.royals.fair import FAIR
+from game.royals.lan.match import FAIR
 from net.signed import match_code, public_key
 
 K0, K1, KC = public_key(b"\x01" * 32), public_key(b"\x02" * 32), public_key(b"\x03" * 32)

@@ -18,7 +18,7 @@ import struct
 import msgpack
 import pytest
 
-import net.roseking.match as rkm
+import game.roseking.lan.match as rkm
 from game.commands.layer import PLAYED
 from game.registry import game_by_key
 from game.roseking.engine import DRAW, Move

@@ -18,7 +18,7 @@ from game.roseking.engine import CARD_NAMES
 from net.framing import FrameError
 from net.link import Link
 from net.match import Over, Refusal
-from net.roseking.match import RoseKingMatch
+from game.roseking.lan.match import RoseKingMatch
 
 from .rk_wire import SCHEMAS, Pair, chooser, det_tokens, frame, table
 

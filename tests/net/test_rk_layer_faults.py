@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-import net.roseking.match as rkm
+import game.roseking.lan.match as rkm
 from game.registry import game_by_key
 from game.roseking.engine import DRAW, Move
 from net.lobby import hello

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-import net.roseking.match as rkm
+import game.roseking.lan.match as rkm
 from game.commands.join import _learn_game
 from net.lobby import MAX_PENDING, HostLobby, LDrop, LSend, hello
 from net.session import HostBusy, Refused, Session, Started, probe_host

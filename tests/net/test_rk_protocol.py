@@ -1,4 +1,4 @@
-"""Rose King's match machine on the one LAN layer, pure (net/roseking/match.py with net/link.py
+"""Rose King's match machine on the one LAN layer, pure (game/roseking/lan/match.py with net/link.py
 and net/lobby.py): whole games, the coin, every fault that needs no socket, resume from the
 outbox and the journal payload, resignation, and the host's colour choice. No sockets, threads
 or sleeping; docs/protocol.md, "Rose King on the layer". The same attacks over 127.0.0.1 are in
@@ -19,7 +19,7 @@ from net.framing import FrameDecoder, FrameError
 from net.link import HEARTBEAT, SILENCE, Link
 from net.lobby import HostLobby, JoinLobby, LDrop, LSend, hello
 from net.match import Over, Refusal, Save, Send, Verdict, judge_stop, overdue
-from net.roseking.match import (COMMIT_S, KEY, LAN, RESIGN, SETUP, VERSION, RoseKingMatch, draw_from_coin,
+from game.roseking.lan.match import (COMMIT_S, KEY, LAN, RESIGN, SETUP, VERSION, RoseKingMatch, draw_from_coin,
                                 setup_from_coin)
 
 from .rk_wire import GID, SCHEMAS, Pair, chooser, det_tokens, drawn_by, frame, table

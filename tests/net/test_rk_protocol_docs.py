@@ -18,8 +18,8 @@ from net.coin import game_id_from, seat_proof
 from net.link import HEARTBEAT, SILENCE
 from net.limits import HANDSHAKE_TIMEOUT
 from net.match import END_KINDS, Table
-from net.roseking import match as rkm
-from net.roseking.messages import RATES, SCHEMAS
+from game.roseking.lan import match as rkm
+from game.roseking.lan.messages import RATES, SCHEMAS
 from net.session import FATAL_CODES, Session
 
 from .rk_wire import Pair, chooser

@@ -19,7 +19,7 @@ from net.framing import FrameDecoder
 from net.headless import play_match
 from net.journal import seat_path
 from net.lobby import hello
-from net.roseking.match import KEY, RESIGN, VERSION
+from game.roseking.lan.match import KEY, RESIGN, VERSION
 from net.session import Dropped, Ended, Refused, Session, Started, Status
 
 from .rk_wire import LIMIT, SCHEMAS, Host, Mallory, chooser, frame, run_both

@@ -8,7 +8,7 @@ import json
 import socket
 import threading
 
-import net.roseking.match as rkm
+import game.roseking.lan.match as rkm
 from game.commands.check import check_file
 from game.registry import game_by_key
 from net.lobby import hello

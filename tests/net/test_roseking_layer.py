@@ -1,4 +1,4 @@
-"""Rose King's match machine on the one LAN layer (net/roseking/match.py): whole games in memory
+"""Rose King's match machine on the one LAN layer (game/roseking/lan/match.py): whole games in memory
 and over 127.0.0.1, resume after a kill of either side, a computer seat, and issue 33's attacks
 1 and 2 played by a cheating peer (a Session whose machine cheats) against an honest one.
 Every wait is bounded and driven by events."""
@@ -17,8 +17,8 @@ from game.rng import Rng
 from game.roseking.engine import DRAW, Move
 from net.coin import commitment
 from net.match import Send, Table, Verdict, judge_stop, overdue
-from net.roseking.match import LAN, RESIGN, SETUP, RoseKingMatch
-import net.roseking.match as rkm
+from game.roseking.lan.match import LAN, RESIGN, SETUP, RoseKingMatch
+import game.roseking.lan.match as rkm
 from net.session import Session, Started
 
 from .rk_wire import GID, Pair, chooser, drawn_by, run_both, table
@@ -381,7 +381,7 @@ def test_the_documented_rose_king_vectors_follow_from_the_documented_layouts():
 
     from game.roseking.engine import CARDS, State
     from net.coin import coin_digest, commitment
-    from net.roseking.match import draw_from_coin, setup_from_coin
+    from game.roseking.lan.match import draw_from_coin, setup_from_coin
     doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
     def vector(label: str) -> str:

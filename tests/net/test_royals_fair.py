@@ -1,4 +1,4 @@
-"""The dealer-free Royals & Riots match machine (net/royals/fair.py and its parts), in memory:
+"""The dealer-free Royals & Riots match machine (game/royals/lan/match.py and its parts), in memory:
 whole matches of 2, 3 and 4 seats (teams too, computer seats too) to the end with identical
 records `rose-king check` accepts; resume from the journal; the leak test."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from game.royals.plugin import GAME
-from net.royals import fair_messages as fm
-from net.royals.fair import FairMatch
+from game.royals.lan import messages as fm
+from game.royals.lan.match import FairMatch
 
 from .fair_table import Net, crash
 
@@ -128,7 +128,7 @@ def test_resume_after_a_crash_gives_the_same_record(who, at):
 def test_a_damaged_journal_is_refused_with_a_clear_error():
     import json
 
-    from net.royals.fair import _restore
+    from game.royals.lan.match import _restore
     net = Net(2).start().run(limit=80)
     good = json.loads(json.dumps(net.machines[1].payload()))
     for bad in ({**good, "v": 3}, {**good, "envs": good["envs"][:3] + ["00" * 90] + good["envs"][3:]},
@@ -144,7 +144,7 @@ def test_an_envelope_travels_as_one_binary_bounded_by_the_parts_max_bin():
     import msgpack
 
     from net.framing import FrameError, decode_payload
-    from net.royals.fair import FAIR, MAX_ENVELOPE, env_msg
+    from game.royals.lan.match import FAIR, MAX_ENVELOPE, env_msg
 
     from .fair_table import SCHEMAS
     assert FAIR.max_bin == MAX_ENVELOPE == SCHEMAS.max_bin

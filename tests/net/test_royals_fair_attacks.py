@@ -12,8 +12,8 @@ import secrets
 
 from net.deck import Pass, card_points
 from net.deck.shuffle import SHUFFLE
-from net.royals import fair_messages as fm
-from net.royals.fair import FairMatch, Relayed, _restore, env_msg
+from game.royals.lan import messages as fm
+from game.royals.lan.match import FairMatch, Relayed, _restore, env_msg
 from net.signed import Envelope
 
 from .fair_table import GID, Net

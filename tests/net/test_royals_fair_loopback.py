@@ -1,4 +1,4 @@
-"""The dealer-free Royals & Riots machine (net.royals.fair.FAIR) over the one LAN layer on
+"""The dealer-free Royals & Riots machine (game.royals.lan.match.FAIR) over the one LAN layer on
 127.0.0.1: a whole 3-seat match (host, a joiner, a computer seat the host runs) through
 net.session, each peer played by net.headless.play_match; identical records `rose-king check`
 accepts. The part is used directly here (the game registers it as GAME.lan)."""
@@ -13,7 +13,7 @@ import pytest
 
 from game.royals.plugin import GAME
 from net.headless import play_match
-from net.royals.fair import FAIR
+from game.royals.lan.match import FAIR
 from net.session import Session
 
 LIMIT = 120.0
@@ -161,7 +161,7 @@ class _FramingHost:
 
     def __call__(self, seat, table, tb, seeds=None):
         from net.match import Over, Verdict
-        from net.royals.fair import FairMatch
+        from game.royals.lan.match import FairMatch
         signed = self.signed
 
         class Framer(FairMatch):

@@ -10,8 +10,8 @@ import pytest
 
 from net.deck import DeckError
 from net.match import Verdict
-from net.royals import fair_messages as fm
-from net.royals.fair import FairMatch
+from game.royals.lan import messages as fm
+from game.royals.lan.match import FairMatch
 from net.signed import parse_round_end, round_end
 
 from .fair_table import Net

@@ -1,5 +1,5 @@
 """Royals & Riots on the one LAN layer (issues 33 and 34): the dealer-free part
-(net.royals.fair.FAIR) is the game's registered ``lan`` entry, so ``rose-king host/join --game
+(game.royals.lan.match.FAIR) is the game's registered ``lan`` entry, so ``rose-king host/join --game
 royals-riots`` run it through game/commands/layer.py with the table's options (``--seats``,
 ``--computer``, ``--teams``), a beacon naming the game, and resume after kill -9 of any peer,
 the host included. Issue 33's Royals attacks (item 5) replayed on it over 127.0.0.1: blame goes
@@ -20,12 +20,12 @@ from argparse import Namespace
 
 import pytest
 
-import net.royals.fair as fair
-import net.royals.fair_verdicts as fair_verdicts
+import game.royals.lan.match as fair
+import game.royals.lan.verdicts as fair_verdicts
 from game.royals.plugin import GAME
 from net.headless import Stopped, play_match
-from net.royals import fair_messages as fm
-from net.royals.fair import FAIR, FairMatch
+from game.royals.lan import messages as fm
+from game.royals.lan.match import FAIR, FairMatch
 from net.session import Dropped, Ended, Session, Started
 
 from .fair_table import Net

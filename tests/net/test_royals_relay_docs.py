@@ -1,6 +1,6 @@
 """The host's countersigned relay (docs/protocol.md, "A host's relay is provable"): its vectors
 recomputed from the text with hashlib and PyNaCl only, and checked against the machine's
-:class:`net.royals.fair.Relayed`."""
+:class:`game.royals.lan.match.Relayed`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
-from net.royals.fair import RELAY_LABEL, RELAY_TAG, Relayed
+from game.royals.lan.match import RELAY_LABEL, RELAY_TAG, Relayed
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
 V = dict(re.findall(r"^(relay [a-z ]+?) {2,}([0-9a-f]+)$", DOC, re.M))

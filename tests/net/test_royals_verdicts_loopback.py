@@ -8,7 +8,7 @@ the seat at fault or the two between, the evidence where the docs say there is s
 the deviating peer opened no card of an honest seat.
 
 The step deadlines are shortened (10 s / 60 s -> 0.5 s / 2 s, the relay's 10 s -> 1 s) by
-patching :mod:`net.royals.fair_verdicts`, where they are read; every wait is bounded."""
+patching :mod:`game.royals.lan.verdicts`, where they are read; every wait is bounded."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ import time
 
 import pytest
 
-import net.royals.fair_verdicts as fair_verdicts
+import game.royals.lan.verdicts as fair_verdicts
 from game.royals.engine.state import Phase
 from net.headless import play_match
 from net.journal import seat_path
 from net.match import Notice, Over, Save, Verdict
-from net.royals import fair_messages as fm
-from net.royals.fair import FAIR, FairMatch
+from game.royals.lan import messages as fm
+from game.royals.lan.match import FAIR, FairMatch
 from net.session import Session
 
 from .test_royals_layer import AlteringHost, _part, _table

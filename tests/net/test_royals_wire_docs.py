@@ -1,6 +1,6 @@
 """docs/royals-wire.md: every Royals & Riots body's test vector recomputed from the text's layouts
 with hashlib, PyNaCl and struct alone (an independent peer), then checked against the project's
-own encoders (net.royals.fair_messages, net.deck, net.signed, net.coin) and decoders, so the
+own encoders (game.royals.lan.messages, net.deck, net.signed, net.coin) and decoders, so the
 document and the code cannot drift; and the document's statements about when bodies are sent
 (plies, coin purposes, round-end counts, reveals of a keyer that did not shuffle) checked on
 in-memory matches."""
@@ -119,7 +119,7 @@ def check(name: str, value: bytes) -> bytes:
 
 # --------------------------------------------------------------------------- vectors
 def test_every_body_kind_is_in_the_table():
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     for kind, name in fm.KIND_NAMES.items():
         assert re.search(rf"^\| `{kind:02x}` \| `{name}` \|", DOC, re.M), name
         assert f"### `{name}` ({kind:02x})" in DOC or name in ("commit", "reveal"), name
@@ -155,7 +155,7 @@ def test_pass_vectors():
 
 def test_shares_play_open_vectors():
     from net.deck import KeyShare
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     deal = [key_share(sid(1, 0), 1, 0, 21), key_share(sid(1, 0), 1, 1, 22)]
     assert all(len(x) == 57 for x in deal)
     check("shares (deal)", b"\x20\x01" + be(2, 2) + items(deal, 1))
@@ -194,7 +194,7 @@ def test_the_play_vectors_open_their_cards():
 
 
 def test_action_and_keep_vectors():
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     text = "2 steal 1".encode()
     check("action", b"\x21\x01" + be(24, 2) + bytes((len(text),)) + text)
     check("keep", b"\x23\x01\x01" + bytes((7,)) + bytes(sorted([27, 14, 20, 23, 24, 25, 26])))
@@ -208,7 +208,7 @@ def test_action_and_keep_vectors():
 def test_commit_reveal_and_coin_vectors():
     from net import coin
     from net.deck.choice import joint_choice
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     for seat in (0, 1):
         c = check(f"commitment of seat {seat}", coin_commitment(-1, seat, SECRET[seat]))
         check(f"commit of seat {seat}", bytes((0x24, seat)) + b"\xff\xff\xff\xff" + c)
@@ -233,7 +233,7 @@ def test_commit_reveal_and_coin_vectors():
 
 def test_audit_vectors():
     from net.deck import Reveal, decode
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     deck = check("reveal of the deck", deck_reveal(sid(1, 0), 1, 5, [3, 0, 2, 1], [21, 22, 23, 24]))
     pile = check("reveal of its own pile", deck_reveal(sid(1, 2), 1, None, [], [41, 42]))
     assert pile[23:26] == b"\x00\x00\x00"       # no scalar, an empty permutation
@@ -247,7 +247,7 @@ def test_audit_vectors():
 
 
 def test_envelope_round_end_log_and_verdict_vectors():
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     from net.signed import Inbox, Signer, parse_round_end, round_end
     e0 = check("envelope 0 of seat 0", envelope(0, 0, bytes.fromhex(V["commit of seat 0"])))
     e1 = check("envelope 0 of seat 1", envelope(1, 0, bytes.fromhex(V["commit of seat 1"])))
@@ -277,7 +277,7 @@ def test_envelope_round_end_log_and_verdict_vectors():
 def test_the_documented_limits_are_the_decoders():
     from net.deck import DeckError
     from net.match import END_KINDS
-    from net.royals import fair, fair_messages as fm
+    from game.royals.lan import match as fair, messages as fm
     share = bytes.fromhex(V["shares (draw)"])[5:]
     assert fm.decode(b"\x20\x00" + be(4096, 2) + items([share] * 4096, 1), 0).kind == fm.SHARES
     refused = [(b"\x20\x00" + be(4097, 2) + items([share] * 4097, 1), "too many items"),
@@ -307,7 +307,7 @@ def test_the_documented_limits_are_the_decoders():
 # --------------------------------------------------------------------------- when bodies are sent
 def _match(n: int, seed: int, teams: bool = False):
     """A whole match of ``n`` seats (``teams``) in memory, every seat's secrets from ``seed`` (deterministic)."""
-    from net.royals.fair import FairMatch
+    from game.royals.lan.match import FairMatch
 
     from .fair_table import Net
 
@@ -327,7 +327,7 @@ def test_the_documented_order_plies_purposes_and_counts_hold_in_matches():
     from game.royals.engine import CARDS, START, STEAL, Action
     from net.deck import decode as deck_decode
     from net.deck.choice import joint_choice
-    from net.royals import fair_messages as fm
+    from game.royals.lan import messages as fm
     from net.signed import parse_round_end
     thefts = opened_again = starts = 0
     for n, seed in ((2, 1), (3, 2), (4, 3)):

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from game.roseking.engine import Record
-from net.roseking.match import LAN
+from game.roseking.lan.match import LAN
 from net.session import Dropped, Session, Started, Status
 from tests.net.test_cli import Proc
 

@@ -107,7 +107,7 @@ def test_a_failed_write_during_play_is_reported(tmp_path):
     import shutil
     import time
 
-    from net.roseking.match import LAN
+    from game.roseking.lan.match import LAN
     from net.session import Session, WriteFailed
     folder = tmp_path / "rec"
     folder.mkdir()
@@ -149,7 +149,7 @@ def test_a_fifo_or_huge_number_as_the_settings_file_does_not_block_the_start(tmp
 def test_a_resigned_lan_game_is_listed_as_finished(tmp_path):
     import json
 
-    from net.roseking.match import RESIGN
+    from game.roseking.lan.match import RESIGN
     from tests.net.rk_wire import Pair, chooser
     p = Pair()
     p.play([chooser(1), chooser(2)], plies=6)

@@ -3,7 +3,7 @@ table and its end panels, the host's colour choice on the waiting screen, and Ro
 :class:`game.client.lan.LanClient` (``LAN_CLIENT``).
 
 The waiting screens, the join screen, discovery and ``rose-king host/join`` with a window are the
-shell's (:mod:`game.client.lan`); the match is :mod:`net.roseking.match`'s machine run by a
+shell's (:mod:`game.client.lan`); the match is :mod:`game.roseking.lan.match`'s machine run by a
 :class:`net.session.Session`, whose thread does every socket operation. Everything here reads
 the session's events once per update (``poll``) and its machine under its lock (``view``),
 never waiting on the network. :class:`LanMatch` is a :class:`Match` whose moves all come from
@@ -26,7 +26,7 @@ from game.roseking.phrases import stop_text
 from game.roseking.saves import GameMeta
 from game.saves import BackgroundAutosaver, SaveStore
 from net.match import Verdict
-from net.roseking.match import RESIGN
+from game.roseking.lan.match import RESIGN
 from net.session import Dropped, Ended, Noticed, Started, Status, WriteFailed
 
 from .art import COLOR_UI, CREAM, GOLD, art_of
@@ -667,7 +667,7 @@ def network_table(app: "App", net: NetMatch) -> "ButtonScene | LanGameScene":
 
 def colour_buttons(lobby: Any, rect: pygame.Rect) -> list[Button]:
     """The host's colour in a new game on its waiting screen (Red / White / Random, default
-    Random): the table's option ``colour`` (:func:`net.roseking.match.setup_from_coin`), open
+    Random): the table's option ``colour`` (:func:`game.roseking.lan.match.setup_from_coin`), open
     while nobody has taken the seat (:meth:`game.client.lan.lobby.LobbyScene.choices_open`)."""
     bw, gap = 200, 12
     x0 = rect.centerx - (3 * bw + 2 * gap) // 2

@@ -1,6 +1,6 @@
 """Royals & Riots over the LAN in the window, on the one LAN layer (issues 33, 34): the host
 chooses its table, the shell's waiting screens seat the players, and the network table plays
-the match of :class:`net.royals.fair.FairMatch` (no trusted dealer: nobody's program sees a card
+the match of :class:`game.royals.lan.match.FairMatch` (no trusted dealer: nobody's program sees a card
 its player could not see; docs/protocol.md, "Royals & Riots with no trusted dealer").
 
 - :class:`RoyalsHostSetup`: the host chooses the table (2-4 seats, teams for 4, each other seat
@@ -84,7 +84,7 @@ def match_code_text(code: str) -> str:
 # --------------------------------------------------------------------------- the match
 class LanTableMatch(TableMatch):
     """A :class:`TableMatch` that follows our seat's view in a :class:`net.session.Session`'s
-    :class:`~net.royals.fair.FairMatch`.
+    :class:`~game.royals.lan.match.FairMatch`.
 
     :attr:`state` is this table's copy of the seat's view (only :attr:`seat`'s own cards are
     real). :meth:`refresh` reads the machine once something changed (a cheap probe first, under

@@ -23,11 +23,11 @@ from typing import Sequence
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from ..framing import _bin, _blob, _int
-from ..match import Send
-from ..signed import HEADER_BYTES, SIG_BYTES, Envelope, Signer
-from .fair_messages import MAX_ENVELOPE
-from .fair_verdicts import Fault
+from net.framing import _bin, _blob, _int
+from net.match import Send
+from net.signed import HEADER_BYTES, SIG_BYTES, Envelope, Signer
+from .messages import MAX_ENVELOPE
+from .verdicts import Fault
 
 RELAY_LABEL = b"rose-king-lan relay\x00"
 RELAY_TAG = b"rk-relay"                #: the first bytes of a relay attestation in a verdict's evidence

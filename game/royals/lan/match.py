@@ -27,11 +27,11 @@ The machine is in four parts, each readable alone:
   and 7): the wire messages received, envelopes accepted and queued, the decisions and coins
   applied in arrival order (:data:`ORDERED`, one handler per body kind), the seat views'
   public actions, whose turn it is, the journal and the record;
-- :mod:`.fair_deal`: the deck steps of each round (passes, key shares, the piles, opening a card
+- :mod:`.deal`: the deck steps of each round (passes, key shares, the piles, opening a card
   to all, a broken deck) and the round's end (audit, round ends, logs);
-- :mod:`.fair_verdicts`: who owes what and the deadlines, faults, verdicts and their evidence,
+- :mod:`.verdicts`: who owes what and the deadlines, faults, verdicts and their evidence,
   a peer's verdict checked;
-- :mod:`.fair_relay`: the host's countersigned relay and resend, and a joiner's checks of it.
+- :mod:`.relay`: the host's countersigned relay and resend, and a joiner's checks of it.
 
 Processing: envelopes are accepted in each sender's sequence (:class:`net.signed.Inbox`), then
 queued. Deck passes, key shares, audit reveals, round ends, logs and verdicts are applied as soon
@@ -51,18 +51,18 @@ from game.royals.engine import (CARDS, EXECUTE, KEEP, PLAY, START, STEAL, Action
                                 InvalidMoveError, Record, SeatView, State, ViewError)
 from game.royals.engine.state import SETUP, Phase
 
-from ..coin import commitment
-from ..deck import DeckError, DeckPeer, card_points
-from ..deck.choice import joint_choice
-from ..match import LanPart, Notice, Over, Refusal, Save, Send, Table, Verdict
-from ..signed import BadSignature, Envelope, Equivocation, Inbox, Refused, Signer, match_code, parse_round_end, \
+from net.coin import commitment
+from net.deck import DeckError, DeckPeer, card_points
+from net.deck.choice import joint_choice
+from net.match import LanPart, Notice, Over, Refusal, Save, Send, Table, Verdict
+from net.signed import BadSignature, Envelope, Equivocation, Inbox, Refused, Signer, match_code, parse_round_end, \
     public_key
-from . import fair_messages as fm
-from .fair_deal import LOG_CHUNK, N_CARDS, DealSteps
-from .fair_messages import MAX_ENVELOPE
-from .fair_relay import (RELAY_LABEL, RELAY_TAG, SCHEMAS, HostRelay, Relayed, RelayChecks, env_msg,
+from . import messages as fm
+from .deal import LOG_CHUNK, N_CARDS, DealSteps
+from .messages import MAX_ENVELOPE
+from .relay import (RELAY_LABEL, RELAY_TAG, SCHEMAS, HostRelay, Relayed, RelayChecks, env_msg,
                          wire_from_json, wire_json)
-from .fair_verdicts import DECIDE_S, RELAY_S, STEP_S, STEP_TOTAL, Fault, Verdicts, canonical
+from .verdicts import DECIDE_S, RELAY_S, STEP_S, STEP_TOTAL, Fault, Verdicts, canonical
 
 __all__ = ["DECIDE_S", "FAIR", "LOG_CHUNK", "MAX_ENVELOPE", "N_CARDS", "RELAY_LABEL", "RELAY_S", "RELAY_TAG",
            "SCHEMAS", "START_COIN", "STEP_S", "STEP_TOTAL", "VERSION", "FairMatch", "Fault", "Relayed",
@@ -99,10 +99,10 @@ class FairMatch(DealSteps, Verdicts):
     this side's hello announced (the session's, :attr:`net.match.LanPart.signing`); ``payload``:
     a journal to resume from. Raises ValueError when a seed does not give the table's key.
 
-    Its parts: :class:`~net.royals.fair_deal.DealSteps` (the deck and the round's end),
-    :class:`~net.royals.fair_verdicts.Verdicts` (who owes what, verdicts), and two objects:
-    :attr:`hub` (:class:`~net.royals.fair_relay.HostRelay`, the host's relay log) and
-    :attr:`checks` (:class:`~net.royals.fair_relay.RelayChecks`, a joiner's record of it)."""
+    Its parts: :class:`~game.royals.lan.deal.DealSteps` (the deck and the round's end),
+    :class:`~game.royals.lan.verdicts.Verdicts` (who owes what, verdicts), and two objects:
+    :attr:`hub` (:class:`~game.royals.lan.relay.HostRelay`, the host's relay log) and
+    :attr:`checks` (:class:`~game.royals.lan.relay.RelayChecks`, a joiner's record of it)."""
 
     def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes], payload: dict | None = None,
                  sign_seeds: dict[int, bytes] | None = None) -> None:
@@ -142,7 +142,7 @@ class FairMatch(DealSteps, Verdicts):
         self.done: set[tuple[int, bytes]] = set()
         self.queue: list[tuple[Envelope, Any]] = []
         self.evidence: list[Envelope] = []      # the signed envelopes behind the verdict
-        self.claim = None                       # a peer's verdict being checked (fair_verdicts)
+        self.claim = None                       # a peer's verdict being checked (verdicts.py)
         self.ends: dict[int, Envelope] = {}
         self._over: Verdict | None = None
         self.since = 0.0
@@ -195,7 +195,7 @@ class FairMatch(DealSteps, Verdicts):
     # ------------------------------------------------------------------ the round's public state
     def _new_round(self, r: int) -> None:
         self.round = r
-        self.stage = "round"                            # "round", then "audit" (fair_deal)
+        self.stage = "round"                            # "round", then "audit" (deal.py)
         self._bodies: dict = {}                         # this round's long bodies, made once
         self._new_deal(r)
         seats = list(range(self.n))
@@ -694,7 +694,7 @@ class FairMatch(DealSteps, Verdicts):
         """The messages the local seats owe now and have not sent (deterministic bodies, so a
         seat back from its journal finds them in :attr:`done`): during the round a shuffle pass
         (alone), else the deal and draw keys, the coin parts, a broken position's keys and the
-        victim's keys of a take; at its end the audit, round end and logs (:mod:`.fair_deal`)."""
+        victim's keys of a take; at its end the audit, round end and logs (:mod:`.deal`)."""
         out: list[tuple[int, bytes]] = []
 
         def add(seat: int, body: bytes) -> None:

@@ -17,7 +17,7 @@ from :mod:`net.lobby` and are never redefined here.
 
 from __future__ import annotations
 
-from ..framing import MAX_PLY, SHARED_SCHEMAS, _bin, _int, _str
+from net.framing import MAX_PLY, SHARED_SCHEMAS, _bin, _int, _str
 
 #: The match messages (type -> key checks), added to the lobby's by the session.
 SCHEMAS: dict = {

@@ -15,18 +15,18 @@ evidence", "Timeout verdicts", "Who owes what"). Pure.
 - The layer's verdicts checked against what this machine holds (:meth:`Verdicts.end`,
   :meth:`Verdicts.check_verdict`).
 
-:class:`Verdicts` is a part of :class:`net.royals.fair.FairMatch` (it reads the round's state
-that the match flow and :mod:`.fair_deal` keep); it owns ``evidence`` and ``claim``.
+:class:`Verdicts` is a part of :class:`game.royals.lan.match.FairMatch` (it reads the round's state
+that the match flow and :mod:`.deal` keep); it owns ``evidence`` and ``claim``.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from ..match import ALL, Notice, Over, Owed, Refusal, Save, Verdict
-from ..signed import Envelope
-from . import fair_messages as fm
-from .fair_messages import MAX_ENVELOPE
+from net.match import ALL, Notice, Over, Owed, Refusal, Save, Verdict
+from net.signed import Envelope
+from . import messages as fm
+from .messages import MAX_ENVELOPE
 
 STEP_S, STEP_TOTAL = 10.0, 60.0       #: deadlines of an owed pass, key, reveal (connected / in all)
 RELAY_S = 10.0                         #: a joiner waits this much longer than the owing seat's deadline
@@ -88,7 +88,7 @@ def via_host(o: Owed, seat: int) -> Owed:
 
 
 class Verdicts:
-    """The verdict part of :class:`net.royals.fair.FairMatch` (see the module docstring)."""
+    """The verdict part of :class:`game.royals.lan.match.FairMatch` (see the module docstring)."""
 
     evidence: list[Envelope]                                 # the signed envelopes behind the verdict
     claim: tuple[Envelope, fm.Body, list[Envelope]] | None   # a peer's verdict being checked
@@ -251,7 +251,7 @@ class Verdicts:
         """A peer's verdict: its evidence is accepted here like any relayed envelope (a forged one
         names the verdict's signer, two conflicting ones their signer) and applied; the claim is
         then settled by :meth:`_settle_claim` once nothing more moves. A relay attestation in it
-        is checked first (:meth:`net.royals.fair_relay.RelayChecks.shown`)."""
+        is checked first (:meth:`game.royals.lan.relay.RelayChecks.shown`)."""
         evidence = []
         shown: dict = {}
         for x in b.items:

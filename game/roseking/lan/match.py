@@ -41,8 +41,8 @@ from typing import Any, Callable
 from game.roseking.engine import DRAW, Color, IllegalMoveError, InvalidMoveError, Move, Record, State
 from game.roseking.engine.state import random_deal
 
-from ..coin import coin_digest, coin_rng, commitment
-from ..match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict, outbox_catch_up
+from net.coin import coin_digest, coin_rng, commitment
+from net.match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict, outbox_catch_up
 from .messages import RATES, SCHEMAS
 
 COMMIT_S = 6.0  #: seconds, connected, a coin waits for the other seat's commitment (then: cut off)
@@ -557,7 +557,7 @@ def check_undealt(record: Any) -> str:
     the match is not over). Raises :class:`game.roseking.engine.RecordError` saying what is wrong
     with any other shape (exactly the keys ``format``, ``names``, ``date``, ``lan``, ``result``)."""
     from game.roseking.engine import RecordError
-    from ..match import END_KINDS
+    from net.match import END_KINDS
     if not isinstance(record, dict) or record.get("format") != UNDEALT:
         raise RecordError(f"not a record: format must be {UNDEALT!r}")
     if set(record) != {"format", "names", "date", "lan", "result"}:

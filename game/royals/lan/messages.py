@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..deck import DeckError
-from ..match import END_KINDS
+from net.deck import DeckError
+from net.match import END_KINDS
 
 PASS, SHARES, ACTION, PLAY, KEEP, COMMIT, REVEAL, OPEN, AUDIT, LOG, VERDICT = (
     0x01, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29)

@@ -16,7 +16,7 @@ end"). Pure.
   cards now known (:meth:`DealSteps._audit`), the signed round ends and, when they disagree,
   the ``log``s (:meth:`DealSteps._round_end_step`).
 
-:class:`DealSteps` is a part of :class:`net.royals.fair.FairMatch`: it keeps the round's deck
+:class:`DealSteps` is a part of :class:`game.royals.lan.match.FairMatch`: it keeps the round's deck
 state (``decks``, ``sids``, the reveals, the round ends) that the match flow reads.
 """
 
@@ -27,12 +27,12 @@ from typing import Callable
 from game.royals.engine import CARDS, START, Action, IllegalMoveError
 from game.royals.engine.state import SETUP, Phase
 
-from ..deck import BrokenDeck, DeckError, KeyShare, Pass, Reveal, Shuffle, audit_round, subdeck
-from ..deck import decode as deck_decode
-from ..match import Verdict
-from ..signed import Envelope, find_equivocation, round_end
-from . import fair_messages as fm
-from .fair_verdicts import Fault
+from net.deck import BrokenDeck, DeckError, KeyShare, Pass, Reveal, Shuffle, audit_round, subdeck
+from net.deck import decode as deck_decode
+from net.match import Verdict
+from net.signed import Envelope, find_equivocation, round_end
+from . import messages as fm
+from .verdicts import Fault
 
 N_CARDS = 36
 LOG_CHUNK = 40_000                     #: bytes of envelopes per LOG body
@@ -45,7 +45,7 @@ def sid(game_id: bytes, round_no: int, no: int) -> bytes:
 
 
 class DealSteps:
-    """The deck part of :class:`net.royals.fair.FairMatch` (see the module docstring)."""
+    """The deck part of :class:`game.royals.lan.match.FairMatch` (see the module docstring)."""
 
     # ------------------------------------------------------------------ the round's shuffles
     def _new_deal(self, r: int) -> None:
