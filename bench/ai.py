@@ -1,4 +1,4 @@
-"""Speed figures of the computer players (issue 4). Run by hand: ``python bench/ai.py``.
+"""Speed figures of the computer players. Run by hand: ``python bench/ai.py``.
 
 Prints:
 1. kernel playouts per second (smart default policy, and uniform random) from fresh deals;

@@ -1,4 +1,4 @@
-"""How often two Rose King searchers choose the same action (issue 16). Run by hand.
+"""How often two Rose King searchers choose the same action. Run by hand.
 
 A win rate says how much stronger one setting is; this says how often it decides differently
 at all. Each player spec (as in ``bench/ai_strength.py``: ``LEVEL[#N][,knob=value...]``) chooses

@@ -1,4 +1,4 @@
-"""What a time budget buys a searcher, as the count ``bench/ai_strength.py`` plays (issue 16).
+"""What a time budget buys a searcher, as the count ``bench/ai_strength.py`` plays.
 Run by hand on an idle machine: ``python bench/ai_calibrate.py hard@0.25 hard@1 mcts-2025@1``.
 
 A strength figure plays fixed counts (``hard#3700``: MCTS iterations; nodes for the alpha-beta
@@ -12,7 +12,7 @@ the positions) and what the budget buys: ``median x SECONDS``, rounded to a hund
 The rate depends on the budget, not only on the searcher: a small tree is cheaper per iteration
 than a big one (``hard`` at 0.25 s against 1 s), so calibrate at the budget the figure stands for.
 
-``--checkout DIR`` measures the players of another checkout (e.g. the main of before issue 16:
+``--checkout DIR`` measures the players of another checkout (e.g. the main of before the rules kernel:
 ``git worktree add /tmp/old cc58659^``; its ``make_player`` and its positions, by the same
 sampling code): run it right before or after this checkout's run, on the same machine, to compare.
 """

@@ -1,4 +1,4 @@
-"""Fit the weights of the expectimax evaluation by self-play regression (issue 16). Run by hand;
+"""Fit the weights of the expectimax evaluation by self-play regression. Run by hand;
 needs ``pip install numpy`` (never needed at run time).
 
 Plays ``--games`` games between two :class:`~game.roseking.ai.expectimax.Expectimax` searchers

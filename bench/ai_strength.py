@@ -1,4 +1,4 @@
-"""Strength matches between Rose King searchers at *fixed* budgets (issue 16). Run by hand.
+"""Strength matches between Rose King searchers at *fixed* budgets. Run by hand.
 
 Time budgets are unreliable on a shared machine, so this runs matches with node or
 iteration budgets calibrated to what one second buys on an idle core (see

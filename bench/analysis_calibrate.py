@@ -1,4 +1,4 @@
-"""Calibrating Rose King's post-game analysis on real games (issue 35, item 13). Run by hand:
+"""Calibrating Rose King's post-game analysis on real games (item 13). Run by hand:
 ``python bench/analysis_calibrate.py --games 4``.
 
 Plays games of three kinds and runs the analysis of ``game.roseking.analysis`` over each, with
@@ -6,7 +6,7 @@ the window's search (``hard``, at ``--iterations`` per position; 4,500 stand for
 0.3 s, as ``hard#15000`` is hard's second in ``docs/ai.md``):
 
 - ``careless``: Red plays the first legal stone move it finds (the first target), drawing only
-  when it has none; White is ``medium``. What issue 35 played: the analysis must mark Red.
+  when it has none; White is ``medium``. The analysis must mark Red.
 - ``random``: Red plays a random legal stone move (a random target), drawing only when it has
   none; White is ``medium``. What a new player's try played (a 121-533 loss).
 - ``medium``: ``medium`` against ``easy`` (ordinary imperfect play).
@@ -39,7 +39,7 @@ from game.roseking.engine import DRAW, Color, Move, Rng, State  # noqa: E402
 
 
 def careless(state: State) -> Move:
-    """The first stone move found (the first target), else a draw: issue 35's careless player."""
+    """The first stone move found (the first target), else a draw: the careless player."""
     moves = state.legal_moves()
     return next((m for m in moves if m.kind is not DRAW), moves[0])
 

@@ -1,4 +1,4 @@
-"""CPU figures of the dealer-free deck (issue 34; net/deck, net/signed). Run by hand:
+"""CPU figures of the dealer-free deck (net/deck, net/signed). Run by hand:
 ``python bench/deck.py [--repeat N] [--seats S] [--cards C] [--unsigned]``.
 
 All peers run in this one process, in memory (no sockets: the loopback wall time belongs to
@@ -9,10 +9,10 @@ peer*: its own passes, checking every pass and key share it receives, opening it
 
 1. shuffle + deal: a C-card deck shuffled and re-keyed by S peers, then dealt C/S cards to each
    (every other peer sends its key for each position, the owner opens): CPU per peer (the
-   busiest and the mean) and in total; issue 34 asks for <= 60 ms per peer; and the critical
+   busiest and the mean) and in total (the goal: <= 60 ms per peer); and the critical
    path, the CPU of the steps that must follow one another (each pass by its author, then the
    slowest peer checking it; the deal's keys in parallel), which with the network's latency is
-   the wall time on a LAN (issue 34: <= 300 ms);
+   the wall time on a LAN (<= 300 ms);
 2. the round-end audit: one peer replaying every step from the reveals (<= 200 ms);
 3. a single open: the owner's unmasking of one position from the keys (and one key check).
 """

@@ -3,7 +3,7 @@
 Run by hand: ``python bench/engine.py [--seconds S] [--records N] [--rounds K]``. Prints figures;
 asserts nothing (beyond both engines accepting every record).
 
-1. **Full-game validation** (issue 16's yardstick): ``--records`` random finished games are
+1. **Full-game validation** (the kernel's yardstick): ``--records`` random finished games are
    generated once, as parsed record dicts (deal, move texts, result). Each round validates all
    of them with the engine (``Record.from_dict(d).replay()``: every move parsed and checked,
    the result checked) and with the naive reference engine of
@@ -19,7 +19,7 @@ asserts nothing (beyond both engines accepting every record).
    (``random_playout``) and through the ``State`` API (``legal_moves``/``push``).
 3. ``rose-king check`` on record files (file reading and JSON included), records per second.
 
-Figures of issue 16 (2026-11-23, the shared 2-core machine under load, 300 games of 110.7
+Figures of the kernel's pass (2026-11-23, the shared 2-core machine under load, 300 games of 110.7
 plies, 11 rounds, ``--before`` a worktree of main at 17df973, three runs each):
 
 ====================  ===================  =====================  =====================
@@ -36,7 +36,7 @@ after. Switching engines more often costs the engine more than the reference (co
 so the ratio grows with the chunk; 10 is the default. Random games through the ``State`` API
 got faster (the same kernel underneath); the raw-kernel random playout got slower (about 5,000
 against 7,700 games/s on the wall clock) because the old one in ``engine/playout.py`` was a
-second, hand-inlined copy of the rules, which issue 16 removed.
+second, hand-inlined copy of the rules, which the kernel removed.
 """
 
 from __future__ import annotations
@@ -54,12 +54,12 @@ from game.commands.check import check_file  # noqa: E402
 from game.roseking.engine import Record, Rng, State  # noqa: E402
 from tests.roseking.engine import reference  # noqa: E402
 
-try:  # the one rules kernel (issue 16)
+try:  # the one rules kernel
     from game.roseking.engine.kernel import random_playout as _raw_playout  # noqa: E402
 
     def random_playout(s: State, rng: Rng) -> tuple[int, int, int]:
         return _raw_playout(s.raw(), rng)
-except ImportError:  # before issue 16 the playout had its own copy of the rules: to measure that tree
+except ImportError:  # before the kernel the playout had its own copy of the rules: to measure that tree
     from game.roseking.engine.playout import random_playout  # type: ignore  # noqa: E402
 
 
@@ -183,7 +183,7 @@ def main() -> None:
     ap.add_argument("--only-validation", action="store_true", help="skip the random-games and check figures")
     ap.add_argument("--chunk", type=int, default=10, help="games validated in a row by one engine (default 10)")
     ap.add_argument("--before", metavar="CHECKOUT", help="also validate with the engine of another checkout "
-                    "(e.g. a worktree of main before issue 16), interleaved in the same process")
+                    "(e.g. a worktree of main before the kernel), interleaved in the same process")
     a = ap.parse_args()
     records = random_record_dicts(a.records)
     for d in records:  # both engines accept every record (and agree on its result)

@@ -1,4 +1,4 @@
-"""Process CPU of the window while nothing moves (issue 15: "a quiet window").
+"""Process CPU of the window while nothing moves ("a quiet window").
 
 Runs the real-time loop (``App.run``) for ``--warmup`` seconds, then measures the process's
 CPU time (every thread) over ``--seconds`` seconds, once per case: at the main menu, in a Rose

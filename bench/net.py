@@ -1,4 +1,4 @@
-"""LAN round-trip figures on loopback (issues 7, 33): prints, asserts nothing.
+"""LAN round-trip figures on loopback: prints, asserts nothing.
 
     python bench/net.py [--moves N] [--journal DIR] [--layer-moves N] [--royals-plays N]
 
@@ -14,14 +14,14 @@
 - the one LAN layer with the game defined in the tests (``tests/net/nim_game.py``):
   ``Session.act(take)`` of one seat until the other seat's machine applied it, one way
   (``--layer-moves N``, 0 to skip);
-- Royals & Riots, 4 peers, on the dealer-free machine (issues 13, 33, 34: ``game.royals.lan.match``
+- Royals & Riots, 4 peers, on the dealer-free machine (``game.royals.lan.match``
   over the one layer): ``Session.act(play)`` of one seat until every other peer of the star
   (host + 3 joiners, all people, each joiner in its own process) has applied it (its machine's
   view has the play, the card opened with its owner's key and checked): a joiner's signed play
   goes to the host, is checked there and relayed to the two other joiners; median and p95
   (``--royals-plays N``, 0 to skip).
 
-Aim (issue 33): Rose King median move round trip at most 0.5 ms; Royals & Riots median
+Aim: Rose King median move round trip at most 0.5 ms; Royals & Riots median
 4-peer play at most 2 ms.
 """
 

@@ -6,7 +6,7 @@ Prints, for the longest games among 400 seeded random games (about 120 plies,
 the longest Rose King gets with random play):
 - building a Replay (checks every move once, caches snapshots);
 - seek(ply) to random plies from wherever the cursor is (median, p99, max), for several
-  snapshot intervals (issue 5 asks <= 30 ms);
+  snapshot intervals (the goal: <= 30 ms);
 - step forward/back;
 - autosave (atomic write with two fsyncs) and BackgroundAutosaver.submit on the caller's thread;
 - listing 100 saves; listing 100 Royals & Riots saves (each game's summary of its records).
@@ -138,7 +138,7 @@ def main() -> None:
             times.append(time.perf_counter() - t)
         print(f"list {n} saves again (unchanged files come from the cache): {ms(times)}")
 
-    with tempfile.TemporaryDirectory(prefix="rose-king-bench-") as d:  # Royals & Riots' summaries (issue 35)
+    with tempfile.TemporaryDirectory(prefix="rose-king-bench-") as d:  # Royals & Riots' summaries
         store = SaveStore(d)
         store.folder.mkdir(parents=True)
         for i in range(100):

@@ -5,7 +5,7 @@
 Uses the dummy video driver at the 1280x800 logical size. Builds the replay of the
 longest of 200 seeded random games, then:
 - jump (timeline drag, move list click, Home/End): ``ReplayScene.seek`` to random plies
-  (the replay's seek plus showing the position), median / p99 / max in ms (issue 5: <= 30 ms);
+  (the replay's seek plus showing the position), median / p99 / max in ms (<= 30 ms);
 - the same jump plus the full redraw of the next frame;
 - frame time (events, updates, full redraw, flip) while playing the whole game at 4x.
 """

@@ -4,7 +4,7 @@ per second, ISMCTS iterations per second, and the hard player's decisions per se
 Run by hand: ``python bench/royals.py [--seconds S] [--records N] [--passes P] [--budget B]``.
 Prints figures; asserts nothing (beyond both engines accepting every record).
 
-1. **Record validation** (issue 36's yardstick): ``--records`` finished random matches
+1. **Record validation** (the kernel's yardstick): ``--records`` finished random matches
    (2, 3 and 4 players, and 4 in teams, in turn) are made once as parsed record dicts. Each
    pass validates all of them with the engine (``Record.from_dict(d).replay()``: every set-up
    and action parsed and checked, the result checked) and with the plain reference engine of

@@ -1,4 +1,4 @@
-"""Calibrating Royals & Riots' post-match analysis (issue 35). Run by hand:
+"""Calibrating Royals & Riots' post-match analysis. Run by hand:
 ``python bench/royals_analysis.py --games 2 --levels hard,random,greedy``.
 
 Plays ``--games`` matches of the seats ``--levels`` (the search levels at ``--player-iterations``)

@@ -10,7 +10,7 @@ the mouse sweeps over the board all the while so hover outlines are drawn.
 Prints the frame-time mean, median, p99 and worst (wall clock and main-thread CPU),
 separately for frames while the computer opponent thinks, while the hint thinks,
 and the rest (animations, idle), and how long building a worker held the frame
-loop. Aim (issue 4): p99 <= 20 ms while it thinks.
+loop. Aim: p99 <= 20 ms while it thinks.
 """
 
 from __future__ import annotations

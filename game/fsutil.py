@@ -1,7 +1,7 @@
 """Durable file writes shared by saved games and settings, and the words for their failures.
 
 :func:`atomic_write_text` replaces a file so that a kill or power cut at any moment
-leaves either the old contents or the new ones, never a mix (issue 5: saves; issue 6:
+leaves either the old contents or the new ones, never a mix (saves,
 settings). :func:`os_error_text` says why a write failed in the player's language.
 """
 

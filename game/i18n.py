@@ -1,4 +1,4 @@
-"""Translation: every string a player sees goes through ``_()`` (issue 6).
+"""Translation: every string a player sees goes through ``_()``.
 
 Catalogues are GNU gettext catalogues: the sources are
 ``game/locale/<lang>/LC_MESSAGES/rose-king.po``, compiled to ``.mo`` files next to

@@ -1,4 +1,4 @@
-"""What both games' post-game analyses share (issue 15, issue 35): the marks a move or decision
+"""What both games' post-game analyses share: the marks a move or decision
 gets by what it cost ("inaccuracy", "mistake", "blunder", as chess sites mark them) and the body
 of their worker processes. Pure Python."""
 

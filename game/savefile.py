@@ -1,4 +1,4 @@
-"""What the saved games of every game share without knowing the games (issue 35): the data
+"""What the saved games of every game share without knowing the games: the data
 folder, bounded reading and parsing of a record file, the errors worded for players, the
 saved-games list's :class:`Summary` a game makes of its record, and the keys every save has
 (``game_id``, ``kind``). :mod:`game.saves` (the store, the list, the autosaver) builds on it and
@@ -61,7 +61,7 @@ def parse_json_bytes(data: bytes) -> dict[str, Any]:
     from game.records import parse_json
     if len(data) > MAX_FILE_BYTES:
         raise SaveError(file_reason(f"not a record: the file is too large (more than {MAX_FILE_BYTES // 1024} KiB)"))
-    try:  # one set of reasons (issue 15): rose-king check words a bad file the same way
+    try:  # one set of reasons: rose-king check words a bad file the same way
         return parse_json(data)
     except BaseRecordError as e:
         raise SaveError(file_reason(e.reason)) from None

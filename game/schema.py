@@ -1,4 +1,4 @@
-"""What a game's section of the player's settings is made of (issue 35): :class:`Field` (default,
+"""What a game's section of the player's settings is made of: :class:`Field` (default,
 check, label, how the settings screen shows it), the checks the games share, and the immutable
 :class:`Section` a game reads its settings from. :mod:`game.settings` keeps the file and the
 app-wide fields and finds each game's schema through :mod:`game.registry`; this module knows no

@@ -1,4 +1,4 @@
-"""The player's settings, kept as JSON in the user's config folder and applied at once (issues 6, 35).
+"""The player's settings, kept as JSON in the user's config folder and applied at once.
 
 ::
 
@@ -30,7 +30,7 @@ File format (version 2)::
                "royals-riots": {"computer_level": "medium", "computer_speed": "normal",
                                 "hold_trick": false, "table": {}}}}
 
-A version 1 file (before issue 35: every field at the top level, Royals & Riots' set-up as
+A version 1 file (every field at the top level, Royals & Riots' set-up as
 ``royals_table``) loads as it was: each game's field takes its value from the top-level key its
 :class:`Field` names as ``v1`` (``red_name``, ..., ``royals_table``); the next save writes version 2.
 
@@ -226,7 +226,7 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:
     from game.records import RecordError, parse_int, read_bytes
     if not os.path.lexists(path):
         return Loaded(base, {})
-    try:  # bounded, and a FIFO or device in its place is refused without blocking the start (issue 14)
+    try:  # bounded, and a FIFO or device in its place is refused without blocking the start
         raw: bytes | None = read_bytes(path, MAX_FILE_SIZE)
     except RecordError as e:
         if "too large" not in e.reason:

@@ -1,4 +1,4 @@
-"""Statistics per game and computer level (issue 35): matches played, won, the best score and the
+"""Statistics per game and computer level: matches played, won, the best score and the
 winning streak of the person at this machine against the computer, kept in the data folder.
 
 ::

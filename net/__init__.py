@@ -1,5 +1,5 @@
 """LAN play: framing, the one LAN layer every game uses, each game's match machine, and UDP
-discovery (issues 7, 14 and 33; documented in ``docs/protocol.md``).
+discovery (14 and 33; documented in ``docs/protocol.md``).
 
 Nothing here imports pygame. The layers, bottom up:
 

@@ -7,7 +7,7 @@ the session feeds :class:`HostLobby`/:class:`JoinLobby` with connection ids, che
 and ``now``, and carries out what they return (:class:`LSend`, :class:`LDrop`,
 :class:`LSeated`, :class:`LStarted`, :class:`LChanged`).
 
-Rules every game gets from here (issue 33):
+Rules every game gets from here:
 
 - a hello names the game (``g``) and its version (``gv``): another game is refused with
   ``game``, another version with ``version`` (both fatal for that connection, said on both

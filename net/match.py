@@ -352,7 +352,7 @@ class MatchMachine(Protocol):
     def abortable(self) -> bool:
         """Host: nothing of the match is bound yet (no seat saw another's secret or a chance
         outcome, no decision was made), so a seat that drops now may be given to someone else:
-        the match is called off and the lobby reopens (issue 33, attack 3: a hello, even a
+        the match is called off and the lobby reopens (attack 3: a hello, even a
         confirmed one, holds no seat while nothing is at stake)."""
         ...
 

@@ -1,4 +1,4 @@
-"""The two-games layout (issue 10): no import cycles in game/ or net/, and the engines,
+"""The two-games layout: no import cycles in game/ or net/, and the engines,
 computer players, registry and network layer never import pygame, directly or through
 another module. Imports inside functions and under ``if TYPE_CHECKING:`` count too."""
 

@@ -1,4 +1,4 @@
-"""Issue 15: the README's two commands work as typed on a fresh Debian/Ubuntu machine (a virtual
+"""The README's two commands work as typed on a fresh Debian/Ubuntu machine (a virtual
 environment inside the command, no bare ``pip install``), and CI runs exactly the test command."""
 
 from __future__ import annotations

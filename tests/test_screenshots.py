@@ -1,4 +1,4 @@
-"""The README's screenshots are made from the real window by assets/make_screenshots.py (issue 35)."""
+"""The README's screenshots are made from the real window by assets/make_screenshots.py."""
 
 from __future__ import annotations
 

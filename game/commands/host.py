@@ -1,4 +1,4 @@
-"""``rose-king host`` (and the shared code of ``rose-king join``): play over the LAN (issue 7).
+"""``rose-king host`` (and the shared code of ``rose-king join``): play over the LAN.
 
 ``rose-king host [--game KEY] [--seats N] [--computer LEVEL ...] [--port P] [--bind A] [--name N]
 [--headless --ai LEVEL] [--record FILE] [--beacon-address A]`` plus the game's own lobby options

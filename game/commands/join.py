@@ -1,4 +1,4 @@
-"""``rose-king join HOST[:PORT] [--name N] [--headless --ai LEVEL] [--record FILE]`` (issues 7, 13).
+"""``rose-king join HOST[:PORT] [--name N] [--headless --ai LEVEL] [--record FILE]``.
 
 Connects to a host (and reconnects if the connection drops); the game comes from the host's
 hello (:func:`net.session.probe_host`, whose connection is handed on, so the host sees one

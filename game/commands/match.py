@@ -1,4 +1,4 @@
-"""``rose-king match A B``: headless matches between computer levels (issue 4).
+"""``rose-king match A B``: headless matches between computer levels.
 
 Output: one progress line per game, then the last line::
 

@@ -1,4 +1,4 @@
-"""Post-game analysis (issue 15): the strong computer level looks at every position of a game,
+"""Post-game analysis: the strong computer level looks at every position of a game,
 and each move is judged by how much it gave away.
 
 Pure Python, no pygame. It uses the AI only through its public interface: a player from
@@ -16,7 +16,7 @@ winning chance the mover still had that the move threw away (``loss / before``),
 :data:`INACCURACY` (10 %), :data:`MISTAKE` (15 %) and :data:`BLUNDER` (30 %); a side below
 :data:`FLOOR` (5 %) has nothing left to throw away and is not marked.
 
-Why points (issue 35, item 13): a careless game (always the first target found) slid from
+Why points (item 13): a careless game (always the first target found) slid from
 0.51 to 0.00 for Red, but in winning chance each careless move cost only about 0.01 (the
 early moves move a balanced game little, the late ones a lost game not at all), so with
 thresholds on the winning chance lost (0.08 / 0.15 / 0.30) only 2 to 4 of Red's 53 moves were

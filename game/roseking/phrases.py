@@ -1,4 +1,4 @@
-"""Player-visible sentences built from game data, in the current language (issue 6).
+"""Player-visible sentences built from game data, in the current language.
 
 The screens call these instead of assembling text themselves, so every language
 gets whole sentences with ``{fields}`` (never glued fragments) and the same

@@ -74,7 +74,7 @@ class RoseKing:
         return text_lines(Replay(Record.from_dict(dict(record))))
 
     def run_match(self, args: argparse.Namespace) -> int:
-        """Headless games between two levels, colours alternating (issue 4); see ``rose-king match --help``."""
+        """Headless games between two levels, colours alternating; see ``rose-king match --help``."""
         from .ai.match import record_path, run_match, summary_line
         a, b = args.players
         won = {"a": 0, "b": 0, None: 0}

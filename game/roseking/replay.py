@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from game.roseking.engine import HERO, Color, Move, Outcome, Record, State, square_name
 from game.i18n import _
 
-#: Playback speeds offered by the viewer (issue 5: 0.5× to 4×).
+#: Playback speeds offered by the viewer (0.5× to 4×).
 SPEEDS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
 MIN_SPEED, MAX_SPEED = SPEEDS[0], SPEEDS[-1]
 

@@ -1,4 +1,4 @@
-"""The "How to play" pages and the first-game tutorial, as data the client renders (issue 6).
+"""The "How to play" pages and the first-game tutorial, as data the client renders.
 
 Written by us from the four rule texts in ``shared/rules`` and the rulings in
 ``docs/rules.md``. Texts are English sources marked with ``N_``; :func:`how_to_play`

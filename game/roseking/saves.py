@@ -1,4 +1,4 @@
-"""Rose King's saves (issue 35: its save types live in its own package): the metadata a save
+"""Rose King's saves (its save types live in its own package): the metadata a save
 keeps beyond the moves (:class:`GameMeta`), reading a record file to play on
 (:func:`read_game`, :func:`load_game`), and the saved-games list's :func:`summarize`.
 

@@ -1,4 +1,4 @@
-"""Rose King's section of the player's settings (:mod:`game.settings`, issue 35): its players'
+"""Rose King's section of the player's settings (:mod:`game.settings`): its players'
 names, the default computer level, the legal targets shown on the board and the tutorial.
 
 >>> sorted(SCHEMA)

@@ -10,7 +10,7 @@ Two pieces the game screen calls (no pygame here):
   resuming (the seed is saved with the game) - brings the same card. Undo therefore
   cannot be used to fish for cards.
 - :class:`UndoHistory` applies moves and takes them back following the house
-  policy (issue 5): against the computer an undo goes back to the human's previous
+  policy: against the computer an undo goes back to the human's previous
   turn; between two humans on one machine it takes back one action. Undone moves
   are kept on a redo list; a redone draw keeps its card.
 
@@ -107,7 +107,7 @@ class ChanceSource(Protocol):
 
 
 class UndoHistory:
-    """Moves of a local game, with the undo policy of issue 5 and a redo list.
+    """Moves of a local game, with the undo policy above and a redo list.
 
     ``state``: the live game (changed in place by :meth:`push`, :meth:`undo`,
     :meth:`redo`). ``humans``: the colours played by people on this machine; with

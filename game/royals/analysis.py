@@ -1,4 +1,4 @@
-"""Post-match analysis of Royals & Riots (issue 35): the hard search goes over every decision of
+"""Post-match analysis of Royals & Riots: the hard search goes over every decision of
 a finished match from that seat's information only, and estimates what each cost in points.
 
 Pure Python, no pygame. It uses only the public API of the engine and the computer players:

@@ -56,7 +56,7 @@ def illegal_text(reason: str, name: SeatName | None = None) -> str:
     :meth:`SeatView.check` return; an :class:`~game.errors.IllegalMoveError`'s ``reason``): its
     ``code`` picks the sentence and its ``params`` fill it (the seat's name by ``name``, the rank
     by :func:`rank_name`). A reason without a code, or a code without a sentence here (a new
-    one), reads "That is not allowed now.": no English text is ever parsed (issue 36).
+    one), reads "That is not allowed now.": no English text is ever parsed.
     """
     code = getattr(reason, "code", "")
     if code:

@@ -1,4 +1,4 @@
-"""Royals & Riots' side of the saved games (issue 35): the saved-games list's :func:`summarize`
+"""Royals & Riots' side of the saved games: the saved-games list's :func:`summarize`
 of a record, in the match's own words (players, the winners by name, who is to act, "round 2 of 3,
 trick 5"). The keys a local save adds to the record (``game_id``, ``kind``, ``seats``,
 ``chance_seed``, ``starter``) are written by ``game.client.royals.saving``

@@ -1,4 +1,4 @@
-"""Royals & Riots' section of the player's settings (:mod:`game.settings`, issue 35): the default
+"""Royals & Riots' section of the player's settings (:mod:`game.settings`): the default
 computer level, how fast the computers play, whether a finished trick stays until a click, and
 the last local set-up.
 

@@ -1,4 +1,4 @@
-"""Sound effects: the files, their regeneration, and playing with and without an audio device (issue 6);
+"""Sound effects: the files, their regeneration, and playing with and without an audio device;
 each game declares its own and the shell's audio module names no game."""
 
 import importlib.util
@@ -152,7 +152,7 @@ def test_a_game_process_without_any_audio_driver_runs(tmp_path):
 
 
 def test_royals_and_riots_has_its_own_effects():
-    """Issue 35: Royals & Riots is no longer silent; its table plays these names."""
+    """Royals & Riots has sounds; its table plays these names."""
     assert set(effects("royals-riots")) == {
         "royals_deal", "royals_play", "royals_draw", "royals_trick_won", "royals_steal", "royals_execution",
         "royals_revolution", "royals_prince", "royals_round_end", "royals_match_won", "royals_match_lost"}

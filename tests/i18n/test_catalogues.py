@@ -1,4 +1,4 @@
-"""The catalogues hold every string the code shows, translated, with the right fields (issue 6)."""
+"""The catalogues hold every string the code shows, translated, with the right fields."""
 
 import shutil
 from gettext import GNUTranslations

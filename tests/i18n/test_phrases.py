@@ -1,4 +1,4 @@
-"""Sentences built from game data: every engine reason worded for the player, results, moves (issue 6)."""
+"""Sentences built from game data: every engine reason worded for the player, results, moves."""
 
 import pytest
 

@@ -99,7 +99,7 @@ def test_each_move_picture_is_a_position_after_the_opponents_move():
 
 
 def test_every_page_has_a_picture_and_the_territory_captions_add_up():
-    """Issue 15: no page without a picture; each territory picture scores what its caption says."""
+    """No page without a picture; each territory picture scores what its caption says."""
     from game.roseking.engine import score_of
     sections = rulesbook.how_to_play()
     assert all(s.illustration is not None for s in sections)

@@ -1,4 +1,4 @@
-"""Settings: round trip, atomic save, listeners, and every kind of bad file (issue 6)."""
+"""Settings: round trip, atomic save, listeners, and every kind of bad file."""
 
 import json
 from pathlib import Path
@@ -326,11 +326,11 @@ def test_a_corrupt_royals_set_up_gives_the_default_and_keeps_the_rest(folder, ba
     assert "Royals & Riots' last set-up" in store.notice()
 
 
-V1_FILE = Path(__file__).with_name("settings_v1.json")  # written by the version before issue 35, byte for byte
+V1_FILE = Path(__file__).with_name("settings_v1.json")  # written by the version before per-game sections, byte for byte
 
 
 def test_a_file_written_by_the_previous_version_loads_as_it_was(folder):
-    """Issue 35: every field of today's version 1 file lands in its place (app-wide, Rose King's
+    """Every field of a version 1 file lands in its place (app-wide, Rose King's
     section, Royals & Riots' set-up), nothing is reported, and the next save writes version 2
     without losing any of it."""
     _write(folder, V1_FILE.read_bytes())

@@ -1,4 +1,4 @@
-"""Run-time language switching, listeners, plural forms and the first-start language (issue 6)."""
+"""Run-time language switching, listeners, plural forms and the first-start language."""
 
 import gettext
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""A small game defined only in the tests, played over the one LAN layer (issue 33, "Done when").
+"""A small game defined only in the tests, played over the one LAN layer ("Done when").
 
 :data:`GAME` is its registry entry (a :class:`game.registry.Game` with ``lan``), which a test
 puts in ``game.registry.GAMES`` to play it with ``rose-king host/join`` unchanged.

@@ -178,7 +178,7 @@ def test_join_gives_up_cleanly_when_nobody_hosts(procs, tmp_path):
 
 
 def test_a_strangers_bad_hello_never_ends_a_headless_host(procs, tmp_path):
-    """Issue 14 #5: junk, a bad frame, a good hello for the full table, an older and a newer
+    """Strangers: junk, a bad frame, a good hello for the full table, an older and a newer
     version's hello from strangers, before and during the game; each is told why and refused, and
     the host plays the real joiner's game to the end."""
     host, port = start_host(procs, tmp_path / "h.json", "--move-delay", "0.01")

@@ -1,5 +1,5 @@
 """The one LAN layer (net.lobby, net.session, net.match) with a game defined in the tests only
-(tests/net/nim_game.py), over 127.0.0.1: a whole match, a resume, and the attacks of issue 33
+(tests/net/nim_game.py), over 127.0.0.1: a whole match, a resume, and the known attacks
 that the layer itself refuses (false forfeit claims, escaping a forfeit by a stop, seat
 squatting, a trickled hello). Every wait is bounded and driven by events."""
 
@@ -124,7 +124,7 @@ def test_the_forfeit_rules_read_who_owes_what():
     assert overdue(owed, 10.0, lambda s: s != 2).seat == 1           # seat 2 away: its 60 s run
     assert overdue([Owed(0, "outcome", 1, ALL, 0.0, 62.0, 62.0, True),
                     Owed(3, "reveal", 1, 0, 0.0, 60.0, 60.0, True)], 62.0).seat == 3
-    # issue 34: a seat back from a drop gets its connected time again, but a forfeiting step's
+    # a seat back from a drop gets its connected time again, but a forfeiting step's
     # total deadline runs from when it became owed, whatever reconnects happen
     reveal, commit = Owed(1, "reveal", 4, 0, 100.0, 10.0, 60.0, True), Owed(1, "commit", 4, 0, 100.0, 6.0, 60.0, False)
     assert reveal.deadline(True, 95.0) == 110.0 and reveal.deadline(True, 130.0) == 140.0

@@ -1,5 +1,5 @@
 """`rose-king host/join` play a game defined in the tests only (tests/net/nim_game.py) over the
-one LAN layer, once the game is in the registry: no line of the commands names it (issue 33,
+one LAN layer, once the game is in the registry: no line of the commands names it (
 "Done when"). Both peers run in threads of this process, each bounded in time."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hello's slot for signing keys (docs/protocol.md, "The LAN layer"; issue 34): a game whose
+"""The hello's slot for signing keys (docs/protocol.md, "The LAN layer"): a game whose
 messages are signed sends each seat's signing public key in its hello (``sk``); the host sends
 every seat's in ``start``, so the match code is known before the first match message. A joiner
 refuses a start that does not carry its own key (a host replacing it), the host refuses a

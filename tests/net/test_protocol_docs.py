@@ -1,4 +1,4 @@
-"""docs/protocol.md is complete enough to interoperate (issues 14 #8, 33 item 6): the LAN layer's
+"""docs/protocol.md is complete enough to interoperate: the LAN layer's
 lobby and vectors, and Royals & Riots' details, recomputed here from the documented text and
 checked against the implementation (Rose King's part: tests/net/test_rk_protocol_docs.py)."""
 
@@ -41,7 +41,7 @@ def test_every_error_code_and_rate_is_documented():
             assert f"`{kind}`" in DOC and f"({burst:g}, {rate:g})" in DOC, kind
 
 
-# --------------------------------------------------------------------------- issue 33, item 6
+# --------------------------------------------------------------------------- an independent peer's details
 def test_royals_card_names_and_the_keep_order_follow_from_the_text():
     from game.royals.engine import CARD_NAMES, Action
     assert vector("royals card names").split() == list(CARD_NAMES)

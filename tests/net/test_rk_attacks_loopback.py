@@ -1,11 +1,11 @@
-"""Issues 14 and 33 on Rose King's match machine over the one LAN layer, on 127.0.0.1: Mallory
+"""The known attacks on Rose King's match machine over the one LAN layer, on 127.0.0.1: Mallory
 (tests/net/rk_wire.py, a joiner whose every byte the test controls, speaking the version-3 wire
 of docs/protocol.md) against an honest headless host (a Session whose computer plays in a thread).
 Each attack is refused: the verdict names the cheat, the record says so, nothing acknowledged is
 taken back. Every wait is bounded and driven by events or by what arrives, never by sleeps.
 
-Classes (issue 14): 1 coins, 2 re-rolls and withheld reveals, 3 catch-up, 4 copies, 5 seats,
-6 resignation and claims, 7 limits; issue 33: 1a/1b false forfeit claims, 2 escaping a forfeit
+Classes: 1 coins, 2 re-rolls and withheld reveals, 3 catch-up, 4 copies, 5 seats,
+6 resignation and claims, 7 limits; then 1a/1b false forfeit claims, 2 escaping a forfeit
 by a stop, 3 seat squatting, 4 liveness."""
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def test_2_dropping_the_connection_does_not_escape_the_forfeit(host, closing, mo
     """Mallory knows its card and drops the connection: the reveal's total deadline (60 s; 1 s
     here) runs on while it is away; coming back with its seat proof, it hears the verdict, even
     though its re-sent outbox and a ping reach the host only after the host closed (the host
-    lingers: a reset would lose the verdict, issue 33)."""
+    lingers: a reset would lose the verdict)."""
     monkeypatch.setattr(rkm, "FORFEIT_S", 1.0)
     m = Mallory(host.port)
     ply = m.draw_and_see_the_card()
@@ -387,7 +387,7 @@ def test_6_false_claims_while_nothing_is_owed_are_the_claimants_fault(host, clos
     assert len(rec["moves"]) == n and "termination" not in rec
 
 
-# =========================================================================== issue 33: forfeits
+# =========================================================================== forfeits
 @pytest.mark.parametrize("msg", [
     {"t": "error", "code": "forfeit", "reason": "you withheld your reveal"},
     {"t": "error", "code": "illegal", "reason": "your last move broke a rule"},
@@ -602,7 +602,7 @@ def test_host_a_reveal_that_does_not_open_is_the_hosts_forfeit(evil):
 
 
 def test_host_withholding_its_set_up_reveal_forfeits_at_the_deadline(evil, monkeypatch):
-    """Issue 33, attack 4 from the other side: the host saw the joiner's set-up secret (it knows
+    """The set-up secret, from the other side: the host saw the joiner's set-up secret (it knows
     colours and deal) and never reveals its own: the joiner has a verdict at the deadline."""
     monkeypatch.setattr(rkm, "REVEAL_S", 0.5)
     h, bob = evil
@@ -624,7 +624,7 @@ def test_host_withholding_acks_then_resigning_lets_the_headless_joiner_finish_at
 
 
 def test_host_a_joiner_stopped_on_a_hosts_illegal_claim_stays_stopped_after_a_restart(evil, closing):
-    """Issue 33, attack 4 on the joiner's side: the host stops the game with ``error{illegal}``;
+    """The set-up secret on the joiner's side: the host stops the game with ``error{illegal}``;
     the joiner's record says so, its headless player counts it as not played (exit status 1), and
     a restart with the same ``--record`` neither plays on nor reconnects for a new game."""
     h, bob = evil

@@ -1,4 +1,4 @@
-"""docs/protocol.md's "Rose King on the layer" is complete enough to write a peer from (issue 33,
+"""docs/protocol.md's "Rose King on the layer" is complete enough to write a peer from (
 item 6): its test vectors are recomputed here from the documented byte layouts alone (plain
 hashlib/hmac, the documented generator), and every message, key, rate, deadline, journal and
 record key it names is the code's."""

@@ -155,7 +155,7 @@ def test_another_version_or_game_is_told_on_both_sides_and_the_host_waits_on(ses
 
 
 def test_a_host_trickling_its_hello_holds_a_joiner_no_longer_than_the_handshake_deadline(sessions):
-    """Issue 33, attack 4: a "host" sends its hello a byte at a time; only whole messages count,
+    """A "host" sends its hello a byte at a time; only whole messages count,
     so the joiner closes at its handshake deadline (5 s; 1 s here) and says why."""
     srv = socket.create_server(("127.0.0.1", 0))
     try:

@@ -1,5 +1,5 @@
 """Rose King's match machine on the one LAN layer (game/roseking/lan/match.py): whole games in memory
-and over 127.0.0.1, resume after a kill of either side, a computer seat, and issue 33's attacks
+and over 127.0.0.1, resume after a kill of either side, a computer seat, and the known attacks
 1 and 2 played by a cheating peer (a Session whose machine cheats) against an honest one.
 Every wait is bounded and driven by events."""
 
@@ -157,7 +157,7 @@ def test_cheats_with_the_coin_and_moves_are_refused():
 
 
 def test_4_a_joiner_that_saw_the_set_up_outcome_and_stays_away_forfeits_at_the_deadline():
-    """Issue 33, attack 4: the host revealed its set-up secret; the joiner, holding both, never
+    """The host revealed its set-up secret; the joiner, holding both, never
     reveals. Its reveal is a forfeiting step: overdue after 10 s connected or 60 s away."""
     from net.match import overdue
     host = RoseKingMatch(0, table(), os.urandom)

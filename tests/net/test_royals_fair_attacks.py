@@ -1,5 +1,5 @@
 """Each cheat at the dealer-free Royals & Riots table is caught and names the cheater
-(issue 34, "Tests"): a substituted, duplicated or dropped card in a shuffle; a wrong key; a
+("Tests"): a substituted, duplicated or dropped card in a shuffle; a wrong key; a
 played card that is not the one dealt; a host that alters a relayed message; a host that
 tells two joiners two stories; a seat that withholds its round keys; a reconnect with fresh
 secrets. In memory, through :mod:`tests.net.fair_table` (every message as msgpack bytes

@@ -1,4 +1,4 @@
-"""Verdicts only with evidence at the dealer-free Royals & Riots table (issue 34): a verdict goes
+"""Verdicts only with evidence at the dealer-free Royals & Riots table: a verdict goes
 into a record only with signed envelopes every peer can check; a host (or any peer) that ends
 the match with a verdict its evidence does not show -- or with none -- is named itself; the
 deadlines of the round's end (a false round end, withheld logs and round ends) name the seat

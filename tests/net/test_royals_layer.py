@@ -1,8 +1,8 @@
-"""Royals & Riots on the one LAN layer (issues 33 and 34): the dealer-free part
+"""Royals & Riots on the one LAN layer: the dealer-free part
 (game.royals.lan.match.FAIR) is the game's registered ``lan`` entry, so ``rose-king host/join --game
 royals-riots`` run it through game/commands/layer.py with the table's options (``--seats``,
 ``--computer``, ``--teams``), a beacon naming the game, and resume after kill -9 of any peer,
-the host included. Issue 33's Royals attacks (item 5) replayed on it over 127.0.0.1: blame goes
+the host included. The known attacks on Royals & Riots replayed on it over 127.0.0.1: blame goes
 to the seat that owes the step, the deadlines fire for a connected peer, and a decision is taken
 only on a view that applied everything owed to it. Every wait is bounded."""
 
@@ -208,7 +208,7 @@ def test_a_team_table_with_two_computer_seats_and_a_beacon_naming_the_game(tmp_p
     assert GAME.check(h).startswith("ok finished")
 
 
-# --------------------------------------------------------------------------- issue 33, item 5
+# --------------------------------------------------------------------------- the known attacks
 def _part(classes: dict):
     """FAIR whose machine of seat s is ``classes[s]`` (an attacker), else the honest one."""
     return dataclasses.replace(FAIR, new_match=lambda seat, table, tb, seeds=None: classes.get(seat, FairMatch)(
@@ -303,7 +303,7 @@ class Reconnector(FairMatch):
 
 
 def test_a_withholder_reconnecting_before_each_deadline_forfeits_by_the_total_one(monkeypatch):
-    """Issue 34: seat 1 withholds its round keys (a forfeiting step) and drops and reconnects
+    """Seat 1 withholds its round keys (a forfeiting step) and drops and reconnects
     (with its seat proof) each time the host has it seated again, long before its connected
     deadline (10 s; 0.5 s here). The total deadline (60 s; 2 s here) runs from when the step
     became owed, whatever reconnects happen: the host names seat 1, which forfeits (before,

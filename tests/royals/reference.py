@@ -2,7 +2,7 @@
 docs/royals-rules.md (1-10, A1-A7): card names as strings, hands as sets, piles as lists,
 one method per rule, no speed tricks. It shares no code with ``game.royals.engine``.
 
-It is the yardstick of the rules kernel (issue 36): tests/royals/test_kernel.py plays random
+It is the yardstick of the rules kernel: tests/royals/test_kernel.py plays random
 matches in both and compares them action by action, and ``bench/royals.py`` times record
 validation in both.
 

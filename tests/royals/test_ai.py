@@ -304,7 +304,7 @@ def test_the_iteration_on_ints_walks_as_the_iteration_through_state():
         for _ in range(150):
             d = draw(rand, True)
             path = state_descend(root_s, d, o.round, 0.7, rand.randbelow, apply)
-            # (issue 36: the playout was called on a finished last round, whose points it then counted twice)
+            # (the playout was called on a finished last round, whose points it then counted twice)
             over = d.round != o.round or d.phase not in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
             r = rewards(d) if over else I.playout(d, rand)
             for ch, seat in path:

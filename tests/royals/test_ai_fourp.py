@@ -1,4 +1,4 @@
-"""The search with 3 and 4 players (issue 36: ``hard`` got no stronger with more time in 4
+"""The search with 3 and 4 players (``hard`` got no stronger with more time in 4
 players): its determinizations are uniform among the deals that keep every void shown, not
 only with one other seat."""
 

@@ -1,4 +1,4 @@
-"""The 4-player options of hard's search (issue 36, fourth pass): the rewards of
+"""The 4-player options of hard's search (fourth pass): the rewards of
 :func:`make_reward`, the rule-based Thief and Executioner in the playouts, the greedy's prior
 at the root."""
 

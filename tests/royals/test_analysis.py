@@ -1,4 +1,4 @@
-"""Issue 35: Royals & Riots' post-match analysis judges each decision from that seat's
+"""Royals & Riots' post-match analysis judges each decision from that seat's
 information only, prices what it cost in points, and marks a careless player's decisions."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The engine against the plain reference engine (tests/royals/reference.py), action by action
-(issue 36): the same legal decisions, the same verdict on every probe action, the same
+"""The engine against the plain reference engine (tests/royals/reference.py), action by action:
+the same legal decisions, the same verdict on every probe action, the same
 position (hands, piles, loots, trick, phase, seat to act, scores) after each action, the
 same result; and the same verdict on records, corrupted ones included."""
 

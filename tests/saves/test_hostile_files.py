@@ -1,4 +1,4 @@
-"""Issue 14, "Files": a save, record or settings file never stops the game or crashes a listing.
+"""Hostile files: a save, record or settings file never stops the game or crashes a listing.
 Each hostile file gets the same one-line reason in ``rose-king check``, in ``replay --text``
 and as a "cannot be read" row of the saved-games list; reading is bounded before parsing."""
 

@@ -1,4 +1,4 @@
-"""Statistics per game and computer level (issue 35): counted at a match's end, once per match,
+"""Statistics per game and computer level: counted at a match's end, once per match,
 kept in the data folder atomically, a bad file tolerated with a clear message and nothing lost."""
 
 from __future__ import annotations

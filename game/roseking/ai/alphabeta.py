@@ -1,4 +1,4 @@
-"""A plain depth-limited alpha-beta searcher: the ``alphabeta`` sparring level (issue 16).
+"""A plain depth-limited alpha-beta searcher: the ``alphabeta`` sparring level.
 
 It reproduces a public Rose King AI, so that our levels can be measured against it
 in ``rose-king match`` (``alphabeta``, ``alphabeta7`` or ``alphabeta:7``); it is a

@@ -1,4 +1,4 @@
-"""Expectimax alpha-beta with chance nodes, and the fitted margin evaluation (issue 16).
+"""Expectimax alpha-beta with chance nodes, and the fitted margin evaluation.
 
 With the fitted evaluation (:func:`fitted_value`, :data:`EVAL_WEIGHTS`, :data:`LEVEL_CONFIG`) it
 is the ``expectimax-fit`` baseline; with the plain evaluation (:func:`evaluate`: margin,
@@ -41,9 +41,9 @@ uses margin, heroes, half the tempo term and two sampled outcomes.
 
 Timed, on 2 cores shared with other work (load 6-13, so a budget bought about a third of
 a core), this search at 1 s won 58 of 89 against ``alphabeta`` (65%; the MCTS won 14 of
-24 in issue 16's report), 0.75 s won 54 of 86 against 0.25 s (63%), but at 0.25 s it won only
+24 in that report), 0.75 s won 54 of 86 against 0.25 s (63%), but at 0.25 s it won only
 21 of 47 against the MCTS at 1 s, 11 of 31 against the MCTS at equal time (0.25 s), and
-57 of 101 against ``medium`` (MCTS at 0.025 s). With the fitted evaluation (issue 16, second
+57 of 101 against ``medium`` (MCTS at 0.025 s). With the fitted evaluation (second
 session) it beat ``alphabeta`` but only drew level with that MCTS; see ``docs/ai.md``.
 """
 

@@ -226,7 +226,7 @@ def group_stats(stones: int) -> tuple[int, int]:
 def evaluate(st: list[int], p: int) -> float:
     """Heuristic value of ``st`` for player ``p`` as a logit: ``sigmoid(v)`` is ``p``'s win chance.
 
-    Features (:func:`features`, issue 4): territory structure (the size-squared
+    Features (:func:`features`): territory structure (the size-squared
     score, the largest territory, stones, the empty squares where territories
     can grow), the value of unused hero cards, the squares each player's cards
     can reach next (playable cards, the best join or flip they offer, who moves

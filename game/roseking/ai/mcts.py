@@ -23,7 +23,7 @@ at 0.1 s per move, this beat the same tree with full uniform-random playouts
 prior (``prior_visits``) seeds new edges with the evaluation; it did not help
 (51-9 against the same baseline with 2 virtual visits) and is off by default.
 
-Two additions of issue 16 make the MCTS of ``hard`` and ``expert`` (``LEVEL_MCTS`` in ``players.py``);
+Two additions make the MCTS of ``hard`` and ``expert`` (``LEVEL_MCTS`` in ``players.py``);
 both are off in :class:`SearchConfig` by default, which is the ``mcts-2025`` baseline:
 
 - *tree reuse* (``reuse``): the player keeps the subtree under the action it chose and, at
@@ -90,7 +90,7 @@ class SearchConfig:
 
     - ``seconds``: wall-clock budget per move (None: no time limit); the search
       stops at ``seconds * safety``, or earlier when the longest iteration so far would
-      cross that line, so the whole call stays inside the budget (issue 4: +10 % at most,
+      cross that line, so the whole call stays inside the budget (+10 % at most,
       which at ``medium``'s 10 ms is one long playout).
     - ``iterations``: exact iteration budget (None: no limit); at least one of the two must be set.
     - ``c``: UCT exploration constant (rewards in [0, 1]).

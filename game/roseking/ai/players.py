@@ -26,7 +26,7 @@ alpha-beta with chance nodes and the plain evaluation: margin, heroes, half the 
 ``expectimax-fit`` (the same search with the evaluation fitted to the final score margin,
 :data:`LEVEL_CONFIG <game.roseking.ai.expectimax.LEVEL_CONFIG>`; its evaluation is the one
 ``hard``'s implicit minimax values use) and ``mcts-2025`` (the plain MCTS that ``hard`` was
-before issue 16: no tree reuse, plain UCT; kept so that the measurements of ``docs/ai.md``
+before the rules kernel: no tree reuse, plain UCT; kept so that the measurements of ``docs/ai.md``
 stay reproducible). Any level takes a budget suffix ``@SECONDS``:
 ``hard@0.25`` thinks 0.25 s per move whatever budget the match gives (see :func:`parse_level`).
 The measurements behind these choices are in ``docs/ai.md``.
@@ -48,7 +48,7 @@ from .alphabeta import AlphaBetaPlayer
 from .expectimax import EVAL_WEIGHTS, LEVEL_CONFIG, Expectimax, ExpectimaxConfig, ExpectimaxResult, win_chance
 from .mcts import MCTS, SearchConfig, SearchResult, find_subtree
 
-#: Default thinking time of the search levels, seconds per move (issue 4).
+#: Default thinking time of the search levels, seconds per move.
 DEFAULT_SECONDS = 1.0
 
 
@@ -218,21 +218,21 @@ class SearchPlayer:
 
 
 #: The MCTS of the ``hard`` and ``expert`` levels: :class:`~game.roseking.ai.mcts.SearchConfig`
-#: fields besides the budget (issue 16; the measurements are in ``docs/ai.md``): the tree is kept
+#: fields besides the budget (the measurements are in ``docs/ai.md``): the tree is kept
 #: from one move to the next, and selection mixes in implicit minimax values of the evaluation.
 LEVEL_MCTS: dict = {"reuse": True, "implicit": 0.5, "implicit_weights": EVAL_WEIGHTS}
 
-#: The implicit weight of ``hard`` and ``expert`` for a short budget (issue 16): a search of
+#: The implicit weight of ``hard`` and ``expert`` for a short budget: a search of
 #: under :data:`SHORT_SECONDS` per move, or under :data:`SHORT_ITERATIONS` iterations when it has
 #: no time limit, leans more on the evaluation, for its tree is too young for the playouts to
 #: have the last word. Measured at 0.25 s per move: 0.7 beat 0.5 by 40-25 at equal iterations
-#: (against the ``hard`` of before issue 16 it then scored as 0.5 had, 53.5 % over 200 games);
+#: (against the ``hard`` of before the rules kernel it then scored as 0.5 had, 53.5 % over 200 games);
 #: at 1 s, 17-15 (no measurable difference), so 1 s and more keep the measured 0.5 (``docs/ai.md``).
 SHORT_IMPLICIT = 0.7
-#: The draw widening of ``hard`` and ``expert`` for a short budget (issue 16;
+#: The draw widening of ``hard`` and ``expert`` for a short budget (
 #: :class:`~game.roseking.ai.mcts.SearchConfig` ``draw_widening``): a young tree searches fewer
 #: cards of a draw, each deeper. Measured at 0.25 s per move: 35-25 over the same search without
-#: it, and 120-80 over 200 games against the ``hard`` of before issue 16 at 1 s (107-93 without
+#: it, and 120-80 over 200 games against the ``hard`` of before the rules kernel at 1 s (107-93 without
 #: it; ``docs/ai.md``); at 1 s it showed no effect (25-25 over 50 paired games), so 1 s and more keep none.
 SHORT_DRAW_WIDENING = 0.5
 #: A budget under this many seconds per move is short (the default budget is not).
@@ -258,7 +258,7 @@ def level_knobs(seconds: float | None, iterations: int | None) -> dict[str, floa
 
 
 class MctsBaselinePlayer(SearchPlayer):
-    """The ``mcts-2025`` baseline: the MCTS ``hard`` played until issue 16 (1 s per move by
+    """The ``mcts-2025`` baseline: the MCTS ``hard`` played before the rules kernel (1 s per move by
     default; no tree reuse, plain UCT), kept so that the measurements of ``docs/ai.md`` stay
     reproducible."""
 
@@ -279,7 +279,7 @@ class HardPlayer(SearchPlayer):
         super().__init__(seed, seconds, iterations, **knobs)
 
 
-#: The MCTS of the ``expert`` level (issue 16, thirteenth session): that of ``hard``, but a leaf is
+#: The MCTS of the ``expert`` level: that of ``hard``, but a leaf is
 #: valued by a playout to the end of the game (``cutoff`` None) instead of 8 plies and the
 #: evaluation: a costlier judgement (about 0.4 times the iterations a second) that ``hard`` cannot
 #: afford in its one second. Three seconds of hard's own search chose as ``hard`` in 95 % of sampled
@@ -324,7 +324,7 @@ class LevelResult:
 class FittedExpectimaxPlayer:
     """The ``expectimax-fit`` baseline: :class:`~game.roseking.ai.expectimax.Expectimax` with the
     fitted evaluation (:data:`~game.roseking.ai.expectimax.LEVEL_CONFIG`), 1 s per move by default
-    (issue 16's candidate for ``hard``; ``docs/ai.md`` has its figures).
+    (a candidate for ``hard``; ``docs/ai.md`` has its figures).
 
     ``seconds``: wall-clock budget per move (None for none); ``iterations``: a node budget
     instead (None for none), which makes the choices reproducible from ``seed`` on any
@@ -396,7 +396,7 @@ class MediumPlayer(SearchPlayer):
     least 1). With :data:`LEVEL_MCTS` it played about as well as ``hard`` (the search's extra
     time changes few choices), so it keeps the plainer search. At a tenth of the budget ``hard``
     won only 62 % of 85 games against it, so it thinks a hundredth: a step above ``easy`` and
-    one below ``hard`` (issue 16, eighth session; ``docs/ai.md``)."""
+    one below ``hard`` (``docs/ai.md``)."""
 
     name = "medium"
 

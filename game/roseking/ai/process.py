@@ -1,4 +1,4 @@
-"""Thinking in another process, so the window keeps its 60 frames a second (issue 4).
+"""Thinking in another process, so the window keeps its 60 frames a second.
 
 A search in a thread would share the interpreter lock with the frame loop;
 :class:`ProcessThinker` runs the player in a worker process instead (started

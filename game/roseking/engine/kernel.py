@@ -1,4 +1,4 @@
-"""The Rose King rules kernel: every rule once, on raw ints (issue 16).
+"""The Rose King rules kernel: every rule once, on raw ints.
 
 Both the engine's :class:`~game.roseking.engine.State` (checked and unchecked pushes,
 legal moves, records, hashes) and the computer players' searches and playouts

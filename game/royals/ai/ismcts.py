@@ -1,4 +1,4 @@
-"""The search of ``hard`` and ``medium`` since issue 36: the single-observer ISMCTS of
+"""The search of ``hard`` and ``medium``: the single-observer ISMCTS of
 :mod:`.search` (today's baseline ``hard-2025``) made faster, and the hand choice at set-up
 chosen by search instead of the greedy's rules.
 
@@ -164,7 +164,7 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
     and the Executioner takes the winning opponent's card, else the Beggar, else a random card
     (the greedy's rules, cheaply). ``random_``: floats in [0, 1).
 
-    Speed (issue 36): no ``State`` and nothing no playout reads (voids, known cards, trick
+    Speed: no ``State`` and nothing no playout reads (voids, known cards, trick
     numbers); every rule comes from the kernel: :func:`~game.royals.engine.kernel.playable`,
     ``takers`` and ``trick_winner`` for the policy, ``put`` (ruling 5), ``full_trick`` and
     ``executioner`` (ruling 7 (1)-(2)), ``steal_targets``, ``thief_takes``, ``victims``,

@@ -8,7 +8,7 @@
   the play, its determinizations inferring from the others' hand choices (:data:`HAND_BIAS`);
   the greedy's hand at set-up (:data:`KEEP_SEARCH`); with 3 or 4 players the options of
   :data:`MULTI` (the reward: the margin over the mean of the others).
-- ``hard-2025``: ``hard`` before issue 36 (the ISMCTS of :mod:`.search`, the greedy's hand),
+- ``hard-2025``: ``hard`` before its ISMCTS rewrite (the ISMCTS of :mod:`.search`, the greedy's hand),
   the baseline of the strength figures.
 
 A team's starter is the greedy's rule (its lower scorer) at every level.
@@ -27,18 +27,18 @@ from .ismcts import ISMCTS
 from .search import ISMCTS as ISMCTS2025
 from .search import SearchResult
 
-#: Default thinking time of the search levels, seconds per decision (issue 11: at most 1 s).
+#: Default thinking time of the search levels, seconds per decision (at most 1 s).
 DEFAULT_SECONDS = 1.0
 #: Whether ``hard`` and ``medium`` choose the hand by search (:func:`.ismcts.ISMCTS.choose_keep`).
-#: Off: in the screening and the first figure games of issue 36 it did not win more than the
+#: Off: in the screening and the first figure games of the ISMCTS rewrite it did not win more than the
 #: greedy's hand (docs/royals-ai.md); the search is kept for the next try.
 KEEP_SEARCH = False
 #: How strongly ``hard`` and ``medium`` infer from the others' hand choices that their piles hold
 #: the cards a player lays aside (:class:`.search.Determinizer`'s ``hand_bias``). Chosen by the
-#: screening of issue 36 (docs/royals-ai.md).
+#: screening of the ISMCTS rewrite (docs/royals-ai.md).
 HAND_BIAS = 1.5
 #: ``hard``'s and ``medium``'s search options with 3 or 4 players (no teams), on top of the
-#: rest: chosen by the 4-player screening of issue 36's fourth pass (docs/royals-ai.md): the
+#: rest: chosen by the 4-player screening of the rewrite's fourth pass (docs/royals-ai.md): the
 #: reward is the margin over the mean of the others (:func:`.ismcts.make_reward`), with which
 #: a deeper search wins more. With 2 players or teams the search is the same as before.
 MULTI: dict = {"reward": "mean"}
@@ -88,7 +88,7 @@ class MediumPlayer(SearchPlayer):
 
 
 class Hard2025Player(SearchPlayer):
-    """``hard`` as it was before issue 36: the ISMCTS of :mod:`.search` for play decisions, the
+    """``hard`` as it was before its ISMCTS rewrite: the ISMCTS of :mod:`.search` for play decisions, the
     greedy's rules for the hand (kept as the baseline the figures are played against)."""
 
     name = "hard-2025"

@@ -69,7 +69,7 @@ class Determinizer:
     """:func:`determinize` for one observation: what it reads from ``obs`` is read once, each
     call draws a new state with ``rng`` (the same draws as :func:`determinize`).
 
-    ``exact`` (the search of ``hard`` since issue 36): every deal is uniform among those that
+    ``exact`` (today's search of ``hard``): every deal is uniform among those that
     keep every void (weighted by ``hand_bias``'s likelihood if set), by rejection: the hands
     are dealt from the shuffled pool in turn and the whole draw is repeated while a seat
     would hold more cards of a rank than its void allows, at most :data:`EXACT_TRIES` times,
@@ -77,7 +77,7 @@ class Determinizer:
     the first cards of the pool it may hold, in turn: exact with one other seat whose voids
     allow none of their rank, but with 3 or 4 players a seat drawn early can take the cards a
     later one needed (the later seat then holds a card its void rules out), and a void that
-    allows some cards of its rank deals them too often (issue 36)."""
+    allows some cards of its rank deals them too often."""
 
     def __init__(self, obs: Observation, hand_bias: float = 0.0, exact: bool = False) -> None:
         n = obs.players
@@ -133,7 +133,7 @@ class Determinizer:
 
     def __call__(self, rng: Rng, fast: bool = False) -> State:
         """A new determinization drawn with ``rng`` (a :class:`~game.rng.Rng`, or with ``fast``
-        any ``random.Random``). ``fast`` (the search of ``hard`` since issue 36): shuffles by
+        any ``random.Random``). ``fast`` (today's search of ``hard``): shuffles by
         ``rng.random()`` floats, only the places that matter (:meth:`_fast_pool`), and only this
         seat's own pile is shuffled again (the deal put the others in random order); the same
         distribution as without, other draws."""
@@ -340,7 +340,7 @@ def _shuffle(x: list, random_) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-#: How many deals an exact :class:`Determinizer` draws before it relaxes the voids (issue 36).
+#: How many deals an exact :class:`Determinizer` draws before it relaxes the voids.
 EXACT_TRIES = 64
 
 _WEIGHTS: dict[float, list[float]] = {}

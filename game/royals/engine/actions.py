@@ -212,7 +212,7 @@ def setup_action(kind: Kind, seat: int, cards: tuple[Card, ...] = (),
                  groups: tuple[tuple[Card, ...], ...] = ()) -> Action:
     """``Action(kind, seat, cards=cards, groups=groups)``, equal to it, made without the
     dataclass's frozen ``__init__`` (half its cost): the record's replay makes ``1 + 2 x
-    players`` set-up actions a round (issue 36). ``cards`` and ``groups`` must be tuples."""
+    players`` set-up actions a round. ``cards`` and ``groups`` must be tuples."""
     a = _NEW(Action)
     _SET_KIND(a, kind)
     _SET_SEAT(a, seat)

@@ -1,4 +1,4 @@
-"""The Royals & Riots rules, written once (issue 36): rulings 4-10 and A1-A7 of
+"""The Royals & Riots rules, written once: rulings 4-10 and A1-A7 of
 ``docs/royals-rules.md`` on raw ints.
 
 A position is a :class:`~game.royals.engine.State` read as plain fields (cards are ints 0..35,

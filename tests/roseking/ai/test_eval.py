@@ -1,4 +1,4 @@
-"""The fitted evaluation of the ``hard`` search (issue 16): its features, its weights, its win chance."""
+"""The fitted evaluation of the ``hard`` search: its features, its weights, its win chance."""
 
 from __future__ import annotations
 

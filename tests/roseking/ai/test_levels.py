@@ -95,7 +95,7 @@ print(json.dumps(runs))
 
 @pytest.mark.parametrize("factory, seconds, budget", [(HardPlayer, 0.2, 0.2), (MediumPlayer, 1.0, 0.01)])
 def test_budget_holds(factory, seconds, budget):
-    """Issue 4: a move takes at most its budget + 10 % (``medium`` at its default second: 0.01 s).
+    """A move takes at most its budget + 10 % (``medium`` at its default second: 0.01 s).
 
     Measured in a fresh interpreter, as the window's worker process thinks: inside this suite's
     process (gigabytes of heap from a thousand earlier tests) the same search once paid 13 ms of
@@ -118,7 +118,7 @@ def test_budget_holds(factory, seconds, budget):
 
 
 def test_medium_is_the_plain_search_at_a_hundredth():
-    """Issue 16: ``medium`` thinks a hundredth of the budget (0.01 s by default) with the plain MCTS,
+    """``medium`` thinks a hundredth of the budget (0.01 s by default) with the plain MCTS,
     so a count ``medium#N`` plays exactly as ``mcts-2025`` at N // 100 iterations."""
     assert MediumPlayer(seed=1).config.seconds == pytest.approx(0.01)
     assert MediumPlayer(seed=1, seconds=3.0).config.seconds == pytest.approx(0.03)
@@ -131,7 +131,7 @@ def test_medium_is_the_plain_search_at_a_hundredth():
 
 
 def test_a_short_budget_leans_more_on_the_evaluation():
-    """Issue 16: under a second (or 15,000 iterations) ``hard`` mixes in the implicit values with
+    """Under a second (or 15,000 iterations) ``hard`` mixes in the implicit values with
     the short weight and widens draws progressively; the default second, expert's three, and an
     explicit knob keep theirs."""
     assert SHORT_IMPLICIT != LEVEL_MCTS["implicit"]

@@ -1,4 +1,4 @@
-"""The MCTS of the search levels: tree reuse between moves and implicit minimax backups (issue 16)."""
+"""The MCTS of the search levels: tree reuse between moves and implicit minimax backups."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The alpha-beta baseline plays exactly as specified; the expectimax search keeps the rules of issue 4."""
+"""The alpha-beta baseline plays exactly as specified; the expectimax search keeps to its budget."""
 
 from __future__ import annotations
 

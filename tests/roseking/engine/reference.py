@@ -10,7 +10,7 @@ to be obvious, not fast, and serves two ends:
 - an independent oracle: the property tests check the engine's kernel against it
   move by move over random games (``test_kernel.py``);
 - the yardstick of ``bench/engine.py``: the engine's full-game validation is
-  measured as a ratio to :func:`validate` run in the same process (issue 16).
+  measured as a ratio to :func:`validate` run in the same process.
 
 Rulings used (``docs/rules.md``): 1 (board, crown on e5), 2 (24 cards, directions),
 3 (deal, 4 heroes, 52 stones, Red first), 4 (play/draw/hero), 5 (reshuffle as soon as

@@ -1,4 +1,4 @@
-"""The one rules kernel (issue 16) against the naive reference engine, move by move, and the
+"""The one rules kernel against the naive reference engine, move by move, and the
 engine's identity (canonical bytes, hashes, records) pinned to what it was before the kernel."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def golden_digest(games: int = 40) -> str:
 
 
 def test_games_records_and_hashes_are_byte_for_byte_those_of_the_engine_before_the_kernel():
-    """Computed with the engine of main before issue 16's kernel (commit 17df973): saved games,
+    """Computed with the engine of main before the rules kernel (commit 17df973): saved games,
     LAN hashes and the random games of every seeded test depend on these bytes."""
     assert golden_digest() == "a6e10a1198a4b35110d710c5c18f67dc210bd835c15dbfe5a8e0244f30cfae40"
 

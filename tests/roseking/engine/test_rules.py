@@ -1,4 +1,4 @@
-"""Scenario tests, one or more per ruling of issue 2."""
+"""Scenario tests, one or more per ruling (docs/rules.md)."""
 
 import pytest
 

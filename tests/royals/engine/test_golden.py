@@ -1,4 +1,4 @@
-"""The engine's behaviour pinned to what it was before the rules kernel (issue 36), as Rose
+"""The engine's behaviour pinned to what it was before the rules kernel, as Rose
 King pinned its own (tests/roseking/engine/test_kernel.py): digests of records, legal actions,
 observations, the reasons given for illegal actions, corrupted records' errors, a seat view's
 placeholder state and the search's choices, over seeded random matches of every seat count.
@@ -144,14 +144,14 @@ def digest_search(seeds: range) -> str:
 
 
 def digest_new_search(seeds: range) -> str:
-    """The search of ``hard`` since issue 36 (40 iterations, seeded), its hand choices included,
+    """Today's search of ``hard`` (40 iterations, seeded), its hand choices included,
     so that a speed-up cannot change a decision unnoticed."""
     from game.royals.ai.ismcts import ISMCTS
     return _digest_choices(seeds, ISMCTS, 40, keep=True)
 
 
 #: Digests of the engine before the rules kernel (commit bf0be7d), seeds as in each test;
-#: "new-search" pins hard's search: as issue 36 left it at commit c95b2fd, renewed when the
+#: "new-search" pins hard's search: as the ISMCTS rewrite left it at commit c95b2fd, renewed when the
 #: determinizations of ``hard`` began to shuffle by floats and to skip the piles the deal had
 #: already put in random order (kernel2: same distribution, other draws), and again when they
 #: began to shuffle only the places a hand or a pile gets (speed36: the same distribution,
