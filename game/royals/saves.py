@@ -75,6 +75,23 @@ def _note(kind: str, finished: bool, levels: Sequence[object] = (), undo: bool =
     return text
 
 
+def _stopped(obj: dict[str, Any], names: tuple[str, ...]) -> Any:
+    """A network match that ended before its last round (its ``"lan"`` key's ``end`` and the 0-based
+    ``seat`` at fault): its status line, worded when shown ("stopped · Ann left"), else None."""
+    lan = obj.get("lan")
+    end = lan.get("end") if isinstance(lan, dict) else None
+    if not isinstance(end, str) or end in ("", "finished"):
+        return None
+    seat = lan.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+
+    def status() -> str:
+        if end == "left":
+            return _("stopped · {name} left").format(name=who) if who else _("stopped · a player left")
+        return _("stopped · {name} broke off the match").format(name=who) if who else _("stopped")
+    return status
+
+
 def _status(state: State, names: tuple[str, ...]) -> str:
     outcome = state.outcome()
     if outcome is None:

@@ -190,7 +190,11 @@ class LobbyScene(LobbyExit, ButtonScene):
         self.session = self.beacon = None  # handed over: leaving the lobby must not close them
         assert session is not None
         net = NetMatch(session, started, pending, beacon, self.app.go_home, self.again, self.store)
-        self.app.replace(self.lan.table(self.app, net))
+        if self.lan.ready is not None and not session.view(self.lan.ready):
+            from .wait import WaitScene
+            self.app.replace(WaitScene(self.app, net, self.lan, session.part.key))
+        else:
+            self.app.replace(self.lan.table(self.app, net))
 
     def at_rest(self) -> bool:
         s = self.session
@@ -308,6 +312,8 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
     part, lan = found
     name = name or settings_name(app, _("Host"))
     bind = MENU_BIND if bind is None else bind
+    if record is None and lan.record_path is not None:
+        record = lan.record_path()
 
     def open_session(p: int) -> "Session":
         return Session(part, "host", name, address=bind, port=p, kinds=kinds, computers=computers,
@@ -342,6 +348,8 @@ def join_table(app: "App", key: str, address: str, port: int = DEFAULT_PORT, *, 
         raise KeyError(key)
     part, lan = found
     name = name or settings_name(app, _("Guest"))
+    if record is None and lan.record_path is not None:
+        record = lan.record_path()
     session = Session(part, "join", name, address=address, port=port, record=record, date=now_iso(),
                       connected=connected)
 
