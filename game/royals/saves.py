@@ -45,8 +45,9 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
     seats = obj.get("seats")
     levels = [s.get("level") if isinstance(s, dict) else None for s in seats] if isinstance(seats, list) else []
     undo = obj.get("undo_marked") is True
+    stopped = _stopped(obj, names) if kind == "lan" and result is None else None
     return Summary(save_id(obj, fallback_id), kind, date, state.ply, result, scores,
-                   lambda: " – ".join(names), lambda: _status(state, names), lambda: _progress(state),
+                   lambda: " – ".join(names), stopped or (lambda: _status(state, names)), lambda: _progress(state),
                    lambda: _note(kind, result is not None, levels, undo))
 
 
