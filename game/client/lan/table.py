@@ -161,7 +161,7 @@ class LanTable:
     def seat_state(self, seat: int) -> str:
         """``"you"``, ``"thinking"`` (its decision is awaited), ``"connected"``, ``"away"`` (its
         connection is down: reconnecting), ``"left"`` or ``"computer"``."""
-        if seat in self.left:
+        if seat in self.left or seat == 0 and self.seat != 0 and self.verdict is not None and self._host_there is False:
             return "left"
         if seat in self.thinking:
             return "thinking"
