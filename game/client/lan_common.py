@@ -85,6 +85,23 @@ def settings_name(app: "App", fallback: str) -> str:
     return fallback
 
 
+def remember_name(app: "App", name: str) -> None:
+    """Keep ``name`` as the player's name for network games: in the first name field of a game's
+    settings (the one :func:`settings_name` reads first), unless it is already the name read."""
+    from game.registry import GAMES
+    name = name.strip()
+    if not name or settings_name(app, "") == name:
+        return
+    for game in GAMES:
+        for field, spec in game.settings_schema.items():
+            if spec.control == "text":
+                try:
+                    app.prefs.update_game(game.key, **{field: name})
+                except (ValueError, OSError):
+                    pass
+                return
+
+
 def start_beacon(name: str, port: int, address: str | None = None, game: str = "") -> Beacon | None:
     """The discovery beacon of a hosted table of ``game`` (its registry key; None if no UDP
     socket can be made: then players type the address)."""

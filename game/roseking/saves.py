@@ -188,9 +188,19 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
         return meta.names()
 
     def status() -> str:
+        lan = record.extra.get("lan")
+        if result is None and isinstance(lan, dict) and lan.get("stopped"):
+            return _("stopped at move {ply}").format(ply=state.ply)
         if result is None:
             return _("in progress · {name} to move").format(name=names()[Color(state.turn)])
         r, w = result["red"], result["white"]
+        ended = record.termination
+        if ended is not None:  # the score of a game cut short would read as a tie: say who stopped it
+            loser = names()[Color.from_name(ended["loser"])]
+            winner = names()[Color.from_name(ended["loser"]).other]
+            if ended["kind"] == "resigned":
+                return _("{loser} resigned · {winner} wins").format(loser=loser, winner=winner)
+            return _("{loser} forfeited · {winner} wins").format(loser=loser, winner=winner)
         if result["winner"] in ("red", "white"):
             winner = names()[Color.from_name(result["winner"])]
             return _("{name} wins {red}–{white}").format(name=winner, red=r, white=w)

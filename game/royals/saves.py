@@ -45,8 +45,9 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
     seats = obj.get("seats")
     levels = [s.get("level") if isinstance(s, dict) else None for s in seats] if isinstance(seats, list) else []
     undo = obj.get("undo_marked") is True
+    stopped = _stopped(obj, names) if kind == "lan" and result is None else None
     return Summary(save_id(obj, fallback_id), kind, date, state.ply, result, scores,
-                   lambda: " – ".join(names), lambda: _status(state, names), lambda: _progress(state),
+                   lambda: " – ".join(names), stopped or (lambda: _status(state, names)), lambda: _progress(state),
                    lambda: _note(kind, result is not None, levels, undo))
 
 
@@ -73,6 +74,23 @@ def _note(kind: str, finished: bool, levels: Sequence[object] = (), undo: bool =
         # TRANSLATORS: the kind of match, then that an undo went back past cards shown
         text = _("{kind} · played with undo").format(kind=text)
     return text
+
+
+def _stopped(obj: dict[str, Any], names: tuple[str, ...]) -> Any:
+    """A network match that ended before its last round (its ``"lan"`` key's ``end`` and the 0-based
+    ``seat`` at fault): its status line, worded when shown ("stopped · Ann left"), else None."""
+    lan = obj.get("lan")
+    end = lan.get("end") if isinstance(lan, dict) else None
+    if not isinstance(end, str) or end in ("", "finished"):
+        return None
+    seat = lan.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+
+    def status() -> str:
+        if end == "left":
+            return _("stopped · {name} left").format(name=who) if who else _("stopped · a player left")
+        return _("stopped · {name} broke off the match").format(name=who) if who else _("stopped")
+    return status
 
 
 def _status(state: State, names: tuple[str, ...]) -> str:

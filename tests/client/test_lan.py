@@ -13,7 +13,8 @@ import pytest
 from game.client.app import STEP
 from game.client.lan.lobby import LayerJoinScene, LobbyScene, host_table, join_table
 from game.client.menus import MainMenu
-from game.client.roseking.lan import LanEndPanel, LanGameScene, LanResultPanel, Result, keep_record
+from game.client.lan.endpanel import EndPanel as LanEndPanel
+from game.client.roseking.lan import LanGameScene, LanResultPanel
 from game.client.roseking.layout import BOARD_RECT
 from game.client.textinput import TextInput
 from game.roseking.ai import make_player
@@ -167,9 +168,9 @@ def test_interruption_shows_the_banner_and_the_game_resumes_from_the_joiners_jou
     scene = game_scene(app)
     run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 2, "two plies")
     peer.session.close()  # the joiner's program goes away
-    run_until(app, None, scene.waiting, "the banner")
+    run_until(app, None, scene.lan.blocked, "the banner")
     app.step(STEP)
-    assert "waiting for Bob to come back" in scene.banner_layout(host.status)[1][1][0]
+    assert "waiting for Bob to come back" in scene.banner_box.layout(app)[1][0]
     assert scene.waiting_line(scene.match.state.turn) == "Waiting for the connection…"
     ply = scene.match.state.ply
     driver.click(BOARD_RECT.center)  # a click on the board does nothing while waiting
@@ -177,7 +178,7 @@ def test_interruption_shows_the_banner_and_the_game_resumes_from_the_joiners_jou
     # restarted with its journal (a program without it would be a stranger, refused: issue 14)
     back = Peer(joiner(host.port, record=record))
     made.append(back.session)
-    run_until(app, back, lambda: not scene.waiting() and any(isinstance(e, Started) for e in back.events),
+    run_until(app, back, lambda: not scene.lan.blocked() and any(isinstance(e, Started) for e in back.events),
               "the resume")
     assert [e.resumed for e in back.events if isinstance(e, Started)] == [True]
     assert back.state().move_stack[:ply] == scene.match.state.move_stack[:ply]
@@ -188,8 +189,8 @@ def test_give_up_while_interrupted_goes_to_the_main_menu(app, driver, lan):
     scene = start(app, lan)
     _lobby, host, peer, _store, _made = lan
     peer.session.close()
-    run_until(app, None, scene.waiting, "the banner")
-    driver.click(scene.give_up_button.rect.center)
+    run_until(app, None, scene.lan.blocked, "the banner")
+    driver.click(scene.banner_box.button.rect.center)
     assert isinstance(app.top, MainMenu)
     assert host.status == "closed"
 
@@ -208,7 +209,7 @@ def test_resign_ends_the_game_on_both_sides_keeps_the_record_and_play_again_reop
               and any(isinstance(e, Ended) for e in peer.events), "the end panel")
     over = next(e for e in peer.events if isinstance(e, Ended)).verdict
     assert over.kind == "resigned" and over.seat == 0  # the host, who resigned
-    assert scene.match.over.winner is scene.match.color.other
+    assert scene.lan.verdict.winners == (1,) and app.top.texts()[0] == "You resigned." and app.top.texts()[1][0] == "Bob wins!"
     assert scene.finished()  # the status says "Game over", never "... to move" (issue 15)
     saved = store.list()
     assert [e.kind for e in saved] == ["lan"] and saved[0].game_id == first_id.hex()
@@ -222,7 +223,7 @@ def test_resign_ends_the_game_on_both_sides_keeps_the_record_and_play_again_reop
     again = Peer(joiner(port))
     _made.append(again.session)
     run_until(app, again, lambda: any(isinstance(s, LanGameScene) for s in app.scenes), "the new game")
-    assert game_scene(app).match.game_id != first_id and game_scene(app).match.over is None
+    assert game_scene(app).match.game_id != first_id and game_scene(app).lan.verdict is None
 
 
 def test_a_finished_game_shows_the_result_and_both_records_match(app, lan):
@@ -232,7 +233,7 @@ def test_a_finished_game_shows_the_result_and_both_records_match(app, lan):
     app.options.anim_speed = 0
     run_until(app, (peer, Me(scene)), lambda: isinstance(app.top, LanResultPanel), "the end", LIMIT * 3)
     run_until(app, peer, lambda: peer.session.verdict is not None, "the peer's end")
-    assert scene.match.over.kind == "finished"
+    assert scene.lan.verdict.kind == "finished"
     assert host.view(lambda m: m.record()) == peer.record()
     assert Record.load(store.list()[0].path).moves == peer.record()["moves"]
 
@@ -302,11 +303,11 @@ def test_main_menu_has_host_and_join(app, driver, monkeypatch):
     app.pop()  # closing the screen stops its listener
 
 
-def test_keep_record_without_a_game_writes_nothing(tmp_path):
+def test_a_session_without_a_deal_has_nothing_to_keep(tmp_path):
+    from game.roseking.lan.record import save_text
     session = Session(LAN, "host", "Eve", port=0)
     try:
-        assert keep_record(session, SaveStore(tmp_path)) is None
-        assert SaveStore(tmp_path).list() == []
+        assert save_text(session.view(lambda m: m.record())) is None
     finally:
         session.close()
 
@@ -336,9 +337,9 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
         seen = {}
 
         def run(self) -> int:  # instead of the real-time loop: frames until the game is on again
-            run_until(self, hp, lambda: isinstance(self.top, LanGameScene) and not self.top.waiting(), "resume")
+            run_until(self, hp, lambda: isinstance(self.top, LanGameScene) and not self.top.lan.blocked(), "resume")
             scene = self.top
-            seen["resumed"] = scene.match.started.resumed
+            seen["resumed"] = scene.lan.net.started.resumed
             seen["ply"] = scene.match.state.ply
             seen["you"] = scene.match.controllers[scene.match.color].label
             while self.scenes:
@@ -441,16 +442,18 @@ def test_a_failed_check_is_shown_in_the_players_language(app, lan):
     scene = start(app, lan)
     i18n.set_language("de")
     try:
-        scene.match.over = Result("desync", None, None, 4)
-        panel = LanEndPanel(app, scene)
+        from net.match import Verdict
+        scene.lan.verdict = Verdict("desync", -1, (), 4)
+        panel = LanEndPanel(app, scene.lan, scene.tick, scene.on_main_menu, BOARD_RECT.center)
         app.push(panel)
         app.step(STEP)
-        title, _colour, lines = panel.texts()
-        assert title == "Die beiden Partien weichen ab"
+        title, lines = panel.texts()
+        assert title == "Die Partie wurde abgebrochen"
         assert lines[0] == ("Die Prüfung ergab, dass sich die Spielstände der Rechner bei Zug 4 unterscheiden: "
                             "Die Partie wurde abgebrochen.")
-        scene.match.over = Result("forfeit", Color.RED, Color.WHITE)
-        title, _colour, lines = panel.texts()
+        white_seat = scene.lan.seat if scene.match.color is Color.WHITE else 1 - scene.lan.seat
+        scene.lan.verdict = Verdict("forfeit", white_seat, (1 - white_seat,), 4)
+        title, lines = panel.texts()
         white = scene.match.names[Color.WHITE]
         assert title == "Die Partie wurde abgebrochen" and lines[0] == (
             f"{white} hat ein Geheimnis eines Münzwurfs zurückgehalten oder geändert und verliert die Partie.")
@@ -491,9 +494,9 @@ def test_the_host_leaving_reads_in_the_players_language_on_the_joiners_banner(ap
         scene = app.top
         run_until(app, (hp, Me(scene)), lambda: scene.match.state.ply >= 2, "a few moves")
         host.close()
-        run_until(app, None, lambda: join.status == "failed" and scene.match.stop_code == "bye",
+        run_until(app, None, lambda: join.status == "failed" and scene.lan.stop_code == "bye",
                   "the joiner to hear the host left")
-        texts = [t for t, _img, _r in scene.banner_layout(join.status)[1]]
+        texts = [t for t, _img, _r in scene.banner_box.layout(app)]
         assert "Der Gastgeber ist gegangen: Die Partie ist vorbei." in texts
         app.step(STEP)
         assert scene.waiting_line(scene.match.color) == "Die Partie kann nicht weitergehen"
@@ -519,9 +522,9 @@ def test_a_stopped_game_names_the_move_by_the_move_logs_number(app, lan):
     assert logged == list(range(1, len(logged) + 1))
     i18n.set_language("de")
     try:
-        scene.match._set_over(Verdict("illegal", 1 - scene.match.net.seat, (), scene.match.state.ply, "x at ply 99"))
-        _title, _colour, lines = LanEndPanel(app, scene).texts()
-        assert lines[0] == f"Ein regelwidriger Zug (Zug {logged[-1] + 1}): Die Partie wurde abgebrochen."
+        scene.lan.verdict = Verdict("illegal", 1 - scene.lan.seat, (), scene.match.state.ply, "x at ply 99")
+        _title, lines = LanEndPanel(app, scene.lan, scene.tick, scene.on_main_menu, BOARD_RECT.center).texts()
+        assert lines[0] == f"Bob hat einen regelwidrigen Zug gemacht (Zug {logged[-1] + 1}): Die Partie wurde abgebrochen."
         assert "99" not in lines[0]
     finally:
         i18n.set_language("en")
@@ -550,12 +553,12 @@ def test_a_closed_session_mid_game_shows_the_game_cannot_go_on(app, tmp_path, la
         app.step(STEP)
         for colour in (scene.match.color, scene.match.color.other):
             assert scene.waiting_line(colour) == _("The game cannot go on")
-        assert scene.match.connection() == "closed"
+        assert scene.lan.connection() == "closed"
         resign = next(b for b in scene.buttons if b.label == "Resign")
         assert not resign.enabled()  # a resignation could reach nobody ("Main menu" on the banner leaves)
         surface = pygame.Surface((1280, 800))
         drawn: list = []
-        scene._draw_connection_banner = lambda surf, status: drawn.append(status)
+        scene.banner_box.draw = lambda surf, app: drawn.append(scene.lan.connection())
         scene.draw(surface)
         assert drawn == ["closed"]
     finally:

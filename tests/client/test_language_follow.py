@@ -66,14 +66,14 @@ def test_the_lan_connection_line_follows_the_language(app, lan, speak):
     scene = start(app, lan)
     _lobby, host, peer, _store, _made = lan
     peer.session.close()
-    run_until(app, None, scene.waiting, "the banner")
+    run_until(app, None, scene.lan.blocked, "the banner")
     app.step(STEP)
     english = "Connection interrupted, waiting for Bob to come back…"
-    assert english in drawn(app, art_of(app))
+    assert english in drawn(app, app.art)  # (the banner is the shell's: drawn with the shell's theme)
     speak("nl")
     dutch = _("Connection interrupted, waiting for {name} to come back…").format(name="Bob")
     assert dutch != english
-    texts = drawn(app, art_of(app))
+    texts = drawn(app, app.art)
     assert dutch in texts and english not in texts
     assert _("Connection interrupted") in texts  # (the banner's title, drawn through _() always)
 

@@ -17,7 +17,9 @@ import pytest
 
 from game.client.menus import MainMenu
 from game.client.lan.lobby import host_table, join_table
-from game.client.roseking.lan import LanEndPanel, LanGameScene, lan_save
+from game.client.lan.endpanel import EndPanel as LanEndPanel
+from game.client.roseking.lan import LanGameScene
+from game.roseking.lan.record import lan_save
 from game.client.roseking.replay_view import ReplayScene
 from game.client.saved_games import SavedGamesScene
 from game.i18n import _
@@ -54,10 +56,10 @@ def test_each_move_is_kept_by_the_autosaver_and_leaving_keeps_the_game_to_watch(
     scene, host, peer = host_window(app, store)
     try:
         if scene.match.state.ply == 0:  # (the joiner may have moved before the view was up)
-            assert store.list() == [] and scene._saver is None  # no move yet: nothing kept
+            assert store.list() == [] and scene.lan._saver is None  # no move yet: nothing kept
         run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 3, "three plies")
         ply = scene.match.state.ply
-        assert scene._saver is not None and scene._saver.flush(10)  # written by the worker, not the frame
+        assert scene.lan._saver is not None and scene.lan._saver.flush(10)  # written by the worker, not the frame
         [entry] = store.list()
         assert entry.kind == "lan" and entry.status == "in progress" and entry.plies >= ply
         assert entry.game_id == scene.match.game_id.hex() and entry.note() == UNFINISHED
@@ -66,7 +68,7 @@ def test_each_move_is_kept_by_the_autosaver_and_leaving_keeps_the_game_to_watch(
         app.step(1 / 60)
         app.go_home()  # the player leaves mid-game (Esc → Main menu, the window closed, SIGTERM)
         moves = moves_of(host)  # (a move may have crossed the goodbye: the record holds it)
-        assert host.status == "closed" and scene._saver._thread.is_alive() is False
+        assert host.status == "closed" and scene.lan._saver._thread.is_alive() is False
         [entry] = store.list()
         kept = Record.load(entry.path)
         assert [str(m) for m in kept.moves] == moves and kept.extra["kind"] == "lan" and kept.extra["lan"]["game"] == entry.game_id
@@ -115,11 +117,11 @@ def test_a_joiner_window_whose_host_leaves_keeps_the_game_at_once(app, tmp_path)
         hp.auto = False
         app.step(1 / 60)
         host.close()
-        run_until(app, None, lambda: scene.kept is not None, "the stopped game to be kept")
+        run_until(app, None, lambda: scene.lan.kept is not None, "the stopped game to be kept")
         assert join.status == "failed" and isinstance(app.top, LanGameScene)  # still at the game
         [entry] = store.list()
         assert entry.path == tmp_path / "saves" / f"{scene.match.game_id.hex()}.json" == \
-            tmp_path / "saves" / f"{lan_save(join)[0]}.json"
+            tmp_path / "saves" / f"{lan_save(join.view(lambda m: m.record()))[0]}.json"
         red, white = scene.match.names.values()
         assert entry.status == "in progress" and entry.players() == f"{red} – {white}"
         assert [str(m) for m in Record.load(entry.path).moves] == moves_of(join) == moves_of(host)
@@ -128,10 +130,10 @@ def test_a_joiner_window_whose_host_leaves_keeps_the_game_at_once(app, tmp_path)
         from game import i18n
         for language in ("en", "de", "nl", "fr"):
             i18n.set_language(language)
-            box, texts = scene.banner_layout(join.status)
+            texts = scene.banner_box.layout(app); box = scene.banner_box.box
             words = [t for t, _image, _rect in texts]
             assert _("The record is kept in the saved games.") in words, language
-            rects = [r for _t, _image, r in texts] + [scene.give_up_button.rect]
+            rects = [r for _t, _image, r in texts] + [scene.banner_box.button.rect]
             assert all(box.contains(r) for r in rects), language
             assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:]), language
         i18n.set_language("en")
@@ -161,9 +163,9 @@ def test_a_resigned_game_is_kept_finished_and_listed_as_a_network_game(app, driv
                 peer.pump()
                 app.step(1 / 60)
         run_until(app, peer, lambda: isinstance(app.top, LanEndPanel), "the end panel")
-        assert scene.saved is not None
+        assert scene.lan.saved is not None
         [entry] = store.list()
-        assert str(entry.path) == scene.saved and entry.status == "finished" and entry.note() == "Network game"
+        assert str(entry.path) == scene.lan.saved and entry.status == "finished" and entry.note() == "Network game"
         app.go_home()
         [entry] = store.list()
         assert entry.status == "finished"  # leaving after the end keeps it as it was
@@ -210,7 +212,7 @@ def test_the_view_never_writes_in_a_frame(app, tmp_path, monkeypatch):
         run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 3, "moves while the disk waits")
         assert store.list() == []  # nothing written yet, and the frames went on
         gate.set()
-        assert scene._saver.flush(10) and [e.kind for e in store.list()] == ["lan"]
+        assert scene.lan._saver.flush(10) and [e.kind for e in store.list()] == ["lan"]
     finally:
         gate.set()
         peer.session.close()
@@ -224,7 +226,7 @@ def test_the_saved_record_is_json_with_the_saved_game_keys(app, tmp_path):
     scene, host, peer = host_window(app, store)
     try:
         run_until(app, (peer, Me(scene)), lambda: scene.match.state.ply >= 1, "a move")
-        assert scene._saver.flush(10)
+        assert scene.lan._saver.flush(10)
         [entry] = store.list()
         d = json.loads(entry.path.read_text(encoding="utf-8"))
         assert d["game_id"] == d["lan"]["game"] == entry.path.stem and d["kind"] == "lan"

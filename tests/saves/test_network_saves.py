@@ -40,7 +40,7 @@ def test_an_unfinished_network_match_is_listed_as_one_and_never_resumed():
     assert e.ok and e.game == "royals-riots" and e.kind == "lan" and "lan" not in RESUMABLE_KINDS
     assert e.status == "in progress" and e.players() == "Ann – Bo – Cy"
     assert e.progress() == "round 2 of 3, choosing hands"  # it stopped in round 2: round 1 was checked
-    assert e.status_text().startswith("in progress · ") and e.status_text().endswith(" to play")
+    assert e.status_text() == "stopped · Bo left"  # the layer's seat 1 left: it says so, never "to play"
     assert e.note() == "Unfinished network match: it can only be watched here (Replay)"
     # the engine's plies (its history, the set-up's actions included), as the replay viewer counts them
     assert e.plies == Record.from_dict(lan_record(5, rounds=1)).replay().ply

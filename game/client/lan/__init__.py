@@ -17,7 +17,10 @@ The hook is small on purpose; a game gives:
   ``rect`` while no match is being set up (e.g. a colour), as :class:`~game.client.widgets.Button`
   objects that call :meth:`net.session.Session.set_options`;
 - ``lobby_lines(lobby)`` (optional): translated lines about the table (e.g. teams), shown under
-  the seats, or on the host's screen over its choices (e.g. "Your colour:").
+  the seats, or on the host's screen over its choices (e.g. "Your colour:");
+- for the shell's table (:class:`~game.client.lan.table.LanTable`), each optional: ``save`` (the
+  record as a saved game, pure), ``to_act`` (whose turn, through the game's adapter), ``resign``
+  (its action), ``stop_text`` (its words for a stopped match), ``record_path``.
 
 Fields may be added later, each optional, so a game's hook written today keeps working.
 """
@@ -94,6 +97,25 @@ class LanClient:
     lobby_buttons: Callable[[Any, "pygame.Rect"], list["Button"]] | None = None
     #: ``lobby_lines(lobby) -> [str]``: translated lines about the table under the seats
     lobby_lines: Callable[[Any], list[str]] | None = None
+    #: ``save(record, seat, computers) -> (save id, JSON text) | None``: the machine's record (a
+    #: dict, or None) as a saved game, pure (the game's ``lan.record`` module); seats 0-based
+    save: Callable[[Any, int, tuple[int, ...]], tuple[str, str] | None] | None = None
+    #: ``to_act(machine) -> seats``: whose decision the match waits for now (0-based), read under
+    #: the session's lock through the game's adapter (the seat indicators' "thinking")
+    to_act: Callable[[Any], tuple[int, ...]] | None = None
+    #: the action that resigns the match (handed to ``Session.act``), None: no resigning
+    resign: Any = None
+    #: ``stop_text(code, who, verdict) -> str``: why a match stopped, in the game's words
+    stop_text: Callable[[str, str, Any], str] | None = None
+    #: ``record_path() -> str | None``: where a table of this game keeps its running record and
+    #: journal (resumable with ``--record``) when none is given; None: none
+    record_path: Callable[[], str | None] | None = None
+    #: the host's switches on "Host a game": ``(option, label, when(seat count) -> bool)``, each a
+    #: lobby option set True when chosen (e.g. teams for four)
+    host_switches: tuple = ()
+    #: ``ready(machine) -> bool``: the table can be shown (e.g. the cards are dealt); until then
+    #: the shell's short wait shows the names and the status
+    ready: Callable[[Any], bool] | None = None
 
 
 __all__ = ["CLIENTS", "LanClient", "NetMatch"]

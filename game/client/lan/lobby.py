@@ -29,6 +29,7 @@ from ..lan_common import (JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, JoinScene, Lo
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, ButtonScene, elide, panel
 from . import CLIENTS, LanClient, NetMatch
+from .words import drop_text, seat_state, status_line
 
 if TYPE_CHECKING:
     from net.session import Session
@@ -51,64 +52,6 @@ def layer_client(key: str) -> tuple[Any, LanClient] | None:
     client = CLIENTS.get(key)
     part, hook = getattr(game, "lan", None), getattr(client, "lan", None)
     return (part, hook) if part is not None and hook is not None else None
-
-
-def status_line(session: "Session", peer: str = "", away: bool = False) -> str:
-    """The session's status as one translated line (``peer``: the other player's name, if known;
-    ``away``: the host's table knows that player's connection is down, its seat waiting)."""
-    code = session.status
-    peer = peer or _("the other player")
-    if away and code == "playing":
-        code = "interrupted"
-    if code == "listening":
-        return _("Waiting for a player on port {port}").format(port=session.port)
-    if code == "connecting":
-        return _("Connecting to {address}…").format(address=f"{session.address}:{session.port}")
-    if code == "lobby":
-        return _("Connected, agreeing on the game…")
-    if code == "playing":
-        return _("Playing against {name}").format(name=peer)
-    if code == "interrupted":
-        return (_("Connection interrupted, reconnecting…") if session.role == "join"
-                else _("Connection interrupted, waiting for {name} to come back…").format(name=peer))
-    if code == "over":
-        return _("Game over")
-    if code == "failed":
-        return _("The game was stopped: the connection failed.")
-    return _("Disconnected")
-
-
-def drop_text(code: str) -> str:
-    """Why the layer refused or closed a connection for good (``Dropped.code``, docs/protocol.md
-    "Errors"), translated; a game's own verdicts are worded by its table."""
-    if code == "version":
-        return _("The other player's program is a different version.")
-    if code == "game":
-        return _("That host plays another game.")
-    if code == "seat":
-        return _("That game has no place for this player.")
-    if code in ("role", "self"):
-        return _("This machine cannot play against itself.")
-    if code in ("order", "schema", "frame", "flood"):
-        return _("The other program broke the network protocol: the game was stopped.")
-    if code in ("left", "bye"):
-        return _("The host left: the game is over.")
-    return _("The game was stopped: the connection failed.")
-
-
-def seat_state(kind: str, connected: bool, closed: bool = False) -> str:
-    """One lobby row's state (``LobbySeats`` row: kind, name, connected), translated."""
-    if closed and kind == "open":
-        return _("empty")
-    if closed and kind == "person":
-        return _("connection closed")
-    if kind == "open":
-        return _("open: waiting for a player")
-    if kind == "computer":
-        return _("computer")
-    if kind == "host":
-        return _("host")
-    return _("connected") if connected else _("connection lost")
 
 
 class LobbyScene(LobbyExit, ButtonScene):
@@ -190,7 +133,11 @@ class LobbyScene(LobbyExit, ButtonScene):
         self.session = self.beacon = None  # handed over: leaving the lobby must not close them
         assert session is not None
         net = NetMatch(session, started, pending, beacon, self.app.go_home, self.again, self.store)
-        self.app.replace(self.lan.table(self.app, net))
+        if self.lan.ready is not None and not session.view(self.lan.ready):
+            from .wait import WaitScene
+            self.app.replace(WaitScene(self.app, net, self.lan, session.part.key))
+        else:
+            self.app.replace(self.lan.table(self.app, net))
 
     def at_rest(self) -> bool:
         s = self.session
@@ -308,6 +255,8 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
     part, lan = found
     name = name or settings_name(app, _("Host"))
     bind = MENU_BIND if bind is None else bind
+    if record is None and lan.record_path is not None:
+        record = lan.record_path()
 
     def open_session(p: int) -> "Session":
         return Session(part, "host", name, address=bind, port=p, kinds=kinds, computers=computers,
@@ -342,6 +291,8 @@ def join_table(app: "App", key: str, address: str, port: int = DEFAULT_PORT, *, 
         raise KeyError(key)
     part, lan = found
     name = name or settings_name(app, _("Guest"))
+    if record is None and lan.record_path is not None:
+        record = lan.record_path()
     session = Session(part, "join", name, address=address, port=port, record=record, date=now_iso(),
                       connected=connected)
 

@@ -276,7 +276,7 @@ class BoardDrawing:
                     r = self.card_rect(info.player, card, slot).inflate(8, 8)
                     pygame.draw.rect(surface, color, r, 3, border_radius=10)
                     tag = art.text(_("drawn"), 17, color, shadow=True)
-                    surface.blit(tag, tag.get_rect(midtop=(r.centerx, r.bottom + 1)) if info.player is Color.WHITE
+                    surface.blit(tag, tag.get_rect(midtop=(r.centerx, r.bottom + 1)) if LIFT[info.player] > 0
                                  else tag.get_rect(midbottom=(r.centerx, r.top - 1)))
             return
         c = square_center(info.crown_from)
@@ -429,7 +429,7 @@ class BoardDrawing:
             surface.blit(art.heroes[color], hero_rect(color, i))
         label = art.text(_("Heroes: {n}").format(n=heroes), 20, CREAM, shadow=True)
         hr = hero_rect(color, 0)
-        ly = hr.bottom + 2 if color is Color.WHITE else hr.top - label.get_height() - 2
+        ly = hr.bottom + 2 if LIFT[color] > 0 else hr.top - label.get_height() - 2
         surface.blit(label, (hr.x, ly))
         legal = {m.card for m in state.legal_moves()} if idle_human and color == state.turn else None
         hover, hover_color = self.card_at(self.hover_pos)

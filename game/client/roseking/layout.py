@@ -34,6 +34,16 @@ SIDE_LEFT = pygame.Rect(20, BOARD_RECT.y, BOARD_RECT.x - 40, BOARD_RECT.h)
 SIDE_RIGHT = pygame.Rect(BOARD_RECT.right + 20, BOARD_RECT.y, CANVAS[0] - BOARD_RECT.right - 40, BOARD_RECT.h)
 
 
+def set_bottom(color: Color) -> None:
+    """Whose hand runs along the bottom edge (the viewer's side: a network game's own colour), the
+    other's along the top: swaps :data:`HAND_Y`, :data:`LIFT` and :data:`PANEL_RECT` in place
+    (Red's at the bottom is the default; call ``set_bottom(Color.RED)`` to restore it)."""
+    if HAND_Y[color] == CANVAS[1] - CARD_H - 12:
+        return
+    for table in (HAND_Y, LIFT, PANEL_RECT):
+        table[Color.RED], table[Color.WHITE] = table[Color.WHITE], table[Color.RED]
+
+
 def square_rect(sq: int) -> pygame.Rect:
     """Screen rectangle of square ``sq`` (0..80)."""
     f, r = sq % SIZE, sq // SIZE

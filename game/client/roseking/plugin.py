@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from typing import TYPE_CHECKING, Callable
 
@@ -11,7 +10,6 @@ import pygame
 
 from game.i18n import N_
 
-from ..lan_common import JOIN_OPENERS
 from ..widgets import Button
 from .game_scene import SOUNDS
 from .lan import LAN_CLIENT
@@ -46,12 +44,12 @@ class RoseKingClient:
 
     def menu_buttons(self, app: "App", x: int, w: int) -> list[Button]:
         """Play a friend, play the computer, host and join a LAN game (rects are placed by the menu)."""
-        from .lan import lan_menu_buttons
+        from ..lan.host import menu_buttons
         return [Button((x, 0, w, 64), N_("Play a friend (same screen)"), lambda: start_game(app, GameConfig(None)),
                        key=pygame.K_1, size=32),
                 Button((x, 0, w, 64), N_("Play the computer"), lambda: app.push(ComputerSetup(app)),
                        key=pygame.K_2, size=32),
-                *lan_menu_buttons(app, x, w, 0)]
+                *menu_buttons(app, self.key, x, w, (pygame.K_3, pygame.K_4))]
 
     def draw_title(self, surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
         """The game's title art over the table."""
@@ -82,25 +80,5 @@ class RoseKingClient:
         app.push(ReplayScene(app, replay, on_back=on_back or app.pop))
         return None
 
-    def join_lan(self, app: "App", name: str, address: str, port: int, connected, store=None) -> None:
-        """Another game's join screen found a Rose King host at ``address:port``: the shell's
-        waiting screen on the connection it made (``connected``: ``(socket, bytes read)`` or None).
-        Raises nothing: a problem shows on that screen's ``error``."""
-        from ..lan.lobby import join_table
-        try:
-            join_table(app, self.key, address, port, name=name, connected=connected, store=store, on_back=app.pop)
-        except (OSError, ValueError) as e:
-            from game.lan import join_error_text
-            top = app.top
-            if top is not None and hasattr(top, "error"):
-                top.error = join_error_text(e, f"{address}:{port}")
-
-    def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-        """``rose-king host|join`` with a window: the shell's path on the one LAN layer
-        (:func:`game.client.lan.lobby.run_layer_window`)."""
-        from ..lan.lobby import run_layer_window
-        return run_layer_window(args, self.key, open_window)
-
 
 CLIENT = RoseKingClient()
-JOIN_OPENERS[CLIENT.key] = CLIENT.join_lan  # a join screen of either game reaches this game's hosts

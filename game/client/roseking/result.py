@@ -89,6 +89,10 @@ class ResultPanel(ButtonScene):
     def unsaved_game(self) -> bool:
         return False
 
+    def headline(self) -> str:
+        """The panel's title: who won ("Red wins!"; a network game's panel names the player)."""
+        return headline(self.outcome)
+
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
             self.game.hover_pos = event.pos
@@ -122,7 +126,7 @@ class ResultPanel(ButtonScene):
             return surf.get_height()
 
         color = GOLD if o.winner is None else COLOR_UI[o.winner]
-        head = headline(o)
+        head = self.headline()
         title = art.text(head, 46, color, shadow=True)
         put(head, title, r.centerx - title.get_width() // 2, r.y + 18)
         y = r.y + 74

@@ -487,7 +487,7 @@ class LanTableScene(RoyalsTableScene):
         super()._draw_bottom_hand(surface, seat, hand)
 
     def _draw_overlay(self, surface: pygame.Surface, kind: tuple) -> None:
-        from ..lan.lobby import status_line
+        from ..lan.words import status_line
         art = self.app.art
         box = TRICK_BOX
         surface.blit(panel(box.size, 245), box)

@@ -1,0 +1,163 @@
+""""Host a game" for every game on the one LAN layer: the player's name (remembered in the
+settings, as the join screen's), the table's seats (the game's seat counts; each other seat open
+for a person or a computer of one of the game's levels) and the game's own switches (e.g. teams),
+then the shell's waiting screen (:func:`game.client.lan.lobby.host_table`). No game is named here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+import pygame
+
+from game.i18n import N_, _
+from game.settings import MAX_NAME_LENGTH
+
+from ..lan_common import remember_name, settings_name
+from ..textinput import TextInput
+from ..theme import CANVAS, CREAM
+from ..widgets import Button, ButtonScene, panel
+from . import CLIENTS
+
+if TYPE_CHECKING:
+    from ..app import App
+
+ERROR_INK = (255, 180, 160)
+
+
+class HostSetup(ButtonScene):
+    """The host's table of game ``key`` before it opens: name, seats, switches, "Open the table".
+    ``opener``: what opens it (default :func:`~game.client.lan.lobby.host_table`, which tests may
+    replace); the other keywords go to it (port, bind, store...)."""
+
+    def __init__(self, app: "App", key: str, opener: Callable[..., Any] | None = None, **table: Any) -> None:
+        from game.registry import game_by_key
+        super().__init__(app)
+        self.key, self.opener, self.table_kw = key, opener, table
+        game = game_by_key(key)
+        self.part, self.levels = game.lan, tuple(getattr(game, "levels", ()) if game.lan.player else ())
+        self.hooks = getattr(CLIENTS.get(key), "lan", None)
+        counts = tuple(self.part.seats)
+        self.count = max(counts) if len(counts) == 1 else sorted(counts)[len(counts) // 2]
+        self.kinds: list[str | None] = [None] * max(counts)  # None: open for a person, else a level
+        self.options: dict[str, bool] = {}
+        self.error, self.clock = "", 0.0
+        self.still = False
+        self.rect = pygame.Rect(CANVAS[0] // 2 - 400, 222, 800, 560)
+        r = self.rect
+        self.field = TextInput((r.x + 300, r.y + 40, 440, 46), settings_name(app, ""), max_len=MAX_NAME_LENGTH,
+                               size=26, placeholder=N_("Your name"))
+        self.buttons = [Button((r.x + 300 + i * 90, r.y + 110, 80, 46), str(n), lambda n=n: self.set_count(n),
+                               selected=lambda n=n: self.count == n, size=28) for i, n in enumerate(counts)
+                        if len(counts) > 1]
+        self.seat_buttons = [Button((r.x + 300, r.y + 170 + 54 * (i - 1), 440, 44), lambda i=i: self.kind_label(i),
+                                    lambda i=i: self.cycle(i), size=24, enabled=lambda i=i: i < self.count)
+                             for i in range(1, max(counts))]
+        self.buttons += self.seat_buttons
+        y = r.y + 170 + 54 * (max(counts) - 1) + 10
+        for option, label, when in getattr(self.hooks, "host_switches", None) or ():
+            self.buttons.append(Button((r.x + 300, y, 440, 44), label, lambda o=option: self.toggle(o), size=24,
+                                       enabled=lambda w=when: w(self.count),
+                                       selected=lambda o=option, w=when: self.options.get(o, False) and w(self.count)))
+            y += 54
+        self.buttons += [Button((r.x + 40, r.bottom - 74, 240, 54), N_("Back"), self.back, size=28),
+                         Button((r.right - 320, r.bottom - 74, 280, 54), N_("Open the table"), self.open_table,
+                                key=pygame.K_RETURN, size=28)]
+
+    def kind_label(self, i: int) -> str:
+        level = self.kinds[i]
+        if level is None:
+            return _("Open: a player joins")
+        from game.lan import computer_name
+        return computer_name(level)
+
+    def set_count(self, n: int) -> None:
+        self.count = n
+
+    def cycle(self, i: int) -> None:
+        order: list[str | None] = [None, *self.levels]
+        self.kinds[i] = order[(order.index(self.kinds[i]) + 1) % len(order)]
+
+    def toggle(self, option: str) -> None:
+        self.options[option] = not self.options.get(option, False)
+
+    def table(self) -> tuple[tuple[str, ...], dict[int, str], dict]:
+        """The table chosen: (``kinds``, computer seat -> level, lobby options) for the session."""
+        comp = {i: k for i, k in enumerate(self.kinds[:self.count]) if i and k is not None}
+        kinds = ("host",) + tuple("computer" if s in comp else "person" for s in range(1, self.count))
+        switches = getattr(self.hooks, "host_switches", None) or ()
+        return kinds, comp, {o: True for o, _label, when in switches if self.options.get(o) and when(self.count)}
+
+    def back(self) -> None:
+        self.app.pop()
+
+    on_escape = back
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        f = self.field
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and f.rect.collidepoint(event.pos):
+            f.focus()
+            return
+        if f.focused and f.handle_event(event):
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and f.focused:
+            f.blur()
+        super().handle_event(event)
+
+    def close(self) -> None:
+        self.field.blur(keep=False)
+
+    def open_table(self) -> None:
+        """Remember the name, listen, send the beacon and show the waiting screen."""
+        from game.lan import computer_name
+
+        from .lobby import host_table
+        self.field.blur()
+        name = self.field.text.strip() or _("Host")
+        remember_name(self.app, name)
+        kinds, computers, options = self.table()
+        app = self.app
+        app.pop()  # the waiting screen takes this screen's place
+        try:
+            (self.opener or host_table)(app, self.key, kinds=kinds, computers=computers, options=options, name=name,
+                                        computer_names={s: computer_name(v) for s, v in computers.items()},
+                                        **self.table_kw)
+        except (OSError, ValueError) as e:
+            from game.lan import join_error_text
+            app.push(self)
+            self.error = join_error_text(e, "")
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        self.field.update(dt)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        art = self.app.art
+        client = CLIENTS.get(self.key)
+        if client is not None:
+            client.draw_title(surface, self.app, self.clock, 110)
+        r = self.rect
+        surface.blit(panel(r.size), r)
+        rows = [(_("Your name"), r.y + 52)] + ([(_("Players"), r.y + 120)] if len(self.part.seats) > 1 else [])
+        rows += [(_("Seat {n}").format(n=i + 1), b.rect.y + 10) for i, b in enumerate(self.seat_buttons, 1)
+                 if b.enabled()]
+        for text, y in rows:
+            surface.blit(art.text(text, 24, CREAM, shadow=True), (r.x + 40, y))
+        self.field.draw(surface, art)
+        for b in self.buttons:
+            if b not in self.seat_buttons or b.enabled():
+                b.draw(surface, art)
+        if self.error:
+            img = art.text(self.error, 20, ERROR_INK, shadow=True, wrap=r.w - 80)
+            surface.blit(img, (r.x + 40, r.bottom - 74 - 12 - img.get_height()))
+
+
+__all__ = ["HostSetup", "menu_buttons"]
+
+
+def menu_buttons(app: "App", key: str, x: int, w: int, keys: tuple[int, int]) -> list[Button]:
+    """The main menu's "Host a game" (:class:`HostSetup`) and "Join a game" (the one join
+    screen) for game ``key``, 64 px high, placed by the menu; ``keys``: their shortcut keys."""
+    from .lobby import LayerJoinScene
+    return [Button((x, 0, w, 64), N_("Host a game"), lambda: app.push(HostSetup(app, key)), key=keys[0], size=32),
+            Button((x, 0, w, 64), N_("Join a game"), lambda: app.push(LayerJoinScene(app, key)), key=keys[1], size=32)]
