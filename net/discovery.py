@@ -7,7 +7,14 @@ decoded with the same limits and schema machinery as the TCP frames::
      "name": "Alice", "addr": "192.0.2.7", "port": 47123, "peer": <16 bytes>}
 
 ``g`` is the key of the game the table plays (the registry's, ``""`` when the sender does not
-say), so the one join screen shows each table's game.
+say), so the one join screen shows each table's game. Beside each beacon a host whose table is
+known sends a second datagram, the **table**::
+
+    {"t": "table", "peer": <16 bytes>, "players": ["Alice", "Computer (easy)"], "free": 1,
+     "state": "open"}
+
+(the seated players' names, the free seats, ``open``/``playing``/``over``), which the listener
+joins to the beacon of the same ``peer`` (an older listener ignores it as malformed).
 
 In the product a beacon goes to the LAN's broadcast addresses (:func:`broadcast_targets`:
 each IPv4 interface's broadcast address, and 255.255.255.255) and the listener listens on
@@ -26,7 +33,7 @@ import socket
 import struct
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import msgpack
@@ -34,7 +41,7 @@ import msgpack
 from game import __version__ as APP_VERSION
 
 from . import DISCOVERY_PORT, PROTOCOL_NAME, PROTOCOL_VERSION
-from .framing import MAX_NAME, FrameError, _bin, _int, _NAME, _str, decode_payload
+from .framing import MAX_NAME, FrameError, _bin, _enum, _int, _list, _NAME, _str, decode_payload
 
 INTERVAL = 1.5  #: seconds between beacons
 EXPIRE = 5.0  #: seconds after which a silent game leaves the list
@@ -118,6 +125,11 @@ def listen_address(loopback: bool | None = None) -> str:
 
 BEACON_SCHEMAS = {"beacon": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "g": _str(0, 32),
                              "name": _NAME, "addr": _str(0, 64), "port": _int(1, 65535), "peer": _bin(16)}}
+#: Where a table's match stands: seats to take, a match under way, a match over.
+TABLE_STATES = ("open", "playing", "over")
+#: The table beside a beacon: who sits there, how many seats are free, where the match stands.
+TABLE_SCHEMAS = {"table": {"peer": _bin(16), "players": _list(_NAME, 0, 8), "free": _int(0, 8),
+                           "state": _enum(*TABLE_STATES)}}
 #: An older program's beacon, without ``g`` (listed with its game unknown).
 OLD_BEACON_SCHEMAS = {"beacon": {k: v for k, v in BEACON_SCHEMAS["beacon"].items() if k != "g"}}
 
@@ -136,6 +148,11 @@ class FoundGame:
     compatible: bool
     last_seen: float
     game: str = ""
+    #: from the table datagram (empty, -1 and "" until one came): the seated players' names,
+    #: the free seats, and ``open`` (seats to take), ``playing`` or ``over``
+    players: tuple[str, ...] = ()
+    free: int = -1
+    state: str = ""
 
 
 def beacon_datagram(name: str, port: int, peer_id: bytes, addr: str = "", game: str = "") -> bytes:
@@ -146,6 +163,29 @@ def beacon_datagram(name: str, port: int, peer_id: bytes, addr: str = "", game: 
     data = msgpack.packb(msg, use_bin_type=True)
     decode_payload(data, BEACON_SCHEMAS)  # our own beacon must pass our own checks
     return data
+
+
+def table_datagram(peer_id: bytes, players: list[str] | tuple[str, ...], free: int, state: str) -> bytes:
+    """The table datagram sent beside the beacon of ``peer_id`` (see the module docstring):
+    ``players`` the seated players' names (at most 8), ``free`` the seats still open (0..8),
+    ``state`` one of :data:`TABLE_STATES`. Raises ValueError for anything its schema refuses."""
+    msg = {"t": "table", "peer": peer_id, "players": [p[:MAX_NAME] for p in players], "free": free, "state": state}
+    data = msgpack.packb(msg, use_bin_type=True)
+    try:
+        decode_payload(data, TABLE_SCHEMAS)
+    except FrameError as e:
+        raise ValueError(f"not a table datagram: {e}") from None
+    return data
+
+
+def parse_table(data: bytes) -> dict | None:
+    """The checked table datagram (``peer``, ``players``, ``free``, ``state``), or None."""
+    if len(data) > MAX_DATAGRAM:
+        return None
+    try:
+        return decode_payload(data, TABLE_SCHEMAS)
+    except FrameError:
+        return None
 
 
 def parse_beacon(data: bytes, source: str, now: float) -> FoundGame | None:
@@ -188,20 +228,29 @@ class Beacon:
         self.interval = interval
         self.sent = 0
         self._data = beacon_datagram(name, port, self.peer_id, advertised, game)
+        self._table: bytes | None = None
         self._sock = sock if sock is not None else socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rose-king-beacon", daemon=True)
         self._thread.start()
 
+    def set_table(self, players: list[str] | tuple[str, ...], free: int, state: str) -> None:
+        """Say who sits at the table from now on (see :func:`table_datagram`; sent beside each
+        beacon from the next one on). Raises ValueError for what a table datagram cannot carry."""
+        self._table = table_datagram(self.peer_id, players, free, state)
+
     def _run(self) -> None:
         while not self._stop.is_set():
             for target in self.targets:
-                try:
-                    self._sock.sendto(self._data, (target, self.dest_port))
-                    self.sent += 1
-                except OSError:
-                    pass  # no route now; try again next time
+                for data in (self._data, self._table):
+                    if data is None:
+                        continue
+                    try:
+                        self._sock.sendto(data, (target, self.dest_port))
+                        self.sent += 1
+                    except OSError:
+                        pass  # no route now; try again next time
             self._stop.wait(self.interval)
 
     def stop(self) -> None:
@@ -230,6 +279,7 @@ class BeaconListener:
         self.max_found = max_found
         self._clock = clock
         self._found: dict[tuple[str, int], FoundGame] = {}
+        self._tables: dict[bytes, dict] = {}  # the latest table datagram of each peer id heard
         self._lock = threading.Lock()
         self._heard = threading.Condition(self._lock)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -252,18 +302,36 @@ class BeaconListener:
             except OSError:
                 return
             found = parse_beacon(data, source, self._clock())
+            table = parse_table(data) if found is None else None
             with self._lock:
-                if found is None:
+                if table is not None:
+                    if table["peer"] not in self.ignore:
+                        self._table_heard(table)
+                elif found is None:
                     self.malformed += 1
                 elif found.peer_id not in self.ignore:
                     key = (found.address, found.port)
                     if key not in self._found and len(self._found) >= self.max_found:
                         self._expire(found.last_seen)
                     if key in self._found or len(self._found) < self.max_found:
-                        self._found[key] = found
+                        self._found[key] = self._with_table(found)
                     else:
                         self.dropped += 1
                 self._heard.notify_all()
+
+    def _with_table(self, found: FoundGame) -> FoundGame:
+        t = self._tables.get(found.peer_id)
+        if t is None:
+            return found
+        return replace(found, players=tuple(t["players"]), free=t["free"], state=t["state"])
+
+    def _table_heard(self, table: dict) -> None:
+        if table["peer"] not in self._tables and len(self._tables) >= 4 * self.max_found:
+            self._tables.clear()  # (peer ids of tables long gone)
+        self._tables[table["peer"]] = table
+        for key, g in self._found.items():
+            if g.peer_id == table["peer"]:
+                self._found[key] = self._with_table(g)
 
     def games(self) -> list[FoundGame]:
         """Hosts heard within the last :data:`EXPIRE` seconds, by name then address."""

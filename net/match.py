@@ -367,6 +367,12 @@ class MatchMachine(Protocol):
         ``have``); host: its ply."""
         ...
 
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats (0-based, ascending) whose decision the match waits for now, as this seat
+        sees it: none while chance is being settled, before the deal or once it is over. The
+        window shows them as "thinking"; nothing is judged by it (see :meth:`owed`)."""
+        ...
+
     def payload(self) -> dict:
         """This seat's journal payload (JSON data: its secrets, commitments and own decisions),
         written before each promise leaves (:class:`Save`)."""

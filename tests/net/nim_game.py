@@ -74,6 +74,10 @@ class NimMatch:
     def to_move(self) -> int:
         return (self.first + len(self.takes)) % 2 if self.first is not None else -1
 
+    def waiting_for(self) -> tuple[int, ...]:
+        seat = self.to_move()
+        return (seat,) if seat >= 0 and self._over is None else ()
+
     def _after_take(self, by: int) -> list:
         out: list = [Notice("move", {"seat": by, "n": self.takes[-1], "left": self.stones()}), Notice("record")]
         if self.stones() == 0:

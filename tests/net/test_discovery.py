@@ -134,3 +134,37 @@ def test_a_beacon_says_which_game_its_table_plays():
     assert parse_beacon(bad, "127.0.0.6", 0.0) is None
     with pytest.raises(ValueError):
         beacon_datagram("Alice", 47123, b"\x04" * 16, game="x" * 33)
+
+
+def test_a_table_says_who_sits_there_and_how_many_seats_are_free(listener):
+    """The table datagram beside the beacon: its players, free seats and state reach the list,
+    follow a change (a seat taken, the match over), and bad ones change nothing."""
+    beacon = Beacon("Alice", 47123, address="127.0.0.1", dest_port=listener.port, interval=0.05, game="royals-riots")
+
+    def heard(cond):
+        for _ in range(100):
+            games = listener.games()
+            if games and cond(games[0]):
+                return games[0]
+            listener.wait_heard(0.5)
+        raise AssertionError(f"not heard: {listener.games()}")
+    try:
+        assert heard(lambda g: True).free == -1  # no table said yet
+        beacon.set_table(["Alice", "Computer (easy)"], 1, "open")
+        g = heard(lambda g: g.free == 1)
+        assert (g.players, g.state, g.game) == (("Alice", "Computer (easy)"), "open", "royals-riots")
+        beacon.set_table(["Alice", "Computer (easy)", "Bo"], 0, "playing")
+        assert heard(lambda g: g.state == "playing").players[-1] == "Bo"
+        before = listener.malformed
+        for bad in (msgpack.packb({"t": "table", "peer": beacon.peer_id, "players": ["x"], "free": 9,
+                                   "state": "open"}, use_bin_type=True),
+                    msgpack.packb({"t": "table", "peer": beacon.peer_id, "players": ["\u202ex"], "free": 1,
+                                   "state": "open"}, use_bin_type=True)):
+            send(listener.port, bad)
+        heard(lambda g: listener.malformed >= before + 2)
+        assert heard(lambda g: True).state == "playing"  # the bad ones changed nothing
+    finally:
+        beacon.stop()
+    for players, free, state in ((["x"] * 9, 0, "open"), (["A"], 9, "open"), (["A"], 0, "gone"), ([""], 1, "open")):
+        with pytest.raises(ValueError):
+            beacon.set_table(players, free, state)

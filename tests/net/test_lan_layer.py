@@ -574,3 +574,28 @@ def test_a_seat_whose_player_is_away_can_be_handed_to_the_computer_and_taken_bac
     records = host.view(lambda m: m.record()), again.view(lambda m: m.record())
     assert h.verdict.kind == j.verdict.kind == "finished" and h.verdict.winners == j.verdict.winners, (records[0]["takes"], records[1]["takes"], h, j)
     assert records[0] == records[1]
+
+
+def test_every_match_machine_says_whose_decision_it_waits_for():
+    """The window's "thinking" indicator reads ``waiting_for``: the seat to decide, none while
+    chance is settled or after the end (Nim, Rose King and Royals & Riots alike)."""
+    import os
+
+    from game.roseking.lan.match import RoseKingMatch
+    from net.match import Table
+    from .nim_game import NimMatch
+    t = Table(bytes(16), ("Ann", "Bo"), "2026-11-28T00:00:00Z")
+    for machine in (NimMatch(0, t, os.urandom), RoseKingMatch(0, t, os.urandom)):
+        assert machine.waiting_for() == ()  # before the deal's coin is settled
+    from .fair_table import Net
+    net = Net(3, seed=1).start()
+    seen = set()
+
+    def check(n) -> None:
+        views = [m.waiting_for() for m in n.machines.values()]
+        st = n.machines[1].view.state
+        if views[1]:
+            assert views[1] == (st.to_act - 1,) and not st.is_chance()
+            seen.add(views[1])
+    net.run(limit=3000, each=check)
+    assert len(seen) >= 2  # more than one seat was waited for

@@ -19,7 +19,7 @@ The hook is small on purpose; a game gives:
 - ``lobby_lines(lobby)`` (optional): translated lines about the table (e.g. teams), shown under
   the seats, or on the host's screen over its choices (e.g. "Your colour:");
 - for the shell's table (:class:`~game.client.lan.table.LanTable`), each optional: ``save`` (the
-  record as a saved game, pure), ``to_act`` (whose turn, through the game's adapter), ``resign``
+  record as a saved game, pure), ``resign``
   (its action), ``stop_text`` (its words for a stopped match), ``record_path``.
 
 Fields may be added later, each optional, so a game's hook written today keeps working.
@@ -100,9 +100,6 @@ class LanClient:
     #: ``save(record, seat, computers) -> (save id, JSON text) | None``: the machine's record (a
     #: dict, or None) as a saved game, pure (the game's ``lan.record`` module); seats 0-based
     save: Callable[[Any, int, tuple[int, ...]], tuple[str, str] | None] | None = None
-    #: ``to_act(machine) -> seats``: whose decision the match waits for now (0-based), read under
-    #: the session's lock through the game's adapter (the seat indicators' "thinking")
-    to_act: Callable[[Any], tuple[int, ...]] | None = None
     #: the action that resigns the match (handed to ``Session.act``), None: no resigning
     resign: Any = None
     #: ``stop_text(code, who, verdict) -> str``: why a match stopped, in the game's words

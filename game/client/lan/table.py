@@ -6,7 +6,7 @@ calls :meth:`LanTable.pump` once per update; it gets back every event of the ses
 moves and notices. The table then knows, for every game alike:
 
 - each seat's name and state (:meth:`LanTable.seat_state`: connected, thinking -- whose turn,
-  from the game's ``to_act`` hook --, reconnecting, left, a computer), drawn by
+  from the match machine's ``waiting_for`` --, reconnecting, left, a computer), drawn by
   :func:`game.client.lan.banner.draw_seats` with the match code and what it is for;
 - the connection (:meth:`LanTable.connection`), and why a match stopped for good;
 - the verdict (:attr:`LanTable.verdict`), its words (:meth:`LanTable.end_texts`: the winner's
@@ -110,8 +110,7 @@ class LanTable:
                 self.away.discard(0)
             elif isinstance(e, WriteFailed):
                 self.say(lambda reason=e.reason: write_failed_text(reason))
-        turn = self.hooks.to_act
-        self.thinking = tuple(self.session.view(turn) or ()) if turn is not None and self.verdict is None else ()
+        self.thinking = tuple(self.session.view(lambda m: m.waiting_for()) or ()) if self.verdict is None else ()
         if self.verdict is None and not self._stop_kept and self.connection() == "closed":
             self._stop_kept = True  # stopped for good: the match so far, on disk at once
             self.kept = self.keep(wait=True)

@@ -43,10 +43,6 @@ def _snapshot(m: Any) -> tuple:
     return m.state.copy(), m.color_of(m.seat), m.host_color, m.table.game_id
 
 
-def _to_act(m: Any) -> tuple[int, ...]:
-    """The seat whose move the match waits for (none while a coin is open or it is over)."""
-    seat = m.to_move()
-    return (seat,) if seat >= 0 else ()
 
 
 class _Seat:
@@ -250,7 +246,7 @@ def colour_buttons(lobby: Any, rect: pygame.Rect) -> list[Button]:
 
 LAN_CLIENT = LanClient(table=lambda app, net: LanGameScene(app, net), ready=lambda m: m.state is not None, lobby_buttons=colour_buttons,
                        lobby_lines=lambda lobby: [_("Your colour:")] if lobby.hosting and lobby.session else [],
-                       save=lambda record, seat, computers: save_text(record, seat), to_act=_to_act,
+                       save=lambda record, seat, computers: save_text(record, seat),
                        resign=RESIGN, stop_text=lambda code, who, v: stop_text(
                            code, who, (v.ply + 1 if v.kind == "illegal" else v.ply if v.kind == "desync" else 0)
                            if v is not None else 0))

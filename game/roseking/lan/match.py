@@ -491,6 +491,11 @@ class RoseKingMatch:
     def received(self) -> int:
         return self.handled if self.seat else self.ply
 
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seat to move, if any (none while a draw's coin is open, before the deal, at the end)."""
+        seat = self.to_move()
+        return (seat,) if seat >= 0 else ()
+
     # ------------------------------------------------------------------ files
     def payload(self) -> dict:
         v = self._over

@@ -334,6 +334,14 @@ class FairMatch(DealSteps, Verdicts):
     def received(self) -> int:
         return self.handled if not self.host else self.view.ply
 
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seat whose decision this seat's view waits for (none during a deal or an audit, on a
+        chance outcome, or once the match is over)."""
+        st = self.view.state
+        if self._over is not None or self.stage != "round" or st.is_chance() or st.is_over() or not st.to_act:
+            return ()
+        return (st.to_act - 1,)
+
     def payload(self) -> dict:
         v = self._over
         return {"v": VERSION, "seeds": {str(s): b.hex() for s, b in self._seeds.items()},
