@@ -34,11 +34,11 @@ class Reason(str):
         self.params = params
         return self
 
-    def __reduce__(self):  # pickles (the match runner's worker processes) keep the code
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (the match runner's worker processes) keep the code
         return (_make_reason, (self.code, str(self), self.params))
 
 
-def _make_reason(code: str, text: str, params: dict) -> Reason:
+def _make_reason(code: str, text: str, params: dict[str, Any]) -> Reason:
     return Reason(code, text, **params)
 
 
@@ -54,7 +54,7 @@ class RuleError(ValueError):
         self.code = reason.code
         self.params = reason.params
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.reason,))
 
 

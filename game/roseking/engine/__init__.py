@@ -11,11 +11,13 @@ the value-typed surface over it (and the computer players search the kernel dire
 
 from .cards import (CARDS, CARD_NAMES, CENTER, DIRECTIONS, NUM_CARDS, NUM_SQUARES, SIZE, Card,
                     parse_square, square, square_file, square_name, square_rank)
-from .moves import DRAW, HERO, PLAY, RED, WHITE, Color, IllegalMoveError, InvalidMoveError, Kind, Move
+from game.errors import IllegalMoveError, InvalidMoveError
+
+from .moves import DRAW, HERO, PLAY, RED, WHITE, Color, Kind, Move
 from .record import FORMAT, VERSION, Record, RecordError, now_iso, status_line
 from game.rng import Rng
-from .state import (HAND_LIMIT, HEROES_PER_PLAYER, TOTAL_STONES, Outcome, State, Termination, decide,
-                    random_deal, score_of, territories)
+from .kernel import HAND_LIMIT, HEROES_PER_PLAYER, TOTAL_STONES, score_of, territories
+from .state import Outcome, State, Termination, decide, random_deal
 
 __all__ = [
     "CARDS", "CARD_NAMES", "CENTER", "DIRECTIONS", "NUM_CARDS", "NUM_SQUARES", "SIZE", "Card",

@@ -33,7 +33,12 @@ imports the engine's value types.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterable
+
 from game.errors import Reason
+
+if TYPE_CHECKING:
+    from game.rng import Rng
 
 from .cards import CARD_NAMES, NUM_CARDS, NUM_SQUARES, SIZE, TARGET, square_name
 
@@ -248,7 +253,8 @@ def apply(st: list[int], action: int, drawn: int = -1) -> None:
     st[10] = 1
 
 
-def replay(st: list[int], actions, undo: list | None = None) -> int:
+def replay(st: list[int], actions: Iterable[tuple[int, int, int] | None],
+           undo: list[tuple[int, ...] | None] | None = None) -> int:
     """Check and apply ``(player, action, card)`` triples in order, in place; returns how many
     were applied. The fast path of full-game validation (records, ``rose-king check``).
 
@@ -382,7 +388,7 @@ _INC = 1442695040888963407
 _MASK64 = (1 << 64) - 1
 
 
-def random_playout(st: list[int], rng, trace: list | None = None) -> tuple[int, int, int]:
+def random_playout(st: list[int], rng: Rng, trace: list[tuple[int, int]] | None = None) -> tuple[int, int, int]:
     """Play a copy of ``st`` to the end with uniformly random legal actions (``st`` is unchanged).
 
     Each legal action (a play or hero per card, one draw) is equally likely; a draw's card

@@ -17,10 +17,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+import os
 from typing import Any
 
 from .cards import Card
-from .moves import Color, IllegalMoveError, InvalidMoveError
+from game.errors import IllegalMoveError, InvalidMoveError
+
+from .moves import Color
 from .state import State
 from game.records import MAX_NAME_CHARS, RecordError as _RecordError
 
@@ -54,9 +57,9 @@ class Record:
     red: str | None = None
     white: str | None = None
     date: str | None = None
-    result: dict | None = None
-    extra: dict = field(default_factory=dict)
-    termination: dict | None = None
+    result: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
+    termination: dict[str, Any] | None = None
 
     def set_termination(self, kind: str, loser: Color, state: State) -> None:
         """Mark the game as ended early: ``kind`` ``"resigned"`` or ``"forfeit"`` (a LAN
@@ -122,7 +125,7 @@ class Record:
         return state
 
     # ---------------------------------------------------------------- JSON
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "version": VERSION}
         for key in ("red", "white", "date"):
             if getattr(self, key) is not None:
@@ -232,7 +235,7 @@ class Record:
         return cls.from_dict(d)
 
     @classmethod
-    def load(cls, path) -> "Record":
+    def load(cls, path: str | os.PathLike[str]) -> "Record":
         """Read a record file, bounded (:func:`game.records.read_json`: no FIFO or device, at
         most 1 MiB, no absurd numbers). Raises RecordError, also when it cannot be read."""
         from game.records import read_json
@@ -244,7 +247,7 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def status_line(state: State, termination: dict | None = None) -> str:
+def status_line(state: State, termination: dict[str, Any] | None = None) -> str:
     """``ok finished red=.. white=.. winner=.. plies=..`` (with `` termination=resigned|forfeit``
     for a game a player resigned or forfeited) or ``ok in-progress ... to-move=..`` (the
     format of ``rose-king check``)."""
@@ -255,8 +258,8 @@ def status_line(state: State, termination: dict | None = None) -> str:
                 f"termination={termination['kind']}")
     outcome = state.outcome()
     if outcome is not None:
-        winner = "draw" if outcome.winner is None else str(outcome.winner)
+        won = "draw" if outcome.winner is None else str(outcome.winner)
         return (f"ok finished red={outcome.red_score} white={outcome.white_score} "
-                f"winner={winner} plies={state.ply}")
+                f"winner={won} plies={state.ply}")
     rs, ws = state.scores()
     return f"ok in-progress red={rs} white={ws} to-move={Color(state.turn)} plies={state.ply}"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import game.roseking.engine.kernel as K
 from .cards import CARDS, NUM_CARDS, SIZE, TARGET, Card, iter_bits, square_name
@@ -27,8 +27,8 @@ from .kernel import (  # noqa: F401  (TARGET_BIT, _spread: old names the AI modu
     ALL_CARDS_MASK, HAND_LIMIT, HEROES_PER_PLAYER, TARGET_BIT, TOTAL_STONES, score_of,
     spread as _spread, territories,
 )
-from .moves import _PARSED, DRAW, HERO, PLAY, Color, IllegalMoveError, Move
-from game.errors import Reason
+from .moves import _PARSED, DRAW, HERO, PLAY, Color, Move
+from game.errors import IllegalMoveError, Reason
 from game.rng import Rng
 
 _KIND_CODE = {PLAY: K.PLAY_KIND, HERO: K.HERO_KIND, DRAW: K.DRAW_KIND}
@@ -61,7 +61,7 @@ class Outcome:
     white_score: int
     decided_by: str
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         """The record's ``result`` object: ``{"red": 140, "white": 42, "winner": "red"}``."""
         return {"red": self.red_score, "white": self.white_score,
                 "winner": "draw" if self.winner is None else str(self.winner)}
@@ -367,7 +367,7 @@ class State:
         """
         return [CARDS[i] for i in iter_bits(self._st[_PILE])]
 
-    def illegal_reason(self, move: Move) -> str | None:
+    def illegal_reason(self, move: Move) -> Reason | None:
         """Why ``move`` is illegal here (naming the rule), or None if it is legal.
 
         A draw must carry its card (the chance outcome).
@@ -383,7 +383,7 @@ class State:
         return (not self._st[_OVER] and bool(self.move_stack)
                 and self.move_stack[-1].player == self._st[_TURN])
 
-    def observation(self, player: Color) -> dict:
+    def observation(self, player: Color) -> dict[str, Any]:
         """What ``player`` sees (OpenSpiel's information state), as plain data.
 
         Everything but the draw pile's order, which does not exist in the engine:
@@ -427,8 +427,8 @@ class State:
         if rs != ws:
             winner, by = (Color.RED if rs > ws else Color.WHITE), "score"
         else:
-            winner, by = decide(self._st[_S0], self._st[_S1])
-        return Outcome(self.termination, winner, rs, ws, by)  # type: ignore[arg-type]
+            winner, by = decide(self._st[_S0], self._st[_S1])  # type: ignore[assignment]  # None: a draw
+        return Outcome(self.termination, winner, rs, ws, by)  # type: ignore[arg-type]  # (termination set: over)
 
     # ------------------------------------------------------------------ push / pop
     def push(self, move: Move) -> None:
@@ -469,7 +469,9 @@ class State:
             return move
         if not K.replay(self._st, [code], self._undo):
             p, action, c = code
-            raise IllegalMoveError(_prefixed(text, K.illegal_reason(self._st, p, action // NUM_CARDS, c)))
+            why = K.illegal_reason(self._st, p, action // NUM_CARDS, c)
+            assert why is not None  # replay stopped before it: illegal
+            raise IllegalMoveError(_prefixed(text, why))
         move = _PARSED[text]
         self.move_stack.append(move)
         return move
@@ -497,7 +499,9 @@ class State:
             code = _TEXT_ACTIONS.get(text)
             if code is not None:
                 p, action, c = code
-                raise IllegalMoveError(_prefixed(text, K.illegal_reason(self._st, p, action // NUM_CARDS, c)))
+                why = K.illegal_reason(self._st, p, action // NUM_CARDS, c)
+                assert why is not None  # replay stopped before it: illegal
+                raise IllegalMoveError(_prefixed(text, why))
             move = Move.from_str(text)  # raises InvalidMoveError, or it is a draw without its card:
             reason = self.illegal_reason(move)
             assert reason is not None, "a draw without its card is never pushable"

@@ -39,8 +39,9 @@ game.errors.IllegalMoveError: match already over
 
 from game.rng import Rng
 
-from .actions import (CHANCE_KINDS, DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError,
-                      InvalidMoveError, Kind)
+from game.errors import IllegalMoveError, InvalidMoveError
+
+from .actions import CHANCE_KINDS, DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, Kind
 from .cards import (CARD_NAMES, CARDS, NUM_CARDS, POINTS, Card, Rank, cards_of, mask_of, points_of, strength)
 from .record import FORMAT, SAMPLE, VERSION, Record, RecordError, RoundRecord, now_iso, status_line
 from .state import (ROUNDS, SETUP, ChanceEvent, Observation, Outcome, Phase, State, team_of, trick_winner)

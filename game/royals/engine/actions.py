@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, Iterable
 
 from game.errors import IllegalMoveError, InvalidMoveError, Reason
 
@@ -66,7 +67,7 @@ CHANCE_KINDS = frozenset({DEAL, PILE})
 #: {verb}, ``not_action`` {given}, ``not_text`` {type}.
 
 
-def _invalid(code: str, text: str, **params) -> InvalidMoveError:
+def _invalid(code: str, text: str, **params: Any) -> InvalidMoveError:
     return InvalidMoveError(Reason(code, text, **params))
 
 
@@ -123,11 +124,11 @@ class Action:
         return Action(EXECUTE, seat, card=card if isinstance(card, Card) else Card.from_name(card))
 
     @staticmethod
-    def keep(seat: int, cards) -> "Action":
+    def keep(seat: int, cards: Iterable[Card | str]) -> "Action":
         return Action(KEEP, seat, cards=tuple(sorted(c if isinstance(c, Card) else Card.from_name(c) for c in cards)))
 
     @staticmethod
-    def pile(seat: int, cards) -> "Action":
+    def pile(seat: int, cards: Iterable[Card | str]) -> "Action":
         return Action(PILE, seat, cards=tuple(c if isinstance(c, Card) else Card.from_name(c) for c in cards))
 
     @staticmethod
@@ -135,7 +136,7 @@ class Action:
         return Action(START, seat)
 
     @staticmethod
-    def deal(groups) -> "Action":
+    def deal(groups: Iterable[Iterable[Card | str]]) -> "Action":
         """``groups``: each seat's dealt cards, then the aside."""
         return Action(DEAL, 0, groups=tuple(tuple(c if isinstance(c, Card) else Card.from_name(c) for c in g)
                                             for g in groups))

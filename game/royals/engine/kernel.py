@@ -17,9 +17,12 @@ returned before) carrying a code and its arguments; :data:`TEXTS` gives every co
 from __future__ import annotations
 
 from enum import Enum
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from game.errors import Reason
+
+if TYPE_CHECKING:
+    from .state import State
 
 from .cards import (EXECUTIONER, GUILDMASTER, POINTS, PRINCES, RANK_MASK, RANK_OF, RANKED_MASK, RANKLESS_MASK,
                     REBELS, THIEF, Rank)
@@ -93,7 +96,7 @@ TEXTS: dict[str, str] = {
 }
 
 
-def reason(code: str, **params) -> Reason:
+def reason(code: str, **params: Any) -> Reason:
     """The :class:`Reason` of ``code`` with its English text. ``rank`` params also give
     ``rank_title`` (``"Knights"``) to the text."""
     fields = params
@@ -275,7 +278,7 @@ def keys_at(phase: Phase, hands: Sequence[int], seat: int, led: int, trick: Sequ
     return []
 
 
-def decision_keys(s) -> list[int]:
+def decision_keys(s: State) -> list[int]:
     """The decisions at position ``s`` as keys (:func:`keys_at` on its fields)."""
     return keys_at(s.phase, s.hands, s.to_act, s.led, s.trick)
 
@@ -328,7 +331,7 @@ def executioner(trick: Sequence[tuple[int, int]]) -> tuple[Phase | None, int]:
     return None, 0
 
 
-def play(s, seat: int, c: int) -> None:
+def play(s: State, seat: int, c: int) -> None:
     """``seat`` plays card ``c`` (ruling 5: then draws its pile's top, :func:`put`), then
     resolution if the trick is full (ruling 7, :func:`full_trick`); a void shown is noted."""
     i = seat - 1
@@ -355,13 +358,13 @@ def play(s, seat: int, c: int) -> None:
         s.to_act = who
 
 
-def choose_target(s, target: int) -> None:
+def choose_target(s: State, target: int) -> None:
     """The Thief's player names the seat to rob; chance picks the card next (Phase.STOLEN)."""
     s.phase = _STOLEN
     s.pending = target
 
 
-def steal(s, seat: int, target: int, c: int) -> None:
+def steal(s: State, seat: int, target: int, c: int) -> None:
     """Ruling 7 (1): card ``c`` of ``target``'s hand goes to ``seat``'s loot; ``target`` takes
     back the card it played into this trick."""
     t = target - 1
@@ -389,7 +392,7 @@ def thief_takes(hands: list[int], loot: list[int], trick: list[tuple[int, int]],
     return -1
 
 
-def after_thief(s) -> None:
+def after_thief(s: State) -> None:
     """Ruling 7 (2): the Executioner must act when another card is in the trick."""
     phase, who = executioner(s.trick)
     if phase is None:
@@ -399,7 +402,7 @@ def after_thief(s) -> None:
         s.to_act = who
 
 
-def execute(s, c: int) -> None:
+def execute(s: State, c: int) -> None:
     """Ruling 7 (2): card ``c`` leaves the trick and the game."""
     take_out(s.trick, c)
     s.removed |= 1 << c
@@ -414,7 +417,7 @@ def take_out(trick: list[tuple[int, int]], c: int) -> None:
             return
 
 
-def finish_trick(s, cards: int = -1) -> None:
+def finish_trick(s: State, cards: int = -1) -> None:
     """Ruling 7 (3)-(5): Rebels, Prince, the winner takes the trick (or it leaves the game);
     then the next trick, or the round's end (ruling 8). ``cards``: the trick's card set if known."""
     cards, s.revolution, winner = settle(s.trick, s.led, s.revolution, cards)
@@ -435,7 +438,7 @@ def finish_trick(s, cards: int = -1) -> None:
     s._end_round()
 
 
-def replay_plays(s, plays: Sequence[tuple[int, int] | None], j: int) -> tuple[int, Reason | None]:
+def replay_plays(s: State, plays: Sequence[tuple[int, int] | None], j: int) -> tuple[int, Reason | None]:
     """Apply ``plays[j:]`` at position ``s`` while each is a play ``(seat, card)`` by the seat
     to play in the PLAY phase, checked by rulings 5 and 6 (:func:`play_refusal`) and applied by
     :func:`play` (rulings 5-8, the round's end included); stop before the first that is None
@@ -458,7 +461,7 @@ def replay_plays(s, plays: Sequence[tuple[int, int] | None], j: int) -> tuple[in
     return j, None
 
 
-def apply_key(s, key: int, card: int = -1) -> None:
+def apply_key(s: State, key: int, card: int = -1) -> None:
     """Apply decision ``key`` (see the module docstring) unchecked; a steal from a seat needs
     its chance outcome ``card`` (the card taken)."""
     if key < 36:

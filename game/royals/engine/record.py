@@ -14,13 +14,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Iterable
 
 from game.records import RecordError as _RecordError
 
 import game.royals.engine.kernel as K
 
-from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, InvalidMoveError, setup_action
+from game.errors import InvalidMoveError
+
+from .actions import _PARSED, DEAL, KEEP, PILE, PLAY, START, STEAL, Action, setup_action
 from .cards import CARDS, THIEF, Card
 from .state import ROUNDS, Phase, State, card_mask, deal_refusal, group_masks, keep_refusal, pile_refusal
 
@@ -60,8 +62,9 @@ class RoundRecord:
     pile: tuple[tuple[Card, ...], ...]
     actions: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        names = lambda cs: [c.name for c in cs]  # noqa: E731
+    def to_dict(self) -> dict[str, Any]:
+        def names(cs: Iterable[Card]) -> list[str]:
+            return [c.name for c in cs]
         return {"starter": self.starter, "deal": [names(g) for g in self.deal], "aside": names(self.aside),
                 "hand": [names(g) for g in self.hand], "pile": [names(g) for g in self.pile],
                 "actions": list(self.actions)}
@@ -76,8 +79,8 @@ class Record:
     teams: bool = False
     rounds: list[RoundRecord] = field(default_factory=list)
     date: str | None = None
-    result: dict | None = None
-    extra: dict = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
     # ---------------------------------------------------------------- building
     @classmethod
@@ -89,7 +92,7 @@ class Record:
         replay = State(state.players, state.teams)
         replay.track = False
         rounds: list[RoundRecord] = []
-        cur: dict | None = None
+        cur: dict[str, Any] | None = None
         for a in state.history:
             k = a.kind
             if k is DEAL:
@@ -162,7 +165,7 @@ class Record:
             if outcome is None:
                 raise RecordError("result on an unfinished match (A4)")
             want = outcome.result()
-            got = {k: self.result[k] for k in ("scores", "winners", "teams") if k in self.result}
+            got: dict[str, Any] = {k: self.result[k] for k in ("scores", "winners", "teams") if k in self.result}
             if "teams" not in got:
                 want.pop("teams", None)
             if got != want:
@@ -208,7 +211,7 @@ class Record:
                       + [setup_action(PILE, s, tuple(rnd.pile[s - 1])) for s in range(1, n + 1)])
 
     # ---------------------------------------------------------------- JSON
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "players": list(self.players),
                              "teams": self.teams}
         if self.date is not None:
@@ -366,7 +369,7 @@ def _round_from_dict(raw: Any, r: int, n: int) -> RoundRecord:
     return RoundRecord(starter, per_seat["deal"], aside, per_seat["hand"], per_seat["pile"], list(actions))
 
 
-def _result_text(res: dict) -> str:
+def _result_text(res: dict[str, Any]) -> str:
     parts = []
     for key in ("scores", "teams", "winners"):
         if key in res:
@@ -386,7 +389,8 @@ def status_line(state: State) -> str:
     winners=1,3 rounds=3``) or ``ok in-progress round=2 trick=5 to-act=3 scores=4,9,2``
     (between rounds: the next round, trick 1, its starter; A2, A3).
     """
-    join = lambda xs: ",".join(str(x) for x in xs)  # noqa: E731
+    def join(xs: Iterable[object]) -> str:
+        return ",".join(str(x) for x in xs)
     outcome = state.outcome()
     if outcome is not None:
         teams = "" if outcome.team_scores is None else f" teams={join(outcome.team_scores)}"
@@ -401,7 +405,7 @@ def status_line(state: State) -> str:
 
 
 #: The issue's sample record, with the two "..." hands filled in (tests and the doctest above).
-SAMPLE: dict = {
+SAMPLE: dict[str, Any] = {
     "format": FORMAT, "version": 1, "players": ["Ann", "Bob", "Cas"], "teams": False,
     "date": "2026-11-22T10:00:00Z",
     "rounds": [{

@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import combinations
 from operator import or_
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import game.royals.engine.kernel as K
 from game.errors import Reason
 from game.rng import Rng
 
-from .actions import (DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action, IllegalMoveError,
-                      InvalidMoveError)
+from game.errors import IllegalMoveError, InvalidMoveError
+
+from .actions import DEAL, EXECUTE, KEEP, PILE, PLAY, START, STEAL, Action
 from .cards import ALL_CARDS_MASK, CARDS, EXECUTIONER, Card, Rank, bits_of, cards_of, iter_bits
 from .kernel import Phase, reason
 
@@ -91,9 +92,9 @@ class Outcome:
     team_scores: tuple[int, int] | None
     winners: tuple[int, ...]
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         """The record's ``result`` object (docs/royals-record-format.md)."""
-        d: dict = {"scores": list(self.scores), "winners": list(self.winners)}
+        d: dict[str, Any] = {"scores": list(self.scores), "winners": list(self.winners)}
         if self.team_scores is not None:
             d["teams"] = list(self.team_scores)
         return d
@@ -220,7 +221,7 @@ class State:
         self.history: list[Action] = []
         self.track = True
         self._new_round(0)
-        self._undo: list[tuple[int, tuple]] = [(0, self._snapshot())]
+        self._undo: list[tuple[int, tuple[Any, ...]]] = [(0, self._snapshot())]
 
     def _new_round(self, starter: int) -> None:
         n = self.players
@@ -259,7 +260,8 @@ class State:
         piles = piles or {}
         loot = loot or {}
         seen = 0
-        hand_masks, pile_lists, loot_masks = [0] * players, [[] for _ in range(players)], [0] * players
+        pile_lists: list[list[int]] = [[] for _ in range(players)]
+        hand_masks, loot_masks = [0] * players, [0] * players
         for what, src in (("hand", hands), ("pile", piles), ("loot", loot)):
             for seat, names in src.items():
                 if not 1 <= seat <= players:
@@ -294,13 +296,13 @@ class State:
         return s
 
     # ------------------------------------------------------------------ copying
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Any, ...]:
         return (self.round, self.phase, self.to_act, self.starter, self.leader, self.trick_no, self.dealt[:],
                 self.aside, self.kept[:], self.hands[:], [p[:] for p in self.piles], self.loot[:], self.removed,
                 self.trick[:], self.trick_plays[:], self.led, self.revolution, self.pending, self.known[:],
                 self.voids[:], self.round_scores[:])
 
-    def _restore(self, snap: tuple, fresh: bool = False) -> None:
+    def _restore(self, snap: tuple[Any, ...], fresh: bool = False) -> None:
         """Set every field from a snapshot; its lists are copied unless ``fresh`` (owned by nobody else)."""
         if not fresh:
             snap = (*snap[:6], snap[6][:], snap[7], snap[8][:], snap[9][:], [p[:] for p in snap[10]], snap[11][:],
@@ -698,7 +700,7 @@ def key_action(seat: int, key: int) -> Action:
     return Action(EXECUTE, seat, card=CARDS[key - K.EXECUTE])
 
 
-_PLAYS = [[]] + [[Action(PLAY, s, card=c) for c in CARDS] for s in range(1, 5)]
+_PLAYS: list[list[Action]] = [[]] + [[Action(PLAY, s, card=c) for c in CARDS] for s in range(1, 5)]
 
 
 def trick_winner(trick: Iterable[tuple[int, Card]], led: Rank | None, revolution: bool) -> int | None:

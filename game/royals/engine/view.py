@@ -32,7 +32,7 @@ Pure Python, no pygame, no randomness (the placeholder is deterministic).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from game.errors import Reason
 
@@ -61,6 +61,15 @@ class SeatView:
 
     Raises ValueError for a bad seat or seat count.
     """
+
+    _base: State                      #: the round's true start (the last true state put in)
+    _state: State                     #: the view: the base and the log, with a placement of the unseen cards
+    _log: list[tuple[str, object]]    #: what happened since the base: ("act", Action), ("deal", 0), ...
+    _groups: list[list[int]]          #: the deal's groups as placed (each seat's, then the aside)
+    _keeps: dict[int, int]            #: seat -> its kept hand (a card mask) as placed
+    _orders: dict[int, list[int]]     #: seat -> its pile's order as placed
+    _seen: int                        #: the cards this seat has seen (a mask)
+    _drew_at: int                     #: the ply of this seat's last draw (-1: none)
 
     def __init__(self, seat: int, players: int, teams: bool = False, base: State | None = None) -> None:
         if base is None:
@@ -155,8 +164,8 @@ class SeatView:
         if k is PLAY and action.seat != self.seat:
             self._place(action.card.index, action.seat)  # type: ignore[union-attr]
             self._shows_void(action.seat, action.card.index)  # type: ignore[union-attr]
-        elif k is STEAL and action.card is not None and action.target != self.seat:
-            self._place(action.card.index, action.target)  # type: ignore[union-attr]
+        elif k is STEAL and action.card is not None and action.target is not None and action.target != self.seat:
+            self._place(action.card.index, action.target)
         if action.card is not None:
             self._seen |= 1 << action.card.index
         self._append(("act", action))
@@ -244,7 +253,7 @@ class SeatView:
         else:
             raise ViewError(st.ply, f"no hidden action of seat {seat} is due now (phase {st.phase})")
 
-    def hear(self, msg: dict) -> None:
+    def hear(self, msg: dict[str, Any]) -> None:
         """Apply one protocol message: ``act{ply, a}``, ``you{ply, cards}``, ``hidden{ply, seat}``
         (docs/protocol.md). ``you`` means, by the phase: our deal, our keep, our pile's cards,
         or (with the ply of our play) the card we drew. Raises ViewError for a wrong ply or a
@@ -283,10 +292,10 @@ class SeatView:
         """Put the true state in (after a round was checked): the view starts over from it."""
         self._base = state.copy()
         self._state = state.copy()
-        self._log: list[tuple[str, object]] = []
-        self._groups: list[list[int]] = []
-        self._keeps: dict[int, int] = {}
-        self._orders: dict[int, list[int]] = {}
+        self._log = []
+        self._groups = []
+        self._keeps = {}
+        self._orders = {}
         self._seen = 0
         self._drew_at = -1
 
@@ -308,9 +317,10 @@ class SeatView:
             return x  # type: ignore[return-value]
         if kind == "deal":
             return Action.deal([[CARDS[c] for c in g] for g in self._groups])
+        assert isinstance(x, int)  # ("keep" | "pile", seat)
         if kind == "keep":
-            return Action.keep(x, cards_of(self._keeps[x]))  # type: ignore[arg-type]
-        return Action.pile(x, [CARDS[c] for c in self._orders[x]])  # type: ignore[arg-type]
+            return Action.keep(x, cards_of(self._keeps[x]))
+        return Action.pile(x, [CARDS[c] for c in self._orders[x]])
 
     def _append(self, entry: tuple[str, object]) -> None:
         self._log.append(entry)
@@ -401,11 +411,11 @@ class SeatView:
                 if st.trick_plays and st.led >= 0 and RANK_OF[c] != st.led and c < THIEF:
                     voids[s].append((j, st.led))
                 plays[s] = j
-            elif a.kind is STEAL and a.card is not None and a.target != me:
-                t, c = a.target, a.card.index  # type: ignore[assignment]
+            elif a.kind is STEAL and a.card is not None and a.target is not None and a.target != me:
+                t, c = a.target, a.card.index
                 if c not in fixed:
                     lo = max([v for v, r in voids[t] if r == RANK_OF[c]], default=0) + 1
-                    fixed[c] = (t, lo, plays[t] + 1)  # type: ignore[index]
+                    fixed[c] = (t, lo, plays[t] + 1)
             st.push(a)
         size = SETUP[n][1]
         slots: list[tuple[int, int]] = []  # (seat or 0 for aside, first play in hand)
@@ -476,10 +486,10 @@ class SeatView:
             out[c] = k + i
         return out
 
-    def _snapshot_params(self) -> tuple:
+    def _snapshot_params(self) -> tuple[Any, ...]:
         return ([g[:] for g in self._groups], dict(self._keeps), {s: o[:] for s, o in self._orders.items()})
 
-    def _restore_params(self, snap: tuple) -> None:
+    def _restore_params(self, snap: tuple[Any, ...]) -> None:
         groups, keeps, orders = snap
         self._groups, self._keeps, self._orders = [g[:] for g in groups], dict(keeps), {s: o[:] for s, o in orders.items()}
 
@@ -487,7 +497,7 @@ class SeatView:
         """Cards whose place this seat does not know (never seen this round)."""
         return ALL_CARDS_MASK & ~self._seen
 
-    def _try(self, x: int, candidates: Iterable[int], ok=lambda st: True) -> None:
+    def _try(self, x: int, candidates: Iterable[int], ok: Callable[[State], object] = lambda st: True) -> None:
         """The fast path: swap ``x`` with the first candidate that keeps every fact and
         ``ok(replayed state)``; if none does, with the first candidate (then :meth:`public`
         re-solves the round exactly, :meth:`_resolve`)."""
