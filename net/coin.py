@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from game.rng import Rng
 
@@ -92,15 +92,15 @@ class CoinEntry:
     def done(self) -> bool:
         return self.their_secret is not None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"for": self.purpose, "my_secret": self.my_secret.hex(), "my_commit": self.my_commit.hex(),
                 "their_commit": None if self.their_commit is None else self.their_commit.hex(),
                 "their_secret": None if self.their_secret is None else self.their_secret.hex()}
 
     @classmethod
-    def from_json(cls, d: dict) -> "CoinEntry":
+    def from_json(cls, d: dict[str, Any]) -> "CoinEntry":
         """Raises ValueError/TypeError/KeyError for a malformed entry."""
-        def b(v, n):
+        def b(v: str | None, n: int) -> bytes | None:
             if v is None:
                 return None
             x = bytes.fromhex(v)

@@ -34,7 +34,7 @@ import struct
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Any, Callable
 
 import msgpack
 
@@ -160,7 +160,7 @@ def beacon_datagram(name: str, port: int, peer_id: bytes, addr: str = "", game: 
     registry key, ``""``: not said). Raises ValueError for a bad name or game key."""
     msg = {"t": "beacon", "proto": PROTOCOL_NAME, "pv": PROTOCOL_VERSION, "app": APP_VERSION, "g": game,
            "name": name[:MAX_NAME], "addr": addr[:64], "port": port, "peer": peer_id}
-    data = msgpack.packb(msg, use_bin_type=True)
+    data: bytes = msgpack.packb(msg, use_bin_type=True)
     decode_payload(data, BEACON_SCHEMAS)  # our own beacon must pass our own checks
     return data
 
@@ -170,7 +170,7 @@ def table_datagram(peer_id: bytes, players: list[str] | tuple[str, ...], free: i
     ``players`` the seated players' names (at most 8), ``free`` the seats still open (0..8),
     ``state`` one of :data:`TABLE_STATES`. Raises ValueError for anything its schema refuses."""
     msg = {"t": "table", "peer": peer_id, "players": [p[:MAX_NAME] for p in players], "free": free, "state": state}
-    data = msgpack.packb(msg, use_bin_type=True)
+    data: bytes = msgpack.packb(msg, use_bin_type=True)
     try:
         decode_payload(data, TABLE_SCHEMAS)
     except FrameError as e:
@@ -178,7 +178,7 @@ def table_datagram(peer_id: bytes, players: list[str] | tuple[str, ...], free: i
     return data
 
 
-def parse_table(data: bytes) -> dict | None:
+def parse_table(data: bytes) -> dict[str, Any] | None:
     """The checked table datagram (``peer``, ``players``, ``free``, ``state``), or None."""
     if len(data) > MAX_DATAGRAM:
         return None
@@ -270,7 +270,7 @@ class BeaconListener:
     """
 
     def __init__(self, *, bind: str | None = None, port: int = DISCOVERY_PORT,
-                 ignore: set[bytes] | frozenset = frozenset(), clock: Callable[[], float] = time.monotonic,
+                 ignore: set[bytes] | frozenset[bytes] = frozenset(), clock: Callable[[], float] = time.monotonic,
                  max_found: int = MAX_FOUND) -> None:
         bind = listen_address() if bind is None else bind
         self.ignore = set(ignore)
@@ -279,7 +279,7 @@ class BeaconListener:
         self.max_found = max_found
         self._clock = clock
         self._found: dict[tuple[str, int], FoundGame] = {}
-        self._tables: dict[bytes, dict] = {}  # the latest table datagram of each peer id heard
+        self._tables: dict[bytes, dict[str, Any]] = {}  # the latest table datagram of each peer id heard
         self._lock = threading.Lock()
         self._heard = threading.Condition(self._lock)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -325,7 +325,7 @@ class BeaconListener:
             return found
         return replace(found, players=tuple(t["players"]), free=t["free"], state=t["state"])
 
-    def _table_heard(self, table: dict) -> None:
+    def _table_heard(self, table: dict[str, Any]) -> None:
         if table["peer"] not in self._tables and len(self._tables) >= 4 * self.max_found:
             self._tables.clear()  # (peer ids of tables long gone)
         self._tables[table["peer"]] = table

@@ -24,7 +24,7 @@ class LobbySeats:
     """The lobby's rows changed: ``rows``, per seat ``(kind, name, connected)`` as
     :meth:`net.lobby.HostLobby.table_rows` gives them."""
 
-    rows: tuple
+    rows: tuple[Any, ...]
 
 
 @dataclass(frozen=True)

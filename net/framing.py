@@ -52,18 +52,18 @@ def _refuse_ext(code: int, data: bytes) -> Any:
 
 
 # --------------------------------------------------------------------------- encoding
-def encode_frame(message: dict, schemas: dict | None = None) -> bytes:
+def encode_frame(message: dict[str, Any], schemas: dict[str, Any] | None = None) -> bytes:
     """One frame: length header + msgpack map. Raises FrameError if the map fails
     its schema (``schemas``, default :data:`SHARED_SCHEMAS`) or the payload exceeds
     :data:`MAX_FRAME` (nothing is sent then)."""
     check_message(message, schemas)
-    payload = msgpack.packb(message, use_bin_type=True)
+    payload: bytes = msgpack.packb(message, use_bin_type=True)
     if len(payload) > MAX_FRAME:
         raise FrameError(f"message too large: {len(payload)} bytes (limit {MAX_FRAME})")
     return HEADER.pack(len(payload)) + payload
 
 
-def decode_payload(payload: bytes, schemas: dict | None = None) -> dict:
+def decode_payload(payload: bytes, schemas: dict[str, Any] | None = None) -> dict[str, Any]:
     """Decode one frame's payload (or a beacon datagram) into a map checked against
     ``schemas`` (default :data:`SHARED_SCHEMAS`). Raises FrameError."""
     limits = UNPACK_LIMITS
@@ -95,7 +95,7 @@ def decode_payload(payload: bytes, schemas: dict | None = None) -> dict:
     if _depth(obj) > MAX_DEPTH:
         raise FrameError(f"nesting deeper than {MAX_DEPTH} levels")
     check_message(obj, schemas)
-    return obj
+    return obj  # type: ignore[no-any-return]  # check_message: a map of checked fields
 
 
 def _depth(obj: Any, limit: int = MAX_DEPTH + 1) -> int:
@@ -121,7 +121,7 @@ class FrameDecoder:
     input (raise again) and the connection must be closed.
     """
 
-    def __init__(self, schemas: dict | None = None) -> None:
+    def __init__(self, schemas: dict[str, Any] | None = None) -> None:
         self.schemas = schemas
         self._buf = bytearray()
         self._need: int | None = None  # payload length once the header is read
@@ -132,7 +132,7 @@ class FrameDecoder:
         """Bytes received but not yet part of a whole frame (a truncated frame at EOF)."""
         return len(self._buf) + (HEADER.size if self._need is not None else 0)
 
-    def feed(self, data: bytes) -> list[dict]:
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
         """Add bytes; return the whole messages they complete, in order. Raises FrameError."""
         if self._error is not None:
             raise self._error
@@ -264,14 +264,14 @@ SHARED_SCHEMAS: dict[str, dict[str, Check]] = {
 }
 
 
-class Schemas(dict):
+class Schemas(dict[str, Any]):
     """A schema table (message type -> {key: check}) that names the protocol version its
     ``hello`` must carry in ``pv`` (the LAN layer's :data:`net.lobby.LAN_VERSION`; a plain
     dict means :data:`~net.PROTOCOL_VERSION`) and the longest binary a frame may
     hold (``max_bin`` bytes: 64 unless a game's LAN part needs more, e.g. signed envelopes; at
     most :data:`MAX_FRAME`)."""
 
-    def __init__(self, table: dict, version: int, max_bin: int = 64) -> None:
+    def __init__(self, table: dict[str, Any], version: int, max_bin: int = 64) -> None:
         if not 1 <= max_bin <= MAX_FRAME:
             raise ValueError(f"max_bin must be 1..{MAX_FRAME} bytes, not {max_bin}")
         super().__init__(table)
@@ -279,7 +279,7 @@ class Schemas(dict):
         self.max_bin = max_bin
 
 
-def check_message(msg: Any, schemas: dict | None = None) -> None:
+def check_message(msg: Any, schemas: dict[str, Any] | None = None) -> None:
     """Check a decoded message against ``schemas`` (default :data:`SHARED_SCHEMAS`). Raises FrameError saying
     which key is wrong (code ``"schema"``), or code ``"version"`` for a hello of an
     incompatible protocol (checked before the rest of the hello, whose keys may

@@ -7,7 +7,11 @@ any game on the one LAN layer.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .match import Verdict
+    from .session import Session
 
 
 class HeadlessError(RuntimeError):
@@ -20,9 +24,9 @@ class Stopped(HeadlessError):
     (``error{bye}``, docs/protocol.md)."""
 
 
-def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
+def play_match(session: "Session", player: Callable[[Any], Any], *, timeout: float = 300.0, delay: float = 0.0,
                on_event: Callable[[object], None] | None = None, clock: Callable[[], float] = time.monotonic,
-               stop: Callable[[], bool] | None = None):
+               stop: Callable[[], bool] | None = None) -> "Verdict":
     """Play one seat of a match of any game on the one LAN layer (:class:`net.session.Session`)
     with ``player`` (``observation -> action``, the game part's ``player(level, seed)``) until
     the match has a verdict; returns the :class:`net.match.Verdict`. A host of a game whose
@@ -50,7 +54,7 @@ def play_match(session, player, *, timeout: float = 300.0, delay: float = 0.0,
             return session.verdict
         if session.status in ("failed", "closed"):
             raise HeadlessError(f"the session {session.status}")
-        if session.role == "host" and session.machine is None and session.lobby.can_start():
+        if session.role == "host" and session.machine is None and session.can_start():
             try:
                 session.start()
             except ValueError:

@@ -31,7 +31,7 @@ def seat_path(record: str | os.PathLike[str]) -> Path:
     return record.with_name(record.name + ".journal")
 
 
-def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict] | None:
+def load_journal(path: str | os.PathLike[str], game_key: str) -> tuple[SeatMemo, dict[str, Any]] | None:
     """(seat memo, match payload) from a journal file, or None when there is none. Raises
     :class:`JoinError` (a ValueError, code ``journal``) for a file that is not a journal of ``game_key``."""
     from game.records import RecordError, parse_json, read_bytes
@@ -50,7 +50,7 @@ def load_journal(path: str | os.PathLike, game_key: str) -> tuple[SeatMemo, dict
     return SeatMemo.from_json(d["memo"]), d["match"]
 
 
-def write_journal(record: str | os.PathLike[str], game_key: str, memo: SeatMemo, payload: dict) -> Path:
+def write_journal(record: str | os.PathLike[str], game_key: str, memo: SeatMemo, payload: dict[str, Any]) -> Path:
     """Write the journal of the match recorded in ``record`` (at :func:`seat_path`), atomically,
     mode 0600: the seat ``memo`` and the machine's ``payload``. Returns the path; raises
     OSError when it cannot be written (the caller must then send nothing it promised)."""

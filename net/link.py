@@ -17,6 +17,8 @@ feeds it; the game layer above reads the messages.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 
 from .framing import FrameDecoder, FrameError, encode_frame
@@ -44,7 +46,7 @@ class Link:
     caller's clock (seconds, monotonic); ``heartbeat``/``silence``/``handshake``: seconds.
     """
 
-    def __init__(self, schemas: dict, *, rates: dict = RATES, now: float = 0.0, heartbeat: float = HEARTBEAT,
+    def __init__(self, schemas: dict[str, Any], *, rates: dict[str, Any] = RATES, now: float = 0.0, heartbeat: float = HEARTBEAT,
                  silence: float = SILENCE, handshake: float = HANDSHAKE_TIMEOUT) -> None:
         self.schemas = schemas
         self._decoder = FrameDecoder(schemas)
@@ -58,7 +60,7 @@ class Link:
         self.received = 0  #: bytes fed so far
 
     # ------------------------------------------------------------------ output
-    def send(self, msg: dict) -> None:
+    def send(self, msg: dict[str, Any]) -> None:
         """Queue one message (checked against the schemas: a bad message raises FrameError,
         a bug on our side, never sent). Ignored once closed."""
         if self.closed is not None:
@@ -79,7 +81,7 @@ class Link:
         return data
 
     # ------------------------------------------------------------------ input
-    def feed(self, data: bytes, now: float) -> list[dict]:
+    def feed(self, data: bytes, now: float) -> list[dict[str, Any]]:
         """Bytes from the peer (``b""``: end of stream) -> the whole messages they complete,
         ``ping`` and ``error`` removed. A bad frame, a schema error or a flood closes the link
         (an ``error`` is queued) and the messages after it are dropped; check :attr:`closed`."""

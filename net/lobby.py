@@ -62,7 +62,7 @@ def _opts(v: Any) -> str | None:
 
 
 #: The lobby's messages (docs/protocol.md, "The LAN layer"); a game's match messages are added.
-LOBBY_SCHEMAS: dict = {
+LOBBY_SCHEMAS: dict[str, Any] = {
     "hello": {"proto": _str(1, 32), "pv": _int(0, 65535), "g": _str(1, 32), "gv": _int(0, 65535),
               "app": _str(1, 32), "name": _name, "peer": _bin(16), "role": _enum("host", "join"),
               "nonce": _bin(16), "key": _bin(32), "game": _bin(0, GAME_ID_BYTES), "have": _int(0, MAX_HAVE),
@@ -84,7 +84,7 @@ LOBBY_RATES = {"hello": (2, 0), "auth": (2, 0), "ready": (2, 0), "over": (2, 0),
 LOBBY_TYPES = frozenset(LOBBY_SCHEMAS)
 
 
-def schemas_for(game_schemas: dict, max_bin: int = 64) -> Schemas:
+def schemas_for(game_schemas: dict[str, Any], max_bin: int = 64) -> Schemas:
     """The lobby's schemas plus a game's match messages (a game may not redefine a lobby
     message), versioned :data:`LAN_VERSION`; ``max_bin``: the longest binary its frames may
     hold (:attr:`net.match.LanPart.max_bin`)."""
@@ -94,7 +94,7 @@ def schemas_for(game_schemas: dict, max_bin: int = 64) -> Schemas:
     return Schemas({**LOBBY_SCHEMAS, **game_schemas}, LAN_VERSION, max_bin)
 
 
-def rates_for(game_rates: dict) -> dict:
+def rates_for(game_rates: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
     """The shared rate limits, the lobby's, and a game's (token buckets: burst, refill per second)."""
     return {**RATES, **LOBBY_RATES, **game_rates}
 
@@ -115,7 +115,7 @@ def hello_version(payload: bytes) -> int | None:
 
 
 def hello(game_key: str, game_version: int, name: str, role: str, peer: bytes, nonce: bytes, key: bytes,
-          game: bytes = b"", have: int = 0, sk: bytes = b"") -> dict:
+          game: bytes = b"", have: int = 0, sk: bytes = b"") -> dict[str, Any]:
     """The hello map (docs/protocol.md, "The LAN layer: hello"); ``sk``: the sender's 32-byte
     signing public key for the match, for a game whose messages are signed (else empty)."""
     return {"t": "hello", "proto": PROTOCOL_NAME, "pv": LAN_VERSION, "g": game_key, "gv": game_version,
@@ -129,7 +129,7 @@ class LSend:
     """Queue ``msg`` on connection ``cid``."""
 
     cid: int
-    msg: dict
+    msg: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -161,8 +161,8 @@ class LStarted:
 
     table: Table
     seat: int
-    keys: dict
-    peer_keys: dict
+    keys: dict[int, bytes]
+    peer_keys: dict[int, bytes]
 
 
 @dataclass(frozen=True)
@@ -185,10 +185,10 @@ class SeatMemo:
 
     table: Table
     seat: int
-    keys: dict  # seat -> our resume secret for it
-    peer_keys: dict  # seat -> the peer's resume secret
+    keys: dict[int, bytes]  # seat -> our resume secret for it
+    peer_keys: dict[int, bytes]  # seat -> the peer's resume secret
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         t = self.table
         return {"game": t.game_id.hex(), "names": list(t.names), "date": t.date, "opt": dict(t.options),
                 "comp": list(t.computers), "sk": [k.hex() for k in t.sign_keys],
@@ -196,7 +196,7 @@ class SeatMemo:
                 "peer_keys": {str(k): v.hex() for k, v in self.peer_keys.items()}}
 
     @classmethod
-    def from_json(cls, d: dict) -> "SeatMemo":
+    def from_json(cls, d: dict[str, Any]) -> "SeatMemo":
         """Raises ValueError for a memo that does not check."""
         try:
             table = Table(bytes.fromhex(d["game"]), tuple(d["names"]), str(d["date"]), dict(d["opt"]),
@@ -214,7 +214,7 @@ class SeatMemo:
         return cls(table, seat, keys, peer_keys)
 
 
-def _check_hello(msg: dict, game_key: str, game_version: int, role: str, peer_id: bytes, nonce: bytes) -> None:
+def _check_hello(msg: dict[str, Any], game_key: str, game_version: int, role: str, peer_id: bytes, nonce: bytes) -> None:
     if msg["g"] != game_key:
         raise LobbyError("game", f"this table plays {game_key}; the peer plays {msg['g'][:32]}")
     if msg["gv"] != game_version:
@@ -233,7 +233,7 @@ class _Conn:
     nonce: bytes
     key: bytes
     opened: float
-    hello: dict | None = None
+    hello: dict[str, Any] | None = None
     seat: int | None = None
     started_at: float | None = None  # the start this connection must confirm was sent then
     ready: bool = False
@@ -252,9 +252,9 @@ class HostLobby:
     every seat's goes out in ``start`` (:attr:`Table.sign_keys`)."""
 
     def __init__(self, game_key: str, game_version: int, name: str, kinds: Sequence[str], *, date: str = "",
-                 options: dict | None = None, computer_names: dict | None = None, memo: SeatMemo | None = None,
+                 options: dict[str, Any] | None = None, computer_names: dict[int, str] | None = None, memo: SeatMemo | None = None,
                  peer_id: bytes | None = None, token_bytes: Callable[[int], bytes] = secrets.token_bytes,
-                 handshake: float = HANDSHAKE_TIMEOUT, sign_keys: dict | None = None) -> None:
+                 handshake: float = HANDSHAKE_TIMEOUT, sign_keys: dict[int, bytes] | None = None) -> None:
         if kinds[0] != "host" or not 2 <= len(kinds) <= MAX_SEATS or any(k not in ("person", "computer")
                                                                            for k in kinds[1:]):
             raise ValueError(f"bad seats {list(kinds)!r}: seat 0 the host, then persons or computers")
@@ -295,7 +295,7 @@ class HostLobby:
                 out.append(c.hello["name"] if c is not None and c.hello else "")
         return out
 
-    def table_rows(self) -> list[list]:
+    def table_rows(self) -> list[list[Any]]:
         """``lobby`` rows: [kind, name, connected] per seat (``open`` for a free person seat)."""
         if self.memo is not None:
             names = list(self.memo.table.names)
@@ -349,7 +349,7 @@ class HostLobby:
             out += self._publish()
         return out
 
-    def receive(self, cid: int, msg: dict, now: float) -> list[LOutput]:
+    def receive(self, cid: int, msg: dict[str, Any], now: float) -> list[LOutput]:
         """A lobby message (``hello``, ``auth``, ``ready``) on connection ``cid``."""
         c = self.conns.get(cid)
         if c is None:
@@ -388,7 +388,7 @@ class HostLobby:
         self.starting = True
         host_nonce = self._token(16)
         nonces = [host_nonce] + [self.conns[self.seats[s]].hello["nonce"] for s in self.persons()]  # type: ignore[index]
-        sign = ()
+        sign: tuple[bytes, ...] = ()
         if self.sign_keys:
             sign = tuple(self.conns[self.seats[s]].hello["sk"] if k == "person" else  # type: ignore[index]
                          self.sign_keys.get(s, b"") for s, k in enumerate(self.kinds))
@@ -405,7 +405,7 @@ class HostLobby:
             out += self._begin()
         return out
 
-    def set_options(self, options: dict) -> list[LOutput]:
+    def set_options(self, options: dict[str, Any]) -> list[LOutput]:
         """The game's lobby options for the next match (:attr:`net.match.Table.options`), told to
         every seated joiner. Raises ValueError for options that do not check, or once a match
         is starting or under way (its table is fixed)."""
@@ -461,7 +461,7 @@ class HostLobby:
         self.starting = False
         return [LStarted(table, 0, keys, peer_keys), LChanged()]
 
-    def _on_hello(self, c: _Conn, msg: dict, now: float) -> list[LOutput]:
+    def _on_hello(self, c: _Conn, msg: dict[str, Any], now: float) -> list[LOutput]:
         if c.hello is not None:
             raise LobbyError("order", "a second handshake on one connection")
         _check_hello(msg, self.game_key, self.game_version, "host", self.peer_id, c.nonce)
@@ -482,9 +482,10 @@ class HostLobby:
             raise LobbyError("version", "this table's messages are signed: the peer sent no signing key")
         c.seat = free[0]
         self.seats[c.seat] = c.cid
-        return [LSeated(c.cid, c.seat, False), LChanged()] + self._publish()
+        out: list[LOutput] = [LSeated(c.cid, c.seat, False), LChanged()]
+        return out + self._publish()
 
-    def _on_auth(self, c: _Conn, msg: dict, now: float) -> list[LOutput]:
+    def _on_auth(self, c: _Conn, msg: dict[str, Any], now: float) -> list[LOutput]:
         memo = self.memo
         if memo is None or c.seat is not None or c.hello is None or not c.hello["game"]:
             raise LobbyError("order", "a seat proof that was not asked for")
@@ -507,7 +508,7 @@ class HostLobby:
                 LSeated(c.cid, seat, True, c.hello["have"]), LChanged()]
         return out
 
-    def _on_ready(self, c: _Conn, msg: dict, now: float) -> list[LOutput]:
+    def _on_ready(self, c: _Conn, msg: dict[str, Any], now: float) -> list[LOutput]:
         if c.resumed:
             return []  # a resumed joiner may confirm the repeated start: nothing to do
         if not self.starting or c.started_at is None:
@@ -536,11 +537,11 @@ class JoinLobby:
         self._token = token_bytes
         self.peer_id = peer_id or token_bytes(16)
         self.handshake = handshake
-        self.host_hello: dict | None = None
+        self.host_hello: dict[str, Any] | None = None
         self.seated = False
         self.seat = memo.seat if memo is not None else 0
-        self.rows: list = []
-        self.options: dict = {}
+        self.rows: list[Any] = []
+        self.options: dict[str, Any] = {}
         self.opened: float | None = None  #: when the current connection opened (None: none yet)
 
     def open(self, now: float, have: int = 0) -> list[LOutput]:
@@ -558,7 +559,7 @@ class JoinLobby:
             return [LDrop(0, "timeout", f"no handshake within {self.handshake:g} seconds")]
         return []
 
-    def receive(self, msg: dict, now: float) -> list[LOutput]:
+    def receive(self, msg: dict[str, Any], now: float) -> list[LOutput]:
         try:
             t = msg["t"]
             if t == "hello":
@@ -572,14 +573,15 @@ class JoinLobby:
                     raise LobbyError("order", "a lobby message during a match")
                 first = not self.seated  # seated: the connection is settled (no handshake deadline left)
                 self.rows, self.options, self.seat, self.seated = msg["seats"], msg["opt"], msg["you"], True
-                return ([LSeated(0, self.seat, False)] if first else []) + [LChanged()]
+                out: list[LOutput] = [LSeated(0, self.seat, False)] if first else []
+                return out + [LChanged()]
             if t == "start":
                 return self._on_start(msg)
             raise LobbyError("order", f"a {t!r} message from the host")
         except LobbyError as e:
             return [LDrop(0, e.code, str(e))]
 
-    def _on_hello(self, msg: dict) -> list[LOutput]:
+    def _on_hello(self, msg: dict[str, Any]) -> list[LOutput]:
         if self.host_hello is not None:
             raise LobbyError("order", "a second handshake on one connection")
         _check_hello(msg, self.game_key, self.game_version, "join", self.peer_id, self.nonce)
@@ -597,7 +599,7 @@ class JoinLobby:
         assert self.memo is not None
         return self.memo.keys[0]
 
-    def _on_auth(self, msg: dict) -> list[LOutput]:
+    def _on_auth(self, msg: dict[str, Any]) -> list[LOutput]:
         memo, h = self.memo, self.host_hello
         if memo is None or h is None or self._proved:
             raise LobbyError("order", "a seat proof that was not asked for")
@@ -606,7 +608,7 @@ class JoinLobby:
         self._proved = True
         return []
 
-    def _on_start(self, msg: dict) -> list[LOutput]:
+    def _on_start(self, msg: dict[str, Any]) -> list[LOutput]:
         h = self.host_hello
         assert h is not None
         table = Table(msg["game"], tuple(msg["names"]), msg["date"], msg["opt"], tuple(msg["comp"]), tuple(msg["sk"]))

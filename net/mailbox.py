@@ -10,6 +10,8 @@ under the same lock. Nothing here blocks the caller for longer than a lock hand-
 
 from __future__ import annotations
 
+from typing import Any
+
 import socket
 import threading
 from collections import deque
@@ -25,8 +27,8 @@ class Mailbox:
 
     def _open_mailbox(self) -> None:
         self._lock = threading.Condition()
-        self._events: deque = deque()
-        self._commands: deque[tuple[str, tuple]] = deque()
+        self._events: deque[Any] = deque()
+        self._commands: deque[tuple[str, tuple[Any, ...]]] = deque()
         self._status, self._status_text = "closed", ""
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -39,14 +41,14 @@ class Mailbox:
                 pass
 
     # ------------------------------------------------------------------ caller's side
-    def poll(self) -> list:
+    def poll(self) -> list[Any]:
         """Events since the last call, oldest first. Never blocks."""
         with self._lock:
             events = list(self._events)
             self._events.clear()
             return events
 
-    def wait(self, timeout: float) -> list:
+    def wait(self, timeout: float) -> list[Any]:
         """Like :meth:`poll`, but waits up to ``timeout`` seconds for a first event (for
         scripts and headless peers; a frame loop uses :meth:`poll`)."""
         with self._lock:

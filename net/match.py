@@ -65,7 +65,7 @@ class Send:
     every seat but the sender; a joiner's machine always sends to seat 0, the host)."""
 
     to: int
-    msg: dict
+    msg: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -303,7 +303,7 @@ class MatchMachine(Protocol):
         """The match begins (all seats confirmed): the first coin's commitment, and so on."""
         ...
 
-    def receive(self, sender: int, msg: dict, now: float) -> list[Output]:
+    def receive(self, sender: int, msg: dict[str, Any], now: float) -> list[Output]:
         """A message of the game's schemas from seat ``sender``, already checked by its frame
         and schema. A message that breaks the game's rules returns :class:`Over` (illegal,
         coin, desync: the match ends) or raises :class:`Refusal` (only that connection is
@@ -373,12 +373,12 @@ class MatchMachine(Protocol):
         window shows them as "thinking"; nothing is judged by it (see :meth:`owed`)."""
         ...
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         """This seat's journal payload (JSON data: its secrets, commitments and own decisions),
         written before each promise leaves (:class:`Save`)."""
         ...
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The match's record so far, the game's own format (identical on every peer)."""
         ...
 
@@ -388,7 +388,7 @@ class MatchMachine(Protocol):
         ...
 
 
-def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict], have: int) -> list[Send]:
+def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict[str, Any]], have: int) -> list[Send]:
     """:meth:`MatchMachine.catch_up` for a machine that keeps every message it sent in
     ``outbox`` (in order) and ignores repeats: the host (``me`` 0) sends seat ``seat`` the
     messages from ``have`` on; a joiner re-sends the host its whole outbox. Raises
@@ -450,10 +450,10 @@ class LanPart:
     schemas: Mapping[str, Mapping[str, Callable[[Any], str | None]]]
     rates: Mapping[str, tuple[float, float]]
     new_match: Callable[[int, Table, Callable[[int], bytes]], MatchMachine]
-    from_payload: Callable[[int, Table, dict, Callable[[int], bytes]], MatchMachine]
+    from_payload: Callable[[int, Table, dict[str, Any], Callable[[int], bytes]], MatchMachine]
     auto_start: bool = True
     turn: Callable[[MatchMachine, int], Any] | None = None
     player: Callable[[str, int], Callable[[Any], Any]] | None = None
     max_bin: int = 64
-    host_options: Callable[[Any], dict] | None = None
+    host_options: Callable[[Any], dict[str, Any]] | None = None
     signing: Callable[[bytes], bytes] | None = None

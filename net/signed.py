@@ -317,8 +317,9 @@ class Inbox:
 
     def to_bytes(self) -> bytes:
         """Journal bytes: the match id, the keys and every accepted envelope."""
-        return msgpack.packb([self.match_id, list(self.keys), [e.to_bytes() for e in self.envelopes()]],
-                             use_bin_type=True)
+        data: bytes = msgpack.packb([self.match_id, list(self.keys), [e.to_bytes() for e in self.envelopes()]],
+                                    use_bin_type=True)
+        return data
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Inbox":

@@ -160,7 +160,10 @@ class DeckPeer:
             return self.known[(sid, position)]
         sh = self.shuffles[sid]
         if sh.parent is not None:
-            card = self.open(*self.locate(sid, position))
+            parent = self.locate(sid, position)
+            if parent is None:
+                raise KeyError((sid, position))  # (a sub-deck position always has a parent)
+            card = self.open(*parent)
         else:
             card = sh.origins[sh.peel(position, self._keys(sh, position))]
         self.known[(sid, position)] = card
@@ -195,8 +198,9 @@ class DeckPeer:
                      [[s, pos, k] for (s, pos), k in sorted(sh.shares.items())]]
                     for sh in self.shuffles.values()]
         known = [[sid, pos, card] for (sid, pos), card in sorted(self.known.items())]
-        return msgpack.packb([JOURNAL_FORMAT, JOURNAL_VERSION, self.seat, self._seed, shuffles, known],
-                             use_bin_type=True)
+        data: bytes = msgpack.packb([JOURNAL_FORMAT, JOURNAL_VERSION, self.seat, self._seed, shuffles, known],
+                                    use_bin_type=True)
+        return data
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "DeckPeer":
