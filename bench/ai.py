@@ -25,10 +25,10 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.ai import kernel as K  # noqa: E402
-from game.roseking.ai.alphabeta import AlphaBetaPlayer  # noqa: E402
-from game.roseking.ai.players import (ExpectimaxPlayer, ExpertPlayer, FittedExpectimaxPlayer,  # noqa: E402
-                                     HardPlayer, MctsBaselinePlayer, MEDIUM_SHARE, MediumPlayer, Thinker,
-                                     make_player)
+from game.roseking.ai.baselines import (AlphaBetaPlayer, ExpectimaxPlayer, FittedExpectimaxPlayer,  # noqa: E402
+                                        MctsBaselinePlayer)
+from game.roseking.ai.levels import make_player  # noqa: E402
+from game.roseking.ai.players import ExpertPlayer, HardPlayer, MEDIUM_SHARE, MediumPlayer, Thinker  # noqa: E402
 from game.roseking.ai.mcts import find_subtree  # noqa: E402
 from game.roseking.ai.process import ProcessThinker  # noqa: E402
 from game.roseking.engine import DRAW, Rng, State  # noqa: E402

@@ -49,7 +49,7 @@ def main() -> None:
     root = Path(args.checkout).resolve() if args.checkout else Path(__file__).resolve().parents[1]
     sys.path[:0] = [str(root), str(root / "bench")]
     from ai import sample_positions  # the checkout's own positions and players
-    from game.roseking.ai.players import make_player
+    from game.roseking.ai import make_player
     positions = sample_positions(args.positions, 7)
     rates: dict[tuple[str, float], list[float]] = {s: [] for s in specs}
     for _ in range(args.reps):

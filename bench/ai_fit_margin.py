@@ -1,12 +1,12 @@
 """Fit the weights of the expectimax evaluation by self-play regression. Run by hand;
 needs ``pip install numpy`` (never needed at run time).
 
-Plays ``--games`` games between two :class:`~game.roseking.ai.expectimax.Expectimax` searchers
+Plays ``--games`` games between two :class:`~game.roseking.ai.baselines.expectimax.Expectimax` searchers
 at a small node budget (``--nodes``; a share ``--eps`` of the actions uniformly random, so the
 positions vary), samples ~``--sample`` of their positions, and labels each with the game's
 final score margin for Red. Then, per phase (stones on the board below each of ``--phases``),
 fits a ridge least-squares model of that margin on
-:func:`~game.roseking.ai.expectimax.eval_features` (for Red; every feature and the label change
+:func:`~game.roseking.ai.evaluation.eval_features` (for Red; every feature and the label change
 sign with the player, so there is no intercept) on half of the games, and prints the held-out
 mean absolute error and the share of correctly predicted winners next to the same figures of the
 score-margin-only model, then the ``EVAL_WEIGHTS`` rows to paste into expectimax.py.
@@ -25,7 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.roseking.ai import kernel as K  # noqa: E402
-from game.roseking.ai.expectimax import FEATURE_NAMES, Expectimax, ExpectimaxConfig, eval_features  # noqa: E402
+from game.roseking.ai.baselines.expectimax import Expectimax, ExpectimaxConfig  # noqa: E402
+from game.roseking.ai.evaluation import FEATURE_NAMES, eval_features  # noqa: E402
 from game.roseking.engine import Rng, State, score_of  # noqa: E402
 
 

@@ -6,13 +6,13 @@ iteration budgets calibrated to what one second buys on an idle core (see
 
 A player is ``LEVEL[#N][,knob=value...]``:
 
-- ``LEVEL``: any name :func:`game.roseking.ai.players.make_player` accepts (``hard``, ``expectimax-fit``,
+- ``LEVEL``: any name :func:`game.roseking.ai.levels.make_player` accepts (``hard``, ``expectimax-fit``,
   ``mcts-2025``, ``alphabeta:7``, ``expectimax``...);
 - ``#N``: the search budget as a count (nodes for the alpha-beta searchers, MCTS
   iterations for the MCTS levels) instead of seconds; without it, ``--seconds``;
 - ``,knob=value``: fields of the searcher's config (``ExpectimaxConfig`` /
   ``SearchConfig``), e.g. ``expectimax#180000,tempo_weight=0.7``; ``@NAME`` is a constant of
-  :mod:`game.roseking.ai.expectimax` (``eval_weights=@EVAL_WEIGHTS``).
+  :mod:`game.roseking.ai.evaluation` (``eval_weights=@EVAL_WEIGHTS``).
 
 ``--first K --games N`` plays games K..K+N-1 (to split a figure over machines or resume it);
 ``--jobs J`` plays J games at once, one process each. ``--tally LOG...`` plays nothing: it adds
@@ -45,9 +45,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.roseking.ai import expectimax  # noqa: E402
+from game.roseking.ai import evaluation as expectimax  # noqa: E402
 from game.roseking.ai.match import run_game, summary_line  # noqa: E402
-from game.roseking.ai.players import BASELINES, LEVELS, parse_level  # noqa: E402
+from game.roseking.ai.baselines import BASELINES  # noqa: E402
+from game.roseking.ai.levels import parse_level  # noqa: E402
+from game.roseking.ai.players import LEVELS  # noqa: E402
 from game.matchrun import run_parallel  # noqa: E402
 
 

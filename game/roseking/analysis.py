@@ -10,7 +10,7 @@ move and Red's winning chance ``red[k]`` (a finished position scores 1, 0 or ½)
 from ``k`` to ``k + 1`` by player ``m`` lost what the best move was worth for ``m`` minus what
 the move played left, measured two ways: ``loss``, in winning chance (0..1), and ``points``,
 in score points: a winning chance ``p`` stands for the margin ``WIN_SCALE · logit(p)`` (the
-inverse of the fitted sigmoid the AI's evaluation uses, ``game.roseking.ai.expectimax.win_chance``;
+inverse of the fitted sigmoid the AI's evaluation uses, ``game.roseking.ai.evaluation.win_chance``;
 chances clamped to :data:`CLAMP` .. 1 − CLAMP). Moves are marked on ``share``: the part of the
 winning chance the mover still had that the move threw away (``loss / before``), from
 :data:`INACCURACY` (10 %), :data:`MISTAKE` (15 %) and :data:`BLUNDER` (30 %); a side below
@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from game.marks import LABELS, mark, serve
-from game.roseking.ai.expectimax import WIN_SCALE
+from game.roseking.ai.evaluation import WIN_SCALE
 from game.roseking.engine import DRAW, Color, Move, State
 
 #: The share of the winning chance the mover still had that a move threw away, from which it is

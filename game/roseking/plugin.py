@@ -14,7 +14,7 @@ from game.i18n import N_
 if TYPE_CHECKING:
     from game.savefile import Summary
 
-from .ai.players import LEVEL_NAMES
+from .ai.levels import LEVEL_NAMES
 from .engine import Color
 from .engine.record import FORMAT, VERSION, Record, status_line
 from .settings import SCHEMA as SETTINGS

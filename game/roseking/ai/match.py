@@ -22,7 +22,8 @@ from typing import Callable, Iterator
 from game.roseking.engine import DRAW, Record, Rng, State, now_iso
 from game.matchrun import run_parallel, wilson  # noqa: F401 (wilson: part of this module's API)
 
-from .players import Player, make_player
+from .levels import make_player
+from .players import Player
 
 
 @dataclass(frozen=True)

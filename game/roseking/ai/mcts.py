@@ -52,7 +52,7 @@ from typing import Callable
 from game.roseking.engine import State
 
 import game.roseking.ai.kernel as K
-from game.roseking.ai.expectimax import fitted_draw_values, fitted_value, win_chance
+from game.roseking.ai.evaluation import fitted_draw_values, fitted_value, win_chance
 
 
 def _sigmoid(x: float) -> float:
@@ -100,8 +100,8 @@ class SearchConfig:
     - ``margin_weight``: weight of the score-margin bonus in a finished game's reward.
     - ``leaf_weights``: when set, a leaf left unfinished by the playout is valued by the
       fitted margin evaluation of the expectimax search with these weights
-      (:func:`~game.roseking.ai.expectimax.fitted_value`, points turned into a winning chance by
-      :func:`~game.roseking.ai.expectimax.win_chance`) instead of the logistic evaluation.
+      (:func:`~game.roseking.ai.evaluation.fitted_value`, points turned into a winning chance by
+      :func:`~game.roseking.ai.evaluation.win_chance`) instead of the logistic evaluation.
     - ``reuse``: a player keeps the subtree of the position it meets next (tree reuse,
       :func:`find_subtree`) instead of starting every search afresh.
     - ``implicit``: weight of the implicit minimax value in selection (0: plain UCT): every

@@ -1,4 +1,4 @@
-"""The computer-player interface, the six levels and the two baselines.
+"""The computer-player interface and the six levels.
 
 A player chooses an *action*; it never chooses a draw's card. For a draw it
 returns ``Move(color, DRAW, None)`` and whoever runs the game supplies the card
@@ -19,16 +19,9 @@ Levels (:data:`LEVELS`, friendlier names in :data:`LEVEL_LABELS`):
 - ``expert``: the MCTS of ``hard`` with playouts to the end of the game (:data:`EXPERT_MCTS`),
   at three times the budget (3 s per move by default).
 
-Baselines for measuring (``rose-king match``, benches), not offered in the window
-(:data:`BASELINES`): ``alphabeta`` (a plain depth-5 alpha-beta, :mod:`game.roseking.ai.alphabeta`;
-``alphabeta7`` or ``alphabeta:7`` for depth 7), ``expectimax`` (iterative-deepening expectimax
-alpha-beta with chance nodes and the plain evaluation: margin, heroes, half the tempo term),
-``expectimax-fit`` (the same search with the evaluation fitted to the final score margin,
-:data:`LEVEL_CONFIG <game.roseking.ai.expectimax.LEVEL_CONFIG>`; its evaluation is the one
-``hard``'s implicit minimax values use) and ``mcts-2025`` (the plain MCTS that ``hard`` was
-before the rules kernel: no tree reuse, plain UCT; kept so that the measurements of ``docs/ai.md``
-stay reproducible). Any level takes a budget suffix ``@SECONDS``:
-``hard@0.25`` thinks 0.25 s per move whatever budget the match gives (see :func:`parse_level`).
+Baselines for measuring (``rose-king match``, benches), never offered in the window, are in
+:mod:`game.roseking.ai.baselines`; :func:`~game.roseking.ai.levels.make_player` makes any of
+them by name (with a budget suffix ``@SECONDS``: ``hard@0.25``).
 The measurements behind these choices are in ``docs/ai.md``.
 """
 
@@ -37,15 +30,13 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass
 from random import Random
 from typing import Callable, Protocol
 
 from game.roseking.engine import DRAW, Move, Rng, State, score_of
 
 import game.roseking.ai.kernel as K
-from .alphabeta import AlphaBetaPlayer
-from .expectimax import EVAL_WEIGHTS, LEVEL_CONFIG, Expectimax, ExpectimaxConfig, ExpectimaxResult, win_chance
+from .evaluation import EVAL_WEIGHTS
 from .mcts import MCTS, SearchConfig, SearchResult, find_subtree
 
 #: Default thinking time of the search levels, seconds per move.
@@ -257,14 +248,6 @@ def level_knobs(seconds: float | None, iterations: int | None) -> dict[str, floa
     return {"implicit": LEVEL_MCTS["implicit"], "draw_widening": 0.0}
 
 
-class MctsBaselinePlayer(SearchPlayer):
-    """The ``mcts-2025`` baseline: the MCTS ``hard`` played before the rules kernel (1 s per move by
-    default; no tree reuse, plain UCT), kept so that the measurements of ``docs/ai.md`` stay
-    reproducible."""
-
-    name = "mcts-2025"
-
-
 class HardPlayer(SearchPlayer):
     """The ``hard`` level: the MCTS of :data:`LEVEL_MCTS` at the full budget (default 1 s per
     move), with the implicit weight and draw widening of :func:`level_knobs` for that budget
@@ -303,89 +286,6 @@ class ExpertPlayer(HardPlayer):
                          None if iterations is None else iterations * 3, **knobs)
 
 
-@dataclass
-class LevelResult:
-    """What the fitted expectimax found (``player.last`` of ``expectimax-fit``).
-
-    ``action``: the kernel action; ``iterations``: nodes searched (0 for a forced move);
-    ``seconds``: wall time; ``value``: the mover's winning chance 0..1 (a logistic of
-    ``points``, :func:`~game.roseking.ai.expectimax.win_chance`); ``points``: the search's value
-    in score points for the mover; ``depth``: the deepest iteration that counted, in plies.
-    """
-
-    action: int
-    iterations: int
-    seconds: float
-    value: float
-    points: float
-    depth: int
-
-
-class FittedExpectimaxPlayer:
-    """The ``expectimax-fit`` baseline: :class:`~game.roseking.ai.expectimax.Expectimax` with the
-    fitted evaluation (:data:`~game.roseking.ai.expectimax.LEVEL_CONFIG`), 1 s per move by default
-    (a candidate for ``hard``; ``docs/ai.md`` has its figures).
-
-    ``seconds``: wall-clock budget per move (None for none); ``iterations``: a node budget
-    instead (None for none), which makes the choices reproducible from ``seed`` on any
-    machine. The seed fixes the salt that picks the sampled chance outcomes; the
-    transposition table is kept from one choice to the next (tree reuse). ``last`` holds
-    the last :class:`LevelResult`; ``stop`` is an optional callable polled during a search
-    (returning True ends it early, see ProcessThinker). Other keyword arguments are
-    :class:`~game.roseking.ai.expectimax.ExpectimaxConfig` fields (for benches).
-    """
-
-    name = "expectimax-fit"
-    #: Share of the budget this player uses.
-    share = 1.0
-
-    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
-        rng = Rng(seed)
-        config = {**LEVEL_CONFIG, **knobs}
-        self.config = ExpectimaxConfig(seconds=None if seconds is None else seconds * self.share,
-                                       max_nodes=None if iterations is None else max(1, int(iterations * self.share)),
-                                       **config)  # type: ignore[arg-type]
-        self.search = Expectimax(self.config, salt=(rng.next_u32() << 32) | rng.next_u32())
-        self.last: LevelResult | None = None
-        self.stop: Callable[[], bool] | None = None
-
-    def choose(self, state: State) -> Move:
-        st = K.from_state(state)
-        r = self.search.search(st, self.stop)
-        self.last = LevelResult(r.action, r.nodes, r.seconds, win_chance(r.value), r.value, r.depth)
-        return K.to_move(st[K.TURN], r.action)
-
-
-class ExpectimaxPlayer:
-    """The ``expectimax`` baseline: :class:`~game.roseking.ai.expectimax.Expectimax` for each choice.
-
-    ``seconds``: wall-clock budget per move (default 1.0; None for none); ``iterations``:
-    a node budget instead (None for none), which makes the choices reproducible from
-    ``seed`` on any machine. The seed fixes the salt that picks the sampled chance
-    outcomes; the transposition table is kept from one choice to the next (it stays
-    valid: the salt does not change). ``last`` holds the last
-    :class:`~game.roseking.ai.expectimax.ExpectimaxResult`; ``stop`` is an optional callable
-    polled during a search (returning True ends it early, see ProcessThinker).
-    Other keyword arguments are :class:`~game.roseking.ai.expectimax.ExpectimaxConfig` fields.
-    """
-
-    name = "expectimax"
-
-    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
-        rng = Rng(seed)
-        self.config = ExpectimaxConfig(seconds=seconds, max_nodes=iterations, **knobs)  # type: ignore[arg-type]
-        self.search = Expectimax(self.config, salt=(rng.next_u32() << 32) | rng.next_u32())
-        self.last: ExpectimaxResult | None = None
-        self.stop: Callable[[], bool] | None = None
-
-    def choose(self, state: State) -> Move:
-        st = K.from_state(state)
-        self.last = self.search.search(st, self.stop)
-        return K.to_move(st[K.TURN], self.last.action)
-
-
 #: ``medium`` thinks this share of the budget (a hundredth: 0.01 s per move by default).
 MEDIUM_SHARE = 100
 
@@ -416,14 +316,6 @@ LEVELS: dict[str, Callable[..., Player]] = {
     "expert": ExpertPlayer,
 }
 
-#: Baselines for measuring, not offered in the window: name -> factory(seed, seconds=..., iterations=...).
-BASELINES: dict[str, Callable[..., Player]] = {
-    "alphabeta": AlphaBetaPlayer,
-    "expectimax": ExpectimaxPlayer,
-    "expectimax-fit": FittedExpectimaxPlayer,
-    "mcts-2025": MctsBaselinePlayer,
-}
-
 #: Level name -> English label for menus. Translate at display time: ``_(LEVEL_LABELS[level])``.
 LEVEL_LABELS: dict[str, str] = {
     "random": "Random",
@@ -433,70 +325,6 @@ LEVEL_LABELS: dict[str, str] = {
     "hard": "Hard",
     "expert": "Expert",
 }
-
-
-def parse_level(spec: str) -> tuple[str, dict, float | None]:
-    """Split a level name into ``(level, parameters, seconds)``.
-
-    ``spec``: a key of :data:`LEVELS` or :data:`BASELINES`; ``alphabeta`` takes its depth
-    as ``alphabeta7`` or ``alphabeta:7`` (parameters ``{"depth": 7}``); any name takes a
-    budget suffix ``@SECONDS`` (``hard@0.25``; seconds None without one). Raises
-    ValueError naming the levels for anything else.
-    """
-    if not isinstance(spec, str):
-        raise ValueError(f"unknown computer level {spec!r}")
-    name, seconds = spec, None
-    if "@" in spec:
-        name, _, text = spec.partition("@")
-        try:
-            seconds = float(text)
-        except ValueError:
-            seconds = -1.0
-        if not 0 < seconds < 3600:
-            raise ValueError(f"bad budget in computer level {spec!r}: expected @SECONDS, e.g. hard@0.25")
-    if name in LEVELS or name in BASELINES:
-        return name, {}, seconds
-    if name.startswith("alphabeta"):
-        digits = name[len("alphabeta"):].lstrip(":")
-        if digits.isdigit() and 1 <= int(digits) <= 20:
-            return "alphabeta", {"depth": int(digits)}, seconds
-    raise ValueError(f"unknown computer level {spec!r} (choose from {', '.join(LEVELS)}; "
-                     f"baselines {', '.join(BASELINES)}, alphabeta:DEPTH; any with @SECONDS)")
-
-
-def is_level(spec: object) -> bool:
-    """Whether :func:`make_player` accepts ``spec`` (see :func:`parse_level`)."""
-    try:
-        parse_level(spec)  # type: ignore[arg-type]
-    except ValueError:
-        return False
-    return True
-
-
-class LevelNames(tuple):
-    """The level names a match accepts: iterates over :data:`LEVELS` and :data:`BASELINES`,
-    and ``in`` also accepts parametrised names (``alphabeta:7``, ``hard@0.25``)."""
-
-    def __contains__(self, spec: object) -> bool:
-        return is_level(spec)
-
-
-#: What ``rose-king match`` accepts (``levels`` of the game's registry entry).
-LEVEL_NAMES = LevelNames((*LEVELS, *BASELINES))
-
-
-def make_player(level: str, seed: int | None = None, *, seconds: float | None = DEFAULT_SECONDS,
-                iterations: int | None = None) -> Player:
-    """A player of level ``level`` (see :func:`parse_level`). Raises ValueError for an unknown level.
-
-    ``seconds`` (per move) and ``iterations`` set the budget of the search levels (a
-    ``@SECONDS`` suffix of ``level`` overrides ``seconds``); the others ignore them.
-    """
-    name, params, own_seconds = parse_level(level)
-    factory = LEVELS.get(name) or BASELINES[name]
-    if own_seconds is not None:
-        seconds = own_seconds
-    return factory(seed, seconds=seconds, iterations=iterations, **params)
 
 
 class Thinker:

@@ -28,7 +28,8 @@ from typing import Any
 
 from game.roseking.engine import Move, State
 
-from .players import DEFAULT_SECONDS, Player, Thinker, make_player, parse_level
+from .levels import make_player, parse_level
+from .players import DEFAULT_SECONDS, Player, Thinker
 
 #: Levels that search (and therefore belong in a worker process).
 SEARCH_LEVELS = ("medium", "hard", "expert")
@@ -71,7 +72,7 @@ def _worker(conn: Any, shared_token: Any, level: str, seed: int | None, seconds:
 class ProcessThinker:
     """Runs a level's choice in a worker process; same interface as :class:`~game.roseking.ai.players.Thinker`.
 
-    ``level``, ``seed``, ``seconds``, ``iterations``: as for :func:`~game.roseking.ai.players.make_player`.
+    ``level``, ``seed``, ``seconds``, ``iterations``: as for :func:`~game.roseking.ai.levels.make_player`.
     ``nice``: how much to lower the worker's scheduling priority (POSIX ``nice``; 0 leaves it
     alone) so a window's frame loop wins a contended CPU; ignored where unsupported.
     The worker starts at construction (about 0.1-0.3 s of process start-up, outside

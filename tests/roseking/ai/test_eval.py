@@ -7,8 +7,8 @@ from random import Random
 import pytest
 
 from game.roseking.ai import kernel as K
-from game.roseking.ai.expectimax import (EVAL_WEIGHTS, FEATURE_NAMES, LEVEL_CONFIG, WIN, Expectimax,
-                                         ExpectimaxConfig, eval_features, growth, win_chance)
+from game.roseking.ai.baselines.expectimax import Expectimax, ExpectimaxConfig
+from game.roseking.ai.evaluation import EVAL_WEIGHTS, FEATURE_NAMES, LEVEL_CONFIG, WIN, eval_features, growth, win_chance
 from game.roseking.engine import Rng, State, score_of
 from game.roseking.engine.cards import parse_square
 
@@ -68,7 +68,7 @@ def test_win_chance_is_a_monotone_probability():
 
 
 def test_one_pass_value_is_the_weighted_sum_of_the_features():
-    from game.roseking.ai.expectimax import fitted_value
+    from game.roseking.ai.evaluation import fitted_value
     limits = LEVEL_CONFIG["phase_limits"]
     for st in list(_positions(3, 13))[::3]:
         if st[K.OVER]:
@@ -84,7 +84,8 @@ def test_the_fitted_expectimax_is_a_baseline_and_hard_stays_the_mcts():
     """Measured (docs/ai.md): the fitted expectimax beats alphabeta but not today's MCTS, so the
     levels keep the MCTS and the fitted search is a baseline for measuring."""
     from game.roseking.ai import BASELINES, LEVELS, make_player
-    from game.roseking.ai.players import ExpertPlayer, FittedExpectimaxPlayer, HardPlayer, MctsBaselinePlayer
+    from game.roseking.ai.baselines import FittedExpectimaxPlayer, MctsBaselinePlayer
+    from game.roseking.ai.players import ExpertPlayer, HardPlayer
     from game.roseking.ai.process import make_thinker
     fit = make_player("expectimax-fit", 1, seconds=None, iterations=2000)
     assert isinstance(fit, FittedExpectimaxPlayer) and fit.config.eval_weights == EVAL_WEIGHTS

@@ -7,8 +7,9 @@ import pytest
 from game.roseking.ai import LEVEL_LABELS, LEVELS, make_player
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig
+from game.roseking.ai.baselines import MctsBaselinePlayer
 from game.roseking.ai.players import (LEVEL_MCTS, SHORT_DRAW_WIDENING, SHORT_IMPLICIT, EasyPlayer, ExpertPlayer,
-                                      HardPlayer, MctsBaselinePlayer, MediumPlayer, action_values)
+                                      HardPlayer, MediumPlayer, action_values)
 from game.roseking.engine import DRAW, Move, Rng, State
 from game.i18n import _
 
@@ -112,9 +113,10 @@ def test_budget_holds(factory, seconds, budget):
         # CPU time cannot be inflated by other processes: the search itself keeps its budget (+10%).
         assert cpu <= budget * 1.1, cpu
         assert iterations > 10
-    # Wall time also counts time the OS gave to other processes; a loaded CI machine may
-    # deschedule one run, so at least one of three must keep the budget on the wall clock.
-    assert min(wall for wall, _cpu, _it in runs) <= budget * 1.1, runs
+    # Wall time also counts time the OS gave to other processes (a loaded machine deschedules a
+    # run for a scheduler slice or two), so one of three must keep the budget on the wall clock
+    # give or take 20 ms: a search that ignored its wall deadline would not.
+    assert min(wall for wall, _cpu, _it in runs) <= budget * 1.1 + 0.02, runs
 
 
 def test_medium_is_the_plain_search_at_a_hundredth():

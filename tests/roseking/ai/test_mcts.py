@@ -8,7 +8,8 @@ import pytest
 
 from game.roseking.ai import kernel as K
 from game.roseking.ai.mcts import MCTS, SearchConfig, _Node, find_subtree
-from game.roseking.ai.players import ExpertPlayer, HardPlayer, MctsBaselinePlayer
+from game.roseking.ai.baselines import MctsBaselinePlayer
+from game.roseking.ai.players import ExpertPlayer, HardPlayer
 from game.roseking.engine import CARDS, DRAW, Rng, State
 
 
@@ -147,7 +148,7 @@ def test_plain_uct_keeps_no_implicit_values():
 
 def test_hard_and_expert_search_with_reuse_and_implicit_values_medium_and_the_2025_baseline_plain():
     from game.roseking.ai import make_player
-    from game.roseking.ai.expectimax import EVAL_WEIGHTS
+    from game.roseking.ai.evaluation import EVAL_WEIGHTS
     from game.roseking.ai.players import LEVEL_MCTS
     assert LEVEL_MCTS["reuse"] and LEVEL_MCTS["implicit"] > 0 and LEVEL_MCTS["implicit_weights"] is EVAL_WEIGHTS
     for level in ("hard", "expert"):
@@ -216,7 +217,7 @@ def test_the_play_of_expert_is_pinned():
 
 
 def test_a_draw_is_valued_over_every_card_of_the_pile_with_expect_draws():
-    from game.roseking.ai.expectimax import EVAL_WEIGHTS, fitted_draw_values, fitted_value
+    from game.roseking.ai.evaluation import EVAL_WEIGHTS, fitted_draw_values, fitted_value
 
     compared = 0
     for seed in range(40):  # the shortcut equals the evaluation card by card
@@ -251,7 +252,7 @@ def test_a_draw_is_valued_over_every_card_of_the_pile_with_expect_draws():
 
 
 def test_draw_widening_holds_a_draw_to_fewer_cards_the_fewer_its_visits():
-    from game.roseking.ai.expectimax import EVAL_WEIGHTS
+    from game.roseking.ai.evaluation import EVAL_WEIGHTS
 
     dw = 0.5
     held = {0.0: [], dw: []}  # (visits, cards held) of every chance node, without and with widening

@@ -10,9 +10,11 @@ import pytest
 
 from game.roseking.ai import kernel as K
 from game.roseking.ai import make_player, parse_level
-from game.roseking.ai.alphabeta import WIN, AlphaBetaPlayer, DrawSampler, best_action, leaf_value
-from game.roseking.ai.expectimax import Expectimax, ExpectimaxConfig, terminal_value
-from game.roseking.ai.players import ExpectimaxPlayer, ExpertPlayer, HardPlayer
+from game.roseking.ai.baselines import ExpectimaxPlayer
+from game.roseking.ai.baselines.alphabeta import WIN, AlphaBetaPlayer, DrawSampler, best_action, leaf_value
+from game.roseking.ai.baselines.expectimax import Expectimax, ExpectimaxConfig
+from game.roseking.ai.evaluation import terminal_value
+from game.roseking.ai.players import ExpertPlayer, HardPlayer
 from game.roseking.engine import DRAW, Rng, State, score_of
 
 
