@@ -4,7 +4,7 @@ a finished match from that seat's information only, and estimates what each cost
 Pure Python, no pygame. It uses only the public API of the engine and the computer players:
 :meth:`State.observation` (one seat's information state), :func:`game.royals.ai.levels.make_player`
 (the ``hard`` level's choice from an observation; the ``greedy`` player as the playout policy)
-and :func:`game.royals.ai.search.determinize` (a full position drawn at random among those
+and :func:`game.royals.ai.determinize.determinize` (a full position drawn at random among those
 consistent with an observation).
 
 For each decision of the match (a card played, a Thief's target, an Executioner's victim; hand
@@ -97,7 +97,7 @@ def playout_value(obs: Observation, first: Action, seed: int, policy) -> float:
     """One determinization of ``obs`` (drawn with ``seed``), ``first`` played in it, then the round
     played out by ``policy`` for every seat with chance from ``seed``: the seat's :func:`margin`
     in the round's points. Reads nothing but ``obs``."""
-    from game.royals.ai.search import determinize
+    from game.royals.ai.determinize import determinize
     d = determinize(obs, Rng(seed))
     chance = Rng(seed ^ 0x5EED)
     seat, rnd = obs.seat, d.round

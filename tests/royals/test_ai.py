@@ -12,7 +12,8 @@ from game.royals.ai.match import play_match, summary_line, wilson
 from game.royals.ai.players import GreedyPlayer, decide_keep
 from game.royals.ai.ismcts import ISMCTS as KeepSearch
 from game.royals.ai.ismcts import _Rand
-from game.royals.ai.search import ISMCTS, Determinizer, determinize
+from game.royals.ai.baselines import ISMCTS2025 as ISMCTS
+from game.royals.ai.determinize import Determinizer, determinize
 from game.royals.engine import CARDS as CARDS_BY_INDEX
 from game.royals.engine import SETUP, Card, Phase, Rng, State
 
@@ -242,7 +243,7 @@ def test_the_playout_on_ints_keeps_the_rules():
     # The playout plays on raw ints and lists, not through State: its decisions, replayed
     # through State with every check, reach the round's end with the same rewards.
     from game.royals.ai.ismcts import _Rand, playout
-    from game.royals.ai.search import rewards
+    from game.royals.ai.baselines import rewards
     from game.royals.engine import CARDS, Action
     from game.royals.engine import kernel as K
     from game.royals.engine.state import key_action
@@ -271,9 +272,9 @@ def test_the_iteration_on_ints_walks_as_the_iteration_through_state():
     # same iteration through State (the determinization as a State, search.descend applying
     # the kernel's keys to it, ismcts.playout): the same draws, so the same tree, node by node.
     from game.royals.ai import ismcts as I
-    from game.royals.ai.search import Node
-    from game.royals.ai.search import descend as state_descend
-    from game.royals.ai.search import rewards
+    from game.royals.ai.baselines import Node
+    from game.royals.ai.baselines import descend as state_descend
+    from game.royals.ai.baselines import rewards
     from game.royals.engine import kernel as K
     from game.royals.engine.state import ROUNDS
 

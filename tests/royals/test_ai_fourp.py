@@ -7,7 +7,7 @@ import random
 import pytest
 
 from game.royals.ai.ismcts import _Rand
-from game.royals.ai.search import Determinizer
+from game.royals.ai.determinize import Determinizer
 from game.royals.engine import Phase
 from game.royals.engine.cards import RANK_OF
 

@@ -8,7 +8,7 @@ import pytest
 
 from game.royals.ai.ismcts import ISMCTS, Node, _add_prior, make_reward
 from game.royals.ai.players import action_values
-from game.royals.ai.search import action_key, reward_values
+from game.royals.ai.determinize import action_key, reward_values
 from game.royals.engine import Phase, Rng
 
 from .helpers import random_match

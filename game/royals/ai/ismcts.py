@@ -1,5 +1,5 @@
-"""The search of ``hard`` and ``medium``: the single-observer ISMCTS of
-:mod:`.search` (today's baseline ``hard-2025``) made faster, and the hand choice at set-up
+"""The search of ``hard`` and ``medium``: the single-observer ISMCTS of the baseline
+``hard-2025`` (:mod:`.baselines`) made faster, and the hand choice at set-up
 chosen by search instead of the greedy's rules.
 
 - **Speed.** The search's own randomness (determinizations, playouts, a Thief's pick inside an
@@ -26,7 +26,7 @@ chosen by search instead of the greedy's rules.
   gain over the greedy's hand); every 8 rounds the worse half of the candidates is dropped
   (successive halving) until the budget is spent. A candidate replaces the greedy's hand
   only when its paired gain is clearly positive (t statistic above ``T_KEEP``).
-- Play decisions: the ISMCTS of :mod:`.search` (its determinizations, one tree with
+- Play decisions: the ISMCTS of :mod:`.baselines` (the determinizations of :mod:`.determinize`, one tree with
   availability counts, UCB1 c = 0.7, playouts to the round's end, the same rewards).
 
 The search never sees a hidden card: it is handed only the observation.
@@ -45,7 +45,7 @@ from ..engine.actions import Action
 from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANK_OF, RANKED_MASK, REBELS
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
 from .players import action_values, decide_keep, keep_score
-from .search import Determinizer, SearchResult, reward_values
+from .determinize import Determinizer, SearchResult, reward_values
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -159,7 +159,7 @@ def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot:
     card that takes it, else dumps the Beggar on an opponent, else throws its weakest card (the
     weakest too when its side already wins); a lead (the weakest plain card with ``low_lead``),
     and ``noise`` of all plays, at random; a Thief's or an Executioner's decision at random, the
-    stolen card too (the policy of :mod:`.search`); with ``specials`` (but for ``noise`` of them)
+    stolen card too (the policy of :mod:`.baselines`); with ``specials`` (but for ``noise`` of them)
     the Thief robs the seat whose card wins the trick if an opponent's, else a random opponent,
     and the Executioner takes the winning opponent's card, else the Beggar, else a random card
     (the greedy's rules, cheaply). ``random_``: floats in [0, 1).
@@ -374,7 +374,7 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
 
 
 class ISMCTS:
-    """ISMCTS for the play decisions (see :mod:`.search`) plus the hand choice by search.
+    """ISMCTS for the play decisions (see :mod:`.baselines`) plus the hand choice by search.
 
     ``seconds``: CPU budget per decision (wall clock capped at ``max(seconds, WALL_CAP)``);
     ``iterations``: a cap (iterations of the tree search; for the hand choice, simulated rounds
@@ -527,7 +527,7 @@ def _add_prior(root: Node, obs: Observation, weight: float, scale: float) -> Non
     value by the greedy's judgement, :func:`.players.action_values`, in points, less the best
     one's), so decisions the playouts cannot tell apart go the greedy's way and the real
     visits outweigh the prior as they grow. Reads only ``obs``."""
-    from .search import action_key
+    from .determinize import action_key
     kids = root.children
     visits = sum(ch.visits for ch in kids.values())
     if not visits:

@@ -8,8 +8,8 @@
   the play, its determinizations inferring from the others' hand choices (:data:`HAND_BIAS`);
   the greedy's hand at set-up (:data:`KEEP_SEARCH`); with 3 or 4 players the options of
   :data:`MULTI` (the reward: the margin over the mean of the others).
-- ``hard-2025``: ``hard`` before its ISMCTS rewrite (the ISMCTS of :mod:`.search`, the greedy's hand),
-  the baseline of the strength figures.
+- ``hard-2025``: ``hard`` before its ISMCTS rewrite (:mod:`.baselines`), the baseline of the
+  strength figures, never offered in the window.
 
 A team's starter is the greedy's rule (its lower scorer) at every level.
 """
@@ -22,13 +22,11 @@ from game.rng import Rng
 
 from ..engine.actions import Action
 from ..engine.state import Observation, Phase
-from .players import EasyPlayer, GreedyPlayer, Player, RandomPlayer, decide_keep, decide_start
+from .players import DEFAULT_SECONDS, EasyPlayer, GreedyPlayer, Player, RandomPlayer, decide_start
+from .baselines import Hard2025Player
+from .determinize import SearchResult
 from .ismcts import ISMCTS
-from .search import ISMCTS as ISMCTS2025
-from .search import SearchResult
 
-#: Default thinking time of the search levels, seconds per decision (at most 1 s).
-DEFAULT_SECONDS = 1.0
 #: Whether ``hard`` and ``medium`` choose the hand by search (:func:`.ismcts.ISMCTS.choose_keep`).
 #: Off: in the screening and the first figure games of the ISMCTS rewrite it did not win more than the
 #: greedy's hand (docs/royals-ai.md); the search is kept for the next try.
@@ -85,21 +83,6 @@ class MediumPlayer(SearchPlayer):
     name = "medium"
     share = 0.1
     hand_bias = 0.0
-
-
-class Hard2025Player(SearchPlayer):
-    """``hard`` as it was before its ISMCTS rewrite: the ISMCTS of :mod:`.search` for play decisions, the
-    greedy's rules for the hand (kept as the baseline the figures are played against)."""
-
-    name = "hard-2025"
-
-    def _search(self, seconds: float | None, iterations: int | None, **_options):
-        return ISMCTS2025(self.rng, seconds, iterations)  # the same with any number of players
-
-    def choose(self, obs: Observation) -> Action:
-        if obs.phase is Phase.KEEP:
-            return decide_keep(obs)
-        return super().choose(obs)
 
 
 LEVELS: dict[str, Callable[..., Player]] = {

@@ -30,6 +30,10 @@ from ..engine.state import Observation, Phase, team_of
 MEAN_POINTS = 40 / 36
 
 
+#: Default thinking time of the search levels, seconds per decision (at most 1 s).
+DEFAULT_SECONDS = 1.0
+
+
 class Player(Protocol):
     """Anything with ``choose(obs) -> Action`` returning one of ``obs.legal_actions()``."""
 

@@ -139,7 +139,7 @@ def _digest_choices(seeds: range, search, iterations: int, keep: bool) -> str:
 
 def digest_search(seeds: range) -> str:
     """The ISMCTS of today's ``hard`` (``hard-2025``; 60 iterations, seeded)."""
-    from game.royals.ai.search import ISMCTS
+    from game.royals.ai.baselines import ISMCTS2025 as ISMCTS
     return _digest_choices(seeds, ISMCTS, 60, keep=False)
 
 
