@@ -64,6 +64,19 @@ class InternetError(OSError):
         self.code = code
 
 
+#: A plain sentence per :class:`InternetError` / :class:`InviteEvent` failure code (the command
+#: line's; a window translates the codes itself).
+SENTENCES = {
+    "shape": "that is not an invitation code: a code is a number and two words, such as 7-guitarist-revenge",
+    "rendezvous": "the rendezvous server cannot be reached or refused (no internet, or the server is down)",
+    "wrong": "the code is wrong: the two programs did not agree on it (a typo?)",
+    "used": "this code was used already: ask for a new one",
+    "nobody": "nobody is waiting with this code: it was used already, it expired, or it was mistyped",
+    "route": "the other program was found, but no connection to it could be made, neither direct nor relayed",
+    "closed": "the connection by code closed",
+}
+
+
 def is_code(text: str) -> bool:
     """True for an invitation's shape (``7-guitarist-revenge``), False for an address."""
     return bool(CODE_SHAPE.match(text.strip().lower()))
@@ -238,8 +251,10 @@ def _rejoin_code(key: bytes) -> str:
 
 
 def _failure_code(f: Any) -> tuple[str, str]:
-    from wormhole.errors import LonelyError, ServerError, WelcomeError, WrongPasswordError
+    from wormhole.errors import LonelyError, ServerConnectionError, ServerError, WelcomeError, WrongPasswordError
     e = f.value
+    if isinstance(e, ServerConnectionError):
+        return "rendezvous", f"cannot reach the rendezvous server: {e}"
     if isinstance(e, WrongPasswordError):
         return "wrong", "the code is wrong: the friend's program and this one did not agree on it (a typo?)"
     if isinstance(e, ServerError) and "crowded" in str(e):
@@ -248,7 +263,7 @@ def _failure_code(f: Any) -> tuple[str, str]:
         return "rendezvous", f"the rendezvous server refused: {e}"
     if isinstance(e, LonelyError):
         return "nobody", "nobody came with this code"
-    return "closed", f"the connection by code closed ({type(e).__name__})"
+    return "closed", f"the connection by code closed ({type(e).__name__}: {e})"
 
 
 class _Meeting:
