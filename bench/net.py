@@ -21,8 +21,15 @@
   goes to the host, is checked there and relayed to the two other joiners; median and p95
   (``--royals-plays N``, 0 to skip).
 
+- Rose King's move round trip again, over the internet transport (``net.internet``: a code,
+  magic-wormhole's PAKE and Dilation, a socket pair bridged by the library's reactor thread) with a
+  rendezvous server and transit relays of our own on 127.0.0.1 (``net.internet_servers``):
+  direct, through a relay that sets ``TCP_NODELAY``, and through upstream's relay as it is
+  (``--internet-moves N``, 0 to skip; needs the ``test`` extra's server packages).
+
 Aim: Rose King median move round trip at most 0.5 ms; Royals & Riots median
-4-peer play at most 2 ms.
+4-peer play at most 2 ms. Over the internet transport: direct within 1 ms of the LAN figure,
+relayed (through a relay with ``TCP_NODELAY``) with no Nagle delay (no 40 ms steps).
 """
 
 from __future__ import annotations
@@ -275,7 +282,8 @@ def layer_one_way(n: int) -> list[float]:
     return out[:n]
 
 
-def layer_roseking_round_trips(n: int, journal_dir: str | None = None) -> tuple[list[float], list[float]]:
+def layer_roseking_round_trips(n: int, journal_dir: str | None = None,
+                               transport=None) -> tuple[list[float], list[float]]:
     """Rose King on the one LAN layer (game.roseking.lan.match): ``Session.act(move)`` until the
     mover's machine hears the other seat's ``ack`` (its ``Noticed("acked")``): plays and draws
     (the two-sided coin included), over as many games as needed."""
@@ -291,7 +299,11 @@ def layer_roseking_round_trips(n: int, journal_dir: str | None = None) -> tuple[
         rec = [None, None] if not journal_dir else [os.path.join(journal_dir, f"lh{seed}.json"),
                                                     os.path.join(journal_dir, f"lj{seed}.json")]
         host = Session(LAN, "host", "Bench A", port=0, record=rec[0])
-        join = Session(LAN, "join", "Bench B", port=host.port, reconnect_delay=0.05, record=rec[1])
+        extra: list = []
+        if transport is None:
+            join = Session(LAN, "join", "Bench B", port=host.port, reconnect_delay=0.05, record=rec[1])
+        else:
+            join, extra = _by_code(host, transport, rec[1])
         try:
             for s in (host, join):
                 wait_event(s, lambda e: isinstance(e, Started))
@@ -323,7 +335,41 @@ def layer_roseking_round_trips(n: int, journal_dir: str | None = None) -> tuple[
         finally:
             host.close(1.0)
             join.close(1.0)
+            for x in extra:
+                x.close()
     return plays, draws
+
+
+def _by_code(host, servers, record):
+    """A Rose King joiner of ``host`` that came by code over ``servers``
+    (:class:`net.internet.Servers`): ``(join, [invites, dialer])``."""
+    from game.roseking.lan.match import LAN
+    from net.connections import read_hello
+    from net.internet import CodeDialer, Invites
+    from net.session import Session
+    inv = Invites(host.adopt, servers)
+    slot = inv.invite()
+    end = time.monotonic() + 10
+    while inv.code(slot) is None and time.monotonic() < end:
+        inv.wait(0.1)
+    d = CodeDialer(inv.code(slot), servers)
+    sock = d.first(30)
+    _, data = read_hello(sock, "the host")
+    join = Session(LAN, "join", "Bench B", connected=(sock, data), dial=d.dial, reconnect_delay=0.05, record=record)
+    return join, [inv, d]
+
+
+def own_servers(nodelay: bool):
+    """A rendezvous server and a transit relay on 127.0.0.1 in a subprocess:
+    ``(process, mailbox, relay)``."""
+    import subprocess
+    p = subprocess.Popen([sys.executable, "-m", "net.internet_servers", *(["--nodelay"] if nodelay else [])],
+                         stdout=subprocess.PIPE, text=True, cwd=os.path.dirname(_here))
+    line = p.stdout.readline().split()
+    if line[:1] != ["mailbox"]:
+        p.kill()
+        raise RuntimeError("the servers did not start (pip install -e '.[test]')")
+    return p, line[1], line[3]
 
 
 def main() -> None:
@@ -334,6 +380,8 @@ def main() -> None:
                     help="moves to time over the one LAN layer with the tests' game (default 300; 0 skips)")
     ap.add_argument("--royals-plays", type=int, default=200, metavar="N",
                     help="Royals & Riots 4-peer plays to time (default 200; 0 skips)")
+    ap.add_argument("--internet-moves", type=int, default=300, metavar="N",
+                    help="Rose King moves to time over the internet transport, each way (default 300; 0 skips)")
     args = ap.parse_args()
     from net.lobby import LAN_VERSION
     from game.roseking.lan.match import VERSION
@@ -350,6 +398,17 @@ def main() -> None:
         print(f"draw, journals on disk (fsync)     {figures(jdraws)}")
     if args.layer_moves:
         print(f"one LAN layer (test game), one way {figures(layer_one_way(args.layer_moves))}")
+    if args.internet_moves:
+        os.environ.setdefault("ROSE_KING_LAN_LOOPBACK", "1")  # the library listens on 127.0.0.1 only
+        from net.internet import Servers
+        for label, nodelay, direct in (("direct", True, True), ("relayed, relay with TCP_NODELAY", True, False),
+                                       ("relayed, upstream relay", False, False)):
+            proc, mailbox, relay = own_servers(nodelay)
+            try:
+                iplays, _ = layer_roseking_round_trips(args.internet_moves, None, Servers(mailbox, relay, direct))
+            finally:
+                proc.kill()
+            print(f"by code, {label:32s} {figures(iplays)}")
     if args.royals_plays:
         print(f"Royals & Riots, 4 peers: play -> all 3 others applied {p95(royals_round_trips(args.royals_plays))}")
 

@@ -86,7 +86,8 @@ class Connections:
     def add(self, sock: socket.socket) -> Peer:
         """A new connection (accepted or made): ``TCP_NODELAY``, its link, watched for reading."""
         sock.settimeout(5.0)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if sock.family in (socket.AF_INET, socket.AF_INET6):  # (a connection by code: one end of a socket pair)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         p = Peer(self._next_cid, sock, self._make_link())
         self._next_cid += 1
         self.peers[p.cid] = p
@@ -215,10 +216,17 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
     connection with ``busy``, try again) or :class:`JoinError` (not a host of this
     program: the reason, e.g. "this table needs a newer version"; a host of an older layer
     version: "the host needs a newer version")."""
+    sock = socket.create_connection((address, port), timeout=timeout)
+    game, data = read_hello(sock, f"{address}:{port}", timeout)
+    return game, sock, data
+
+
+def read_hello(sock: socket.socket, label: str, timeout: float = 3.0) -> tuple[str, bytes]:
+    """:func:`probe_host` on a connection already open (one by code, :mod:`net.internet`):
+    ``(game, data)``; ``label`` names the host in the errors. Closes ``sock`` when it raises."""
     from .framing import HEADER, MAX_FRAME, decode_payload
     from .limits import HANDSHAKE_TIMEOUT
     from .lobby import hello_version
-    sock = socket.create_connection((address, port), timeout=timeout)
     try:
         deadline = time.monotonic() + min(timeout, HANDSHAKE_TIMEOUT)
         data = b""
@@ -226,16 +234,16 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
         while len(data) < need:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise socket.timeout(f"{address}:{port} sent no whole hello within {min(timeout, HANDSHAKE_TIMEOUT):g} s")
+                raise socket.timeout(f"{label} sent no whole hello within {min(timeout, HANDSHAKE_TIMEOUT):g} s")
             sock.settimeout(left)
             chunk = sock.recv(RECV_SIZE)
             if not chunk:
-                raise JoinError("no-hello", f"{address}:{port} closed the connection without a hello")
+                raise JoinError("no-hello", f"{label} closed the connection without a hello")
             data += chunk
             if need == HEADER.size and len(data) >= HEADER.size:
                 (n,) = HEADER.unpack_from(data)
                 if not 0 < n <= MAX_FRAME:
-                    raise JoinError("protocol", f"{address}:{port} does not speak this program's LAN protocol")
+                    raise JoinError("protocol", f"{label} does not speak this program's LAN protocol")
                 need = HEADER.size + n
         payload = data[HEADER.size:need]
         pv = hello_version(payload)
@@ -247,10 +255,10 @@ def probe_host(address: str, port: int = DEFAULT_PORT, timeout: float = 3.0) -> 
         except FrameError as e:
             raise JoinError("version" if e.code == "version" else "protocol", str(e)) from None  # e.g. a newer host
         if msg["t"] == "error" and msg["code"] == "busy":
-            raise HostBusy(f"{address}:{port} is busy (too many connections settling at once); try again")
+            raise HostBusy(f"{label} is busy (too many connections settling at once); try again")
         if msg["t"] != "hello" or msg["role"] != "host":
-            raise JoinError("not-host", f"{address}:{port} is not a host")
-        return msg["g"], sock, data
+            raise JoinError("not-host", f"{label} is not a host")
+        return msg["g"], data
     except BaseException:
         sock.close()
         raise

@@ -76,7 +76,10 @@ class Session(Mailbox):
     ``host_grace``: seconds it keeps reconnecting after losing the host in a match before the
     match counts as left by the host. ``record``: ``--record FILE`` (its journal resumes a
     match); ``connected``: a joiner's first connection, already open, with the bytes read from
-    it (``probe_host`` read the host's hello to learn its game). Raises OSError when the port
+    it (``probe_host`` read the host's hello to learn its game); ``dial``: a joiner's way to
+    (re)connect instead of ``socket.create_connection((address, port))``: returns a new
+    connection or raises OSError (tried again after ``reconnect_delay``; a connection by code,
+    :class:`net.internet.CodeDialer`). Raises OSError when the port
     cannot be opened, ValueError for a bad journal or a ``name`` no hello may carry (1..32
     characters, no control, bidi or zero-width characters: docs/protocol.md, "Messages")."""
 
@@ -86,7 +89,8 @@ class Session(Mailbox):
                  host_grace: float = 10.0, clock: Callable[[], float] = time.monotonic,
                  token_bytes: Callable[[int], bytes] = secrets.token_bytes,
                  connected: tuple[socket.socket, bytes] | None = None, computers: dict[int, str] | None = None,
-                 computer_names: dict[int, str] | None = None) -> None:
+                 computer_names: dict[int, str] | None = None,
+                 dial: Callable[[], socket.socket] | None = None) -> None:
         why = name_problem(name, MAX_NAME)
         if why is not None:  # refused here, never on the wire (the hello would fail its schema)
             raise JoinError("name", f"a player name {why}")
@@ -111,6 +115,7 @@ class Session(Mailbox):
         self.address, self.port = address, port
         self.record_path = Path(record) if record else None
         self.reconnect_delay, self.host_grace = reconnect_delay, host_grace
+        self._dial = dial or (lambda: socket.create_connection((self.address, self.port), timeout=2.0))
         self._clock, self._token = clock, token_bytes
         self._schemas = schemas_for(dict(part.schemas), part.max_bin)
         self._rates = rates_for(dict(part.rates))
@@ -205,6 +210,14 @@ class Session(Mailbox):
             self.computer_seats.hand_over(seat, level)
         self._command("drain")
 
+    def adopt(self, sock: socket.socket) -> None:
+        """Host: take ``sock``, a connection that came another way than to our port (by code
+        over the internet, :class:`net.internet.Invites`), as if it had been accepted. Any
+        thread may call it."""
+        if self.role != "host":
+            raise ValueError("only a host adopts connections")
+        self._command("adopt", sock)
+
     def view(self, fn: Callable[[MatchMachine], Any]) -> Any:
         """``fn(machine)`` under the machine's lock (a snapshot for the window), or None."""
         with self._mlock:
@@ -262,6 +275,8 @@ class Session(Mailbox):
                 name, args = self._commands.popleft()
             if name == "drain":
                 self._drain()
+            elif name == "adopt":
+                self._accept(*args)
             elif name == "computed":
                 self._computed(*args)
             elif name == "options":
@@ -328,7 +343,7 @@ class Session(Mailbox):
             sock, initial = first
         else:
             try:
-                sock = socket.create_connection((self.address, self.port), timeout=2.0)
+                sock = self._dial()
             except OSError:
                 if self.machine is not None and self._lost_host_at is None:
                     self._lost_host_at = self._clock()  # (a journaled match whose host is not there)

@@ -48,6 +48,15 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="headless: print every move")
     p.add_argument("--loopback", action="store_true",
                    help="stay on this machine: listen on 127.0.0.1 and send discovery beacons only there")
+    g = p.add_argument_group("over the internet (a code per friend; docs/protocol.md, \"Over the internet\")")
+    g.add_argument("--mailbox", metavar="URL",
+                   help="the rendezvous server where peers meet by code (default: $ROSE_KING_MAILBOX, else "
+                        "magic-wormhole's public one)")
+    g.add_argument("--relay", metavar="tcp:HOST:PORT",
+                   help="the transit relay for friends who cannot connect directly (default: $ROSE_KING_RELAY, "
+                        "else magic-wormhole's public one)")
+    g.add_argument("--relay-only", action="store_true",
+                   help="offer no direct connection: always through the relay")
 
 
 def run_peer(args: argparse.Namespace, role: str) -> int:
@@ -91,6 +100,9 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port to listen on (default {DEFAULT_PORT})")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS",
                    help="local address to listen on (default: all; 127.0.0.1 for this machine only)")
+    p.add_argument("--internet", action="store_true",
+                   help="also invite over the internet: print one code per free seat, to give one friend each "
+                        "(they run: rose-king join CODE); end-to-end encrypted, no account, no server of ours")
     p.add_argument("--beacon", action="store_true",
                    help="headless: send a discovery beacon every 1.5 s to the LAN's broadcast addresses "
                         "(127.0.0.1 with --loopback); the windowed host always does")

@@ -92,6 +92,58 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
             return 1
 
 
+def join_target(text: str) -> tuple[str, object]:
+    """``CODE`` (shaped ``N-word-word``: ``("code", code)``) or ``HOST[:PORT]`` (``("lan",
+    (host, port))``). Raises argparse.ArgumentTypeError with a plain sentence."""
+    from net.internet import InternetError, check_code
+    t = text.strip()
+    if t[:1].isdigit() and "-" in t and ":" not in t and "." not in t:
+        try:
+            return "code", check_code(t)
+        except InternetError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return "lan", parse_address(t)
+
+
+def _by_code(args: argparse.Namespace) -> int | None:
+    """Meet the host at ``args.code`` (or, resuming, at the rejoin code kept beside the record):
+    sets ``args.game``, ``args.connected``, ``args.dial``. Returns an exit status when it must
+    stop (1, with the plain sentence on stderr)."""
+    from net.connections import read_hello
+    from net.internet import CodeDialer, InternetError, Servers, state_path
+    try:
+        servers = Servers.resolve(args.mailbox, args.relay, direct=not args.relay_only)
+        dialer = CodeDialer(args.code, servers, state=state_path(args.record))
+    except (ValueError, InternetError) as e:
+        print(f"rose-king join: {e}", file=sys.stderr)
+        return 1
+    args.dialer, args.dial = dialer, dialer.dial
+    if dialer.resuming and args.game is not None:  # the journal names the game; the session dials
+        print("rose-king join: meeting the host again at the code both programs derived", flush=True)
+        return None
+    print("rose-king join: meeting the host by code…", flush=True)
+    try:
+        sock = dialer.first(None if not dialer.resuming else args.timeout)
+        game, data = read_hello(sock, "the host", 10.0)
+    except InternetError as e:
+        dialer.close()
+        print(f"rose-king join: {e}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as e:
+        dialer.close()
+        print(f"rose-king join: the host did not answer over the code's connection ({e})", file=sys.stderr)
+        return 1
+    if game not in game_keys():
+        sock.close()
+        dialer.close()
+        print(f"rose-king join: unknown game: the host plays {game[:32]!r}, which this program does not know",
+              file=sys.stderr)
+        return 1
+    print(f"rose-king join: connected by code ({dialer.route})", flush=True)
+    args.game, args.connected = game, (sock, data)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Exit status as ``rose-king host``'s (:mod:`game.commands.host`): a headless joiner
     stopped by SIGTERM/SIGINT says goodbye and exits with 128 + the signal's number."""
@@ -99,10 +151,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    args.address, args.port = args.target
-    args.connected = None
+    kind, target = args.target
+    args.connected, args.dial, args.dialer = None, None, None
     if args.game is None:
         args.game = _journal_game(args.record)
+    if kind == "code":
+        if not args.headless:
+            print("rose-king join: joining by code needs --headless --ai LEVEL for now (the window's "
+                  "\"Join with a code\" comes later)", file=sys.stderr)
+            return 2
+        args.code, args.address, args.port = target, "", 0
+        status = _by_code(args)
+        if status is not None:
+            return status
+        try:
+            return run_peer(args, "join")
+        finally:
+            args.dialer.close()
+    args.address, args.port = target
     if args.game is None:
         status = _learn_game(args)
         if status is not None:
@@ -111,10 +177,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("join", help="join a LAN game",
-                       description="Join a game hosted on the LAN (the game is the host's).", epilog=EXIT_STATUS)
-    p.add_argument("target", type=parse_address, metavar="HOST[:PORT]",
-                   help=f"the host's address, optionally with its port (default {DEFAULT_PORT})")
+    p = sub.add_parser("join", help="join a LAN game, or a game over the internet by code",
+                       description="Join a game hosted on the LAN, or over the internet with the code the host "
+                                   "gave you (the game is the host's).", epilog=EXIT_STATUS)
+    p.add_argument("target", type=join_target, metavar="HOST[:PORT] | CODE",
+                   help=f"the host's address, optionally with its port (default {DEFAULT_PORT}), or the code the "
+                        "host gave you (a number and words: 7-guitarist-revenge)")
     p.add_argument("--game", choices=game_keys(), default=None,
                    help="the host's game (default: learnt from the host)")
     add_common(p)

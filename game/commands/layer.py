@@ -79,7 +79,8 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
                               computer_names={s: computer_name(level) for s, level in computers.items()})
         else:
             session = Session(part, "join", name, address=args.address, port=args.port, record=args.record,
-                              date=now_iso(), connected=getattr(args, "connected", None))
+                              date=now_iso(), connected=getattr(args, "connected", None),
+                              dial=getattr(args, "dial", None))
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
@@ -106,9 +107,14 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
         elif isinstance(e, Ended):
             print(f"{prog}: match over: {verdict_text(e.verdict, names)}", flush=True)
 
-    beacon = None
+    beacon = invites = None
     if role == "host":
         print(f"{prog}: listening on port {session.port}", flush=True)
+        if getattr(args, "internet", False):
+            invites = _invite(prog, session, args, kinds)
+            if invites is None:
+                session.close()
+                return 1
         if getattr(args, "beacon_address", None) or getattr(args, "beacon", False):
             from net.discovery import Beacon
             try:
@@ -120,6 +126,67 @@ def run_layer_peer(args: argparse.Namespace, role: str, game: Any) -> int:
     finally:
         if beacon is not None:
             beacon.stop()
+        if invites is not None:
+            invites.close()
+
+
+#: Seconds a host waits for its invitation codes before it says the rendezvous is unreachable.
+CODE_WAIT = 15.0
+
+
+def _invite(prog: str, session: Any, args: argparse.Namespace, kinds: tuple[str, ...]) -> Any:
+    """``--internet``: one invitation per free person seat (none when resuming: the friends come
+    back at the codes kept beside the record), the codes printed; route changes printed as
+    they come (a daemon thread). Returns the :class:`net.internet.Invites`, or None (said why)."""
+    import threading
+
+    from net.internet import SENTENCES, Invites, Servers, state_path
+    try:
+        servers = Servers.resolve(args.mailbox, args.relay, direct=not args.relay_only)
+    except ValueError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return None
+    invites = Invites(session.adopt, servers, state=state_path(args.record))
+    free = 0 if session.machine is not None else sum(k == "person" for k in kinds)
+    for _ in range(free):
+        invites.invite()
+    codes: dict[int, str] = {}
+    import time
+    end = time.monotonic() + CODE_WAIT
+    while len(codes) < free and time.monotonic() < end:
+        for e in invites.wait(0.2):
+            if e.what == "code":
+                codes[e.slot] = e.detail
+            elif e.what == "failed":
+                print(f"{prog}: an invitation failed: {SENTENCES.get(e.detail, e.detail)}", file=sys.stderr)
+    if len(codes) < free:
+        invites.close()
+        print(f"{prog}: cannot reach the rendezvous server {servers.mailbox}: no invitation code came within "
+              f"{CODE_WAIT:g} seconds (no internet, or the server is down)", file=sys.stderr)
+        return None
+    if free:
+        print(f"{prog}: over the internet: give each code below to one friend (one code, one seat, used once); "
+              "they run: rose-king join CODE", flush=True)
+        for i, slot in enumerate(sorted(codes)):
+            print(f"{prog}: invitation {i + 1} of {free}: {codes[slot]}", flush=True)
+    elif invites.slots:
+        print(f"{prog}: over the internet: waiting for the friends to come back at their rejoin codes", flush=True)
+
+    def report() -> None:
+        said: dict[int, str] = {}
+        while not getattr(invites, "_closed", False):
+            for e in invites.wait(0.5):
+                if e.what == "route" and e.detail in ("direct", "relayed") and said.get(e.slot) != e.detail:
+                    said[e.slot] = e.detail
+                    print(f"{prog}: invitation {e.slot + 1}: connected {e.detail}", flush=True)
+                elif e.what == "code" and e.slot in codes and e.detail != codes[e.slot]:
+                    codes[e.slot] = e.detail
+                    print(f"{prog}: invitation {e.slot + 1}: replaced by a new code (give this one instead): "
+                          f"{e.detail}", flush=True)
+                elif e.what == "failed":
+                    print(f"{prog}: invitation {e.slot + 1}: {SENTENCES.get(e.detail, e.detail)}", flush=True)
+    threading.Thread(target=report, name="invites", daemon=True).start()
+    return invites
 
 
 def _play(prog: str, session: Any, args: argparse.Namespace, game: Any, role: str, show: Any) -> int:
