@@ -5,6 +5,7 @@ another module. Imports inside functions and under ``if TYPE_CHECKING:`` count t
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,20 @@ def _is_type_checking(test: ast.expr) -> bool:
         (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+@functools.lru_cache(maxsize=1)
+def _graph() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    edges, outside = _import_graph()
+    return {m: frozenset(v) for m, v in edges.items()}, {m: frozenset(v) for m, v in outside.items()}
+
+
 def import_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """(edges between our modules, outside top-level packages each module imports)."""
+    """(edges between our modules, outside top-level packages each module imports); parsed once
+    per run, a fresh copy each call (a test may plant edges in its copy)."""
+    edges, outside = _graph()
+    return {m: set(v) for m, v in edges.items()}, {m: set(v) for m, v in outside.items()}
+
+
+def _import_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     mods: dict[str, Path] = {}
     for top in ("game", "net"):
         for path in (ROOT / top).rglob("*.py"):

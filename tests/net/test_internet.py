@@ -32,8 +32,11 @@ LIMIT = 60.0
 
 @pytest.fixture(scope="module")
 def servers():
-    """``(mailbox, relay)`` of a rendezvous server and a transit relay on 127.0.0.1."""
-    p = subprocess.Popen([sys.executable, "-m", "net.internet_servers"], stdout=subprocess.PIPE, text=True,
+    """``(mailbox, relay)`` of a rendezvous server and a transit relay on 127.0.0.1. The relay sets
+    ``TCP_NODELAY`` (``--nodelay``): a relayed match then takes no Nagle delay on every small
+    frame, so a whole one fits the suite's time; upstream's relay as it is, with those delays,
+    is measured by ``bench/net.py --internet-moves``."""
+    p = subprocess.Popen([sys.executable, "-m", "net.internet_servers", "--nodelay"], stdout=subprocess.PIPE, text=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     try:
         line = p.stdout.readline().split()  # one line once both listen (or EOF if it failed)
