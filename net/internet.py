@@ -145,10 +145,53 @@ def reactor() -> Any:
         if _thread is None:
             from .wormhole_patch import apply
             apply()
+            _quiet_twisted_log()
             _thread = threading.Thread(target=r.run, kwargs={"installSignalHandlers": False},
                                        name="internet-reactor", daemon=True)
             _thread.start()
     return r
+
+
+class LogFilter:
+    """Twisted's log events to ``write`` (default stderr) as the library's errors only, without
+    one the library makes on its own at close: a mailbox message that comes after the wormhole
+    closed fails in its state machine (``automat``'s ``NoTransition``) inside a Deferred nobody
+    waits on, logged as "Unhandled error in Deferred:" and then the failure. Any other failure,
+    error or critical event is written."""
+
+    def __init__(self, write: Callable[[str], Any] | None = None) -> None:
+        import sys
+        self.write = write or sys.stderr.write
+        self._held: list[dict[str, Any]] = []
+
+    def _show(self, event: dict[str, Any]) -> None:
+        from twisted.logger import formatEventAsClassicLogText
+        text = formatEventAsClassicLogText(event)
+        if text:
+            self.write(text)
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        failure = event.get("log_failure")
+        level = event.get("log_level")
+        if failure is None and level is not None and level.name == "critical" and \
+                str(event.get("log_format", "")).startswith("Unhandled error in Deferred"):
+            self._held = [event]  # the failure comes next
+            return
+        header, self._held = self._held, []
+        if failure is not None and type(failure.value).__name__ == "NoTransition":
+            return
+        if failure is None and (level is None or level.name not in ("error", "critical")):
+            events = header
+        else:
+            events = header + [event]
+        for e in events:
+            self._show(e)
+
+
+def _quiet_twisted_log() -> None:
+    """Twisted's log through :class:`LogFilter` (once, when the reactor starts)."""
+    from twisted.logger import globalLogBeginner
+    globalLogBeginner.beginLoggingTo([LogFilter()], discardBuffer=True, redirectStandardIO=False)
 
 
 def _call(fn: Callable, *args: Any) -> None:

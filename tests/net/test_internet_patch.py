@@ -44,3 +44,25 @@ def test_the_patch_sets_nodelay_and_keeps_to_loopback(monkeypatch):
     except Exception:  # the upstream body needs a real connection; the option is set before it runs
         pass
     assert p.transport.nodelay is True
+
+
+def test_the_librarys_own_error_at_close_is_not_printed_and_every_other_one_is():
+    from automat._core import NoTransition
+    from twisted.logger import LogLevel
+    from twisted.python.failure import Failure
+
+    from net.internet import LogFilter
+    out: list[str] = []
+    f = LogFilter(out.append)
+
+    def unhandled(exc: Exception) -> None:
+        f({"log_level": LogLevel.critical, "log_format": "Unhandled error in Deferred:", "log_time": 0.0})
+        try:
+            raise exc
+        except Exception:
+            f({"log_level": LogLevel.critical, "log_format": "", "log_failure": Failure(), "log_time": 0.0})
+    unhandled(NoTransition("S3A", "add_message"))
+    f({"log_level": LogLevel.info, "log_format": "a quiet note", "log_time": 0.0})
+    assert out == []
+    unhandled(ValueError("a real one"))
+    assert "Unhandled error in Deferred" in out[0] and "a real one" in "".join(out)
