@@ -119,7 +119,7 @@ class LanTableMatch(TableMatch):
         session = self.session
 
         def probe(m) -> tuple:
-            return (m.view.ply, m.received(), m.round, m.over is not None, session.catching_up)
+            return (m.view.ply, m.accepted, m.round, m.over is not None, session.catching_up)
         p = session.view(probe)
         if p is None or p == self._probe:
             return None

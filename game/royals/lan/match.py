@@ -334,6 +334,12 @@ class FairMatch(DealSteps, Verdicts):
     def received(self) -> int:
         return self.handled if not self.host else self.view.ply
 
+    @property
+    def accepted(self) -> int:
+        """How many signed envelopes this seat has accepted so far (every step of the match is
+        one: a window reads a change here as "look again")."""
+        return len(self.envs)
+
     def waiting_for(self) -> tuple[int, ...]:
         """The seat whose decision this seat's view waits for (none during a deal or an audit, on a
         chance outcome, or once the match is over)."""
