@@ -267,6 +267,7 @@ def test_a_game_against_the_computer_is_counted_when_it_ends_in_the_window(app, 
     """The one-line hook of a local game against the computer: its end counts once."""
     from game.client.roseking.local_game import GameConfig
     from game.client.roseking.setup import start_game
+    app.options.anim_speed = 0  # no animation: only the count is at stake here
     start_game(app, GameConfig((Color.WHITE, "random"), seed=5, min_delay=0))
     scene = app.top
     assert isinstance(scene, GameScene)

@@ -49,7 +49,7 @@ def probe_texts(players: int) -> list[str]:
     return out
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches)
 def test_the_engine_agrees_with_the_reference_action_by_action(match):
     seed, (players, teams) = match
