@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Callable
 
 from game.rng import Rng
 
@@ -85,7 +86,8 @@ def playout_card(d: State, cards: list[int]) -> int:
     return weakest
 
 
-def descend(root: "Node", d: State, rnd: int, cexp: float, randbelow, apply) -> list[tuple["Node", int]]:
+def descend(root: "Node", d: State, rnd: int, cexp: float, randbelow: Callable[[int], int],
+            apply: Callable[[State, int], None]) -> list[tuple["Node", int]]:
     """Selection and expansion of one ISMCTS iteration in determinization ``d``: from ``root``
     down the decisions legal in ``d`` (UCB1 with availability counts, exploration ``cexp``)
     until a decision never tried here is added (chosen by ``randbelow(n)``) or round ``rnd``
@@ -177,7 +179,7 @@ class ISMCTS2025:
         while True:
             if limit is not None and it >= limit:
                 break
-            if deadline is not None and it and (clock() >= deadline or wall() >= wall_deadline):
+            if deadline is not None and wall_deadline is not None and it and (clock() >= deadline or wall() >= wall_deadline):
                 break
             it += 1
             d = draw(rng)

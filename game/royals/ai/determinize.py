@@ -14,18 +14,28 @@ baseline's (:mod:`.baselines`).
 from __future__ import annotations
 
 import math
+import random
+from typing import Callable, Iterable, Protocol, Sequence
 from dataclasses import dataclass
 
 from game.rng import Rng
 
 from ..engine import kernel as K
 from ..engine.actions import PLAY, STEAL, Action
-from ..engine.cards import ALL_CARDS_MASK, CARDS, RANK_OF
+from ..engine.cards import ALL_CARDS_MASK, CARDS, RANK_OF, Card
 from ..engine.state import Observation, Phase, State
 
 _trick_winner = K.trick_winner
 _STEAL_NONE, _STEAL, _EXEC = K.STEAL_NONE, K.STEAL, K.EXECUTE
 _DECISIONS = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
+
+
+class Chance(Protocol):
+    """A source of chance for a determinization: :class:`~game.rng.Rng` or any ``random.Random``."""
+
+    def random(self) -> float: ...
+
+    def shuffle(self, x: list[int]) -> None: ...
 
 
 def _bits(mask: int) -> list[int]:
@@ -37,7 +47,7 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _mask(cards) -> int:
+def _mask(cards: Iterable[Card]) -> int:
     m = 0
     for c in cards:
         m |= 1 << c.index
@@ -168,7 +178,7 @@ class Determinizer:
         s.kept = hands[:]
         return s
 
-    def deal(self, rng, fast: bool = False) -> tuple[list[int], list[list[int]], list[int]]:
+    def deal(self, rng: Chance, fast: bool = False) -> tuple[list[int], list[list[int]], list[int]]:
         """The hidden part of a new determinization drawn with ``rng`` (see :meth:`__call__`):
         (the hand masks per seat, the draw piles per seat as card lists with the top last, the
         cards set aside). The search of ``hard`` (:mod:`.ismcts`) plays on these directly."""
@@ -225,7 +235,8 @@ class Determinizer:
                 pool = pool[need[i]:]
                 continue
             cap = dict(caps[i])
-            take, rest = [], []
+            take: list[int] = []
+            rest: list[int] = []
             for c in pool:
                 r = RANK_OF[c]
                 if len(take) < need[i] and cap.get(r, 99) > 0:
@@ -243,7 +254,7 @@ class Determinizer:
             pool = rest
         return hands, pool
 
-    def _fast_deal(self, random_) -> tuple[list[int], list[list[int]], list[int]]:
+    def _fast_deal(self, random_: Callable[[], float]) -> tuple[list[int], list[list[int]], list[int]]:
         """:meth:`deal` with ``fast``: the pool of :meth:`_fast_pool`; when its front keeps
         every void (always unless the draws ran out) each other hand takes its slice of it in
         turn (what :meth:`_take` would take), else :meth:`_take` relaxes; the other piles take
@@ -273,7 +284,7 @@ class Determinizer:
             piles.append(pile)
         return hands, piles, pool[k:] + held_aside
 
-    def _fast_pool(self, random_) -> tuple[list[int], list[int], bool]:
+    def _fast_pool(self, random_: Callable[[], float]) -> tuple[list[int], list[int], bool]:
         """The unseen cards in the order :meth:`deal` hands them out with ``fast`` (hands in
         turn, then the piles; the cards set aside not ordered): the draw is
         repeated while it breaks a void (``exact``). Uniform, by a Fisher-Yates shuffle of only
@@ -331,7 +342,7 @@ class Determinizer:
 _BIT = tuple(1 << c for c in range(len(CARDS)))
 
 
-def _shuffle(x: list, random_) -> None:
+def _shuffle(x: list[int], random_: Callable[[], float]) -> None:
     """Fisher-Yates shuffle of ``x`` in place by ``random_()`` floats in [0, 1)."""
     for i in range(len(x) - 1, 0, -1):
         j = int(random_() * (i + 1))
@@ -362,7 +373,7 @@ def action_key(a: Action) -> int:
     return _EXEC + a.card.index  # type: ignore[union-attr]
 
 
-def reward_values(tot, teams: bool, final: bool, scale: float = 10.0) -> list[float]:
+def reward_values(tot: Sequence[int], teams: bool, final: bool, scale: float = 10.0) -> list[float]:
     """Each seat's reward in 0..1 from the match totals ``tot`` (per seat) at a round's end:
     its (team's) margin ``d`` over the best other seat (team) as ``0.5 + 0.5 tanh(d / scale)``;
     after the last round (``final``) ``0.7 x win (1, 0.5 on a tie, 0) + 0.3 x`` that."""

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Callable, Sequence
 
 from game.rng import Rng
 
@@ -46,6 +47,9 @@ from ..engine.cards import BEGGAR, CARDS, GUILDMASTER, NUM_CARDS, PRINCES, RANK_
 from ..engine.state import ROUNDS, SETUP, Observation, Phase, State, key_action
 from .players import action_values, decide_keep, keep_score
 from .determinize import Determinizer, SearchResult, reward_values
+
+#: A reward at a round's end: ``f(match totals per seat, teams, final) -> reward per seat``.
+Reward = Callable[[Sequence[int], bool, bool], list[float]]
 
 _PLAY, _STEAL, _EXECUTE = Phase.PLAY, Phase.STEAL, Phase.EXECUTE
 #: Kept cards (weakest by the greedy's score) and pile cards (strongest) exchanged to make candidates.
@@ -77,7 +81,7 @@ def _pick(mask: int, r: float) -> int:
 
 
 def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
-            log: list[int] | None = None, reward=reward_values, specials: bool = False) -> list[float]:
+            log: list[int] | None = None, reward: Reward = reward_values, specials: bool = False) -> list[float]:
     """Play ``d`` (a disposable determinization in PLAY, STEAL or EXECUTE) to its round's end
     and return each seat's reward (:func:`.search.reward_values`) by :func:`rollout` on its
     fields. ``d`` is left mid-way (read nothing from it after). ``log``: if a list, the
@@ -90,7 +94,7 @@ def playout(d: State, rand: _Rand, noise: float = 0.25, low_lead: bool = False,
     return _rewards(_base_totals(d.round_scores, d.players), loot, d.teams, d.round >= ROUNDS, reward)
 
 
-def _base_totals(round_scores, n: int) -> list[int]:
+def _base_totals(round_scores: Sequence[Sequence[int]], n: int) -> list[int]:
     """Each seat's points over the finished rounds ``round_scores``."""
     tot = [0] * n
     for rs in round_scores:
@@ -99,7 +103,7 @@ def _base_totals(round_scores, n: int) -> list[int]:
     return tot
 
 
-def _rewards(base: list[int], loot: list[int], teams: bool, final: bool, reward=reward_values) -> list[float]:
+def _rewards(base: list[int], loot: list[int], teams: bool, final: bool, reward: Reward = reward_values) -> list[float]:
     """Each seat's reward (``reward``: :func:`.search.reward_values` or one of :func:`make_reward`)
     at the round's end: the totals of the finished rounds ``base`` plus the points of this
     round's ``loot`` masks."""
@@ -107,7 +111,7 @@ def _rewards(base: list[int], loot: list[int], teams: bool, final: bool, reward=
     return reward([b + points(m) for b, m in zip(base, loot)], teams, final)
 
 
-def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7):
+def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7) -> Reward:
     """The reward of the search at a round's end, ``f(tot, teams, final) -> list[float]`` (per
     seat, 0..1; ``tot``: the match totals per seat, ``final``: after the match's last round).
 
@@ -126,7 +130,7 @@ def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7):
     tanh = math.tanh
     lose = 1.0 - win
 
-    def reward(tot, teams: bool, final: bool) -> list[float]:
+    def reward(tot: Sequence[int], teams: bool, final: bool) -> list[float]:
         n = len(tot)
         if teams or n == 2:
             return reward_values(tot, teams, final, scale)
@@ -149,9 +153,9 @@ def make_reward(kind: str = "best", scale: float = 10.0, win: float = 0.7):
 
 
 def rollout(n: int, teams: bool, hands: list[int], piles: list[list[int]], loot: list[int],
-            trick: list[tuple[int, int]], led: int, rev: bool, seat: int, leader: int, phase: Phase,
-            random_, noise: float = 0.25, low_lead: bool = False, log: list[int] | None = None,
-            specials: bool = False) -> None:
+            trick: list[tuple[int, int]], led: int, rev: bool, seat: int, leader: int, phase: Phase | None,
+            random_: Callable[[], float], noise: float = 0.25, low_lead: bool = False,
+            log: list[int] | None = None, specials: bool = False) -> None:
     """Play a round to its end on raw fields (the kernel's: hand and loot masks, piles as card
     lists with the top last, the trick as ``(seat, card)``; ``phase`` PLAY, STEAL or EXECUTE with
     ``seat`` to decide), changing ``hands``, ``piles``, ``loot`` and ``trick`` in place; the
@@ -287,8 +291,9 @@ def _logs(n: int) -> list[float]:
 
 
 def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: list[int],
-            trick: list[tuple[int, int]], phase: Phase, seat: int, led: int, rev: bool, leader: int, cexp: float,
-            random_, logs: list[float], lists: dict[int, list[int]]) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
+            trick: list[tuple[int, int]], phase: Phase | None, seat: int, led: int, rev: bool, leader: int, cexp: float,
+            random_: Callable[[], float], logs: list[float],
+            lists: dict[int, list[int]]) -> tuple[list[tuple[Node, int]], Phase | None, int, int, bool, int]:
     """Selection and expansion of one ISMCTS iteration on a determinization's raw fields (see
     :func:`rollout`; changed in place): from ``root`` down the decisions legal here (the
     kernel's :func:`~game.royals.engine.kernel.keys_at`; UCB1 with availability counts,
@@ -311,7 +316,7 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
             if keys is None:
                 keys = lists[m] = keys_at(phase, hands, seat, led, trick)
         else:
-            keys = keys_at(phase, hands, seat, led, trick)
+            keys = keys_at(phase, hands, seat, led, trick)  # type: ignore[arg-type]  # (None ends the walk below)
         get = node.children.get
         untried = None
         best = -1.0
@@ -336,7 +341,7 @@ def descend(root: Node, n: int, hands: list[int], piles: list[list[int]], loot: 
             ch.avail = 1
             node.children[k] = ch
             path.append((ch, seat))
-            node = None
+            node = None  # type: ignore[assignment]  # a new child ends the walk
         else:
             node = chosen
             path.append((node, seat))
@@ -388,7 +393,7 @@ class ISMCTS:
     def __init__(self, rng: Rng, seconds: float | None = 1.0, iterations: int | None = None,
                  c: float = 0.7, noise: float = 0.25, keep_search: bool = True, low_lead: bool = False,
                  hand_bias: float = 0.0, reward: str = "best", scale: float = 10.0, win: float = 0.7,
-                 specials: bool = False, prior: float = 0.0, prior_scale: float = 0.05) -> None:
+                 specials: bool = False, prior: int = 0, prior_scale: float = 0.05) -> None:
         if seconds is None and iterations is None:
             raise ValueError("a search needs a time or an iteration budget")
         self.rng = rng
@@ -518,10 +523,10 @@ class ISMCTS:
                 if t_stat > best_t:
                     best, best_t = i, t_stat
         visits = {str(cands[i]): count[i] for i in range(1, m)}
-        return SearchResult(cands[best], sims, time.perf_counter() - t0, time.thread_time() - c0, visits)  # type: ignore[arg-type]
+        return SearchResult(cands[best], sims, time.perf_counter() - t0, time.thread_time() - c0, visits)
 
 
-def _add_prior(root: Node, obs: Observation, weight: float, scale: float) -> None:
+def _add_prior(root: Node, obs: Observation, weight: int, scale: float) -> None:
     """Progressive bias at the root (Chaslot et al. 2008, as virtual visits): each root
     decision gets ``weight`` visits worth the root's mean reward so far plus ``scale`` x (its
     value by the greedy's judgement, :func:`.players.action_values`, in points, less the best

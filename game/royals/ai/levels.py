@@ -16,7 +16,7 @@ A team's starter is the greedy's rule (its lower scorer) at every level.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from game.rng import Rng
 
@@ -39,7 +39,7 @@ HAND_BIAS = 1.5
 #: rest: chosen by the 4-player screening of the rewrite's fourth pass (docs/royals-ai.md): the
 #: reward is the margin over the mean of the others (:func:`.ismcts.make_reward`), with which
 #: a deeper search wins more. With 2 players or teams the search is the same as before.
-MULTI: dict = {"reward": "mean"}
+MULTI: dict[str, Any] = {"reward": "mean"}
 
 
 class SearchPlayer:
@@ -61,7 +61,7 @@ class SearchPlayer:
         self.search_multi = self._search(secs, its, **MULTI)
         self.last: SearchResult | None = None
 
-    def _search(self, seconds: float | None, iterations: int | None, **options):
+    def _search(self, seconds: float | None, iterations: int | None, **options: Any) -> ISMCTS:
         return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH, hand_bias=self.hand_bias, **options)
 
     def choose(self, obs: Observation) -> Action:

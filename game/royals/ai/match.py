@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from game.rng import Rng
 from game.matchrun import run_parallel, wilson  # noqa: F401 (wilson: part of this module's API)
@@ -31,7 +31,8 @@ from game.matchrun import run_parallel, wilson  # noqa: F401 (wilson: part of th
 from ..engine.actions import STEAL
 from ..engine.record import Record, now_iso
 from ..engine.state import State, team_of
-from .levels import Player, make_player
+from .levels import make_player
+from .players import Player
 
 
 @dataclass(frozen=True)
@@ -110,13 +111,13 @@ def run_one(levels: Sequence[str], seed: int, index: int, seconds: float | None,
     winners = () if shared else tuple(k for k in range(n) if seat_of[k] in out.winners)
     record = Record.from_state(state, names, date=now_iso())
     return MatchResult(index, seat_of, winners, tuple(out.scores[seat_of[k] - 1] for k in range(n)),
-                       tuple(stats[seat_of[k] - 1][0] for k in range(n)),
+                       tuple(int(stats[seat_of[k] - 1][0]) for k in range(n)),
                        tuple(stats[seat_of[k] - 1][1] for k in range(n)),
                        tuple(stats[seat_of[k] - 1][2] for k in range(n)),
                        tuple(stats[seat_of[k] - 1][3] for k in range(n)), record.to_json())
 
 
-def _run_args(args: tuple) -> MatchResult:
+def _run_args(args: tuple[Any, ...]) -> MatchResult:
     return run_one(*args)
 
 

@@ -132,7 +132,7 @@ class Evaluator:
             if w2 == 0 and w != 0:
                 beat += 1
         frac = beat / len(self.unseen)
-        return (1 - frac) ** (remaining * 1.5)
+        return float((1 - frac) ** (remaining * 1.5))
 
     def card_cost(self, c: int) -> float:
         """What playing ``c`` spends: strong cards, and Princes outside a revolution."""
