@@ -18,7 +18,8 @@ import math
 
 from game.roseking.engine import decide, score_of, territories
 from game.roseking.engine.cards import NUM_CARDS
-from game.roseking.engine.state import HAND_LIMIT, TARGET_BIT, TOTAL_STONES, _spread
+from game.roseking.engine.kernel import HAND_LIMIT, TARGET_BIT, TOTAL_STONES
+from game.roseking.engine.kernel import spread as _spread
 
 import game.roseking.ai.kernel as K
 from game.roseking.ai.kernel import _GROUP_CACHE, group_stats  # the territory memo of the MCTS's evaluation

@@ -312,3 +312,11 @@ def features(st: list[int]) -> list[float]:
         (frontier(r, occ).bit_count() - frontier(w, occ).bit_count()) / 10.0,
         float(st[H0].bit_count() - st[H1].bit_count()),
     ]
+
+#: What the searches use (the engine kernel's position fields and rules, re-exported, and this
+#: module's playout policy and evaluation).
+__all__ = ["BIT_INDEX", "CROWN", "DISCARD", "DRAW_ACTION", "H0", "H1", "HAND_LIMIT", "HE0", "HE1", "NEIGH",
+           "NEIGH_BIT", "OVER", "PHASE_LIMITS", "PILE", "S0", "S1", "TARGET_BIT", "TARGET_BIT_ROW",
+           "TOTAL_STONES", "TURN", "WEIGHTS", "action_of", "apply", "can_move", "cards_in", "evaluate",
+           "features", "final_margin", "from_state", "frontier", "group_stats", "legal_actions", "nth_bit",
+           "playout", "policy_action", "sample_draw", "score_and_largest", "to_move", "winner_value"]

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from game.roseking.engine.cards import NUM_CARDS
-from game.roseking.engine.state import HAND_LIMIT, TARGET_BIT, TOTAL_STONES
+from game.roseking.engine.kernel import HAND_LIMIT, TARGET_BIT, TOTAL_STONES
 
 import game.roseking.ai.kernel as K
 from game.roseking.ai.evaluation import WIN, evaluate, fitted_value, terminal_value
