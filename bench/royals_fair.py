@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 from fair_table import Net  # noqa: E402
 
 from game.royals.engine.state import Phase  # noqa: E402
-from game.royals.lan import fair  # noqa: E402
+from game.royals.lan import match as fair  # noqa: E402
 
 
 def timed(net: Net) -> dict:
