@@ -22,7 +22,7 @@ from game.rng import Rng
 
 from ..engine import kernel as K
 from ..engine.actions import Action
-from ..engine.cards import BEGGAR, THIEF
+from ..engine.cards import BEGGAR, THIEF, iter_bits
 from ..engine.state import Observation, Phase, State, key_action
 from .determinize import Determinizer, SearchResult, reward_values
 from .players import DEFAULT_SECONDS, decide_keep, decide_start
@@ -30,15 +30,6 @@ from .players import DEFAULT_SECONDS, decide_keep, decide_start
 _trick_winner = K.trick_winner
 _STEAL_NONE, _STEAL, _EXEC = K.STEAL_NONE, K.STEAL, K.EXECUTE
 _DECISIONS = (Phase.PLAY, Phase.STEAL, Phase.EXECUTE)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def legal_keys(s: State) -> list[int]:
@@ -52,7 +43,7 @@ def apply_key(s: State, key: int, rng: Rng) -> None:
     drawn uniformly from the robbed hand with ``rng`` (the chance outcome)."""
     card = -1
     if _STEAL < key < _EXEC:
-        cards = _bits(s.hands[key - _STEAL - 1])
+        cards = list(iter_bits(s.hands[key - _STEAL - 1]))
         card = cards[rng.randbelow(len(cards))]
     K.apply_key(s, key, card)
 
@@ -187,7 +178,7 @@ class ISMCTS2025:
             # playout to the round's end: mostly a simple trick rule, sometimes at random
             while d.round == rnd and d.phase in (Phase.PLAY, Phase.STEAL, Phase.EXECUTE):
                 if d.phase is Phase.PLAY:
-                    cards = _bits(d.legal_plays())
+                    cards = list(iter_bits(d.legal_plays()))
                     if len(cards) == 1 or not d.trick or rng.randbelow(100) < self.noise:
                         c = cards[rng.randbelow(len(cards))]
                     else:
