@@ -180,7 +180,7 @@ class LanTable:
         state = self.seat_state(seat)
         words = {"you": "", "thinking": _("your turn") if seat == self.seat else _("thinking…"),
                  "connected": _("connected"), "away": _("reconnecting…"), "left": _("left"),
-                 "computer": _("computer")}
+                 "computer": ""}  # (a computer's name says it is one: "Computer (hard)")
         return _("{n}. {name}").format(n=seat + 1, name=name), words[state]
 
     # ------------------------------------------------------------------ the end
@@ -352,9 +352,25 @@ def code_lines(code: str) -> list[str]:
             _("All players see the same code. Compare it aloud or in a chat: if it differs, someone is in the middle.")]
 
 
+def record_file(prefix: str) -> str | None:
+    """A new file ``<data folder>/lan/<prefix>-<random hex>.json`` for a network match's running
+    record, its journal beside it (``<file>.journal``, which ``rose-king host/join --record FILE``
+    resumes), apart from the saved games; a game's ``record_path`` hook may return it. None when
+    the folder cannot be made (the match then keeps none)."""
+    import uuid
+
+    from game.saves import default_data_dir
+    folder = default_data_dir() / "lan"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder / f"{prefix}-{uuid.uuid4().hex}.json")
+
+
 def write_failed_text(reason: str) -> str:
     from game.fsutil import os_error_text
     return _("The record could not be written: {reason}").format(reason=os_error_text(reason))
 
 
-__all__ = ["ENDED", "LanTable", "SAVE_WAIT", "WAITING", "code_lines", "match_code"]
+__all__ = ["ENDED", "LanTable", "SAVE_WAIT", "WAITING", "code_lines", "match_code", "record_file"]

@@ -126,7 +126,7 @@ class TableLayout:
         items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
         right = plate.right - 12
         level = self.match.config.seats[seat - 1].level
-        if level is not None:
+        if level is not None and LEVEL_WORDS.get(level, level):  # (a word of "": none, the name says it)
             word = elide(art.font(16), _(LEVEL_WORDS.get(level, level)), 80)
             lv = art.text(word, 16, (210, 200, 170))
             items.append((word, lv, lv.get_rect(topright=(right, plate.y + 14))))
