@@ -638,3 +638,17 @@ def test_the_menu_key_that_opens_the_join_screen_types_nothing_into_its_address(
     scene.update(1 / 60)
     scene.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="1"))
     assert scene.field.text == "1"
+
+
+def test_our_colour_plays_from_the_bottom_and_no_other_board_changes(app, lan):
+    """Whatever colour the window got, its hand and panel are at the bottom edge, the other's at
+    the top; a board opened meanwhile (or after) keeps Red at the bottom: the side is the scene's."""
+    from game.client.roseking.game_scene import BOARD_RECT, GameScene
+    scene = start(app, lan)
+    me = scene.match.color
+    mine = scene.card_rect(me, scene.shown.hand(me)[0], 0)
+    theirs = scene.card_rect(me.other, scene.shown.hand(me.other)[0], 0)
+    assert mine.top > BOARD_RECT.bottom and theirs.bottom < BOARD_RECT.top
+    assert GameScene.bottom is Color.RED  # the local boards' default is untouched
+    from game.client.roseking.layout import hand_slot_rect
+    assert hand_slot_rect(Color.RED, 0).top > BOARD_RECT.bottom

@@ -85,6 +85,31 @@ class LobbyScene(LobbyExit, ButtonScene):
         self.extras = pygame.Rect(r.x + 40, r.bottom - 156, r.w - 80, 56)  # the host's choices
         if self.hosting and lan.lobby_buttons is not None:
             self.buttons += lan.lobby_buttons(self, self.extras)
+        if self.hosting and lan.lobby_choice is not None:
+            self.buttons += self.choice_buttons(*lan.lobby_choice)
+
+    def choice_buttons(self, option: str, heading: str, values: tuple) -> list[Button]:
+        """The host's one choice (the game's ``lobby_choice``) as a row of buttons in the choices' room."""
+        gap = 12
+        bw = min(200, (self.extras.w - (len(values) - 1) * gap) // len(values))
+        x0 = self.extras.centerx - (len(values) * bw + (len(values) - 1) * gap) // 2
+
+        def choose(value: str) -> None:
+            if self.choices_open() and self.session is not None:
+                self.session.set_options({**self.session.options, option: value} if value else
+                                         {k: v for k, v in self.session.options.items() if k != option})
+
+        def chosen(value: str) -> bool:
+            return self.session is not None and self.session.options.get(option, "") == value
+        return [Button((x0 + i * (bw + gap), self.extras.y, bw, self.extras.h), label, lambda v=value: choose(v),
+                       enabled=self.choices_open, selected=lambda v=value: chosen(v), size=28)
+                for i, (value, label) in enumerate(values)]
+
+    def lines(self) -> list[str]:
+        """The lines about the table: the host's switches that are on, then the game's ``lobby_lines``."""
+        options = self.session.options if self.session is not None else {}
+        on = [_(label) for option, label, _when in self.lan.host_switches if options.get(option)]
+        return on + (self.lan.lobby_lines(self) if self.lan.lobby_lines is not None else [])
 
     def choices_open(self) -> bool:
         """Whether the host's choices may still change: nobody has taken a seat and no match is
@@ -206,8 +231,12 @@ class LobbyScene(LobbyExit, ButtonScene):
             img = art.text(text, 24, GOLD if mine and not closed else ink, shadow=True)
             surface.blit(img, img.get_rect(midleft=(box.x + 140, box.centery)))
             y += 52
-        lines = self.lan.lobby_lines(self) if self.lan.lobby_lines is not None else []
-        if self.hosting and self.lan.lobby_buttons is not None:  # over the host's choices
+        lines = self.lines()
+        choice = self.lan.lobby_choice
+        if self.hosting and choice is not None:  # its heading over the host's choice
+            img = art.text(_(choice[1]), 22, CREAM, shadow=True)
+            surface.blit(img, img.get_rect(midbottom=(r.centerx, self.extras.y - 8)))
+        elif self.hosting and self.lan.lobby_buttons is not None:  # over the host's choices
             bottom = self.extras.y - 8
             for text in reversed(lines):
                 img = art.text(text, 22, CREAM, shadow=True, wrap=r.w - 80)

@@ -16,15 +16,16 @@ from game.roseking.lan.record import save_text
 from game.roseking.phrases import stop_text
 from game.roseking.lan.match import RESIGN
 
-from ..dialogs import ConfirmDialog, PauseMenu
+from ..dialogs import ConfirmDialog
 from ..lan import LanClient, NetMatch
 from ..lan.banner import Banner, draw_seats
-from ..lan.endpanel import EndPanel, play_again, rematch_button
+from ..lan.endpanel import play_again, rematch_button
 from ..lan.lobby import host_table
+from ..lan.scene import LanScene
 from ..lan.table import LanTable
 from ..widgets import Button
 from .game_scene import BOARD_RECT, GameScene, color_name
-from .layout import DISCARD_RECT, DRAW_PILE_RECT, set_bottom
+from .layout import DISCARD_RECT, DRAW_PILE_RECT
 from .match import Match
 from .result import ResultPanel
 
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
     from ..app import App
 
 KEY = "rose-king"
-LEAVE_QUESTION = N_("Leave the network game? The other player cannot go on without you; "
-                    "the game so far stays in Saved games, to watch.")
 WAIT = N_("Wait: the other player's move or the connection comes first.")
 
 
@@ -121,13 +120,13 @@ class LanMatch(Match):
     def close(self) -> None: ...
 
 
-class LanGameScene(GameScene):
-    """The board of a network game, with the shell's table around it (:attr:`lan`)."""
+class LanGameScene(LanScene, GameScene):
+    """The board of a network game, our colour at the bottom, with the shell's table around it (:attr:`lan`)."""
 
     def __init__(self, app: "App", net: NetMatch) -> None:
         self.lan = LanTable(app, net, LAN_CLIENT, say=lambda text: self.say(text))
         match = LanMatch(net)
-        set_bottom(match.color)
+        self.bottom = match.color
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=net.on_main_menu)
         self.match: LanMatch = match
         match.on_reset.append(self.resync)
@@ -138,7 +137,6 @@ class LanGameScene(GameScene):
         box.center = BOARD_RECT.center
         self.banner_box = Banner(self.lan, box, self.on_main_menu)
         self.result_shown = True  # the end is ours (see update)
-        self.end_shown = False
         peer = match.names[match.color.other]
         self.show_banner((lambda: _("Resumed against {name}").format(name=peer)) if net.started.resumed else
                          lambda: _("New game against {name}: you play {colour}").format(
@@ -150,11 +148,12 @@ class LanGameScene(GameScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
-        if self.lan.verdict is not None and not self.busy() and not self.end_shown:
-            self.end_shown = True
-            self.app.push(LanResultPanel(self.app, self) if self.lan.verdict.kind == "finished" and
-                          self.shown.is_game_over() else
-                          EndPanel(self.app, self.lan, self.tick, self.on_main_menu, BOARD_RECT.center))
+        if self.lan.verdict is None or self.busy():
+            return
+        if self.lan.verdict.kind == "finished" and self.shown.is_game_over() and not self._end_shown:
+            self._end_shown = True  # the territories and totals, with the rematch
+            self.app.push(LanResultPanel(self.app, self))
+        self.end_panel(BOARD_RECT.center)
 
     def waiting_line(self, mover: Color) -> str:
         if self.lan.verdict is not None:
@@ -173,35 +172,17 @@ class LanGameScene(GameScene):
         if not self.lan.resign():
             self.say(lambda: _(WAIT))
 
-    def unsaved_game(self) -> bool:
-        return self.lan.unsaved() and self.match.state.ply > 0
+    def played(self) -> bool:
+        return self.match.state.ply > 0
 
-    def pause(self) -> None:
-        self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game, title=N_("Menu"),
-                                on_update=self.tick, question=LEAVE_QUESTION))
-
-    def quit_question(self) -> str | None:
-        return LEAVE_QUESTION if self.unsaved_game() else None
+    def net_step(self, dt: float) -> None:
+        self.tick(dt)
 
     def finished(self) -> bool:
         return self.lan.verdict is not None or super().finished()
 
-    def close(self) -> None:
-        super().close()
-        self.lan.close()
-        set_bottom(Color.RED)
-
     def at_rest(self) -> bool:
-        look = self.lan.look()
-        if look != getattr(self, "_look", None):
-            self._look = look
-            return False
-        return super().at_rest() and not self.lan.blocked()
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if self.lan.blocked() and self.banner_box.handle_event(event):
-            return
-        super().handle_event(event)
+        return self.rests() and super().at_rest()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         blocked, hover = self.lan.blocked(), self.hover_pos
@@ -226,26 +207,9 @@ class LanResultPanel(ResultPanel):
         return self.game.lan.end_texts()[0]
 
 
-def colour_buttons(lobby: Any, rect: pygame.Rect) -> list[Button]:
-    """The host's colour (Red / White / Random) on its waiting screen: the table's option ``colour``."""
-    bw, gap = 200, 12
-    x0 = rect.centerx - (3 * bw + 2 * gap) // 2
-    out = []
-    for i, (value, label) in enumerate((("red", N_("Red")), ("white", N_("White")), ("", N_("Random")))):
-        def choose(value: str = value) -> None:
-            if lobby.choices_open():
-                lobby.session.set_options({"colour": value} if value else {})
-                lobby.colour = value
-
-        def chosen(value: str = value) -> bool:
-            return getattr(lobby, "colour", lobby.session.options.get("colour", "") if lobby.session else "") == value
-        out.append(Button((x0 + i * (bw + gap), rect.y, bw, rect.h), label, choose, enabled=lobby.choices_open,
-                          selected=chosen, size=28))
-    return out
-
-
-LAN_CLIENT = LanClient(table=lambda app, net: LanGameScene(app, net), ready=lambda m: m.state is not None, lobby_buttons=colour_buttons,
-                       lobby_lines=lambda lobby: [_("Your colour:")] if lobby.hosting and lobby.session else [],
+LAN_CLIENT = LanClient(table=lambda app, net: LanGameScene(app, net), ready=lambda m: m.state is not None,
+                       lobby_choice=("colour", N_("Your colour:"), (("red", N_("Red")), ("white", N_("White")),
+                                                                   ("", N_("Random")))),
                        save=lambda record, seat, computers: save_text(record, seat),
                        resign=RESIGN, stop_text=lambda code, who, v: stop_text(
                            code, who, (v.ply + 1 if v.kind == "illegal" else v.ply if v.kind == "desync" else 0)

@@ -7,8 +7,7 @@ our decisions handed to :meth:`net.session.Session.act`, and the hooks (:data:`L
 
 from __future__ import annotations
 
-from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -18,10 +17,10 @@ from game.royals.engine import Action, IllegalMoveError, Phase, State
 from game.royals.lan.record import save_text
 from game.royals.phrases import stop_text
 
-from ..dialogs import PauseMenu
 from ..lan import LanClient, NetMatch
 from ..lan.banner import Banner, draw_seats
-from ..lan.endpanel import EndPanel, play_again, rematch_button
+from ..lan.endpanel import play_again, rematch_button
+from ..lan.scene import LanScene
 from ..lan.table import LanTable, code_lines, record_file
 from ..theme import CANVAS
 from .anims import View
@@ -32,7 +31,6 @@ from .table import Beat, Seat, TableConfig, TableMatch
 if TYPE_CHECKING:
     from ..app import App
 
-KEY = "royals-riots"
 FAIR_NOTICE = N_("Nobody deals: every machine shuffles the cards in turn, so no program sees a card its "
                  "player could not see. A computer seat is played by the host's program, which sees its cards.")
 #: Actions animated between two views at most (the first look: :data:`FIRST_ANIMATED`); a longer gap is shown at once.
@@ -46,10 +44,8 @@ TRICK_BOX = pygame.Rect(CANVAS[0] // 2 - 40 - 360, 200, 720, 250)
 
 
 class LanTableMatch(TableMatch):
-    """A :class:`TableMatch` following our seat's view in the session's machine: :meth:`refresh`
-    reads it once something changed (a cheap probe first, under the session's lock) and
-    :meth:`sync` turns a newer view into the :class:`Beat` list between the two. Decisions go to
-    the session, never through :meth:`apply`."""
+    """A :class:`TableMatch` of our seat's view in the session's machine, read by :meth:`refresh`
+    and followed with :meth:`TableMatch.follow`; decisions go to the session, never to :meth:`apply`."""
 
     def __init__(self, net: NetMatch) -> None:
         self.session, table, self.seat = net.session, net.started.table, net.seat + 1
@@ -76,45 +72,40 @@ class LanTableMatch(TableMatch):
         state, self._turn = got
         return state
 
-    def sync(self, new: State, limit: int = MAX_ANIMATED) -> list[Beat]:
-        """Follow ``new``; the beats of the actions since :attr:`state` (none after a rebuild at
-        the same ply, e.g. a round's audit, or a gap over ``limit``)."""
-        old, gap = self.state, new.ply - self.state.ply
-        states, cur = [new], new.copy()
-        try:
-            for _i in range(gap if 0 < gap <= limit else 0):
-                cur.pop()
-                states.append(cur.copy())
-        except IndexError:  # a view without its history: jump
-            states = [new]
-        self.state = new
-        if len(states) != gap + 1:
-            return []
-        states.reverse()
-        return [b for i in range(gap) for b in self._beats(states[i], new.history[old.ply + i], states[i + 1])]
+    def forget(self) -> None:
+        """Read the machine anew at the next :meth:`refresh` (we acted, or the session said something)."""
+        self._turn, self._probe = False, None
 
     def human_to_act(self) -> int:
         return self.seat if self._turn and self.state.to_act == self.seat else 0
 
-    def computer_to_act(self) -> int:
-        return 0  # other seats' decisions arrive from the network
+    def computer_to_act(self) -> int:  # (other seats' decisions arrive from the network)
+        return 0
+
+    undo_seat = computer_to_act
 
     def advance(self) -> list[Beat]:
         return []
 
     def apply(self, action: Action) -> list[Beat]:
-        raise IllegalMoveError(Reason("", "a network match takes decisions through its session"))
+        """Hand our decision to the session: no beats now (it comes back in our view). Raises
+        IllegalMoveError with the machine's reason, or reason code "" when the match moved on."""
+        try:
+            self.session.act(action)
+        except IllegalMoveError:
+            raise
+        except ValueError:  # (a catch-up, the end: nothing was sent)
+            raise IllegalMoveError(Reason("", "not now")) from None
+        self.forget()
+        return []
 
-    def undo_seat(self) -> int:
-        return 0
 
-
-class LanTableScene(RoyalsTableScene):
+class LanTableScene(LanScene, RoyalsTableScene):
     """The table of a network match, with the shell's table around it (:attr:`lan`)."""
 
     def __init__(self, app: "App", net: NetMatch) -> None:
         match = LanTableMatch(net)
-        self.session, self._followed, self.round_seen, self.end_shown = net.session, False, 1, False
+        self.session, self._followed, self.round_seen = net.session, False, 1
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=net.on_main_menu, advance=False)
         self.match: LanTableMatch = match
         self.lan = LanTable(app, net, LAN, say=lambda text: self.say(text))
@@ -125,7 +116,7 @@ class LanTableScene(RoyalsTableScene):
     def follow(self, events: list) -> None:
         """Follow our seat's view after the session's ``events`` (never blocks; any event: read it anew)."""
         if events:
-            self.match._probe = None
+            self.match.forget()
         new = self.match.refresh()
         if new is None:
             return
@@ -133,7 +124,7 @@ class LanTableScene(RoyalsTableScene):
         if new.round > self.round_seen and not new.is_over():
             self.round_seen = new.round
             self.say(lambda r=new.round - 1: _("Round {r} checked: every card and every play was true.").format(r=r))
-        beats = self.match.sync(new, FIRST_ANIMATED if first else MAX_ANIMATED)
+        beats = self.match.follow(new, FIRST_ANIMATED if first else MAX_ANIMATED)
         if beats:
             self._queue_beats(beats)
         elif idle:
@@ -144,11 +135,8 @@ class LanTableScene(RoyalsTableScene):
         if self.modal == "round" and self.modal_time > ROUND_TABLE_SECONDS:
             self.close_modal()
         super().update(dt)
-        v = self.lan.verdict
-        if v is not None and v.kind != "finished" and not self.end_shown and self.idle():
-            self.end_shown = True
-            self.app.push(EndPanel(self.app, self.lan, lambda dt: self.follow(self.lan.pump()), self.on_main_menu,
-                                   TRICK_BOX.center))
+        if self.lan.verdict is not None and self.lan.verdict.kind != "finished" and self.idle():
+            self.end_panel(TRICK_BOX.center)  # (a finished match: the result, with the rematch)
 
     def _start_anim(self, a) -> None:
         """Another seat's cards are placeholders: the card it plays (or loses) comes out of its hand."""
@@ -164,22 +152,7 @@ class LanTableScene(RoyalsTableScene):
         return 0.0 if len(self.queue) > CATCH_UP_BEATS else super().speed()  # far behind: show the present
 
     def act(self, action: Action) -> bool:
-        """Hand our decision to the session (animated when it comes back); a refusal is worded from its reason."""
-        if not self.my_turn():
-            return False
-        try:
-            self.session.act(action)
-        except IllegalMoveError as e:
-            self.say(partial(self.explain, e.reason))
-            return False
-        except ValueError:  # the match moved on meanwhile: nothing was sent
-            self.say(partial(self.explain, Reason("", "not now")))
-            return False
-        self.match._turn, self.match._probe = False, None
-        self.selected.clear()
-        self.steal_target = self.focus = 0
-        self.hint_text = ""
-        return True
+        return bool(self.my_turn()) and super().act(action)  # (to the session: see LanTableMatch.apply)
 
     def open_modal(self, kind: str, beat: Beat) -> None:
         super().open_modal(kind, beat)
@@ -198,27 +171,14 @@ class LanTableScene(RoyalsTableScene):
             notes += [(line, 20 if i == 0 else 18) for i, line in enumerate(code_lines(self.lan.code))]
         return notes
 
-    def pause(self) -> None:
-        self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game, title=N_("Menu"),
-                                on_update=self.update, question=self.quit_question()))
-
-    def unsaved_game(self) -> bool:
-        return self.lan.unsaved() and self.state.ply > 0
-
-    def quit_question(self) -> str | None:
-        return N_("Leave the network match? The other players cannot go on without you.") \
-            if self.unsaved_game() else None
+    def played(self) -> bool:
+        return self.state.ply > 0
 
     def my_turn(self) -> int:
         return 0 if self.lan.blocked() or self.lan.verdict is not None else super().my_turn()
 
     def look(self) -> tuple:
         return super().look() + self.lan.look() + (self.match.human_to_act(),)
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if self.lan.blocked() and self.banner_box.handle_event(event):
-            return
-        super().handle_event(event)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         super().draw(surface, alpha)
@@ -244,24 +204,10 @@ class LanTableScene(RoyalsTableScene):
             return
         super()._draw_bottom_hand(surface, seat, hand)
 
-    def close(self) -> None:
-        super().close()
-        self.lan.close()
-
-
-def lobby_lines(lobby: Any) -> list[str]:
-    """What the waiting screens say of a table: the teams, and that nobody deals."""
-    s = lobby.session
-    return ([_("Teams: 1 + 3 against 2 + 4")] if s is not None and s.options.get("teams") else []) + [_(FAIR_NOTICE)]
-
-
-def _stop(code: str, who: str, verdict: Any) -> str:
-    return stop_text(code, who)
-
 
 #: Royals & Riots' window on the one LAN layer (:class:`game.client.lan.LanClient`).
-LAN = LanClient(table=LanTableScene, lobby_lines=lobby_lines, save=save_text, stop_text=_stop,
-                record_path=lambda: record_file("royals"),
+LAN = LanClient(table=LanTableScene, lobby_lines=lambda lobby: [_(FAIR_NOTICE)], save=save_text,
+                stop_text=lambda code, who, verdict: stop_text(code, who), record_path=lambda: record_file("royals"),
                 host_switches=(("teams", N_("Teams: 1 + 3 against 2 + 4"), lambda count: count == 4),))
 
-__all__ = ["FAIR_NOTICE", "LAN", "LanTableMatch", "LanTableScene", "lobby_lines"]
+__all__ = ["FAIR_NOTICE", "LAN", "LanTableMatch", "LanTableScene"]
