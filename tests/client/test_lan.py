@@ -383,10 +383,10 @@ def test_the_lan_menu_says_menu_and_keeps_the_connection(app, driver, lan):
 
 def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app, tmp_path):
     """Issue 15: the name comes from Settings (never the login name) and is the same everywhere."""
-    from game.client.roseking.lan import host_game
+    from game.client.lan.lobby import host_table
     app.prefs.update_game("rose-king", red_name="Rosalind")
     store = SaveStore(tmp_path)
-    lobby = host_game(app, bind="127.0.0.1", port=0, store=store)
+    lobby = host_table(app, "rose-king", bind="127.0.0.1", port=0, store=store)
     assert lobby.session.name == "Rosalind"
     assert lobby.addresses == ["127.0.0.1"]  # bound to loopback: the one address a player can reach
     host = lobby.session
@@ -409,8 +409,8 @@ def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app,
 
 def test_the_host_chooses_white_on_its_waiting_screen_and_plays_white(app, driver, tmp_path):
     """Issue 15: the host's screen has Red / White / Random (default Random); White hosts as White."""
-    from game.client.roseking.lan import host_game
-    lobby = host_game(app, bind="127.0.0.1", port=0, store=SaveStore(tmp_path))
+    from game.client.lan.lobby import host_table
+    lobby = host_table(app, "rose-king", bind="127.0.0.1", port=0, store=SaveStore(tmp_path))
     host = lobby.session
     run_until(app, None, lambda: lobby.session.status == "listening" and lobby.rows, "listening")
     by_label = {b.label: b for b in lobby.buttons}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game.i18n import N_
+from game.i18n import N_, _
 
 from ..dialogs import PauseMenu
 
@@ -71,6 +71,19 @@ class LanScene:
             self._lan_look = look
             return False
         return not self.lan.blocked()
+
+    #: what a refused resignation says (say, a card being drawn comes first); a game may word its own
+    resign_refused = N_("Wait: the other player's move or the connection comes first.")
+
+    def ask_resign(self) -> None:
+        """"Resign": asks first, then hands the game's resign action to the session."""
+        from ..dialogs import ConfirmDialog
+        self.app.push(ConfirmDialog(self.app, N_("Resign this game?"), self.resign, yes=N_("Resign"),
+                                    no=N_("Play on")))
+
+    def resign(self) -> None:
+        if not self.lan.resign():
+            self.say(lambda: _(self.resign_refused))  # type: ignore[attr-defined]
 
     def end_panel(self, center: tuple[int, int]) -> None:
         """Push the shell's :class:`~game.client.lan.endpanel.EndPanel` at ``center``, once (the

@@ -16,11 +16,9 @@ from game.roseking.lan.record import save_text
 from game.roseking.phrases import stop_text
 from game.roseking.lan.match import RESIGN
 
-from ..dialogs import ConfirmDialog
 from ..lan import LanClient, NetMatch
 from ..lan.banner import Banner, draw_seats
 from ..lan.endpanel import play_again, rematch_button
-from ..lan.lobby import host_table
 from ..lan.scene import LanScene
 from ..lan.table import LanTable
 from ..widgets import Button
@@ -32,16 +30,7 @@ from .result import ResultPanel
 if TYPE_CHECKING:
     from ..app import App
 
-KEY = "rose-king"
 WAIT = N_("Wait: the other player's move or the connection comes first.")
-
-
-# ------------------------------------------------------------------ adapters onto the match machine
-def _snapshot(m: Any) -> tuple:
-    """(a copy of the position, our colour, the host's colour, the game id) of a dealt match machine."""
-    return m.state.copy(), m.color_of(m.seat), m.host_color, m.table.game_id
-
-
 
 
 class _Seat:
@@ -70,7 +59,8 @@ class LanMatch(Match):
     def __init__(self, net: NetMatch) -> None:
         self.session = net.session
         self.on_reset: list[Callable[[], None]] = []
-        state, self.color, host, self.game_id = self.session.view(_snapshot)
+        state, self.color, host, self.game_id = self.session.view(
+            lambda m: (m.state.copy(), m.color_of(m.seat), m.host_color, m.table.game_id))
         self.names = {c: net.names[0] if c is host else net.names[1] for c in (Color.RED, Color.WHITE)}
         me = self.color
         self.controllers = tuple(_Seat(_("{name} (you)").format(name=self.names[c]) if c is me else self.names[c],
@@ -146,6 +136,8 @@ class LanGameScene(LanScene, GameScene):
         super().tick(dt)
         self.match.feed(self.lan.pump(), self.lan.verdict is not None)
 
+    net_step = tick  # (under a menu or the end panel: the network, not the board's animations)
+
     def update(self, dt: float) -> None:
         super().update(dt)
         if self.lan.verdict is None or self.busy():
@@ -165,18 +157,9 @@ class LanGameScene(LanScene, GameScene):
         return _("Your move is on its way…") if mover is self.match.color else \
             _("Waiting for {name}…").format(name=self.match.names[mover])
 
-    def ask_resign(self) -> None:
-        self.app.push(ConfirmDialog(self.app, N_("Resign this game?"), self.resign, yes=N_("Resign"), no=N_("Play on")))
-
-    def resign(self) -> None:
-        if not self.lan.resign():
-            self.say(lambda: _(WAIT))
-
     def played(self) -> bool:
         return self.match.state.ply > 0
 
-    def net_step(self, dt: float) -> None:
-        self.tick(dt)
 
     def finished(self) -> bool:
         return self.lan.verdict is not None or super().finished()
@@ -215,7 +198,3 @@ LAN_CLIENT = LanClient(table=lambda app, net: LanGameScene(app, net), ready=lamb
                            code, who, (v.ply + 1 if v.kind == "illegal" else v.ply if v.kind == "desync" else 0)
                            if v is not None else 0))
 
-
-def host_game(app: "App", **kw: Any) -> Any:
-    """A Rose King table opened at once with ``host_table``'s defaults (tests). Raises OSError."""
-    return host_table(app, KEY, **kw)

@@ -111,6 +111,8 @@ class LanTableScene(LanScene, RoyalsTableScene):
         self.lan = LanTable(app, net, LAN, say=lambda text: self.say(text))
         self.banner_box = Banner(self.lan, TRICK_BOX, self.on_main_menu)
         self.buttons = [b for b in self.buttons if b.label not in ("Hint", "Undo")]  # no help against people
+        for k, b in enumerate(self.buttons):  # Last trick and Menu side by side, the seats box under them
+            b.rect, b.size = pygame.Rect(CANVAS[0] - 300 + 147 * k, 500, 137, 44), 22
         self.say(lambda seat=match.seat: _("You sit at seat {n}. Good luck!").format(n=seat))
 
     def follow(self, events: list) -> None:
@@ -183,7 +185,7 @@ class LanTableScene(LanScene, RoyalsTableScene):
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         super().draw(surface, alpha)
         if not self.modal:
-            draw_seats(surface, self.app, self.lan, (CANVAS[0] - 300, self.buttons[-1].rect.bottom + 12), 284)
+            draw_seats(surface, self.app, self.lan, (CANVAS[0] - 300, 556), 284)
         if self.lan.blocked():
             self.banner_box.draw(surface, self.app)
 
