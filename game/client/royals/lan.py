@@ -1,9 +1,6 @@
-"""Royals & Riots over the LAN in the window: only what is its own. The seats box, the banner, the
-end panel, the rematch, saving, "Host a game" and joining are the shell's (:mod:`game.client.lan`);
-here are the table of :mod:`game.client.royals.scene` fed by our seat's view in the session's
-:class:`game.royals.lan.match.FairMatch` (:class:`LanTableMatch`; only our cards are face up),
-our decisions handed to :meth:`net.session.Session.act`, and the hooks (:data:`LAN`).
-"""
+"""Royals & Riots over the LAN in the window, only what is its own (the rest is the shell's,
+:mod:`game.client.lan`): the table fed by our seat's view in the session's machine (only our cards
+face up, our decisions to :meth:`net.session.Session.act`) and the hooks (:data:`LAN`)."""
 
 from __future__ import annotations
 
@@ -33,10 +30,9 @@ if TYPE_CHECKING:
 
 FAIR_NOTICE = N_("Nobody deals: every machine shuffles the cards in turn, so no program sees a card its "
                  "player could not see. A computer seat is played by the host's program, which sees its cards.")
-#: Actions animated between two views at most (the first look: :data:`FIRST_ANIMATED`); a longer gap is shown at once.
-MAX_ANIMATED, FIRST_ANIMATED = 40, 8
-#: Beats waiting beyond which they play instantly; seconds the round's score table stays up.
-CATCH_UP_BEATS, ROUND_TABLE_SECONDS = 12, 12.0
+#: Actions animated between two views at most (at the first look: fewer), beats waiting beyond which
+#: they play instantly, seconds the round's score table stays up.
+MAX_ANIMATED, FIRST_ANIMATED, CATCH_UP_BEATS, ROUND_TABLE_SECONDS = 40, 8, 12, 12.0
 #: The plates' word for the other seats (a computer's name says it is one: no word then).
 LEVEL_WORDS.update({"lan-host": N_("Host"), "lan-person": N_("Network"), "lan-computer": ""})
 #: Where the banner and the end panel sit (over the trick), and the seats box (under the scores).
@@ -44,8 +40,7 @@ TRICK_BOX = pygame.Rect(CANVAS[0] // 2 - 40 - 360, 200, 720, 250)
 
 
 class LanTableMatch(TableMatch):
-    """A :class:`TableMatch` of our seat's view in the session's machine, read by :meth:`refresh`
-    and followed with :meth:`TableMatch.follow`; decisions go to the session, never to :meth:`apply`."""
+    """Our seat's view in the session's machine (:meth:`refresh`); decisions go to the session (:meth:`apply`)."""
 
     def __init__(self, net: NetMatch) -> None:
         self.session, table, self.seat = net.session, net.started.table, net.seat + 1
@@ -55,8 +50,7 @@ class LanTableMatch(TableMatch):
         teams = bool((table.options or {}).get("teams", False))
         super().__init__(TableConfig(seats, teams=teams))
         self.state, self.chance_seed = State(len(seats), teams), 0  # chance comes from the joint shuffle
-        self._probe: tuple | None = None
-        self._turn = False
+        self.forget()
 
     def refresh(self) -> State | None:
         """The seat's view (a copy) when it changed since the last call, else None."""
@@ -72,24 +66,20 @@ class LanTableMatch(TableMatch):
         state, self._turn = got
         return state
 
-    def forget(self) -> None:
-        """Read the machine anew at the next :meth:`refresh` (we acted, or the session said something)."""
+    def forget(self) -> None:  # (read the machine anew at the next refresh)
         self._turn, self._probe = False, None
 
     def human_to_act(self) -> int:
         return self.seat if self._turn and self.state.to_act == self.seat else 0
 
-    def computer_to_act(self) -> int:  # (other seats' decisions arrive from the network)
+    def computer_to_act(self) -> int:  # (no computer here, no undo, no chance: all from the network)
         return 0
 
     undo_seat = computer_to_act
-
-    def advance(self) -> list[Beat]:
-        return []
+    advance = list  # type: ignore[assignment]
 
     def apply(self, action: Action) -> list[Beat]:
-        """Hand our decision to the session: no beats now (it comes back in our view). Raises
-        IllegalMoveError with the machine's reason, or reason code "" when the match moved on."""
+        """Our decision to the session (no beats: it comes back in our view). Raises IllegalMoveError."""
         try:
             self.session.act(action)
         except IllegalMoveError:
@@ -107,7 +97,6 @@ class LanTableScene(LanScene, RoyalsTableScene):
         match = LanTableMatch(net)
         self.session, self._followed, self.round_seen = net.session, False, 1
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=net.on_main_menu, advance=False)
-        self.match: LanTableMatch = match
         self.lan = LanTable(app, net, LAN, say=lambda text: self.say(text))
         self.banner_box = Banner(self.lan, TRICK_BOX, self.on_main_menu)
         self.buttons = [b for b in self.buttons if b.label not in ("Hint", "Undo")]  # no help against people
@@ -119,8 +108,7 @@ class LanTableScene(LanScene, RoyalsTableScene):
         """Follow our seat's view after the session's ``events`` (never blocks; any event: read it anew)."""
         if events:
             self.match.forget()
-        new = self.match.refresh()
-        if new is None:
+        if (new := self.match.refresh()) is None:
             return
         first, self._followed, idle = not self._followed, True, self.idle()
         if new.round > self.round_seen and not new.is_over():
@@ -144,10 +132,9 @@ class LanTableScene(LanScene, RoyalsTableScene):
         """Another seat's cards are placeholders: the card it plays (or loses) comes out of its hand."""
         b = a.beat
         for seat, kind in ((b.seat, "play"), (b.target, "steal")):
-            if b.kind == kind and seat and seat != self.match.seat and b.card is not None:
-                hand = self.view.hands[seat - 1]
-                if b.card not in hand and hand:
-                    hand[-1] = b.card
+            hand = self.view.hands[seat - 1] if b.kind == kind and seat and seat != self.match.seat else []
+            if b.card is not None and hand and b.card not in hand:
+                hand[-1] = b.card
         super()._start_anim(a)
 
     def speed(self) -> float:
@@ -168,9 +155,8 @@ class LanTableScene(LanScene, RoyalsTableScene):
         """The result also says where the record is, and the match code with what it is for."""
         notes = super().modal_notes()
         if self.modal == "over":
-            notes.append((_("The record is kept in the saved games.") if self.lan.saved else
-                          _("Waiting for the record…"), 22))
-            notes += [(line, 20 if i == 0 else 18) for i, line in enumerate(code_lines(self.lan.code))]
+            kept = _("The record is kept in the saved games.") if self.lan.saved else _("Waiting for the record…")
+            notes += [(kept, 22)] + [(line, 20 if i == 0 else 18) for i, line in enumerate(code_lines(self.lan.code))]
         return notes
 
     def played(self) -> bool:
@@ -189,8 +175,7 @@ class LanTableScene(LanScene, RoyalsTableScene):
         if self.lan.blocked():
             self.banner_box.draw(surface, self.app)
 
-    def prompt_text(self) -> str:
-        """Our decision's prompt, or whom the table waits for."""
+    def prompt_text(self) -> str:  # (our decision's prompt, or whom the table waits for)
         if self.my_turn() or not self.idle() or self.modal or not self.lan.thinking:
             return super().prompt_text()
         return _("Waiting for {name}…").format(name=self.lan.name(self.lan.thinking[0]))
