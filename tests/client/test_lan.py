@@ -652,3 +652,24 @@ def test_our_colour_plays_from_the_bottom_and_no_other_board_changes(app, lan):
     assert GameScene.bottom is Color.RED  # the local boards' default is untouched
     from game.client.roseking.layout import hand_slot_rect
     assert hand_slot_rect(Color.RED, 0).top > BOARD_RECT.bottom
+
+
+def test_the_join_screen_joins_with_the_name_typed_and_remembers_it(app, tmp_path):
+    """"Join a game" has a name field (prefilled from Settings): the joiner is no longer "Guest",
+    and the name is kept for the next table."""
+    from game.client.lan.lobby import LayerJoinScene, LobbyScene
+    from game.client.lan_common import settings_name
+    host = Session(LAN, "host", "Alice", address="127.0.0.1", port=0)
+    scene = LayerJoinScene(app, "rose-king", listen=False, store=SaveStore(tmp_path))
+    app.push(scene)
+    try:
+        scene.name_field.set_text("Bob")
+        scene.field.text = f"127.0.0.1:{host.port}"  # (the focused field: as typed)
+        scene.join_typed()
+        run_until(app, None, lambda: isinstance(app.top, LobbyScene) or scene.error, "the waiting screen")
+        assert not scene.error, scene.error
+        assert app.top.session.name == "Bob" and settings_name(app, "") == "Bob"
+    finally:
+        while app.scenes:
+            app.pop()
+        host.close()
