@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game.i18n import N_, _
+from game.i18n import N_, _, ngettext
 from game.settings import MAX_NAME_LENGTH
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener, FoundGame, interface_addresses, loopback_only
@@ -122,6 +122,18 @@ def game_title(key: str) -> str:
     return next((_(g.title) for g in GAMES if g.key == key), "") if key else ""
 
 
+def table_text(g: FoundGame) -> str:
+    """Who sits at a discovered table and whether a seat is free ("Ann, Bo · 1 seat free", "Ann,
+    Bo · playing", "... · game over"), from its beacon's table datagram; "" when none came."""
+    if not g.state:
+        return ""
+    if g.state == "open":
+        state = ngettext("{n} seat free", "{n} seats free", g.free).format(n=g.free) if g.free > 0 else _("full")
+    else:
+        state = _("playing") if g.state == "playing" else _("game over")
+    return " · ".join(([", ".join(g.players)] if g.players else []) + [state])
+
+
 class LobbyExit:
     """What both games' lobbies (which hold ``session``, ``beacon`` and ``on_back``) do on
     Cancel / Escape: stop the beacon, close the session (which tells the peers we leave), each
@@ -196,6 +208,9 @@ class JoinScene(ButtonScene):
             title = game_title(g.game)
             if title:
                 text = _("{table} ({game})").format(table=text, game=title)
+            seats = table_text(g)
+            if seats:
+                text = f"{text} · {seats}"
             return text if g.compatible else _("{game} (another version)").format(game=text)
         return label
 

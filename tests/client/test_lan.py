@@ -673,3 +673,86 @@ def test_the_join_screen_joins_with_the_name_typed_and_remembers_it(app, tmp_pat
         while app.scenes:
             app.pop()
         host.close()
+
+
+def test_the_host_beacon_tells_its_players_free_seats_and_the_match_state(app, tmp_path):
+    """The host's window keeps its beacon's table up to date: open with its free seat, then
+    playing with both names, then over; the join list shows the players and the free seats."""
+    from game.client.lan.lobby import LayerJoinScene
+    from game.roseking.lan.match import RESIGN
+    listener = BeaconListener(bind="127.0.0.1", port=0)
+    lobby = host_table(app, "rose-king", name="Alice", port=0, bind="127.0.0.1", store=SaveStore(tmp_path),
+                       beacon=False)
+    lobby.beacon = Beacon("Alice", lobby.session.port, address="127.0.0.1", dest_port=listener.port, interval=0.05,
+                          game="rose-king")
+    join = LayerJoinScene(app, "rose-king", listener=listener)
+    peer = None
+
+    def heard(state: str, players: tuple, free: int) -> bool:
+        join.update(STEP)
+        return any((g.state, g.players, g.free) == (state, players, free) for g in join.found)
+    try:
+        run_until(app, None, lambda: heard("open", ("Alice",), 1), "the open table")
+        assert join.rows[0].text().endswith("· Alice · 1 seat free")
+        peer = Peer(joiner(lobby.session.port))
+        run_until(app, peer, lambda: heard("playing", ("Alice", "Bob"), 0), "the table playing")
+        assert join.rows[0].text().endswith("· Alice, Bob · playing")
+        peer.auto = False
+
+        def resign() -> bool:
+            try:
+                peer.session.act(RESIGN)
+                return True
+            except ValueError:
+                return False
+        run_until(app, peer, resign, "the joiner's resignation")
+        run_until(app, peer, lambda: heard("over", ("Alice", "Bob"), 0), "the table over")
+    finally:
+        while app.scenes:
+            app.pop()
+        join.close()
+        if peer is not None:
+            peer.session.close()
+
+
+def test_the_joiners_rematch_follows_its_hosts_beacon(app, tmp_path, monkeypatch):
+    """After the end, the joiner's rematch button reads its host's table from the beacon: waiting
+    while it is over, "Play again at Alice's table" once it is open again, "Alice has left" once
+    its beacons stop."""
+    from game.client.lan.endpanel import EndPanel
+    from game.client.lan.lobby import join_table
+    from game.client.lan.table import LanTable
+    from game.roseking.lan.match import RESIGN
+    from net.discovery import EXPIRE
+    host = Session(LAN, "host", "Alice", address="127.0.0.1", port=0)
+    hp = Peer(host)
+    listener = BeaconListener(bind="127.0.0.1", port=0)
+    monkeypatch.setattr(LanTable, "listen", lambda self: listener)
+    beacon = Beacon("Alice", host.port, address="127.0.0.1", dest_port=listener.port, interval=0.05, game="rose-king")
+    beacon.set_table(["Alice", "Bob"], 0, "playing")
+    try:
+        join_table(app, "rose-king", "127.0.0.1", host.port, name="Bob", store=SaveStore(tmp_path))
+        run_until(app, hp, lambda: isinstance(app.top, LanGameScene), "the game")
+        table = app.top.lan
+        hp.auto = False
+
+        def resign() -> bool:
+            try:
+                host.act(RESIGN)
+                return True
+            except ValueError:
+                return False
+        run_until(app, hp, resign, "the host's resignation")
+        beacon.set_table(["Alice", "Bob"], 0, "over")
+        run_until(app, hp, lambda: isinstance(app.top, EndPanel), "the end panel")
+        run_until(app, hp, lambda: table.rematch_label() == ("Waiting for Alice…", False), "waiting")
+        beacon.set_table(["Alice"], 1, "open")
+        run_until(app, hp, lambda: table.rematch_label() == ("Play again at Alice's table", True), "open again")
+        beacon.stop()
+        run_until(app, hp, lambda: table.rematch_label() == ("Alice has left", False), "gone",
+                  limit=LIMIT + EXPIRE)
+    finally:
+        beacon.stop()
+        while app.scenes:
+            app.pop()
+        host.close()

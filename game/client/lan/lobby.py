@@ -29,6 +29,7 @@ from ..lan_common import (JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, JoinScene, Lo
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, ButtonScene, elide, panel
 from . import CLIENTS, LanClient, NetMatch
+from .table import tell_table
 from .words import drop_text, seat_state, status_line
 
 if TYPE_CHECKING:
@@ -145,6 +146,7 @@ class LobbyScene(LobbyExit, ButtonScene):
         for i, e in enumerate(events):
             if isinstance(e, LobbySeats):
                 self.rows = e.rows
+                tell_table(self.beacon, e.rows, "open")
             elif isinstance(e, Dropped) and e.fatal and e.by_peer:
                 self.error = drop_text(e.code)
             elif isinstance(e, WriteFailed):  # the journal: no promise of the match can be made without it
@@ -297,6 +299,8 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
             raise  # a journaled table keeps its address: its joiner comes back to it
         session = open_session(0)
     sent = start_beacon(name, session.port, beacon_address, game=key) if beacon else None
+    tell_table(sent, tuple(("host", name, True) if k == "host" else ("computer", (computer_names or {}).get(s, ""), True)
+                           if k == "computer" else ("open", "", False) for s, k in enumerate(kinds)), "open")
 
     def again() -> None:  # the same table again, on the same port once this session closed
         host_table(app, key, kinds=kinds, computers=computers, options=session.options, name=name,

@@ -72,6 +72,10 @@ class LanTable:
         self._probe_at = 0.0
         self._probing = False
         self.code = match_code(net.started.table)
+        self._told = ""          # the state the host's beacon says of its table
+        self.listener: Any = None  # a joiner after the end: the discovery listener (its host's beacon)
+        self._heard = False      # ... which heard its host's table
+        self._host_table = ""    # ... and its state then ("open", "over"; "" none heard now)
         if self.verdict is not None:
             self._note_verdict(self.verdict)
         self.keep(wait=False)  # moves made before this table (a resume, a quick first move)
@@ -116,7 +120,15 @@ class LanTable:
             self.kept = self.keep(wait=True)
         if self.verdict is not None and self.session.role == "join" and not self.rematch_sent:
             self._look_for_host()
+        self._tell_beacon()
         return events
+
+    def _tell_beacon(self) -> None:
+        """Host: its discovery beacon says who plays, and "playing" then "over"."""
+        state = "playing" if self.verdict is None else "over"
+        if self.net.beacon is not None and state != self._told:
+            self._told = state
+            tell_table(self.net.beacon, tuple(("person", n, True) for n in self.names), state)
 
     def _rows(self, rows: tuple) -> None:
         """Host: the lobby's rows (kind, name, connected) during the match: a person seat whose
@@ -250,6 +262,12 @@ class LanTable:
                 return _("{name} has left").format(name=self.name(gone[0])), False
             return _("Offer a rematch"), True
         host = self.name(0)
+        if self._heard:  # its beacon: open again, still over, or gone quiet
+            if self._host_table == "open":
+                return _("Play again at {name}'s table").format(name=host), True
+            if self._host_table:
+                return _("Waiting for {name}…").format(name=host), False
+            return _("{name} has left").format(name=host), False
         if gone and self._host_there is None or self._host_there is False:
             return _("{name} has left").format(name=host), False
         if self._host_there:
@@ -266,8 +284,19 @@ class LanTable:
         return True
 
     def _look_for_host(self) -> None:
-        """A joiner after the end: every :data:`PROBE_EVERY` seconds, in the background, whether a
-        table answers at the host's address (the host is still there, or opened the next table)."""
+        """A joiner after the end: its host's table as its discovery beacon tells it (open again,
+        still over, or silent: gone), from the listener of :meth:`listen`; while no beacon of it is
+        heard, every :data:`PROBE_EVERY` seconds, in the background, whether a table answers at
+        the host's address."""
+        if self.listener is None and not self._closed:
+            self.listener = self.listen()
+        if self.listener is not None:
+            mine = [g for g in self.listener.games() if g.port == self.session.port and g.state
+                    and (g.address == self.session.address or self._heard)]
+            self._heard = self._heard or bool(mine)
+            self._host_table = mine[0].state if mine else ""
+            if self._heard:
+                return
         now = time.monotonic()
         if self._probing or now < self._probe_at:
             return
@@ -284,6 +313,17 @@ class LanTable:
                 self._host_there = False
             self._probing = False
         threading.Thread(target=probe, name="lan-rematch-probe", daemon=True).start()
+
+    def listen(self) -> Any:
+        """The discovery listener a joiner hears its host's table with after the end (None when
+        the discovery port cannot be opened: probing alone then)."""
+        from net.discovery import BeaconListener
+
+        from ..lan_common import own_beacons
+        try:
+            return BeaconListener(ignore=own_beacons)
+        except OSError:
+            return None
 
     # ------------------------------------------------------------------ saving
     def keep(self, wait: bool = False) -> str | None:
@@ -321,6 +361,9 @@ class LanTable:
         if self._closed:
             return
         self._closed = True
+        if self.listener is not None:
+            self.listener.stop()
+            self.listener = None
         path = self.keep(wait=True)
         if self.verdict is None and path is not None:
             self.kept = path
@@ -330,7 +373,8 @@ class LanTable:
     def look(self) -> tuple:
         """A small summary of what the shell draws, for the scene's ``at_rest``."""
         return (self.session.status, self.link, self.stop_code, tuple(sorted(self.away)), tuple(sorted(self.left)),
-                self.thinking, self.verdict, self.saved, self.kept, self.rematch_sent, self._host_there)
+                self.thinking, self.verdict, self.saved, self.kept, self.rematch_sent, self._host_there, self._heard,
+                self._host_table)
 
 
 def match_code(table: Any) -> str:
@@ -350,6 +394,20 @@ def code_lines(code: str) -> list[str]:
     # TRANSLATORS: the match code comes from every player's signing key
     return [_("Match code: {code}").format(code=code),
             _("All players see the same code. Compare it aloud or in a chat: if it differs, someone is in the middle.")]
+
+
+def tell_table(beacon: Any, rows: tuple, state: str) -> None:
+    """Keep the discovery beacon's table datagram (:meth:`net.discovery.Beacon.set_table`) saying
+    who sits at the table (the lobby's rows: kind, name, connected), how many seats are free and
+    ``state`` ("open", "playing", "over"). Nothing without a beacon; names that a datagram cannot
+    carry leave the last one as it was."""
+    if beacon is None:
+        return
+    names = [str(r[1]) for r in rows if r[0] != "open" and r[1]]
+    try:
+        beacon.set_table(names, sum(1 for r in rows if r[0] == "open") if state == "open" else 0, state)
+    except (ValueError, AttributeError):
+        pass
 
 
 def record_file(prefix: str) -> str | None:
@@ -373,4 +431,4 @@ def write_failed_text(reason: str) -> str:
     return _("The record could not be written: {reason}").format(reason=os_error_text(reason))
 
 
-__all__ = ["ENDED", "LanTable", "SAVE_WAIT", "WAITING", "code_lines", "match_code", "record_file"]
+__all__ = ["ENDED", "LanTable", "SAVE_WAIT", "WAITING", "code_lines", "match_code", "record_file", "tell_table"]
