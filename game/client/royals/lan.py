@@ -176,7 +176,7 @@ class LanTableScene(LanScene, RoyalsTableScene):
             self.banner_box.draw(surface, self.app)
 
     def prompt_text(self) -> str:  # (our decision's prompt, or whom the table waits for)
-        if self.my_turn() or not self.idle() or self.modal or not self.lan.thinking:
+        if self.my_turn() or not self.idle() or self.modal or self.lan.thinking in ((), (self.lan.seat,)):
             return super().prompt_text()
         return _("Waiting for {name}…").format(name=self.lan.name(self.lan.thinking[0]))
 
