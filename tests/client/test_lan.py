@@ -751,6 +751,7 @@ def test_the_joiners_rematch_follows_its_hosts_beacon(app, tmp_path, monkeypatch
         beacon.stop()
         run_until(app, hp, lambda: table.rematch_label() == ("Alice has left", False), "gone",
                   limit=LIMIT + EXPIRE)
+        assert table.seat_state(0) == "left"
     finally:
         beacon.stop()
         while app.scenes:

@@ -172,7 +172,8 @@ class LanTable:
     def seat_state(self, seat: int) -> str:
         """``"you"``, ``"thinking"`` (its decision is awaited), ``"connected"``, ``"away"`` (its
         connection is down: reconnecting), ``"left"`` or ``"computer"``."""
-        if seat in self.left or seat == 0 and self.seat != 0 and self.verdict is not None and self._host_there is False:
+        gone = self._host_there is False if not self._heard else not self._host_table  # (its beacon, else the probe)
+        if seat in self.left or seat == 0 and self.seat != 0 and self.verdict is not None and gone:
             return "left"
         if seat in self.thinking:
             return "thinking"
