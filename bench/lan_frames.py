@@ -5,7 +5,7 @@ Run: ``python bench/lan_frames.py [--seed N]``. A windowed host (dummy video dri
 path: the shell's waiting screen, Rose King's network table) against a headless peer run by
 ``net.headless.play_match`` in a thread; the host's own moves are chosen by a greedy
 player and handed over through ``LanMatch.submit``, the path a click takes. Prints frame
-times (whole frame; and ``LanMatch.pump`` alone, the network poll done every update) and the
+times (whole frame; and ``LanTable.pump`` alone, the shell's network poll done every update) and the
 time from ``submit`` until the move is back from the network thread and applied to the view's
 match. Aim: wall p99 frame time <= 8 ms (as bench/frames.py); pump far below a millisecond.
 """
@@ -31,7 +31,8 @@ from frames import summary, timed_step  # noqa: E402
 from game.roseking.ai import GreedyPlayer, RandomPlayer  # noqa: E402
 from game.client.main import open_window
 from game.client.lan.lobby import host_table  # noqa: E402
-from game.client.roseking.lan import LanGameScene, LanMatch, LanResultPanel  # noqa: E402
+from game.client.lan.table import LanTable  # noqa: E402
+from game.client.roseking.lan import LanGameScene, LanResultPanel  # noqa: E402
 from net.headless import play_match  # noqa: E402
 from game.roseking.lan.match import LAN  # noqa: E402
 from net.session import Session  # noqa: E402
@@ -49,14 +50,14 @@ def main() -> None:
                             kwargs={"timeout": 300}, daemon=True)
     peer.start()
     pumps: list[float] = []
-    real_pump = LanMatch.pump
+    real_pump = LanTable.pump
 
     def timed_pump(self):  # the network poll alone, as the frame loop runs it
         t0 = time.perf_counter()
         out = real_pump(self)
         pumps.append(time.perf_counter() - t0)
         return out
-    LanMatch.pump = timed_pump  # type: ignore[method-assign]
+    LanTable.pump = timed_pump  # type: ignore[method-assign]
     times: list[float] = []
     cpu: list[float] = []
     trips: list[float] = []
@@ -83,7 +84,7 @@ def main() -> None:
           f"1280x800, dummy driver, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(summary("frame time, wall ms", times))
     print(summary("frame time, CPU ms (main thread)", cpu))
-    print(summary("LanMatch.pump per update, wall ms", pumps))
+    print(summary("LanTable.pump per update, wall ms", pumps))
     if trips:
         ms = sorted(t * 1000 for t in trips)
         print(f"own move, submit -> back in the view's match: {len(ms)} moves, median {statistics.median(ms):.1f} ms, "

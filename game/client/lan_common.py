@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from game.i18n import N_, _
+from game.i18n import N_, _, ngettext
+from game.settings import MAX_NAME_LENGTH
 from net import DEFAULT_PORT
 from net.discovery import Beacon, BeaconListener, FoundGame, interface_addresses, loopback_only
 
@@ -121,6 +122,18 @@ def game_title(key: str) -> str:
     return next((_(g.title) for g in GAMES if g.key == key), "") if key else ""
 
 
+def table_text(g: FoundGame) -> str:
+    """Who sits at a discovered table and whether a seat is free ("Ann, Bo · 1 seat free", "Ann,
+    Bo · playing", "... · game over"), from its beacon's table datagram; "" when none came."""
+    if not g.state:
+        return ""
+    if g.state == "open":
+        state = ngettext("{n} seat free", "{n} seats free", g.free).format(n=g.free) if g.free > 0 else _("full")
+    else:
+        state = _("playing") if g.state == "playing" else _("game over")
+    return " · ".join(([", ".join(g.players)] if g.players else []) + [state])
+
+
 class LobbyExit:
     """What both games' lobbies (which hold ``session``, ``beacon`` and ``on_back``) do on
     Cancel / Escape: stop the beacon, close the session (which tells the peers we leave), each
@@ -179,6 +192,9 @@ class JoinScene(ButtonScene):
         self.field = TextInput((x0, fy, w - 200, 54), placeholder=N_("host or host:port"), max_len=64,
                                allowed=ADDRESS_CHARS, on_submit=lambda _t: self.join_typed(), focused=True,
                                escape=False, style="light", size=30)
+        self.name_field = TextInput((x0 + 240, fy + 70, w - 240, 46), name or settings_name(app, ""),
+                                    max_len=MAX_NAME_LENGTH, placeholder=N_("Your name"), escape=False,
+                                    on_submit=lambda _t: self.name_field.blur(), style="light", size=26)
         self.buttons = [*self.rows,
                         Button((x0 + w - 180, fy, 180, 54), N_("Join"), self.join_typed, size=30),
                         Button((x0, self.rect.bottom - 70, 200, 52), N_("Back"), self.back, size=28)]
@@ -192,6 +208,9 @@ class JoinScene(ButtonScene):
             title = game_title(g.game)
             if title:
                 text = _("{table} ({game})").format(table=text, game=title)
+            seats = table_text(g)
+            if seats:
+                text = f"{text} · {seats}"
             return text if g.compatible else _("{game} (another version)").format(game=text)
         return label
 
@@ -201,11 +220,20 @@ class JoinScene(ButtonScene):
     def _row_action(self, i: int) -> Callable[[], None]:
         def action() -> None:
             if i < len(self.found):
+                self.take_name()
                 self.join(self.found[i].address, self.found[i].port)
         return action
 
+    def take_name(self) -> None:
+        """The name typed (remembered in the settings for the next table) is the one we join with."""
+        name = self.name_field.text.strip()
+        if name:
+            self.name = name
+            remember_name(self.app, name)
+
     def join_typed(self) -> None:
         from game.lan import parse_address
+        self.take_name()
         try:
             host, port = parse_address(self.field.text.strip())
         except argparse.ArgumentTypeError:
@@ -234,6 +262,7 @@ class JoinScene(ButtonScene):
 
     def close(self) -> None:
         self.field.blur()
+        self.name_field.blur()
         if self.listener is not None:
             self.listener.stop()
             self.listener = None
@@ -243,7 +272,7 @@ class JoinScene(ButtonScene):
             return  # not the digit of the menu key that opened this screen
         if event.type == pygame.TEXTINPUT:
             self.error = ""
-        if self.field.handle_event(event):
+        if self.name_field.handle_event(event) or self.field.handle_event(event):
             return
         super().handle_event(event)
 
@@ -251,6 +280,7 @@ class JoinScene(ButtonScene):
         self.ready = True
         self.clock += dt
         self.field.update(dt)
+        self.name_field.update(dt)
         if self.listener is not None:
             self.found = self.listener.games()[:self.ROWS]
 
@@ -272,6 +302,9 @@ class JoinScene(ButtonScene):
         s = art.text(_("Or type the host's address:"), 26, CREAM, shadow=True)
         surface.blit(s, (self.field.rect.x, self.field.rect.y - 36))
         self.field.draw(surface, art)
+        s = art.text(_("Your name"), 26, CREAM, shadow=True)
+        surface.blit(s, s.get_rect(midleft=(self.field.rect.x, self.name_field.rect.centery)))
+        self.name_field.draw(surface, art)
         for b in self.buttons[self.ROWS:]:
             b.draw(surface, art)
         if self.error:

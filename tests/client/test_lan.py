@@ -383,10 +383,10 @@ def test_the_lan_menu_says_menu_and_keeps_the_connection(app, driver, lan):
 
 def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app, tmp_path):
     """Issue 15: the name comes from Settings (never the login name) and is the same everywhere."""
-    from game.client.roseking.lan import host_game
+    from game.client.lan.lobby import host_table
     app.prefs.update_game("rose-king", red_name="Rosalind")
     store = SaveStore(tmp_path)
-    lobby = host_game(app, bind="127.0.0.1", port=0, store=store)
+    lobby = host_table(app, "rose-king", bind="127.0.0.1", port=0, store=store)
     assert lobby.session.name == "Rosalind"
     assert lobby.addresses == ["127.0.0.1"]  # bound to loopback: the one address a player can reach
     host = lobby.session
@@ -409,8 +409,8 @@ def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app,
 
 def test_the_host_chooses_white_on_its_waiting_screen_and_plays_white(app, driver, tmp_path):
     """Issue 15: the host's screen has Red / White / Random (default Random); White hosts as White."""
-    from game.client.roseking.lan import host_game
-    lobby = host_game(app, bind="127.0.0.1", port=0, store=SaveStore(tmp_path))
+    from game.client.lan.lobby import host_table
+    lobby = host_table(app, "rose-king", bind="127.0.0.1", port=0, store=SaveStore(tmp_path))
     host = lobby.session
     run_until(app, None, lambda: lobby.session.status == "listening" and lobby.rows, "listening")
     by_label = {b.label: b for b in lobby.buttons}
@@ -638,3 +638,122 @@ def test_the_menu_key_that_opens_the_join_screen_types_nothing_into_its_address(
     scene.update(1 / 60)
     scene.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="1"))
     assert scene.field.text == "1"
+
+
+def test_our_colour_plays_from_the_bottom_and_no_other_board_changes(app, lan):
+    """Whatever colour the window got, its hand and panel are at the bottom edge, the other's at
+    the top; a board opened meanwhile (or after) keeps Red at the bottom: the side is the scene's."""
+    from game.client.roseking.game_scene import BOARD_RECT, GameScene
+    scene = start(app, lan)
+    me = scene.match.color
+    mine = scene.card_rect(me, scene.shown.hand(me)[0], 0)
+    theirs = scene.card_rect(me.other, scene.shown.hand(me.other)[0], 0)
+    assert mine.top > BOARD_RECT.bottom and theirs.bottom < BOARD_RECT.top
+    assert GameScene.bottom is Color.RED  # the local boards' default is untouched
+    from game.client.roseking.layout import hand_slot_rect
+    assert hand_slot_rect(Color.RED, 0).top > BOARD_RECT.bottom
+
+
+def test_the_join_screen_joins_with_the_name_typed_and_remembers_it(app, tmp_path):
+    """"Join a game" has a name field (prefilled from Settings): the joiner is no longer "Guest",
+    and the name is kept for the next table."""
+    from game.client.lan.lobby import LayerJoinScene, LobbyScene
+    from game.client.lan_common import settings_name
+    host = Session(LAN, "host", "Alice", address="127.0.0.1", port=0)
+    scene = LayerJoinScene(app, "rose-king", listen=False, store=SaveStore(tmp_path))
+    app.push(scene)
+    try:
+        scene.name_field.set_text("Bob")
+        scene.field.text = f"127.0.0.1:{host.port}"  # (the focused field: as typed)
+        scene.join_typed()
+        run_until(app, None, lambda: isinstance(app.top, LobbyScene) or scene.error, "the waiting screen")
+        assert not scene.error, scene.error
+        assert app.top.session.name == "Bob" and settings_name(app, "") == "Bob"
+    finally:
+        while app.scenes:
+            app.pop()
+        host.close()
+
+
+def test_the_host_beacon_tells_its_players_free_seats_and_the_match_state(app, tmp_path):
+    """The host's window keeps its beacon's table up to date: open with its free seat, then
+    playing with both names, then over; the join list shows the players and the free seats."""
+    from game.client.lan.lobby import LayerJoinScene
+    from game.roseking.lan.match import RESIGN
+    listener = BeaconListener(bind="127.0.0.1", port=0)
+    lobby = host_table(app, "rose-king", name="Alice", port=0, bind="127.0.0.1", store=SaveStore(tmp_path),
+                       beacon=False)
+    lobby.beacon = Beacon("Alice", lobby.session.port, address="127.0.0.1", dest_port=listener.port, interval=0.05,
+                          game="rose-king")
+    join = LayerJoinScene(app, "rose-king", listener=listener)
+    peer = None
+
+    def heard(state: str, players: tuple, free: int) -> bool:
+        join.update(STEP)
+        return any((g.state, g.players, g.free) == (state, players, free) for g in join.found)
+    try:
+        run_until(app, None, lambda: heard("open", ("Alice",), 1), "the open table")
+        assert join.rows[0].text().endswith("· Alice · 1 seat free")
+        peer = Peer(joiner(lobby.session.port))
+        run_until(app, peer, lambda: heard("playing", ("Alice", "Bob"), 0), "the table playing")
+        assert join.rows[0].text().endswith("· Alice, Bob · playing")
+        peer.auto = False
+
+        def resign() -> bool:
+            try:
+                peer.session.act(RESIGN)
+                return True
+            except ValueError:
+                return False
+        run_until(app, peer, resign, "the joiner's resignation")
+        run_until(app, peer, lambda: heard("over", ("Alice", "Bob"), 0), "the table over")
+    finally:
+        while app.scenes:
+            app.pop()
+        join.close()
+        if peer is not None:
+            peer.session.close()
+
+
+def test_the_joiners_rematch_follows_its_hosts_beacon(app, tmp_path, monkeypatch):
+    """After the end, the joiner's rematch button reads its host's table from the beacon: waiting
+    while it is over, "Play again at Alice's table" once it is open again, "Alice has left" once
+    its beacons stop."""
+    from game.client.lan.endpanel import EndPanel
+    from game.client.lan.lobby import join_table
+    from game.client.lan.table import LanTable
+    from game.roseking.lan.match import RESIGN
+    from net.discovery import EXPIRE
+    host = Session(LAN, "host", "Alice", address="127.0.0.1", port=0)
+    hp = Peer(host)
+    listener = BeaconListener(bind="127.0.0.1", port=0)
+    monkeypatch.setattr(LanTable, "listen", lambda self: listener)
+    beacon = Beacon("Alice", host.port, address="127.0.0.1", dest_port=listener.port, interval=0.05, game="rose-king")
+    beacon.set_table(["Alice", "Bob"], 0, "playing")
+    try:
+        join_table(app, "rose-king", "127.0.0.1", host.port, name="Bob", store=SaveStore(tmp_path))
+        run_until(app, hp, lambda: isinstance(app.top, LanGameScene), "the game")
+        table = app.top.lan
+        hp.auto = False
+
+        def resign() -> bool:
+            try:
+                host.act(RESIGN)
+                return True
+            except ValueError:
+                return False
+        run_until(app, hp, resign, "the host's resignation")
+        beacon.set_table(["Alice", "Bob"], 0, "over")
+        run_until(app, hp, lambda: isinstance(app.top, EndPanel), "the end panel")
+        run_until(app, hp, lambda: table.rematch_label() == ("Waiting for Alice…", False), "waiting")
+        beacon.set_table(["Alice"], 1, "open")
+        run_until(app, hp, lambda: table.rematch_label() == ("Play again at Alice's table", True), "open again")
+        beacon.stop()
+        run_until(app, hp, lambda: table.rematch_label() == ("Alice has left", False), "gone",
+                  limit=LIMIT + EXPIRE)
+        assert table.seat_state(0) == "left"
+    finally:
+        beacon.stop()
+        while app.scenes:
+            app.pop()
+        host.close()

@@ -180,3 +180,91 @@ def test_a_refused_joiner_reads_why_in_the_lobby(app, nim):
         host.close(1.0)
         while app.scenes:
             app.pop()
+
+
+class NimShellTable(Scene):
+    """The test game's table on the shell's table (LanTable, EndPanel): only the game's own part is
+    here (take one stone when it is our turn); seats, verdict, end panel and rematch are the shell's."""
+
+    def __init__(self, app, net: NetMatch) -> None:
+        from game.client.lan.table import LanTable
+        super().__init__(app)
+        self.lan = LanTable(app, net, CLIENTS[GAME.key].lan)
+
+    def update(self, dt: float) -> None:
+        from game.client.lan.endpanel import EndPanel
+        self.lan.pump()
+        if self.lan.verdict is None:
+            if self.lan.session.view(lambda m: NIM.turn(m, m.seat)) is not None:
+                try:
+                    self.lan.session.act(1)
+                except ValueError:
+                    pass
+        elif self.app.top is self:
+            self.app.push(EndPanel(self.app, self.lan, self.update, self.app.go_home, (640, 400)))
+
+    def draw(self, surface, alpha: float = 1.0) -> None:
+        from game.client.lan.banner import draw_seats
+        surface.fill((0, 0, 0))
+        draw_seats(surface, self.app, self.lan, (900, 12))
+
+    def close(self) -> None:
+        self.lan.close()
+
+
+@pytest.fixture
+def nim_on_the_shell(monkeypatch):
+    monkeypatch.setattr(game.registry, "GAMES", game.registry.GAMES + (GAME,))
+    client = NimClient()
+    client.lan = LanClient(table=NimShellTable)
+    monkeypatch.setitem(CLIENTS, GAME.key, client)
+    return client
+
+
+def test_nim_plays_through_the_shells_table_frame_by_frame_to_its_end_panel_and_rematch(app, nim_on_the_shell):
+    """Two sessions on 127.0.0.1: the window hosts, the joiner is stepped in the same loop (random
+    takes). The shell's table names the seats and whose turn it is, the end panel names the winner,
+    and the host's rematch opens the same table again; the shell names no game for it."""
+    from game.client.lan.endpanel import EndPanel
+    from game.i18n import _
+    lobby = host_table(app, GAME.key, name="Ann", port=0, bind="127.0.0.1", beacon=False)
+    port = lobby.session.port
+    join = Session(NIM, "join", "Bo", port=port, reconnect_delay=0.05)
+    take = NIM.player("random", 4)
+    seen: set = set()
+
+    def step_joiner() -> None:
+        join.poll()
+        stones = join.view(lambda m: NIM.turn(m, m.seat))
+        if stones is not None:
+            try:
+                join.act(take(stones))
+            except ValueError:
+                pass
+        table = next((s for s in app.scenes if isinstance(s, NimShellTable)), None)
+        if table is not None:
+            seen.update(table.lan.seat_line(s)[1] for s in (0, 1))
+
+    def until(cond, what: str) -> None:
+        end = time.monotonic() + LIMIT
+        while not cond():
+            assert time.monotonic() < end, f"timed out waiting for {what}"
+            step_joiner()
+            app.step(STEP)
+    try:
+        until(lambda: isinstance(app.top, EndPanel), "the end panel")
+        panel = app.top
+        lan = panel.table
+        assert lan.verdict.kind == "finished" and lan.seat_line(0)[0] == "1. Ann (you)" and lan.seat_line(1)[0] == "2. Bo"
+        assert seen & {"thinking…", "your turn"}  # whose turn it was, from the machine's waiting_for
+        title, _lines = panel.texts()
+        assert title == (_("You win!") if lan.verdict.winners == (0,) else "Bo wins!")
+        again = panel.buttons[0]
+        assert again.text() == "Offer a rematch" and again.enabled()
+        again.action()
+        until(lambda: isinstance(app.top, LobbyScene), "the same table again")
+        assert app.top.session.port == port and app.top.hosting
+    finally:
+        join.close()
+        while app.scenes:
+            app.pop()

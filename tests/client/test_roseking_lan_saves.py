@@ -245,7 +245,8 @@ def test_leaving_mid_game_says_the_game_is_kept_never_lost(app, tmp_path, langua
     the buttons in every language."""
     from game import i18n
     from game.client.dialogs import ConfirmDialog, PauseMenu
-    from game.client.roseking.lan import LEAVE_QUESTION
+    from game.client.lan.scene import LEAVE_QUESTION as QUESTIONS
+    LEAVE_QUESTION = QUESTIONS[0]  # one other player
     store = SaveStore(tmp_path)
     scene, host, peer = host_window(app, store)
     try:

@@ -14,7 +14,10 @@ import pytest
 
 from game.client.app import STEP
 from game.client.lan.lobby import LobbyScene, join_table
-from game.client.royals.lan import FAIR_NOTICE, LanTableScene, RoyalsHostSetup, match_code_text
+from game.client.lan.endpanel import EndPanel
+from game.client.lan.host import HostSetup
+from game.client.lan.table import code_lines
+from game.client.royals.lan import FAIR_NOTICE, LanTableScene
 from game.i18n import _
 from game.royals.engine import Action, Phase, Record
 from game.royals.phrases import illegal_text
@@ -53,14 +56,15 @@ def headless(session: Session, seed: int) -> tuple[threading.Thread, dict]:
 
 
 def open_host_table(app, seats: int, computers: dict[int, str], tmp_path, teams: bool = False) -> LobbyScene:
-    setup = RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1", store=SaveStore(tmp_path))
+    setup = HostSetup(app, "royals-riots", port=0, bind="127.0.0.1", store=SaveStore(tmp_path))
     app.push(setup)
+    setup.field.set_text("Ann")
     setup.set_count(seats)
     for seat, level in computers.items():
         while setup.kinds[seat] != level:
             setup.cycle(seat)
     if teams:
-        setup.toggle_teams()
+        setup.toggle("teams")
     setup.open_table()
     lobby = app.top
     assert isinstance(lobby, LobbyScene), setup.error
@@ -149,19 +153,21 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner(app, driver
         # the computer seat carries at the table the name the lobby showed and the record keeps
         assert table.match.name(3) == "Computer (random)"
         me = WindowPlayer(app, driver)
-        run_until(app, lambda: table.modal == "over" and table.saved is not None, "the match's end", [me],
+        run_until(app, lambda: table.modal == "over" and table.lan.saved is not None, "the match's end", [me],
                   limit=MATCH)
         thread.join(LIMIT)
         assert out.get("verdict") is not None and out["verdict"].kind == "finished", out
-        assert me.decisions >= 9 and len(table.record.rounds) == 3
+        kept = Record.from_json(open(table.lan.saved, encoding="utf-8").read())
+        assert me.decisions >= 9 and len(kept.rounds) == 3
         theirs = joiner.view(lambda m: m.record())
-        assert table.record.to_dict()["rounds"] == theirs["rounds"]
+        assert kept.to_dict()["rounds"] == theirs["rounds"]
         assert theirs["players"][2] == table.match.name(3)
         code = joiner.view(lambda m: m.code())
-        assert code and table.match.code == code
-        assert match_code_text(code) in [n for n, _size in table.modal_notes()]
-        kept = Record.from_json(open(table.saved, encoding="utf-8").read())
+        assert code and table.lan.code == code
+        notes = [n for n, _size in table.modal_notes()]
+        assert all(line in notes for line in code_lines(code))  # the code and what it is for
         assert kept.replay().is_over() and kept.extra["kind"] == "lan"
+        assert table.modal_buttons[0].text() == "Offer a rematch"
         assert table.drawn_face_up <= {1}
     finally:
         joiner.close(1.0)
@@ -179,11 +185,12 @@ def test_a_whole_match_in_the_joiners_window_against_a_headless_host(app, driver
         table: LanTableScene = app.top
         assert table.match.seat == 2 and table.match.name(1) == "Ann"
         me = WindowPlayer(app, driver)
-        run_until(app, lambda: table.modal == "over" and table.saved is not None, "the match's end", [me],
+        run_until(app, lambda: table.modal == "over" and table.lan.saved is not None, "the match's end", [me],
                   limit=MATCH)
         thread.join(LIMIT)
         assert out["verdict"].kind == "finished", out
-        assert table.record.to_dict()["rounds"] == host.view(lambda m: m.record())["rounds"]
+        kept = Record.from_json(open(table.lan.saved, encoding="utf-8").read())
+        assert kept.to_dict()["rounds"] == host.view(lambda m: m.record())["rounds"]
         assert table.drawn_face_up <= {2}
     finally:
         host.close(1.0)
@@ -254,22 +261,24 @@ def test_the_network_table_rests_while_it_waits_for_our_decision(app, waiting_ta
 
 
 def test_set_up_cycles_seats_teams_only_for_four_and_the_beacon_names_the_game(app, driver, tmp_path):
+    """The shell's "Host a game" with Royals & Riots' one switch, teams, offered for four seats."""
     from net.discovery import parse_beacon
-    setup = RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1", store=SaveStore(tmp_path))
+    setup = HostSetup(app, "royals-riots", port=0, bind="127.0.0.1", store=SaveStore(tmp_path))
     app.push(setup)
     teams = next(b for b in setup.buttons if "Teams" in b.text())
+    four = next(b for b in setup.buttons if b.text() == "4")
+    two, three = (next(b for b in setup.buttons if b.text() == n) for n in ("2", "3"))
     assert not teams.enabled()
-    driver.key(pygame.K_4)
+    driver.click(four.rect.center)
     assert setup.count == 4 and teams.enabled()
     driver.click(teams.rect.center)
-    assert setup.teams
-    driver.click(setup.seat_buttons[1].rect.center)
-    assert setup.computers() == {1: "random"} and "Computer" in setup.seat_buttons[1].text()
+    driver.click(setup.seat_buttons[0].rect.center)
     assert setup.table() == (("host", "computer", "person", "person"), {1: "random"}, {"teams": True})
-    driver.key(pygame.K_2)
-    assert setup.count == 2 and not setup.teams and setup.computers() == {1: "random"}
-    assert not setup.seat_buttons[2].enabled()
-    driver.key(pygame.K_3)
+    assert "Computer" in setup.seat_buttons[0].text()
+    driver.click(two.rect.center)
+    assert setup.table() == (("host", "computer"), {1: "random"}, {})
+    assert not setup.seat_buttons[1].enabled()
+    driver.click(three.rect.center)
     setup.open_table()
     lobby = app.top
     try:
@@ -288,15 +297,15 @@ def speak(app):
 
 
 def test_a_stopped_match_names_the_seat_at_fault_and_redraws_in_the_new_language(app, waiting_table, speak):
-    """A verdict naming the joiner (its forfeit): the panel says who, in the player's language,
-    worded from the verdict's kind (never English text from the network)."""
+    """A verdict naming the joiner (its forfeit): the shell's end panel says who, in the player's
+    language, worded from the verdict's kind (never English text from the network)."""
     from net.match import Verdict
     from net.session import Ended
     table, _joiner = waiting_table
-    table._pending.append(Ended(Verdict("forfeit", 1, (), 3, "seat 1 withheld its key for 4")))
-    app.step(STEP)
-    english = table.failure
-    assert table.overlay() == ("failed",) and "Bo" in english and "withheld" not in english.split("Bo")[0]
+    table.lan.pending.append(Ended(Verdict("forfeit", 1, (), 3, "seat 1 withheld its key for 4")))
+    run_until(app, lambda: isinstance(app.top, EndPanel), "the end panel")
+    english = app.top.texts()
+    assert "Bo" in " ".join(english[1]) and "its key for 4" not in " ".join(english[1])
     speak("nl")
-    dutch = table.failure
-    assert dutch != english and "Bo" in dutch
+    dutch = app.top.texts()
+    assert dutch != english and "Bo" in " ".join(dutch[1])

@@ -209,19 +209,23 @@ LONG_REASON = ("[Errno 13] Permission denied: '/home/someone-with-a-long-name/.l
 
 @pytest.mark.parametrize("window", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_royals_host_set_up_error_has_room_under_the_teams_button(app, window, language):
-    from game.client.royals.lan import ERROR_COLOUR, RoyalsHostSetup
+def test_royals_host_set_up_error_has_room_under_the_teams_switch(app, window, language):
+    """The shell's "Host a game" of Royals & Riots, four seats and teams: an error, short or long,
+    sits between the teams switch and the bottom buttons, clear of both, inside the panel."""
+    from game.client.lan.host import ERROR_INK, HostSetup
     i18n.set_language(language)
     set_window(app, window)
-    setup = RoyalsHostSetup(app, name="W" * 20, port=0, bind="127.0.0.1")
+    setup = HostSetup(app, "royals-riots", port=0, bind="127.0.0.1")
     app.push(setup)
     setup.set_count(4)
-    setup.toggle_teams()
+    setup.toggle("teams")
     canvas = pygame.Rect(0, 0, *CANVAS)
     inner = setup.rect.inflate(-12, -12)
     assert canvas.contains(setup.rect)
     shown = [drawn(b) for b in setup.buttons if b.enabled() or b not in setup.seat_buttons] + [setup.field.rect]
     assert not overlaps(shown)
+    switch = setup.buttons[-3]
+    assert switch.enabled() and switch.selected()
     for reason in (SHORT_REASON, LONG_REASON):
         setup.error = i18n._("The table cannot be opened: {reason}").format(reason=reason)
         app.run_frames(2)
@@ -229,9 +233,9 @@ def test_royals_host_set_up_error_has_room_under_the_teams_button(app, window, l
         assert inner.contains(where), where
         assert not [r for r in shown if r.colliderect(where)], (reason, where)
         below = min(drawn(b).top for b in setup.buttons[-2:])
-        assert where.top - drawn(setup.teams_button).bottom >= 10 and below - where.bottom >= 10, (reason, where)
+        assert where.top - drawn(switch).bottom >= 10 and below - where.bottom >= 10, (reason, where)
         if reason == SHORT_REASON:  # shown whole, at its size
-            assert img is app.art.text(setup.error, 22, ERROR_COLOUR, shadow=True, wrap=setup.error_room().w)
+            assert img is app.art.text(setup.error, 22, ERROR_INK, shadow=True, wrap=setup.error_room().w)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

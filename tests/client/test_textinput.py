@@ -207,17 +207,20 @@ def _text_fields(scene) -> list[TextInput]:
 
 def test_every_player_name_field_takes_exactly_the_one_limit_and_no_more(app):
     """Settings (both names), Royals & Riots' set-up (4 seats) and its network host set-up: the
-    same MAX_NAME_LENGTH, typed at once or character by character. Rose King's set-up and the
-    join screens take no name (they use the one from Settings)."""
+    same MAX_NAME_LENGTH, typed at once or character by character; the join screen's name field
+    too. Rose King's set-up takes no name (it uses the one from Settings)."""
     from game.client.roseking.setup import ComputerSetup
-    from game.client.royals.lan import RoyalsHostSetup
+    from game.client.lan.host import HostSetup
     from game.client.royals.setup import RoyalsSetup
     from game.client.settings_scene import SettingsScene
     from game.settings import MAX_NAME_LENGTH
     screens = {"settings": SettingsScene(app), "royals set-up": RoyalsSetup(app),
-               "royals host set-up": RoyalsHostSetup(app, name="Ann", port=0, bind="127.0.0.1")}
+               "royals host set-up": HostSetup(app, "royals-riots", port=0, bind="127.0.0.1")}
+    from game.client.lan.lobby import LayerJoinScene
     counts = {what: len(_text_fields(s)) for what, s in screens.items()}
     assert counts == {"settings": 2, "royals set-up": 4, "royals host set-up": 1}
+    screens["join"] = LayerJoinScene(app, listen=False)
+    screens["join"].field = None  # (the address field has its own limit)
     assert _text_fields(ComputerSetup(app)) == []
     for what, scene in screens.items():
         for field in _text_fields(scene):

@@ -16,8 +16,10 @@ The hook is small on purpose; a game gives:
 - ``lobby_buttons(lobby, rect)`` (optional): the host's choices shown on its waiting screen in
   ``rect`` while no match is being set up (e.g. a colour), as :class:`~game.client.widgets.Button`
   objects that call :meth:`net.session.Session.set_options`;
-- ``lobby_lines(lobby)`` (optional): translated lines about the table (e.g. teams), shown under
-  the seats, or on the host's screen over its choices (e.g. "Your colour:");
+- ``lobby_choice`` (optional): the host's one choice on its waiting screen (e.g. its colour),
+  drawn and sent by the shell (:meth:`net.session.Session.set_options`);
+- ``lobby_lines(lobby)`` (optional): translated lines about the table, shown under the seats
+  (the host's switches that are on, e.g. teams, are shown by the shell);
 - for the shell's table (:class:`~game.client.lan.table.LanTable`), each optional: ``save`` (the
   record as a saved game, pure), ``resign``
   (its action), ``stop_text`` (its words for a stopped match), ``record_path``.
@@ -113,6 +115,10 @@ class LanClient:
     #: ``ready(machine) -> bool``: the table can be shown (e.g. the cards are dealt); until then
     #: the shell's short wait shows the names and the status
     ready: Callable[[Any], bool] | None = None
+    #: the host's one choice on its waiting screen, ``(option, heading, ((value, label), ...))``:
+    #: a row of buttons under the heading (e.g. "Your colour:" Red / White / Random) while
+    #: :meth:`~game.client.lan.lobby.LobbyScene.choices_open`; the value "" removes the option
+    lobby_choice: tuple | None = None
 
 
 __all__ = ["CLIENTS", "LanClient", "NetMatch"]

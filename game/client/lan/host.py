@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from ..app import App
 
 ERROR_INK = (255, 180, 160)
+#: The error line's distance (px) from the buttons above and below it (more than a button's shadow).
+ERROR_GAP = 16
 
 
 class HostSetup(ButtonScene):
@@ -147,9 +149,33 @@ class HostSetup(ButtonScene):
         for b in self.buttons:
             if b not in self.seat_buttons or b.enabled():
                 b.draw(surface, art)
-        if self.error:
-            img = art.text(self.error, 20, ERROR_INK, shadow=True, wrap=r.w - 80)
-            surface.blit(img, (r.x + 40, r.bottom - 74 - 12 - img.get_height()))
+        shown = self.error_layout()
+        if shown is not None:
+            surface.blit(*shown)
+
+    def error_room(self) -> pygame.Rect:
+        """Where the error line may go: :data:`ERROR_GAP` px under the last seat or switch and
+        above the bottom buttons, inside the panel's margins (canvas px)."""
+        top = max(b.rect.bottom for b in self.buttons[:-2]) + ERROR_GAP
+        bottom = min(b.rect.top for b in self.buttons[-2:]) - ERROR_GAP
+        return pygame.Rect(self.rect.x + 40, top, self.rect.w - 80, bottom - top)
+
+    def error_layout(self) -> tuple[pygame.Surface, pygame.Rect] | None:
+        """The error's image and place in :meth:`error_room`: at 22 px, else 20 px, else cut
+        with "…" at 20 px. None without an error."""
+        if not self.error:
+            return None
+        room, art, text = self.error_room(), self.app.art, self.error
+        for size in (22, 20):
+            img = art.text(text, size, ERROR_INK, shadow=True, wrap=room.w)
+            if img.get_height() <= room.h:
+                return img, img.get_rect(topleft=room.topleft)
+        while len(text) > 1:  # the longest prefix that fits with the ellipsis
+            text = text[:max(1, len(text) * 9 // 10)].rstrip()
+            img = art.text(text + "…", 20, ERROR_INK, shadow=True, wrap=room.w)
+            if img.get_height() <= room.h:
+                break
+        return img, img.get_rect(topleft=room.topleft)
 
 
 __all__ = ["HostSetup", "menu_buttons"]

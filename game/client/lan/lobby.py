@@ -29,6 +29,7 @@ from ..lan_common import (JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, JoinScene, Lo
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, ButtonScene, elide, panel
 from . import CLIENTS, LanClient, NetMatch
+from .table import tell_table
 from .words import drop_text, seat_state, status_line
 
 if TYPE_CHECKING:
@@ -85,6 +86,31 @@ class LobbyScene(LobbyExit, ButtonScene):
         self.extras = pygame.Rect(r.x + 40, r.bottom - 156, r.w - 80, 56)  # the host's choices
         if self.hosting and lan.lobby_buttons is not None:
             self.buttons += lan.lobby_buttons(self, self.extras)
+        if self.hosting and lan.lobby_choice is not None:
+            self.buttons += self.choice_buttons(*lan.lobby_choice)
+
+    def choice_buttons(self, option: str, heading: str, values: tuple) -> list[Button]:
+        """The host's one choice (the game's ``lobby_choice``) as a row of buttons in the choices' room."""
+        gap = 12
+        bw = min(200, (self.extras.w - (len(values) - 1) * gap) // len(values))
+        x0 = self.extras.centerx - (len(values) * bw + (len(values) - 1) * gap) // 2
+
+        def choose(value: str) -> None:
+            if self.choices_open() and self.session is not None:
+                self.session.set_options({**self.session.options, option: value} if value else
+                                         {k: v for k, v in self.session.options.items() if k != option})
+
+        def chosen(value: str) -> bool:
+            return self.session is not None and self.session.options.get(option, "") == value
+        return [Button((x0 + i * (bw + gap), self.extras.y, bw, self.extras.h), label, lambda v=value: choose(v),
+                       enabled=self.choices_open, selected=lambda v=value: chosen(v), size=28)
+                for i, (value, label) in enumerate(values)]
+
+    def lines(self) -> list[str]:
+        """The lines about the table: the host's switches that are on, then the game's ``lobby_lines``."""
+        options = self.session.options if self.session is not None else {}
+        on = [_(label) for option, label, _when in self.lan.host_switches if options.get(option)]
+        return on + (self.lan.lobby_lines(self) if self.lan.lobby_lines is not None else [])
 
     def choices_open(self) -> bool:
         """Whether the host's choices may still change: nobody has taken a seat and no match is
@@ -120,6 +146,7 @@ class LobbyScene(LobbyExit, ButtonScene):
         for i, e in enumerate(events):
             if isinstance(e, LobbySeats):
                 self.rows = e.rows
+                tell_table(self.beacon, e.rows, "open")
             elif isinstance(e, Dropped) and e.fatal and e.by_peer:
                 self.error = drop_text(e.code)
             elif isinstance(e, WriteFailed):  # the journal: no promise of the match can be made without it
@@ -206,8 +233,12 @@ class LobbyScene(LobbyExit, ButtonScene):
             img = art.text(text, 24, GOLD if mine and not closed else ink, shadow=True)
             surface.blit(img, img.get_rect(midleft=(box.x + 140, box.centery)))
             y += 52
-        lines = self.lan.lobby_lines(self) if self.lan.lobby_lines is not None else []
-        if self.hosting and self.lan.lobby_buttons is not None:  # over the host's choices
+        lines = self.lines()
+        choice = self.lan.lobby_choice
+        if self.hosting and choice is not None:  # its heading over the host's choice
+            img = art.text(_(choice[1]), 22, CREAM, shadow=True)
+            surface.blit(img, img.get_rect(midbottom=(r.centerx, self.extras.y - 8)))
+        elif self.hosting and self.lan.lobby_buttons is not None:  # over the host's choices
             bottom = self.extras.y - 8
             for text in reversed(lines):
                 img = art.text(text, 22, CREAM, shadow=True, wrap=r.w - 80)
@@ -268,6 +299,8 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
             raise  # a journaled table keeps its address: its joiner comes back to it
         session = open_session(0)
     sent = start_beacon(name, session.port, beacon_address, game=key) if beacon else None
+    tell_table(sent, tuple(("host", name, True) if k == "host" else ("computer", (computer_names or {}).get(s, ""), True)
+                           if k == "computer" else ("open", "", False) for s, k in enumerate(kinds)), "open")
 
     def again() -> None:  # the same table again, on the same port once this session closed
         host_table(app, key, kinds=kinds, computers=computers, options=session.options, name=name,

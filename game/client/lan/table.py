@@ -72,6 +72,10 @@ class LanTable:
         self._probe_at = 0.0
         self._probing = False
         self.code = match_code(net.started.table)
+        self._told = ""          # the state the host's beacon says of its table
+        self.listener: Any = None  # a joiner after the end: the discovery listener (its host's beacon)
+        self._heard = False      # ... which heard its host's table
+        self._host_table = ""    # ... and its state then ("open", "over"; "" none heard now)
         if self.verdict is not None:
             self._note_verdict(self.verdict)
         self.keep(wait=False)  # moves made before this table (a resume, a quick first move)
@@ -116,7 +120,15 @@ class LanTable:
             self.kept = self.keep(wait=True)
         if self.verdict is not None and self.session.role == "join" and not self.rematch_sent:
             self._look_for_host()
+        self._tell_beacon()
         return events
+
+    def _tell_beacon(self) -> None:
+        """Host: its discovery beacon says who plays, and "playing" then "over"."""
+        state = "playing" if self.verdict is None else "over"
+        if self.net.beacon is not None and state != self._told:
+            self._told = state
+            tell_table(self.net.beacon, tuple(("person", n, True) for n in self.names), state)
 
     def _rows(self, rows: tuple) -> None:
         """Host: the lobby's rows (kind, name, connected) during the match: a person seat whose
@@ -160,7 +172,8 @@ class LanTable:
     def seat_state(self, seat: int) -> str:
         """``"you"``, ``"thinking"`` (its decision is awaited), ``"connected"``, ``"away"`` (its
         connection is down: reconnecting), ``"left"`` or ``"computer"``."""
-        if seat in self.left or seat == 0 and self.seat != 0 and self.verdict is not None and self._host_there is False:
+        gone = self._host_there is False if not self._heard else not self._host_table  # (its beacon, else the probe)
+        if seat in self.left or seat == 0 and self.seat != 0 and self.verdict is not None and gone:
             return "left"
         if seat in self.thinking:
             return "thinking"
@@ -180,7 +193,7 @@ class LanTable:
         state = self.seat_state(seat)
         words = {"you": "", "thinking": _("your turn") if seat == self.seat else _("thinking…"),
                  "connected": _("connected"), "away": _("reconnecting…"), "left": _("left"),
-                 "computer": _("computer")}
+                 "computer": ""}  # (a computer's name says it is one: "Computer (hard)")
         return _("{n}. {name}").format(n=seat + 1, name=name), words[state]
 
     # ------------------------------------------------------------------ the end
@@ -250,6 +263,12 @@ class LanTable:
                 return _("{name} has left").format(name=self.name(gone[0])), False
             return _("Offer a rematch"), True
         host = self.name(0)
+        if self._heard:  # its beacon: open again, still over, or gone quiet
+            if self._host_table == "open":
+                return _("Play again at {name}'s table").format(name=host), True
+            if self._host_table:
+                return _("Waiting for {name}…").format(name=host), False
+            return _("{name} has left").format(name=host), False
         if gone and self._host_there is None or self._host_there is False:
             return _("{name} has left").format(name=host), False
         if self._host_there:
@@ -266,8 +285,19 @@ class LanTable:
         return True
 
     def _look_for_host(self) -> None:
-        """A joiner after the end: every :data:`PROBE_EVERY` seconds, in the background, whether a
-        table answers at the host's address (the host is still there, or opened the next table)."""
+        """A joiner after the end: its host's table as its discovery beacon tells it (open again,
+        still over, or silent: gone), from the listener of :meth:`listen`; while no beacon of it is
+        heard, every :data:`PROBE_EVERY` seconds, in the background, whether a table answers at
+        the host's address."""
+        if self.listener is None and not self._closed:
+            self.listener = self.listen()
+        if self.listener is not None:
+            mine = [g for g in self.listener.games() if g.port == self.session.port and g.state
+                    and (g.address == self.session.address or self._heard)]
+            self._heard = self._heard or bool(mine)
+            self._host_table = mine[0].state if mine else ""
+            if self._heard:
+                return
         now = time.monotonic()
         if self._probing or now < self._probe_at:
             return
@@ -284,6 +314,17 @@ class LanTable:
                 self._host_there = False
             self._probing = False
         threading.Thread(target=probe, name="lan-rematch-probe", daemon=True).start()
+
+    def listen(self) -> Any:
+        """The discovery listener a joiner hears its host's table with after the end (None when
+        the discovery port cannot be opened: probing alone then)."""
+        from net.discovery import BeaconListener
+
+        from ..lan_common import own_beacons
+        try:
+            return BeaconListener(ignore=own_beacons)
+        except OSError:
+            return None
 
     # ------------------------------------------------------------------ saving
     def keep(self, wait: bool = False) -> str | None:
@@ -321,6 +362,9 @@ class LanTable:
         if self._closed:
             return
         self._closed = True
+        if self.listener is not None:
+            self.listener.stop()
+            self.listener = None
         path = self.keep(wait=True)
         if self.verdict is None and path is not None:
             self.kept = path
@@ -330,7 +374,8 @@ class LanTable:
     def look(self) -> tuple:
         """A small summary of what the shell draws, for the scene's ``at_rest``."""
         return (self.session.status, self.link, self.stop_code, tuple(sorted(self.away)), tuple(sorted(self.left)),
-                self.thinking, self.verdict, self.saved, self.kept, self.rematch_sent, self._host_there)
+                self.thinking, self.verdict, self.saved, self.kept, self.rematch_sent, self._host_there, self._heard,
+                self._host_table)
 
 
 def match_code(table: Any) -> str:
@@ -352,9 +397,39 @@ def code_lines(code: str) -> list[str]:
             _("All players see the same code. Compare it aloud or in a chat: if it differs, someone is in the middle.")]
 
 
+def tell_table(beacon: Any, rows: tuple, state: str) -> None:
+    """Keep the discovery beacon's table datagram (:meth:`net.discovery.Beacon.set_table`) saying
+    who sits at the table (the lobby's rows: kind, name, connected), how many seats are free and
+    ``state`` ("open", "playing", "over"). Nothing without a beacon; names that a datagram cannot
+    carry leave the last one as it was."""
+    if beacon is None:
+        return
+    names = [str(r[1]) for r in rows if r[0] != "open" and r[1]]
+    try:
+        beacon.set_table(names, sum(1 for r in rows if r[0] == "open") if state == "open" else 0, state)
+    except (ValueError, AttributeError):
+        pass
+
+
+def record_file(prefix: str) -> str | None:
+    """A new file ``<data folder>/lan/<prefix>-<random hex>.json`` for a network match's running
+    record, its journal beside it (``<file>.journal``, which ``rose-king host/join --record FILE``
+    resumes), apart from the saved games; a game's ``record_path`` hook may return it. None when
+    the folder cannot be made (the match then keeps none)."""
+    import uuid
+
+    from game.saves import default_data_dir
+    folder = default_data_dir() / "lan"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder / f"{prefix}-{uuid.uuid4().hex}.json")
+
+
 def write_failed_text(reason: str) -> str:
     from game.fsutil import os_error_text
     return _("The record could not be written: {reason}").format(reason=os_error_text(reason))
 
 
-__all__ = ["ENDED", "LanTable", "SAVE_WAIT", "WAITING", "code_lines", "match_code"]
+__all__ = ["ENDED", "LanTable", "SAVE_WAIT", "WAITING", "code_lines", "match_code", "record_file", "tell_table"]

@@ -17,7 +17,7 @@ import pygame
 from game.roseking.engine import HERO, Card, Color, Move, State
 
 from .art import Art
-from .layout import DISCARD_RECT, DRAW_PILE_RECT, LIFT, hand_slot_rect, hero_rect, square_center
+from .layout import DISCARD_RECT, DRAW_PILE_RECT, LIFT, hand_slot_rect, hero_rect, place, square_center
 from ..tween import arc, bounce_out, ease_in_out, ease_out_cubic, window
 
 CROWN_LIFT = -15  # the crown sits on the upper part of its square, so the stone under it shows
@@ -90,7 +90,7 @@ class PlayAnim(Anim):
 
     hide_crown = True
 
-    def __init__(self, shown: State, move: Move) -> None:
+    def __init__(self, shown: State, move: Move, bottom: Color = Color.RED) -> None:
         super().__init__(move)
         p, card = move.player, move.card
         assert card is not None
@@ -99,11 +99,11 @@ class PlayAnim(Anim):
         assert self.dst is not None
         hand = shown.hand(p)
         self.layout = [(c, i) for i, c in enumerate(hand) if c != card]
-        self.card_from = hand_slot_rect(p, hand.index(card)).move(0, LIFT[p]).center
+        self.card_from = hand_slot_rect(p, hand.index(card), bottom).move(0, LIFT[place(p, bottom)]).center
         self.old_top = shown.discard_top
         self.hero = move.kind is HERO
         self.heroes_before = shown.heroes[p]
-        self.hero_from = hero_rect(p, max(0, self.heroes_before - 1)).center
+        self.hero_from = hero_rect(p, max(0, self.heroes_before - 1), bottom).center
         self.slide = 0.16 + 0.09 * card.distance
         self.fly = 0.42
         self.land = 0.55 if self.hero else 0.32
@@ -164,13 +164,13 @@ class DrawAnim(Anim):
     """A draw: a card leaves the draw pile face down, flies to its place in the hand and turns
     face up; if it was the last card, the discard pile is then shuffled into a new draw pile."""
 
-    def __init__(self, shown: State, move: Move) -> None:
+    def __init__(self, shown: State, move: Move, bottom: Color = Color.RED) -> None:
         super().__init__(move)
         p, card = move.player, move.card
         assert card is not None
         post = sorted(shown.hand(p) + [card])
         self.layout = [(c, i) for i, c in enumerate(post) if c != card]
-        self.slot = hand_slot_rect(p, post.index(card)).center
+        self.slot = hand_slot_rect(p, post.index(card), bottom).center
         self.count_before = shown.draw_pile.bit_count()
         self.reshuffle = shown.draw_pile == 1 << card.index
         self.returning = shown.discard_pile_cards() if self.reshuffle else []

@@ -23,7 +23,7 @@ from game.i18n import _
 from .anims import CROWN_LIFT, CROWN_SCALE, Anim, blit_center, pile_offsets
 from .art import Art, COLOR_UI, CREAM, GOLD, GOLD_DARK, HERO_UI, INK, TEAL, art_of
 from .layout import (BOARD_RECT, CANVAS, CARD_H, CARD_W, DISCARD_RECT, DRAW_PILE_RECT, HAND_SLOTS, LIFT, PANEL_RECT,
-                     SQUARE, STATUS_RECT, TOAST_SIZES, TOAST_WRAP, hand_slot_rect, hero_rect, square_at,
+                     SQUARE, STATUS_RECT, TOAST_SIZES, TOAST_WRAP, hand_slot_rect, hero_rect, place, square_at,
                      square_center, square_rect)
 from ..widgets import panel, wrapped_to_fit
 
@@ -105,6 +105,9 @@ class BoardDrawing:
     the scene's ``shown``, ``anim``, ``selected``, ``armed``, ``hover_pos``, ``movelog`` and
     ``app``, and draws; it changes no game state)."""
 
+    #: Whose hand runs along the bottom edge (the viewer's colour; a network game sets its own)
+    bottom: Color = Color.RED
+
     def _make_tiles(self) -> None:
         """The translucent marks drawn over squares and cards, made once per scene."""
         self.tiles = {
@@ -144,12 +147,12 @@ class BoardDrawing:
 
     def card_rect(self, color: Color, card: Card, slot: int) -> pygame.Rect:
         """Where ``card`` is drawn: its slot, or on its way there after the hand closed a gap."""
-        r = hand_slot_rect(color, slot)
+        r = hand_slot_rect(color, slot, self.bottom)
         x = None if self._peeking else self.card_x.get((color, card.index))
         if x is not None:
             r.x = round(x)
         if card == self.selected and color == self.shown.turn:
-            return r.move(0, LIFT[color])
+            return r.move(0, LIFT[place(color, self.bottom)])
         return r
 
     def card_at(self, pos: tuple[int, int]) -> tuple[Card | None, Color | None]:
@@ -276,7 +279,7 @@ class BoardDrawing:
                     r = self.card_rect(info.player, card, slot).inflate(8, 8)
                     pygame.draw.rect(surface, color, r, 3, border_radius=10)
                     tag = art.text(_("drawn"), 17, color, shadow=True)
-                    surface.blit(tag, tag.get_rect(midtop=(r.centerx, r.bottom + 1)) if LIFT[info.player] > 0
+                    surface.blit(tag, tag.get_rect(midtop=(r.centerx, r.bottom + 1)) if LIFT[place(info.player, self.bottom)] > 0
                                  else tag.get_rect(midbottom=(r.centerx, r.top - 1)))
             return
         c = square_center(info.crown_from)
@@ -426,17 +429,18 @@ class BoardDrawing:
         if anim is not None and anim.heroes(color) is not None:
             heroes = anim.heroes(color)  # type: ignore[assignment]
         for i in range(heroes):
-            surface.blit(art.heroes[color], hero_rect(color, i))
+            surface.blit(art.heroes[color], hero_rect(color, i, self.bottom))
         label = art.text(_("Heroes: {n}").format(n=heroes), 20, CREAM, shadow=True)
-        hr = hero_rect(color, 0)
-        ly = hr.bottom + 2 if LIFT[color] > 0 else hr.top - label.get_height() - 2
+        hr = hero_rect(color, 0, self.bottom)
+        lift = LIFT[place(color, self.bottom)]
+        ly = hr.bottom + 2 if lift > 0 else hr.top - label.get_height() - 2
         surface.blit(label, (hr.x, ly))
         legal = {m.card for m in state.legal_moves()} if idle_human and color == state.turn else None
         hover, hover_color = self.card_at(self.hover_pos)
         for card, slot in self.hand_layout(color):
             r = self.card_rect(color, card, slot)
             if card == hover and hover_color == color and card != self.selected and idle_human:
-                r = r.move(0, LIFT[color] // 2)
+                r = r.move(0, lift // 2)
             surface.blit(art.card(card), r)
             if legal is not None and card not in legal:
                 surface.blit(self.card_dim, r)
@@ -450,7 +454,7 @@ class BoardDrawing:
                 surface.blit(badge, badge.get_rect(topright=(r.right + 6, r.top - 6)))
 
     def _draw_player_panel(self, surface: pygame.Surface, art: Art, state: State, color: Color) -> None:
-        r = PANEL_RECT[color]
+        r = PANEL_RECT[place(color, self.bottom)]
         to_move = state.turn == color and not self.finished()
         if to_move:
             glow = self.pulse(4)

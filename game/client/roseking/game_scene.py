@@ -123,7 +123,7 @@ class GameScene(BoardInput, BoardDrawing, Scene):
 
     def _start_next(self) -> None:
         move = self.queue.popleft()
-        self.anim = DrawAnim(self.shown, move) if move.kind is DRAW else PlayAnim(self.shown, move)
+        self.anim = (DrawAnim if move.kind is DRAW else PlayAnim)(self.shown, move, self.bottom)
         self.app.prefs.play("card_drawn" if move.kind is DRAW else "card_played")
         if isinstance(self.anim, DrawAnim) and self.anim.reshuffle:
             self.show_banner(lambda: _("Last card drawn: the discard pile is shuffled into a new draw pile"))
@@ -242,7 +242,7 @@ class GameScene(BoardInput, BoardDrawing, Scene):
             for card, slot in self.hand_layout(color):
                 key = (color, card.index)
                 seen.add(key)
-                target = hand_slot_rect(color, slot).x
+                target = hand_slot_rect(color, slot, self.bottom).x
                 x = self.card_x.get(key, target)
                 x += (target - x) * k
                 self.card_x[key] = target if abs(target - x) < 0.5 else x

@@ -6,7 +6,7 @@ wait for the deal, and the hooks (:data:`LAN_CLIENT`). The viewer's colour plays
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
@@ -16,33 +16,21 @@ from game.roseking.lan.record import save_text
 from game.roseking.phrases import stop_text
 from game.roseking.lan.match import RESIGN
 
-from ..dialogs import ConfirmDialog, PauseMenu
 from ..lan import LanClient, NetMatch
 from ..lan.banner import Banner, draw_seats
-from ..lan.endpanel import EndPanel, play_again, rematch_button
-from ..lan.lobby import host_table
+from ..lan.endpanel import play_again, rematch_button
+from ..lan.scene import LanScene
 from ..lan.table import LanTable
 from ..widgets import Button
 from .game_scene import BOARD_RECT, GameScene, color_name
-from .layout import DISCARD_RECT, DRAW_PILE_RECT, set_bottom
+from .layout import DISCARD_RECT, DRAW_PILE_RECT
 from .match import Match
 from .result import ResultPanel
 
 if TYPE_CHECKING:
     from ..app import App
 
-KEY = "rose-king"
-LEAVE_QUESTION = N_("Leave the network game? The other player cannot go on without you; "
-                    "the game so far stays in Saved games, to watch.")
 WAIT = N_("Wait: the other player's move or the connection comes first.")
-
-
-# ------------------------------------------------------------------ adapters onto the match machine
-def _snapshot(m: Any) -> tuple:
-    """(a copy of the position, our colour, the host's colour, the game id) of a dealt match machine."""
-    return m.state.copy(), m.color_of(m.seat), m.host_color, m.table.game_id
-
-
 
 
 class _Seat:
@@ -71,7 +59,8 @@ class LanMatch(Match):
     def __init__(self, net: NetMatch) -> None:
         self.session = net.session
         self.on_reset: list[Callable[[], None]] = []
-        state, self.color, host, self.game_id = self.session.view(_snapshot)
+        state, self.color, host, self.game_id = self.session.view(
+            lambda m: (m.state.copy(), m.color_of(m.seat), m.host_color, m.table.game_id))
         self.names = {c: net.names[0] if c is host else net.names[1] for c in (Color.RED, Color.WHITE)}
         me = self.color
         self.controllers = tuple(_Seat(_("{name} (you)").format(name=self.names[c]) if c is me else self.names[c],
@@ -121,13 +110,13 @@ class LanMatch(Match):
     def close(self) -> None: ...
 
 
-class LanGameScene(GameScene):
-    """The board of a network game, with the shell's table around it (:attr:`lan`)."""
+class LanGameScene(LanScene, GameScene):
+    """The board of a network game, our colour at the bottom, with the shell's table around it (:attr:`lan`)."""
 
     def __init__(self, app: "App", net: NetMatch) -> None:
         self.lan = LanTable(app, net, LAN_CLIENT, say=lambda text: self.say(text))
         match = LanMatch(net)
-        set_bottom(match.color)
+        self.bottom = match.color
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=net.on_main_menu)
         self.match: LanMatch = match
         match.on_reset.append(self.resync)
@@ -138,7 +127,6 @@ class LanGameScene(GameScene):
         box.center = BOARD_RECT.center
         self.banner_box = Banner(self.lan, box, self.on_main_menu)
         self.result_shown = True  # the end is ours (see update)
-        self.end_shown = False
         peer = match.names[match.color.other]
         self.show_banner((lambda: _("Resumed against {name}").format(name=peer)) if net.started.resumed else
                          lambda: _("New game against {name}: you play {colour}").format(
@@ -148,13 +136,16 @@ class LanGameScene(GameScene):
         super().tick(dt)
         self.match.feed(self.lan.pump(), self.lan.verdict is not None)
 
+    net_step = tick  # (under a menu or the end panel: the network, not the board's animations)
+
     def update(self, dt: float) -> None:
         super().update(dt)
-        if self.lan.verdict is not None and not self.busy() and not self.end_shown:
-            self.end_shown = True
-            self.app.push(LanResultPanel(self.app, self) if self.lan.verdict.kind == "finished" and
-                          self.shown.is_game_over() else
-                          EndPanel(self.app, self.lan, self.tick, self.on_main_menu, BOARD_RECT.center))
+        if self.lan.verdict is None or self.busy():
+            return
+        if self.lan.verdict.kind == "finished" and self.shown.is_game_over() and not self._end_shown:
+            self._end_shown = True  # the territories and totals, with the rematch
+            self.app.push(LanResultPanel(self.app, self))
+        self.end_panel(BOARD_RECT.center)
 
     def waiting_line(self, mover: Color) -> str:
         if self.lan.verdict is not None:
@@ -166,42 +157,15 @@ class LanGameScene(GameScene):
         return _("Your move is on its way…") if mover is self.match.color else \
             _("Waiting for {name}…").format(name=self.match.names[mover])
 
-    def ask_resign(self) -> None:
-        self.app.push(ConfirmDialog(self.app, N_("Resign this game?"), self.resign, yes=N_("Resign"), no=N_("Play on")))
+    def played(self) -> bool:
+        return self.match.state.ply > 0
 
-    def resign(self) -> None:
-        if not self.lan.resign():
-            self.say(lambda: _(WAIT))
-
-    def unsaved_game(self) -> bool:
-        return self.lan.unsaved() and self.match.state.ply > 0
-
-    def pause(self) -> None:
-        self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game, title=N_("Menu"),
-                                on_update=self.tick, question=LEAVE_QUESTION))
-
-    def quit_question(self) -> str | None:
-        return LEAVE_QUESTION if self.unsaved_game() else None
 
     def finished(self) -> bool:
         return self.lan.verdict is not None or super().finished()
 
-    def close(self) -> None:
-        super().close()
-        self.lan.close()
-        set_bottom(Color.RED)
-
     def at_rest(self) -> bool:
-        look = self.lan.look()
-        if look != getattr(self, "_look", None):
-            self._look = look
-            return False
-        return super().at_rest() and not self.lan.blocked()
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if self.lan.blocked() and self.banner_box.handle_event(event):
-            return
-        super().handle_event(event)
+        return self.rests() and super().at_rest()
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         blocked, hover = self.lan.blocked(), self.hover_pos
@@ -226,32 +190,11 @@ class LanResultPanel(ResultPanel):
         return self.game.lan.end_texts()[0]
 
 
-def colour_buttons(lobby: Any, rect: pygame.Rect) -> list[Button]:
-    """The host's colour (Red / White / Random) on its waiting screen: the table's option ``colour``."""
-    bw, gap = 200, 12
-    x0 = rect.centerx - (3 * bw + 2 * gap) // 2
-    out = []
-    for i, (value, label) in enumerate((("red", N_("Red")), ("white", N_("White")), ("", N_("Random")))):
-        def choose(value: str = value) -> None:
-            if lobby.choices_open():
-                lobby.session.set_options({"colour": value} if value else {})
-                lobby.colour = value
-
-        def chosen(value: str = value) -> bool:
-            return getattr(lobby, "colour", lobby.session.options.get("colour", "") if lobby.session else "") == value
-        out.append(Button((x0 + i * (bw + gap), rect.y, bw, rect.h), label, choose, enabled=lobby.choices_open,
-                          selected=chosen, size=28))
-    return out
-
-
-LAN_CLIENT = LanClient(table=lambda app, net: LanGameScene(app, net), ready=lambda m: m.state is not None, lobby_buttons=colour_buttons,
-                       lobby_lines=lambda lobby: [_("Your colour:")] if lobby.hosting and lobby.session else [],
+LAN_CLIENT = LanClient(table=lambda app, net: LanGameScene(app, net), ready=lambda m: m.state is not None,
+                       lobby_choice=("colour", N_("Your colour:"), (("red", N_("Red")), ("white", N_("White")),
+                                                                   ("", N_("Random")))),
                        save=lambda record, seat, computers: save_text(record, seat),
                        resign=RESIGN, stop_text=lambda code, who, v: stop_text(
                            code, who, (v.ply + 1 if v.kind == "illegal" else v.ply if v.kind == "desync" else 0)
                            if v is not None else 0))
 
-
-def host_game(app: "App", **kw: Any) -> Any:
-    """A Rose King table opened at once with ``host_table``'s defaults (tests). Raises OSError."""
-    return host_table(app, KEY, **kw)

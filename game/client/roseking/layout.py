@@ -34,14 +34,11 @@ SIDE_LEFT = pygame.Rect(20, BOARD_RECT.y, BOARD_RECT.x - 40, BOARD_RECT.h)
 SIDE_RIGHT = pygame.Rect(BOARD_RECT.right + 20, BOARD_RECT.y, CANVAS[0] - BOARD_RECT.right - 40, BOARD_RECT.h)
 
 
-def set_bottom(color: Color) -> None:
-    """Whose hand runs along the bottom edge (the viewer's side: a network game's own colour), the
-    other's along the top: swaps :data:`HAND_Y`, :data:`LIFT` and :data:`PANEL_RECT` in place
-    (Red's at the bottom is the default; call ``set_bottom(Color.RED)`` to restore it)."""
-    if HAND_Y[color] == CANVAS[1] - CARD_H - 12:
-        return
-    for table in (HAND_Y, LIFT, PANEL_RECT):
-        table[Color.RED], table[Color.WHITE] = table[Color.WHITE], table[Color.RED]
+def place(color: Color, bottom: Color = Color.RED) -> Color:
+    """The key of ``color``'s side in :data:`HAND_Y`, :data:`LIFT` and :data:`PANEL_RECT` (keyed
+    by Red's side, the bottom, and White's, the top) when ``bottom``'s hand runs along the bottom
+    edge (the viewer's side: a network game's own colour)."""
+    return color if bottom is Color.RED else color.other
 
 
 def square_rect(sq: int) -> pygame.Rect:
@@ -63,15 +60,16 @@ def square_at(pos: tuple[float, float]) -> int | None:
     return (SIZE - 1 - int(y // SQUARE)) * SIZE + int(x // SQUARE)
 
 
-def hand_slot_rect(color: Color, slot: int) -> pygame.Rect:
-    """Rectangle of the ``slot``-th card (0..4) of ``color``'s hand, not lifted."""
-    return pygame.Rect(HAND_X0 + slot * (CARD_W + CARD_GAP), HAND_Y[color], CARD_W, CARD_H)
+def hand_slot_rect(color: Color, slot: int, bottom: Color = Color.RED) -> pygame.Rect:
+    """Rectangle of the ``slot``-th card (0..4) of ``color``'s hand, not lifted (``bottom``: whose
+    hand runs along the bottom edge)."""
+    return pygame.Rect(HAND_X0 + slot * (CARD_W + CARD_GAP), HAND_Y[place(color, bottom)], CARD_W, CARD_H)
 
 
-def hero_rect(color: Color, index: int) -> pygame.Rect:
+def hero_rect(color: Color, index: int, bottom: Color = Color.RED) -> pygame.Rect:
     """Rectangle of ``color``'s ``index``-th hero card (0..3), fanned left of the hand."""
     x = HAND_X0 - 24 - CARD_W - 3 * HERO_STEP + index * HERO_STEP
-    return pygame.Rect(x, HAND_Y[color], CARD_W, CARD_H)
+    return pygame.Rect(x, HAND_Y[place(color, bottom)], CARD_W, CARD_H)
 
 #: The status box: the left column's top, under the player's name panel's column.
 STATUS_RECT = pygame.Rect(SIDE_LEFT.x, SIDE_LEFT.y + 40, SIDE_LEFT.w, 250)

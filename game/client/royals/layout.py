@@ -126,7 +126,7 @@ class TableLayout:
         items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
         right = plate.right - 12
         level = self.match.config.seats[seat - 1].level
-        if level is not None:
+        if level is not None and LEVEL_WORDS.get(level, level):  # (a word of "": none, the name says it)
             word = elide(art.font(16), _(LEVEL_WORDS.get(level, level)), 80)
             lv = art.text(word, 16, (210, 200, 170))
             items.append((word, lv, lv.get_rect(topright=(right, plate.y + 14))))
@@ -358,7 +358,7 @@ class TableLayout:
 
     def score_texts(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
         """The score panel's texts as (text, image, where), canvas px: the round and trick, then per
-        seat its name (cut with "…" 12 px before its points) and round / match points, and the
+        seat its name (made smaller down to 17 px, then cut with "…", 12 px before its round points) and round / match points, and the
         teams' totals."""
         art = self.app.art
         r = self._scores_rect()
@@ -386,8 +386,9 @@ class TableLayout:
         y = r.y + SCORES_TOP
         for name, now, total, col in rows:
             put(str(total), 21, col, topright=(total_x, y))
-            put(str(now), 21, col, topright=(round_x, y))
-            put(elide(art.font(21), name, r.w - 28 - SCORES_TOTAL_W - SCORES_ROUND_W), 21, col, topleft=(r.x + 14, y))
+            room = round_x - put(str(now), 21, col, topright=(round_x, y)) - 12 - (r.x + 14)
+            size = fit_size(art, name, 21, room, 17)  # ("Computer (medium)" whole, smaller)
+            put(elide(art.font(size), name, room), size, col, topleft=(r.x + 14, y + (21 - size) // 2))
             y += SCORES_ROW
         return items
 

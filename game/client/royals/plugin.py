@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from typing import TYPE_CHECKING, Callable
 
@@ -11,7 +10,6 @@ import pygame
 
 from game.i18n import N_
 
-from ..lan_common import JOIN_OPENERS
 from ..widgets import Button
 from .scene import SOUNDS
 from .setup import RoyalsSetup, draw_title
@@ -45,9 +43,9 @@ class RoyalsClient:
 
     def menu_buttons(self, app: "App", x: int, w: int) -> list[Button]:
         """A new match (people and computers at this screen), and hosting or joining a table on the LAN."""
-        from .lan import lan_menu_buttons
+        from ..lan.host import menu_buttons
         return [Button((x, 0, w, 64), N_("Play Royals & Riots"), lambda: app.push(RoyalsSetup(app)),
-                       key=pygame.K_3, size=32), *lan_menu_buttons(app, x, w)]
+                       key=pygame.K_3, size=32), *menu_buttons(app, self.key, x, w, (pygame.K_4, pygame.K_5))]
 
     def draw_title(self, surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
         draw_title(surface, app, clock, y)
@@ -66,24 +64,12 @@ class RoyalsClient:
         from .saving import open_replay
         return open_replay(app, path, on_back)
 
-    def join_lan(self, app: "App", name: str, address: str, port: int, connected, store=None) -> None:
-        """Another game's join screen found a Royals & Riots host: its waiting screen on that connection."""
-        from .lan import open_join
-        open_join(app, name, address, port, connected, store)
-
-    def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-        """``rose-king host|join --game royals-riots`` with a window: the shell's path on the one
-        LAN layer (:func:`game.client.lan.lobby.run_layer_window`)."""
-        from .lan import run_lan
-        return run_lan(args, open_window)
-
     @property
     def lan(self) -> "LanClient":
-        """Its window on the one LAN layer: the network table and the waiting screen's lines
-        (:data:`game.client.royals.lan.LAN`)."""
+        """Its window on the one LAN layer (:data:`game.client.royals.lan.LAN`): the network
+        table, the waiting screen's lines, the teams switch on the shell's "Host a game"."""
         from .lan import LAN
         return LAN
 
 
 CLIENT = RoyalsClient()
-JOIN_OPENERS[CLIENT.key] = CLIENT.join_lan  # a join screen of either game reaches this game's hosts

@@ -7,7 +7,7 @@ that other readers ignore: ``game_id``, ``kind`` (``local``), ``seats`` (each se
 outcome is drawn from with its position, so a resumed match deals as it would have),
 ``starter`` (round 1's chosen starter, 0: random) and ``undo_marked`` (true once an undo
 went back past cards shown to the person: the match is not counted in the statistics). A
-network match's save (kind ``lan``) is written by :func:`game.client.royals.lan.keep_record`
+network match's save (kind ``lan``) is written by the shell's table with :func:`game.royals.lan.record.save_text`
 and only replayed here, never resumed (docs/royals-record-format.md, "Saved games").
 """
 

@@ -329,6 +329,25 @@ class TableMatch:
         return out
 
     # ---------------------------------------------------------------- helpers for people
+    def follow(self, new: State, limit: int) -> list[Beat]:
+        """Make ``new``, a later state of the same match (say, a view that came from elsewhere),
+        :attr:`state`. Returns the beats of the actions between the two, rebuilt by taking
+        ``new``'s actions back; none when ``new`` is not ahead, is more than ``limit`` actions
+        ahead, or has no history to take back (the table then shows it at once)."""
+        old, gap = self.state, new.ply - self.state.ply
+        states, cur = [new], new.copy()
+        try:
+            for _i in range(gap if 0 < gap <= limit else 0):
+                cur.pop()
+                states.append(cur.copy())
+        except IndexError:
+            states = [new]
+        self.state = new
+        if len(states) != gap + 1:
+            return []
+        states.reverse()
+        return [b for i in range(gap) for b in self._beats(states[i], new.history[old.ply + i], states[i + 1])]
+
     def suggested_hand(self, seat: int) -> tuple[Card, ...]:
         """A sensible hand to keep from ``seat``'s dealt cards (the computer players' choice)."""
         obs = self.state.observation(seat)
