@@ -17,6 +17,7 @@ pytest.importorskip("wormhole_mailbox_server")
 
 from game.client.app import STEP  # noqa: E402
 from game.client.lan.internet import CodeJoin, CodeJoinScene, route_words  # noqa: E402
+from game.client.lan.table import LanTable  # noqa: E402
 from game.client.lan.lobby import LayerJoinScene, LobbyScene, host_table  # noqa: E402
 from net.connections import read_hello  # noqa: E402
 from net.headless import play_match  # noqa: E402
@@ -71,6 +72,9 @@ def test_the_hosts_waiting_screen_invites_by_code_and_a_friend_with_the_code_pla
         assert table.net.names == ("Ann", "Bo") and table.net.internet is not None
         run_until(app, lambda: table.net.internet.seat_words(1) == route_words("direct"), "seat 2 by code")
         assert table.net.internet.seat_words(0) == ""
+        lan = LanTable(app, table.net, nim.lan)  # the shared table's seat rows say it
+        assert lan.seat_line(1)[1] in (route_words("direct"), "thinking… · direct")
+        assert lan.seat_line(0)[1] in ("", "your turn")
         verdict: list = []
         t = threading.Thread(target=lambda: verdict.append(play_match(join, NIM.player("random", 2), timeout=LIMIT)))
         t.start()

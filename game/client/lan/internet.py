@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
 
-from game.i18n import N_, _
+from game.i18n import N_, _, pgettext
 
 from ..textinput import TextInput
 from ..theme import CANVAS, CREAM, GOLD
@@ -73,6 +73,23 @@ def route_words(route: str) -> str:
     if route == "relayed":
         return _("by code · relayed")
     return _("by code")
+
+
+def route_short(route: str) -> str:
+    """The route alone, for a seat row that says something else first: "direct", "relayed", or ""."""
+    return {"direct": pgettext("connection", "direct"), "relayed": pgettext("connection", "relayed")}.get(route, "")
+
+
+def table_state(words: str, route: str, state: str, text: str) -> str:
+    """A seat's state on the table (:meth:`~game.client.lan.table.LanTable.seat_line`) for a seat
+    connected by code (``words``: :func:`route_words`, ``""`` for another seat): "by code ·
+    relayed" while it is simply connected, "thinking… · relayed" while it decides or reconnects."""
+    if not words:
+        return text
+    if state == "connected":
+        return words
+    short = route_short(route)
+    return f"{text} · {short}" if state in ("thinking", "away") and short and text else text
 
 
 def copy_text(text: str) -> bool:
@@ -123,9 +140,11 @@ class HostInvites:
         self._seat_slot: dict[int, int] = {}     # seat -> slot, once a connection by code holds it
         self._shown: dict[int, int] = {}         # open seat -> slot whose code it shows (this frame)
         self._copied: dict[int, float] = {}      # slot -> when its code was copied
-        r = lobby.rect
-        self.button = _Shown((r.right - 300, r.y + 70, 270, 42), N_("Invite over the internet"), self.start,
-                             size=22, shown=lambda: self.invites is None and self._open_seats() > 0)
+        r = lobby.rect  # on the bottom row: where "Start the match" is not, else between it and Cancel
+        start = any(b.rect.right == r.right - 40 and b.rect.y == r.bottom - 80 for b in lobby.buttons)
+        place = (r.x + 295, r.bottom - 80, 210, 56) if start else (r.right - 320, r.bottom - 80, 280, 56)
+        self.button = _Shown(place, N_("Invite over the internet"), self.start,
+                             size=24, shown=lambda: self.invites is None and self._open_seats() > 0)
         lobby.buttons.append(self.button)
         self.copy_buttons: list[_Shown] = []
 
@@ -186,8 +205,15 @@ class HostInvites:
             return ""
         return route_words(self.invites.route(slot))
 
+    def table_state(self, seat: int, state: str, text: str) -> str:
+        slot = self._seat_slot.get(seat)
+        route = "" if slot is None or self.invites is None else self.invites.route(slot)
+        return table_state(self.seat_words(seat), route, state, text)
+
     def seat_state(self, seat: int, row: tuple, state: str) -> str:
         """A seat row's state text: a seat taken by code adds how it came."""
+        if row[0] == "open" and seat in self._shown:
+            return " "  # its code and Copy say it
         words = self.seat_words(seat) if row[0] == "person" else ""
         return f"{state} · {words}" if words and state else words or state
 
@@ -269,6 +295,9 @@ class DialerLink:
 
     def seat_words(self, seat: int) -> str:
         return route_words(self.dialer.route) if seat == 0 else ""
+
+    def table_state(self, seat: int, state: str, text: str) -> str:
+        return table_state(self.seat_words(seat), self.dialer.route, state, text)
 
     def seat_state(self, seat: int, row: tuple, state: str) -> str:
         words = self.seat_words(seat)
@@ -381,7 +410,7 @@ class CodeJoinScene(ButtonScene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.TEXTINPUT and not self.ready:
             return
-        if event.type == pygame.TEXTINPUT:
+        if event.type in (pygame.TEXTINPUT, pygame.KEYDOWN) and getattr(event, "key", None) != pygame.K_RETURN:
             self.error = ""
         if self.field.handle_event(event):
             return
@@ -441,4 +470,4 @@ def code_button(join_screen: Any) -> Button:
 
 
 __all__ = ["CodeJoin", "CodeJoinScene", "DialerLink", "HostInvites", "code_button", "copy_text", "failure_text",
-           "route_words"]
+           "route_short", "route_words", "table_state"]
