@@ -46,7 +46,9 @@ def run_until(app, cond, what: str) -> None:
         app.step(STEP)
 
 
-def test_the_hosts_waiting_screen_invites_by_code_and_a_friend_with_the_code_plays(app, nim, env):
+def test_the_hosts_waiting_screen_invites_by_code_and_a_friend_with_the_code_plays(app, nim, env, monkeypatch):
+    resolve = Servers.resolve  # both programs through the relay only: the seat says "relayed"
+    monkeypatch.setattr(Servers, "resolve", classmethod(lambda cls, *a, **kw: resolve(*a, **{**kw, "direct": False})))
     lobby = host_table(app, GAME.key, name="Ann", port=0, bind="127.0.0.1", beacon=False)
     run_until(app, lambda: lobby.rows, "the lobby's seats")
     invite = lobby.internet.button
@@ -70,10 +72,10 @@ def test_the_hosts_waiting_screen_invites_by_code_and_a_friend_with_the_code_pla
         run_until(app, lambda: table_of(app) is not None, "the table")
         table = table_of(app)
         assert table.net.names == ("Ann", "Bo") and table.net.internet is not None
-        run_until(app, lambda: table.net.internet.seat_words(1) == route_words("direct"), "seat 2 by code")
-        assert table.net.internet.seat_words(0) == ""
+        run_until(app, lambda: table.net.internet.seat_words(1) == route_words("relayed"), "seat 2 by code")
+        assert table.net.internet.seat_words(0) == "" and route_words("relayed") == "by code · relayed"
         lan = LanTable(app, table.net, nim.lan)  # the shared table's seat rows say it
-        assert lan.seat_line(1)[1] in (route_words("direct"), "thinking… · direct")
+        assert lan.seat_line(1)[1] in ("by code · relayed", "thinking… · relayed")
         assert lan.seat_line(0)[1] in ("", "your turn")
         verdict: list = []
         t = threading.Thread(target=lambda: verdict.append(play_match(join, NIM.player("random", 2), timeout=LIMIT)))
@@ -145,3 +147,24 @@ def test_a_malformed_code_on_the_code_screen_says_so_at_once(app, nim):
     assert dialog.error.startswith("That is not a code.")
     app.redraw()
     assert app.top is dialog
+
+
+def test_a_wrong_guess_at_a_code_gives_the_seat_a_fresh_code_and_says_so(app, nim, env):
+    from net.internet import CodeDialer
+    lobby = host_table(app, GAME.key, name="Ann", port=0, bind="127.0.0.1", beacon=False)
+    run_until(app, lambda: lobby.rows, "the lobby's seats")
+    lobby.internet.start()
+    run_until(app, lambda: lobby.internet._shown, "a code on the open seat")
+    first = lobby.internet.invites.code(lobby.internet._shown[1])
+    guess = CodeDialer(first.split("-")[0] + "-wrong-guess", Servers.resolve())
+    try:
+        run_until(app, lambda: lobby.internet.error, "the host's sentence")
+        assert lobby.internet.error == "Someone typed a wrong code. That seat has a new code now."
+        run_until(app, lambda: lobby.internet._shown and lobby.internet.invites.code(lobby.internet._shown[1]) != first,
+                  "a fresh code")
+        app.redraw()
+        assert lobby.internet.error  # the sentence stays beside the fresh code
+    finally:
+        guess.close()
+        while app.scenes:
+            app.pop()

@@ -184,7 +184,7 @@ class HostInvites:
                     self._slot_socks.setdefault(e.slot, []).append(sock)
             elif e.what == "failed":
                 self.error = failure_text(e.detail, host=True)
-            elif e.what in ("code", "joined"):
+            elif e.what == "joined":  # (a fresh code after a wrong guess keeps its sentence)
                 self.error = ""
         for p in list(self.session.conns.peers.values()):
             seat = p.seat
