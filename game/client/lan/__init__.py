@@ -69,6 +69,9 @@ class NetMatch:
     on_main_menu: Callable[[], None] = lambda: None
     again: Callable[[], None] | None = None
     store: Any = None
+    #: a match by code over the internet: the host's invitations or the joiner's dialer
+    #: (:mod:`game.client.lan.internet`; ``seat_words(seat)``, closed with the match), else None
+    internet: Any = None
 
     @property
     def seat(self) -> int:
@@ -87,6 +90,9 @@ class NetMatch:
             self.beacon.stop()
             self.beacon = None
         self.session.close()
+        if self.internet is not None:
+            self.internet.close()
+            self.internet = None
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,8 @@ class LobbyScene(LobbyExit, ButtonScene):
 
     def __init__(self, app: "App", session: "Session", lan: LanClient, *, beacon: Any = None,
                  on_back: Callable[[], None] | None = None, store: Any = None,
-                 draw_title: Callable[..., None] | None = None, again: Callable[[], None] | None = None) -> None:
+                 draw_title: Callable[..., None] | None = None, again: Callable[[], None] | None = None,
+                 internet: Any = None) -> None:
         super().__init__(app)
         self.session: "Session | None" = session
         self.lan, self.beacon, self.store = lan, beacon, store
@@ -88,6 +89,8 @@ class LobbyScene(LobbyExit, ButtonScene):
             self.buttons += lan.lobby_buttons(self, self.extras)
         if self.hosting and lan.lobby_choice is not None:
             self.buttons += self.choice_buttons(*lan.lobby_choice)
+        from .internet import HostInvites  # internet play: a joiner's link, or the host's invitations
+        self.internet = internet if internet is not None or not self.hosting else HostInvites(self)
 
     def choice_buttons(self, option: str, heading: str, values: tuple) -> list[Button]:
         """The host's one choice (the game's ``lobby_choice``) as a row of buttons in the choices' room."""
@@ -119,6 +122,12 @@ class LobbyScene(LobbyExit, ButtonScene):
         return (s is not None and self.hosting and s.status == "listening" and s.machine is None
                 and not any(row[0] == "person" for row in self.rows))
 
+    def close(self) -> None:
+        super().close()
+        if self.internet is not None:  # not handed to a table: its connections by code go
+            self.internet.close()
+            self.internet = None
+
     def start(self) -> None:
         if self.session is not None:
             try:
@@ -129,7 +138,7 @@ class LobbyScene(LobbyExit, ButtonScene):
     def nobody_answers(self) -> str | None:
         """After :data:`NOBODY_SECONDS` of knocking in vain: say so (the session keeps trying)."""
         s = self.session
-        if s is None or self.hosting or self.connecting_for < NOBODY_SECONDS:
+        if s is None or self.hosting or self.connecting_for < NOBODY_SECONDS or self.internet is not None:
             return None
         return _("Nobody answers at {address}. Is a game hosted there? Still trying ({seconds} s)…").format(
             address=f"{s.address}:{s.port}", seconds=int(self.connecting_for))
@@ -143,6 +152,8 @@ class LobbyScene(LobbyExit, ButtonScene):
             return
         self.connecting_for = self.connecting_for + dt if s.status == "connecting" else 0.0
         events = s.poll()
+        if self.internet is not None:
+            self.internet.update()
         for i, e in enumerate(events):
             if isinstance(e, LobbySeats):
                 self.rows = e.rows
@@ -160,6 +171,7 @@ class LobbyScene(LobbyExit, ButtonScene):
         self.session = self.beacon = None  # handed over: leaving the lobby must not close them
         assert session is not None
         net = NetMatch(session, started, pending, beacon, self.app.go_home, self.again, self.store)
+        net.internet, self.internet = self.internet, None
         if self.lan.ready is not None and not session.view(self.lan.ready):
             from .wait import WaitScene
             self.app.replace(WaitScene(self.app, net, self.lan, session.part.key))
@@ -168,7 +180,8 @@ class LobbyScene(LobbyExit, ButtonScene):
 
     def at_rest(self) -> bool:
         s = self.session
-        look = (int(self.clock * 2), self.error, self.rows, None if s is None else (s.status, self.nobody_answers()))
+        look = (int(self.clock * 2), self.error, self.rows, None if s is None else (s.status, self.nobody_answers()),
+                None if self.internet is None else self.internet.look())
         if look != getattr(self, "_look", None):
             self._look = look
             return False
@@ -222,7 +235,10 @@ class LobbyScene(LobbyExit, ButtonScene):
             pygame.draw.circle(surface, dot, (box.x + 24, box.centery), 8)
             label = art.text(_("Seat {n}").format(n=seat + 1), 22, ink)
             surface.blit(label, label.get_rect(midleft=(box.x + 44, box.centery)))
-            state = art.text(seat_state(kind, connected, closed), 22, ink)
+            words = seat_state(kind, connected, closed)
+            if self.internet is not None:
+                words = self.internet.seat_state(seat, row, words)
+            state = art.text(words, 22, ink)
             srect = state.get_rect(midright=(box.right - 18, box.centery))
             surface.blit(state, srect)
             font = art.font(24)
@@ -232,7 +248,11 @@ class LobbyScene(LobbyExit, ButtonScene):
             text = elide(font, _("{name} (you)").format(name=who) if mine else who, room)
             img = art.text(text, 24, GOLD if mine and not closed else ink, shadow=True)
             surface.blit(img, img.get_rect(midleft=(box.x + 140, box.centery)))
+            if self.internet is not None:
+                self.internet.draw_seat(surface, seat, box)
             y += 52
+        if self.internet is not None:
+            y = self.internet.draw_below(surface, y)
         lines = self.lines()
         choice = self.lan.lobby_choice
         if self.hosting and choice is not None:  # its heading over the host's choice
@@ -313,9 +333,11 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
 
 def join_table(app: "App", key: str, address: str, port: int = DEFAULT_PORT, *, name: str | None = None,
                connected: tuple | None = None, store: Any = None, record: str | None = None,
-               on_back: Callable[[], None] | None = None) -> LobbyScene:
+               on_back: Callable[[], None] | None = None, dial: Callable | None = None,
+               internet: Any = None) -> LobbyScene:
     """Join the table of game ``key`` at ``address:port`` (on ``connected``, a connection a probe
-    already opened: ``(socket, bytes read)``) and push the waiting screen. Raises OSError /
+    already opened: ``(socket, bytes read)``) and push the waiting screen. ``dial``/``internet``:
+    a join by code (the session's dial, and the link kept for the table: no "play again"). Raises OSError /
     ValueError (a bad journal), KeyError for a game not on the layer."""
     from game.lan import now_iso
     from net.session import Session
@@ -327,12 +349,12 @@ def join_table(app: "App", key: str, address: str, port: int = DEFAULT_PORT, *, 
     if record is None and lan.record_path is not None:
         record = lan.record_path()
     session = Session(part, "join", name, address=address, port=port, record=record, date=now_iso(),
-                      connected=connected)
+                      connected=connected, dial=dial)
 
     def again() -> None:
         join_table(app, key, address, port, name=name, store=store)
-    lobby = LobbyScene(app, session, lan, store=store, draw_title=_title_of(key), again=again,
-                       on_back=on_back)
+    lobby = LobbyScene(app, session, lan, store=store, draw_title=_title_of(key), again=None if dial else again,
+                       on_back=on_back, internet=internet)
     app.push(lobby)
     return lobby
 
@@ -346,6 +368,8 @@ class LayerJoinScene(JoinScene):
     def __init__(self, app: "App", key: str = "", **kw: Any) -> None:
         super().__init__(app, **kw)
         self.key = key
+        from .internet import code_button
+        self.buttons.append(code_button(self))  # "Join with a code"
         self.probing: tuple[str, int] | None = None
         self._probe: dict = {}
 
@@ -381,19 +405,20 @@ class LayerJoinScene(JoinScene):
         else:
             self.error = join_error_text(result["error"], f"{host}:{port}")
 
-    def open_session(self, game: str, host: str, port: int, connected: tuple | None) -> None:
-        """Open ``game``'s waiting screen for ``host:port`` on the connection already made."""
+    def open_session(self, game: str, host: str, port: int, connected: tuple | None, **by_code: Any) -> None:
+        """Open ``game``'s waiting screen for ``host:port`` on the connection already made
+        (``by_code``: ``dial``/``internet`` of :func:`join_table`, a join by code)."""
         from game.lan import join_error_text
         if layer_client(game) is not None:
             try:
                 join_table(self.app, game, host, port, name=self.name, connected=connected, store=self.store,
-                           on_back=self.app.pop)
+                           on_back=self.app.pop, **by_code)
             except (OSError, ValueError) as e:
                 if connected is not None:
                     connected[0].close()
                 self.error = join_error_text(e, f"{host}:{port}")
             return
-        opener = JOIN_OPENERS.get(game)
+        opener = None if by_code else JOIN_OPENERS.get(game)
         if opener is None:
             if connected is not None:
                 connected[0].close()

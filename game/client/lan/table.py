@@ -194,7 +194,9 @@ class LanTable:
         words = {"you": "", "thinking": _("your turn") if seat == self.seat else _("thinking…"),
                  "connected": _("connected"), "away": _("reconnecting…"), "left": _("left"),
                  "computer": ""}  # (a computer's name says it is one: "Computer (hard)")
-        return _("{n}. {name}").format(n=seat + 1, name=name), words[state]
+        link = getattr(self.net, "internet", None)  # a seat connected by code says how
+        text = words[state] if link is None else link.table_state(seat, state, words[state])
+        return _("{n}. {name}").format(n=seat + 1, name=name), text
 
     # ------------------------------------------------------------------ the end
     def winners(self) -> list[str]:
