@@ -98,6 +98,7 @@ def test_join_with_a_code_opens_the_hosts_game_and_a_malformed_code_opens_nothin
         slot = inv.invite()
         screen = LayerJoinScene(app, key=GAME.key, name="Bo", listen=False)
         app.reset(screen)
+        screen.name_field.text = "Cy"  # the name typed on the join screen is the one joined with by code
         button = next(b for b in screen.buttons if b.text() == "Join with a code")
         button.action()
         dialog = app.top
@@ -117,7 +118,7 @@ def test_join_with_a_code_opens_the_hosts_game_and_a_malformed_code_opens_nothin
         run_until(app, lambda: isinstance(app.top, (LobbyScene, NimTable)), "the game's waiting screen")
         run_until(app, lambda: table_of(app) is not None, "the table")
         table = table_of(app)
-        assert table.net.seat == 1 and table.net.again is None
+        assert table.net.seat == 1 and table.net.again is None and table.net.names[1] == "Cy"
         words = (route_words("direct"), route_words("relayed"))  # (the joiner offers direct routes)
         run_until(app, lambda: table.net.internet.seat_words(0) in words, "the route by code")
         verdict: list = []

@@ -265,6 +265,7 @@ class NimGame:
     seats = (2,)
     levels = ("random", "perfect")
     lan = NIM
+    settings_schema: dict = {}  # no settings of its own (no name field: the player's name is another game's)
 
     def check(self, record):
         return f"ok finished takes={len(record['takes'])}"

@@ -466,7 +466,15 @@ def code_button(join_screen: Any) -> Button:
     """The join screen's "Join with a code" (top right of its panel)."""
     r = join_screen.rect
     return Button((r.right - 320, r.y + 20, 280, 48), N_("Join with a code"),
-                  lambda: join_screen.app.push(CodeJoinScene(join_screen.app, join_screen)), size=24)
+                  lambda: _open_code_join(join_screen), size=24)
+
+
+def _open_code_join(join_screen: Any) -> None:
+    """The name typed on the join screen is the one joined with by code too (and remembered)."""
+    take = getattr(join_screen, "take_name", None)
+    if take is not None:
+        take()
+    join_screen.app.push(CodeJoinScene(join_screen.app, join_screen))
 
 
 __all__ = ["CodeJoin", "CodeJoinScene", "DialerLink", "HostInvites", "code_button", "copy_text", "failure_text",
