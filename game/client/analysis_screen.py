@@ -1,4 +1,4 @@
-"""What both games' post-game analysis screens share (issue 15, issue 35): the job running in a
+"""What both games' post-game analysis screens share: the job running in a
 worker, leaving (Back / Cancel / Esc ends the job), the progress bar, and the head of the list
 of marked moves. Each game's screen (``roseking.analysis_view``, ``royals.analysis_view``)
 draws its own graph and rows."""

@@ -3,7 +3,7 @@
 ``App`` updates the top scene at a fixed 60 Hz from an accumulator of real time
 and renders once per frame, interpolated by how far the accumulator is into the
 next step (Glenn Fiedler, "Fix Your Timestep!"). A drawn frame is a full redraw of
-the 1280x800 logical canvas and a flip. A quiet window (issue 15): when every drawn
+the 1280x800 logical canvas and a flip. A quiet window: when every drawn
 scene says it is :meth:`~game.client.scene.Scene.at_rest` (nothing animates, blinks or
 fades), a frame with no event draws nothing and :meth:`App.run` sleeps in
 ``pygame.event.wait`` for at most :data:`IDLE_WAIT_MS` (timers, network pumps and the
@@ -98,10 +98,10 @@ class App:
         self._windowed: tuple[tuple[int, int], tuple[int, int]] | None = None
         #: The signal (SIGTERM/SIGINT) that asked the window to save and exit, once one came.
         self.signalled: int | None = None
-        from .prefs import Prefs  # settings, language, sound and notices (issue 6)
+        from .prefs import Prefs  # settings, language, sound and notices
         self.prefs = Prefs(self, store, audio, sync_options=options is None)
         from game.stats import shared_stats
-        #: Statistics per game and computer level (issue 35): ``app.stats.record(game, level, won, score,
+        #: Statistics per game and computer level: ``app.stats.record(game, level, won, score,
         #: match_id)`` at a match's end; the main menu shows them on each game's tab.
         self.stats = shared_stats()
 

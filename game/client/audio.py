@@ -1,4 +1,4 @@
-"""Sound effects: play by name, volume and mute, silent without an audio device (issue 6).
+"""Sound effects: play by name, volume and mute, silent without an audio device.
 
 ::
 

@@ -1,4 +1,4 @@
-"""Heavy work off the frame loop for any game's screens: :class:`WorkerJob` (issue 15, issue 35).
+"""Heavy work off the frame loop for any game's screens: :class:`WorkerJob`.
 
 A job runs ``target(conn, *args)`` in a spawned worker process (so the window keeps its frame
 rate) that sends messages down a one-way pipe; the screen calls :meth:`WorkerJob.poll` each

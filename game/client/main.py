@@ -53,7 +53,7 @@ def run(argv: list[str]) -> int:
 
 
 def run_lan(args: argparse.Namespace) -> int:
-    """``rose-king host`` / ``rose-king join`` with the window (issue 7), for the game of ``args.game``
+    """``rose-king host`` / ``rose-king join`` with the window, for the game of ``args.game``
     (default: the first game)."""
     from .games import run_lan as run_game_lan
     return run_game_lan(args, open_window)

@@ -65,7 +65,7 @@ class MainMenu(ButtonScene):
             Button((x, 0, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
             Button((x, 0, w, 64), N_("Quit"), app.quit, key=pygame.K_q, size=32),
         ]
-        add_save_buttons(self, self.game.key)  # saved games (issue 5): "Continue" (this game's) on top, "Saved games"
+        add_save_buttons(self, self.game.key)  # saved games: "Continue" (this game's) on top, "Saved games"
         saved = next(b for b in self.buttons if b.key == pygame.K_l)
         self.buttons.remove(saved)
         if len(game_buttons) % 2:  # beside the first way to start, so that host and join share a row

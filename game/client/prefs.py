@@ -1,4 +1,4 @@
-"""The window's link to the player's settings: language, sound, full screen, notices (issue 6).
+"""The window's link to the player's settings: language, sound, full screen, notices.
 
 One :class:`Prefs` belongs to the :class:`~game.client.app.App` (``app.prefs``; no
 global). It

@@ -1,4 +1,4 @@
-"""The saved-games screens (issue 5): "Continue" and "Saved games" in the main menu, the list,
+"""The saved-games screens: "Continue" and "Saved games" in the main menu, the list,
 and a message panel for files that cannot be opened.
 
 The list shows every file of the :class:`~game.saves.SaveStore`: date, players, the result (the

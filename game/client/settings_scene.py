@@ -1,4 +1,4 @@
-"""The settings screen (issues 6, 35), opened from the main menu and the pause menu.
+"""The settings screen, opened from the main menu and the pause menu.
 
 The app-wide rows first (language, each in its own name; animation speed; sound; volume; full
 screen), then, under the game's title, the rows of one game's section, built from that game's
@@ -109,7 +109,7 @@ class SettingsScene(ButtonScene):
 
     def fit_row(self, row: list[Button]) -> None:
         """Place a row of radio buttons across the control column: equal widths when every label
-        fits its button at :data:`ROW_TEXT` px; else (issue 35: "Einsteiger", "Gemiddeld" in six
+        fits its button at :data:`ROW_TEXT` px; else ("Einsteiger", "Gemiddeld" in six
         level buttons shrank and wrapped while their neighbours did not) one text size for the whole
         row, the largest at which every label fits on one line, each button as wide as its label
         needs plus an equal share of the room left. Run again when the language changes."""

@@ -1,4 +1,4 @@
-"""Issue 4 in the window: the hint, computer opponents in worker processes, friendly level names.
+"""The hint, computer opponents in worker processes, friendly level names.
 
 Searches run with tiny iteration budgets (no wall-clock budget) so the tests are
 fast and do not depend on the machine's speed. Waiting for a worker's answer

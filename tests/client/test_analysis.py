@@ -1,4 +1,4 @@
-"""Issue 15: the post-game analysis marks a planted blunder, runs off the frame loop, can be
+"""The post-game analysis marks a planted blunder, runs off the frame loop, can be
 cancelled, and opens from the result panel and from the replay viewer."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_labels_follow_the_share_of_the_chance_that_was_left():
 
 
 def careless_game(seed: int = 100) -> State:
-    """Issue 35's careless game: Red always plays the first stone move it finds (the first target),
+    """The careless game: Red always plays the first stone move it finds (the first target),
     drawing only when it has none; White is the medium computer."""
     from game.roseking.ai import make_player
     white = make_player("medium", seed, seconds=None, iterations=1500)
@@ -89,7 +89,7 @@ def careless_game(seed: int = 100) -> State:
 
 
 def test_a_careless_game_has_its_mistakes_marked(app):
-    """Issue 35, item 13: after a game of careless moves the analysis said "No inaccuracies found"
+    """After a game of careless moves the analysis said "No inaccuracies found"
     while its graph slid towards White. The careless side's moves are marked, several of them as
     mistakes or worse, it lost far more points than the computer, its points lost add up to about
     the final margin, and the view does not say "well played"."""

@@ -179,7 +179,7 @@ def test_the_window_caption_names_both_games_and_follows_the_language(app):
     assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"  # as the README names the app
     app.prefs.update(language="de")
     assert pygame.display.get_caption()[0] == "Rosenkönig & Royals & Riots"
-    app.prefs.update(language="fr")  # issue 35: the French title, not the German one
+    app.prefs.update(language="fr")  # the French title, not the German one
     assert pygame.display.get_caption()[0] == "Le Roi des Roses & Royals & Riots"
     app.prefs.update(language="en")
     assert pygame.display.get_caption()[0] == "Rose King & Royals & Riots"
@@ -212,7 +212,7 @@ class FakeWindow:
 
 
 def test_f11_and_back_restores_the_window_size_it_had(app, monkeypatch):
-    """Issue 35, item 12: full screen and back gives the window its previous size (SDL's SCALED
+    """Full screen and back gives the window its previous size (SDL's SCALED
     mode would give 1280x800), also when the full-screen setting turns it on and off."""
     window = FakeWindow((1000, 640))
 
@@ -238,7 +238,7 @@ def test_f11_and_back_restores_the_window_size_it_had(app, monkeypatch):
 
 
 def test_each_games_tab_shows_its_statistics_against_the_computer(app, monkeypatch, tmp_path):
-    """Issue 35: played, won, best score and streak per level on each game's tab, in the game's
+    """Played, won, best score and streak per level on each game's tab, in the game's
     words for its levels; a damaged statistics file is said plainly there."""
     from game import stats
     from game.stats import StatsStore

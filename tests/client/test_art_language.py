@@ -1,4 +1,4 @@
-"""Pictures that carry words show them in the player's language (issue 6)."""
+"""Pictures that carry words show them in the player's language."""
 
 import pygame
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 15: every button's label shows whole and readable at 1280x800 in every catalogue
+"""Every button's label shows whole and readable at 1280x800 in every catalogue
 (German, Dutch and French run up to 3.5x the English), and no screen has two buttons that read the same."""
 
 from __future__ import annotations

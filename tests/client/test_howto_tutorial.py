@@ -1,4 +1,4 @@
-"""The "How to play" screen in every language with its pictures, and the first-game tutorial (issue 6)."""
+"""The "How to play" screen in every language with its pictures, and the first-game tutorial."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rose King's LAN play in the window (issue 7) on the one LAN layer (issue 33): a windowed host
+"""Rose King's LAN play in the window on the one LAN layer: a windowed host
 driven by posted mouse events against a joiner :class:`net.session.Session` on 127.0.0.1 that a
 computer player runs between frames. Every wait is bounded (LIMIT seconds of wall time) and ends
 on a condition, never on a sleep."""
@@ -175,7 +175,7 @@ def test_interruption_shows_the_banner_and_the_game_resumes_from_the_joiners_jou
     ply = scene.match.state.ply
     driver.click(BOARD_RECT.center)  # a click on the board does nothing while waiting
     assert scene.match.state.ply == ply
-    # restarted with its journal (a program without it would be a stranger, refused: issue 14)
+    # restarted with its journal (a program without it would be a stranger, refused)
     back = Peer(joiner(host.port, record=record))
     made.append(back.session)
     run_until(app, back, lambda: not scene.lan.blocked() and any(isinstance(e, Started) for e in back.events),
@@ -210,7 +210,7 @@ def test_resign_ends_the_game_on_both_sides_keeps_the_record_and_play_again_reop
     over = next(e for e in peer.events if isinstance(e, Ended)).verdict
     assert over.kind == "resigned" and over.seat == 0  # the host, who resigned
     assert scene.lan.verdict.winners == (1,) and app.top.texts()[0] == "You resigned." and app.top.texts()[1][0] == "Bob wins!"
-    assert scene.finished()  # the status says "Game over", never "... to move" (issue 15)
+    assert scene.finished()  # the status says "Game over", never "... to move"
     saved = store.list()
     assert [e.kind for e in saved] == ["lan"] and saved[0].game_id == first_id.hex()
     assert Record.load(saved[0].path).extra["lan"]["resigned"] == str(scene.match.color)
@@ -359,7 +359,7 @@ def test_rose_king_join_with_a_window_resumes_its_journal(tmp_path, monkeypatch)
 
 
 def test_the_lan_menu_says_menu_and_keeps_the_connection(app, driver, lan):
-    """Issue 15: nothing pauses in a network game: the menu is called "Menu" and the game goes on below."""
+    """Nothing pauses in a network game: the menu is called "Menu" and the game goes on below."""
     from game.client.dialogs import PauseMenu
     scene = start(app, lan)
     _lobby, host, peer, _store, _made = lan
@@ -382,7 +382,7 @@ def test_the_lan_menu_says_menu_and_keeps_the_connection(app, driver, lan):
 
 
 def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app, tmp_path):
-    """Issue 15: the name comes from Settings (never the login name) and is the same everywhere."""
+    """The name comes from Settings (never the login name) and is the same everywhere."""
     from game.client.lan.lobby import host_table
     app.prefs.update_game("rose-king", red_name="Rosalind")
     store = SaveStore(tmp_path)
@@ -408,7 +408,7 @@ def test_menu_host_uses_the_settings_name_on_both_screens_and_in_the_record(app,
 
 
 def test_the_host_chooses_white_on_its_waiting_screen_and_plays_white(app, driver, tmp_path):
-    """Issue 15: the host's screen has Red / White / Random (default Random); White hosts as White."""
+    """The host's screen has Red / White / Random (default Random); White hosts as White."""
     from game.client.lan.lobby import host_table
     lobby = host_table(app, "rose-king", bind="127.0.0.1", port=0, store=SaveStore(tmp_path))
     host = lobby.session
@@ -597,7 +597,7 @@ def test_a_record_the_disk_refuses_is_said_in_the_players_language(app, tmp_path
 
 
 def test_the_join_list_shows_each_tables_game_in_the_players_language(app, tmp_path):
-    """One join screen lists every game's tables (issue 33): the beacon's game key becomes the
+    """One join screen lists every game's tables: the beacon's game key becomes the
     game's title, translated; an older beacon without it shows the table alone."""
     from game import i18n
     from net.discovery import FoundGame

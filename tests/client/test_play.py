@@ -290,7 +290,7 @@ def test_hand_closes_the_gap_smoothly(app, driver, new_hotseat):
 
 
 def test_the_territory_tooltip_lies_over_the_move_log(app, driver, new_hotseat):
-    """Issue 35, item 12: a territory's label near the board's left edge lay behind the move log.
+    """A territory's label near the board's left edge lay behind the move log.
     It is drawn over everything: its text's pixels show inside the move log's box."""
     import pygame
     from game.client.roseking.art import art_of

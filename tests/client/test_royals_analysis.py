@@ -1,4 +1,4 @@
-"""Issue 35: Royals & Riots' post-match analysis opens from the result of a match and from the
+"""Royals & Riots' post-match analysis opens from the result of a match and from the
 replay of a finished match, runs off the frame loop (a worker; here a thread with a small
 budget), marks the costly decisions on a graph of the match, and can be cancelled."""
 

@@ -1,4 +1,4 @@
-"""Issue 35, item 11: Royals & Riots' guided first game and the level descriptions at set-up.
+"""Royals & Riots' guided first game and the level descriptions at set-up.
 
 The set-up's "Guided first game" starts a real match with the guide over the table: each
 situation is explained once, the first time the person meets it, pointing at its part of the

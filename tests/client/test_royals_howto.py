@@ -1,4 +1,4 @@
-"""Issue 35, item 12: Royals & Riots' How to play keeps every text clear of the cards on every
+"""Royals & Riots' How to play keeps every text clear of the cards on every
 page in every language (French "Pendant une révolution" lay under the revolution row), and the
 revolution row reads as the order it is (Peasant 1 is not second-highest)."""
 

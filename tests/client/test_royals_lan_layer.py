@@ -1,4 +1,4 @@
-"""Royals & Riots over the LAN in the window, on the one LAN layer (issues 33, 34), headless:
+"""Royals & Riots over the LAN in the window, on the one LAN layer, headless:
 the host's set-up opens the shell's waiting screen, and whole matches of the dealer-free machine
 between a window and headless peers over 127.0.0.1 (real sessions), the window deciding through
 clicks and keys; a refused decision is worded from its reason code; a waiting table draws

@@ -1,4 +1,4 @@
-"""The Royals & Riots table of issue 35, driven headless through the scene: privacy of replays and
+"""The Royals & Riots table, driven headless through the scene: privacy of replays and
 of the pause menu, "since your last turn", the revolution's announcement and its sounds, the
 computers' pace and "keep the trick until I click", hints with a reason and previews of the
 Thief's and the Executioner's choices, the two-row hand choice, undo within a round, forced

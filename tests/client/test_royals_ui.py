@@ -1,4 +1,4 @@
-"""Royals & Riots in the window (issue 12), driven headless through the real event handlers:
+"""Royals & Riots in the window, driven headless through the real event handlers:
 whole matches for 2 people and for a person with three computers in teams, the "pass to NAME"
 screen between people only, and no hand ever drawn face up for the wrong person."""
 
@@ -330,7 +330,7 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
         menu = MainMenu(instant)
         assert menu.game.key == key and (menu.buttons[0].key == pygame.K_c) == has_continue, key
     assert entry.players() == "You – Ada – Bram" and entry.status_text() == "in progress · You to play"
-    assert entry.progress() == f"round 1 of 3, trick {scene.state.trick_no}"  # the match's own words (issue 35)
+    assert entry.progress() == f"round 1 of 3, trick {scene.state.trick_no}"  # the match's own words
     open_game(instant, entry)
     resumed = instant.top
     assert isinstance(resumed, RoyalsTableScene) and resumed.state.history == scene.state.history
@@ -412,7 +412,7 @@ def test_a_refused_card_is_explained_in_the_players_language(instant, monkeypatc
     """In German the dimmed card says why in German, on the click and under the mouse (never the
     engine's English reason), and a decision out of turn names the seat whose turn it is. The
     sentence comes from the refusal's reason code: the bridge that reads English texts is never
-    asked (issue 36)."""
+    asked."""
     from game import i18n
     from game.royals import phrases
 

@@ -1,4 +1,4 @@
-"""Issue 5 in the window: autosave, Continue, undo, the saved-games list, the replay viewer,
+"""Autosave, Continue, undo, the saved-games list, the replay viewer,
 "Save as…", opening a record from the command line (headless, posted events)."""
 
 from __future__ import annotations
@@ -485,7 +485,7 @@ def test_kill_9_mid_game_then_continue_in_the_window(app, driver: Driver, seed, 
 
 
 def test_a_royals_match_is_listed_in_its_own_words_and_continued_from_its_tab(app, driver: Driver):
-    """Issue 35: the list and "Continue" say a Royals & Riots match's players, who is to play (by
+    """The list and "Continue" say a Royals & Riots match's players, who is to play (by
     name) and "round r of 3, trick t" — never "Red/White to move", "move 104" or plies."""
     from game.royals.engine import Phase, Record as RoyalsRecord
     from tests.royals.helpers import random_match

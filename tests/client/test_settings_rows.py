@@ -1,4 +1,4 @@
-"""Issue 35, item 12: the settings' rows of radio buttons (the computer levels above all: six of
+"""The settings' rows of radio buttons (the computer levels above all: six of
 them, "Einsteiger", "Gemiddeld") show every label whole on one line at one text size for the
 whole row, in every language, for both games, also after the language changes on the screen."""
 

@@ -1,4 +1,4 @@
-"""The settings screen, run-time language switching, the settings notice, sound and the mute key (issue 6)."""
+"""The settings screen, run-time language switching, the settings notice, sound and the mute key."""
 
 from __future__ import annotations
 
@@ -283,7 +283,7 @@ def test_names_take_any_letters_and_a_click_elsewhere_keeps_them(app, driver):
 
 
 def test_settings_from_a_game_tab_show_that_games_names_and_levels_only(app, driver):
-    """Issue 35: Royals & Riots' settings show its own levels, computer speed and "keep the trick"
+    """Royals & Riots' settings show its own levels, computer speed and "keep the trick"
     switch, never Rose King's Red/White names or its "Expert" level; and the other way round."""
     from game.client.games import CLIENT_GAMES
     app.reset(MainMenu(app))

@@ -1,4 +1,4 @@
-"""The "Analyse" view (issue 15): the strong computer level goes over every move of a finished
+"""The "Analyse" view: the strong computer level goes over every move of a finished
 or saved game in the background, with a progress bar; the evaluation is drawn as a graph over
 the game and inaccuracies, mistakes and blunders are listed with the best move and how much
 winning chance was lost (the judging is :mod:`game.roseking.analysis`, pure Python).

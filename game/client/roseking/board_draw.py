@@ -111,7 +111,7 @@ class BoardDrawing:
     def _make_tiles(self) -> None:
         """The translucent marks drawn over squares and cards, made once per scene."""
         self.tiles = {
-            # shapes as well as colours (issue 6): a play target is a dot on an empty square, a hero
+            # shapes as well as colours: a play target is a dot on an empty square, a hero
             # target a ring with four notches round the opponent's stone, a selected card's target a square
             "play": _dot(TEAL, 12), "play_ring": _dot((20, 90, 64), 12, border=3),
             "hero": _ring(HERO_UI, 6), "hero_ring": _ring((236, 200, 255), 3, notches=True),
@@ -348,7 +348,7 @@ class BoardDrawing:
     def tooltip_layout(self, art: Art, state: State) -> tuple[str, pygame.Surface, pygame.Rect] | None:
         """(text, image, box) of the hovered territory's label: "Red territory: 4 stones, worth 4² =
         16 points", above the mouse, kept inside the canvas; None when no territory is hovered. It is
-        drawn over everything else (issue 35: near the board's left edge it lay behind the move log)."""
+        drawn over everything else (near the board's left edge it lay behind the move log)."""
         group = self.hovered_territory(state)
         if not group:
             return None

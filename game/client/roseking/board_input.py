@@ -1,7 +1,7 @@
 """Input to Rose King's game view: clicks and keys on the board, hands and draw pile.
 
 :class:`BoardInput` is the input half of :class:`~game.client.roseking.game_scene.GameScene`
-(a mixin). Mouse play (issue 3): clicking a card selects it, clicking it again or its lit target
+(a mixin). Mouse play: clicking a card selects it, clicking it again or its lit target
 plays it; clicking any square one of the mover's cards reaches plays that card; a target holding
 an opponent's stone is a hero move that asks for one confirming click; clicking the draw pile
 draws. A click that cannot be done says why (:meth:`BoardInput.why_not`). A move goes to the

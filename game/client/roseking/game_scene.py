@@ -6,7 +6,7 @@ through the match's ``on_move`` hook, is queued, animated from the shown state,
 and then pushed onto it. Input waits while an animation runs; a click or a key
 skips the running animations instead.
 
-The scene is split by concern (issue 35): fixed geometry in :mod:`.layout`, clicks and keys
+The scene is split by concern: fixed geometry in :mod:`.layout`, clicks and keys
 in :mod:`.board_input` (:class:`BoardInput`), drawing in :mod:`.board_draw`
 (:class:`BoardDrawing`), and here the driver: the queue of moves to animate, the clocks,
 toasts and banners, the move log's peeking, and handing the match its time.
@@ -151,7 +151,7 @@ class GameScene(BoardInput, BoardDrawing, Scene):
                 passer=color_name(mover.other), mover=color_name(mover)))
 
     def _sound_after(self, move: Move) -> None:
-        """The effect of a move that just landed (issue 6): stone placed or hero flip, a pass, the end."""
+        """The effect of a move that just landed: stone placed or hero flip, a pass, the end."""
         prefs = self.app.prefs
         if move.kind is not DRAW:
             prefs.play("hero_flip" if move.kind is HERO else "stone_placed")

@@ -1,4 +1,4 @@
-"""The hint: the hard AI's suggested move for the person to move, shown on the board (issue 4).
+"""The hint: the hard AI's suggested move for the person to move, shown on the board.
 
 In a local game the game screen offers a "Hint" button and the H key. Asking
 starts the ``hard`` search on the current position in a worker process

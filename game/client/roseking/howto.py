@@ -1,4 +1,4 @@
-"""The "How to play" screen (issue 6): the rules in the chosen language, with pictures.
+"""The "How to play" screen: the rules in the chosen language, with pictures.
 
 Pages come from :func:`game.roseking.rulesbook.how_to_play` (texts written by us from the rule
 texts, translated through the catalogues). A page with an

@@ -2,7 +2,7 @@
 
 Red sits south, so the board is drawn with rank 9 at the top and file a on the
 left; Red's hand runs along the bottom edge, White's along the top, each with its
-hero cards to the left of the hand (issue 3's layout). All figures are logical
+hero cards to the left of the hand. All figures are logical
 pixels; the window scales the canvas as a whole.
 """
 

@@ -1,4 +1,4 @@
-"""Games on this machine that keep themselves (issue 5): autosave, resume, undo, "Save as…".
+"""Games on this machine that keep themselves: autosave, resume, undo, "Save as…".
 
 A :class:`LocalGame` ties a :class:`~game.client.roseking.match.Match` to its save:
 
@@ -152,7 +152,7 @@ class LocalGame:
         return self.history.can_undo() and not self.match.state.is_game_over()
 
     def undo(self) -> list[Move]:
-        """Take back one step (issue 5: to the person's previous turn against the computer,
+        """Take back one step (to the person's previous turn against the computer,
         one action between two people), cancel the computer's thinking, save. Returns the
         moves taken back, newest first ([] if there was nothing to undo)."""
         if not self.can_undo():
@@ -397,7 +397,7 @@ def play(app: "App", game: LocalGame, config: "GameConfig") -> LocalGameScene:
     def again() -> None:
         play(app, LocalGame.new(config), config)
 
-    hint = config.hint() if config.hint is not None else None  # the hard AI's suggestion (issue 4)
+    hint = config.hint() if config.hint is not None else None  # the hard AI's suggestion
     scene = LocalGameScene(app, game, on_new_game=again, on_main_menu=app.go_home, hint=hint)
     app.reset(scene)
     return scene

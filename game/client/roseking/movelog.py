@@ -1,4 +1,4 @@
-"""The move log (issue 15): every action of the game in readable words, passes and draws
+"""The move log: every action of the game in readable words, passes and draws
 included, in the player's language, each row clickable to show that position.
 
 The live game view draws it in the left column under the status box; the replay viewer

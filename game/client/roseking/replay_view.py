@@ -1,4 +1,4 @@
-"""The replay viewer (issue 5): a saved game played back with the game view's own sprites
+"""The replay viewer: a saved game played back with the game view's own sprites
 and animations.
 
 :class:`ReplayScene` *is* a :class:`~game.client.roseking.game_scene.GameScene` whose match
@@ -105,7 +105,7 @@ class ReplayScene(GameScene):
         ]
 
     def analyse(self) -> None:
-        """The analysis of the whole saved game (issue 15)."""
+        """The analysis of the whole saved game."""
         from .analysis_view import AnalysisScene
         self.playback.pause()
         names = GameMeta.from_record(self.replay.record).names()

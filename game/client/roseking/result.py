@@ -80,7 +80,7 @@ class ResultPanel(ButtonScene):
         ]
 
     def analyse(self) -> None:
-        """The post-game analysis of this game (issue 15), over the finished board."""
+        """The post-game analysis of this game, over the finished board."""
         from .analysis_view import AnalysisScene
         def show(ply: int) -> None:
             self.game.show_ply(ply)  # the finished game's board shows that move; the log and Esc go back

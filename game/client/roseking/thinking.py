@@ -1,4 +1,4 @@
-"""Computer thinking that never holds the window: worker start-up off the frame loop (issue 4).
+"""Computer thinking that never holds the window: worker start-up off the frame loop.
 
 :func:`game.roseking.ai.make_thinker` gives a :class:`~game.roseking.ai.process.ProcessThinker` for
 the search levels; building one spawns a worker process, which holds the calling

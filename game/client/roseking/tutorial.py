@@ -1,4 +1,4 @@
-"""The first-game tutorial: a few bubbles over the game screen, pointing at its parts (issue 6).
+"""The first-game tutorial: a few bubbles over the game screen, pointing at its parts.
 
 Steps come from :func:`game.roseking.rulesbook.tutorial` (translated when drawn, so a language
 change shows at once). Each bubble points at the part of the screen its step is

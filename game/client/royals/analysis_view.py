@@ -1,4 +1,4 @@
-"""Royals & Riots' post-match analysis screen (issue 35): the hard search goes over every decision
+"""Royals & Riots' post-match analysis screen: the hard search goes over every decision
 of a finished match, each from that seat's information only, in a worker process (cancellable),
 and the screen draws every seat's score over the match with the costly decisions marked on it,
 each seat's points lost, and the list of marked decisions with the better choice (the judging

@@ -99,7 +99,7 @@ class RoyalsHowTo(ButtonScene):
         """What the page shows, as (what, image, where) in canvas px, in drawing order: ``what`` is
         a text's words or a card's name (``"card:P10"``; the rank card's sides ``"side:0"``). The
         body wraps to the panel; the pictures go under it, each label beside or under its picture,
-        so that no text lies under a card in any language (issue 35: French "Pendant une
+        so that no text lies under a card in any language (French "Pendant une
         révolution" lay under the revolution row)."""
         art = self.app.art
         ra = royals_art(self.app)

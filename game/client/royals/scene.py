@@ -35,7 +35,7 @@ from ..scene import Scene
 from ..theme import CANVAS
 from ..widgets import Button
 from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
-from .analysis_view import analysis_button  # post-match analysis (issue 35)
+from .analysis_view import analysis_button  # post-match analysis
 from .art import card_name
 from .table import Beat, TableMatch
 from .thinking import RoyalsThinker
@@ -584,7 +584,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             self.modal_buttons = self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
         else:
             self.modal_buttons = self.modal_button_row([(N_("Rematch"), self.on_new_game, pygame.K_r),
-                                                        analysis_button(self),  # post-match analysis (issue 35)
+                                                        analysis_button(self),  # post-match analysis
                                                         (N_("Main menu"), self.on_main_menu, pygame.K_m)])
 
     def close_modal(self) -> None:

@@ -293,7 +293,7 @@ class RoyalsSetup(ButtonScene):
         return text, img, img.get_rect(topleft=(box.x + 10, box.y + 6))
 
     def start_guided(self) -> None:
-        """A guided first game (issue 35, item 11): the first seat's person against two computers
+        """A guided first game (item 11): the first seat's person against two computers
         that play by simple rules, with the guide explaining each situation the first time
         (:mod:`.tutorial`). The set-up on screen is not remembered: the next match is the usual."""
         from .tutorial import guide, guided_config

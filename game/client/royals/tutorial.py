@@ -1,4 +1,4 @@
-"""Royals & Riots' guided first game (issue 35, item 11): a real match in which a bubble explains
+"""Royals & Riots' guided first game (item 11): a real match in which a bubble explains
 each situation the first time the person meets it, over the table, pointing at what it is about.
 
 :func:`situations` reads, from the person's own :class:`~game.royals.engine.Observation` only,

@@ -1,4 +1,4 @@
-"""Issue 15 in the window: the newcomer's fixes, the quiet idle loop and the move log
+"""The newcomer's fixes, the quiet idle loop and the move log
 (headless, through the real event handlers)."""
 
 from __future__ import annotations
