@@ -19,14 +19,13 @@ from game.client.app import STEP  # noqa: E402
 from game.client.lan.internet import CodeJoin, CodeJoinScene, route_words  # noqa: E402
 from game.client.lan.table import LanTable  # noqa: E402
 from game.client.lan.lobby import LayerJoinScene, LobbyScene, host_table  # noqa: E402
-from net.connections import read_hello  # noqa: E402
 from net.headless import play_match  # noqa: E402
 from net.internet import Invites, Servers  # noqa: E402
 from net.session import Session  # noqa: E402
 
 from ..net.nim_game import GAME, NIM  # noqa: E402
 from ..net.test_internet import servers  # noqa: E402,F401  (the module's fixture)
-from .test_lan_layer_window import NimTable, nim, table_of  # noqa: E402,F401
+from .test_lan_layer_window import NimTable, nim, run_until, table_of  # noqa: E402,F401
 
 LIMIT = 20.0
 
@@ -36,14 +35,6 @@ def env(servers, monkeypatch):  # noqa: F811
     monkeypatch.setenv("ROSE_KING_MAILBOX", servers[0])
     monkeypatch.setenv("ROSE_KING_RELAY", servers[1])
     return servers
-
-
-def run_until(app, cond, what: str) -> None:
-    end = time.monotonic() + LIMIT
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        app.step(STEP)
 
 
 def test_the_hosts_waiting_screen_invites_by_code_and_a_friend_with_the_code_plays(app, nim, env, monkeypatch):
