@@ -101,3 +101,37 @@ def messages_for(before: State, action: Action, after: State, seat: int) -> list
         drawn = before.piles[seat - 1][-1]
         out.append({"t": "you", "ply": ply, "cards": names([c for c in after.hand(seat) if c.index == drawn])})
     return out
+
+
+#: A search's budget measured in a fresh interpreter, as the window's worker process thinks:
+#: inside the suite's process (a large heap from a thousand earlier tests) a garbage
+#: collection during a batch of iterations is the searching thread's CPU time too.
+_BUDGET_PROBE = """
+import gc, json, sys, time
+sys.path.insert(0, sys.argv[1])
+setup, think = sys.argv[2], sys.argv[3]
+env = {}
+exec(setup, env)
+runs = []
+for k in range(int(sys.argv[4])):
+    env["k"] = k
+    gc.collect()
+    t0, c0 = time.perf_counter(), time.thread_time()
+    exec(think, env)
+    runs.append([time.perf_counter() - t0, time.thread_time() - c0])
+print(json.dumps(runs))
+"""
+
+
+def budget_runs(setup: str, think: str, runs: int = 3) -> list[tuple[float, float]]:
+    """``[(wall s, this thread's CPU s)]`` of ``runs`` executions of the statement ``think`` (``k``
+    is the run's number) after ``setup``, in a fresh interpreter rooted at the repository."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-c", _BUDGET_PROBE, root, setup, think, str(runs)],
+                         capture_output=True, text=True, timeout=120, cwd=root)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return [tuple(r) for r in json.loads(out.stdout)]  # type: ignore[misc]
