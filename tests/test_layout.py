@@ -13,12 +13,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 @functools.lru_cache(maxsize=1)
 def _graph() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     edges, outside = _import_graph()
@@ -42,12 +36,7 @@ def _import_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     outside: dict[str, set[str]] = {m: set() for m in mods}
     for mod, path in mods.items():
         package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and _is_type_checking(block.test)
-                       for stmt in block.body for n in ast.walk(stmt)}  # never run: not an import at run time
-        for node in ast.walk(tree):
-            if id(node) in typing_only:
-                continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
                 target = ".".join(base + ([node.module] if node.module else []))
@@ -167,13 +156,3 @@ def test_the_checker_sees_a_planted_cycle_and_a_planted_pygame_import():
     reach = reachable(edges, "game.roseking.engine.state")
     assert any("pygame" in outside[w] for w in reach)
 
-
-def test_an_import_only_for_the_type_checker_is_not_an_edge():
-    """``if TYPE_CHECKING:`` imports never run, so they make no loop (the royals kernel names its
-    State for the checker only), while the same import at run time would."""
-    edges, _ = import_graph()
-    assert "game.royals.engine.state" not in edges["game.royals.engine.kernel"]
-    assert "game.royals.engine.kernel" in edges["game.royals.engine.state"]
-    assert _is_type_checking(ast.parse("if TYPE_CHECKING: pass").body[0].test)
-    assert _is_type_checking(ast.parse("if typing.TYPE_CHECKING: pass").body[0].test)
-    assert not _is_type_checking(ast.parse("if DEBUG: pass").body[0].test)

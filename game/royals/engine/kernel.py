@@ -17,12 +17,13 @@ returned before) carrying a code and its arguments; :data:`TEXTS` gives every co
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from game.errors import Reason
 
-if TYPE_CHECKING:
-    from .state import State
+#: The :class:`~game.royals.engine.state.State` whose fields these rules read and change (not
+#: imported: state.py imports this module, and no loop of imports is allowed, typed or not).
+State = Any
 
 from .cards import (EXECUTIONER, GUILDMASTER, POINTS, PRINCES, RANK_MASK, RANK_OF, RANKED_MASK, RANKLESS_MASK,
                     REBELS, THIEF, Rank)
