@@ -25,7 +25,7 @@ from net.session import Session  # noqa: E402
 
 from ..net.nim_game import GAME, NIM  # noqa: E402
 from ..net.test_internet import servers  # noqa: E402,F401  (the module's fixture)
-from .test_lan_layer_window import NimTable, nim, run_until, table_of  # noqa: E402,F401
+from .test_lan_layer_window import NimTable, nim, play_host_to_the_end, run_until, table_of  # noqa: E402,F401
 
 LIMIT = 20.0
 
@@ -112,12 +112,7 @@ def test_join_with_a_code_opens_the_hosts_game_and_a_malformed_code_opens_nothin
         assert table.net.seat == 1 and table.net.again is None and table.net.names[1] == "Cy"
         words = (route_words("direct"), route_words("relayed"))  # (the joiner offers direct routes)
         run_until(app, lambda: table.net.internet.seat_words(0) in words, "the route by code")
-        verdict: list = []
-        t = threading.Thread(target=lambda: verdict.append(play_match(host, NIM.player("perfect", 1), timeout=LIMIT)))
-        t.start()
-        run_until(app, lambda: table.verdict is not None, "the end of the match")
-        t.join(LIMIT)
-        assert verdict and verdict[0] == table.verdict
+        play_host_to_the_end(app, host, table)
     finally:
         host.close(1.0)
         inv.close()

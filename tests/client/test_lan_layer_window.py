@@ -87,6 +87,18 @@ def run_until(app, cond, what: str) -> None:
         app.step(STEP)
 
 
+def play_host_to_the_end(app, host, table, level: str = "perfect", seat: int = 1) -> None:
+    """The headless peer ``host`` (or a joiner: its ``level`` and engine ``seat``) plays the match
+    out while the window (``table``) plays its seat; both end with the same verdict."""
+    import threading
+    verdict: list = []
+    t = threading.Thread(target=lambda: verdict.append(play_match(host, NIM.player(level, seat), timeout=LIMIT)))
+    t.start()
+    run_until(app, lambda: table.verdict is not None, "the end of the match")
+    t.join(LIMIT)
+    assert verdict and verdict[0] == table.verdict
+
+
 def table_of(app) -> NimTable | None:
     return next((s for s in app.scenes if isinstance(s, NimTable)), None)
 
@@ -133,13 +145,7 @@ def test_the_one_join_screen_reads_the_hosts_hello_and_opens_that_games_lobby(ap
         run_until(app, lambda: table_of(app) is not None, "the table")
         table = table_of(app)
         assert table.net.seat == 1 and table.net.names == ("Ann", "Bo")
-        import threading
-        verdict: list = []
-        t = threading.Thread(target=lambda: verdict.append(play_match(host, NIM.player("perfect", 1), timeout=LIMIT)))
-        t.start()
-        run_until(app, lambda: table.verdict is not None, "the end of the match")
-        t.join(LIMIT)
-        assert verdict and verdict[0] == table.verdict
+        play_host_to_the_end(app, host, table)
     finally:
         host.close(1.0)
         while app.scenes:
