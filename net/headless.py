@@ -40,6 +40,8 @@ def play_match(session: "Session", player: Callable[[Any], Any], *, timeout: flo
     from .session import Ended
     turn = session.part.turn
     deadline = clock() + timeout
+    if session.verdict is not None:  # resumed from the journal of a match that had ended
+        return session.verdict
     while True:
         if stop is not None and stop():
             raise Stopped("stopped before the end of the match")
@@ -51,7 +53,14 @@ def play_match(session: "Session", player: Callable[[Any], Any], *, timeout: flo
             if isinstance(e, Ended):
                 return e.verdict
         if session.verdict is not None:
-            return session.verdict
+            # the session thread sets the verdict before it tells ``Ended`` (and then "over"):
+            # wait for that, so ``on_event`` sees the end as every other event
+            if session.status in ("over", "failed", "closed"):
+                for e in session.poll():
+                    if on_event is not None:
+                        on_event(e)
+                return session.verdict
+            continue
         if session.status in ("failed", "closed"):
             raise HeadlessError(f"the session {session.status}")
         if session.role == "host" and session.machine is None and session.can_start():

@@ -302,6 +302,21 @@ class Reconnector(FairMatch):
         return []
 
 
+class OwedWatcher(FairMatch):
+    """The honest host's machine, which says (:attr:`owing`, set per test) once it sees seat 1
+    owe its round keys: from then on the host holds every step seat 1 sent before, so a drop
+    can no longer cost the withholder an earlier message (that would leave it owing a decision,
+    with its 600-second deadline, instead of the forfeiting reveal under test)."""
+
+    owing = threading.Event()
+
+    def owed(self):
+        owed = super().owed()
+        if any(o.seat == 1 and o.step == "reveal" and o.forfeits for o in owed):
+            self.owing.set()
+        return owed
+
+
 def test_a_withholder_reconnecting_before_each_deadline_forfeits_by_the_total_one(monkeypatch):
     """Seat 1 withholds its round keys (a forfeiting step) and drops and reconnects
     (with its seat proof) each time the host has it seated again, long before its connected
@@ -311,7 +326,8 @@ def test_a_withholder_reconnecting_before_each_deadline_forfeits_by_the_total_on
     monkeypatch.setattr(fair_verdicts, "STEP_S", 0.5)
     monkeypatch.setattr(fair_verdicts, "STEP_TOTAL", 2.0)
     monkeypatch.setattr(Reconnector, "withholding", threading.Event())
-    host, join = made = _table(_part({}), ("host", "person"), {1: _part({1: Reconnector})})
+    monkeypatch.setattr(OwedWatcher, "owing", threading.Event())
+    host, join = made = _table(_part({0: OwedWatcher}), ("host", "person"), {1: _part({1: Reconnector})})
     events: list = []
     cv = threading.Condition()
 
@@ -331,6 +347,7 @@ def test_a_withholder_reconnecting_before_each_deadline_forfeits_by_the_total_on
         for t in threads:
             t.start()
         assert Reconnector.withholding.wait(LIMIT), "seat 1 never came to its round keys"
+        assert OwedWatcher.owing.wait(LIMIT), "the host never saw seat 1 owe its round keys"
         drops, end = 0, time.monotonic() + 30
         with cv:
             while not any(isinstance(e, Ended) for e in events):
