@@ -47,6 +47,10 @@ CODE_SHAPE = re.compile(r"^[0-9]{1,6}(-[a-z]{2,12}){2,4}$")
 REJOIN_PURPOSE = "rose-king rejoin v1"
 #: seconds the joiner's Dilation may be down before it meets the host again at the rejoin code
 REJOIN_AFTER = 4.0
+#: Seconds between two round-trip measurements of a connection by code (Dilation's ping).
+PING_S = 2.0
+#: How many of the latest round trips :attr:`_Meeting.rtt` takes the median of.
+RTT_SAMPLES = 5
 #: Seconds of each stage of a first meeting before its error (rendezvous, the friend, a route).
 STAGE_TIMEOUTS = {"rendezvous": 10.0, "peer": 30.0, "route": 20.0}
 
@@ -313,13 +317,18 @@ class _Meeting:
     """(Reactor thread.) One wormhole with Dilation: ``code`` (None: allocate one), ``listen``
     (host: accept subchannels; joiner: open them). Callbacks on the reactor thread:
     ``on_code(code)``, ``on_key(rejoin_code)``, ``on_sub(sub)`` (a subchannel, host and joiner),
-    ``on_route(route)``, ``on_fail(code, sentence)``."""
+    ``on_route(route)``, ``on_fail(code, sentence)``. :attr:`rtt`: the round trip (s) while
+    connected, the median of the latest :data:`RTT_SAMPLES` Dilation pings (one every
+    :data:`PING_S`), None before the first or while it reconnects."""
 
     def __init__(self, servers: Servers, code: str | None, listen: bool, **cb: Callable) -> None:
         import wormhole
         self.servers, self.listen, self.cb = servers, listen, cb
         self.stage = "rendezvous"
         self.route = "waiting"
+        self.rtt: float | None = None
+        self._rtts: deque[float] = deque(maxlen=RTT_SAMPLES)
+        self._pinging: Any = None
         self.down_since: float | None = time.monotonic()
         self.closed = False
         r = reactor()
@@ -364,7 +373,28 @@ class _Meeting:
             self.down_since = time.monotonic()
         if route != self.route:
             self.route = route
+            if route not in ("direct", "relayed"):
+                self.rtt = None
+                self._rtts.clear()
+            elif self._pinging is None and not self.closed:
+                from twisted.internet.task import LoopingCall
+                self._pinging = LoopingCall(self._ping)
+                self._pinging.clock = reactor()
+                self._pinging.start(PING_S, now=True)
             self.cb.get("on_route", _nop)(route)
+
+    def _ping(self) -> None:
+        """(Every :data:`PING_S`.) One Dilation ping while connected; its pong sets :attr:`rtt`."""
+        from .wormhole_patch import ping
+        if self.closed or self.route not in ("direct", "relayed"):
+            return
+        route = self.route
+
+        def pong(seconds: float) -> None:
+            if not self.closed and self.route == route:
+                self._rtts.append(max(0.0, seconds))
+                self.rtt = sorted(self._rtts)[len(self._rtts) // 2]
+        ping(self.dw, pong)
 
     def _fail(self, f: Any) -> None:
         if self.closed:
@@ -378,6 +408,8 @@ class _Meeting:
 
     def close(self) -> None:
         self.closed = True
+        if self._pinging is not None and self._pinging.running:
+            self._pinging.stop()
         try:
             self.w.close().addErrback(lambda f: None)
         except Exception:  # noqa: BLE001 (already closed)
@@ -498,6 +530,12 @@ class Invites(_Events):
         """``waiting`` (nobody yet), ``connecting``, ``direct`` or ``relayed``."""
         return self._slots[slot]["route"]
 
+    def rtt(self, slot: int) -> float | None:
+        """The round trip (s) to the friend of invitation ``slot`` (:attr:`_Meeting.rtt`), None
+        while it is not connected or not measured yet."""
+        m = self._slots[slot]["m"]
+        return None if m is None else m.rtt
+
     @property
     def slots(self) -> list[int]:
         return list(self._slots)
@@ -613,6 +651,12 @@ class CodeDialer(_Events):
     def stage(self) -> str:
         """``rendezvous``, ``peer`` (waiting for the friend), ``route`` (connecting), ``open``."""
         return self._m.stage if self._m is not None else "rendezvous"
+
+    @property
+    def rtt(self) -> float | None:
+        """The round trip (s) to the host, as :meth:`Invites.rtt`."""
+        m = self._m
+        return None if m is None else m.rtt
 
     def first(self, timeout: float | None = None) -> socket.socket:
         """Wait for the first connection. Raises :class:`InternetError`: the stage's error

@@ -7,6 +7,7 @@ bounded and ends on a condition."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -63,10 +64,13 @@ def test_the_hosts_waiting_screen_invites_by_code_and_a_friend_with_the_code_pla
         run_until(app, lambda: table_of(app) is not None, "the table")
         table = table_of(app)
         assert table.net.names == ("Ann", "Bo") and table.net.internet is not None
-        run_until(app, lambda: table.net.internet.seat_words(1) == route_words("relayed"), "seat 2 by code")
+        # the seat's route, then (Dilation's ping) its round trip: "by code · relayed · 3 ms"
+        run_until(app, lambda: re.fullmatch(r"by code · relayed · \d+ ms", table.net.internet.seat_words(1)),
+                  "seat 2 by code, with its round trip")
         assert table.net.internet.seat_words(0) == "" and route_words("relayed") == "by code · relayed"
+        assert route_words("relayed", 0.0452) == "by code · relayed · 45 ms"
         lan = LanTable(app, table.net, nim.lan)  # the shared table's seat rows say it
-        assert lan.seat_line(1)[1] in ("by code · relayed", "thinking… · relayed")
+        assert re.fullmatch(r"by code · relayed · \d+ ms|thinking… · relayed", lan.seat_line(1)[1])
         assert lan.seat_line(0)[1] in ("", "your turn")
         verdict: list = []
         t = threading.Thread(target=lambda: verdict.append(play_match(join, NIM.player("random", 2), timeout=LIMIT)))
@@ -110,8 +114,9 @@ def test_join_with_a_code_opens_the_hosts_game_and_a_malformed_code_opens_nothin
         run_until(app, lambda: table_of(app) is not None, "the table")
         table = table_of(app)
         assert table.net.seat == 1 and table.net.again is None and table.net.names[1] == "Cy"
-        words = (route_words("direct"), route_words("relayed"))  # (the joiner offers direct routes)
-        run_until(app, lambda: table.net.internet.seat_words(0) in words, "the route by code")
+        # (the joiner offers direct routes)
+        run_until(app, lambda: table.net.internet.seat_words(0).startswith((route_words("direct"), route_words("relayed"))),
+                  "the route by code")
         play_host_to_the_end(app, host, table)
     finally:
         host.close(1.0)

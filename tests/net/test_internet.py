@@ -105,6 +105,11 @@ def test_a_match_over_the_transport_direct_and_through_the_relay(servers, direct
         a, b = play_out(host, join, LIMIT)
         assert a.verdict == b.verdict and a.verdict.kind == "finished"
         assert d.route == inv.route(0) == ("direct" if direct else "relayed")
+        end = time.monotonic() + 10  # Dilation's ping, every 2 s from the connection: the round trip
+        while (d.rtt is None or inv.rtt(0) is None) and time.monotonic() < end:
+            d.wait(0.1)
+        assert d.rtt is not None and inv.rtt(0) is not None, "no round trip measured"
+        assert 0 < d.rtt < 0.5 and 0 < inv.rtt(0) < 0.5, (d.rtt, inv.rtt(0))  # (loopback)
     finally:
         for x in (host, join):
             x.close(1.0)

@@ -1,5 +1,5 @@
 """Internet play in the window: the host's invitations by code on its waiting screen, "Join with
-a code", and the words "by code · direct/relayed" for such a seat (docs/protocol.md, "Over the
+a code", and the words "by code · direct/relayed · N ms" for such a seat (docs/protocol.md, "Over the
 internet"; the transport is :mod:`net.internet`). No game is named here.
 
 - :class:`HostInvites`: a host's waiting screen (:class:`~game.client.lan.lobby.LobbyScene`)
@@ -12,7 +12,8 @@ internet"; the transport is :mod:`net.internet`). No game is named here.
   screen's ``open_session`` opens that game's waiting screen on it, with ``dial=`` the dialer's.
 
 Both links are handed to the table as ``NetMatch.internet`` (closed with it) and answer
-``seat_words(seat)``: "by code · relayed" for a seat connected by code, else "".
+``seat_words(seat)``: "by code · relayed · 45 ms" for a seat connected by code (its route and
+round trip), else "".
 
 The rendezvous server and the relay come from :meth:`net.internet.Servers.resolve` with no
 option: the environment (``ROSE_KING_MAILBOX``, ``ROSE_KING_RELAY``), else the library's public
@@ -66,13 +67,23 @@ def failure_text(code: str, host: bool = False) -> str:
     return words.get(code, _("The connection by code closed."))
 
 
-def route_words(route: str) -> str:
-    """What a seat connected by code shows: "by code · direct", "by code · relayed", or "by code"."""
+def route_words(route: str, rtt: float | None = None) -> str:
+    """What a seat connected by code shows: "by code · direct", "by code · relayed", or "by code";
+    with ``rtt`` (the round trip, s, while connected) its milliseconds: "by code · relayed · 45 ms"."""
     if route == "direct":
-        return _("by code · direct")
-    if route == "relayed":
-        return _("by code · relayed")
-    return _("by code")
+        words = _("by code · direct")
+    elif route == "relayed":
+        words = _("by code · relayed")
+    else:
+        return _("by code")
+    if rtt is None:
+        return words
+    return f"{words} · " + pgettext("round trip", "{ms} ms").format(ms=max(1, round(rtt * 1000)))
+
+
+def _ms(rtt: float | None) -> int | None:
+    """The round trip as shown (whole ms): a change of it is a change of the screen."""
+    return None if rtt is None else max(1, round(rtt * 1000))
 
 
 def route_short(route: str) -> str:
@@ -203,7 +214,7 @@ class HostInvites:
         slot = self._seat_slot.get(seat)
         if slot is None or self.invites is None:
             return ""
-        return route_words(self.invites.route(slot))
+        return route_words(self.invites.route(slot), self.invites.rtt(slot))
 
     def table_state(self, seat: int, state: str, text: str) -> str:
         slot = self._seat_slot.get(seat)
@@ -220,7 +231,7 @@ class HostInvites:
     def look(self) -> tuple:
         inv = self.invites
         return (self.error, tuple(sorted(self._shown.items())), tuple(sorted(self._seat_slot.items())),
-                None if inv is None else tuple((inv.code(s), inv.route(s)) for s in inv.slots),
+                None if inv is None else tuple((inv.code(s), inv.route(s), _ms(inv.rtt(s))) for s in inv.slots),
                 tuple(s for s, t in self._copied.items() if time.monotonic() - t < COPIED_SECONDS))
 
     # ------------------------------------------------------------------ drawing
@@ -294,7 +305,7 @@ class DialerLink:
         self.dialer = dialer
 
     def seat_words(self, seat: int) -> str:
-        return route_words(self.dialer.route) if seat == 0 else ""
+        return route_words(self.dialer.route, self.dialer.rtt) if seat == 0 else ""
 
     def table_state(self, seat: int, state: str, text: str) -> str:
         return table_state(self.seat_words(seat), self.dialer.route, state, text)
@@ -307,7 +318,7 @@ class DialerLink:
         self.dialer.poll()  # (the route is read from the dialer itself)
 
     def look(self) -> tuple:
-        return (self.dialer.route,)
+        return (self.dialer.route, _ms(self.dialer.rtt))
 
     def draw_seat(self, surface: pygame.Surface, seat: int, box: pygame.Rect) -> None:
         pass
