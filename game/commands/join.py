@@ -155,11 +155,7 @@ def _run(args: argparse.Namespace) -> int:
     args.connected, args.dial, args.dialer = None, None, None
     if args.game is None:
         args.game = _journal_game(args.record)
-    if kind == "code":
-        if not args.headless:
-            print("rose-king join: joining by code needs --headless --ai LEVEL for now (the window's "
-                  "\"Join with a code\" comes later)", file=sys.stderr)
-            return 2
+    if kind == "code":  # met here, in the terminal; a window then opens on the connection
         args.code, args.address, args.port = target, "", 0
         status = _by_code(args)
         if status is not None:

@@ -160,3 +160,54 @@ def test_a_wrong_guess_at_a_code_gives_the_seat_a_fresh_code_and_says_so(app, ni
         guess.close()
         while app.scenes:
             app.pop()
+
+
+def test_the_command_lines_open_the_window_by_code_host_inviting_and_friend_joining(env, tmp_path, monkeypatch):
+    """``rose-king host --internet`` opens the waiting screen with the invitations started (the
+    button pressed for the host); ``rose-king join CODE`` meets the host in the terminal, then
+    opens the window on that connection, the host's seat showing its route. Each window's
+    real-time loop is replaced by frames until it shows what is checked."""
+    from game import cli
+    from game.client.app import App
+    from game.client.lan.internet import HostInvites
+    from game.roseking.lan.match import LAN
+
+    seen: dict = {}
+
+    def host_run(self) -> int:  # `rose-king host --internet`: a code on the open seat, at once
+        lobby = self.top
+        assert isinstance(lobby, LobbyScene) and isinstance(lobby.internet, HostInvites)
+        assert lobby.internet.invites is not None and not lobby.internet.button.shown()
+        run_until(self, lambda: lobby.internet._shown, "a code on the open seat")
+        seen["code"] = lobby.internet.invites.code(lobby.internet._shown[1])
+        while self.scenes:
+            self.pop()
+        return 0
+
+    monkeypatch.setattr(App, "run", host_run)
+    assert cli.main(["host", "--game", "rose-king", "--internet", "--port", "0", "--bind", "127.0.0.1",
+                     "--name", "Ann", "--log-dir", str(tmp_path)]) == 0
+    assert seen["code"]
+
+    host = Session(LAN, "host", "Ann", address="127.0.0.1", port=0)
+    inv = Invites(host.adopt, Servers.resolve())
+    try:
+        slot = inv.invite()
+        end = time.monotonic() + LIMIT
+        while inv.code(slot) is None and time.monotonic() < end:
+            inv.wait(0.1)
+
+        def join_run(self) -> int:  # `rose-king join CODE`: the waiting screen on the connection by code
+            run_until(self, lambda: isinstance(self.top, LobbyScene) and self.top.internet is not None
+                      and self.top.internet.seat_words(0).startswith(route_words("direct")), "the route by code")
+            seen["join"] = self.top.session.lobby.name
+            while self.scenes:
+                self.pop()
+            return 0
+
+        monkeypatch.setattr(App, "run", join_run)
+        assert cli.main(["join", inv.code(slot), "--name", "Bo", "--log-dir", str(tmp_path)]) == 0
+        assert seen["join"] == "Bo"
+    finally:
+        host.close(1.0)
+        inv.close()

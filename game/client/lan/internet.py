@@ -164,7 +164,8 @@ class HostInvites:
         return sum(1 for row in self.lobby.rows if row[0] == "open") if self.lobby.session is not None else 0
 
     def start(self) -> None:
-        """Start the invitations: one code per open seat (each comes as an event)."""
+        """Start the invitations: one code per open seat (each comes as an event; a seat that
+        opens later, or whose row comes later, gets its own in :meth:`update`)."""
         from net.internet import Invites, Servers, state_path
         if self.invites is not None:
             return
@@ -174,8 +175,17 @@ class HostInvites:
             self.error = failure_text("servers")
             return
         self.invites = Invites(self._adopt, servers, state=state_path(self.session.record_path))
-        for _i in range(self._open_seats()):
-            self.invites.invite()
+        self._top_up()
+
+    def _top_up(self) -> None:
+        """One invitation per open seat: as many new ones as open seats lack a spare one."""
+        inv = self.invites
+        if inv is None:
+            return
+        taken = set(self._seat_slot.values())
+        spare = sum(1 for s in inv.slots if s not in taken)
+        for _i in range(self._open_seats() - spare):
+            inv.invite()
 
     def _adopt(self, sock: Any) -> None:  # the reactor thread: only hand it on
         with self._lock:
@@ -204,6 +214,7 @@ class HostInvites:
             for slot, socks in self._slot_socks.items():
                 if p.sock in socks:
                     self._seat_slot[seat] = slot
+        self._top_up()
         taken = set(self._seat_slot.values())
         waiting = [s for s in inv.slots if s not in taken and inv.code(s)]
         open_seats = [i for i, row in enumerate(self.lobby.rows) if row[0] == "open"]

@@ -474,13 +474,24 @@ def run_layer_window(args: argparse.Namespace, key: str, open_window: "Callable[
     try:
         if joining:
             name = args.name or settings_name(app, _("Guest"))
-            join_table(app, key, args.address, args.port, name=name, record=args.record,
-                       connected=getattr(args, "connected", None))
+            dialer = getattr(args, "dialer", None)  # ``join CODE``: met by code (the dialer redials)
+            if dialer is not None:
+                from .internet import DialerLink
+                join_table(app, key, "", 0, name=name, record=args.record, connected=args.connected,
+                           dial=dialer.dial, internet=DialerLink(dialer))
+            else:
+                join_table(app, key, args.address, args.port, name=name, record=args.record,
+                           connected=getattr(args, "connected", None))
         else:
             name = args.name or settings_name(app, _("Host"))
-            host_table(app, key, kinds=kinds, computers=computers, options=options, name=name, port=args.port,
-                       bind=args.bind, beacon_address=args.beacon_address, record=args.record, any_port=False,
-                       computer_names={s: computer_name(level) for s, level in computers.items()})
+            lobby = host_table(app, key, kinds=kinds, computers=computers, options=options, name=name,
+                               port=args.port, bind=args.bind, beacon_address=args.beacon_address,
+                               record=args.record, any_port=False,
+                               computer_names={s: computer_name(level) for s, level in computers.items()})
+            if getattr(args, "internet", False):  # ``host --internet``: the button, pressed for them
+                from .internet import HostInvites
+                if isinstance(lobby.internet, HostInvites):
+                    lobby.internet.start()
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         pygame.quit()
