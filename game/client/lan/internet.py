@@ -163,14 +163,16 @@ class HostInvites:
     def _open_seats(self) -> int:
         return sum(1 for row in self.lobby.rows if row[0] == "open") if self.lobby.session is not None else 0
 
-    def start(self) -> None:
+    def start(self, servers: Any = None) -> None:
         """Start the invitations: one code per open seat (each comes as an event; a seat that
-        opens later, or whose row comes later, gets its own in :meth:`update`)."""
+        opens later, or whose row comes later, gets its own in :meth:`update`). ``servers``: a
+        :class:`net.internet.Servers` (``rose-king host --internet --mailbox/--relay/--relay-only``),
+        else :meth:`~net.internet.Servers.resolve`'s (the environment, else the public ones)."""
         from net.internet import Invites, Servers, state_path
         if self.invites is not None:
             return
         try:
-            servers = Servers.resolve()
+            servers = servers or Servers.resolve()
         except ValueError:
             self.error = failure_text("servers")
             return

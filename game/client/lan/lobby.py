@@ -489,9 +489,11 @@ def run_layer_window(args: argparse.Namespace, key: str, open_window: "Callable[
                                record=args.record, any_port=False,
                                computer_names={s: computer_name(level) for s, level in computers.items()})
             if getattr(args, "internet", False):  # ``host --internet``: the button, pressed for them
+                from net.internet import Servers
+
                 from .internet import HostInvites
                 if isinstance(lobby.internet, HostInvites):
-                    lobby.internet.start()
+                    lobby.internet.start(Servers.resolve(args.mailbox, args.relay, direct=not args.relay_only))
     except (OSError, ValueError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         pygame.quit()
