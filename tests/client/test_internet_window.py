@@ -162,17 +162,20 @@ def test_a_wrong_guess_at_a_code_gives_the_seat_a_fresh_code_and_says_so(app, ni
             app.pop()
 
 
-def test_the_command_lines_open_the_window_by_code_host_inviting_and_friend_joining(env, tmp_path, monkeypatch):
+def test_the_command_lines_open_the_window_by_code_host_inviting_and_friend_joining(app, env, tmp_path, monkeypatch):
     """``rose-king host --internet`` opens the waiting screen with the invitations started (the
     button pressed for the host); ``rose-king join CODE`` meets the host in the terminal, then
-    opens the window on that connection, the host's seat showing its route. Each window's
-    real-time loop is replaced by frames until it shows what is checked."""
+    opens the window on that connection, the host's seat showing its route. The window is the
+    tests' one (SDL's dummy driver opens one per process), its real-time loop replaced by
+    frames until it shows what is checked."""
     from game import cli
+    from game.client import main as window
     from game.client.app import App
     from game.client.lan.internet import HostInvites
     from game.roseking.lan.match import LAN
 
     seen: dict = {}
+    monkeypatch.setattr(window, "open_window", lambda *a, **kw: app)
 
     def host_run(self) -> int:  # `rose-king host --internet`: a code on the open seat, at once
         lobby = self.top
