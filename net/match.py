@@ -423,7 +423,7 @@ class LanPart:
     - ``schemas``: the game's match messages (type -> key checks, :mod:`net.framing`), added to
       the lobby's; ``rates``: their token buckets (burst, refill per second); ``max_bin``: the
       longest binary its frames may hold (64 bytes by default; more for, say, a signed envelope
-      of a shuffled deck, up to the 64 KiB frame; ``net.framing._blob`` checks such a key).
+      of a shuffled deck, up to the 64 KiB frame; ``net.framing.blob`` checks such a key).
     - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
       ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
       (raises ValueError for a payload that does not check).

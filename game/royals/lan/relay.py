@@ -23,7 +23,7 @@ from typing import Sequence
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from net.framing import _bin, _blob, _int
+from net.framing import binary, blob, integer
 from net.match import Send
 from net.signed import HEADER_BYTES, SIG_BYTES, Envelope, Signer
 from .messages import MAX_ENVELOPE
@@ -230,7 +230,7 @@ def wire_from_json(m: dict) -> dict:
 
 
 SCHEMAS = {
-    "fkey": {"s": _int(0, 3), "k": _bin(32)},
-    "env": {"e": _blob(HEADER_BYTES + SIG_BYTES, MAX_ENVELOPE)},
-    "rel": {"e": _blob(1, MAX_ENVELOPE), "i": _int(0, (1 << 31) - 1), "s": _bin(64)},
+    "fkey": {"s": integer(0, 3), "k": binary(32)},
+    "env": {"e": blob(HEADER_BYTES + SIG_BYTES, MAX_ENVELOPE)},
+    "rel": {"e": blob(1, MAX_ENVELOPE), "i": integer(0, (1 << 31) - 1), "s": binary(64)},
 }
