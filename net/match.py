@@ -388,7 +388,7 @@ class MatchMachine(Protocol):
         ...
 
 
-def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict[str, Any]], have: int) -> list[Send]:
+def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict[str, Any]], have: int) -> list[Output]:
     """:meth:`MatchMachine.catch_up` for a machine that keeps every message it sent in
     ``outbox`` (in order) and ignores repeats: the host (``me`` 0) sends seat ``seat`` the
     messages from ``have`` on; a joiner re-sends the host its whole outbox. Raises
@@ -449,7 +449,8 @@ class LanPart:
     seats: Sequence[int]
     schemas: Mapping[str, Mapping[str, Callable[[Any], str | None]]]
     rates: Mapping[str, tuple[float, float]]
-    new_match: Callable[[int, Table, Callable[[int], bytes]], MatchMachine]
+    #: ``(seat, table, token_bytes)``, or with ``seeds`` for a game that signs (see above)
+    new_match: Callable[..., MatchMachine]
     from_payload: Callable[[int, Table, dict[str, Any], Callable[[int], bytes]], MatchMachine]
     auto_start: bool = True
     turn: Callable[[MatchMachine, int], Any] | None = None
