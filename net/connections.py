@@ -35,7 +35,7 @@ class Peer:
     def __init__(self, cid: int, sock: socket.socket, link: Link) -> None:
         self.cid, self.sock, self.link = cid, sock, link
         self.seat: int | None = None
-        self.early: list[dict] = []
+        self.early: list[dict[str, Any]] = []
         self.back = -math.inf
 
 
@@ -58,7 +58,8 @@ class Connections:
         self.listener = socket.create_server((address, port), backlog=8)
         self.listener.setblocking(False)
         self.sel.register(self.listener, selectors.EVENT_READ, "listen")
-        return self.listener.getsockname()[1]
+        bound: int = self.listener.getsockname()[1]
+        return bound
 
     def watch(self, sock: socket.socket) -> None:
         """Wake :meth:`ready` when ``sock`` is readable (the session's command socket)."""
@@ -71,13 +72,15 @@ class Connections:
             if key.data == "wake":
                 yield "wake", key.fileobj
             elif key.data == "listen":
+                assert self.listener is not None  # (registered by listen())
                 try:
-                    sock, _ = self.listener.accept()  # type: ignore[union-attr]
+                    sock, _ = self.listener.accept()
                 except OSError:
                     continue
                 yield "accept", sock
             elif key.data is _LINGER:
-                self._linger_read(key.fileobj)  # type: ignore[arg-type]
+                assert isinstance(key.fileobj, socket.socket)  # (registered by forget())
+                self._linger_read(key.fileobj)
             else:
                 p = self.peers.get(key.data)
                 if p is not None:
@@ -94,7 +97,7 @@ class Connections:
         self.sel.register(sock, selectors.EVENT_READ, p.cid)
         return p
 
-    def receive(self, p: Peer) -> list[dict]:
+    def receive(self, p: Peer) -> list[dict[str, Any]]:
         """Read what ``p`` sent (end of stream and errors included) and return the messages its
         link decoded (the link may close meanwhile: see ``p.link.closed``)."""
         try:

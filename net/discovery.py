@@ -41,7 +41,7 @@ import msgpack
 from game import __version__ as APP_VERSION
 
 from . import DISCOVERY_PORT, PROTOCOL_NAME, PROTOCOL_VERSION
-from .framing import MAX_NAME, FrameError, _bin, _enum, _int, _list, _NAME, _str, decode_payload
+from .framing import MAX_NAME, FrameError, binary, decode_payload, integer, list_of, one_of, player_name, string
 
 INTERVAL = 1.5  #: seconds between beacons
 EXPIRE = 5.0  #: seconds after which a silent game leaves the list
@@ -123,13 +123,13 @@ def listen_address(loopback: bool | None = None) -> str:
     """Where the join screen listens: all interfaces (``""``), or 127.0.0.1 when loopback only."""
     return LOOPBACK_TARGET if (loopback_only() if loopback is None else loopback) else ""
 
-BEACON_SCHEMAS = {"beacon": {"proto": _str(1, 32), "pv": _int(0, 65535), "app": _str(1, 32), "g": _str(0, 32),
-                             "name": _NAME, "addr": _str(0, 64), "port": _int(1, 65535), "peer": _bin(16)}}
+BEACON_SCHEMAS = {"beacon": {"proto": string(1, 32), "pv": integer(0, 65535), "app": string(1, 32), "g": string(0, 32),
+                             "name": player_name, "addr": string(0, 64), "port": integer(1, 65535), "peer": binary(16)}}
 #: Where a table's match stands: seats to take, a match under way, a match over.
 TABLE_STATES = ("open", "playing", "over")
 #: The table beside a beacon: who sits there, how many seats are free, where the match stands.
-TABLE_SCHEMAS = {"table": {"peer": _bin(16), "players": _list(_NAME, 0, 8), "free": _int(0, 8),
-                           "state": _enum(*TABLE_STATES)}}
+TABLE_SCHEMAS = {"table": {"peer": binary(16), "players": list_of(player_name, 0, 8), "free": integer(0, 8),
+                           "state": one_of(*TABLE_STATES)}}
 #: An older program's beacon, without ``g`` (listed with its game unknown).
 OLD_BEACON_SCHEMAS = {"beacon": {k: v for k, v in BEACON_SCHEMAS["beacon"].items() if k != "g"}}
 

@@ -95,7 +95,8 @@ def decode_payload(payload: bytes, schemas: dict[str, Any] | None = None) -> dic
     if _depth(obj) > MAX_DEPTH:
         raise FrameError(f"nesting deeper than {MAX_DEPTH} levels")
     check_message(obj, schemas)
-    return obj  # type: ignore[no-any-return]  # check_message: a map of checked fields
+    checked: dict[str, Any] = obj  # check_message: a map of checked fields
+    return checked
 
 
 def _depth(obj: Any, limit: int = MAX_DEPTH + 1) -> int:
@@ -165,10 +166,14 @@ class FrameDecoder:
 
 
 # --------------------------------------------------------------------------- schema
-Check = Callable[[Any], str | None]  # returns what is wrong, or None
+#: One key's check in a schema table: what is wrong with a value (English, for the closing
+#: reason), or None. The checks below are the public vocabulary of every schema table, the
+#: layer's and each game's (:attr:`net.match.LanPart.schemas`).
+Check = Callable[[Any], str | None]
 
 
-def _str(lo: int, hi: int, printable: bool = False) -> Check:
+def string(lo: int, hi: int, printable: bool = False) -> Check:
+    """A string of ``lo``..``hi`` characters (``printable``: no control characters)."""
     def check(v: Any) -> str | None:
         if type(v) is not str:
             return "must be a string"
@@ -180,7 +185,8 @@ def _str(lo: int, hi: int, printable: bool = False) -> Check:
     return check
 
 
-def _int(lo: int, hi: int) -> Check:
+def integer(lo: int, hi: int) -> Check:
+    """An integer (never a bool) in ``lo``..``hi``."""
     def check(v: Any) -> str | None:
         if type(v) is not int:
             return "must be an integer"
@@ -190,7 +196,8 @@ def _int(lo: int, hi: int) -> Check:
     return check
 
 
-def _bin(*sizes: int) -> Check:
+def binary(*sizes: int) -> Check:
+    """Binary of exactly one of ``sizes`` bytes."""
     def check(v: Any) -> str | None:
         if type(v) is not bytes:
             return "must be binary"
@@ -200,7 +207,7 @@ def _bin(*sizes: int) -> Check:
     return check
 
 
-def _blob(lo: int, hi: int) -> Check:
+def blob(lo: int, hi: int) -> Check:
     """Raw bytes of ``lo``..``hi`` bytes (a game's own canonical bytes, e.g. a signed envelope)."""
     def check(v: Any) -> str | None:
         if type(v) is not bytes:
@@ -211,15 +218,18 @@ def _blob(lo: int, hi: int) -> Check:
     return check
 
 
-def _bool(v: Any) -> str | None:
+def boolean(v: Any) -> str | None:
+    """True or false (a check itself)."""
     return None if type(v) is bool else "must be true or false"
 
 
-def _name(v: Any) -> str | None:
+def player_name(v: Any) -> str | None:
+    """A player name a hello may carry (a check itself; :func:`net.limits.name_problem`)."""
     return name_problem(v, MAX_NAME)
 
 
-def _tuple(*items: Check) -> Check:
+def tuple_of(*items: Check) -> Check:
+    """An array of exactly ``len(items)`` items, each passing its own check."""
     def check(v: Any) -> str | None:
         if type(v) is not list or len(v) != len(items):
             return f"must be an array of {len(items)} items"
@@ -231,13 +241,15 @@ def _tuple(*items: Check) -> Check:
     return check
 
 
-def _enum(*values: str) -> Check:
+def one_of(*values: str) -> Check:
+    """One of the strings ``values``."""
     def check(v: Any) -> str | None:
         return None if type(v) is str and v in values else f"must be one of {', '.join(map(repr, values))}"
     return check
 
 
-def _list(item: Check, lo: int, hi: int) -> Check:
+def list_of(item: Check, lo: int, hi: int) -> Check:
+    """An array of ``lo``..``hi`` items, each passing ``item``."""
     def check(v: Any) -> str | None:
         if type(v) is not list:
             return "must be an array"
@@ -251,16 +263,15 @@ def _list(item: Check, lo: int, hi: int) -> Check:
     return check
 
 
-_NAME = _name
-_SECRET = _bin(32)
+_SECRET = binary(32)
 
 #: The connection skeleton every game's messages share (docs/protocol.md, "The LAN layer"):
 #: message type -> {key: check}. Every message also has ``"t"``; no other key is allowed.
 SHARED_SCHEMAS: dict[str, dict[str, Check]] = {
-    "commit": {"for": _int(-1, MAX_PLY), "c": _bin(32)},
-    "reveal": {"for": _int(-1, MAX_PLY), "s": _SECRET},
+    "commit": {"for": integer(-1, MAX_PLY), "c": binary(32)},
+    "reveal": {"for": integer(-1, MAX_PLY), "s": _SECRET},
     "ping": {},
-    "error": {"code": _str(1, 32), "reason": _str(0, 500)},
+    "error": {"code": string(1, 32), "reason": string(0, 500)},
 }
 
 

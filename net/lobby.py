@@ -33,8 +33,8 @@ from game import __version__ as APP_VERSION
 
 from . import PROTOCOL_NAME, PROTOCOL_VERSION
 from .coin import GAME_ID_BYTES, game_id_from, proof_ok, seat_proof
-from .framing import (MAX_NAME, SHARED_SCHEMAS, Schemas, _bin, _bool, _enum, _int, _list, _name, _str,
-                      _tuple)
+from .framing import (MAX_NAME, SHARED_SCHEMAS, Schemas, binary, boolean, integer, list_of, one_of, player_name,
+                      string, tuple_of)
 from .limits import HANDSHAKE_TIMEOUT, RATES
 from .match import END_KINDS, Table
 
@@ -63,20 +63,21 @@ def _opts(v: Any) -> str | None:
 
 #: The lobby's messages (docs/protocol.md, "The LAN layer"); a game's match messages are added.
 LOBBY_SCHEMAS: dict[str, Any] = {
-    "hello": {"proto": _str(1, 32), "pv": _int(0, 65535), "g": _str(1, 32), "gv": _int(0, 65535),
-              "app": _str(1, 32), "name": _name, "peer": _bin(16), "role": _enum("host", "join"),
-              "nonce": _bin(16), "key": _bin(32), "game": _bin(0, GAME_ID_BYTES), "have": _int(0, MAX_HAVE),
-              "sk": _bin(0, 32)},
-    "auth": {"proof": _bin(32)},
-    "lobby": {"seats": _list(_tuple(_enum("host", "person", "computer", "open"), _str(0, MAX_NAME), _bool), 2,
-                             MAX_SEATS), "you": _int(1, MAX_SEATS - 1), "opt": _opts},
-    "start": {"game": _bin(GAME_ID_BYTES), "you": _int(1, MAX_SEATS - 1), "names": _list(_name, 2, MAX_SEATS),
-              "date": _str(0, 32), "opt": _opts, "comp": _list(_int(1, MAX_SEATS - 1), 0, MAX_SEATS - 1),
-              "sk": _list(_bin(32), 0, MAX_SEATS)},
-    "ready": {"game": _bin(GAME_ID_BYTES)},
+    "hello": {"proto": string(1, 32), "pv": integer(0, 65535), "g": string(1, 32), "gv": integer(0, 65535),
+              "app": string(1, 32), "name": player_name, "peer": binary(16), "role": one_of("host", "join"),
+              "nonce": binary(16), "key": binary(32), "game": binary(0, GAME_ID_BYTES), "have": integer(0, MAX_HAVE),
+              "sk": binary(0, 32)},
+    "auth": {"proof": binary(32)},
+    "lobby": {"seats": list_of(tuple_of(one_of("host", "person", "computer", "open"), string(0, MAX_NAME), boolean),
+                               2, MAX_SEATS), "you": integer(1, MAX_SEATS - 1), "opt": _opts},
+    "start": {"game": binary(GAME_ID_BYTES), "you": integer(1, MAX_SEATS - 1),
+              "names": list_of(player_name, 2, MAX_SEATS), "date": string(0, 32), "opt": _opts,
+              "comp": list_of(integer(1, MAX_SEATS - 1), 0, MAX_SEATS - 1),
+              "sk": list_of(binary(32), 0, MAX_SEATS)},
+    "ready": {"game": binary(GAME_ID_BYTES)},
     "caught": {},
-    "over": {"kind": _enum(*END_KINDS),
-             "seat": _int(-1, MAX_SEATS - 1), "ply": _int(0, MAX_HAVE)},
+    "over": {"kind": one_of(*END_KINDS),
+             "seat": integer(-1, MAX_SEATS - 1), "ply": integer(0, MAX_HAVE)},
     "ping": SHARED_SCHEMAS["ping"],
     "error": SHARED_SCHEMAS["error"],
 }
@@ -307,6 +308,13 @@ class HostLobby:
     def cid_of(self, seat: int) -> int | None:
         return self.seats.get(seat)
 
+    def _hello_of(self, seat: int) -> dict[str, Any]:
+        """The hello of the connection holding person seat ``seat`` (a seat is taken only by a
+        connection that said hello)."""
+        hello = self.conns[self.seats[seat]].hello
+        assert hello is not None
+        return hello
+
     # ------------------------------------------------------------------ events
     def open(self, cid: int, now: float) -> list[LOutput]:
         """A new connection: our hello goes out at once (fresh nonce and resume secret).
@@ -387,10 +395,10 @@ class HostLobby:
             raise ValueError("not every seat is taken")
         self.starting = True
         host_nonce = self._token(16)
-        nonces = [host_nonce] + [self.conns[self.seats[s]].hello["nonce"] for s in self.persons()]  # type: ignore[index]
+        nonces = [host_nonce] + [self._hello_of(s)["nonce"] for s in self.persons()]
         sign: tuple[bytes, ...] = ()
         if self.sign_keys:
-            sign = tuple(self.conns[self.seats[s]].hello["sk"] if k == "person" else  # type: ignore[index]
+            sign = tuple(self._hello_of(s)["sk"] if k == "person" else
                          self.sign_keys.get(s, b"") for s, k in enumerate(self.kinds))
             if any(len(k) != 32 for k in sign):
                 raise ValueError("a seat has no signing key")
@@ -456,7 +464,7 @@ class HostLobby:
     def _begin(self) -> list[LOutput]:
         table = self._pending_table
         keys = {s: self.conns[self.seats[s]].key for s in self.persons()}
-        peer_keys = {s: self.conns[self.seats[s]].hello["key"] for s in self.persons()}  # type: ignore[index]
+        peer_keys = {s: self._hello_of(s)["key"] for s in self.persons()}
         self.memo = SeatMemo(table, 0, keys, peer_keys)
         self.starting = False
         return [LStarted(table, 0, keys, peer_keys), LChanged()]

@@ -388,7 +388,7 @@ class MatchMachine(Protocol):
         ...
 
 
-def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict[str, Any]], have: int) -> list[Send]:
+def outbox_catch_up(me: int, seat: int, outbox: Sequence[dict[str, Any]], have: int) -> list[Output]:
     """:meth:`MatchMachine.catch_up` for a machine that keeps every message it sent in
     ``outbox`` (in order) and ignores repeats: the host (``me`` 0) sends seat ``seat`` the
     messages from ``have`` on; a joiner re-sends the host its whole outbox. Raises
@@ -423,7 +423,7 @@ class LanPart:
     - ``schemas``: the game's match messages (type -> key checks, :mod:`net.framing`), added to
       the lobby's; ``rates``: their token buckets (burst, refill per second); ``max_bin``: the
       longest binary its frames may hold (64 bytes by default; more for, say, a signed envelope
-      of a shuffled deck, up to the 64 KiB frame; ``net.framing._blob`` checks such a key).
+      of a shuffled deck, up to the 64 KiB frame; ``net.framing.blob`` checks such a key).
     - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
       ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
       (raises ValueError for a payload that does not check).
@@ -449,7 +449,8 @@ class LanPart:
     seats: Sequence[int]
     schemas: Mapping[str, Mapping[str, Callable[[Any], str | None]]]
     rates: Mapping[str, tuple[float, float]]
-    new_match: Callable[[int, Table, Callable[[int], bytes]], MatchMachine]
+    #: ``(seat, table, token_bytes)``, or with ``seeds`` for a game that signs (see above)
+    new_match: Callable[..., MatchMachine]
     from_payload: Callable[[int, Table, dict[str, Any], Callable[[int], bytes]], MatchMachine]
     auto_start: bool = True
     turn: Callable[[MatchMachine, int], Any] | None = None

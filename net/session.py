@@ -49,11 +49,11 @@ from .journal import JOURNAL_FORMAT, load_journal, write_journal, write_record
 from .journal import seat_path as journal_path
 from .limits import name_problem
 from .link import Link
-from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LSeated, LSend, LStarted, rates_for,
-                    schemas_for)
+from .lobby import (LOBBY_TYPES, HostLobby, JoinLobby, LChanged, LDrop, LOutput, LSeated, LSend, LStarted,
+                    rates_for, schemas_for)
 from .mailbox import Mailbox
-from .match import (ALL, LanPart, MatchMachine, Notice, Over, Refusal, Save, Send, Verdict, deadline_verdict,
-                    judge_stop, overdue)
+from .match import (ALL, LanPart, MatchMachine, Notice, Output, Over, Refusal, Save, Send, Verdict,
+                    deadline_verdict, judge_stop, overdue)
 
 __all__ = ["FATAL_CODES", "JOURNAL_FORMAT", "LINGER", "TICK", "Dropped", "Ended", "HostBusy", "JoinError",
            "LobbySeats", "Noticed", "Refused", "Session", "Started", "Status", "WriteFailed", "load_journal",
@@ -84,8 +84,9 @@ class Session(Mailbox):
     characters, no control, bidi or zero-width characters: docs/protocol.md, "Messages")."""
 
     def __init__(self, part: LanPart, role: str, name: str, *, address: str = "127.0.0.1",
-                 port: int = DEFAULT_PORT, kinds: tuple[str, ...] = ("host", "person"), options: dict | None = None,
-                 record: str | os.PathLike | None = None, date: str = "", reconnect_delay: float = 0.5,
+                 port: int = DEFAULT_PORT, kinds: tuple[str, ...] = ("host", "person"),
+                 options: dict[str, Any] | None = None, record: str | os.PathLike[str] | None = None,
+                 date: str = "", reconnect_delay: float = 0.5,
                  host_grace: float = 10.0, clock: Callable[[], float] = time.monotonic,
                  token_bytes: Callable[[int], bytes] = secrets.token_bytes,
                  connected: tuple[socket.socket, bytes] | None = None, computers: dict[int, str] | None = None,
@@ -108,7 +109,7 @@ class Session(Mailbox):
         self.catching_up = False
         #: outputs of the caller's act(), in the order the machine made them; the thread carries
         #: them out before it next asks the machine anything, so every send keeps that order
-        self._queued: deque[list] = deque()
+        self._queued: deque[list[Output]] = deque()
         self._open_mailbox()
         self._first = connected  # joiner: a connection already open (it read the host's hello) and its bytes
         self.part, self.role, self.name = part, role, name
@@ -123,11 +124,8 @@ class Session(Mailbox):
         self.machine: MatchMachine | None = None
         self.verdict: Verdict | None = None
         self.write_errors: list[WriteFailed] = []
-        memo, payload = None, None
-        if self.record_path is not None:
-            loaded = load_journal(journal_path(self.record_path), part.key)
-            if loaded is not None:
-                memo, payload = loaded
+        loaded = load_journal(journal_path(self.record_path), part.key) if self.record_path is not None else None
+        memo = loaded[0] if loaded is not None else None
         #: every socket and link (:class:`~net.connections.Connections`)
         self.conns = Connections(lambda: Link(self._schemas, rates=self._rates, now=self._clock()), clock)
         self._peers = self.conns.peers  # the open connections by id (the connections' own dict)
@@ -146,8 +144,9 @@ class Session(Mailbox):
         else:
             raise ValueError(f"role must be host or join, not {role!r}")
         self._new_sign_keys()
-        if memo is not None:
-            self.machine = part.from_payload(memo.seat, memo.table, payload, token_bytes)  # type: ignore[arg-type]
+        if loaded is not None:
+            memo, payload = loaded
+            self.machine = part.from_payload(memo.seat, memo.table, payload, token_bytes)
             self.verdict = self.machine.over
         self._set_status("listening" if role == "host" else "connecting")
         if role == "host":  # the seats as they start (the window's lobby shows them at once)
@@ -173,7 +172,7 @@ class Session(Mailbox):
             raise ValueError("not every seat is taken")
         self._command("start")
 
-    def set_options(self, options: dict) -> None:
+    def set_options(self, options: dict[str, Any]) -> None:
         """Host: the game's lobby options (:attr:`net.match.Table.options`, e.g. the host's colour)
         for the match to come, while none is being set up; a choice that comes too late (a
         joiner's hello started the match meanwhile) changes nothing. Raises ValueError for
@@ -185,11 +184,9 @@ class Session(Mailbox):
         self._command("options", dict(options))
 
     @property
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         """The game's lobby options: the host's as set now, a joiner's as its host sent them."""
-        if isinstance(self.lobby, HostLobby):
-            return dict(self.lobby.options)
-        return dict(getattr(self.lobby, "options", None) or {})
+        return dict(self.lobby.options)
 
     def can_start(self) -> bool:
         """Host: every person seat is taken and no match is under way (:meth:`start` may be called)."""
@@ -199,7 +196,7 @@ class Session(Mailbox):
         """Host: a joiner's seat whose person is away is played by the part's computer player
         at ``level`` until the person proves the seat again (then it is given back). Raises
         ValueError (the reason) when it cannot be handed over now."""
-        if self.role != "host" or self.part.player is None:
+        if self.role != "host" or self.part.player is None or self.part.turn is None:
             raise ValueError("only a host with computer players hands a seat over")
         with self._mlock:
             if self.machine is None or self.verdict is not None:
@@ -229,6 +226,19 @@ class Session(Mailbox):
         self._command("leave")
         self._thread.join(timeout)
 
+    # ------------------------------------------------------------------ the lobby, by role
+    @property
+    def _host_lobby(self) -> HostLobby:
+        """A host's lobby (only a host's code asks for it)."""
+        assert isinstance(self.lobby, HostLobby), "a host's lobby on a joiner"
+        return self.lobby
+
+    @property
+    def _join_lobby(self) -> JoinLobby:
+        """A joiner's lobby (only a joiner's code asks for it)."""
+        assert isinstance(self.lobby, JoinLobby), "a joiner's lobby on a host"
+        return self.lobby
+
     # ------------------------------------------------------------------ thread
     def _set_status(self, code: str) -> None:
         if self._new_status(code, code):
@@ -238,8 +248,8 @@ class Session(Mailbox):
         conns = self.conns
         conns.watch(self._wake_r)
         next_connect = 0.0
-        if self.role == "host" and self.part.auto_start and self.lobby.can_start():  # type: ignore[union-attr]
-            self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]  # no person seat to wait for
+        if self.role == "host" and self.part.auto_start and self._host_lobby.can_start():
+            self._lobby_out(self._host_lobby.start(self._clock()))  # no person seat to wait for
         try:
             while not self._stopping:
                 now = self._clock()
@@ -281,12 +291,12 @@ class Session(Mailbox):
                 self._computed(*args)
             elif name == "options":
                 try:
-                    self._lobby_out(self.lobby.set_options(*args))  # type: ignore[union-attr]
+                    self._lobby_out(self._host_lobby.set_options(*args))  # (queued by a host only)
                 except ValueError:
                     pass  # too late: the match was set up meanwhile
             elif name == "start":
-                if self.lobby.can_start():  # type: ignore[union-attr]  # (a repeated start: under way)
-                    self._lobby_out(self.lobby.start(self._clock()))  # type: ignore[union-attr]
+                if self._host_lobby.can_start():  # (queued by a host only; a repeated start: under way)
+                    self._lobby_out(self._host_lobby.start(self._clock()))
             elif name == "leave":
                 peers = list(self._peers.values())
                 for p in peers:
@@ -335,7 +345,7 @@ class Session(Mailbox):
     # ------------------------------------------------------------------ sockets
     def _accept(self, sock: socket.socket) -> None:
         p = self.conns.add(sock)
-        self._lobby_out(self.lobby.open(p.cid, self._clock()))  # type: ignore[union-attr]
+        self._lobby_out(self._host_lobby.open(p.cid, self._clock()))  # (a host's connection)
 
     def _connect(self) -> bool:
         first, self._first = self._first, None
@@ -351,7 +361,7 @@ class Session(Mailbox):
             initial = b""
         p = self.conns.add(sock)
         have = self.machine.received() if self.machine is not None else 0
-        out = self.lobby.open(self._clock(), have)  # type: ignore[call-arg]
+        out = self._join_lobby.open(self._clock(), have)
         self._lobby_out([LSend(p.cid, o.msg) if isinstance(o, LSend) else o for o in out])
         if initial:
             for msg in p.link.feed(initial, self._clock()):
@@ -401,7 +411,7 @@ class Session(Mailbox):
         if self.role == "host":
             if seat is None and not closed.by_peer:
                 self._emit(Refused(closed.code, closed.reason))
-            self._lobby_out(self.lobby.closed(p.cid, now))  # type: ignore[call-arg]
+            self._lobby_out(self._host_lobby.closed(p.cid, now))
         if (self.role == "host" and seat is not None and self.machine is not None and self.verdict is None
                 and self.machine.abortable()):
             with self._mlock:
@@ -411,9 +421,9 @@ class Session(Mailbox):
                     q.link.close("reopen", "the match was called off: a seat left before anything was bound")
                     self._flush(q)
                     self._close_peer(q, None)
-                    self._lobby_out(self.lobby.closed(q.cid, now))  # type: ignore[call-arg]
+                    self._lobby_out(self._host_lobby.closed(q.cid, now))
             self._new_sign_keys()  # a key per match: the next one is another match
-            self._lobby_out(self.lobby.reopen())  # type: ignore[union-attr]
+            self._lobby_out(self._host_lobby.reopen())
             self._set_status("listening")
             return
         if seat is not None and self.machine is not None and self.verdict is None:
@@ -442,7 +452,7 @@ class Session(Mailbox):
             self._fatal = True
 
     # ------------------------------------------------------------------ messages
-    def _message(self, p: Peer, msg: dict) -> None:
+    def _message(self, p: Peer, msg: dict[str, Any]) -> None:
         self._drain()
         now = self._clock()
         if msg["t"] == "caught":
@@ -459,17 +469,17 @@ class Session(Mailbox):
             return
         if msg["t"] in LOBBY_TYPES:
             if self.role == "host":
-                self._lobby_out(self.lobby.receive(p.cid, msg, now))  # type: ignore[call-arg]
+                self._lobby_out(self._host_lobby.receive(p.cid, msg, now))
             else:
                 self._lobby_out([LSend(p.cid, o.msg) if isinstance(o, LSend) else
                                  LDrop(p.cid, o.code, o.reason, o.send) if isinstance(o, LDrop) else o
-                                 for o in self.lobby.receive(msg, now)])  # type: ignore[call-arg]
+                                 for o in self._join_lobby.receive(msg, now)])
             return
-        if (self.role == "host" and self.machine is None and p.seat is not None and self.lobby.starting
+        if (self.role == "host" and self.machine is None and p.seat is not None and self._host_lobby.starting
                 and len(p.early) < 64):
             p.early.append(msg)  # it confirmed the start; the others have not yet
             return
-        if p.seat is None or self.machine is None or (self.role == "join" and not self.lobby.seated):
+        if p.seat is None or self.machine is None or (self.role == "join" and not self._join_lobby.seated):
             p.link.close("order", f"a {msg['t']!r} message before the match")
             return
         with self._mlock:
@@ -480,7 +490,7 @@ class Session(Mailbox):
                 return
         self._carry_out(outputs)
 
-    def _lobby_out(self, outputs: list) -> None:
+    def _lobby_out(self, outputs: list[LOutput]) -> None:
         now = self._clock()
         changed = False
         for o in outputs:
@@ -538,15 +548,16 @@ class Session(Mailbox):
                 changed = True
         if changed:  # after the batch: a joiner hears its seat in the lobby before the start
             self._emit(LobbySeats(tuple(tuple(r) for r in self._rows())))
-            if self.role == "host" and self.part.auto_start and self.lobby.can_start():  # type: ignore[union-attr]
-                self._lobby_out(self.lobby.start(now))  # type: ignore[union-attr]
+            if self.role == "host" and self.part.auto_start and self._host_lobby.can_start():
+                self._lobby_out(self._host_lobby.start(now))
 
     def _forget_match(self) -> None:
         """Joiner: the host called the match off (``reopen``): its machine, seat memo and
         journal go (nothing of it was bound), and the next connection is a new hello."""
         with self._mlock:
             self.machine = None
-        self.lobby.memo, self.lobby.seated = None, False  # type: ignore[union-attr]
+        lobby = self._join_lobby
+        lobby.memo, lobby.seated = None, False
         self._new_sign_keys()
         self._lost_host_at = None
         if self.record_path is not None:
@@ -561,10 +572,12 @@ class Session(Mailbox):
         if self.machine is None or self.verdict is not None or not self.computer_seats.players:
             return
         turn, machine = self.part.turn, self.machine
+        if turn is None:  # (never: computer seats need a part with turn and player, see __init__)
+            return
 
         def observe(seat: int) -> Any:
             with self._mlock:
-                return turn(machine, seat)  # type: ignore[misc]
+                return turn(machine, seat)
         self.computer_seats.think(observe)
 
     def _computed(self, seat: int, action: Any) -> None:
@@ -597,7 +610,7 @@ class Session(Mailbox):
             return max((p.back for p in self._peers.values()), default=-math.inf)
         return max((p.back for p in self._peers.values() if p.seat == seat), default=-math.inf)
 
-    def _rows(self) -> list:
+    def _rows(self) -> list[list[Any]]:
         if isinstance(self.lobby, HostLobby):
             return self.lobby.table_rows()
         return list(self.lobby.rows)
@@ -619,7 +632,7 @@ class Session(Mailbox):
         with self._mlock:
             if self.part.signing is not None:
                 seeds = {o.seat if s < 0 else s: seed for s, seed in self._sign_seeds.items()}
-                self.machine = self.part.new_match(o.seat, o.table, self._token, seeds)  # type: ignore[call-arg]
+                self.machine = self.part.new_match(o.seat, o.table, self._token, seeds)
             else:
                 self.machine = self.part.new_match(o.seat, o.table, self._token)
         if self.role == "join":
@@ -651,7 +664,7 @@ class Session(Mailbox):
                 outputs = self._queued.popleft()
             self._carry_out(outputs)
 
-    def _carry_out(self, outputs: list) -> None:
+    def _carry_out(self, outputs: list[Output]) -> None:
         """The machine's outputs in order: a Save is written before the sends after it."""
         for o in outputs:
             if isinstance(o, Send):

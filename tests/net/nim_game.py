@@ -17,7 +17,7 @@ joiner's ``have``; the joiner: everything, repeats being ignored).
 from __future__ import annotations
 
 from net.coin import coin_digest, coin_rng, commitment
-from net.framing import SHARED_SCHEMAS, _bool, _int
+from net.framing import SHARED_SCHEMAS, boolean, integer
 from net.match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict, outbox_catch_up
 
 COMMIT_S, REVEAL_S, FORFEIT_S = 6.0, 10.0, 60.0
@@ -248,8 +248,8 @@ def _player(level: str, seed: int):
 
 NIM = LanPart(key="nim-test", version=1, seats=(2,), turn=_turn, player=_player,
               schemas={"commit": SHARED_SCHEMAS["commit"], "reveal": SHARED_SCHEMAS["reveal"],
-                       "take": {"ply": _int(1, 100), "n": _int(1, 3)},
-                       "proxy": {"ply": _int(0, 100), "on": _bool}},
+                       "take": {"ply": integer(1, 100), "n": integer(1, 3)},
+                       "proxy": {"ply": integer(0, 100), "on": boolean}},
               rates={"commit": (10, 1), "reveal": (10, 1), "take": (60, 10), "proxy": (10, 1)},
               new_match=lambda seat, table, tb: NimMatch(seat, table, tb),
               from_payload=_restore)

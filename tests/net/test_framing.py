@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from net.framing import (MAX_FRAME, MAX_PLY, SHARED_SCHEMAS, FrameDecoder, FrameError, _bin, _int, _name, _str,
-                         check_message, decode_payload, encode_frame)
+from net.framing import (MAX_FRAME, MAX_PLY, SHARED_SCHEMAS, FrameDecoder, FrameError, binary, check_message,
+                         decode_payload, encode_frame, integer, player_name, string)
 from net.lobby import schemas_for
 
 #: A game's schema table for these tests: the shared skeleton plus messages shaped like a game's.
-SCHEMAS = {**SHARED_SCHEMAS, "ack": {"ply": _int(0, MAX_PLY), "hash": _bin(32)},
-           "move": {"ply": _int(1, MAX_PLY), "m": _str(6, 24), "hash": _bin(32)},
-           "named": {"red": _name, "white": _name}}
+SCHEMAS = {**SHARED_SCHEMAS, "ack": {"ply": integer(0, MAX_PLY), "hash": binary(32)},
+           "move": {"ply": integer(1, MAX_PLY), "m": string(6, 24), "hash": binary(32)},
+           "named": {"red": player_name, "white": player_name}}
 PING = {"t": "ping"}
 ACK = {"t": "ack", "ply": 3, "hash": b"h" * 32}
 

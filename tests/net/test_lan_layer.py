@@ -527,12 +527,12 @@ def test_3_a_start_called_off_before_every_ready_sends_the_others_to_join_again(
 def test_a_game_part_may_allow_longer_binaries_and_others_still_refuse_them():
     """A signed envelope of a shuffled deck is over 1 KiB: a part says its `max_bin`; the
     frame limit and every other game's 64 bytes stay."""
-    from net.framing import FrameDecoder, FrameError, _blob
+    from net.framing import FrameDecoder, FrameError, blob
     from net.lobby import schemas_for
     envelope = {"t": "env", "b": b"\x01" * 2000}
-    big = schemas_for({"env": {"b": _blob(1, 60000)}}, max_bin=60000)
+    big = schemas_for({"env": {"b": blob(1, 60000)}}, max_bin=60000)
     assert FrameDecoder(big).feed(encode_frame(envelope, big)) == [envelope]
-    small = schemas_for({"env": {"b": _blob(1, 60000)}})
+    small = schemas_for({"env": {"b": blob(1, 60000)}})
     with pytest.raises(FrameError):
         FrameDecoder(small).feed(encode_frame(envelope, big))
     with pytest.raises(ValueError):

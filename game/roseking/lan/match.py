@@ -38,11 +38,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from game.roseking.engine import DRAW, Color, IllegalMoveError, InvalidMoveError, Move, Record, State
+from game.roseking.engine import DRAW, Card, Color, IllegalMoveError, InvalidMoveError, Move, Record, State
 from game.roseking.engine.state import random_deal
 
 from net.coin import coin_digest, coin_rng, commitment
-from net.match import LanPart, Notice, Over, Owed, Refusal, Save, Send, Table, Verdict, outbox_catch_up
+from net.match import (LanPart, MatchMachine, Notice, Output, Over, Owed, Refusal, Save, Send, Table, Verdict,
+                       outbox_catch_up)
 from .messages import RATES, SCHEMAS
 
 COMMIT_S = 6.0  #: seconds, connected, a coin waits for the other seat's commitment (then: cut off)
@@ -56,7 +57,7 @@ KEY = "rose-king"
 VERSION = 3  #: Rose King's protocol version on the layer (the hello's ``gv``)
 
 
-def setup_from_coin(digest: bytes, choice: str = "") -> tuple[Color, tuple, tuple]:
+def setup_from_coin(digest: bytes, choice: str = "") -> tuple[Color, tuple[Card, ...], tuple[Card, ...]]:
     """(host's colour, red's hand, white's hand) from the set-up coin's 32-byte digest.
 
     With ``rng = coin_rng(digest)``: the host plays red when ``rng.randbelow(2) == 0``; then
@@ -72,7 +73,7 @@ def setup_from_coin(digest: bytes, choice: str = "") -> tuple[Color, tuple, tupl
     return host_color, red, white
 
 
-def draw_from_coin(digest: bytes, state: State):
+def draw_from_coin(digest: bytes, state: State) -> Card:
     """The card a draw brings: ``state.chance_outcomes()[coin_rng(digest).randbelow(n)]``, the
     n cards of the draw pile in card-index order."""
     outcomes = state.chance_outcomes()
@@ -97,7 +98,7 @@ class Coin:
     def done(self) -> bool:
         return self.their_secret is not None
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[Any]:
         return [self.purpose, self.secret.hex(), _hex(self.their_commit), _hex(self.their_secret), self.revealed]
 
     @classmethod
@@ -129,7 +130,7 @@ class RoseKingMatch:
     this machine's and no message is sent."""
 
     def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes],
-                 payload: dict | None = None) -> None:
+                 payload: dict[str, Any] | None = None) -> None:
         if seat not in (0, 1) or table.seats != 2:
             raise ValueError("Rose King is played by two seats")
         self.seat, self.table, self.peer = seat, table, 1 - seat
@@ -143,7 +144,7 @@ class RoseKingMatch:
         self._hashes: list[bytes] = []  #: the state hash after each ply (0: the deal)
         self.host_color: Color | None = None
         self.acked = 0  #: the highest ply the other seat acknowledged
-        self.outbox: list[dict] = []
+        self.outbox: list[dict[str, Any]] = []
         self.handled = 0
         self._over: Verdict | None = None
         #: (ply, seat to move) and the time (s) that seat's turn came, as :meth:`tick` saw it
@@ -182,7 +183,7 @@ class RoseKingMatch:
         return self.seat_of(self.state.turn)
 
     # ------------------------------------------------------------------ helpers
-    def _send(self, msg: dict) -> list:
+    def _send(self, msg: dict[str, Any]) -> list[Output]:
         if self.solo:
             return []
         self.outbox.append(msg)
@@ -201,10 +202,10 @@ class RoseKingMatch:
         self.coins[purpose] = c
         return c
 
-    def _commit_msg(self, c: Coin) -> dict:
+    def _commit_msg(self, c: Coin) -> dict[str, Any]:
         return {"t": "commit", "for": c.purpose, "c": commitment(self.table.game_id, c.purpose, self.seat, c.secret)}
 
-    def _reveal(self, c: Coin, now: float) -> list:
+    def _reveal(self, c: Coin, now: float) -> list[Output]:
         c.revealed, c.revealed_at = True, now
         return self._send({"t": "reveal", "for": c.purpose, "s": c.secret})
 
@@ -213,7 +214,7 @@ class RoseKingMatch:
         both = (c.secret, c.their_secret) if self.seat == 0 else (c.their_secret, c.secret)
         return coin_digest(self.table.game_id, c.purpose, both)
 
-    def _resolve(self, c: Coin) -> list:
+    def _resolve(self, c: Coin) -> list[Output]:
         """Coin ``c`` has both secrets: the game starts (set-up) or the draw is made."""
         if c.purpose == SETUP:
             self.host_color, red, white = setup_from_coin(self._digest(c), self.choice)
@@ -224,11 +225,11 @@ class RoseKingMatch:
         move = Move(self.state.turn, DRAW, draw_from_coin(self._digest(c), self.state))
         return self._push(move)
 
-    def _push(self, move: Move) -> list:
+    def _push(self, move: Move) -> list[Output]:
         assert self.state is not None
         self.state.push_checked(move)
         self._hashes.append(bytes.fromhex(self.state.state_hash()))
-        out: list = [Notice("move", {"ply": self.state.ply, "move": str(move),
+        out: list[Output] = [Notice("move", {"ply": self.state.ply, "move": str(move),
                                      "seat": self.seat_of(move.player)}), Notice("record")]
         outcome = self.state.outcome()
         if outcome is not None:
@@ -244,11 +245,11 @@ class RoseKingMatch:
         self.state.pop()
         self._hashes.pop()
 
-    def _stop(self, kind: str, seat: int, why: str) -> list:
+    def _stop(self, kind: str, seat: int, why: str) -> list[Output]:
         return [Over(Verdict(kind, seat, (1 - seat,) if kind == "forfeit" else (), self.ply, why))]
 
     # ------------------------------------------------------------------ MatchMachine
-    def start(self, now: float) -> list:
+    def start(self, now: float) -> list[Output]:
         """Toss the set-up coin: our commitment, journaled before it leaves."""
         if SETUP in self.coins:
             return []
@@ -257,7 +258,7 @@ class RoseKingMatch:
             return [Save()] + self._resolve(c)
         return [Save()] + self._send(self._commit_msg(c))
 
-    def receive(self, sender: int, msg: dict, now: float) -> list:
+    def receive(self, sender: int, msg: dict[str, Any], now: float) -> list[Output]:
         """The other seat's ``commit``/``reveal``/``move``/``ack`` (module docstring). Breaking
         the rules ends the match (illegal, coin, desync, or the sender's forfeit for a coin it
         cheated after seeing ours); out of order raises :class:`Refusal`."""
@@ -272,7 +273,7 @@ class RoseKingMatch:
             raise Refusal("order", f"unexpected {msg['t']!r}")
         return _last_over(handler(msg, now))
 
-    def _on_commit(self, msg: dict, now: float) -> list:
+    def _on_commit(self, msg: dict[str, Any], now: float) -> list[Output]:
         p, their = msg["for"], msg["c"]
         c = self.coins.get(p)
         if c is not None and c.their_commit is not None:
@@ -281,7 +282,7 @@ class RoseKingMatch:
             return self._cheat(p, f"a second, different commitment for coin {p} (a re-roll)")
         if p != (SETUP if self.state is None else self.state.ply):
             raise Refusal("order", f"a commitment for coin {p} at ply {self.ply}")
-        out: list = []
+        out: list[Output] = []
         if c is None:
             if p == SETUP:
                 raise Refusal("order", "a set-up commitment before the start")
@@ -301,7 +302,7 @@ class RoseKingMatch:
         sends = (self._send(self._commit_msg(c)) if send_commit else []) + self._reveal(c, now)
         return [Save()] + sends + out  # their commitment is fixed before our secret leaves
 
-    def _on_reveal(self, msg: dict, now: float) -> list:
+    def _on_reveal(self, msg: dict[str, Any], now: float) -> list[Output]:
         p, secret = msg["for"], msg["s"]
         c = self.coins.get(p)
         if c is None or c.their_commit is None:
@@ -313,7 +314,7 @@ class RoseKingMatch:
         if commitment(self.table.game_id, p, self.peer, secret) != c.their_commit:
             return self._cheat(p, f"seat {self.peer}'s reveal does not open its commitment for coin {p}")
         c.their_secret = secret
-        out: list = [Save()]
+        out: list[Output] = [Save()]
         if not c.revealed:
             out += self._reveal(c, now)
         out += self._resolve(c)
@@ -321,12 +322,12 @@ class RoseKingMatch:
             out += self._send({"t": "ack", "ply": self.ply, "hash": self._hash()})
         return out
 
-    def _cheat(self, p: int, why: str) -> list:
+    def _cheat(self, p: int, why: str) -> list[Output]:
         """A coin cheat by the other seat: a draw's is its forfeit (it saw our part), the set-up's
         stops the match (``coin``)."""
         return self._stop("forfeit" if p != SETUP else "coin", self.peer, why)
 
-    def _on_move(self, msg: dict, now: float) -> list:
+    def _on_move(self, msg: dict[str, Any], now: float) -> list[Output]:
         ply, text, their_hash = msg["ply"], msg["m"], msg["hash"]
         if self.state is None:
             raise Refusal("order", "a move before the deal")
@@ -354,7 +355,7 @@ class RoseKingMatch:
             return [Over(Verdict("desync", -1, (), ply, f"the state hashes differ after {move} at ply {ply}"))]
         return [Save()] + self._send({"t": "ack", "ply": ply, "hash": their_hash}) + out
 
-    def _on_ack(self, msg: dict, now: float) -> list:
+    def _on_ack(self, msg: dict[str, Any], now: float) -> list[Output]:
         ply = msg["ply"]
         if self.state is None or ply > self.state.ply:
             raise Refusal("order", f"an acknowledgement of ply {ply}, which was never made")
@@ -366,9 +367,10 @@ class RoseKingMatch:
         self.acked = ply
         # an acknowledged draw of ours is never taken back, even after a restart: journaled (other
         # acks come again with the catch-up of a resume)
-        return ([Save()] if draw else []) + [Notice("acked", {"ply": ply})]
+        out: list[Output] = [Save()] if draw else []
+        return out + [Notice("acked", {"ply": ply})]
 
-    def act(self, action: Any, now: float, seat: int | None = None) -> list:
+    def act(self, action: Any, now: float, seat: int | None = None) -> list[Output]:
         """Play ``action`` for ``seat`` (ours; on the host also a computer seat): a
         :class:`~game.roseking.engine.Move` (a draw as ``Move(colour, DRAW, None)``: its coin
         opens, the card comes with the other seat's reveal) or :data:`RESIGN` (not while our own
@@ -408,7 +410,7 @@ class RoseKingMatch:
         msg = {"t": "move", "ply": self.state.ply, "m": str(action), "hash": self._hash()}
         return _last_over([Save()] + self._send(msg) + out)
 
-    def tick(self, now: float) -> list:
+    def tick(self, now: float) -> list[Output]:
         for c in self.coins.values():  # restored: the deadlines run from the first tick of this run
             if c.opened is None:
                 c.opened = now
@@ -449,16 +451,16 @@ class RoseKingMatch:
         last = self.state.move_stack[-1]
         return self.state.ply - 1 if last.kind is DRAW and last.player == self.color_of(self.seat) else None
 
-    def connected(self, seat: int, now: float) -> list:
+    def connected(self, seat: int, now: float) -> list[Output]:
         c = self.open_coin()
         if c is not None and c.their_commit is None:
             c.opened = now  # a fresh chance to commit after reconnecting
         return []
 
-    def disconnected(self, seat: int, now: float) -> list:
+    def disconnected(self, seat: int, now: float) -> list[Output]:
         return []
 
-    def end(self, verdict: Verdict, now: float) -> list:
+    def end(self, verdict: Verdict, now: float) -> list[Output]:
         """Record ``verdict`` (judged by the session). The other seat's resignation ends the game
         at a ply both hold (its ``ply``, or later: never before a move of the resigner's or one of
         ours it acknowledged; only our unacknowledged moves after it are void). Nothing acknowledged
@@ -475,7 +477,7 @@ class RoseKingMatch:
         self._over = verdict
         return [Save(), Notice("record")]
 
-    def set_computer(self, seat: int, on: bool, now: float) -> list:
+    def set_computer(self, seat: int, on: bool, now: float) -> list[Output]:
         """Handing an away player's seat to the computer is not offered for Rose King (the seat
         waits for its player, or its deadlines name it). Raises ValueError."""
         raise ValueError("Rose King does not hand a player's seat to the computer")
@@ -485,7 +487,7 @@ class RoseKingMatch:
         c = self.coins.get(SETUP)
         return self.state is None and (c is None or (c.their_commit is None and not c.revealed))
 
-    def catch_up(self, seat: int, have: int, now: float) -> list:
+    def catch_up(self, seat: int, have: int, now: float) -> list[Output]:
         return outbox_catch_up(self.seat, seat, self.outbox, have)
 
     def received(self) -> int:
@@ -497,7 +499,7 @@ class RoseKingMatch:
         return (seat,) if seat >= 0 else ()
 
     # ------------------------------------------------------------------ files
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         v = self._over
         return {"coins": [c.to_json() for c in self.coins.values()],
                 "moves": [] if self.state is None else [str(m) for m in self.state.move_stack],
@@ -505,7 +507,7 @@ class RoseKingMatch:
                 "outbox": [{k: (x.hex() if isinstance(x, bytes) else x) for k, x in m.items()} for m in self.outbox],
                 "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail] if v else None}
 
-    def _restore(self, p: dict) -> None:
+    def _restore(self, p: dict[str, Any]) -> None:
         try:
             for v in p["coins"]:
                 c = Coin.from_json(v)
@@ -516,11 +518,13 @@ class RoseKingMatch:
             setup = self.coins.get(SETUP)
             if setup is not None and setup.done:
                 self._resolve(setup)
+                state = self.state
+                assert state is not None  # (dealt by the set-up coin)
                 for text in p["moves"]:
                     move = Move.from_str(text)
                     if move.kind is DRAW:  # the card must follow from the journaled coin
-                        c = self.coins.get(self.ply)
-                        if c is None or not c.done or draw_from_coin(self._digest(c), self.state) != move.card:
+                        coin = self.coins.get(self.ply)
+                        if coin is None or not coin.done or draw_from_coin(self._digest(coin), state) != move.card:
                             raise ValueError(f"the draw at ply {self.ply + 1} does not follow from its coin")
                     self._push(move)
             elif p["moves"]:
@@ -530,13 +534,13 @@ class RoseKingMatch:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise ValueError(f"not a Rose King LAN journal: {e}") from None
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The game record (docs/record-format.md) with a ``"lan"`` key (the game id in hex, the
         host's colour, who resigned or forfeited, ``stopped`` for a match stopped as illegal,
         coin, desync or left); identical on both seats. Before the deal: the ``"lan"`` key only
         (no game was dealt), with ``format`` ``rose-king-lan-undealt``."""
         v = self._over
-        lan: dict = {"game": self.table.game_id.hex(), "host": "" if self.host_color is None else str(self.host_color),
+        lan: dict[str, Any] = {"game": self.table.game_id.hex(), "host": "" if self.host_color is None else str(self.host_color),
                      "resigned": "", "forfeit": ""}
         if v is not None and v.kind in ("resigned", "forfeit") and self.host_color is not None:
             lan[v.kind] = str(self.color_of(v.seat))
@@ -548,7 +552,9 @@ class RoseKingMatch:
         red, white = self.table.names if self.host_color == Color.RED else self.table.names[::-1]
         rec = Record.from_state(self.state, red=red, white=white, date=self.table.date or None)
         if v is not None and v.kind in ("resigned", "forfeit") and not self.state.is_game_over():
-            rec.set_termination(v.kind, self.color_of(v.seat), self.state)  # type: ignore[arg-type]
+            loser = self.color_of(v.seat)
+            assert loser is not None  # (dealt: the colours are known)
+            rec.set_termination(v.kind, loser, self.state)
         rec.extra["lan"] = lan
         return rec.to_dict()
 
@@ -592,18 +598,22 @@ def check_undealt(record: Any) -> str:
     return f"ok undealt result={result['kind']} seat={result['seat']}"
 
 
-def _last_over(out: list) -> list:
+def _last_over(out: list[Output]) -> list[Output]:
     """``out`` with its :class:`Over` last: every send of the same step leaves before the verdict."""
     return [o for o in out if not isinstance(o, Over)] + [o for o in out if isinstance(o, Over)]
 
 
-def _turn(m: RoseKingMatch, seat: int) -> State | None:
-    """A copy of the position when ``seat`` (ours, or the host's computer seat) must move now."""
+def _turn(m: MatchMachine, seat: int) -> State | None:
+    """A copy of the position when ``seat`` (ours, or the host's computer seat) must move now
+    (``m``: a machine of this part, :data:`LAN`)."""
+    assert isinstance(m, RoseKingMatch)
     ours = seat == m.seat or (m.solo and seat == m.peer)
-    return m.state.copy() if ours and m.to_move() == seat else None  # type: ignore[union-attr]
+    if not ours or m.state is None or m.to_move() != seat:
+        return None
+    return m.state.copy()
 
 
-def _host_options(args: Any) -> dict:
+def _host_options(args: Any) -> dict[str, Any]:
     """``--colour red|white`` of ``rose-king host`` as the table's option ``colour`` (random: none)."""
     colour = getattr(args, "colour", "random") or "random"
     return {"colour": colour} if colour in ("red", "white") else {}

@@ -17,14 +17,14 @@ from :mod:`net.lobby` and are never redefined here.
 
 from __future__ import annotations
 
-from net.framing import MAX_PLY, SHARED_SCHEMAS, _bin, _int, _str
+from net.framing import MAX_PLY, SHARED_SCHEMAS, Check, binary, integer, string
 
 #: The match messages (type -> key checks), added to the lobby's by the session.
-SCHEMAS: dict = {
+SCHEMAS: dict[str, dict[str, Check]] = {
     "commit": SHARED_SCHEMAS["commit"],
     "reveal": SHARED_SCHEMAS["reveal"],
-    "move": {"ply": _int(1, MAX_PLY), "m": _str(6, 24), "hash": _bin(32)},
-    "ack": {"ply": _int(0, MAX_PLY), "hash": _bin(32)},
+    "move": {"ply": integer(1, MAX_PLY), "m": string(6, 24), "hash": binary(32)},
+    "ack": {"ply": integer(0, MAX_PLY), "hash": binary(32)},
 }
 
 #: Token buckets (burst, refill per second). A resumed joiner re-sends its whole outbox at

@@ -32,7 +32,7 @@ from net.deck import decode as deck_decode
 from net.match import Verdict
 from net.signed import Envelope, find_equivocation, round_end
 from . import messages as fm
-from .verdicts import Fault
+from .shared import FairState, Fault, RoundEnd
 
 N_CARDS = 36
 LOG_CHUNK = 40_000                     #: bytes of envelopes per LOG body
@@ -44,7 +44,7 @@ def sid(game_id: bytes, round_no: int, no: int) -> bytes:
     return game_id + round_no.to_bytes(2, "big") + no.to_bytes(2, "big")
 
 
-class DealSteps:
+class DealSteps(FairState):
     """The deck part of :class:`game.royals.lan.match.FairMatch` (see the module docstring)."""
 
     # ------------------------------------------------------------------ the round's shuffles
@@ -56,16 +56,16 @@ class DealSteps:
         for dk in self.decks.values():
             dk.add(Shuffle(self.sids[0], self.points, range(N_CARDS), seats, seats))
         self.reveals: dict[int, dict[bytes, Reveal]] = {}
-        self.audit_seq: dict[int, int] = {}
+        self.audit_seq = {}
         self.audited = False
-        self.mismatch: set[int] = set()
+        self.mismatch = set()
         self.broken: dict[int, tuple[bytes, int]] = {}  # local seat -> its position that opened to no card
         self.saw_broken = False                         # this peer opened a position to all to no card
         # the signed envelopes that make steps owed (a timeout verdict's evidence, _owed_causes)
-        self.prev_ends: list[Envelope] = list(getattr(self, "ends", {}).values())
-        self.ends: dict[int, Envelope] = {}
-        self.logs: set[int] = set()                     # seats whose log of this round came
-        self.pass_env: dict[bytes, Envelope] = {}      # sid -> its latest pass
+        self.prev_ends = list(getattr(self, "ends", {}).values())
+        self.ends = {}
+        self.logs = set()                               # seats whose log of this round came
+        self.pass_env = {}                              # sid -> its latest pass
 
     def _new_pile(self, s: int, rest: list[int]) -> None:
         """After seat ``s``'s keep: its other positions ``rest`` are its draw pile, re-shuffled by
@@ -153,7 +153,7 @@ class DealSteps:
             self._to_audit()
 
     # ------------------------------------------------------------------ deck bodies, as they come
-    def _round_end_msg(self, env: Envelope, b: tuple) -> bool:
+    def _round_end_msg(self, env: Envelope, b: RoundEnd) -> bool:
         """A seat's signed round end: kept for its round (a later round's waits)."""
         _, rnd, counts, digest = b
         if rnd < self.round:
@@ -183,8 +183,9 @@ class DealSteps:
         """Key shares, applied once their shuffles are final; a seat's key of its own position
         opens that position to all (a broken deck, seen here by this peer itself)."""
         s = env.sender
-        msgs = [deck_decode(x, s) for x in b.items]
-        if not all(isinstance(m, KeyShare) for m in msgs):
+        decoded = [deck_decode(x, s) for x in b.items]
+        msgs = [m for m in decoded if isinstance(m, KeyShare)]
+        if len(msgs) != len(decoded):
             raise Fault("illegal", s, "a shares message holds another message", [env])
         if not all(m.sid in self.decks[self.seat].shuffles and self.decks[self.seat].shuffles[m.sid].final
                    for m in msgs):
@@ -215,8 +216,9 @@ class DealSteps:
             return False
         if b.round < self.round:
             return True
-        revs = [deck_decode(x, s) for x in b.items]
-        if not all(isinstance(r, Reveal) for r in revs):
+        decoded = [deck_decode(x, s) for x in b.items]
+        revs = [r for r in decoded if isinstance(r, Reveal)]
+        if len(revs) != len(decoded):
             raise Fault("illegal", s, "an audit message holds another message", [env])
         self.reveals.setdefault(s, {}).update((r.sid, r) for r in revs)   # an earlier, partial one too
         self.audit_seq[s] = env.seq
@@ -226,7 +228,7 @@ class DealSteps:
         """A seat's log after round ends disagreed: two envelopes of one sender and sequence in it
         name their signer."""
         envs = [Envelope.from_bytes(x) for x in b.items]
-        ev = find_equivocation(self.inbox.envelopes(), envs)
+        ev = find_equivocation(self._inbox.envelopes(), envs)
         if ev is not None and ev.check(self.gid, [self.keys[i] for i in range(self.n)]):
             raise Fault("illegal", ev.sender, "told two peers two different stories", (ev.first, ev.second))
         if self.stage == "audit":
@@ -331,13 +333,15 @@ class DealSteps:
             add(s, self._bodies[("audit", s)])
         if self.audited and len(self.audit_seq) == self.n:
             counts = [self.audit_seq[s] + 1 for s in range(self.n)]
-            body = round_end(self.round, counts, self.inbox.transcript(self.round, counts))
+            body = round_end(self.round, counts, self._inbox.transcript(self.round, counts))
             for s in self.local:
                 add(s, body)
             if self.mismatch:
                 if "log" not in self._bodies:   # once: every envelope held then, logs excluded
-                    bodies, part, size = [], [], 0
-                    for e in self.inbox.envelopes():
+                    bodies: list[bytes] = []
+                    part: list[bytes] = []
+                    size = 0
+                    for e in self._inbox.envelopes():
                         if e.body[:1] == bytes((fm.LOG,)):
                             continue
                         x = e.to_bytes()
@@ -367,7 +371,7 @@ class DealSteps:
             return False
         for s, env in self.ends.items():
             try:
-                ok = self.inbox.check_round_end(env)
+                ok = self._inbox.check_round_end(env)
             except ValueError:
                 ok = False
             if not ok and s not in self.mismatch:
@@ -401,7 +405,7 @@ class DealSteps:
         for s, rs in self.reveals.items():
             for sid_, r in rs.items():
                 reveals.setdefault(sid_, {})[s] = r
-        ev = {s: [self.inbox.log[s][self.audit_seq[s]]] for s in self.audit_seq}
+        ev = {s: [self._inbox.log[s][self.audit_seq[s]]] for s in self.audit_seq}
         try:
             cards = audit_round(shuffles, reveals)
         except DeckError as e:

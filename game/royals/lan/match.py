@@ -45,16 +45,16 @@ the sender's fault.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from game.royals.engine import (CARDS, EXECUTE, KEEP, PLAY, START, STEAL, Action, IllegalMoveError,
-                                InvalidMoveError, Record, SeatView, State, ViewError)
+                                InvalidMoveError, Observation, Record, SeatView, State, ViewError)
 from game.royals.engine.state import SETUP, Phase
 
 from net.coin import commitment
 from net.deck import DeckError, DeckPeer, card_points
 from net.deck.choice import joint_choice
-from net.match import LanPart, Notice, Over, Refusal, Save, Send, Table, Verdict
+from net.match import LanPart, MatchMachine, Notice, Output, Over, Refusal, Save, Send, Table, Verdict
 from net.signed import BadSignature, Envelope, Equivocation, Inbox, Refused, Signer, match_code, parse_round_end, \
     public_key
 from . import messages as fm
@@ -62,7 +62,8 @@ from .deal import LOG_CHUNK, N_CARDS, DealSteps
 from .messages import MAX_ENVELOPE
 from .relay import (RELAY_LABEL, RELAY_TAG, SCHEMAS, HostRelay, Relayed, RelayChecks, env_msg,
                          wire_from_json, wire_json)
-from .verdicts import DECIDE_S, RELAY_S, STEP_S, STEP_TOTAL, Fault, Verdicts, canonical
+from .shared import Fault, Queued
+from .verdicts import DECIDE_S, RELAY_S, STEP_S, STEP_TOTAL, Verdicts, canonical
 
 __all__ = ["DECIDE_S", "FAIR", "LOG_CHUNK", "MAX_ENVELOPE", "N_CARDS", "RELAY_LABEL", "RELAY_S", "RELAY_TAG",
            "SCHEMAS", "START_COIN", "STEP_S", "STEP_TOTAL", "VERSION", "FairMatch", "Fault", "Relayed",
@@ -85,7 +86,7 @@ def _bad(env: Envelope, why: str, kind: str = "illegal") -> Fault:
     return Fault(kind, env.sender, why, [env])
 
 
-def _new_coin() -> dict:
+def _new_coin() -> dict[str, Any]:
     return {"commits": {}, "secrets": {}, "envs": {}, "renvs": {}}
 
 
@@ -104,7 +105,8 @@ class FairMatch(DealSteps, Verdicts):
     :attr:`hub` (:class:`~game.royals.lan.relay.HostRelay`, the host's relay log) and
     :attr:`checks` (:class:`~game.royals.lan.relay.RelayChecks`, a joiner's record of it)."""
 
-    def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes], payload: dict | None = None,
+    def __init__(self, seat: int, table: Table, token_bytes: Callable[[int], bytes],
+                 payload: dict[str, Any] | None = None,
                  sign_seeds: dict[int, bytes] | None = None) -> None:
         self.seat, self.table = seat, table
         self.n = table.seats
@@ -125,26 +127,26 @@ class FairMatch(DealSteps, Verdicts):
                     seeds[s] = sign_seeds[s] + seeds[s][32:]
         self._seeds = seeds
         self.signers = {s: Signer(self.gid, s, seeds[s][:32]) for s in self.local}
-        self.keys: dict[int, bytes] = {s: self.signers[s].public_key for s in self.local}
+        self.keys = {s: self.signers[s].public_key for s in self.local}
         if table.sign_keys:   # pinned by the lobby (the hellos and the start) before any match message
             if len(table.sign_keys) != self.n or any(table.sign_keys[s] != self.keys[s] for s in self.local):
                 raise ValueError("the table's signing keys are not this side's")
             self.keys = dict(enumerate(table.sign_keys))
-        self.inbox: Inbox | None = None
+        self.inbox = None
         self.points = card_points(self.gid, N_CARDS)
         self.views = {s: SeatView(s + 1, self.n, self.teams) for s in self.local}
         self.true = State(self.n, self.teams)
         self.envs: list[Envelope] = []          # every accepted envelope, in acceptance order
         self.hub = HostRelay(self.gid, self.signers[0] if self.host else None, self.joiners)
         self.checks = RelayChecks(self.gid, seat, self.n)
-        self.outbox: list[dict] = []            # joiner: what it sent the host
+        self.outbox: list[dict[str, Any]] = []  # joiner: what it sent the host
         self.handled = 0
         self.done: set[tuple[int, bytes]] = set()
-        self.queue: list[tuple[Envelope, Any]] = []
-        self.evidence: list[Envelope] = []      # the signed envelopes behind the verdict
+        self.queue = []
+        self.evidence = []                      # the signed envelopes behind the verdict
         self.claim = None                       # a peer's verdict being checked (verdicts.py)
-        self.ends: dict[int, Envelope] = {}
-        self._over: Verdict | None = None
+        self.ends = {}
+        self._over = None
         self.since = 0.0
         self.decks = {s: DeckPeer(s, seeds[s][32:64]) for s in self.local}
         self._new_round(1)
@@ -173,7 +175,7 @@ class FairMatch(DealSteps, Verdicts):
 
     # the relay's state, under the names the rest of the project reads
     @property
-    def wire(self) -> list[dict]:
+    def wire(self) -> list[dict[str, Any]]:
         """Host: every message it sent or relayed (:attr:`HostRelay.wire`)."""
         return self.hub.wire
 
@@ -183,12 +185,12 @@ class FairMatch(DealSteps, Verdicts):
         return self.hub.sent
 
     @property
-    def relays(self) -> dict:
+    def relays(self) -> dict[bytes, Relayed]:
         """Joiner: SHA-256 of each relayed envelope -> its relay (:attr:`RelayChecks.relays`)."""
         return self.checks.relays
 
     @property
-    def relay_at(self) -> dict:
+    def relay_at(self) -> dict[int, Relayed]:
         """Joiner: relay number -> the relay received under it."""
         return self.checks.relay_at
 
@@ -196,43 +198,39 @@ class FairMatch(DealSteps, Verdicts):
     def _new_round(self, r: int) -> None:
         self.round = r
         self.stage = "round"                            # "round", then "audit" (deal.py)
-        self._bodies: dict = {}                         # this round's long bodies, made once
+        self._bodies = {}                               # this round's long bodies, made once
         self._new_deal(r)
         seats = list(range(self.n))
-        self.kept: dict[int, tuple[int, ...]] = {}
+        self.kept = {}
         self.hand_refs: dict[int, list[tuple[int, int]]] = {s: [] for s in seats}
         self.pile_n = [0] * self.n
         self.drawn = [0] * self.n
-        self.draws: dict[int, tuple[int, int]] = {}     # owner -> pile ref owed to it (public)
+        self.draws = {}                                 # owner -> pile ref owed to it (public)
         self.trick_refs: list[tuple[int, tuple[int, int]]] = []
-        self.opened: dict[tuple[int, int], int] = {}    # ref -> card opened to all
-        self.coins: dict[int, dict] = {}
+        self.opened = {}                                # ref -> card opened to all
+        self.coins = {}
         if r == 1:
             self.coins[START_COIN] = _new_coin()
-        self.steal: tuple[int, int, int] | None = None  # (thief, victim, purpose)
-        self.take: tuple[int, int] | None = None        # the victim's ref the coin picked
-        self.acts: list[Action] = []
+        self.steal = None                               # (thief, victim, purpose)
+        self.take = None                                # the victim's ref the coin picked
+        self.acts = []
         # the signed envelopes that make steps owed (a timeout verdict's evidence, _owed_causes)
-        self.keep_env: dict[int, Envelope] = {}
-        self.play_env: dict[int, Envelope] = {}        # seat -> its latest play
-        self.last_env: Envelope | None = None           # the latest decision or coin part applied
+        self.keep_env = {}
+        self.play_env = {}                              # seat -> its latest play
+        self.last_env = None                            # the latest decision or coin part applied
 
     def _coin_secret(self, s: int, purpose: int) -> bytes:
         return hashlib.blake2b(purpose.to_bytes(4, "big", signed=True), digest_size=32,
                                key=self._seeds[s][64:96], person=b"rk-royals-coin").digest()
-
-    @property
-    def view(self) -> SeatView:
-        return self.views[self.seat]
 
     # ------------------------------------------------------------------ MatchMachine
     @property
     def over(self) -> Verdict | None:
         return self._over
 
-    def start(self, now: float) -> list:
+    def start(self, now: float) -> list[Output]:
         self.since = now
-        out: list = [Save()]
+        out: list[Output] = [Save()]
         if self.table.sign_keys:     # every key came with the start: the code is known now
             out.append(Notice("code", {"code": self.code()}))
         else:
@@ -240,7 +238,7 @@ class FairMatch(DealSteps, Verdicts):
                 out += self._send_wire({"t": "fkey", "s": s, "k": self.keys[s]}, None)
         return out + self._run(now)
 
-    def receive(self, sender: int, msg: dict, now: float) -> list:
+    def receive(self, sender: int, msg: dict[str, Any], now: float) -> list[Output]:
         if self._over is not None:
             return []
         out = self._receive(sender, msg, now)   # a Refusal leaves ``handled`` as it was: a joiner's
@@ -248,7 +246,7 @@ class FairMatch(DealSteps, Verdicts):
             self.handled += 1
         return out
 
-    def _receive(self, sender: int, msg: dict, now: float) -> list:
+    def _receive(self, sender: int, msg: dict[str, Any], now: float) -> list[Output]:
         t = msg["t"]
         try:
             if t == "fkey":
@@ -268,7 +266,7 @@ class FairMatch(DealSteps, Verdicts):
                 if not self._accept(env, sender, relay=msg if t == "rel" else None):
                     return []
                 self.since = now
-                out: list = []
+                out: list[Output] = []
                 if self.host:   # journaled before it leaves, as every message of every seat
                     out += [Save()] + self._relay(msg, exclude=sender)
                 return out + self._run(now)
@@ -276,7 +274,7 @@ class FairMatch(DealSteps, Verdicts):
             return self._fault(f)
         raise Refusal("order", f"unexpected {t!r}")
 
-    def act(self, action: Any, now: float, seat: int | None = None) -> list:
+    def act(self, action: Any, now: float, seat: int | None = None) -> list[Output]:
         seat = self.seat if seat is None else seat
         if seat not in self.local:
             raise ValueError(f"seat {seat} is not played here")
@@ -307,22 +305,28 @@ class FairMatch(DealSteps, Verdicts):
         except Fault as f:
             return self._fault(f)
 
-    def tick(self, now: float) -> list:
+    def tick(self, now: float) -> list[Output]:
         if self.since < 0:      # back from a journal: deadlines run from the first tick
             self.since = now
         return []
 
-    def connected(self, seat: int, now: float) -> list:
+    def connected(self, seat: int, now: float) -> list[Output]:
         return []
 
-    def disconnected(self, seat: int, now: float) -> list:
+    def disconnected(self, seat: int, now: float) -> list[Output]:
         return []
+
+    def set_computer(self, seat: int, on: bool, now: float) -> list[Output]:
+        """Handing an away player's seat to the host's computer is not offered for Royals & Riots
+        (the seat's secrets are its own: the seat waits for its player, or its deadlines name
+        it). Raises ValueError."""
+        raise ValueError("Royals & Riots does not hand a player's seat to the computer")
 
     def abortable(self) -> bool:
         return self.round == 1 and not self._deck_final() and not any(
             c["secrets"] for c in self.coins.values())
 
-    def catch_up(self, seat: int, have: int, now: float) -> list:
+    def catch_up(self, seat: int, have: int, now: float) -> list[Output]:
         """Resume after a reconnect (docs/protocol.md): the messages ``seat`` lacks (the host's
         :meth:`HostRelay.resend`; a joiner sends its own again). The owed steps' clock
         (:attr:`since`) runs on: a reconnect is no progress (the session gives a seat back from a
@@ -348,7 +352,7 @@ class FairMatch(DealSteps, Verdicts):
             return ()
         return (st.to_act - 1,)
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         v = self._over
         return {"v": VERSION, "seeds": {str(s): b.hex() for s, b in self._seeds.items()},
                 "keys": {str(s): k.hex() for s, k in self.keys.items()},
@@ -357,7 +361,7 @@ class FairMatch(DealSteps, Verdicts):
                 "outbox": [wire_json(m) for m in self.outbox], "evidence": [e.to_bytes().hex() for e in self.evidence],
                 "over": [v.kind, v.seat, list(v.winners), v.ply, v.detail, list(v.between)] if v else None}
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         rec = Record.from_state(self.true, list(self.table.names), date=self.table.date or None).to_dict()
         v = self._over
         rec["lan"] = {"game": self.gid.hex(), "end": "" if v is None else v.kind,
@@ -376,7 +380,7 @@ class FairMatch(DealSteps, Verdicts):
         return any(s in self.draws for s in self.local) or any(
             v.state.phase in (Phase.DEAL, Phase.PILE) for v in self.views.values())
 
-    def turn_for(self, seat: int):
+    def turn_for(self, seat: int) -> Observation | None:
         """``seat``'s Observation when it must decide now on a view that applied everything owed
         to it, else None (LanPart.turn)."""
         if self._over is not None or self.stage != "round" or seat not in self.local or self.inbox is None:
@@ -392,7 +396,7 @@ class FairMatch(DealSteps, Verdicts):
         return v.observation()
 
     # ------------------------------------------------------------------ keys and wire
-    def _fkey(self, sender: int, msg: dict, now: float) -> list:
+    def _fkey(self, sender: int, msg: dict[str, Any], now: float) -> list[Output]:
         s, k = msg["s"], msg["k"]
         if self.host and s != sender:
             raise Refusal("order", "a joiner announces only its own key")
@@ -407,7 +411,7 @@ class FairMatch(DealSteps, Verdicts):
             # an honest host never relays a second key, so a joiner names whoever brought it
             raise Fault("illegal", sender, f"seat {s} announced a second signing key (a re-roll)")
         self.keys[s] = k
-        out: list = []
+        out: list[Output] = []
         if self.host:
             out += [Save()] + self._relay(msg, exclude=sender)
         self._maybe_inbox()
@@ -419,29 +423,29 @@ class FairMatch(DealSteps, Verdicts):
         if self.inbox is None and len(self.keys) == self.n:
             self.inbox = Inbox(self.gid, [self.keys[s] for s in range(self.n)])
 
-    def _unwrap(self, msg: dict) -> Envelope:
+    def _unwrap(self, msg: dict[str, Any]) -> Envelope:
         """A joiner's check of the host's countersigned relay (:meth:`RelayChecks.unwrap`)."""
         if self.host:
             raise Refusal("order", "only the host relays")
         return self.checks.unwrap(msg, self.keys)
 
-    def _relay(self, msg: dict, exclude: int | None) -> list:
+    def _relay(self, msg: dict[str, Any], exclude: int | None) -> list[Output]:
         """The host relays ``msg`` to every joiner but ``exclude`` (:meth:`HostRelay.relay`)."""
         return self.hub.relay(msg, exclude)
 
-    def _send_wire(self, msg: dict, exclude: int | None) -> list:
+    def _send_wire(self, msg: dict[str, Any], exclude: int | None) -> list[Output]:
         if self.host:
             return self._relay(msg, exclude)
         self.outbox.append(msg)
         return [Send(0, msg)]
 
-    def _emit(self, seat: int, body: bytes) -> list:
+    def _emit(self, seat: int, body: bytes) -> list[Output]:
         """Sign ``body`` as local ``seat``, accept it here, journal, send."""
         env = self.signers[seat].sign(body)
         self._accept(env, None)
         return [Save()] + self._send_wire(env_msg(env.to_bytes()), None)
 
-    def _accept(self, env: Envelope, via: int | None, relay: dict | None = None) -> bool:
+    def _accept(self, env: Envelope, via: int | None, relay: dict[str, Any] | None = None) -> bool:
         assert self.inbox is not None
         try:
             new = self.inbox.accept(env, via)
@@ -462,7 +466,7 @@ class FairMatch(DealSteps, Verdicts):
         self.envs.append(env)
         re = parse_round_end(env.body)
         if re is not None:
-            body: Any = ("end",) + re
+            body: Queued = ("end", *re)
         else:
             try:
                 body = fm.decode(env.body, env.sender)
@@ -472,11 +476,11 @@ class FairMatch(DealSteps, Verdicts):
         return True
 
     # ------------------------------------------------------------------ processing
-    def _run(self, now: float) -> list:
+    def _run(self, now: float) -> list[Output]:
         """Apply what can be applied, then send what the local seats owe, until nothing moves."""
         if self.inbox is None:
             return []
-        out: list = []
+        out: list[Output] = []
         try:
             while self._over is None:
                 self._pump()
@@ -495,7 +499,7 @@ class FairMatch(DealSteps, Verdicts):
         return out
 
     @staticmethod
-    def _ordered(b) -> bool:
+    def _ordered(b: Queued) -> TypeGuard[fm.Body]:
         return not isinstance(b, tuple) and b.kind in ORDERED
 
     def _pump(self) -> None:
@@ -527,13 +531,14 @@ class FairMatch(DealSteps, Verdicts):
         if self.claim is not None and self._over is None:
             self._settle_claim()
 
-    def _apply_free(self, env: Envelope, b) -> bool:
+    def _apply_free(self, env: Envelope, b: Queued) -> bool:
         """A body of :data:`FREE` (or a round end) by its handler: True once applied, False to
         hold it (its shuffle or round is not there yet)."""
         if isinstance(b, tuple):   # a round end
             return self._round_end_msg(env, b)
         try:
-            return getattr(self, FREE[b.kind])(env, b)
+            applied: bool = getattr(self, FREE[b.kind])(env, b)
+            return applied
         except DeckError as e:
             raise Fault("illegal", e.seat, e.reason, [env]) from None
         except ValueError as e:
@@ -560,7 +565,7 @@ class FairMatch(DealSteps, Verdicts):
             raise Fault("illegal", e.seat, e.reason, [env]) from None
 
     # ------------------------------------------------------------------ the decisions and coins
-    def _keep(self, env: Envelope, b: fm.Body, st) -> None:
+    def _keep(self, env: Envelope, b: fm.Body, st: State) -> None:
         """Step 4: seat ``s`` keeps positions of its deal; the rest become its draw pile."""
         s = env.sender
         if b.round != self.round or st.phase is not Phase.KEEP or st.to_act != s + 1:
@@ -580,7 +585,7 @@ class FairMatch(DealSteps, Verdicts):
         self.pile_n[s] = len(rest)
         self._new_pile(s, rest)
 
-    def _action(self, env: Envelope, b: fm.Body, st) -> None:
+    def _action(self, env: Envelope, b: fm.Body, st: State) -> None:
         """A public decision (``start``, ``steal``, ``execute``); a Thief's steal opens a coin."""
         s = env.sender
         a = Action.from_str(b.text)
@@ -596,7 +601,7 @@ class FairMatch(DealSteps, Verdicts):
             self.coins[purpose] = _new_coin()
             self.steal = (s, a.target - 1, purpose)
 
-    def _play(self, env: Envelope, b: fm.Body, st) -> None:
+    def _play(self, env: Envelope, b: fm.Body, st: State) -> None:
         """Step 6: a card played, opened to all with its owner's keys; the player's next pile
         position is then owed to it (every other seat's key)."""
         s = env.sender
@@ -624,7 +629,7 @@ class FairMatch(DealSteps, Verdicts):
             self.draws[s] = dref
             self.play_env[s] = env
 
-    def _commit(self, env: Envelope, b: fm.Body, st) -> None:
+    def _commit(self, env: Envelope, b: fm.Body, st: State) -> None:
         """A coin's commitment (once per seat; a different second one is a re-roll)."""
         s = env.sender
         coin = self.coins.get(b.purpose)
@@ -638,7 +643,7 @@ class FairMatch(DealSteps, Verdicts):
         coin["commits"][s] = b.blob
         coin["envs"][s] = env
 
-    def _reveal(self, env: Envelope, b: fm.Body, st) -> None:
+    def _reveal(self, env: Envelope, b: fm.Body, st: State) -> None:
         """A coin's reveal, after every commitment; the last one decides the coin."""
         s = env.sender
         coin = self.coins.get(b.purpose)
@@ -656,7 +661,7 @@ class FairMatch(DealSteps, Verdicts):
             coin["done"] = True
             self._coin_done(b.purpose, [coin["secrets"][i] for i in range(self.n)])
 
-    def _open(self, env: Envelope, b: fm.Body, st) -> None:
+    def _open(self, env: Envelope, b: fm.Body, st: State) -> None:
         """Step 7: the victim's keys opening the Thief's take to all."""
         s = env.sender
         if self.steal is None or self.take is None or s != self.steal[1] or b.ply != self.steal[2]:
@@ -739,7 +744,7 @@ class FairMatch(DealSteps, Verdicts):
 
 
 # --------------------------------------------------------------------------- journal and registry
-def _restore(seat: int, table: Table, payload: dict, token_bytes) -> FairMatch:
+def _restore(seat: int, table: Table, payload: dict[str, Any], token_bytes: Callable[[int], bytes]) -> FairMatch:
     if not isinstance(payload, dict) or payload.get("v") != VERSION:
         raise ValueError("not a journal of this protocol version")
     try:
@@ -748,11 +753,18 @@ def _restore(seat: int, table: Table, payload: dict, token_bytes) -> FairMatch:
         raise ValueError(f"damaged journal: {e}") from None
 
 
-def _turn(m: FairMatch, seat: int):
+def _new(seat: int, table: Table, token_bytes: Callable[[int], bytes],
+         seeds: dict[int, bytes] | None = None) -> FairMatch:
+    return FairMatch(seat, table, token_bytes, sign_seeds=seeds)
+
+
+def _turn(m: MatchMachine, seat: int) -> Observation | None:
+    """``seat``'s observation when it must decide now (``m``: a machine of this part, :data:`FAIR`)."""
+    assert isinstance(m, FairMatch)
     return m.turn_for(seat)
 
 
-def _player(level: str, seed: int):
+def _player(level: str, seed: int) -> Callable[[Observation], Action]:
     from game.royals.ai.levels import make_player
     p = make_player(level, seed)
     return p.choose
@@ -760,6 +772,6 @@ def _player(level: str, seed: int):
 
 FAIR = LanPart(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
                rates={"fkey": (8, 1), "env": (600, 300), "rel": (600, 300)},
-               new_match=lambda seat, table, tb, seeds=None: FairMatch(seat, table, tb, sign_seeds=seeds),
+               new_match=_new,
                from_payload=_restore, auto_start=False, turn=_turn, player=_player, max_bin=MAX_ENVELOPE,
                signing=public_key)

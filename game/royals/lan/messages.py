@@ -30,6 +30,7 @@ A round end is :func:`net.signed.round_end`'s body. ``shuffle no`` is 0 for the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Iterable
 
 from net.deck import DeckError
 from net.match import END_KINDS
@@ -48,8 +49,8 @@ class Body:
     """A decoded body: ``kind`` (above), ``seat`` (its sender), and its fields (unused ones 0/empty):
     ``ply``, ``round``, ``purpose``, ``no`` (shuffle no), ``pos``, ``card``, ``text`` (an action,
     or a verdict's kind), ``named`` (a verdict's seat at fault, -1 none), ``blob`` (a commitment or
-    secret), ``items`` (shares, reveals, positions or envelopes, as bytes or ints), ``raw`` (a
-    pass's bytes)."""
+    secret), ``items`` (shares, reveals or envelopes as bytes; a keep's positions as ints), ``raw``
+    (a pass's bytes)."""
 
     kind: int
     seat: int
@@ -62,17 +63,17 @@ class Body:
     text: str = ""
     named: int = -1
     blob: bytes = b""
-    items: tuple = ()
+    items: tuple[Any, ...] = ()
     raw: bytes = b""
 
 
-def _items(items, size: int) -> bytes:
+def _items(items: Iterable[bytes], size: int) -> bytes:
     return b"".join(len(x).to_bytes(size, "big") + x for x in items)
 
 
-def shares(seat: int, share_bytes) -> bytes:
-    share_bytes = list(share_bytes)
-    return bytes((SHARES, seat)) + len(share_bytes).to_bytes(2, "big") + _items(share_bytes, 1)
+def shares(seat: int, share_bytes: Iterable[bytes]) -> bytes:
+    items = list(share_bytes)
+    return bytes((SHARES, seat)) + len(items).to_bytes(2, "big") + _items(items, 1)
 
 
 def action(seat: int, ply: int, text: str) -> bytes:
@@ -80,15 +81,15 @@ def action(seat: int, ply: int, text: str) -> bytes:
     return bytes((ACTION, seat)) + ply.to_bytes(2, "big") + bytes((len(t),)) + t
 
 
-def play(seat: int, ply: int, no: int, pos: int, card: int, share_bytes) -> bytes:
-    share_bytes = list(share_bytes)
-    return (bytes((PLAY, seat)) + ply.to_bytes(2, "big") + bytes((no, pos, card, len(share_bytes)))
-            + _items(share_bytes, 1))
+def play(seat: int, ply: int, no: int, pos: int, card: int, share_bytes: Iterable[bytes]) -> bytes:
+    items = list(share_bytes)
+    return (bytes((PLAY, seat)) + ply.to_bytes(2, "big") + bytes((no, pos, card, len(items)))
+            + _items(items, 1))
 
 
-def keep(seat: int, round_no: int, positions) -> bytes:
-    positions = sorted(positions)
-    return bytes((KEEP, seat, round_no, len(positions))) + bytes(positions)
+def keep(seat: int, round_no: int, positions: Iterable[int]) -> bytes:
+    kept = sorted(positions)
+    return bytes((KEEP, seat, round_no, len(kept))) + bytes(kept)
 
 
 def commit(seat: int, purpose: int, c: bytes) -> bytes:
@@ -99,30 +100,30 @@ def reveal(seat: int, purpose: int, secret: bytes) -> bytes:
     return bytes((REVEAL, seat)) + purpose.to_bytes(4, "big", signed=True) + secret
 
 
-def open_(seat: int, ply: int, share_bytes) -> bytes:
-    share_bytes = list(share_bytes)
-    return bytes((OPEN, seat)) + ply.to_bytes(2, "big") + bytes((len(share_bytes),)) + _items(share_bytes, 1)
+def open_(seat: int, ply: int, share_bytes: Iterable[bytes]) -> bytes:
+    items = list(share_bytes)
+    return bytes((OPEN, seat)) + ply.to_bytes(2, "big") + bytes((len(items),)) + _items(items, 1)
 
 
-def audit(seat: int, round_no: int, reveal_bytes) -> bytes:
-    reveal_bytes = list(reveal_bytes)
-    return bytes((AUDIT, seat, round_no, len(reveal_bytes))) + _items(reveal_bytes, 2)
+def audit(seat: int, round_no: int, reveal_bytes: Iterable[bytes]) -> bytes:
+    items = list(reveal_bytes)
+    return bytes((AUDIT, seat, round_no, len(items))) + _items(items, 2)
 
 
-def log(seat: int, envelopes) -> bytes:
-    envelopes = list(envelopes)
-    return bytes((LOG, seat)) + len(envelopes).to_bytes(4, "big") + _items(envelopes, 4)
+def log(seat: int, envelopes: Iterable[bytes]) -> bytes:
+    items = list(envelopes)
+    return bytes((LOG, seat)) + len(items).to_bytes(4, "big") + _items(items, 4)
 
 
-def verdict(seat: int, kind: str, named: int, envelopes) -> bytes:
+def verdict(seat: int, kind: str, named: int, envelopes: Iterable[bytes]) -> bytes:
     """A verdict body: ``kind`` one of ``net.match.END_KINDS``, ``named`` the seat at fault (-1:
     none), ``envelopes`` the wire bytes of the signed evidence (at most :data:`MAX_EVIDENCE`).
     Raises ValueError for another kind or too much evidence."""
-    envelopes = list(envelopes)
-    if kind not in END_KINDS or len(envelopes) > MAX_EVIDENCE:
-        raise ValueError(f"not a verdict: {kind!r} with {len(envelopes)} envelopes")
-    return (bytes((VERDICT, seat, END_KINDS.index(kind), named & 0xFF)) + len(envelopes).to_bytes(2, "big")
-            + _items(envelopes, 4))
+    items = list(envelopes)
+    if kind not in END_KINDS or len(items) > MAX_EVIDENCE:
+        raise ValueError(f"not a verdict: {kind!r} with {len(items)} envelopes")
+    return (bytes((VERDICT, seat, END_KINDS.index(kind), named & 0xFF)) + len(items).to_bytes(2, "big")
+            + _items(items, 4))
 
 
 class _R:
@@ -136,14 +137,14 @@ class _R:
         self.at += n
         return out
 
-    def int(self, n: int, signed: bool = False) -> int:
+    def num(self, n: int, signed: bool = False) -> int:
         return int.from_bytes(self.take(n), "big", signed=signed)
 
     def items(self, count_size: int, len_size: int, limit: int) -> tuple[bytes, ...]:
-        n = self.int(count_size)
+        n = self.num(count_size)
         if n > limit:
             raise DeckError(self.seat, "too many items")
-        return tuple(self.take(self.int(len_size)) for _ in range(n))
+        return tuple(self.take(self.num(len_size)) for _ in range(n))
 
     def end(self) -> None:
         if self.at != len(self.d):
@@ -161,36 +162,36 @@ def decode(data: bytes, sender: int) -> Body:
         return Body(PASS, sender, raw=data)   # its seat is checked by net.deck.decode
     r = _R(data, sender)
     r.take(1)
-    seat = r.int(1)
+    seat = r.num(1)
     if seat != sender:
         raise DeckError(sender, "message claims another seat")
     if kind == SHARES:
         b = Body(SHARES, seat, items=r.items(2, 1, 4096))
     elif kind == ACTION:
-        ply = r.int(2)
+        ply = r.num(2)
         try:
-            text = r.take(r.int(1)).decode()
+            text = r.take(r.num(1)).decode()
         except UnicodeDecodeError:
             raise DeckError(sender, "action text is not UTF-8") from None
         b = Body(ACTION, seat, ply=ply, text=text)
     elif kind == PLAY:
-        ply, no, pos, card = r.int(2), r.int(1), r.int(1), r.int(1)
+        ply, no, pos, card = r.num(2), r.num(1), r.num(1), r.num(1)
         b = Body(PLAY, seat, ply=ply, no=no, pos=pos, card=card, items=r.items(1, 1, 4))
     elif kind == KEEP:
-        rnd, k = r.int(1), r.int(1)
+        rnd, k = r.num(1), r.num(1)
         b = Body(KEEP, seat, round=rnd, items=tuple(r.take(k)))
     elif kind in (COMMIT, REVEAL):
-        b = Body(kind, seat, purpose=r.int(4, signed=True), blob=r.take(32))
+        b = Body(kind, seat, purpose=r.num(4, signed=True), blob=r.take(32))
     elif kind == OPEN:
-        ply = r.int(2)
+        ply = r.num(2)
         b = Body(OPEN, seat, ply=ply, items=r.items(1, 1, 4))
     elif kind == AUDIT:
-        rnd = r.int(1)
+        rnd = r.num(1)
         b = Body(AUDIT, seat, round=rnd, items=r.items(1, 2, 16))
     elif kind == LOG:
         b = Body(LOG, seat, items=r.items(4, 4, 1 << 16))
     elif kind == VERDICT:
-        k, named = r.int(1), r.int(1)
+        k, named = r.num(1), r.num(1)
         if k >= len(END_KINDS) or named != 255 and named >= 8:
             raise DeckError(sender, "a verdict of no known kind or seat")
         b = Body(VERDICT, seat, text=END_KINDS[k], named=-1 if named == 255 else named,

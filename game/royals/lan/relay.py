@@ -18,16 +18,16 @@ Also the wire messages of the match (``fkey``, ``env``, ``rel``) and their journ
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from typing import Any, Sequence
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from net.framing import _bin, _blob, _int
-from net.match import Send
+from net.framing import Check, binary, blob, integer
+from net.match import Output, Send
 from net.signed import HEADER_BYTES, SIG_BYTES, Envelope, Signer
 from .messages import MAX_ENVELOPE
-from .verdicts import Fault
+from .shared import Fault
 
 RELAY_LABEL = b"rose-king-lan relay\x00"
 RELAY_TAG = b"rk-relay"                #: the first bytes of a relay attestation in a verdict's evidence
@@ -75,7 +75,7 @@ class Relayed:
             raise ValueError("not a relay attestation")
         return cls(match_id, data[76:], int.from_bytes(data[8:12], "big"), data[12:76])
 
-    def message(self) -> dict:
+    def message(self) -> dict[str, Any]:
         """The wire message carrying it (``rel{e, i, s}``)."""
         return {"t": "rel", "e": self.raw, "i": self.index, "s": self.signature}
 
@@ -93,10 +93,10 @@ class HostRelay:
 
     def __init__(self, match_id: bytes, signer: Signer | None, joiners: Sequence[int]) -> None:
         self.match_id, self.signer, self.joiners = match_id, signer, tuple(joiners)
-        self.wire: list[dict] = []
+        self.wire: list[dict[str, Any]] = []
         self.sent: dict[int, list[int]] = {j: [] for j in self.joiners}
 
-    def relay(self, msg: dict, exclude: int | None) -> list:
+    def relay(self, msg: dict[str, Any], exclude: int | None) -> list[Output]:
         """Log ``msg`` and send it to every joiner but ``exclude``; a joiner's envelope
         (``env`` from ``exclude``) goes countersigned, as ``rel`` under its log index."""
         i = len(self.wire)
@@ -105,14 +105,14 @@ class HostRelay:
             sig = self.signer._key.sign(Relayed.signed_bytes(self.match_id, msg["e"], i)).signature
             msg = Relayed(self.match_id, msg["e"], i, sig).message()
         self.wire.append(msg)
-        out: list = []
+        out: list[Output] = []
         for j in self.joiners:
             if j != exclude:
                 self.sent[j].append(i)
                 out.append(Send(j, msg))
         return out
 
-    def resend(self, seat: int, have: int) -> list:
+    def resend(self, seat: int, have: int) -> list[Output]:
         """What joiner ``seat``, holding ``have`` of the messages sent to it, lacks: the same
         messages again, under the same relay numbers. A joiner that holds more than this log knows
         it sent (a host journal lost in a crash) gets everything again (what it holds is a repeat)."""
@@ -121,10 +121,10 @@ class HostRelay:
             have = 0
         return [Send(seat, self.wire[i]) for i in sent[have:]]
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return {"wire": [wire_json(m) for m in self.wire], "sent": {str(k): v for k, v in self.sent.items()}}
 
-    def restore(self, p: dict) -> None:
+    def restore(self, p: dict[str, Any]) -> None:
         for m in p.get("wire", []):
             self.wire.append(wire_from_json(m))
         self.sent = {int(k): list(v) for k, v in p.get("sent", {}).items()}
@@ -140,7 +140,7 @@ class RelayChecks:
         self.relays: dict[bytes, Relayed] = {}
         self.relay_at: dict[int, Relayed] = {}
 
-    def unwrap(self, msg: dict, keys: dict[int, bytes]) -> Envelope:
+    def unwrap(self, msg: dict[str, Any], keys: dict[int, bytes]) -> Envelope:
         """Check the host's countersigned relay ``rel{e, i, s}`` and return its envelope: a relay
         the host did not sign is the host's ``illegal`` with no evidence (it came on the host's
         own connection); an envelope under a valid countersignature that does not parse or verify,
@@ -203,7 +203,7 @@ class RelayChecks:
 
 
 # --------------------------------------------------------------------------- the wire messages
-def env_msg(raw: bytes) -> dict:
+def env_msg(raw: bytes) -> dict[str, Any]:
     """The wire message carrying one envelope's wire bytes ``raw`` (``env{e}``: one binary of at
     most :data:`MAX_ENVELOPE` bytes). Raises ValueError for a longer one (a bug: never sent)."""
     if len(raw) > MAX_ENVELOPE:
@@ -211,7 +211,7 @@ def env_msg(raw: bytes) -> dict:
     return {"t": "env", "e": raw}
 
 
-def wire_json(m: dict) -> dict:
+def wire_json(m: dict[str, Any]) -> dict[str, Any]:
     """A wire message in the journal's JSON form (binaries in hex)."""
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": m["k"].hex()}
@@ -220,7 +220,7 @@ def wire_json(m: dict) -> dict:
     return {"t": "env", "e": m["e"].hex()}
 
 
-def wire_from_json(m: dict) -> dict:
+def wire_from_json(m: dict[str, Any]) -> dict[str, Any]:
     """Back from :func:`wire_json`."""
     if m["t"] == "fkey":
         return {"t": "fkey", "s": m["s"], "k": bytes.fromhex(m["k"])}
@@ -229,8 +229,8 @@ def wire_from_json(m: dict) -> dict:
     return env_msg(bytes.fromhex(m["e"]))
 
 
-SCHEMAS = {
-    "fkey": {"s": _int(0, 3), "k": _bin(32)},
-    "env": {"e": _blob(HEADER_BYTES + SIG_BYTES, MAX_ENVELOPE)},
-    "rel": {"e": _blob(1, MAX_ENVELOPE), "i": _int(0, (1 << 31) - 1), "s": _bin(64)},
+SCHEMAS: dict[str, dict[str, Check]] = {
+    "fkey": {"s": integer(0, 3), "k": binary(32)},
+    "env": {"e": blob(HEADER_BYTES + SIG_BYTES, MAX_ENVELOPE)},
+    "rel": {"e": blob(1, MAX_ENVELOPE), "i": integer(0, (1 << 31) - 1), "s": binary(64)},
 }

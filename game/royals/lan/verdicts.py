@@ -6,7 +6,7 @@ evidence", "Timeout verdicts", "Who owes what"). Pure.
   steps owed now, each with the signed envelopes that made it owed (:meth:`Verdicts._owed_causes`,
   :meth:`Verdicts.owed`): on a joiner a third seat's step comes through the host
   (:func:`via_host`) and, overdue, names nobody (``disputed``).
-- :class:`Fault`: a verdict found while processing, and how it becomes this seat's verdict with
+- :class:`~game.royals.lan.shared.Fault`: a verdict found while processing, and how it becomes this seat's verdict with
   its evidence in the canonical order (:func:`canonical`; the seat's *story*,
   :meth:`Verdicts._story`, fitted to one ``verdict`` body by :func:`fit`), announced in a signed
   ``verdict`` body (:meth:`Verdicts._announce`).
@@ -16,17 +16,19 @@ evidence", "Timeout verdicts", "Who owes what"). Pure.
   :meth:`Verdicts.check_verdict`).
 
 :class:`Verdicts` is a part of :class:`game.royals.lan.match.FairMatch` (it reads the round's state
-that the match flow and :mod:`.deal` keep); it owns ``evidence`` and ``claim``.
+that the match flow and :mod:`.deal` keep, declared in :mod:`.shared`); it owns ``evidence`` and ``claim``.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Sequence
 
-from net.match import ALL, Notice, Over, Owed, Refusal, Save, Verdict
+from net.match import ALL, Notice, Output, Over, Owed, Refusal, Save, Verdict
 from net.signed import Envelope
 from . import messages as fm
 from .messages import MAX_ENVELOPE
+from .relay import Relayed, RelayChecks
+from .shared import Evidence, FairState, Fault
 
 STEP_S, STEP_TOTAL = 10.0, 60.0       #: deadlines of an owed pass, key, reveal (connected / in all)
 RELAY_S = 10.0                         #: a joiner waits this much longer than the owing seat's deadline
@@ -34,23 +36,18 @@ RELAY_S = 10.0                         #: a joiner waits this much longer than t
 DECIDE_S = 600.0                       #: a person's decision (keep, play, ...): cut off, never forfeit
 
 
-class Fault(Exception):
-    """A verdict found while processing: ``kind`` (illegal, coin, forfeit), ``seat`` at fault,
-    ``detail`` and the signed ``evidence`` (the envelopes that show it, any peer replays them)."""
-
-    def __init__(self, kind: str, seat: int, detail: str, evidence: Sequence[Envelope] = ()) -> None:
-        super().__init__(detail)
-        self.kind, self.seat, self.detail, self.evidence = kind, seat, detail, tuple(evidence)
+__all__ = ["DECIDE_S", "RELAY_S", "STEP_S", "STEP_TOTAL", "Fault", "Verdicts", "canonical", "fit", "unblocked",
+           "via_host"]
 
 
-def canonical(evidence) -> list[Envelope]:
+def canonical(evidence: Iterable[Evidence | None]) -> list[Evidence]:
     """Evidence in the order every peer writes it: each envelope once, by seat, then sequence
     number, then wire bytes (two envelopes of one sequence number: the two stories)."""
     seen = {e.to_bytes(): e for e in evidence if e is not None}
     return [seen[k] for k in sorted(seen, key=lambda k: (seen[k].sender, seen[k].seq, k))]
 
 
-def fit(primary: Sequence[Envelope], extra: Sequence[Envelope]) -> list[Envelope]:
+def fit(primary: Sequence[Evidence], extra: Sequence[Evidence]) -> list[Evidence]:
     """``primary`` and as much of ``extra`` (latest first) as fits one ``verdict`` body
     (:data:`fm.MAX_EVIDENCE` envelopes, :data:`MAX_ENVELOPE` bytes), in canonical order."""
     keep = canonical(primary)[:fm.MAX_EVIDENCE]
@@ -87,11 +84,10 @@ def via_host(o: Owed, seat: int) -> Owed:
     return Owed(o.seat, o.step, o.ref, o.to, o.since, due, due, o.forfeits, via=0)
 
 
-class Verdicts:
+class Verdicts(FairState):
     """The verdict part of :class:`game.royals.lan.match.FairMatch` (see the module docstring)."""
 
-    evidence: list[Envelope]                                 # the signed envelopes behind the verdict
-    claim: tuple[Envelope, fm.Body, list[Envelope]] | None   # a peer's verdict being checked
+    checks: RelayChecks     # a joiner's record of the host's relays (the match flow's)
 
     # ------------------------------------------------------------------ who owes what
     def _owed_causes(self) -> list[tuple[Owed, tuple[Envelope, ...]]]:
@@ -103,7 +99,8 @@ class Verdicts:
         out: list[tuple[Owed, tuple[Envelope, ...]]] = []
         t = self.since
 
-        def o(seat, step, ref, forfeits, cause=(), to=ALL, conn=STEP_S, total=STEP_TOTAL):
+        def o(seat: int, step: str, ref: int, forfeits: bool, cause: Iterable[Envelope | None] = (), to: int = ALL,
+              conn: float = STEP_S, total: float = STEP_TOTAL) -> None:
             out.append((Owed(seat, step, ref, to, t, conn, total, forfeits), tuple(e for e in cause if e)))
         if self.inbox is None:
             for s in range(self.n):
@@ -148,7 +145,7 @@ class Verdicts:
             audits = [self.inbox.log[s][q] for s, q in sorted(self.audit_seq.items())]
             for s in range(self.n):
                 if not self._revealed_all(s):
-                    o(s, "reveal", self.round, True, [self.last_env] + audits[:1])
+                    o(s, "reveal", self.round, True, [self.last_env, *audits[:1]])
                 elif s not in self.ends and self.audited:
                     o(s, "round end", self.round, True, audits)
             for s in sorted(self.mismatch):
@@ -176,7 +173,7 @@ class Verdicts:
         return seat in self.local and self._owes_forfeit(seat) is not None
 
     # ------------------------------------------------------------------ the layer's verdicts
-    def end(self, verdict: Verdict, now: float) -> list:
+    def end(self, verdict: Verdict, now: float) -> list[Output]:
         """The session's verdict (a deadline, a peer's stop judged by the layer's rules and
         :meth:`check_verdict`). A forfeit or a departure of another seat is recorded with the
         signed envelopes that made its step owed, and announced to every peer in a signed
@@ -184,7 +181,7 @@ class Verdicts:
         evidence")."""
         if self._over is not None:
             return [Save(), Notice("record")]
-        out: list = []
+        out: list[Output] = []
         named = [s for s in (verdict.seat, *verdict.between) if s >= 0 and s not in self.local]
         if verdict.kind in ("forfeit", "left") and named:
             cause = next((c for o, c in self._owed_causes() if o.seat in named), ())
@@ -208,7 +205,7 @@ class Verdicts:
         return verdict
 
     # ------------------------------------------------------------------ this seat's verdict
-    def _announce(self, kind: str, seat: int, evidence: Sequence[Envelope]) -> list:
+    def _announce(self, kind: str, seat: int, evidence: Sequence[Evidence]) -> list[Output]:
         """Sign and send this seat's verdict with its evidence (never twice)."""
         if ("verdict",) in self._bodies or self.inbox is None:
             return []
@@ -218,10 +215,10 @@ class Verdicts:
             items.pop()
         return self._emit(self.seat, fm.verdict(self.seat, kind, seat, items))
 
-    def _fault(self, f: Fault) -> list:
+    def _fault(self, f: Fault) -> list[Output]:
         """A fault found here: this seat's verdict, its evidence the fault's and the story of the
         seat at fault, announced when that seat is not played here."""
-        out: list = []
+        out: list[Output] = []
         if self._over is None:
             self.evidence = fit(f.evidence, self._story(f.seat, f.evidence))
             self._over = Verdict(f.kind, f.seat, (), self.view.ply, f.detail)
@@ -229,7 +226,7 @@ class Verdicts:
                 out += self._announce(f.kind, f.seat, self.evidence)
         return out + [Save(), Notice("record"), Over(self._over)]
 
-    def _story(self, seat: int, evidence: Sequence[Envelope]) -> list[Envelope]:
+    def _story(self, seat: int, evidence: Sequence[Evidence]) -> list[Envelope]:
         """Seat ``seat``'s decisions and coin parts of this round up to its latest envelope in
         ``evidence``, as this peer holds them (its keep and public actions first, then its latest
         plays): part of a verdict against it, so a peer that was told another story by the same
@@ -252,8 +249,8 @@ class Verdicts:
         names the verdict's signer, two conflicting ones their signer) and applied; the claim is
         then settled by :meth:`_settle_claim` once nothing more moves. A relay attestation in it
         is checked first (:meth:`game.royals.lan.relay.RelayChecks.shown`)."""
-        evidence = []
-        shown: dict = {}
+        evidence: list[Envelope] = []
+        shown: dict[bytes, Relayed] = {}
         for x in b.items:
             x = self.checks.shown(env, x, self.keys, shown)
             try:
