@@ -226,6 +226,17 @@ class Session(Mailbox):
         self._command("leave")
         self._thread.join(timeout)
 
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` s (None: for ever) for the session's thread to end (after
+        :meth:`close`, or a fault that stopped it); True once it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def running(self) -> bool:
+        """Whether the session's thread still runs (its sockets, deadlines and journal)."""
+        return self._thread.is_alive()
+
     # ------------------------------------------------------------------ the lobby, by role
     @property
     def _host_lobby(self) -> HostLobby:

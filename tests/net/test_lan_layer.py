@@ -167,7 +167,7 @@ def test_a_joiner_killed_mid_match_resumes_from_its_journal(sessions, tmp_path):
     wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
     join._stopping = True  # the program dies: no bye, its thread just stops
     join._command("noop")
-    join._thread.join(LIMIT)
+    join.join(LIMIT)
     again = sessions("join", "Bob", port=host.port, record=tmp_path / "j.json")
     e = wait_for(again, lambda e: isinstance(e, Started), "resume")
     assert e.resumed
@@ -355,7 +355,7 @@ def test_a_host_killed_mid_match_resumes_from_its_journal_and_the_joiner_rejoins
     wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
     host._stopping = True  # killed: no word to the joiner, its thread just stops
     host._command("noop")
-    host._thread.join(LIMIT)
+    host.join(LIMIT)
     again = sessions("host", "Alice", port=port, record=tmp_path / "h.json")
     e = wait_for(again, lambda e: isinstance(e, Started), "the joiner back")
     assert e.resumed and e.table.names == ("Alice", "Bob")
@@ -436,7 +436,7 @@ def test_a_joiner_that_loses_its_host_for_the_grace_ends_the_match_naming_the_ho
     wait_for(join, lambda e: isinstance(e, Started), "start")
     srv_host._stopping = True  # the host's program dies without a word
     srv_host._command("noop")
-    srv_host._thread.join(LIMIT)
+    srv_host.join(LIMIT)
     e = wait_for(join, lambda e: isinstance(e, Ended), "the verdict", timeout=LIMIT)
     assert (e.verdict.kind, e.verdict.seat) == ("left", 0)
 
@@ -549,7 +549,7 @@ def test_a_seat_whose_player_is_away_can_be_handed_to_the_computer_and_taken_bac
     wait_for(host, lambda e: getattr(e, "code", "") == "dealt", "the deal")
     join._stopping = True  # killed
     join._command("noop")
-    join._thread.join(LIMIT)
+    join.join(LIMIT)
     wait_for(host, lambda e: isinstance(e, Dropped) and e.seat == 1, "the drop")
     with pytest.raises(ValueError):
         host.hand_to_computer(0, "random")  # not a joiner's seat

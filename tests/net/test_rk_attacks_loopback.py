@@ -517,7 +517,7 @@ def test_7_a_seated_peer_flooding_acks_is_cut_and_the_game_is_kept(host, closing
     m = Mallory(host.port)
     at_my_turn(m, 2)
     n = m.machine.ply
-    m.raw(frame({"t": "ack", "ply": 1, "hash": m.machine._hashes[1]}) * 2000)
+    m.raw(frame({"t": "ack", "ply": 1, "hash": m.machine.hashes[1]}) * 2000)
     assert m.closed_with()[0] == "flood"
     assert host.session.verdict is None and host.view(lambda hm: hm.ply) == n
     m.close()

@@ -62,7 +62,7 @@ def test_any_bytes_from_the_other_seat_give_a_clear_error_and_lose_nothing(items
     p = mid_game()
     m = p.m[seat]
     before_ply, acked = m.ply, m.acked
-    held = list(m._hashes[:acked + 1])
+    held = m.hashes[:acked + 1]
     data = b"".join(as_bytes(x) if isinstance(x, dict) else x for x in items)
     link = Link(SCHEMAS, rates={"*": (1e9, 1e9)})
     outcome = None
@@ -86,10 +86,10 @@ def test_any_bytes_from_the_other_seat_give_a_clear_error_and_lose_nothing(items
     if outcome is not None:
         assert outcome.kind in ("illegal", "desync", "forfeit", "coin") and outcome.detail
     # nothing lost: the plies both held stay, the hashes follow the moves, the record checks
-    assert m._hashes[:acked + 1] == held and m.ply >= acked
-    assert len(m._hashes) == m.ply + 1 and m._hashes[-1] == bytes.fromhex(m.state.state_hash())
+    assert m.hashes[:acked + 1] == held and m.ply >= acked
+    assert len(m.hashes) == m.ply + 1 and m.hashes[-1] == bytes.fromhex(m.state.state_hash())
     rec = m.record()
     assert game_by_key("rose-king").check(rec).startswith("ok ")
     again = RoseKingMatch(seat, table(), os.urandom, m.payload())
-    assert again.payload() == m.payload() and again._hashes == m._hashes
+    assert again.payload() == m.payload() and again.hashes == m.hashes
     assert m.ply >= before_ply or m.over is not None

@@ -272,7 +272,7 @@ def test_a_closed_connection_the_selector_refuses_to_watch_is_closed_and_the_ses
             got += chunk
     assert b"frame" in got
     h.wait(lambda e: isinstance(e, Refused) and e.code == "frame", "the refusal")
-    assert h.session._thread.is_alive() and not h.session.conns.lingering
+    assert h.session.running and not h.session.conns.lingering
     m = Mallory(h.port)
     closing(m)
     m.until(lambda: started(m), "a game")

@@ -80,7 +80,7 @@ def test_complete_games_end_with_identical_records_and_hashes(seed, levels):
     p = Pair("", (det_tokens(seed), det_tokens(seed + 50)))
     p.play([LAN.player(levels[0], seed), LAN.player(levels[1], seed + 1)])
     assert p.verdicts[0].kind == p.verdicts[1].kind == "finished" and p.verdicts[0].winners == p.verdicts[1].winners
-    assert p.m[0]._hashes == p.m[1]._hashes and p.m[0].record() == p.m[1].record()
+    assert p.m[0].hashes == p.m[1].hashes and p.m[0].record() == p.m[1].record()
     rec = p.m[0].record()
     assert check(rec).startswith("ok finished") and {rec["red"], rec["white"]} == {"Ann", "Bob"}
     assert any(" draw " in m for m in rec["moves"])  # draws went through the coin
@@ -137,7 +137,7 @@ def test_a_draw_is_decided_by_a_fresh_commit_reveal_on_both_sides():
     both = (c.secret, c.their_secret) if s == 0 else (c.their_secret, c.secret)
     card = draw_from_coin(coin_digest(GID, ply, both), before)
     assert p.m[s].state.move_stack[-1] == Move(before.turn, DRAW, card) == p.m[o].state.move_stack[-1]
-    assert p.m[0]._hashes == p.m[1]._hashes
+    assert p.m[0].hashes == p.m[1].hashes
 
 
 # =========================================================================== the lobby's handshake
@@ -293,7 +293,7 @@ def test_a_repeated_ply_is_ignored_if_identical_and_a_desync_if_not():
         m = p.m[1]
     if m.state.move_stack[-1].kind is not DRAW and m.state.move_stack[-1].player != m.color_of(m.seat):
         assert m.receive(1 - m.seat, {"t": "move", "ply": 6, "m": str(m.state.move_stack[-1]),
-                                      "hash": m._hashes[6]}, 0.0) == []
+                                      "hash": m.hashes[6]}, 0.0) == []
         assert m.ply == 6 and m.over is None
     v = verdict(p.m[0].receive(1, {"t": "move", "ply": 3, "m": "red play N1", "hash": b"x" * 32}, 0.0))
     assert v.kind == "desync" and v.ply == 3
@@ -432,7 +432,7 @@ def test_resume_after_a_drop_sends_the_missing_move_and_the_game_finishes():
     ply = p.m[s].ply
     p.out(s, p.m[s].act(next(x for x in p.m[s].state.legal_moves() if x.kind is not DRAW), 0.0))
     reconnect(p)  # the move was lost on the wire
-    assert p.m[0].ply == p.m[1].ply == ply + 1 and p.m[0]._hashes == p.m[1]._hashes
+    assert p.m[0].ply == p.m[1].ply == ply + 1 and p.m[0].hashes == p.m[1].hashes
     p.play([chooser(1), chooser(2)])
     assert p.m[0].record() == p.m[1].record() and check(p.m[0].record()).startswith("ok finished")
 
@@ -444,7 +444,7 @@ def test_resume_after_a_draw_interrupted_mid_coin():
     p.out(0, p.m[0].receive(1, p.wire.pop(0)[1], 0.0))  # ... and reveal
     assert p.m[0].ply == p.m[1].ply + 1
     reconnect(p)
-    assert p.m[0]._hashes == p.m[1]._hashes
+    assert p.m[0].hashes == p.m[1].hashes
     p.play([chooser(1), chooser(2)])
     assert p.m[0].record() == p.m[1].record()
 
@@ -453,7 +453,7 @@ def test_resume_after_a_draw_interrupted_mid_coin():
 def test_a_peer_restarted_from_its_journal_payload_resumes_and_finishes(seat):
     p = mid_game(10)
     restored = RoseKingMatch(seat, table(), os.urandom, p.m[seat].payload())
-    assert restored._hashes == p.m[seat]._hashes and restored.payload() == p.m[seat].payload()
+    assert restored.hashes == p.m[seat].hashes and restored.payload() == p.m[seat].payload()
     p.m[seat] = restored
     reconnect(p, lost=False)
     p.play([chooser(5), chooser(6)])

@@ -70,7 +70,7 @@ def test_a_reset_mid_frame_keeps_the_game_and_a_real_joiner_resumes_the_seat(ses
     m = Mallory(host.port, name="Bob")
     m.until(lambda: m.machine is not None and m.machine.ply >= 4 and m.my_turn()
             and host.view(lambda hm: hm.ply) == m.machine.ply, "four plies, all on the host")  # nothing in flight
-    m.raw(frame({"t": "ack", "ply": 1, "hash": m.machine._hashes[1]})[:9])
+    m.raw(frame({"t": "ack", "ply": 1, "hash": m.machine.hashes[1]})[:9])
     m.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     m.close()
     closed = h.wait(lambda e: isinstance(e, Dropped), "the drop")

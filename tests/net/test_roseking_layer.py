@@ -220,7 +220,7 @@ def kill(s: Session) -> None:
     """The program dies: no bye, its thread just stops (as kill -9 leaves its files)."""
     s._stopping = True
     s._command("noop")
-    s._thread.join(LIMIT)
+    s.join(LIMIT)
 
 
 def wait_ply(s: Session, n: int) -> None:
@@ -286,7 +286,7 @@ def test_a_joiner_started_before_its_host_waits_for_it(sessions):
     join = sessions("join", "Bob", port=port)
     _events(join, lambda e: getattr(e, "code", "") == "connecting")
     time.sleep(0.3)  # a few failed tries, each a tick of the session's thread
-    assert join._thread.is_alive()
+    assert join.running
     host = sessions("host", "Ann", port=port)
     for s in (host, join):
         _events(s, lambda e: isinstance(e, Started))

@@ -85,8 +85,8 @@ def leaks(net: Net) -> list[str]:
 class LeakyDealer(FairMatch):
     """A deliberately leaky variant: its deal keys include the keys of its own positions."""
 
-    def _duties(self):
-        out = super()._duties()
+    def duties(self):
+        out = super().duties()
         fixed = []
         for seat, body in out:
             if body[0] == fm.SHARES and self.stage == "round" and len(fm.decode(body, seat).items) > 1:

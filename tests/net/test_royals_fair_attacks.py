@@ -46,8 +46,8 @@ class BadPass(FairMatch):
 
     how = "substitute"
 
-    def _duties(self):
-        out = super()._duties()
+    def duties(self):
+        out = super().duties()
         if out and out[0][1][0] == fm.PASS and self.round == 1:
             seat, body = out[0]
             dk = self.decks[seat]
@@ -90,9 +90,9 @@ def test_a_dropped_card_is_refused_on_receipt():
 class WrongKey(FairMatch):
     """Its deal keys carry one wrong key (another position's)."""
 
-    def _duties(self):
+    def duties(self):
         out = []
-        for seat, body in super()._duties():
+        for seat, body in super().duties():
             if body[0] == fm.SHARES and self.stage == "round":
                 items = list(fm.decode(body, seat).items)
                 if len(items) > 1:
@@ -203,8 +203,8 @@ def test_a_host_telling_two_joiners_two_stories_is_named_with_two_envelopes_it_s
 class Withholder(FairMatch):
     """Never sends its round keys (the audit's reveal)."""
 
-    def _duties(self):
-        return [(s, b) for s, b in super()._duties() if b[0] != fm.AUDIT]
+    def duties(self):
+        return [(s, b) for s, b in super().duties() if b[0] != fm.AUDIT]
 
 
 def test_withheld_round_keys_are_named_by_the_host_and_disputed_by_the_joiner():
@@ -289,8 +289,8 @@ class EarlyAuditor(FairMatch):
 
     sent_early = False
 
-    def _duties(self):
-        out = super()._duties()
+    def duties(self):
+        out = super().duties()
         if not self.sent_early and self.stage == "round" and self.seat in self.kept:
             self.sent_early = True
             dk = self.decks[self.seat]

@@ -59,7 +59,7 @@ def _kill(s: Session) -> None:
     """The program dies: no word to anyone, its thread just stops (tests/net/test_lan_layer.py)."""
     s._stopping = True
     s._command("noop")
-    s._thread.join(10)
+    s.join(10)
 
 
 def _play(s: Session, seed: int, out: dict, key: str, stop=None) -> threading.Thread:

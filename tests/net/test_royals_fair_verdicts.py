@@ -143,9 +143,9 @@ class FalseEnd(FairMatch):
 
     withhold_log = False
 
-    def _duties(self):
+    def duties(self):
         out = []
-        for seat, body in super()._duties():
+        for seat, body in super().duties():
             re = parse_round_end(body)
             if re is not None:
                 body = round_end(re[0], re[1], bytes(32))
@@ -209,9 +209,9 @@ class WithholdAndCheat(FairMatch):
 
     withheld = False
 
-    def _duties(self):
+    def duties(self):
         out = []
-        for seat, body in super()._duties():
+        for seat, body in super().duties():
             ref = self.draws.get(1)
             if body[0] == fm.SHARES and ref is not None and ref[0] and len(fm.decode(body, seat).items) == 1:
                 self.withheld = True
@@ -259,10 +259,10 @@ class VanishAfterFirstPass(FairMatch):
 
     passes = 0
 
-    def _duties(self):
+    def duties(self):
         if self.passes >= 1:
             return []
-        out = super()._duties()
+        out = super().duties()
         self.passes += sum(1 for _, body in out if body[0] == fm.PASS)
         return out
 

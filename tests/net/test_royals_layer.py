@@ -261,8 +261,8 @@ def _play_all(sessions) -> dict:
 class Withholder(FairMatch):
     """Never sends its round keys (the audit's reveal, owed to every seat once the round ends)."""
 
-    def _duties(self):
-        return [(s, b) for s, b in super()._duties() if b[0] != fm.AUDIT]
+    def duties(self):
+        return [(s, b) for s, b in super().duties() if b[0] != fm.AUDIT]
 
 
 def test_a_withheld_step_is_named_by_the_host_and_never_blamed_on_the_host(monkeypatch):
@@ -292,8 +292,8 @@ class Reconnector(FairMatch):
 
     withholding = threading.Event()
 
-    def _duties(self):
-        duties = super()._duties()
+    def duties(self):
+        duties = super().duties()
         if any(b[0] == fm.AUDIT for _, b in duties):
             self.withholding.set()
         return [(s, b) for s, b in duties if b[0] != fm.AUDIT]
@@ -373,8 +373,8 @@ class Silent(FairMatch):
     """Never sends a shuffle pass of its own, and judges no deadline itself (so it stays on
     the line)."""
 
-    def _duties(self):
-        return [(s, b) for s, b in super()._duties() if b[0] != fm.PASS]
+    def duties(self):
+        return [(s, b) for s, b in super().duties() if b[0] != fm.PASS]
 
     def owed(self):
         return []
@@ -589,7 +589,7 @@ def test_a_host_killed_without_a_word_ends_the_match_for_its_joiner_after_its_gr
         th.join(10)
         host._stopping = True  # the program dies: no word to anyone
         host._command("noop")
-        host._thread.join(10)
+        host.join(10)
         tj.join(BOUND)
         v = out["j"]
         assert (v.kind, v.seat) in (("left", 0), ("forfeit", 0)), v

@@ -67,7 +67,7 @@ def _kill(s: Session) -> None:
     """The peer's program dies: no word to anyone (its journal stays as last written)."""
     s._stopping = True
     s._command("noop")
-    s._thread.join(5)
+    s.join(5)
 
 
 def _opened_early(s: Session, dev: int) -> list:
@@ -135,10 +135,10 @@ class Vanisher(FairMatch):
     gone = threading.Event()
     passes = 0
 
-    def _duties(self):
+    def duties(self):
         if self.passes >= 1:
             return []
-        out = super()._duties()
+        out = super().duties()
         self.passes += sum(1 for _, body in out if body[0] == fm.PASS)
         if self.passes:
             self.gone.set()

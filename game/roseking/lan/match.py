@@ -193,6 +193,12 @@ class RoseKingMatch:
         """The state hash after the last ply (32 bytes)."""
         return self._hashes[-1]
 
+    @property
+    def hashes(self) -> tuple[bytes, ...]:
+        """The state hash after each ply (index 0: after the deal), as the two peers compare
+        them in ``move``/``ack`` (docs/protocol.md); 32 bytes each."""
+        return tuple(self._hashes)
+
     def _open(self, purpose: int, now: float, their_commit: bytes | None = None) -> Coin:
         c = Coin(purpose, self._token(32), their_commit, opened=now)
         if self.solo:  # the computer's part is ours too

@@ -144,7 +144,7 @@ class DealSteps(FairState):
                     del self.draws[s]
             except BrokenDeck:
                 # a position only this seat can open opened to no card: it opens it to all
-                # first (its own keys, :meth:`_duties`), so every peer sees the broken deck
+                # first (its own keys, :meth:`duties`), so every peer sees the broken deck
                 # itself before anyone reveals a secret (nobody audits on another's word)
                 if ref is not None:
                     self.broken.setdefault(s, ref)

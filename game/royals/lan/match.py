@@ -486,7 +486,7 @@ class FairMatch(DealSteps, Verdicts):
                 self._pump()
                 if self._over is not None:
                     break
-                duties = self._duties()
+                duties = self.duties()
                 if not duties:
                     break
                 for seat, body in duties:
@@ -709,11 +709,14 @@ class FairMatch(DealSteps, Verdicts):
         raise IllegalMoveError("not in hand")
 
     # ------------------------------------------------------------------ duties
-    def _duties(self) -> list[tuple[int, bytes]]:
+    def duties(self) -> list[tuple[int, bytes]]:
         """The messages the local seats owe now and have not sent (deterministic bodies, so a
         seat back from its journal finds them in :attr:`done`): during the round a shuffle pass
         (alone), else the deal and draw keys, the coin parts, a broken position's keys and the
-        victim's keys of a take; at its end the audit, round end and logs (:mod:`.deal`)."""
+        victim's keys of a take; at its end the audit, round end and logs (:mod:`.deal`).
+
+        Public as a test hook: the tests' attackers override it to withhold or alter a step
+        (``tests/net/test_royals_fair_attacks.py``); nothing else calls it from outside."""
         out: list[tuple[int, bytes]] = []
 
         def add(seat: int, body: bytes) -> None:
