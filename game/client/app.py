@@ -211,8 +211,9 @@ class App:
         1280x800 that SDL's SCALED mode would restore."""
         window = self._window()
         going_full = window is not None and not self.is_fullscreen()
-        if going_full:
-            self._windowed = (tuple(window.size), tuple(window.position))
+        if going_full and window is not None:
+            (w, h), (x, y) = window.size, window.position
+            self._windowed = ((w, h), (x, y))
         try:
             pygame.display.toggle_fullscreen()
         except pygame.error:  # some drivers (dummy, some WMs) cannot; the game goes on windowed

@@ -32,7 +32,7 @@ class ConfirmDialog(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "AppLike", question: str, on_yes: Callable[[], None], yes: str = N_("Yes"), no: str = N_("No")) -> None:
+    def __init__(self, app: "AppLike", question: str, on_yes: Callable[[], object], yes: str = N_("Yes"), no: str = N_("No")) -> None:
         super().__init__(app)
         self.question = question
         self.still = True
@@ -73,7 +73,7 @@ class PauseMenu(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "AppLike", on_main_menu: Callable[[], None], game_running: Callable[[], bool],
+    def __init__(self, app: "AppLike", on_main_menu: Callable[[], object], game_running: Callable[[], bool],
                  title: str = N_("Paused"), on_update: Callable[[float], None] | None = None,
                  question: str | None = None) -> None:
         super().__init__(app)

@@ -25,6 +25,8 @@ from .theme import CANVAS, CREAM, GOLD
 from .widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
+    from net.session import Session
+
     from .app import App
     from game.saves import SaveStore
 
@@ -139,9 +141,9 @@ class LobbyExit:
     Cancel / Escape: stop the beacon, close the session (which tells the peers we leave), each
     once, then ``on_back()``."""
 
-    session: "object | None"
+    session: "Session | None"
     beacon: "Beacon | None"
-    on_back: Callable[[], None]
+    on_back: Callable[[], object]
 
     def cancel(self) -> None:
         self.close()
@@ -154,7 +156,7 @@ class LobbyExit:
             self.beacon.stop()
             self.beacon = None
         if self.session is not None:
-            self.session.close()  # type: ignore[attr-defined]
+            self.session.close()
             self.session = None
 
 
@@ -165,6 +167,8 @@ class JoinScene(ButtonScene):
     be opened: typing still works). ``name``: the player's name (default: the name set in
     Settings). A game's screen subclasses it and says what :meth:`join` does (which session it
     opens, which waiting screen it shows) and which title :meth:`draw_title` draws."""
+
+    app: "App"
 
     ROWS = 4
 

@@ -51,6 +51,8 @@ class MainMenu(ButtonScene):
     """Choose the game (a tab per game, with its picture; Tab switches), start it, continue or
     open a saved game, read its rules, change settings, or quit."""
 
+    app: "App"
+
     def __init__(self, app: "App") -> None:
         super().__init__(app)
         self.clock = 0.0
@@ -65,7 +67,7 @@ class MainMenu(ButtonScene):
             Button((x, 0, w, 64), N_("Settings"), self.settings, key=pygame.K_s, size=32),
             Button((x, 0, w, 64), N_("Quit"), app.quit, key=pygame.K_q, size=32),
         ]
-        add_save_buttons(self, self.game.key)  # saved games: "Continue" (this game's) on top, "Saved games"
+        add_save_buttons(self, self.app, self.game.key)  # saved games: "Continue" (this game's) on top, "Saved games"
         saved = next(b for b in self.buttons if b.key == pygame.K_l)
         self.buttons.remove(saved)
         if len(game_buttons) % 2:  # beside the first way to start, so that host and join share a row

@@ -42,10 +42,10 @@ def layout_menu_buttons(buttons: list[Button], top: int = 300, bottom: int = 740
         b.rect.y = top + i * step
 
 
-def add_save_buttons(menu: ButtonScene, game: str) -> None:
+def add_save_buttons(menu: ButtonScene, app: "App", game: str) -> None:
     """Add "Continue" on top (if an unfinished local game of ``game``, a game's key, is saved)
-    and "Saved games" above the last button (Quit) of a main menu, then re-stack its buttons."""
-    app = menu.app
+    and "Saved games" above the last button (Quit) of a main menu (in ``app``'s window), then
+    re-stack its buttons."""
     x, w = CANVAS[0] // 2 - 220, 440
     store = shared_store()
     entry = store.resumable(game)
@@ -170,6 +170,8 @@ class SavedGamesScene(ButtonScene):
     """Every saved game: select a row (click, arrows), then Open / Replay / Delete; double-click
     opens an unfinished game or replays a finished one. Esc goes back."""
 
+    app: "App"
+
     def __init__(self, app: "App", store: SaveStore | None = None,
                  on_back: Callable[[], None] | None = None) -> None:
         super().__init__(app)
@@ -217,12 +219,14 @@ class SavedGamesScene(ButtonScene):
 
     # ------------------------------------------------------------------ actions
     def open(self) -> None:
-        if self._can_open():
-            open_game(self.app, self.entry)  # type: ignore[arg-type]
+        entry = self.entry
+        if entry is not None and self._can_open():
+            open_game(self.app, entry)
 
     def replay(self) -> None:
-        if self._can_replay():
-            open_replay(self.app, self.entry.path)  # type: ignore[union-attr]
+        entry = self.entry
+        if entry is not None and self._can_replay():
+            open_replay(self.app, entry.path)
 
     def delete(self) -> None:
         entry = self.entry

@@ -12,6 +12,7 @@ every screen under it).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 import pygame
@@ -61,8 +62,8 @@ class SettingsScene(ButtonScene):
         self.names: dict[str, TextInput] = {}
         self.rows: list[list[Button]] = []  # the rows of radio buttons (laid out again on a language change)
         self._language = i18n.language()
-        self._row("language", [(lambda code=code: i18n.LANGUAGE_NAMES[code], code) for code in i18n.LANGUAGES])
-        self._row("animation_speed", [(lambda s=s: speed_text(s), s) for s in ANIMATION_SPEEDS])
+        self._row("language", [(partial(i18n.LANGUAGE_NAMES.__getitem__, code), code) for code in i18n.LANGUAGES])
+        self._row("animation_speed", [(partial(speed_text, s), s) for s in ANIMATION_SPEEDS])
         self._switch("sound")
         y = self._y("volume")
         self.buttons += [
@@ -91,6 +92,10 @@ class SettingsScene(ButtonScene):
             return getattr(self.prefs.settings, field)
         return self.prefs.settings.of(self.game)[field]
 
+    def _is(self, field: str, value: Any) -> bool:
+        """Whether ``field`` is set to ``value`` (a radio button's state)."""
+        return bool(self._get(field) == value)
+
     def _set(self, field: str, value: Any) -> None:
         if field in APP_ROWS:
             self.prefs.update(**{field: value})
@@ -100,8 +105,8 @@ class SettingsScene(ButtonScene):
     def _row(self, field: str, options: list[tuple[Callable[[], str], Any]]) -> None:
         """Radio buttons setting ``field`` to one of ``options`` (label callable, value), laid out
         by :meth:`fit_row` for the current language."""
-        row = [Button((CONTROL_X, self._y(field), 10, 48), label, lambda value=value: self._set(field, value),
-                      size=ROW_TEXT, selected=lambda value=value: self._get(field) == value)
+        row = [Button((CONTROL_X, self._y(field), 10, 48), label, partial(self._set, field, value),
+                      size=ROW_TEXT, selected=partial(self._is, field, value))
                for label, value in options]
         self.buttons += row
         self.rows.append(row)
@@ -143,7 +148,7 @@ class SettingsScene(ButtonScene):
             self._switch(name)
         elif f.control == "choice":
             text = f.option_text or str
-            self._row(name, [(lambda value=value: text(value), value) for value in f.options])
+            self._row(name, [(partial(text, value), value) for value in f.options])
         else:  # "text"
             self.names[name] = TextInput(
                 (CONTROL_X, self._y(name), 420, 48), self._get(name), self._namer(name),

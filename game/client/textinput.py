@@ -19,7 +19,7 @@ import pygame
 
 from game.i18n import _
 
-from .theme import CREAM, GOLD, GOLD_DARK, INK, Theme
+from .theme import CREAM, GOLD, GOLD_DARK, INK, TextArt
 
 _EDIT_KEYS = {pygame.K_BACKSPACE, pygame.K_DELETE, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END}
 
@@ -190,7 +190,7 @@ class TextInput:
     def update(self, dt: float) -> None:
         self.clock += dt
 
-    def draw(self, surface: pygame.Surface, art: Theme) -> None:
+    def draw(self, surface: pygame.Surface, art: TextArt) -> None:
         background, ink, grey, caret = _STYLES[self.style]
         r = self.rect
         pygame.draw.rect(surface, background, r, border_radius=8)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import cached_property
-from typing import Callable, TypeVar
+from typing import Any, Callable, Protocol, TypeVar, cast
 
 import pygame
 
@@ -43,6 +43,16 @@ def load_image(name: str, alpha: bool = True) -> pygame.Surface:
     return surf.convert_alpha() if alpha else surf.convert()
 
 
+class TextArt(Protocol):
+    """What drawing words needs: a :class:`Theme`, or a game's sprite set over one (whose ``font``
+    and ``text`` are the theme's)."""
+
+    def font(self, size: int) -> pygame.font.Font: ...
+
+    def text(self, text: str, size: int, color: Any = ..., shadow: bool = False, wrap: int = 0,
+             center: bool = False) -> pygame.Surface: ...
+
+
 class Theme:
     """Fonts, a text cache, a scaled-image cache and the table background. Create after
     ``display.set_mode`` (images load lazily, on first use)."""
@@ -51,7 +61,7 @@ class Theme:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self._scaled: dict[tuple, pygame.Surface] = {}
-        self._extensions: dict[type, object] = {}
+        self._extensions: dict[Callable[["Theme"], object], object] = {}
 
     @cached_property
     def table(self) -> pygame.Surface:
@@ -61,10 +71,10 @@ class Theme:
     def extension(self, factory: Callable[["Theme"], T]) -> T:
         """One ``factory(self)`` per theme, made on first use: a game's sprite set
         (e.g. :func:`game.client.roseking.art.art_of`)."""
-        ext = self._extensions.get(factory)  # type: ignore[call-overload]
+        ext = self._extensions.get(factory)
         if ext is None:
-            ext = self._extensions[factory] = factory(self)  # type: ignore[index]
-        return ext  # type: ignore[return-value]
+            ext = self._extensions[factory] = factory(self)
+        return cast(T, ext)  # made by ``factory``: a T
 
     def font(self, size: int) -> pygame.font.Font:
         f = self._fonts.get(size)

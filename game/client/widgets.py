@@ -8,7 +8,7 @@ import pygame
 
 from game.i18n import _
 
-from .theme import CREAM, GOLD, GOLD_DARK, INK, Theme
+from .theme import CREAM, GOLD, GOLD_DARK, INK, TextArt
 from .scene import Scene
 
 
@@ -44,7 +44,7 @@ MIN_LINE = 0.8
 _fit_cache: dict[tuple[str, int, int, int], int] = {}
 
 
-def fit_size(art: Theme, text: str, size: int, width: int, minimum: int = MIN_TEXT) -> int:
+def fit_size(art: TextArt, text: str, size: int, width: int, minimum: int = MIN_TEXT) -> int:
     """The largest font size <= ``size`` (px) at which ``text`` is at most ``width`` px wide, but
     never below ``minimum`` (labels run up to 3.5x the English in German, Dutch and French). Cached."""
     key = (text, size, width, minimum)
@@ -59,7 +59,7 @@ def fit_size(art: Theme, text: str, size: int, width: int, minimum: int = MIN_TE
     return fitted
 
 
-def wrapped_to_fit(art: Theme, text: str, sizes: tuple[int, ...], height: int, width: int, color=CREAM,
+def wrapped_to_fit(art: TextArt, text: str, sizes: tuple[int, ...], height: int, width: int, color=CREAM,
                    shadow: bool = True) -> pygame.Surface:
     """``text`` wrapped to ``width`` px, each line centred, at the first of ``sizes`` (px, largest
     first) whose image is at most ``height`` px tall; at the last size if none is (a long text in
@@ -104,7 +104,7 @@ class Button:
     (a pygame key constant) also triggers it when the owner forwards key events.
     """
 
-    def __init__(self, rect: pygame.Rect | tuple, label: str | Callable[[], str], action: Callable[[], None],
+    def __init__(self, rect: pygame.Rect | tuple, label: str | Callable[[], str], action: Callable[[], object],
                  key: int | None = None, size: int = 30, enabled: Callable[[], bool] | None = None,
                  selected: Callable[[], bool] | None = None) -> None:
         self.rect = pygame.Rect(rect)
@@ -137,7 +137,7 @@ class Button:
             return True
         return False
 
-    def draw(self, surface: pygame.Surface, art: Theme) -> None:
+    def draw(self, surface: pygame.Surface, art: TextArt) -> None:
         on = self.enabled()
         sel = self.selected()
         r = self.rect
@@ -167,7 +167,7 @@ class Button:
             surface.blit(s, s.get_rect(midtop=(r.centerx, y)))
             y += s.get_height()
 
-    def text_layout(self, art: Theme, text: str | None = None) -> tuple[int, int]:
+    def text_layout(self, art: TextArt, text: str | None = None) -> tuple[int, int]:
         """(font size, wrap width or 0) for the label: one line, made smaller down to
         :data:`MIN_LINE` of the button's size; else wrapped on two lines as large as fit the height;
         else one line at :data:`MIN_TEXT` (then :meth:`fits` is False)."""
@@ -184,7 +184,7 @@ class Button:
                 return wrapped, room
         return MIN_TEXT, 0
 
-    def fits(self, art: Theme) -> bool:
+    def fits(self, art: TextArt) -> bool:
         """Whether the label shows whole, at a readable size, inside the button."""
         text = self.text()
         size, wrap = self.text_layout(art, text)

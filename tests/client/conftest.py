@@ -55,7 +55,7 @@ class Driver:
         self.click(square_center(sq))
 
     def click_card(self, color, card) -> None:
-        self.click(self.game.card_center(color, card))
+        self.click(self.game.drawing.card_center(color, card))
 
     def click_draw_pile(self) -> None:
         self.click(DRAW_PILE_RECT.center)

@@ -275,7 +275,7 @@ def test_a_game_against_the_computer_is_counted_when_it_ends_in_the_window(app, 
         if scene.match.state.is_game_over():
             break
         if scene.match.human_to_move() and not scene.busy():
-            scene._submit(scene.shown.legal_moves()[0])
+            scene.input.submit(scene.shown.legal_moves()[0])
         app.step(STEP)
     assert scene.match.state.is_game_over()
     app.step(STEP)

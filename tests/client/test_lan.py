@@ -64,7 +64,7 @@ class Me:
     def pump(self) -> None:
         scene = self.scene
         if scene.match.human_to_move() and not scene.busy():
-            scene._submit(self.player.choose(scene.shown))
+            scene.input.submit(self.player.choose(scene.shown))
 
 
 def run_until(app, peer, cond, what: str, limit: float = LIMIT) -> None:
@@ -370,7 +370,7 @@ def test_the_lan_menu_says_menu_and_keeps_the_connection(app, driver, lan):
     if scene.match.state.turn is me:  # let the peer be the one to move: play ours first
         before = scene.match.state.ply
         run_until(app, peer, lambda: scene.match.human_to_move() and not scene.busy(), "our turn")
-        assert scene._submit(next(m for m in scene.shown.legal_moves() if m.kind is not DRAW)) is None
+        assert scene.input.submit(next(m for m in scene.shown.legal_moves() if m.kind is not DRAW)) is None
         run_until(app, peer, lambda: scene.match.state.ply > before, "our move")
     driver.key(pygame.K_ESCAPE)
     menu = app.top
@@ -646,8 +646,8 @@ def test_our_colour_plays_from_the_bottom_and_no_other_board_changes(app, lan):
     from game.client.roseking.game_scene import BOARD_RECT, GameScene
     scene = start(app, lan)
     me = scene.match.color
-    mine = scene.card_rect(me, scene.shown.hand(me)[0], 0)
-    theirs = scene.card_rect(me.other, scene.shown.hand(me.other)[0], 0)
+    mine = scene.drawing.card_rect(me, scene.shown.hand(me)[0], 0)
+    theirs = scene.drawing.card_rect(me.other, scene.shown.hand(me.other)[0], 0)
     assert mine.top > BOARD_RECT.bottom and theirs.bottom < BOARD_RECT.top
     assert GameScene.bottom is Color.RED  # the local boards' default is untouched
     from game.client.roseking.layout import hand_slot_rect

@@ -213,8 +213,8 @@ def test_hover_card_previews_and_targets_toggle(app, driver, new_hotseat):
     scene = new_hotseat(6)
     s = scene.match.state
     card = s.hand(Color.RED)[0]
-    driver.move_mouse(scene.card_center(Color.RED, card))
-    assert scene.card_at(scene.hover_pos) == (card, Color.RED)
+    driver.move_mouse(scene.drawing.card_center(Color.RED, card))
+    assert scene.drawing.card_at(scene.hover_pos) == (card, Color.RED)
     assert not app.options.show_targets
     driver.key(pygame.K_t)
     assert app.options.show_targets
@@ -282,10 +282,10 @@ def test_hand_closes_the_gap_smoothly(app, driver, new_hotseat):
     driver.settle()
     second = s.hand(Color.RED)[0]
     from game.client.roseking.layout import hand_slot_rect
-    x = scene.card_rect(Color.RED, second, 0).x
+    x = scene.drawing.card_rect(Color.RED, second, 0).x
     assert x > hand_slot_rect(Color.RED, 0).x  # still gliding left from slot 1
     app.run_frames(30)
-    assert scene.card_rect(Color.RED, second, 0).x == hand_slot_rect(Color.RED, 0).x
+    assert scene.drawing.card_rect(Color.RED, second, 0).x == hand_slot_rect(Color.RED, 0).x
     assert move == s.move_stack[0]
 
 
@@ -306,7 +306,7 @@ def test_the_territory_tooltip_lies_over_the_move_log(app, driver, new_hotseat):
     sq = next(sq for sq in _bits(group) if sq % 9 == 0 and sq // 9 <= 2)
     driver.move_mouse(square_center(sq))
     art = art_of(app)
-    label, text, box = scene.tooltip_layout(art, scene.shown)
+    label, text, box = scene.drawing.tooltip_layout(art, scene.shown)
     assert "territory" in label and box.colliderect(MOVELOG_RECT)
     surface = pygame.Surface((1280, 800))
     scene.draw(surface)

@@ -70,7 +70,7 @@ def test_toast_lies_over_the_status_box_clear_of_the_board_the_move_log_and_ever
     for text in messages():
         scene.say(text)
         app.run_frames(2)  # drawn without error
-        box = scene.toast_rect(art, text)
+        box = scene.drawing.toast_rect(art, text)
         assert canvas.contains(box) and STATUS_RECT.contains(box), (text, box)
         hit = [name for name, r in covered.items() if box.colliderect(r)]
         assert not hit, (text, box, hit)

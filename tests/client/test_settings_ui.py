@@ -245,8 +245,8 @@ def test_sound_off_never_opens_the_mixer(app, driver):
 
 def test_legal_and_hero_targets_differ_in_shape_not_only_colour(app):
     scene = hotseat(app, 1)
-    dot, ring = (pygame.mask.from_surface(scene.tiles[k]) for k in ("play", "hero_ring"))
-    size = scene.tiles["play"].get_width()
+    dot, ring = (pygame.mask.from_surface(scene.drawing.tiles[k]) for k in ("play", "hero_ring"))
+    size = scene.drawing.tiles["play"].get_width()
     c = size // 2
     assert dot.get_at((c, c)) and not ring.get_at((c, c))  # a dot is full in the middle, a ring is empty
     assert not dot.get_at((c, 2)) and ring.get_at((c, 1))  # a ring reaches the rim, a dot does not

@@ -6,6 +6,7 @@ then the shell's waiting screen (:func:`game.client.lan.lobby.host_table`). No g
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
@@ -32,6 +33,8 @@ class HostSetup(ButtonScene):
     ``opener``: what opens it (default :func:`~game.client.lan.lobby.host_table`, which tests may
     replace); the other keywords go to it (port, bind, store...)."""
 
+    app: "App"
+
     def __init__(self, app: "App", key: str, opener: Callable[..., Any] | None = None, **table: Any) -> None:
         from game.registry import game_by_key
         super().__init__(app)
@@ -49,18 +52,18 @@ class HostSetup(ButtonScene):
         r = self.rect
         self.field = TextInput((r.x + 300, r.y + 40, 440, 46), settings_name(app, ""), max_len=MAX_NAME_LENGTH,
                                size=26, placeholder=N_("Your name"))
-        self.buttons = [Button((r.x + 300 + i * 90, r.y + 110, 80, 46), str(n), lambda n=n: self.set_count(n),
-                               selected=lambda n=n: self.count == n, size=28) for i, n in enumerate(counts)
+        self.buttons = [Button((r.x + 300 + i * 90, r.y + 110, 80, 46), str(n), partial(self.set_count, n),
+                               selected=partial(self.counts, n), size=28) for i, n in enumerate(counts)
                         if len(counts) > 1]
-        self.seat_buttons = [Button((r.x + 300, r.y + 170 + 54 * (i - 1), 440, 44), lambda i=i: self.kind_label(i),
-                                    lambda i=i: self.cycle(i), size=24, enabled=lambda i=i: i < self.count)
+        self.seat_buttons = [Button((r.x + 300, r.y + 170 + 54 * (i - 1), 440, 44), partial(self.kind_label, i),
+                                    partial(self.cycle, i), size=24, enabled=partial(self.seated, i))
                              for i in range(1, max(counts))]
         self.buttons += self.seat_buttons
         y = r.y + 170 + 54 * (max(counts) - 1) + 10
         for option, label, when in getattr(self.hooks, "host_switches", None) or ():
-            self.buttons.append(Button((r.x + 300, y, 440, 44), label, lambda o=option: self.toggle(o), size=24,
-                                       enabled=lambda w=when: w(self.count),
-                                       selected=lambda o=option, w=when: self.options.get(o, False) and w(self.count)))
+            self.buttons.append(Button((r.x + 300, y, 440, 44), label, partial(self.toggle, option), size=24,
+                                       enabled=partial(self.applies, when),
+                                       selected=partial(self.switched, option, when)))
             y += 54
         self.buttons += [Button((r.x + 40, r.bottom - 74, 240, 54), N_("Back"), self.back, size=28),
                          Button((r.right - 320, r.bottom - 74, 280, 54), N_("Open the table"), self.open_table,
@@ -72,6 +75,22 @@ class HostSetup(ButtonScene):
             return _("Open: a player joins")
         from game.lan import computer_name
         return computer_name(level)
+
+    def counts(self, n: int) -> bool:
+        """Whether the table is for ``n`` players now (its button is selected)."""
+        return self.count == n
+
+    def seated(self, i: int) -> bool:
+        """Whether seat ``i`` is at the table of the count chosen."""
+        return i < self.count
+
+    def applies(self, when: Callable[[int], bool]) -> bool:
+        """Whether a switch that applies ``when(count)`` applies to the count chosen."""
+        return when(self.count)
+
+    def switched(self, option: str, when: Callable[[int], bool]) -> bool:
+        """Whether the switch of ``option`` is on (and applies to the count chosen)."""
+        return self.options.get(option, False) and when(self.count)
 
     def set_count(self, n: int) -> None:
         self.count = n

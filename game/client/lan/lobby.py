@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
@@ -61,8 +62,10 @@ class LobbyScene(LobbyExit, ButtonScene):
     game's title art; ``again``: how "play again" reopens this table (given to the table);
     "Cancel"/Esc closes the session and calls ``on_back`` (default: the main menu)."""
 
+    app: "App"
+
     def __init__(self, app: "App", session: "Session", lan: LanClient, *, beacon: Any = None,
-                 on_back: Callable[[], None] | None = None, store: Any = None,
+                 on_back: Callable[[], object] | None = None, store: Any = None,
                  draw_title: Callable[..., None] | None = None, again: Callable[[], None] | None = None,
                  internet: Any = None) -> None:
         super().__init__(app)
@@ -105,8 +108,8 @@ class LobbyScene(LobbyExit, ButtonScene):
 
         def chosen(value: str) -> bool:
             return self.session is not None and self.session.options.get(option, "") == value
-        return [Button((x0 + i * (bw + gap), self.extras.y, bw, self.extras.h), label, lambda v=value: choose(v),
-                       enabled=self.choices_open, selected=lambda v=value: chosen(v), size=28)
+        return [Button((x0 + i * (bw + gap), self.extras.y, bw, self.extras.h), label, partial(choose, value),
+                       enabled=self.choices_open, selected=partial(chosen, value), size=28)
                 for i, (value, label) in enumerate(values)]
 
     def lines(self) -> list[str]:
@@ -333,7 +336,7 @@ def host_table(app: "App", key: str, *, kinds: tuple[str, ...] = ("host", "perso
 
 def join_table(app: "App", key: str, address: str, port: int = DEFAULT_PORT, *, name: str | None = None,
                connected: tuple | None = None, store: Any = None, record: str | None = None,
-               on_back: Callable[[], None] | None = None, dial: Callable | None = None,
+               on_back: Callable[[], object] | None = None, dial: Callable | None = None,
                internet: Any = None) -> LobbyScene:
     """Join the table of game ``key`` at ``address:port`` (on ``connected``, a connection a probe
     already opened: ``(socket, bytes read)``) and push the waiting screen. ``dial``/``internet``:

@@ -1,24 +1,27 @@
 """What every game's network table scene does alike around the shell's :class:`LanTable`, as a
-mixin put before the game's own scene class (``class T(LanScene, GameScene)``): the banner takes
+base put before the game's own scene class (``class T(LanScene, GameScene)``): the banner takes
 the clicks while it shows, "Menu" leaves (asking first while the match goes on), nothing is
 "unsaved" once the match is over or stopped, closing leaves the table, and the scene rests only
 once nothing the shell draws has changed. No game is named here.
 
-The game's scene sets :attr:`lan` (its :class:`LanTable`) and :attr:`banner_box` (a
-:class:`~game.client.lan.banner.Banner` where it fits its board) and gives :meth:`played`.
+The game's scene sets :attr:`lan` (its :class:`LanTable`, which shows the notes here through the
+scene's own toast: its ``say``) and :attr:`banner_box` (a :class:`~game.client.lan.banner.Banner`
+where it fits its board) and gives :meth:`played` and ``on_main_menu``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
 from game.i18n import N_, _
 
 from ..dialogs import PauseMenu
+from ..scene import Scene
 
 if TYPE_CHECKING:
+    from ..app import App
     from .banner import Banner
     from .table import LanTable
 
@@ -28,13 +31,13 @@ LEAVE_QUESTION = (N_("Leave the network game? The other player cannot go on with
                   N_("Leave the network match? The other players cannot go on without you."))
 
 
-class LanScene:
+class LanScene(Scene):
     """The shell's part of a game's network table scene (see the module docstring)."""
 
+    app: "App"
     lan: "LanTable"
     banner_box: "Banner"
-    app: Any
-    on_main_menu: Any
+    on_main_menu: Callable[[], None]
     _end_shown = False  # the end is shown (the shell's end panel, or the game's own result)
 
     def played(self) -> bool:
@@ -43,7 +46,7 @@ class LanScene:
 
     def net_step(self, dt: float) -> None:
         """What keeps the table following the network under a menu (default: the scene's update)."""
-        self.update(dt)  # type: ignore[attr-defined]
+        self.update(dt)
 
     def unsaved_game(self) -> bool:
         return self.lan.unsaved() and self.played()
@@ -62,7 +65,7 @@ class LanScene:
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.lan.blocked() and self.banner_box.handle_event(event):
             return
-        super().handle_event(event)  # type: ignore[misc]
+        super().handle_event(event)
 
     def rests(self) -> bool:
         """False once after anything the shell draws changed (the frame that shows it), else True."""
@@ -83,7 +86,7 @@ class LanScene:
 
     def resign(self) -> None:
         if not self.lan.resign():
-            self.say(lambda: _(self.resign_refused))  # type: ignore[attr-defined]
+            self.lan.say(lambda: _(self.resign_refused))  # (the table's say is the scene's toast)
 
     def end_panel(self, center: tuple[int, int]) -> None:
         """Push the shell's :class:`~game.client.lan.endpanel.EndPanel` at ``center``, once (the
@@ -94,7 +97,7 @@ class LanScene:
             self.app.push(EndPanel(self.app, self.lan, self.net_step, self.on_main_menu, center))
 
     def close(self) -> None:
-        super().close()  # type: ignore[misc]
+        super().close()
         self.lan.close()
 
 

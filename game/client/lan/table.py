@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from game.i18n import _
@@ -80,7 +81,7 @@ class LanTable:
             self._note_verdict(self.verdict)
         self.keep(wait=False)  # moves made before this table (a resume, a quick first move)
         if self.session.write_errors:  # (one reported while the lobby waited for the match)
-            self.say(lambda reason=self.session.write_errors[-1].reason: write_failed_text(reason))
+            self.say(partial(write_failed_text, self.session.write_errors[-1].reason))
 
     # ------------------------------------------------------------------ network
     def pump(self) -> list:
@@ -113,7 +114,7 @@ class LanTable:
                 self.link = "up"
                 self.away.discard(0)
             elif isinstance(e, WriteFailed):
-                self.say(lambda reason=e.reason: write_failed_text(reason))
+                self.say(partial(write_failed_text, e.reason))
         self.thinking = tuple(self.session.view(lambda m: m.waiting_for()) or ()) if self.verdict is None else ()
         if self.verdict is None and not self._stop_kept and self.connection() == "closed":
             self._stop_kept = True  # stopped for good: the match so far, on disk at once
@@ -138,10 +139,10 @@ class LanTable:
                 continue
             if not row[2] and s not in self.away:
                 self.away.add(s)
-                self.say(lambda name=self.name(s): _("{name} lost the connection.").format(name=name))
+                self.say(partial(lost_text, self.name(s)))
             elif row[2] and s in self.away:
                 self.away.discard(s)
-                self.say(lambda name=self.name(s): _("{name} is back.").format(name=name))
+                self.say(partial(back_text, self.name(s)))
 
     def _note_verdict(self, v: Any) -> None:
         self.verdict = v
@@ -427,6 +428,16 @@ def record_file(prefix: str) -> str | None:
     except OSError:
         return None
     return str(folder / f"{prefix}-{uuid.uuid4().hex}.json")
+
+
+def lost_text(name: str) -> str:
+    """A seat's connection dropped during the match (the host's toast), translated."""
+    return _("{name} lost the connection.").format(name=name)
+
+
+def back_text(name: str) -> str:
+    """A seat whose connection dropped is back (the host's toast), translated."""
+    return _("{name} is back.").format(name=name)
 
 
 def write_failed_text(reason: str) -> str:

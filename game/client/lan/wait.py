@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 class WaitScene(ButtonScene):
     """Wait until ``hooks.ready(machine)``, then the game's table (``hooks.table``) takes the session over."""
 
+    app: "App"
+
     def __init__(self, app: "App", net: NetMatch, hooks: LanClient, key: str = "") -> None:
         super().__init__(app)
         self.net: NetMatch | None = net

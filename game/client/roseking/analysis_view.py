@@ -129,9 +129,9 @@ class AnalysisScene(AnalysisScreen):
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and GRAPH.collidepoint(event.pos):
             n = max(1, self.final.ply)
-            self.selected = max(1, min(n, round((event.pos[0] - GRAPH.x) / GRAPH.w * n)))
+            selected = self.selected = max(1, min(n, round((event.pos[0] - GRAPH.x) / GRAPH.w * n)))
             marked = self.marked
-            near = min(range(len(marked)), key=lambda i: abs(marked[i].ply - self.selected), default=None)
+            near = min(range(len(marked)), key=lambda i: abs(marked[i].ply - selected), default=None)
             if near is not None:  # the list shows the marked move nearest to the click
                 rows = (LIST.h - 54) // ROW_H
                 if not self.top <= near < self.top + rows:
@@ -173,9 +173,9 @@ class AnalysisScene(AnalysisScreen):
         surface.blit(panel(r.inflate(24, 40).size, 235, 10), r.inflate(24, 40).move(0, -6))
         half = self._y(0.5)
         pygame.draw.line(surface, (120, 100, 70), (r.x, half), (r.right, half), 1)
-        for text, y in ((_("Red winning"), r.y), (_("White winning"), r.bottom - 20)):
+        for text, at in ((_("Red winning"), r.y), (_("White winning"), r.bottom - 20)):
             s = art.text(text, 18, (220, 200, 160))
-            surface.blit(s, (r.x + 6, y))
+            surface.blit(s, (r.x + 6, at))
         red = self.job.red
         if len(red) > 1:
             top = [(self._x(k), self._y(v)) for k, v in enumerate(red)]

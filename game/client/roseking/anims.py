@@ -34,6 +34,7 @@ class Anim:
     def __init__(self, move: Move) -> None:
         assert move.card is not None, "animations show completed moves (a draw carries its card)"
         self.move = move
+        self.card: Card = move.card  # the card played or drawn
         self.layout: list[tuple[Card, int]] | None = None  # the mover's hand while this runs
         self.t = 0.0
         self.prev = 0.0
@@ -95,8 +96,9 @@ class PlayAnim(Anim):
         p, card = move.player, move.card
         assert card is not None
         self.src = shown.crown
-        self.dst = shown.target(card)
-        assert self.dst is not None
+        dst = shown.target(card)
+        assert dst is not None
+        self.dst = dst
         hand = shown.hand(p)
         self.layout = [(c, i) for i, c in enumerate(hand) if c != card]
         self.card_from = hand_slot_rect(p, hand.index(card), bottom).move(0, LIFT[place(p, bottom)]).center
@@ -113,7 +115,7 @@ class PlayAnim(Anim):
             self.hidden_square = self.dst
 
     def discard_top(self, time: float) -> int | None:
-        return self.move.card.index if time >= self.fly else self.old_top  # type: ignore[union-attr]
+        return self.card.index if time >= self.fly else self.old_top
 
     def discard_count(self, time: float, before: int) -> int:
         return before + 1 if time >= self.fly else before
@@ -124,7 +126,7 @@ class PlayAnim(Anim):
     def draw(self, surface: pygame.Surface, art: Art, time: float) -> None:
         p = self.move.player
         a, b = square_center(self.src), square_center(self.dst)
-        dist = self.move.card.distance  # type: ignore[union-attr]
+        dist = self.card.distance
         # the new stone or the flip, under the crown
         u = window(time, self.land_at, self.duration)
         if self.hero:
@@ -157,7 +159,7 @@ class PlayAnim(Anim):
         f = window(time, 0.0, self.fly)
         if f < 1:
             pos = arc(self.card_from, DISCARD_RECT.center, ease_out_cubic(f), 70)
-            blit_center(surface, art.card(self.move.card), pos)  # type: ignore[arg-type]
+            blit_center(surface, art.card(self.card), pos)
 
 
 class DrawAnim(Anim):
@@ -203,7 +205,7 @@ class DrawAnim(Anim):
             if u < 0.5:
                 blit_center(surface, squash(art.card_back, math.cos(math.pi * u)), self.slot)
             else:
-                blit_center(surface, squash(art.card(self.move.card), -math.cos(math.pi * u)), self.slot)  # type: ignore[arg-type]
+                blit_center(surface, squash(art.card(self.card), -math.cos(math.pi * u)), self.slot)
         if self.reshuffle and time >= self.shuffle_at:
             for i, card in enumerate(self.returning):
                 start = self.shuffle_at + i * self.stagger

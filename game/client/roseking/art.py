@@ -8,11 +8,19 @@ Text uses pygame-ce's default font (bundled, no download) and is rendered once p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from game.roseking.engine import CARDS, Card, Color
 
-from ..theme import CREAM, GOLD, GOLD_DARK, INK, PANEL, SHADOW, TEAL, Theme, load_image  # noqa: F401 (re-exported palette)
+from ..theme import CREAM, GOLD, GOLD_DARK, INK, PANEL, SHADOW, TEAL, Theme, load_image
+
+if TYPE_CHECKING:
+    from ..scene import AppLike
+
+__all__ = ["Art", "COLOR_UI", "CREAM", "GOLD", "GOLD_DARK", "HERO_UI", "HeroCards", "INK", "PANEL", "RED_UI",
+           "SHADOW", "TEAL", "WHITE_UI", "art_of"]  # the shell's palette re-exported with Rose King's own
 
 RED_UI = (200, 50, 52)
 WHITE_UI = (244, 238, 222)
@@ -45,7 +53,7 @@ class Art:
         return self.cards[card.index]
 
 
-def art_of(app) -> Art:
+def art_of(app: "AppLike") -> Art:
     """The Rose King sprites of ``app``'s window (made once, on first use)."""
     return app.art.extension(Art)
 

@@ -1,98 +1,141 @@
 """Input to Rose King's game view: clicks and keys on the board, hands and draw pile.
 
-:class:`BoardInput` is the input half of :class:`~game.client.roseking.game_scene.GameScene`
-(a mixin). Mouse play: clicking a card selects it, clicking it again or its lit target
-plays it; clicking any square one of the mover's cards reaches plays that card; a target holding
-an opponent's stone is a hero move that asks for one confirming click; clicking the draw pile
-draws. A click that cannot be done says why (:meth:`BoardInput.why_not`). A move goes to the
-match (``self.match.submit``); the scene shows it when the match reports it back.
+:class:`BoardInput` is an object the game scene holds (``scene.input``): it reads and sets what
+:class:`BoardHost` offers of the scene and hit-tests hand cards with the scene's drawing
+(:meth:`~game.client.roseking.board_draw.BoardDrawing.card_at`). Mouse play: clicking a card
+selects it, clicking it again or its lit target plays it; clicking any square one of the mover's
+cards reaches plays that card; a target holding an opponent's stone is a hero move that asks for
+one confirming click; clicking the draw pile draws. A click that cannot be done says why
+(:meth:`BoardInput.why_not`). A move goes to the match (``scene.match.submit``); the scene shows
+it when the match reports it back.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Protocol
 
 import pygame
 
-from game.roseking.engine import DRAW, HERO, Card, Move, square_name
-from game.i18n import _
+from game.roseking.engine import DRAW, HERO, Card, Move, State, square_name
+from game.i18n import Text, _
 
-from .board_draw import color_name
+from .board_draw import BoardDrawing, color_name
 from .layout import DRAW_PILE_RECT, square_at
-from ..widgets import handle_buttons
+from ..widgets import Button, handle_buttons
+
+if TYPE_CHECKING:
+    from .match import Match
+    from .movelog import MoveLog
+
+
+class BoardHost(Protocol):
+    """What :class:`BoardInput` uses of its scene: :class:`~game.client.roseking.game_scene.GameScene`
+    is the one implementation. The selection and the mouse's place are the scene's, set here."""
+
+    selected: Card | None
+    armed: Card | None  # a hero card waiting for its confirming click
+    hover_pos: tuple[int, int]
+
+    @property
+    def match(self) -> "Match": ...
+    @property
+    def shown(self) -> State: ...
+    @property
+    def peek(self) -> int | None:
+        """The ply the move log shows instead of the live game, or None."""
+    @property
+    def movelog(self) -> "MoveLog | None": ...
+    @property
+    def buttons(self) -> list[Button]: ...
+    def busy(self) -> bool:
+        """Whether moves are still being animated."""
+    def skip(self) -> None:
+        """Finish every running and queued animation."""
+    def pause(self) -> None: ...
+    def back_to_game(self) -> None:
+        """Show the live game again (not the move log's position)."""
+    def show_ply(self, ply: int) -> None: ...
+    def say(self, text: Text, ok: bool = False) -> None:
+        """Show a short reason (a toast)."""
 
 
 class BoardInput:
-    """The input half of :class:`~game.client.roseking.game_scene.GameScene` (a mixin: it reads
-    what is shown and hit-tests with the drawing half's :meth:`card_at`; moves go to the match)."""
+    """Turns the events of a :class:`BoardHost` (``scene``) into selections and moves, hit-testing
+    the hands as ``drawing`` draws them."""
+
+    def __init__(self, scene: BoardHost, drawing: BoardDrawing) -> None:
+        self.scene = scene
+        self.drawing = drawing
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        self.changed_at = self.clock
-        if self.peek is not None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.back_to_game()
+        scene = self.scene
+        if scene.peek is not None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            scene.back_to_game()
             return
-        log = self.movelog
-        if log is not None and event.type == pygame.MOUSEWHEEL and log.rect.collidepoint(self.hover_pos):
+        log = scene.movelog
+        if log is not None and event.type == pygame.MOUSEWHEEL and log.rect.collidepoint(scene.hover_pos):
             log.scroll(-event.y)
             return
         if log is not None and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
                 and log.rect.collidepoint(event.pos):
             ply = log.ply_at(event.pos)
             if ply is not None:
-                self.show_ply(ply)
+                scene.show_ply(ply)
             return
-        if self.peek is not None and event.type == pygame.MOUSEBUTTONDOWN:
-            self.back_to_game()  # a click elsewhere: the live game again, and the click acts on it
+        if scene.peek is not None and event.type == pygame.MOUSEBUTTONDOWN:
+            scene.back_to_game()  # a click elsewhere: the live game again, and the click acts on it
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            if self.selected is not None:
-                self.selected = self.armed = None
+            if scene.selected is not None:
+                scene.selected = scene.armed = None
             else:
-                self.pause()
+                scene.pause()
             return
-        if handle_buttons(self.buttons, event):
+        if handle_buttons(scene.buttons, event):
             return
         if event.type == pygame.MOUSEMOTION:
-            self.hover_pos = event.pos
+            scene.hover_pos = event.pos
             return
         if event.type == pygame.KEYDOWN:
-            if self.busy() and event.key in (pygame.K_SPACE, pygame.K_RETURN):
-                self.skip()
+            if scene.busy() and event.key in (pygame.K_SPACE, pygame.K_RETURN):
+                scene.skip()
             elif event.key == pygame.K_d:
                 self.click_draw_pile()
             return
         if event.type != pygame.MOUSEBUTTONDOWN:
             return
-        self.hover_pos = event.pos
+        scene.hover_pos = event.pos
         if event.button == 3:
-            self.selected = self.armed = None
+            scene.selected = scene.armed = None
             return
         if event.button != 1:
             return
-        if self.busy():
-            self.skip()  # a click during an animation finishes it, then acts on what is now shown
+        if scene.busy():
+            scene.skip()  # a click during an animation finishes it, then acts on what is now shown
         self.click(event.pos)
 
     def click(self, pos: tuple[int, int]) -> None:
         """A left click at canvas point ``pos`` while no animation runs."""
-        state = self.shown
+        scene = self.scene
+        state = scene.shown
         if state.is_game_over():
             return
-        card, color = self.card_at(pos)
+        card, color = self.drawing.card_at(pos)
         sq = square_at(pos)
         on_pile = DRAW_PILE_RECT.collidepoint(pos)
         if card is None and sq is None and not on_pile:
-            self.selected = self.armed = None
+            scene.selected = scene.armed = None
             return
-        if not self.match.human_to_move():
+        if not scene.match.human_to_move():
             if card is not None or sq is not None or on_pile:
                 turn = state.turn
-                self.say(lambda: _("Wait: {colour} is thinking.").format(colour=color_name(turn)))
+                scene.say(lambda: _("Wait: {colour} is thinking.").format(colour=color_name(turn)))
             return
         mover = state.turn
         if card is not None:
             if color != mover:
-                self.say(lambda: _("Those are {colour}'s cards; {mover} is to move.").format(
-                    colour=color_name(color), mover=color_name(mover)))
+                owner = mover.other  # (a card under the mouse has an owner: the one not to move)
+                scene.say(lambda: _("Those are {colour}'s cards; {mover} is to move.").format(
+                    colour=color_name(owner), mover=color_name(mover)))
                 return
             self.click_card(card)
         elif sq is not None:
@@ -101,7 +144,7 @@ class BoardInput:
             self.click_draw_pile()
 
     def _kind(self, card: Card) -> Move | None:
-        for move in self.shown.legal_moves():
+        for move in self.scene.shown.legal_moves():
             if move.card == card:
                 return move
         return None
@@ -109,7 +152,7 @@ class BoardInput:
     def why_not(self, card: Card) -> Callable[[], str]:
         """A short reason, in the player's words, why ``card`` cannot be played now: a function
         that words it in the current language (the position is read now, at the click)."""
-        state = self.shown
+        state = self.scene.shown
         t = state.target(card)
         if t is None:
             return lambda: _("The crown would leave the board.")
@@ -121,50 +164,54 @@ class BoardInput:
                 square=square)
         return lambda: _("This card cannot be played now.")
 
-    def _submit(self, move: Move) -> None:
-        reason = self.match.submit(move)
+    def submit(self, move: Move) -> None:
+        """Hand ``move`` to the match (a refusal is said) and clear the selection."""
+        scene = self.scene
+        reason = scene.match.submit(move)
         if reason is not None:
-            self.say(reason)
-        self.selected = self.armed = None
+            scene.say(reason)
+        scene.selected = scene.armed = None
 
     def click_card(self, card: Card) -> None:
+        scene = self.scene
         move = self._kind(card)
         if move is None:
-            self.selected = self.armed = None
-            self.say(self.why_not(card))
+            scene.selected = scene.armed = None
+            scene.say(self.why_not(card))
         elif move.kind is HERO:
-            if self.armed == card:
-                self._submit(move)
+            if scene.armed == card:
+                self.submit(move)
             else:
-                self.selected = self.armed = card
-        elif self.selected == card:
-            self._submit(move)
+                scene.selected = scene.armed = card
+        elif scene.selected == card:
+            self.submit(move)
         else:
-            self.selected, self.armed = card, None
+            scene.selected, scene.armed = card, None
 
     def click_square(self, sq: int) -> None:
-        state = self.shown
+        scene = self.scene
+        state = scene.shown
         card = next((c for c in state.hand(state.turn) if state.target(c) == sq), None)
         if card is None:
-            self.selected = self.armed = None
+            scene.selected = scene.armed = None
             square = square_name(sq)
-            self.say(lambda: _("None of your cards moves the crown to {square}.").format(square=square))
+            scene.say(lambda: _("None of your cards moves the crown to {square}.").format(square=square))
             return
         move = self._kind(card)
         if move is None:
-            self.selected = self.armed = None
-            self.say(self.why_not(card))
-        elif move.kind is HERO and self.armed != card:
-            self.selected = self.armed = card
+            scene.selected = scene.armed = None
+            scene.say(self.why_not(card))
+        elif move.kind is HERO and scene.armed != card:
+            scene.selected = scene.armed = card
         else:
-            self._submit(move)
+            self.submit(move)
 
     def click_draw_pile(self) -> None:
-        if self.busy() or self.shown.is_game_over() or not self.match.human_to_move():
+        scene = self.scene
+        if scene.busy() or scene.shown.is_game_over() or not scene.match.human_to_move():
             return
-        move = Move(self.shown.turn, DRAW, None)
-        if move in self.shown.legal_moves():
-            self._submit(move)
+        move = Move(scene.shown.turn, DRAW, None)
+        if move in scene.shown.legal_moves():
+            self.submit(move)
         else:
-            self.say(lambda: _("Your hand is full: you may draw only with fewer than 5 cards."))
-
+            scene.say(lambda: _("Your hand is full: you may draw only with fewer than 5 cards."))

@@ -6,10 +6,12 @@ through the match's ``on_move`` hook, is queued, animated from the shown state,
 and then pushed onto it. Input waits while an animation runs; a click or a key
 skips the running animations instead.
 
-The scene is split by concern: fixed geometry in :mod:`.layout`, clicks and keys
-in :mod:`.board_input` (:class:`BoardInput`), drawing in :mod:`.board_draw`
-(:class:`BoardDrawing`), and here the driver: the queue of moves to animate, the clocks,
-toasts and banners, the move log's peeking, and handing the match its time.
+The scene is split by concern, into objects it holds: fixed geometry in :mod:`.layout`, clicks
+and keys in :mod:`.board_input` (:attr:`GameScene.input`, a :class:`BoardInput`), drawing in
+:mod:`.board_draw` (:attr:`GameScene.drawing`, a :class:`BoardDrawing`); each reads the scene
+through a small protocol of its own (:class:`~.board_input.BoardHost`, :class:`~.board_draw.BoardView`).
+Here is the driver: the queue of moves to animate, the clocks, toasts and banners, the move
+log's peeking, and handing the match its time.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .anims import Anim, DrawAnim, PlayAnim
 from .board_draw import BANNER_SECONDS, BoardDrawing, color_name
 from .board_input import BoardInput
 from ..dialogs import PauseMenu
-from .layout import BOARD_RECT, DISCARD_RECT, DRAW_PILE_RECT, MOVELOG_RECT, hand_slot_rect
+from .layout import BOARD_RECT, DISCARD_RECT, DRAW_PILE_RECT, MOVELOG_RECT
 from .match import Match
 from .movelog import MoveLog, state_at
 from .result import ResultPanel
@@ -36,7 +38,10 @@ from ..scene import Scene
 from ..widgets import Button
 
 if TYPE_CHECKING:
+    from game.roseking.replay import PlyInfo
+
     from ..app import App
+    from ..prefs import Prefs
     from .hint import Hint
 
 TOAST_SECONDS = 2.6
@@ -51,19 +56,24 @@ SOUNDS = ("stone_placed", "card_played", "hero_flip", "card_drawn", "pass", "gam
 __all__ = ["BOARD_RECT", "GameScene", "color_name", "player_name"]  # lan.py and replay_view.py take these from here
 
 
-def player_name(prefs, color: Color) -> str:
+def player_name(prefs: "Prefs", color: Color) -> str:
     """The name Rose King's settings give ``color`` (``prefs``: the app's
     :class:`~game.client.prefs.Prefs`), else "Red"/"White" in the current language."""
     s = prefs.game_settings("rose-king")
     return phrases.player_names(s.red_name, s.white_name)[color]
 
 
-class GameScene(BoardInput, BoardDrawing, Scene):
+class GameScene(Scene):
     """Plays one :class:`Match` on screen. ``on_new_game`` / ``on_main_menu`` are what the
-    result panel and the pause menu do (the caller decides, so this scene knows no other screen)."""
+    result panel and the pause menu do (the caller decides, so this scene knows no other screen).
+    :attr:`drawing` draws it, :attr:`input` takes its clicks and keys."""
 
-    def __init__(self, app: "App", match: Match, on_new_game: Callable[[], None],
-                 on_main_menu: Callable[[], None], hint: "Hint | None" = None) -> None:
+    app: "App"
+    #: Whose hand runs along the bottom edge (the viewer's colour; a network game sets its own)
+    bottom: Color = Color.RED
+
+    def __init__(self, app: "App", match: Match, on_new_game: Callable[[], object],
+                 on_main_menu: Callable[[], object], hint: "Hint | None" = None) -> None:
         super().__init__(app)
         self.match = match
         self.hint = hint  # the hard AI's suggestion (H key, button) in local games; None: no hints
@@ -80,14 +90,10 @@ class GameScene(BoardInput, BoardDrawing, Scene):
         self._banner: tuple[Text, float] | None = None
         self.clock = 0.0
         self.changed_at = 0.0  # self.clock at the last input or move (glows pulse for a while after it)
-        self.sliding = False  # hand cards are gliding
-        self.card_x: dict[tuple[Color, int], float] = {}  # drawn x of each hand card while it glides
         self.result_shown = False
         self.movelog: MoveLog | None = MoveLog(MOVELOG_RECT)
         self.peek: int | None = None  # the ply shown from the move log instead of the live game
         self.peek_state: State | None = None
-        self._peeking = False  # drawing the peeked position now
-        self._live = self.shown
         match.on_move.append(self._on_move)
         opts = app.options
         x, w = DRAW_PILE_RECT.x - 10, DISCARD_RECT.right - DRAW_PILE_RECT.x + 20
@@ -100,7 +106,12 @@ class GameScene(BoardInput, BoardDrawing, Scene):
             from .hint import BUTTON_RECT
             self.buttons.append(Button(BUTTON_RECT, lambda: _("Hint (H)"), self.ask_hint, key=pygame.K_h, size=26,
                                        enabled=lambda: not self.busy() and self.match.human_to_move()))
-        self._make_tiles()
+        self.drawing = self._drawing()
+        self.input = BoardInput(self, self.drawing)
+
+    def _drawing(self) -> BoardDrawing:
+        """The scene's drawing, made once (the replay viewer's draws its move list in the status box)."""
+        return BoardDrawing(self)
 
     # ------------------------------------------------------------------ match -> view
     def _on_move(self, move: Move, state: State) -> None:
@@ -136,7 +147,7 @@ class GameScene(BoardInput, BoardDrawing, Scene):
 
     def at_rest(self) -> bool:
         """Nothing moves: no animation, toast or banner, the hands still, the glows settled."""
-        return (not self.busy() and self._toast is None and self._banner is None and not self.sliding
+        return (not self.busy() and self._toast is None and self._banner is None and not self.drawing.sliding
                 and self.clock - self.changed_at >= SETTLE_SECONDS
                 and (self.hint is None or self.hint.at_rest()))
 
@@ -166,7 +177,7 @@ class GameScene(BoardInput, BoardDrawing, Scene):
             self._commit(self.anim.move)
         while self.queue:
             move = self.queue.popleft()
-            if move.kind is DRAW and self.shown.draw_pile == 1 << move.card.index:  # type: ignore[union-attr]
+            if move.kind is DRAW and move.card is not None and self.shown.draw_pile == 1 << move.card.index:
                 self.show_banner(lambda: _("Last card drawn: the discard pile is shuffled into a new draw pile"))
             self._commit(move)
 
@@ -203,9 +214,22 @@ class GameScene(BoardInput, BoardDrawing, Scene):
         self._banner = value
 
     # ------------------------------------------------------------------ scene
-    def finished(self) -> bool:
-        """Whether the game shown has ended (the status then says so, never "... to move")."""
-        return self.shown.is_game_over()
+    def finished(self, state: State | None = None) -> bool:
+        """Whether the game shown (``state``: the position drawn, default the live one) has ended
+        (the status then says so, never "... to move")."""
+        return (self.shown if state is None else state).is_game_over()
+
+    def waiting_line(self, mover: Color) -> str:
+        """The status line while ``mover`` (not a local person) is to move; a LAN view says whom it waits for."""
+        return _("{colour} is thinking…").format(colour=color_name(mover))
+
+    # ------------------------------------------------------------------ events and drawing
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.changed_at = self.clock  # the glows pulse again for a while
+        self.input.handle_event(event)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        self.drawing.draw(surface, alpha)
 
     def unsaved_game(self) -> bool:
         return self.match.state.ply > 0 and not self.match.state.is_game_over()
@@ -232,24 +256,6 @@ class GameScene(BoardInput, BoardDrawing, Scene):
         if self._banner:
             self._banner = (self._banner[0], self._banner[1] - dt) if self._banner[1] > dt else None
 
-    def _slide_hands(self, dt: float) -> None:
-        """Cards glide to their slots when the hand closes a gap or makes room (about 0.15 s)."""
-        speed = self.app.options.anim_speed
-        k = 1.0 if speed <= 0 else min(1.0, dt * speed * 16)
-        seen = set()
-        self.sliding = False
-        for color in (Color.RED, Color.WHITE):
-            for card, slot in self.hand_layout(color):
-                key = (color, card.index)
-                seen.add(key)
-                target = hand_slot_rect(color, slot, self.bottom).x
-                x = self.card_x.get(key, target)
-                x += (target - x) * k
-                self.card_x[key] = target if abs(target - x) < 0.5 else x
-                self.sliding = self.sliding or self.card_x[key] != target
-        for key in [key for key in self.card_x if key not in seen]:
-            del self.card_x[key]
-
     # ------------------------------------------------------------------ the move log
     def show_ply(self, ply: int) -> None:
         """Show the position after move ``ply`` (from the log), like the replay viewer; the
@@ -265,10 +271,6 @@ class GameScene(BoardInput, BoardDrawing, Scene):
             self.movelog.show(self.peek)
         self.selected = self.armed = None
 
-    def live_state(self) -> State:
-        """The game as shown live (also while the log shows an earlier position)."""
-        return self._live if self._peeking else self.shown
-
     def back_to_game(self) -> None:
         self.peek = self.peek_state = None
 
@@ -279,14 +281,15 @@ class GameScene(BoardInput, BoardDrawing, Scene):
         if names:
             return names[Color.RED], names[Color.WHITE]
         prefs = self.app.prefs
-        return tuple(player_name(prefs, c) if self.match.controllers[c].local_human else color_name(c)  # type: ignore[return-value]
-                     for c in (Color.RED, Color.WHITE))
+        red, white = (player_name(prefs, c) if self.match.controllers[c].local_human else color_name(c)
+                      for c in (Color.RED, Color.WHITE))
+        return red, white
 
-    def last_info(self, state: State):
+    def last_info(self, state: State) -> PlyInfo | None:
         """The :class:`PlyInfo` of ``state``'s last move (to mark it on the board), or None."""
         if self.movelog is None or state.ply == 0:
             return None
-        self.movelog.refresh(self.live_state())
+        self.movelog.refresh(self.shown)
         infos = self.movelog.infos
         return infos[state.ply - 1] if state.ply <= len(infos) else None
 
@@ -298,7 +301,7 @@ class GameScene(BoardInput, BoardDrawing, Scene):
         self.back_to_game()
         self.shown = self.match.state.copy()
         self.selected = self.armed = None
-        self.card_x.clear()
+        self.drawing.card_x.clear()
         if self.hint is not None:
             self.hint.cancel()  # a suggestion for the old position must not show
         if not self.shown.is_game_over():
@@ -332,4 +335,4 @@ class GameScene(BoardInput, BoardDrawing, Scene):
                     self._commit(self.anim.move)
                     if self.queue:
                         self._start_next()
-        self._slide_hands(dt)
+        self.drawing.slide_hands(dt, speed)

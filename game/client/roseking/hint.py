@@ -18,23 +18,20 @@ scene closes (stops the worker process).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Callable
 
 import pygame
 
 from game.roseking.ai import DEFAULT_SECONDS
-from game.roseking.engine import DRAW, HERO, Move, square_name
+from game.roseking.engine import DRAW, HERO, Card, Color, Move, State, square_name
 from game.i18n import _
 from game.roseking.phrases import card_label
 
-from .art import CREAM, art_of
+from .art import CREAM, Art
 from .layout import DISCARD_RECT, DRAW_PILE_RECT, SQUARE, square_rect
 from .match import Match, position_key
 from .thinking import ThinkerLike, computer_thinker
 from ..widgets import panel
-
-if TYPE_CHECKING:
-    from ..scene import Scene
 
 #: The glow of a suggestion: a cool blue no other highlight on the board uses.
 HINT_COLOR = (110, 200, 255)
@@ -43,9 +40,9 @@ BUTTON_RECT = pygame.Rect(DRAW_PILE_RECT.x - 10, 672, DISCARD_RECT.right - DRAW_
 LABEL_RECT = pygame.Rect(BUTTON_RECT.x - 30, BUTTON_RECT.bottom + 10, BUTTON_RECT.w + 60, 60)
 
 
-def hint_text(move: Move, state) -> str:
+def hint_text(move: Move, state: State) -> str:
     """The suggestion as one line for the person to move (``state``: the position it is for)."""
-    if move.kind is DRAW:
+    if move.kind is DRAW or move.card is None:
         return _("Suggestion: draw a card.")
     target = state.target(move.card)
     fields = dict(card=card_label(move.card), square=square_name(target) if target is not None else "?")
@@ -144,26 +141,24 @@ class Hint:
             self._thinker = None
 
     # ------------------------------------------------------------------ drawing
-    def draw(self, surface: pygame.Surface, scene: "Scene") -> None:
+    def draw(self, surface: pygame.Surface, art: Art, state: State,
+             card_rect: Callable[[Color, Card], pygame.Rect | None]) -> None:
         """The suggestion's glow (card and target square, or the draw pile) and its line, or
-        "thinking…" while the search runs. Call only while a person is to move and nothing animates."""
-        art = art_of(scene.app)
-        state = scene.shown
+        "thinking…" while the search runs, over ``state`` as drawn (``card_rect``: where a hand card
+        is drawn, None if it is not). Call only while a person is to move and nothing animates."""
         if not (self.thinking or self.move is not None):
             return
         pulse = 0.5 + 0.5 * math.sin(self._clock * 6) if self._clock < SETTLE_SECONDS else 1.0
         width = 3 + round(2 * pulse)
         if self.move is not None:
-            if self.move.kind is DRAW:
+            card = self.move.card
+            if self.move.kind is DRAW or card is None:
                 pygame.draw.rect(surface, HINT_COLOR, DRAW_PILE_RECT.inflate(16, 16), width, border_radius=12)
             else:
-                rect = None
-                for card, slot in scene.hand_layout(state.turn):
-                    if card == self.move.card:
-                        rect = scene.card_rect(state.turn, card, slot)
+                rect = card_rect(state.turn, card)
                 if rect is not None:
                     pygame.draw.rect(surface, HINT_COLOR, rect.inflate(12, 12), width, border_radius=12)
-                target = state.target(self.move.card)  # type: ignore[arg-type]
+                target = state.target(card)
                 if target is not None:
                     r = square_rect(target).inflate(-4, -4)
                     self._tile.set_alpha(int(60 + 70 * pulse))

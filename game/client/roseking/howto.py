@@ -18,6 +18,7 @@ shows a stale language.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -204,8 +205,8 @@ class HowToPlay(ButtonScene):
         self.page = max(0, min(page, len(self.sections) - 1))
         for i in range(len(self.sections)):
             self.buttons.append(Button((24, 24 + i * 66, PAGE.x - 44, 56),
-                                          lambda i=i: self.sections[i].title, lambda i=i: self.go(i), size=26,
-                                          selected=lambda i=i: self.page == i))
+                                          partial(self.title_of, i), partial(self.go, i), size=26,
+                                          selected=partial(self.showing, i)))
         y = PAGE.bottom + 22
         self.buttons += [
             Button((PAGE.x, y, 240, 54), N_("Previous"), lambda: self.go(self.page - 1), key=pygame.K_LEFT,
@@ -220,6 +221,14 @@ class HowToPlay(ButtonScene):
         if self._language != i18n.language():
             self._language = i18n.language()
             self.sections = rulesbook.how_to_play()
+
+    def title_of(self, page: int) -> str:
+        """The title of ``page`` in the current language (its button's label)."""
+        return self.sections[page].title
+
+    def showing(self, page: int) -> bool:
+        """Whether ``page`` is the one shown (its button is selected)."""
+        return self.page == page
 
     def go(self, page: int) -> None:
         if 0 <= page < len(self.sections):

@@ -6,7 +6,7 @@ wait for the deal, and the hooks (:data:`LAN_CLIENT`). The viewer's colour plays
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TypeVar, cast
 
 import pygame
 
@@ -28,9 +28,20 @@ from .match import Match
 from .result import ResultPanel
 
 if TYPE_CHECKING:
+    from game.roseking.lan.match import RoseKingMatch
+    from net.session import Session
+
     from ..app import App
 
+T = TypeVar("T")
+
 WAIT = N_("Wait: the other player's move or the connection comes first.")
+
+
+def _view(session: "Session", fn: "Callable[[RoseKingMatch], T]") -> T | None:
+    """``fn`` of the session's match machine under its lock (:meth:`net.session.Session.view`),
+    or None before there is one: a Rose King table's session runs Rose King's machine."""
+    return session.view(lambda m: fn(cast("RoseKingMatch", m)))
 
 
 class _Seat:
@@ -59,14 +70,20 @@ class LanMatch(Match):
     def __init__(self, net: NetMatch) -> None:
         self.session = net.session
         self.on_reset: list[Callable[[], None]] = []
-        state, self.color, host, self.game_id = self.session.view(
-            lambda m: (m.state.copy(), m.color_of(m.seat), m.host_color, m.table.game_id))
+
+        def dealt(m: "RoseKingMatch") -> tuple[State, Color, Color, bytes]:
+            color, host = m.color_of(m.seat), m.host_color
+            assert m.state is not None and color is not None and host is not None, "the table opens once dealt"
+            return m.state.copy(), color, host, m.table.game_id
+        seen = _view(self.session, dealt)
+        assert seen is not None, "the table opens on the session's match"
+        state, self.color, host, self.game_id = seen
         self.names = {c: net.names[0] if c is host else net.names[1] for c in (Color.RED, Color.WHITE)}
         me = self.color
-        self.controllers = tuple(_Seat(_("{name} (you)").format(name=self.names[c]) if c is me else self.names[c],
-                                       c is me) for c in (Color.RED, Color.WHITE))
+        red, white = (_Seat(_("{name} (you)").format(name=self.names[c]) if c is me else self.names[c], c is me)
+                      for c in (Color.RED, Color.WHITE))
         self._can_move = False
-        super().__init__(state, self.controllers, _NoChance())  # type: ignore[arg-type]
+        super().__init__(state, (red, white), _NoChance())
 
     def feed(self, events: list, over: bool) -> None:
         from net.session import Ended, Noticed, Started
@@ -81,10 +98,10 @@ class LanMatch(Match):
                 self._catch_up()
         ply = self.state.ply
         self._can_move = not over and not self.session.catching_up and bool(
-            self.session.view(lambda m: m.ply == ply and m.to_move() == m.seat))
+            _view(self.session, lambda m: m.ply == ply and m.to_move() == m.seat))
 
     def _catch_up(self) -> None:
-        state = self.session.view(lambda m: None if m.state is None else m.state.copy())
+        state = _view(self.session, lambda m: None if m.state is None else m.state.copy())
         if state is not None and state.move_stack != self.state.move_stack:
             self.state, self._pending_draw, self._turn_begun_at = state, None, -1
             for hook in list(self.on_reset):
@@ -161,8 +178,8 @@ class LanGameScene(LanScene, GameScene):
         return self.match.state.ply > 0
 
 
-    def finished(self) -> bool:
-        return self.lan.verdict is not None or super().finished()
+    def finished(self, state: State | None = None) -> bool:
+        return self.lan.verdict is not None or super().finished(state)
 
     def at_rest(self) -> bool:
         return self.rests() and super().at_rest()
@@ -180,6 +197,8 @@ class LanGameScene(LanScene, GameScene):
 
 class LanResultPanel(ResultPanel):
     """The result of a finished game (territories, totals) naming the winner, with the rematch."""
+
+    game: LanGameScene
 
     def __init__(self, app: "App", game: LanGameScene) -> None:
         super().__init__(app, game)

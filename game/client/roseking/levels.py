@@ -10,11 +10,14 @@ No pygame in here.
 from __future__ import annotations
 
 import logging
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from game.roseking.ai import LEVELS
 from game.i18n import N_, _
 from game.roseking.phrases import level_name  # noqa: F401  (re-exported: the name shown for a level)
+
+if TYPE_CHECKING:
+    from game.settings import SettingsStore
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +37,7 @@ def level_blurb(level: str) -> str:
     return _(LEVEL_BLURBS[level]) if level in LEVEL_BLURBS else ""
 
 
-def default_level(store: object | None = None) -> str:
+def default_level(store: "SettingsStore | None" = None) -> str:
     """The level a new game against the computer starts on: the "Default computer level" setting.
 
     ``store``: a :class:`game.settings.SettingsStore` (None: the player's own, read from
@@ -46,11 +49,11 @@ def default_level(store: object | None = None) -> str:
         if store is None:
             from game.settings import SettingsStore
             store = SettingsStore()
-        level = store.settings.of("rose-king").computer_level  # type: ignore[attr-defined]
+        level = store.settings.of("rose-king").computer_level
     except Exception as e:  # a settings problem must never keep a player from a game
         log.warning("cannot read the default computer level: %s", e)
     if level in LEVELS:
-        return level  # type: ignore[return-value]
+        return level
     return "medium" if "medium" in LEVELS else next(iter(LEVELS))
 
 

@@ -78,6 +78,8 @@ class GameConfig:
 
     def controllers(self) -> tuple[Controller, Controller]:
         """Fresh (red, white) controllers for this set-up."""
+        red: Controller
+        white: Controller
         if self.computer is None:
             red, white = HumanController(N_("Player 1")), HumanController(N_("Player 2"))
         else:
@@ -86,7 +88,7 @@ class GameConfig:
             thinker = computer_thinker(level, self.seed, self.seconds, self.iterations)
             cpu = ComputerController(player, _("Computer · {level}").format(level=level_name(level)), self.min_delay,
                                      thinker=thinker)
-            cpu.level = level  # type: ignore[attr-defined]  # the view names the level in the current language
+            cpu.level = level  # the view names the level in the current language
             human = HumanController(N_("You"))
             red, white = (cpu, human) if color is Color.RED else (human, cpu)
         return red, white
@@ -196,8 +198,8 @@ class LocalGameScene(GameScene):
     """The game view of a :class:`LocalGame`: Undo (button, Ctrl+Z, U), "Save as…" in the
     pause menu, and leaving asks with the news that the game is saved."""
 
-    def __init__(self, app: "App", game: LocalGame, on_new_game: Callable[[], None],
-                 on_main_menu: Callable[[], None], hint: "Hint | None" = None) -> None:
+    def __init__(self, app: "App", game: LocalGame, on_new_game: Callable[[], object],
+                 on_main_menu: Callable[[], object], hint: "Hint | None" = None) -> None:
         super().__init__(app, game.match, on_new_game, on_main_menu, hint=hint)
         self.game = game
         self._save_error_shown: OSError | None = None
@@ -251,6 +253,8 @@ class LocalGameScene(GameScene):
 
 class LocalPauseMenu(PauseMenu):
     """The pause menu of a local game: adds "Save as…"; leaving says the game is kept."""
+
+    app: "App"
 
     def __init__(self, app: "App", scene: LocalGameScene) -> None:
         super().__init__(app, scene.on_main_menu, scene.unsaved_game)

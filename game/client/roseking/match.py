@@ -13,10 +13,13 @@ No pygame in here: the match runs the same in tests, in a replay or over a LAN.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from game.roseking.ai import Player, Thinker
 from game.roseking.engine import DRAW, Card, Move, Rng, State
+
+if TYPE_CHECKING:
+    from .thinking import ThinkerLike
 
 MoveHook = Callable[[Move, State], None]
 
@@ -76,11 +79,13 @@ class ComputerController:
     local_human = False
 
     def __init__(self, player: Player, label: str = "", min_delay: float = 0.35,
-                 thinker: Thinker | None = None) -> None:
+                 thinker: "ThinkerLike | None" = None) -> None:
         self.player = player
         self.label = label
+        #: The computer level's key, if known (the view then names the level in the current language).
+        self.level: str | None = None
         self.min_delay = min_delay
-        self.thinker = thinker if thinker is not None else Thinker(player)
+        self.thinker: ThinkerLike = thinker if thinker is not None else Thinker(player)
         self._waited = 0.0
         self._ready: Move | None = None
         self._position: tuple | None = None

@@ -25,7 +25,8 @@ from game.i18n import N_, _
 from game.roseking.replay import PlyInfo, Playback, Replay
 from game.roseking.saves import GameMeta
 
-from .art import COLOR_UI, CREAM, GOLD, GOLD_DARK, art_of
+from .art import COLOR_UI, Art, CREAM, GOLD, GOLD_DARK, art_of
+from .board_draw import BoardDrawing
 from .game_scene import GameScene, color_name
 from .layout import SIDE_LEFT, SIDE_RIGHT
 from .match import Match
@@ -70,10 +71,46 @@ class _NoChance:
         return None
 
 
+class ReplayDrawing(BoardDrawing):
+    """The game view's drawing with the replay's move list in the status box's place."""
+
+    def __init__(self, scene: "ReplayScene") -> None:
+        super().__init__(scene)
+        self.replay_scene = scene
+
+    def draw_status(self, surface: pygame.Surface, art: Art, state: State, idle_human: bool) -> None:
+        """The move list takes the place of the status box."""
+        scene = self.replay_scene
+        r = LIST_RECT
+        surface.blit(panel(r.size, 250), r)
+        title = art.text(_("Moves"), 28, GOLD, shadow=True)
+        surface.blit(title, (r.x + 16, r.y + 12))
+        rows = (r.h - 60) // LINE_H
+        current = scene.replay.ply
+        start = art.text(_("start"), 18, CREAM)
+        surface.blit(start, start.get_rect(topright=(r.right - 16, r.y + 20)))
+        y = r.y + 48
+        for info in scene.replay.moves[scene.list_top:scene.list_top + rows]:
+            line = pygame.Rect(r.x + 8, y, r.w - 16, LINE_H)
+            if info.number == current:
+                pygame.draw.rect(surface, (250, 214, 120), line, border_radius=6)
+            ink = (40, 26, 14) if info.number == current else COLOR_UI[info.player]
+            text = f"{info.number:>3}. {color_name(info.player)}  {move_words(info)}"
+            surface.blit(art.text(text, 19, ink), (line.x + 6, line.y + 2))
+            if info.passed is not None:
+                note = art.text(_("{colour} passes").format(colour=color_name(info.passed)), 17,
+                                (30, 60, 110) if info.number == current else PASS_MARK)
+                surface.blit(note, note.get_rect(topright=(line.right - 6, line.y + 3)))
+            y += LINE_H
+        if current == 0:
+            pygame.draw.rect(surface, GOLD, start.get_rect(topright=(r.right - 16, r.y + 20)).inflate(8, 4), 2,
+                             border_radius=4)
+
+
 class ReplayScene(GameScene):
     """Plays back ``replay``. ``on_back``: what Back/Esc does (e.g. pop to the list or the menu)."""
 
-    def __init__(self, app: "App", replay: Replay, on_back: Callable[[], None]) -> None:
+    def __init__(self, app: "App", replay: Replay, on_back: Callable[[], object]) -> None:
         rec = replay.record
         replay.to_start()
         meta = GameMeta.from_record(rec)
@@ -226,32 +263,8 @@ class ReplayScene(GameScene):
         return LIST_RECT.centerx, LIST_RECT.y + 48 + row * LINE_H + LINE_H // 2
 
     # ------------------------------------------------------------------ drawing
-    def _draw_status(self, surface: pygame.Surface, art, state: State, idle_human: bool) -> None:
-        """The move list takes the place of the status box."""
-        r = LIST_RECT
-        surface.blit(panel(r.size, 250), r)
-        title = art.text(_("Moves"), 28, GOLD, shadow=True)
-        surface.blit(title, (r.x + 16, r.y + 12))
-        rows = (r.h - 60) // LINE_H
-        current = self.replay.ply
-        start = art.text(_("start"), 18, CREAM)
-        surface.blit(start, start.get_rect(topright=(r.right - 16, r.y + 20)))
-        y = r.y + 48
-        for info in self.replay.moves[self.list_top:self.list_top + rows]:
-            line = pygame.Rect(r.x + 8, y, r.w - 16, LINE_H)
-            if info.number == current:
-                pygame.draw.rect(surface, (250, 214, 120), line, border_radius=6)
-            ink = (40, 26, 14) if info.number == current else COLOR_UI[info.player]
-            text = f"{info.number:>3}. {color_name(info.player)}  {move_words(info)}"
-            surface.blit(art.text(text, 19, ink), (line.x + 6, line.y + 2))
-            if info.passed is not None:
-                note = art.text(_("{colour} passes").format(colour=color_name(info.passed)), 17,
-                                (30, 60, 110) if info.number == current else PASS_MARK)
-                surface.blit(note, note.get_rect(topright=(line.right - 6, line.y + 3)))
-            y += LINE_H
-        if current == 0:
-            pygame.draw.rect(surface, GOLD, start.get_rect(topright=(r.right - 16, r.y + 20)).inflate(8, 4), 2,
-                             border_radius=4)
+    def _drawing(self) -> ReplayDrawing:
+        return ReplayDrawing(self)
 
     def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
         super().draw(surface, alpha)
@@ -275,7 +288,7 @@ class ReplayScene(GameScene):
     def _x_of(self, rect: pygame.Rect, ply: int) -> float:
         return rect.x + rect.w * ply / max(1, self.replay.length)
 
-    def _draw_chart(self, surface: pygame.Surface, art) -> None:
+    def _draw_chart(self, surface: pygame.Surface, art: Art) -> None:
         """Both scores over the plies, the current ply as a gold line, passes as blue ticks."""
         r = CHART_RECT
         surface.blit(panel(r.size, 235, 8), r)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Protocol
 
 import pygame
 
-from game.roseking.engine import Color, Termination, square_name
+from game.roseking.engine import Color, Outcome, Termination, square_name
 from game.roseking.engine.cards import iter_bits
 from game.i18n import N_, _
 
@@ -15,11 +15,37 @@ from .layout import SIDE_RIGHT
 from ..widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
+    from game.roseking.engine import State
+
     from ..app import App
-    from ..scene import Scene
+    from .match import Match
 
 
-def territory_lines(state, color: Color) -> list[str]:
+class FinishedGame(Protocol):
+    """What :class:`ResultPanel` uses of the game scene under it (the game scene is the one):
+    its match and buttons' actions, the move log's peeking, the mouse's place and the clocks."""
+
+    hover_pos: tuple[int, int]
+
+    @property
+    def match(self) -> "Match": ...
+    @property
+    def peek(self) -> int | None:
+        """The ply the move log shows instead of the end, or None."""
+    @property
+    def on_new_game(self) -> Callable[[], object]: ...
+    @property
+    def on_main_menu(self) -> Callable[[], object]: ...
+    def show_ply(self, ply: int) -> None: ...
+    def back_to_game(self) -> None: ...
+    def player_names(self) -> tuple[str, str]: ...
+    def handle_event(self, event: pygame.event.Event) -> None: ...
+    def tick(self, dt: float) -> None:
+        """Advance the glows, toast and banner (the match waits)."""
+    def at_rest(self) -> bool: ...
+
+
+def territory_lines(state: "State", color: Color) -> list[str]:
     """One line per territory of ``color``: size, points and squares, largest first."""
     lines, singles = [], []
     for group in state.territories(color):
@@ -37,13 +63,13 @@ def territory_lines(state, color: Color) -> list[str]:
     return lines
 
 
-def headline(outcome) -> str:
+def headline(outcome: Outcome) -> str:
     if outcome.winner is None:
         return _("A draw!")
     return _("Red wins!") if outcome.winner is Color.RED else _("White wins!")
 
 
-def decided_line(state, outcome) -> str:
+def decided_line(state: "State", outcome: Outcome) -> str:
     """Which rule decided (ruling 8), with the figures that decided it."""
     if outcome.decided_by == "score":
         return _("Decided by points: {red} to {white}.").format(red=outcome.red_score, white=outcome.white_score)
@@ -63,7 +89,9 @@ class ResultPanel(ButtonScene):
 
     opaque = False
 
-    def __init__(self, app: "App", game: "Scene") -> None:
+    app: "App"
+
+    def __init__(self, app: "App", game: FinishedGame) -> None:
         super().__init__(app)
         self.game = game
         self.state = game.match.state
@@ -91,6 +119,7 @@ class ResultPanel(ButtonScene):
 
     def headline(self) -> str:
         """The panel's title: who won ("Red wins!"; a network game's panel names the player)."""
+        assert self.outcome is not None, "the result of a finished game"
         return headline(self.outcome)
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -117,6 +146,7 @@ class ResultPanel(ButtonScene):
         territory lines as fit above the buttons (then "…"). Nothing reaches the buttons."""
         art = art_of(self.app)
         o = self.outcome
+        assert o is not None, "the result of a finished game"
         r = self.rect
         items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
         limit = min(b.rect.top for b in self.buttons) - 8  # the texts end above the buttons

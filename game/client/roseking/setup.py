@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -42,13 +43,15 @@ def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) 
 
 def start_game(app: "App", config: GameConfig) -> None:
     """Replace the whole stack by a new game of ``config`` (autosaved, with undo)."""
-    play(app, LocalGame.new(config), config)
+    scene = play(app, LocalGame.new(config), config)
     from .tutorial import maybe_show_tutorial
-    maybe_show_tutorial(app, app.top)  # type: ignore[arg-type]
+    maybe_show_tutorial(app, scene)
 
 
 class ComputerSetup(ButtonScene):
     """Choose your colour and the computer's level (from :data:`game.roseking.ai.LEVELS`), then start."""
+
+    app: "App"
 
     def __init__(self, app: "App") -> None:
         super().__init__(app)
@@ -68,7 +71,7 @@ class ComputerSetup(ButtonScene):
         for i, level in enumerate(levels):
             r = (x0 + (i % per_row) * (bw + 10), self.rect.y + 205 + (i // per_row) * 62, bw, 52)
             choose, chosen = chooser(self, "level", level)
-            self.buttons.append(Button(r, lambda lv=level: level_name(lv), choose, selected=chosen, size=28))
+            self.buttons.append(Button(r, partial(level_name, level), choose, selected=chosen, size=28))
         self.buttons += [
             Button((x0, self.rect.bottom - 80, 285, 56), N_("Back"), self.back, size=30),
             Button((self.rect.right - 40 - 285, self.rect.bottom - 80, 285, 56), N_("Start"), self.start,
@@ -100,3 +103,6 @@ class ComputerSetup(ButtonScene):
         blurb = art.text(level_blurb(self.level), 22, CREAM, shadow=True, wrap=self.rect.w - 80)
         surface.blit(blurb, (self.rect.x + 40, self.rect.y + 335))
         self.draw_buttons(surface)
+
+
+__all__ = ["ComputerSetup", "GameConfig", "draw_title", "start_game"]  # GameConfig: the plug-in builds one

@@ -106,7 +106,8 @@ class BackgroundThinker:
     def poll(self) -> Move | None:
         """The move for the latest ``start`` once ready, else None. Never blocks."""
         if self._error is not None:
-            return self._fail(f"the computer player could not start: {self._error}", self._error)
+            self._fail(f"the computer player could not start: {self._error}", self._error)
+            return None
         inner = self._inner
         if inner is None or self._closed:
             return None
@@ -117,7 +118,8 @@ class BackgroundThinker:
         try:
             return inner.poll()
         except RuntimeError as e:  # the worker process died
-            return self._fail(str(e), e)
+            self._fail(str(e), e)
+            return None
 
     def _fail(self, reason: str, error: BaseException) -> None:
         """Swap in the fallback (handing it the latest request) or raise RuntimeError."""
@@ -138,7 +140,6 @@ class BackgroundThinker:
         self._pending = None
         if self._last is not None:
             self._inner.start(self._last)
-        return None
 
     def cancel(self) -> None:
         """Forget the pending request and any answer on its way."""
