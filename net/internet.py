@@ -33,7 +33,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 from urllib.parse import urlsplit
 
 #: The wormhole application id: peers of other programs never share a nameplate with ours.
@@ -145,7 +145,8 @@ def reactor() -> Any:
     patch of :mod:`net.wormhole_patch` applied first)."""
     global _thread
     with _lock:
-        from twisted.internet import reactor as r
+        from twisted.internet import reactor as installed
+        r: Any = installed  # (a module the typeshed describes as one; the reactor object at run time)
         if _thread is None:
             from .wormhole_patch import apply
             apply()
@@ -194,16 +195,19 @@ class LogFilter:
 
 def _quiet_twisted_log() -> None:
     """Twisted's log through :class:`LogFilter` (once, when the reactor starts)."""
-    from twisted.logger import globalLogBeginner
-    globalLogBeginner.beginLoggingTo([LogFilter()], discardBuffer=True, redirectStandardIO=False)
+    from typing import cast
+
+    from twisted.logger import ILogObserver, globalLogBeginner
+    observer = cast(ILogObserver, LogFilter())  # (an ILogObserver by shape: a callable of an event)
+    globalLogBeginner.beginLoggingTo([observer], discardBuffer=True, redirectStandardIO=False)
 
 
-def _call(fn: Callable, *args: Any) -> None:
+def _call(fn: Callable[..., Any], *args: Any) -> None:
     reactor().callFromThread(fn, *args)
 
 
 # ---------------------------------------------------------------------- the bridge
-def _protocols():
+def _protocols() -> tuple[Any, Any, Any, Any]:
     from twisted.internet.protocol import Factory, Protocol
 
     class SubSide(Protocol):
@@ -227,6 +231,11 @@ def _protocols():
             if self.pump is not None:
                 self.pump.transport.loseConnection()
 
+        @property
+        def out(self) -> Any:
+            """Its transport (the subchannel), set once connected."""
+            return self.transport
+
     class PumpSide(Protocol):
         """The reactor's end of the socket pair; its bytes go into the subchannel."""
 
@@ -234,10 +243,10 @@ def _protocols():
             self.sub = sub
 
         def dataReceived(self, data: bytes) -> None:
-            self.sub.transport.write(data)
+            self.sub.out.write(data)
 
         def connectionLost(self, reason: Any = None) -> None:
-            self.sub.transport.loseConnection()
+            self.sub.out.loseConnection()
 
     class One(Factory):
         def __init__(self, proto: Protocol) -> None:
@@ -313,6 +322,16 @@ def _failure_code(f: Any) -> tuple[str, str]:
     return "closed", f"the connection by code closed ({type(e).__name__}: {e})"
 
 
+def _nop(*a: Any) -> None:
+    pass
+
+
+class Callback(Protocol):
+    """A :class:`_Meeting` callback (reactor thread)."""
+
+    def __call__(self, *args: Any) -> None: ...
+
+
 class _Meeting:
     """(Reactor thread.) One wormhole with Dilation: ``code`` (None: allocate one), ``listen``
     (host: accept subchannels; joiner: open them). Callbacks on the reactor thread:
@@ -321,7 +340,7 @@ class _Meeting:
     connected, the median of the latest :data:`RTT_SAMPLES` Dilation pings (one every
     :data:`PING_S`), None before the first or while it reconnects."""
 
-    def __init__(self, servers: Servers, code: str | None, listen: bool, **cb: Callable) -> None:
+    def __init__(self, servers: Servers, code: str | None, listen: bool, **cb: Callback) -> None:
         import wormhole
         self.servers, self.listen, self.cb = servers, listen, cb
         self.stage = "rendezvous"
@@ -416,11 +435,9 @@ class _Meeting:
             pass
 
 
-def _nop(*a: Any) -> None:
-    pass
 
 
-def _read_state(path: Path | None) -> dict:
+def _read_state(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
     try:
@@ -430,7 +447,7 @@ def _read_state(path: Path | None) -> dict:
         return {}
 
 
-def _write_state(path: Path | None, data: dict) -> None:
+def _write_state(path: Path | None, data: dict[str, Any]) -> None:
     if path is None:
         return
     tmp = path.with_name(path.name + ".tmp")
@@ -440,7 +457,7 @@ def _write_state(path: Path | None, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def state_path(record: str | os.PathLike | None) -> Path | None:
+def state_path(record: str | os.PathLike[str] | None) -> Path | None:
     """Where a peer keeps its rejoin codes: ``FILE.internet`` beside ``--record FILE``."""
     return None if not record else Path(str(record) + ".internet")
 
@@ -464,21 +481,21 @@ class InviteEvent:
 class _Events:
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._events: deque = deque()
+        self._events: deque[Any] = deque()
 
     def _emit(self, e: Any) -> None:
         with self._cond:
             self._events.append(e)
             self._cond.notify_all()
 
-    def poll(self) -> list:
+    def poll(self) -> list[Any]:
         """Events since the last call, oldest first. Never blocks."""
         with self._cond:
             out = list(self._events)
             self._events.clear()
             return out
 
-    def wait(self, timeout: float) -> list:
+    def wait(self, timeout: float) -> list[Any]:
         """Like :meth:`poll`, waiting up to ``timeout`` s for a first event."""
         with self._cond:
             if not self._events:
@@ -497,11 +514,11 @@ class Invites(_Events):
     the code comes as an :class:`InviteEvent` (``code``); read them with :meth:`poll`/:meth:`wait`."""
 
     def __init__(self, adopt: Callable[[socket.socket], None], servers: Servers,
-                 state: str | os.PathLike | None = None) -> None:
+                 state: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
         self.servers, self._adopt = servers, adopt
         self._state = Path(state) if state else None
-        self._slots: dict[int, dict] = {}  # slot -> {"code", "route", "m": meeting, "rejoin", "wait"}
+        self._slots: dict[int, dict[str, Any]] = {}  # slot -> {"code", "route", "m": meeting, "rejoin", "wait"}
         self._next = 0
         self._closed = False
         saved = _read_state(self._state).get("rejoin", [])
@@ -524,11 +541,13 @@ class Invites(_Events):
 
     def code(self, slot: int) -> str | None:
         """The code of invitation ``slot`` (None before it came)."""
-        return self._slots[slot]["code"]
+        code: str | None = self._slots[slot]["code"]
+        return code
 
     def route(self, slot: int) -> str:
         """``waiting`` (nobody yet), ``connecting``, ``direct`` or ``relayed``."""
-        return self._slots[slot]["route"]
+        route: str = self._slots[slot]["route"]
+        return route
 
     def rtt(self, slot: int) -> float | None:
         """The round trip (s) to the friend of invitation ``slot`` (:attr:`_Meeting.rtt`), None
@@ -595,6 +614,7 @@ class Invites(_Events):
         if self._closed:
             return
         s = self._slots[slot]
+        m: _Meeting  # (made below; the callbacks run later, on the reactor thread)
 
         def keyed(_r: str) -> None:
             old, s["m"], s["wait"] = s["m"], m, None
@@ -629,7 +649,7 @@ class CodeDialer(_Events):
     there instead of at ``code`` (which was used up). :attr:`route`: as :meth:`Invites.route`;
     :attr:`error`: the InternetError that ended it, else None."""
 
-    def __init__(self, code: str, servers: Servers, state: str | os.PathLike | None = None) -> None:
+    def __init__(self, code: str, servers: Servers, state: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
         self.servers = servers
         self._state = Path(state) if state else None

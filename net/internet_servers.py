@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any, Generator
 
 
-def start(reactor, host: str = "127.0.0.1", mailbox_port: int = 0, relay_port: int = 0,
-          nodelay: bool = False):
+def start(reactor: Any, host: str = "127.0.0.1", mailbox_port: int = 0, relay_port: int = 0,
+          nodelay: bool = False) -> Any:
     """Listen with both servers on ``reactor`` (call from its thread); returns a Deferred of
     ``(mailbox_url, relay_location)``."""
     from twisted.internet import defer, endpoints, protocol
@@ -30,22 +31,22 @@ def start(reactor, host: str = "127.0.0.1", mailbox_port: int = 0, relay_port: i
 
     rendezvous = make_server(create_channel_db(":memory:"), usage_db=create_usage_db(":memory:"))
     site = make_web_server(rendezvous, log_requests=False)
-    conn_cls = TransitConnection
+    conn_cls: Any = TransitConnection
     if nodelay:
-        class NoDelayTransit(TransitConnection):  # type: ignore[misc, valid-type]
-            def connectionMade(self):  # type: ignore[no-untyped-def]
-                self.transport.setTcpNoDelay(True)
-                return super().connectionMade()
-        conn_cls = NoDelayTransit
-    relay = protocol.ServerFactory()
+        def made(self: Any) -> Any:
+            self.transport.setTcpNoDelay(True)
+            return TransitConnection.connectionMade(self)
+        conn_cls = type("NoDelayTransit", (TransitConnection,), {"connectionMade": made})
+    relay: Any = protocol.ServerFactory()
     relay.protocol = conn_cls
     relay.log_requests = False
     relay.transit = Transit(create_usage_tracker(blur_usage=None, log_file=None, usage_db=None), reactor.seconds)
+    tcp: Any = endpoints.TCP4ServerEndpoint
 
     @defer.inlineCallbacks
-    def listen():
-        mp = yield endpoints.TCP4ServerEndpoint(reactor, mailbox_port, interface=host).listen(site)
-        rp = yield endpoints.TCP4ServerEndpoint(reactor, relay_port, interface=host).listen(relay)
+    def listen() -> Generator[Any, Any, tuple[str, str]]:
+        mp = yield tcp(reactor, mailbox_port, interface=host).listen(site)
+        rp = yield tcp(reactor, relay_port, interface=host).listen(relay)
         return f"ws://{host}:{mp.getHost().port}/v1", f"tcp:{host}:{rp.getHost().port}"
     return listen()
 
@@ -57,12 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--relay-port", type=int, default=0)
     p.add_argument("--nodelay", action="store_true", help="the relay sets TCP_NODELAY")
     args = p.parse_args(argv)
-    from twisted.internet import reactor
+    from twisted.internet import reactor as installed
+    reactor: Any = installed  # (the reactor object at run time)
 
-    def ready(urls):
+    def ready(urls: tuple[str, str]) -> None:
         print(f"mailbox {urls[0]} relay {urls[1]}", flush=True)
 
-    def failed(f):
+    def failed(f: Any) -> None:
         print(f"cannot listen: {f.getErrorMessage()}", file=sys.stderr, flush=True)
         reactor.stop()
 

@@ -78,7 +78,7 @@ def apply() -> None:
     made = DilatedConnectionProtocol.connectionMade
 
     @functools.wraps(made)
-    def connection_made(self):  # type: ignore[no-untyped-def]
+    def connection_made(self: Any) -> Any:
         set_nodelay = getattr(self.transport, "setTcpNoDelay", None)
         if set_nodelay is not None:
             try:
@@ -90,7 +90,7 @@ def apply() -> None:
     addresses = Connector._get_listener_addresses
 
     @functools.wraps(addresses)
-    def listener_addresses(self):  # type: ignore[no-untyped-def]
+    def listener_addresses(self: Any) -> Any:
         return ["127.0.0.1"] if loopback_only() else addresses(self)
 
     DilatedConnectionProtocol.connectionMade = connection_made

@@ -261,7 +261,9 @@ class HostInvites:
                 slot = self._slot_of_button(k)
                 fresh = slot is not None and time.monotonic() - self._copied.get(slot, -99.0) < COPIED_SECONDS
                 return _("Copied") if fresh else _("Copy")
-            b = _Shown((0, 0, 100, 34), label, copy, size=20, shown=lambda k=k: self._slot_of_button(k) is not None)
+            def shown(k: int = k) -> bool:
+                return self._slot_of_button(k) is not None
+            b = _Shown((0, 0, 100, 34), label, copy, size=20, shown=shown)
             self.copy_buttons.append(b)
             self.lobby.buttons.append(b)
         return self.copy_buttons[i]
