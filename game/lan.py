@@ -1,7 +1,7 @@
 """What the LAN command line and the window's LAN screens share: the default player
 name, ``HOST[:PORT]`` parsing, the ``--record`` path check, a host's table from its options,
 and why a join cannot start. (Why a LAN game stopped is worded by each game's phrases,
-``stop_text``, from its closing code.)
+``stop_text``, its own verdicts, and :mod:`game.stop_words`, the layer's closing codes.)
 
 Kept below both :mod:`game.commands` and :mod:`game.client` so neither imports the other.
 """

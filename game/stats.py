@@ -3,7 +3,7 @@ winning streak of the person at this machine against the computer, kept in the d
 
 ::
 
-    stats = shared_stats()                                  # <data dir>/stats.json
+    stats = StatsStore()                                    # <data dir>/stats.json
     stats.record("rose-king", "hard", won=True, score=140, match_id=game_id)
     stats.of("rose-king")["hard"]                           # LevelStats(played=1, won=1, ...)
     stats.notice()                                          # a sentence if the file was bad, else None
@@ -13,7 +13,8 @@ replayed end, or a resumed finished match, do not count it again). The data fold
 :func:`game.savefile.default_data_dir`'s. Every write is atomic; a file that cannot be read (not
 JSON, truncated, a field of the wrong type) is copied to ``stats.broken.json``, what could be
 read is kept, and :meth:`StatsStore.notice` says so; a failed write keeps the numbers for this
-session and says so. File format (version 1)::
+session and says so. The window holds one store (``App.stats``) and hands it to the code that
+counts a match (each game's ``saves.record_result(stats, ...)``); nothing reaches a global one. File format (version 1)::
 
     {"version": 1, "games": {"rose-king": {"hard": {"played": 3, "won": 2, "best_score": 140,
                                                     "streak": 1, "best_streak": 2}}},
@@ -29,7 +30,7 @@ import re
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from game.fsutil import atomic_write_text, os_error_text
 from game.i18n import N_, _
@@ -189,17 +190,4 @@ class StatsStore:
 _NAME = re.compile(r"[a-z0-9][a-z0-9@:._-]{0,39}")
 
 
-_stores: dict[str, StatsStore] = {}
-
-
-def shared_stats() -> StatsStore:
-    """The :class:`StatsStore` of the current data folder, one per folder for the process."""
-    from game.savefile import default_data_dir
-    folder = str(default_data_dir())
-    store = _stores.get(folder)
-    if store is None:
-        store = _stores[folder] = StatsStore(folder)
-    return store
-
-
-__all__ = ["LevelStats", "StatsStore", "shared_stats"]
+__all__ = ["LevelStats", "StatsStore"]

@@ -10,8 +10,8 @@ The layer, bottom up (each pure except the session):
 - :mod:`net.session`: threads and sockets around the three, a mailbox for the window or a
   headless peer, the journal file (:mod:`net.journal`).
 
-A game registers its LAN part as :class:`LanPart` on its plugin (``GAME.lan``), the way it
-registers its rules; the shell never asks which game it is.
+A game registers its LAN part (a :class:`LanPart`, e.g. a :class:`LanSpec`) on its plugin
+(``GAME.lan``), the way it registers its rules; the shell never asks which game it is.
 
 Seats are numbered 0..n-1, the host is seat 0 (a game may number its seats for people as it
 likes, e.g. seat *s* + 1). Every machine is built the way h11 is: it consumes
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 ALL = -1  #: :attr:`Send.to` for "every other seat" (the host sends it to each joiner)
 
@@ -410,9 +410,12 @@ class Refusal(Exception):
 
 
 # --------------------------------------------------------------------------- the registry entry
-@dataclass(frozen=True)
-class LanPart:
-    """A game's LAN part, registered on its plugin as ``GAME.lan`` (docs/architecture.md).
+@runtime_checkable
+class LanPart(Protocol):
+    """A game's LAN part, registered on its plugin as ``GAME.lan`` (docs/architecture.md, "What a
+    third game implements"): every member the session, the lobby and ``rose-king host/join`` read,
+    none of them optional (a hook a game lacks is None). :class:`LanSpec` is one made of its
+    members as fields; any object with them will do (``tests/net/nim_game.py``'s is a class).
 
     - ``key``: the game's key, sent in every hello (``g``); a hello for another key is
       refused with code ``game`` ("this table plays another game").
@@ -422,7 +425,7 @@ class LanPart:
       2-4 seats that may start short).
     - ``schemas``: the game's match messages (type -> key checks, :mod:`net.framing`), added to
       the lobby's; ``rates``: their token buckets (burst, refill per second); ``max_bin``: the
-      longest binary its frames may hold (64 bytes by default; more for, say, a signed envelope
+      longest binary its frames may hold (64 bytes for most games; more for, say, a signed envelope
       of a shuffled deck, up to the 64 KiB frame; ``net.framing.blob`` checks such a key).
     - ``new_match(seat, table, token_bytes)``: a fresh :class:`MatchMachine`;
       ``from_payload(seat, table, payload, token_bytes)``: one restored from a journal
@@ -442,7 +445,58 @@ class LanPart:
       sends the public key in its hello (``sk``; the host sends every seat's in ``start``, so
       every seat pins every key before the first match message) and calls
       ``new_match(seat, table, token_bytes, seeds)`` with ``seeds``: seat -> seed. None: no keys.
+
+    The members are read-only (properties here): a frozen dataclass's fields, a class's
+    attributes or methods all satisfy them.
     """
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def seats(self) -> Sequence[int]: ...
+
+    @property
+    def schemas(self) -> Mapping[str, Mapping[str, Callable[[Any], str | None]]]: ...
+
+    @property
+    def rates(self) -> Mapping[str, tuple[float, float]]: ...
+
+    @property
+    def new_match(self) -> Callable[..., MatchMachine]:
+        """``(seat, table, token_bytes)``, and ``seeds`` too for a game that signs (see above)."""
+        ...
+
+    @property
+    def from_payload(self) -> Callable[[int, Table, dict[str, Any], Callable[[int], bytes]], MatchMachine]: ...
+
+    @property
+    def auto_start(self) -> bool: ...
+
+    @property
+    def turn(self) -> Callable[[MatchMachine, int], Any] | None: ...
+
+    @property
+    def player(self) -> Callable[[str, int], Callable[[Any], Any]] | None: ...
+
+    @property
+    def max_bin(self) -> int: ...
+
+    @property
+    def host_options(self) -> Callable[[Any], dict[str, Any]] | None: ...
+
+    @property
+    def signing(self) -> Callable[[bytes], bytes] | None: ...
+
+
+@dataclass(frozen=True)
+class LanSpec:
+    """A :class:`LanPart` made of its members as fields (Rose King's and Royals & Riots' parts
+    are), with the defaults a simple game takes: started as soon as every seat is taken, no
+    computer players, 64-byte binaries, no host options, no signing keys."""
 
     key: str
     version: int

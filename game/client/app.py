@@ -100,10 +100,10 @@ class App:
         self.signalled: int | None = None
         from .prefs import Prefs  # settings, language, sound and notices
         self.prefs = Prefs(self, store, audio, sync_options=options is None)
-        from game.stats import shared_stats
-        #: Statistics per game and computer level: ``app.stats.record(game, level, won, score,
-        #: match_id)`` at a match's end; the main menu shows them on each game's tab.
-        self.stats = shared_stats()
+        from game.stats import StatsStore
+        #: Statistics per game and computer level, the window's own store: handed to each game's
+        #: ``saves.record_result(app.stats, ...)`` at a match's end; the main menu shows them on each game's tab.
+        self.stats = StatsStore()
 
     @staticmethod
     def _fit_window() -> None:

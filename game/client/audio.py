@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: The effects the registered games declared: name -> the key of the game it belongs to, in the
-#: order they were declared (:func:`declare`; the registry's order once game.client.games is imported).
+#: order they were declared (:func:`declare`; the registry's order once :func:`game.client.games.register` ran).
 _OWNER: dict[str, str] = {}
 #: A name is a file stem: lower-case letters, digits and ``_``.
 _STEM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
@@ -129,7 +129,7 @@ class Audio:
         for a name no game declared (a programming error).
         """
         if name not in _OWNER:
-            known = ", ".join(_OWNER) or "none: game.client.games declares them"
+            known = ", ".join(_OWNER) or "none: game.client.games.register() declares them"
             raise ValueError(f"unknown sound {name!r} (declared: {known})")
         if not self.enabled or self._volume <= 0 or not self._open_mixer():
             return False

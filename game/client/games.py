@@ -3,14 +3,15 @@
 The shell's screens (main menu, saved games, ``rose-king host/join`` with a window)
 ask these objects; they never import a game's scenes. A game adds itself with one
 object satisfying :class:`ClientGame` (in ``game/client/<game>/plugin.py``) and one
-line in :func:`_clients`.
+line in :func:`_clients`; :func:`register`, the one registration (the window's entry point
+calls it), hands them to the screens that cannot import them (the LAN layer's, the audio).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 import pygame
 
@@ -24,22 +25,45 @@ TITLE_SETTLE = 4.0
 
 if TYPE_CHECKING:
     from .app import App
+    from .lan import LanClient
     from .scene import Scene
     from .widgets import Button
 
 
+@runtime_checkable
 class ClientGame(Protocol):
-    """What the shell's screens need of one game's scenes. ``key`` matches its :class:`game.registry.Game`."""
+    """What the shell's screens need of one game's scenes. ``key`` matches its :class:`game.registry.Game`.
+    Every member is asked of every game (docs/architecture.md, "What a third game implements")."""
 
-    key: str
-    #: The game's English title (translated when shown), e.g. on the main menu's choice of game.
-    title: str
-    #: Who made the game, in English (translated when shown, under the main menu).
-    credit: str
-    #: Its sound effects: file stems under ``assets/sounds`` (``<name>.wav``), none another game
-    #: declares; the first is the one its settings screen plays at a new volume. Passed to
-    #: :func:`game.client.audio.declare` for every registered client.
-    sounds: tuple[str, ...]
+    @property
+    def key(self) -> str:
+        """The game's key, its :class:`game.registry.Game`'s."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's English title (translated when shown), e.g. on the main menu's choice of game."""
+        ...
+
+    @property
+    def credit(self) -> str:
+        """Who made the game, in English (translated when shown, under the main menu)."""
+        ...
+
+    @property
+    def sounds(self) -> Sequence[str]:
+        """Its sound effects: file stems under ``assets/sounds`` (``<name>.wav``), none another game
+        declares; the first is the one its settings screen plays at a new volume. Passed to
+        :func:`game.client.audio.declare` by :func:`register`."""
+        ...
+
+    @property
+    def lan(self) -> "LanClient | None":
+        """Its window on the one LAN layer (:class:`game.client.lan.LanClient`: its network table
+        and its few words and choices there), None for a game without LAN play; with it the shell
+        runs "Host a game", the waiting and join screens and ``rose-king host/join`` with a window
+        (:func:`run_lan`). The registry entry's ``lan`` (:class:`net.match.LanPart`) goes with it."""
+        ...
 
     def draw_badge(self, surface: pygame.Surface, app: "App", rect: pygame.Rect) -> None:
         """A small picture of the game inside ``rect`` (the main menu's choice of game)."""
@@ -66,31 +90,14 @@ class ClientGame(Protocol):
         """Push the replay viewer of a record; return a one-line reason instead if it cannot be opened."""
         ...
 
-    def run_lan(self, args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-        """``rose-king host|join`` with a window made by ``open_window()``; returns the exit status.
-        Not asked of a game on the one LAN layer: a client with ``lan`` (a
-        :class:`game.client.lan.LanClient`, optional) gets the shell's path (:func:`run_lan`)."""
-        ...
-
-    def join_lan(self, app: "App", name: str, address: str, port: int, connected: Any,
-                 store: Any = None) -> None:
-        """Another game's "Join a game" screen found a host of this game at ``address:port`` (its
-        hello says so, :func:`net.session.probe_host`): open this game's session on the
-        connection already made (``connected``: ``(socket, bytes read)``, or None to connect anew)
-        and push its waiting screen. A problem shows on the calling screen's ``error``."""
-        ...
-
 
 def run_lan(args: argparse.Namespace, open_window: "Callable[[], App]") -> int:
-    """``rose-king host|join`` with a window, for the game of ``args.game`` (default: the first):
-    through the one LAN layer (:func:`game.client.lan.lobby.run_layer_window`) for a game whose
-    registry entry has ``lan`` and whose client has ``lan`` (a :class:`game.client.lan.LanClient`),
-    else the game's own :meth:`ClientGame.run_lan`. Returns the exit status."""
-    from .lan.lobby import layer_client, run_layer_window
-    client = client_by_key(getattr(args, "game", None) or CLIENT_GAMES[0].key)
-    if layer_client(client.key) is not None:
-        return run_layer_window(args, client.key, open_window)
-    return client.run_lan(args, open_window)
+    """``rose-king host|join`` with a window, for the game of ``args.game`` (default: the first),
+    through the one LAN layer (:func:`game.client.lan.lobby.run_layer_window`; the command checked
+    that the game's registry entry has ``lan``). Returns the exit status."""
+    from .lan.lobby import run_layer_window
+    register()
+    return run_layer_window(args, getattr(args, "game", None) or CLIENT_GAMES[0].key, open_window)
 
 
 def _clients() -> tuple[ClientGame, ...]:
@@ -101,9 +108,18 @@ def _clients() -> tuple[ClientGame, ...]:
 
 #: The client side of every game, in :data:`game.registry.GAMES` order.
 CLIENT_GAMES: tuple[ClientGame, ...] = _clients()
-_LAYER.update({c.key: c for c in CLIENT_GAMES if getattr(c, "lan", None) is not None})
-for _client in CLIENT_GAMES:
-    declare(_client.key, _client.sounds)
+
+
+def register() -> None:
+    """The one registration of every game's window side, made by the window's entry point
+    (:func:`game.client.main.open_window`, :func:`run_lan`) before a screen asks: each game's
+    sounds to :func:`game.client.audio.declare`, each game on the LAN layer to
+    :data:`game.client.lan.CLIENTS` (the layer's screens find a game's client there: they
+    cannot import it). Importing a module registers nothing; calling this again changes nothing."""
+    for client in CLIENT_GAMES:
+        declare(client.key, client.sounds)
+        if client.lan is not None:
+            _LAYER[client.key] = client
 
 
 def game_of_scene(scene: object) -> str | None:

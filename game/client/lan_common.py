@@ -37,10 +37,6 @@ MENU_BIND = "127.0.0.1" if loopback_only() else os.environ.get("ROSE_KING_LAN_BI
 NOBODY_SECONDS = 2.0
 #: Peer ids of the beacons this program sends: the join screen does not list its own game.
 own_beacons: set[bytes] = set()
-#: Game key -> ``opener(app, name, address, port, connected, store)``: that game's session on a
-#: connection a join screen opened, and its waiting screen (:meth:`game.client.games.ClientGame.join_lan`).
-#: Each game's client plugin adds its own when imported (game.client.games imports every plugin).
-JOIN_OPENERS: dict[str, Callable[..., None]] = {}
 ADDRESS_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:[]_"
 
 

@@ -18,7 +18,8 @@ from .saved_games import open_file, open_replay
 def open_window(*args, **kwargs) -> App:
     """A new :class:`App` whose home scene is the main menu (arguments as for ``App``).
     Raises pygame.error if no window can be opened."""
-    from .games import game_of_scene
+    from .games import game_of_scene, register
+    register()  # the one registration of every game's window side (game.client.games)
     app = App(*args, **kwargs)
     app.home = lambda: MainMenu(app)
     app.game_of_scene = game_of_scene

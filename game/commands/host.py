@@ -67,7 +67,7 @@ def run_peer(args: argparse.Namespace, role: str) -> int:
     except KeyError as e:  # (argparse's choices keep it out; a caller that sets args.game may not)
         print(f"rose-king {role}: {e.args[0]}", file=sys.stderr)
         return 2
-    if getattr(game, "lan", None) is not None:  # a game on the one LAN layer
+    if game.lan is not None:  # a game on the one LAN layer
         from .layer import run_layer_peer
         return run_layer_peer(args, role, game)
     print(f"rose-king {role}: {game.title} has no LAN play", file=sys.stderr)
@@ -110,7 +110,5 @@ def register(sub) -> None:
                    help="send the discovery beacon to this one address instead")
     add_common(p)
     for game in GAMES:  # a game's own lobby options, each in its own group of --help
-        add = getattr(game, "add_host_arguments", None)
-        if add is not None:
-            add(p.add_argument_group(f"{game.title} (--game {game.key})"))
+        game.add_host_arguments(p.add_argument_group(f"{game.title} (--game {game.key})"))
     p.set_defaults(run=run)

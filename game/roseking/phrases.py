@@ -16,6 +16,7 @@ from typing import Sequence
 from game.roseking.engine import HEROES_PER_PLAYER, TOTAL_STONES, Card, Color, Kind, Move, Outcome, State, Termination
 from game.roseking.engine.cards import square_name
 from game.i18n import N_, _, ngettext
+from game.stop_words import stop_text as layer_stop_text
 
 _COLOR_NAMES = (N_("Red"), N_("White"))
 #: Computer levels (keys of ``game.roseking.ai.LEVELS``) -> the name a player sees. Unknown keys show as themselves.
@@ -257,19 +258,16 @@ def replay_position_text(ply: int, total: int) -> str:
 # --------------------------------------------------------------------------- LAN play
 def stop_text(code: str, who: str = "", move: int = 0) -> str:
     """Why a LAN game of Rose King stopped (or could not start), for the players, in the current
-    language: the status line of a failed :class:`net.transport.LanSession`, the waiting screen's
-    refusal and the end panel of a stopped game.
+    language: the waiting screen's refusal, the banner and the end panel of a stopped game.
 
-    ``code`` is the closing code of docs/protocol.md that stopped it: ``illegal`` (a move the
-    rules do not allow), ``coin`` (a check of a coin toss failed), ``forfeit`` (a secret withheld
-    or changed), ``desync`` (the two copies of the game differ), ``sync`` (a resumed copy does
-    not check), ``left``/``bye`` (the other player left), ``version``, ``game`` (the seat belongs
-    to another game), ``seat`` (no seat: both colours are taken, or the seat cannot be proved),
-    ``role``/``self`` (a machine meets itself), ``order``/``schema``/``frame``/``flood`` (the
-    other program broke the protocol), ``internal`` (an error of this program); anything else
-    reads as a failed connection. ``who`` is the name of the player at fault ("" when none is
-    named) and ``move`` the number of the move where it happened (0: unknown). The English
-    detail stays in the record and the report files.
+    ``code`` is a verdict's kind (:class:`net.match.Verdict`) or the closing code of
+    docs/protocol.md that stopped it. Rose King words its own verdicts here: ``illegal`` (a move
+    the rules do not allow), ``coin`` (a check of a coin toss failed), ``forfeit`` (a secret
+    withheld or changed), ``desync`` (the two copies of the game differ); every other code is
+    the layer's, worded once for every game by :func:`game.stop_words.stop_text` in Rose King's
+    term, "game" (``left``/``bye``: the host left). ``who`` is the name of the player at fault
+    ("" when none is named) and ``move`` the number of the move where it happened (0: unknown).
+    The English detail stays in the record and the report files.
     """
     if code == "illegal":
         if who and move:
@@ -291,20 +289,4 @@ def stop_text(code: str, who: str = "", move: int = 0) -> str:
             return _("The check found that the machines' copies of the game differ at move {ply}: "
                      "the game was stopped.").format(ply=move)
         return _("The check found that the machines' copies of the game differ: the game was stopped.")
-    if code == "sync":
-        return _("The copy of the game sent to resume it does not check out: the game was stopped.")
-    if code in ("left", "bye"):
-        return _("The host left: the game is over.")
-    if code == "version":
-        return _("The other player's program is a different version.")
-    if code == "game":
-        return _("This seat belongs to another game.")
-    if code == "seat":
-        return _("That game has no place for this player.")
-    if code in ("role", "self"):
-        return _("This machine cannot play against itself.")
-    if code in ("order", "schema", "frame", "flood"):
-        return _("The other program broke the network protocol: the game was stopped.")
-    if code == "internal":
-        return _("An error in this program stopped the game.")
-    return _("The game was stopped: the connection failed.")
+    return layer_stop_text(code, who, "game")

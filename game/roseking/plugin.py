@@ -13,10 +13,15 @@ from game.i18n import N_
 
 if TYPE_CHECKING:
     from game.savefile import Summary
+    from net.match import LanPart
+
+    from .replay import Replay
 
 from .ai.levels import LEVEL_NAMES
+from .ai.players import DEFAULT_SECONDS
 from .engine import Color
 from .engine.record import FORMAT, VERSION, Record, status_line
+from .phrases import LEVEL_NAMES as LEVEL_WORDS
 from .settings import SCHEMA as SETTINGS
 
 
@@ -31,20 +36,29 @@ class RoseKing:
     other_formats = ("rose-king-lan-undealt",)
     seats = range(2, 3)
     levels = LEVEL_NAMES
+    level_words = LEVEL_WORDS  # the window's names of the levels (game/roseking/phrases.py)
     settings_schema = SETTINGS  # its section of the player's settings (game/roseking/settings.py)
+    match_seconds = DEFAULT_SECONDS  # rose-king match --seconds: the search levels' time per move
 
     @property
-    def lan(self) -> Any:
+    def lan(self) -> "LanPart":
         """Its LAN part on the one LAN layer (:data:`game.roseking.lan.match.LAN`; docs/protocol.md, "Rose King")."""
         from game.roseking.lan.match import LAN
         return LAN
 
     @staticmethod
-    def add_host_arguments(group: Any) -> None:
+    def add_host_arguments(group: argparse._ArgumentGroup) -> None:
         """``rose-king host``'s Rose King options (an argparse argument group): ``--colour`` (the
         table's option ``colour``, :func:`game.roseking.lan.match.LAN`'s ``host_options``)."""
         group.add_argument("--colour", "--color", choices=("red", "white", "random"), default="random",
                            help="the colour you play in a new game (default random: the set-up coin decides)")
+
+    @staticmethod
+    def add_match_arguments(group: argparse._ArgumentGroup) -> None:
+        """``rose-king match``: no options of its own; the group's words say how it plays and sums up."""
+        group.description = ("Two levels, RED WHITE: Red in odd games (the colours alternate). The last line: "
+                             "'A vs B: N games, A won X, B won Y, drawn Z; A win rate R% (95% CI LO%-HI%)', "
+                             "counted per player, not per colour.")
 
     @staticmethod
     def summarize(record: dict[str, Any], fallback_id: str) -> "Summary":
@@ -98,7 +112,7 @@ class RoseKing:
         return 0
 
 
-def text_lines(replay) -> list[str]:
+def text_lines(replay: "Replay") -> list[str]:
     """The ``--text`` listing of a :class:`game.roseking.replay.Replay`: a header, one line
     per ply (0 = the start), and the result line::
 

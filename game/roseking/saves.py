@@ -16,7 +16,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.i18n import N_, _, ngettext
 from game.savefile import GAME_ID as _GAME_ID
@@ -25,6 +25,9 @@ from game.savefile import (KINDS, SaveError, Summary, check_version, parse_json_
 
 from .engine import Color, Record, RecordError, State, now_iso
 from .engine.record import FORMAT, VERSION
+
+if TYPE_CHECKING:
+    from game.stats import StatsStore
 
 #: The names a local game gives its people by default (stored untranslated, shown translated).
 _DEFAULT_NAMES = (N_("You"), N_("Player 1"), N_("Player 2"))
@@ -230,18 +233,17 @@ def summarize(obj: dict[str, Any], fallback_id: str) -> Summary:
                    lambda: _("{red} – {white}").format(red=names()[0], white=names()[1]), status, progress, note)
 
 
-def record_result(meta: GameMeta, state: State) -> bool:
-    """Count ``state``'s game in the statistics (:mod:`game.stats`) if it is over and was played
-    against the computer: the person's side won or not (a draw is not a win), the person's score,
-    the computer's level; once per game id. Returns whether it was counted now. Call it after each
-    move of a local game (the match's end is found here)."""
+def record_result(stats: "StatsStore", meta: GameMeta, state: State) -> bool:
+    """Count ``state``'s game in ``stats`` (the window's :class:`game.stats.StatsStore`) if it is
+    over and was played against the computer: the person's side won or not (a draw is not a win),
+    the person's score, the computer's level; once per game id. Returns whether it was counted
+    now. Call it after each move of a local game (the match's end is found here)."""
     outcome = state.outcome()
     if outcome is None or meta.kind != "computer" or meta.computer_level is None or meta.computer_color is None:
         return False
-    from game.stats import shared_stats
     person = Color(meta.computer_color).other
     score = outcome.red_score if person is Color.RED else outcome.white_score
     try:
-        return shared_stats().record("rose-king", meta.computer_level, outcome.winner is person, score, meta.game_id)
+        return stats.record("rose-king", meta.computer_level, outcome.winner is person, score, meta.game_id)
     except ValueError:  # a level this version does not count (a save from elsewhere)
         return False

@@ -15,6 +15,7 @@ from typing import Callable
 
 from game.i18n import N_, _, ngettext
 from game.royals.engine import Card, Rank
+from game.stop_words import stop_text as layer_stop_text
 
 RANK_NAMES = {Rank.KING: N_("King"), Rank.QUEEN: N_("Queen"), Rank.ROYALS: N_("Royals"),
               Rank.KNIGHTS: N_("Knights"), Rank.MERCHANTS: N_("Merchants"), Rank.PEASANTS: N_("Peasants")}
@@ -128,17 +129,16 @@ def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
     current language: the table's panel of a stopped match.
 
     ``code`` is a verdict's kind (:class:`net.match.Verdict`) or the closing code of
-    docs/protocol.md that stopped it: ``illegal`` (a play the rules do not allow, or a false
-    step of the protocol), ``coin`` (a shuffle, key or coin did not check), ``forfeit`` (a key
-    or secret withheld), ``desync`` (the copies of the match differ), ``sync`` (a resumed copy
-    does not check), ``disputed`` (two other seats accuse each other and nothing signed shows
-    which is right), ``left`` (a player, by default the host, left), ``bye`` (the host closed
-    the table), ``version``, ``game`` (the seat belongs to another match), ``seat`` (no seat:
-    the table is full, or the seat cannot be proved), ``role``/``self``,
-    ``order``/``schema``/``frame``/``flood`` (the other program broke the protocol),
-    ``internal``; anything else reads as a failed connection. ``who`` is the name of the seat
-    at fault ("" when none is named); ``round``/``trick`` where it happened (round 0: unknown;
-    trick 0: while the round was set up). The English detail stays in the record and the logs.
+    docs/protocol.md that stopped it. Royals & Riots words its own verdicts here: ``illegal`` (a
+    play the rules do not allow, or a false step of the protocol), ``coin`` (a shuffle, key or
+    coin did not check), ``forfeit`` (a key or secret withheld), ``desync`` (the copies of the
+    match differ), ``disputed`` (two other seats accuse each other and nothing signed shows
+    which is right); every other code is the layer's, worded once for every game by
+    :func:`game.stop_words.stop_text` in Royals & Riots' term, "match" (``left``: the seat
+    named, by default the host, left; ``bye``: the host closed the table). ``who`` is the name
+    of the seat at fault ("" when none is named); ``round``/``trick`` where it happened (round
+    0: unknown; trick 0: while the round was set up). The English detail stays in the record
+    and the logs.
     """
     if code == "illegal":
         if round and trick:
@@ -171,25 +171,7 @@ def stop_text(code: str, who: str = "", round: int = 0, trick: int = 0) -> str:
         if who:
             return _("{name} withheld a key or a secret it owed and forfeits the match.").format(name=who)
         return _("A player withheld a key or a secret it owed and forfeits the match.")
-    if code == "sync":
-        return _("The copy of the match sent to resume it does not check out: the match was stopped.")
-    if code == "left":
-        return _("{name} left: the match is over.").format(name=who) if who else _("The host left: the match is over.")
-    if code == "bye":
-        return _("The host closed the table.")
-    if code == "version":
-        return _("The other player's program is a different version.")
-    if code == "game":
-        return _("This seat belongs to another match.")
-    if code == "seat":
-        return _("There is no seat for this player at that table.")
-    if code in ("role", "self"):
-        return _("This machine cannot play against itself.")
-    if code in ("order", "schema", "frame", "flood"):
-        return _("The other program broke the network protocol: the match was stopped.")
-    if code == "internal":
-        return _("An error in this program stopped the match.")
-    return _("The match was stopped: the connection failed.")
+    return layer_stop_text(code, who, "match")
 
 
 def table_error_text(error: BaseException) -> str:

@@ -14,9 +14,11 @@ import functools
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .ai.levels import LEVEL_NAMES
+from .ai.players import DEFAULT_SECONDS
 from .engine.actions import STEAL, Action
 from .engine.record import FORMAT, SAMPLE, VERSION, Record, status_line
 from .engine.state import State
+from .settings import LEVEL_WORDS
 from .settings import SCHEMA as SETTINGS
 
 if TYPE_CHECKING:
@@ -33,9 +35,12 @@ class RoyalsRiots:
     title = "Royals & Riots"  # the game's own name in every language (the Dutch original's too)
     record_format = FORMAT
     record_version = VERSION
+    other_formats: tuple[str, ...] = ()
     seats = range(2, 5)
     levels = LEVEL_NAMES
+    level_words = LEVEL_WORDS  # the window's names of the levels (game/royals/settings.py)
     settings_schema = SETTINGS  # its section of the player's settings (game/royals/settings.py)
+    match_seconds = DEFAULT_SECONDS  # rose-king match --seconds: the search levels' time per decision
 
     @staticmethod
     def summarize(record: dict[str, Any], fallback_id: str) -> "Summary":
@@ -72,10 +77,21 @@ class RoyalsRiots:
         return dataclasses.replace(FAIR, host_options=host_options)
 
     @staticmethod
-    def add_host_arguments(group: Any) -> None:
+    def add_host_arguments(group: argparse._ArgumentGroup) -> None:
         """``rose-king host``'s Royals & Riots options (an argparse argument group): ``--teams``
         (:func:`host_options`)."""
         group.add_argument("--teams", action="store_true", help="two teams of two, seats 1+3 against 2+4 (--seats 4)")
+
+    @staticmethod
+    def add_match_arguments(group: argparse._ArgumentGroup) -> None:
+        """``rose-king match``'s Royals & Riots options (an argparse argument group): ``--teams``,
+        read by :func:`game.royals.ai.match.main_match` (4 levels only); the group's words say
+        how it plays and sums up."""
+        group.description = ("2 to 4 levels, their seats rotating between matches. The last lines: the mean "
+                             "points per round, then 'A vs B vs C: N matches, A won X, B won Y, C won Z, shared S; "
+                             "A win rate R% (95% CI LO%-HI%)'.")
+        group.add_argument("--teams", action="store_true",
+                           help="4 levels in two teams: seats 1+3 against 2+4 (ruling 10)")
 
     def run_match(self, args: argparse.Namespace) -> int:
         """Headless matches between 2-4 levels, seats rotating (``rose-king match --game royals-riots``)."""
@@ -83,7 +99,7 @@ class RoyalsRiots:
         return main_match(args)
 
 
-def host_options(args: argparse.Namespace) -> dict:
+def host_options(args: argparse.Namespace) -> dict[str, Any]:
     """A LAN host's lobby options (:attr:`net.match.Table.options`) from ``rose-king host``'s
     ``--teams`` (two teams of two, seats 1+3 against 2+4: ``{"teams": True}``; ruling 10 of
     docs/royals-rules.md). Raises ValueError when teams are asked of a table that is not 4 seats."""

@@ -13,13 +13,16 @@ trick 5"). The keys a local save adds to the record (``game_id``, ``kind``, ``se
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from game.i18n import _
 from game.savefile import Summary, save_id, save_kind
 
 from .engine import ROUNDS, Phase, Record, State
 from .engine.record import SAMPLE
+
+if TYPE_CHECKING:
+    from game.stats import StatsStore
 
 __all__ = ["summarize", "SAMPLE", "KINDS"]
 
@@ -76,11 +79,13 @@ def _note(kind: str, finished: bool, levels: Sequence[object] = (), undo: bool =
     return text
 
 
-def _stopped(obj: dict[str, Any], names: tuple[str, ...]) -> Any:
+def _stopped(obj: dict[str, Any], names: tuple[str, ...]) -> Callable[[], str] | None:
     """A network match that ended before its last round (its ``"lan"`` key's ``end`` and the 0-based
     ``seat`` at fault): its status line, worded when shown ("stopped · Ann left"), else None."""
     lan = obj.get("lan")
-    end = lan.get("end") if isinstance(lan, dict) else None
+    if not isinstance(lan, dict):
+        return None
+    end = lan.get("end")
     if not isinstance(end, str) or end in ("", "finished"):
         return None
     seat = lan.get("seat")
@@ -119,19 +124,18 @@ def _progress(state: State) -> str:
                                                                trick=state.trick_no)
 
 
-def record_result(levels: Sequence[str | None], state: State, match_id: str) -> bool:
-    """Count ``state``'s match in the statistics (:mod:`game.stats`) if it is over and was one
-    person against the computer: ``levels`` per seat (None: a person at this machine, exactly one);
-    the level counted is the strongest computer seat's; won: the person's seat (with teams, its
-    team) among the winners; the score: the person's total (with teams, the team's). Once per
-    ``match_id``. Returns whether it was counted now. Call it after each action of a local match."""
+def record_result(stats: "StatsStore", levels: Sequence[str | None], state: State, match_id: str) -> bool:
+    """Count ``state``'s match in ``stats`` (the window's :class:`game.stats.StatsStore`) if it is
+    over and was one person against the computer: ``levels`` per seat (None: a person at this
+    machine, exactly one); the level counted is the strongest computer seat's; won: the person's
+    seat (with teams, its team) among the winners; the score: the person's total (with teams, the
+    team's). Once per ``match_id``. Returns whether it was counted now. Call it after each action
+    of a local match."""
     outcome = state.outcome()
     people = [i for i, lv in enumerate(levels) if lv is None]
     computers = [lv for lv in levels if lv is not None]
     if outcome is None or len(people) != 1 or not computers:
         return False
-    from game.stats import shared_stats
-
     from .settings import LEVEL_CHOICES
     strongest = max(computers, key=lambda lv: LEVEL_CHOICES.index(lv) if lv in LEVEL_CHOICES else -1)
     seat = people[0] + 1
@@ -140,6 +144,6 @@ def record_result(levels: Sequence[str | None], state: State, match_id: str) -> 
     else:
         score = outcome.scores[seat - 1]
     try:
-        return shared_stats().record("royals-riots", strongest, seat in outcome.winners, score, match_id)
+        return stats.record("royals-riots", strongest, seat in outcome.winners, score, match_id)
     except ValueError:  # a level this version does not count
         return False

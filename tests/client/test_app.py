@@ -291,13 +291,13 @@ def test_a_royals_match_against_the_computer_is_counted_by_its_autosave_hook(app
     from tests.royals.helpers import random_match
     config = TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "hard")])
     unfinished = TableMatch.resume(config, random_match(5, 3, upto=50))
-    hook = autosaver(unfinished)
+    hook = autosaver(unfinished, stats=app.stats)  # the window's own store, as the table's set-up hands it
     hook(unfinished)
     hook()
     assert app.stats.of("royals-riots") == {}
     state = random_match(5, 3)
     finished = TableMatch.resume(config, state)
-    hook = autosaver(finished)
+    hook = autosaver(finished, stats=app.stats)
     hook(finished)
     hook(finished)  # the same match again (a redraw, an undo's autosave): counted once
     hook()

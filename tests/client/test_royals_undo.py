@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from game import stats as stats_module
 from game.client.dialogs import ConfirmDialog
 from game.client.royals.saving import RoyalsSave, autosaver, load
 from game.client.royals.setup import start_match
 from game.client.royals.table import Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.royals.engine import PLAY, Phase
 from game.saves import shared_store
-from game.stats import shared_stats
 
 
 def vs_computer(seed: int = 1, starter: int = 1) -> TableMatch:
@@ -71,8 +69,9 @@ def instant(app):
     return app
 
 
-def test_the_table_asks_before_such_an_undo_and_the_save_and_statistics_know(instant):
-    stats_module._stores.clear()
+def test_the_table_asks_before_such_an_undo_and_the_save_and_statistics_know(instant, tmp_path):
+    from game.stats import StatsStore
+    stats = StatsStore(tmp_path)
     cfg = TableConfig([Seat("You"), Seat("Bob", "random"), Seat("Cas", "random")], starter=1, seed=2)
     scene = start_match(instant, cfg, min_delay=0, use_process=False)
     for _i in range(3000):
@@ -99,11 +98,11 @@ def test_the_table_asks_before_such_an_undo_and_the_save_and_statistics_know(ins
     while not match.state.is_over():
         seat = match.decider()
         match.apply(choose_for(match.state, seat, bots[seat]))
-    hook = autosaver(match, save)
+    hook = autosaver(match, save, stats)
     hook(match)
     hook(None)
-    assert shared_stats().of("royals-riots") == {}
+    assert stats.of("royals-riots") == {}
     unmarked = TableMatch.resume(match.config, match.state)
-    autosaver(unmarked, RoyalsSave.new(unmarked))(unmarked)
-    assert sum(s.played for s in shared_stats().of("royals-riots").values()) == 1
+    autosaver(unmarked, RoyalsSave.new(unmarked), stats)(unmarked)
+    assert sum(s.played for s in stats.of("royals-riots").values()) == 1
 

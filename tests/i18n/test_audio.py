@@ -16,13 +16,14 @@ import pytest
 
 from game.client import audio as audio_module
 from game.client.audio import Audio, declare, effects
-from game.client.games import CLIENT_GAMES  # declares every registered game's effects
+from game.client.games import CLIENT_GAMES, register
 from game.registry import GAMES
 from game.settings import SettingsStore
 
 ROOT = Path(__file__).resolve().parents[2]
 SOUNDS = ROOT / "assets" / "sounds"
-EFFECTS = effects()  # every registered game's (declared by game.client.games)
+register()  # the window's one registration: every game's effects declared (importing declares nothing)
+EFFECTS = effects()
 
 
 @pytest.fixture(autouse=True)
@@ -140,6 +141,7 @@ def test_a_game_process_without_any_audio_driver_runs(tmp_path):
     """A whole process with an SDL audio driver that cannot open: playing is silent, exit is clean."""
     code = textwrap.dedent("""
         import game.client.games
+        game.client.games.register()
         from game.client.audio import Audio, effects
         a = Audio()
         print([a.play(n) for n in effects()], a.available, bool(a.error))

@@ -476,8 +476,8 @@ class Idle:
 
 
 def test_3_a_squatter_at_a_three_seat_table_frees_its_seat_and_the_others_join_again(sessions):
-    from net.match import LanPart
-    trio = LanPart(key="trio-test", version=1, seats=(3,), schemas={}, rates={},
+    from net.match import LanSpec
+    trio = LanSpec(key="trio-test", version=1, seats=(3,), schemas={}, rates={},
                    new_match=lambda seat, table, tb: Idle(seat, table, tb),
                    from_payload=lambda seat, table, payload, tb: Idle(seat, table, tb))
     made = []

@@ -8,11 +8,10 @@ import os
 
 import pytest
 
-from game import stats as stats_module
 from game.roseking.engine import Color
 from game.roseking.saves import GameMeta, record_result
 from game.royals.saves import record_result as record_royals
-from game.stats import BROKEN_NAME, FILE_NAME, LevelStats, StatsStore, shared_stats
+from game.stats import BROKEN_NAME, FILE_NAME, LevelStats, StatsStore
 from tests.royals.helpers import random_match
 
 
@@ -89,27 +88,28 @@ def test_a_failed_write_keeps_the_numbers_and_says_so(data_dir, monkeypatch):
 
 
 def test_a_rose_king_game_against_the_computer_counts_at_its_end(data_dir, game):
-    stats_module._stores.clear()
+    stats = StatsStore()  # the window's own store, handed in (no global one)
     meta = GameMeta.new("computer", red="Ann", computer_level="greedy", computer_color=Color.WHITE)
     unfinished, finished = game(3, upto=10), game(3)
-    assert not record_result(meta, unfinished)
-    assert record_result(meta, finished) and not record_result(meta, finished)
+    assert not record_result(stats, meta, unfinished)
+    assert record_result(stats, meta, finished) and not record_result(stats, meta, finished)
     out = finished.outcome()
-    assert shared_stats().of("rose-king") == {"greedy": LevelStats(1, int(out.winner is Color.RED), out.red_score,
+    assert StatsStore().of("rose-king") == stats.of("rose-king") == {"greedy": LevelStats(1, int(out.winner is Color.RED), out.red_score,
                                                                    int(out.winner is Color.RED),
                                                                    int(out.winner is Color.RED))}
-    assert not record_result(GameMeta.new("local"), game(4))  # two people: not against the computer
+    assert not record_result(stats, GameMeta.new("local"), game(4))  # two people: not against the computer
 
 
 def test_a_royals_match_against_the_computer_counts_for_its_strongest_level(data_dir):
-    stats_module._stores.clear()
+    stats = StatsStore()
     state = random_match(6, 3)
     out = state.outcome()
-    assert not record_royals([None, "easy", "hard"], random_match(6, 3, upto=40), "m")
-    assert not record_royals([None, None, "hard"], state, "m")  # two people: nobody's own result
-    assert record_royals(["easy", None, "hard"], state, "m") and not record_royals(["easy", None, "hard"], state, "m")
+    assert not record_royals(stats, [None, "easy", "hard"], random_match(6, 3, upto=40), "m")
+    assert not record_royals(stats, [None, None, "hard"], state, "m")  # two people: nobody's own result
+    assert record_royals(stats, ["easy", None, "hard"], state, "m")
+    assert not record_royals(stats, ["easy", None, "hard"], state, "m")
     won = 2 in out.winners
-    assert shared_stats().of("royals-riots") == {"hard": LevelStats(1, int(won), out.scores[1], int(won), int(won))}
+    assert stats.of("royals-riots") == {"hard": LevelStats(1, int(won), out.scores[1], int(won), int(won))}
     teams = random_match(7, 4, teams=True)
-    assert record_royals([None, "easy", "medium", "easy"], teams, "t")
-    assert shared_stats().of("royals-riots")["medium"].best_score == teams.outcome().team_scores[0]
+    assert record_royals(stats, [None, "easy", "medium", "easy"], teams, "t")
+    assert stats.of("royals-riots")["medium"].best_score == teams.outcome().team_scores[0]

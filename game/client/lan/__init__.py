@@ -43,9 +43,10 @@ if TYPE_CHECKING:
     from ..widgets import Button
 
 
-#: Game key -> its :class:`game.client.games.ClientGame` that has ``lan`` (filled by
-#: :mod:`game.client.games` as it loads every game's client; the screens here look games up in
-#: it, never by importing a game).
+#: Game key -> its :class:`game.client.games.ClientGame` that has ``lan``: filled by the one
+#: explicit registration, :func:`game.client.games.register` (the window's entry point calls it
+#: before anything else); the screens here look games up in it, never by importing a game
+#: (a game's client imports these screens, so they cannot import it back).
 CLIENTS: dict[str, Any] = {}
 
 
@@ -125,6 +126,15 @@ class LanClient:
     #: a row of buttons under the heading (e.g. "Your colour:" Red / White / Random) while
     #: :meth:`~game.client.lan.lobby.LobbyScene.choices_open`; the value "" removes the option
     lobby_choice: tuple | None = None
+
+    def stop_words(self, code: str, who: str = "", verdict: Any = None) -> str:
+        """Why a match stopped or a connection closed for good (a verdict's kind or a closing code),
+        in the game's words (its ``stop_text``), else the layer's (:func:`game.stop_words.stop_text`):
+        the waiting screen's refusal and the table's banner and end panel say it alike."""
+        if self.stop_text is not None:
+            return self.stop_text(code, who, verdict)
+        from game.stop_words import stop_text
+        return stop_text(code, who)
 
 
 __all__ = ["CLIENTS", "LanClient", "NetMatch"]

@@ -37,11 +37,15 @@ class HostSetup(ButtonScene):
 
     def __init__(self, app: "App", key: str, opener: Callable[..., Any] | None = None, **table: Any) -> None:
         from game.registry import game_by_key
+
+        from .lobby import layer_client
         super().__init__(app)
         self.key, self.opener, self.table_kw = key, opener, table
-        game = game_by_key(key)
-        self.part, self.levels = game.lan, tuple(getattr(game, "levels", ()) if game.lan.player else ())
-        self.hooks = getattr(CLIENTS.get(key), "lan", None)
+        found = layer_client(key)
+        if found is None:
+            raise KeyError(key)  # the menu offers "Host a game" only for a game on the layer
+        self.part, self.hooks = found
+        self.levels = tuple(game_by_key(key).levels) if self.part.player else ()
         counts = tuple(self.part.seats)
         self.count = max(counts) if len(counts) == 1 else sorted(counts)[len(counts) // 2]
         self.kinds: list[str | None] = [None] * max(counts)  # None: open for a person, else a level
@@ -60,7 +64,7 @@ class HostSetup(ButtonScene):
                              for i in range(1, max(counts))]
         self.buttons += self.seat_buttons
         y = r.y + 170 + 54 * (max(counts) - 1) + 10
-        for option, label, when in getattr(self.hooks, "host_switches", None) or ():
+        for option, label, when in self.hooks.host_switches:
             self.buttons.append(Button((r.x + 300, y, 440, 44), label, partial(self.toggle, option), size=24,
                                        enabled=partial(self.applies, when),
                                        selected=partial(self.switched, option, when)))
@@ -106,8 +110,8 @@ class HostSetup(ButtonScene):
         """The table chosen: (``kinds``, computer seat -> level, lobby options) for the session."""
         comp = {i: k for i, k in enumerate(self.kinds[:self.count]) if i and k is not None}
         kinds = ("host",) + tuple("computer" if s in comp else "person" for s in range(1, self.count))
-        switches = getattr(self.hooks, "host_switches", None) or ()
-        return kinds, comp, {o: True for o, _label, when in switches if self.options.get(o) and when(self.count)}
+        return kinds, comp, {o: True for o, _label, when in self.hooks.host_switches
+                             if self.options.get(o) and when(self.count)}
 
     def back(self) -> None:
         self.app.pop()

@@ -25,15 +25,16 @@ import pygame
 from game.i18n import N_, _
 from net import DEFAULT_PORT
 
-from ..lan_common import (JOIN_OPENERS, MENU_BIND, NOBODY_SECONDS, JoinScene, LobbyExit, local_addresses,
-                          settings_name, start_beacon)
+from ..lan_common import (MENU_BIND, NOBODY_SECONDS, JoinScene, LobbyExit, local_addresses, settings_name,
+                          start_beacon)
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, ButtonScene, elide, panel
 from . import CLIENTS, LanClient, NetMatch
 from .table import tell_table
-from .words import drop_text, seat_state, status_line
+from .words import seat_state, status_line
 
 if TYPE_CHECKING:
+    from net.match import LanPart
     from net.session import Session
 
     from ..app import App
@@ -46,14 +47,15 @@ ERROR_INK = (255, 180, 160)
 GREYED = (150, 140, 125)
 
 
-def layer_client(key: str) -> tuple[Any, LanClient] | None:
+def layer_client(key: str) -> tuple["LanPart", LanClient] | None:
     """``(the game's LanPart, its LanClient)`` for a game that plays over the one LAN layer in
-    the window (its registry entry has ``lan`` and its client ``lan``), else None."""
+    the window (its registry entry has ``lan`` and its registered client ``lan``), else None."""
     from game.registry import GAMES
     game = next((g for g in GAMES if g.key == key), None)
     client = CLIENTS.get(key)
-    part, hook = getattr(game, "lan", None), getattr(client, "lan", None)
-    return (part, hook) if part is not None and hook is not None else None
+    if game is None or client is None or game.lan is None or client.lan is None:
+        return None
+    return game.lan, client.lan
 
 
 class LobbyScene(LobbyExit, ButtonScene):
@@ -162,7 +164,7 @@ class LobbyScene(LobbyExit, ButtonScene):
                 self.rows = e.rows
                 tell_table(self.beacon, e.rows, "open")
             elif isinstance(e, Dropped) and e.fatal and e.by_peer:
-                self.error = drop_text(e.code)
+                self.error = self.lan.stop_words(e.code)
             elif isinstance(e, WriteFailed):  # the journal: no promise of the match can be made without it
                 self.error = _("The record could not be written: {reason}").format(reason=os_error_text(e.reason))
             elif isinstance(e, Started):
@@ -365,7 +367,7 @@ def join_table(app: "App", key: str, address: str, port: int = DEFAULT_PORT, *, 
 class LayerJoinScene(JoinScene):
     """"Join a game", the one screen for every game: a table heard on the network or a typed
     address; the host's hello, read in the background, says its game, whose waiting screen then
-    opens on that same connection (a game not on the layer yet: its ``JOIN_OPENERS`` entry).
+    opens on that same connection (a game this program lacks, or not on the layer: said so).
     ``key``: the game whose tab opened it (its title art)."""
 
     def __init__(self, app: "App", key: str = "", **kw: Any) -> None:
@@ -421,13 +423,9 @@ class LayerJoinScene(JoinScene):
                     connected[0].close()
                 self.error = join_error_text(e, f"{host}:{port}")
             return
-        opener = None if by_code else JOIN_OPENERS.get(game)
-        if opener is None:
-            if connected is not None:
-                connected[0].close()
-            self.error = _("That host plays another game.")
-            return
-        opener(self.app, self.name, host, port, connected, self.store)
+        if connected is not None:
+            connected[0].close()
+        self.error = _("That host plays another game.")
 
     def draw_title(self, surface: pygame.Surface, clock: float, y: int) -> None:
         title = _title_of(self.key)

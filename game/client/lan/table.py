@@ -231,10 +231,7 @@ class LanTable:
 
     def stop_words(self, code: str, who: str = "", verdict: Any = None) -> str:
         """Why the match stopped, in the game's words (its ``stop_text`` hook), else the shell's."""
-        if self.hooks.stop_text is not None:
-            return self.hooks.stop_text(code, who, verdict)
-        from .words import drop_text
-        return drop_text(code)
+        return self.hooks.stop_words(code, who, verdict)
 
     def can_resign(self) -> bool:
         return self.hooks.resign is not None and self.verdict is None and self.connection() == "up"

@@ -1,5 +1,7 @@
-"""The words of the one LAN layer's screens, for every game: the session's status, why a
-connection closed for good, a lobby seat's state (translated at call time; no game is named)."""
+"""The words of the one LAN layer's screens, for every game: the session's status and a lobby
+seat's state (translated at call time; no game is named). Why a connection closed for good is
+worded by :func:`game.stop_words.stop_text`, through the game's hook
+(:meth:`game.client.lan.LanClient.stop_words`)."""
 
 from __future__ import annotations
 
@@ -34,24 +36,6 @@ def status_line(session: "Session", peer: str = "", away: bool = False) -> str:
     if code == "failed":
         return _("The game was stopped: the connection failed.")
     return _("Disconnected")
-
-
-def drop_text(code: str) -> str:
-    """Why the layer refused or closed a connection for good (``Dropped.code``, docs/protocol.md
-    "Errors"), translated; a game's own verdicts are worded by its table."""
-    if code == "version":
-        return _("The other player's program is a different version.")
-    if code == "game":
-        return _("That host plays another game.")
-    if code == "seat":
-        return _("That game has no place for this player.")
-    if code in ("role", "self"):
-        return _("This machine cannot play against itself.")
-    if code in ("order", "schema", "frame", "flood"):
-        return _("The other program broke the network protocol: the game was stopped.")
-    if code in ("left", "bye"):
-        return _("The host left: the game is over.")
-    return _("The game was stopped: the connection failed.")
 
 
 def seat_state(kind: str, connected: bool, closed: bool = False) -> str:

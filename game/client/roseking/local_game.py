@@ -46,6 +46,8 @@ from ..textinput import TextInput
 from ..widgets import Button, ButtonScene, panel
 
 if TYPE_CHECKING:
+    from game.stats import StatsStore
+
     from ..app import App
 
 
@@ -101,11 +103,12 @@ class LocalGame:
     stack). ``meta``: its :class:`~game.roseking.saves.GameMeta` (id, kind, names, chance
     seed; a missing seed is drawn and kept). ``controllers``: indexed by colour;
     those with ``local_human`` are the people whose turns an undo goes back to.
-    ``saver``: where the autosaves go (a new one on the default store if None).
+    ``saver``: where the autosaves go (a new one on the default store if None). ``stats``: where a
+    game against the computer is counted at its end (the window's ``app.stats``; None: not counted).
     """
 
     def __init__(self, state: State, meta: GameMeta, controllers: tuple[Controller, Controller],
-                 saver: BackgroundAutosaver | None = None) -> None:
+                 saver: BackgroundAutosaver | None = None, stats: "StatsStore | None" = None) -> None:
         chance = DeckChance(meta.chance_seed)
         if meta.chance_seed is None:
             meta = dataclasses.replace(meta, chance_seed=chance.seed)
@@ -113,7 +116,7 @@ class LocalGame:
         if saver is None:
             from game.saves import shared_store
             saver = BackgroundAutosaver(shared_store())
-        self.saver = saver
+        self.saver, self.stats = saver, stats
         humans = [c for c in (Color.RED, Color.WHITE) if controllers[c].local_human]
         self.history = UndoHistory(state, humans, chance)
         self.match = Match(state, controllers, self.history)
@@ -121,7 +124,8 @@ class LocalGame:
         self.match.on_move.append(self._autosave)
 
     @classmethod
-    def new(cls, config: "GameConfig", saver: BackgroundAutosaver | None = None) -> "LocalGame":
+    def new(cls, config: "GameConfig", saver: BackgroundAutosaver | None = None,
+            stats: "StatsStore | None" = None) -> "LocalGame":
         """A fresh deal for ``config`` (a :class:`GameConfig`);
         a seeded config gives a reproducible deal and draws."""
         seed = config.next_seed()
@@ -131,16 +135,17 @@ class LocalGame:
         meta = GameMeta.new("local" if computer is None else "computer", red=red.label, white=white.label,
                             computer_color=None if computer is None else computer[0],
                             computer_level=None if computer is None else computer[1], chance_seed=chance_seed)
-        return cls(State.random(Rng(seed)), meta, (red, white), saver)
+        return cls(State.random(Rng(seed)), meta, (red, white), saver, stats)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], saver: BackgroundAutosaver | None = None) -> "LocalGame":
+    def load(cls, path: str | os.PathLike[str], saver: BackgroundAutosaver | None = None,
+             stats: "StatsStore | None" = None) -> "LocalGame":
         """Resume the save at ``path`` with the same players and level. Raises
         :class:`~game.saves.SaveError` for a bad file, ValueError for a LAN game."""
         state, meta = load_game(path)
         if meta.kind == "lan":
             raise ValueError(_("a network game can only be resumed with its opponent"))
-        return cls(state, meta, config_for(meta).controllers(), saver)
+        return cls(state, meta, config_for(meta).controllers(), saver, stats)
 
     @property
     def state(self) -> State:
@@ -148,7 +153,8 @@ class LocalGame:
 
     def _autosave(self, move: Move | None = None, state: State | None = None) -> None:
         self.saver.submit(self.match.state, self.meta)
-        record_result(self.meta, self.match.state)  # the statistics, at a game against the computer's end
+        if self.stats is not None:
+            record_result(self.stats, self.meta, self.match.state)  # the statistics, at a game against the computer's end
 
     def can_undo(self) -> bool:
         return self.history.can_undo() and not self.match.state.is_game_over()
@@ -399,7 +405,7 @@ class TextEntryDialog(ButtonScene):
 def play(app: "App", game: LocalGame, config: "GameConfig") -> LocalGameScene:
     """Replace the whole stack by ``game``; "New game" deals a fresh one of ``config``."""
     def again() -> None:
-        play(app, LocalGame.new(config), config)
+        play(app, LocalGame.new(config, stats=app.stats), config)
 
     hint = config.hint() if config.hint is not None else None  # the hard AI's suggestion
     scene = LocalGameScene(app, game, on_new_game=again, on_main_menu=app.go_home, hint=hint)
@@ -409,5 +415,5 @@ def play(app: "App", game: LocalGame, config: "GameConfig") -> LocalGameScene:
 
 def resume(app: "App", path: str | os.PathLike[str]) -> LocalGameScene:
     """Open the saved game at ``path`` and play on. Raises SaveError / ValueError (see :meth:`LocalGame.load`)."""
-    game = LocalGame.load(path)
+    game = LocalGame.load(path, stats=app.stats)
     return play(app, game, config_for(game.meta))

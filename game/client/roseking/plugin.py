@@ -13,7 +13,8 @@ from game.i18n import N_
 from ..widgets import Button
 from .game_scene import SOUNDS
 from .lan import LAN_CLIENT
-from .setup import ComputerSetup, GameConfig, draw_title, start_game
+from .local_game import GameConfig
+from .setup import ComputerSetup, draw_title, start_game
 
 if TYPE_CHECKING:
     from ..app import App
@@ -77,7 +78,10 @@ class RoseKingClient:
             replay = Replay(record)
         except SaveError as e:
             return str(e)
-        app.push(ReplayScene(app, replay, on_back=on_back or app.pop))
+
+        def back() -> None:
+            app.pop()
+        app.push(ReplayScene(app, replay, on_back=on_back or back))
         return None
 
 

@@ -43,7 +43,7 @@ def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) 
 
 def start_game(app: "App", config: GameConfig) -> None:
     """Replace the whole stack by a new game of ``config`` (autosaved, with undo)."""
-    scene = play(app, LocalGame.new(config), config)
+    scene = play(app, LocalGame.new(config, stats=app.stats), config)
     from .tutorial import maybe_show_tutorial
     maybe_show_tutorial(app, scene)
 

@@ -25,6 +25,8 @@ from game.royals.saves import record_result
 from .table import LEVELS, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
+    from game.stats import StatsStore
+
     from ..app import App
 
 
@@ -55,9 +57,12 @@ class RoyalsSave:
         return rec
 
 
-def autosaver(match: TableMatch, save: RoyalsSave | None = None) -> Callable[[TableMatch], None]:
+def autosaver(match: TableMatch, save: RoyalsSave | None = None,
+              stats: "StatsStore | None" = None) -> Callable[[TableMatch], None]:
     """An autosave hook for ``match``: writes its record (to ``save``'s file, a new one if None)
-    off the frame loop after every action; called with None when the table closes."""
+    off the frame loop after every action, and counts a match against the computer at its end
+    in ``stats`` (the window's ``app.stats``; None: not counted); called with None when the
+    table closes."""
     from game.saves import BackgroundAutosaver, shared_store
     save = save or RoyalsSave.new(match)
     saver = BackgroundAutosaver(shared_store())
@@ -67,8 +72,8 @@ def autosaver(match: TableMatch, save: RoyalsSave | None = None) -> Callable[[Ta
             saver.close()
         else:
             saver.submit(m.state, save)  # type: ignore[arg-type]
-            if not m.undo_marked:  # a match played with an undo past shown cards is not counted
-                record_result([s.level for s in m.config.seats], m.state, save.game_id)  # the statistics, at the end
+            if stats is not None and not m.undo_marked:  # a match played with an undo past shown cards is not counted
+                record_result(stats, [s.level for s in m.config.seats], m.state, save.game_id)  # the statistics, at the end
 
     hook.save = save  # type: ignore[attr-defined]
     hook.saver = saver  # type: ignore[attr-defined]

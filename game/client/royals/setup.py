@@ -89,7 +89,7 @@ def start_match(app: "App", config: TableConfig, *, min_delay: float = 0.45, use
     "Rematch" starts another with the same seats."""
     from .saving import autosaver
     match = TableMatch(config)
-    return play_match(app, match, autosaver(match) if autosave else None, min_delay=min_delay,
+    return play_match(app, match, autosaver(match, stats=app.stats) if autosave else None, min_delay=min_delay,
                       use_process=use_process)
 
 
@@ -121,7 +121,7 @@ def resume(app: "App", path) -> RoyalsTableScene:
     if read_json_record(path).get("kind") == "lan":
         raise ValueError(_("a network game can only be resumed with its opponent"))
     match, save = load(path)
-    return play_match(app, match, autosaver(match, save))
+    return play_match(app, match, autosaver(match, save, app.stats))
 
 
 class RoyalsSetup(ButtonScene):

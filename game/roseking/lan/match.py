@@ -42,7 +42,7 @@ from game.roseking.engine import DRAW, Card, Color, IllegalMoveError, InvalidMov
 from game.roseking.engine.state import random_deal
 
 from net.coin import coin_digest, coin_rng, commitment
-from net.match import (LanPart, MatchMachine, Notice, Output, Over, Owed, Refusal, Save, Send, Table, Verdict,
+from net.match import (LanSpec, MatchMachine, Notice, Output, Over, Owed, Refusal, Save, Send, Table, Verdict,
                        outbox_catch_up)
 from .messages import RATES, SCHEMAS
 
@@ -631,7 +631,7 @@ def _player(level: str, seed: int) -> Callable[[State], Move]:
 
 
 #: Rose King's LAN part (``GAME.lan``; docs/protocol.md, "Rose King").
-LAN = LanPart(key=KEY, version=VERSION, seats=(2,), schemas=SCHEMAS, rates=RATES,
+LAN = LanSpec(key=KEY, version=VERSION, seats=(2,), schemas=SCHEMAS, rates=RATES,
               new_match=lambda seat, table, tb: RoseKingMatch(seat, table, tb),
               from_payload=lambda seat, table, payload, tb: RoseKingMatch(seat, table, tb, payload),
               turn=_turn, player=_player, host_options=_host_options)

@@ -54,7 +54,7 @@ from game.royals.engine.state import SETUP, Phase
 from net.coin import commitment
 from net.deck import DeckError, DeckPeer, card_points
 from net.deck.choice import joint_choice
-from net.match import LanPart, MatchMachine, Notice, Output, Over, Refusal, Save, Send, Table, Verdict
+from net.match import LanSpec, MatchMachine, Notice, Output, Over, Refusal, Save, Send, Table, Verdict
 from net.signed import BadSignature, Envelope, Equivocation, Inbox, Refused, Signer, match_code, parse_round_end, \
     public_key
 from . import messages as fm
@@ -773,7 +773,7 @@ def _player(level: str, seed: int) -> Callable[[Observation], Action]:
     return p.choose
 
 
-FAIR = LanPart(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
+FAIR = LanSpec(key="royals-riots", version=VERSION, seats=(2, 3, 4), schemas=SCHEMAS,
                rates={"fkey": (8, 1), "env": (600, 300), "rel": (600, 300)},
                new_match=_new,
                from_payload=_restore, auto_start=False, turn=_turn, player=_player, max_bin=MAX_ENVELOPE,
