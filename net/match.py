@@ -367,6 +367,13 @@ class MatchMachine(Protocol):
         ``have``); host: its ply."""
         ...
 
+    def check_verdict(self, verdict: Verdict, sender: int) -> Verdict | None:
+        """The layer's verdict (:func:`judge_stop`) on seat ``sender``'s stop, as this machine
+        takes it: ``verdict`` itself for a game with no evidence of its own (Rose King), or one
+        checked against what it holds (Royals & Riots' signed envelopes); None: the stop ends
+        nothing."""
+        ...
+
     def waiting_for(self) -> tuple[int, ...]:
         """The seats (0-based, ascending) whose decision the match waits for now, as this seat
         sees it: none while chance is being settled, before the deal or once it is over. The

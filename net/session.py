@@ -709,10 +709,9 @@ class Session(Mailbox):
             owed, me = self.machine.owed(), self.machine.seat
             at = self.machine.received() if ply is None else ply
         v = judge_stop(owed, me, sender, code, named, at, self.computers)
-        check = getattr(self.machine, "check_verdict", None)  # a machine that holds evidence checks it
-        if v is not None and check is not None:
+        if v is not None:  # a machine that holds evidence checks it
             with self._mlock:
-                v = check(v, sender)
+                v = self.machine.check_verdict(v, sender)
         if v is not None:
             self._end(v)
 

@@ -92,6 +92,10 @@ class NimMatch:
     def to_move(self) -> int:
         return (self.first + len(self.takes)) % 2 if self.first is not None else -1
 
+    def check_verdict(self, verdict: Verdict, sender: int) -> Verdict | None:
+        """The layer's verdict on a stop, as it is: this game holds no evidence of its own."""
+        return verdict
+
     def waiting_for(self) -> tuple[int, ...]:
         seat = self.to_move()
         return (seat,) if seat >= 0 and self._over is None else ()

@@ -499,6 +499,10 @@ class RoseKingMatch:
     def received(self) -> int:
         return self.handled if self.seat else self.ply
 
+    def check_verdict(self, verdict: Verdict, sender: int) -> Verdict | None:
+        """The layer's verdict on a stop, as it is: this game holds no evidence of its own."""
+        return verdict
+
     def waiting_for(self) -> tuple[int, ...]:
         """The seat to move, if any (none while a draw's coin is open, before the deal, at the end)."""
         seat = self.to_move()
