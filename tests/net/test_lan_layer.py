@@ -471,6 +471,8 @@ class Idle:
     def abortable(self): return True
     def catch_up(self, seat, have, now): return []
     def received(self): return 0
+    def check_verdict(self, verdict, sender): return verdict
+    def waiting_for(self): return ()
     def payload(self): return {}
     def record(self): return {"names": list(self.table.names)}
 
