@@ -6,11 +6,12 @@ Run by hand: ``python bench/royals_screen.py VARIANT OPPONENT [OPPONENT ...] --g
 A variant is a level name of :mod:`game.royals.ai.levels`, ``LEVEL@N`` for that level with N
 iterations a decision instead of ``--seconds`` (deterministic, independent of the load), or
 ``hard[@N]`` with search options after a colon, comma-separated, on top of the level's own
-(``HAND_BIAS``, ``KEEP_SEARCH``, and ``MULTI`` with 3 or 4 players):
+(``HAND_BIAS``, and ``MULTI`` with 3 or 4 players), played by the search of
+``bench/royals_variants.py`` (:class:`VariantISMCTS`, whose docstring says what each does):
 ``hard@1000:low_lead=1,hand_bias=1.5,keep=1,c=0.7,noise=0.25,reward=mean,scale=10,win=0.7,specials=1,prior=100``
-(``keep``: the hand choice by search; ``reward``, ``scale``, ``win``: :func:`~game.royals.ai.ismcts.make_reward`;
-``specials``: the rule-based Thief and Executioner in the playouts; ``prior``: the greedy's
-prior at the root, in virtual visits, ``prior_scale`` its reward per point). Prints one line
+(``keep``: the hand choice by search; ``reward`` (``best``, ``mean``, ``rank``), ``scale``, ``win``:
+the reward; ``specials``: the rule-based Thief and Executioner in the playouts; ``prior``: the
+greedy's prior at the root, in virtual visits, ``prior_scale`` its reward per point). Prints one line
 per match and the summary line of ``rose-king match`` (the first player's win rate with
 Wilson's 95 % interval). Asserts nothing.
 
@@ -27,14 +28,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the bench folder: royals_variants
 
-from game.royals.ai.ismcts import ISMCTS  # noqa: E402
-from game.royals.ai.levels import KEEP_SEARCH, MULTI, HardPlayer, make_player  # noqa: E402
+from game.royals.ai.levels import MULTI, HardPlayer, make_player  # noqa: E402
 from game.royals.ai.match import points_line, run_one, summary_line  # noqa: E402
+from royals_variants import VariantISMCTS  # noqa: E402
 
 
 def parse_options(text: str) -> dict:
-    """``"low_lead=1,hand_bias=1.5"`` -> ISMCTS keyword arguments. Raises ValueError for an unknown option."""
+    """``"low_lead=1,hand_bias=1.5"`` -> VariantISMCTS keyword arguments. Raises ValueError for an unknown option."""
     names = {"low_lead": ("low_lead", bool), "hand_bias": ("hand_bias", float), "keep": ("keep_search", bool),
              "c": ("c", float), "noise": ("noise", float), "reward": ("reward", str), "scale": ("scale", float),
              "win": ("win", float), "specials": ("specials", bool),
@@ -61,9 +63,9 @@ def factory(level: str, seed: int | None = None, *, seconds: float | None = 1.0,
     if base != "hard":
         raise ValueError(f"options only for hard, not {base!r}")
     player = HardPlayer(seed, seconds=seconds, iterations=iterations)
-    kwargs = {"keep_search": KEEP_SEARCH, "hand_bias": player.hand_bias, **parse_options(opts)}
-    player.search = ISMCTS(player.rng, seconds, iterations, **kwargs)
-    player.search_multi = ISMCTS(player.rng, seconds, iterations, **{**kwargs, **MULTI, **parse_options(opts)})
+    kwargs = {"hand_bias": player.hand_bias, **parse_options(opts)}
+    player.search = VariantISMCTS(player.rng, seconds, iterations, **kwargs)
+    player.search_multi = VariantISMCTS(player.rng, seconds, iterations, **{**kwargs, **MULTI, **parse_options(opts)})
     return player
 
 

@@ -35,12 +35,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    """The names of ``parser``'s subcommands."""
+    return {name for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+            for name in action.choices}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rose-king`` console script. Returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not argv or (argv[0] not in parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-                    and not argv[0].startswith("-")):
+    if not argv or (argv[0] not in _command_names(parser) and not argv[0].startswith("-")):
         return _play(argv)
     args = parser.parse_args(argv)
     return int(args.run(args) or 0)

@@ -29,7 +29,7 @@ import logging
 import os
 import struct
 from importlib import resources
-from typing import Callable, Mapping
+from typing import Callable, Mapping, overload
 
 __all__ = [
     "DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "N_", "Text", "_", "detect_language", "language",
@@ -124,7 +124,12 @@ class Worded:
     def __set_name__(self, owner: type, name: str) -> None:
         self.slot = "_" + name
 
-    def __get__(self, obj: object, owner: type | None = None):
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Worded: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> str: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Worded | str:
         if obj is None:
             return self
         return text_of(getattr(obj, self.slot, ""))

@@ -11,10 +11,14 @@ from __future__ import annotations
 import argparse
 import getpass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Collection
 
 from game.i18n import _
 from game.settings import MAX_NAME_LENGTH
 from net import DEFAULT_PORT
+
+if TYPE_CHECKING:
+    from net.match import LanPart
 
 
 def now_iso() -> str:
@@ -46,7 +50,7 @@ def player_name(text: str) -> str:
 
 def parse_address(text: str) -> tuple[str, int]:
     """``"host"``, ``"host:port"`` or ``"[v6]:port"`` -> (host, port). Raises argparse.ArgumentTypeError."""
-    host, port = text, DEFAULT_PORT
+    host, port_text = text, str(DEFAULT_PORT)
     if text.startswith("["):
         end = text.find("]")
         if end < 0:
@@ -55,11 +59,11 @@ def parse_address(text: str) -> tuple[str, int]:
         if rest:
             if not rest.startswith(":"):
                 raise argparse.ArgumentTypeError(f"bad address {text!r}")
-            port = rest[1:]  # type: ignore[assignment]
+            port_text = rest[1:]
     elif text.count(":") == 1:
-        host, port = text.split(":")  # type: ignore[assignment]
+        host, port_text = text.split(":")
     try:
-        port = int(port)
+        port = int(port_text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"bad port in {text!r}") from None
     if not host or not 0 < port < 65536:
@@ -92,7 +96,8 @@ def computer_name(level: str) -> str:
     return f"Computer ({level})"[:24]
 
 
-def table_choice(part, args: argparse.Namespace, levels=None) -> tuple[tuple[str, ...], dict[int, str], dict]:
+def table_choice(part: LanPart, args: argparse.Namespace, levels: Collection[str] | None = None
+                 ) -> tuple[tuple[str, ...], dict[int, str], dict[str, Any]]:
     """The table a host of a game on the one LAN layer opens, from ``rose-king host``'s options:
     ``(kinds, computers, options)`` for :class:`net.session.Session`. ``part``: the game's
     :class:`net.match.LanPart`; ``--seats N`` (default: the part's fewest), each ``--computer
@@ -106,7 +111,7 @@ def table_choice(part, args: argparse.Namespace, levels=None) -> tuple[tuple[str
     if wanted and part.player is None:
         raise ValueError("the game has no computer players")
     bad = [w for w in wanted if levels is not None and w not in levels]
-    if bad:
+    if bad and levels is not None:
         raise ValueError(f"--computer {bad[0]}: the levels are {', '.join(levels)}")
     record = getattr(args, "record", None)
     if record:

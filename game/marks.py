@@ -4,6 +4,11 @@ of their worker processes. Pure Python."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
 LABELS = ("inaccuracy", "mistake", "blunder")
 
 
@@ -23,7 +28,7 @@ def mark(cost: float, thresholds: tuple[float, float, float]) -> str:
 
 
 
-def serve(conn, nice: int, work) -> None:
+def serve(conn: Connection, nice: int, work: Callable[[], object]) -> None:
     """Run ``work()`` as an analysis worker process's body: first lower the process's priority
     by ``nice`` (the window's frame loop comes first); a closed pipe ends it quietly (the window
     cancelled); any other error is sent down ``conn`` as ``("error", "Type: text")`` for the

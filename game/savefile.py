@@ -96,7 +96,7 @@ def record_error_text(e: BaseRecordError) -> str:
     move_number = getattr(e, "move_number", None)
     if move_number is not None:
         return _("damaged record: move {number} {move}: {reason}").format(
-            number=move_number, move=json.dumps(e.move_text), reason=e.reason)
+            number=move_number, move=json.dumps(getattr(e, "move_text", None)), reason=e.reason)
     if e.where is not None:
         return _("damaged record: {where}: {reason}").format(where=e.where, reason=e.reason)
     return _("damaged record: {reason}").format(reason=e.reason)

@@ -134,7 +134,7 @@ class Section(Mapping[str, Any]):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Mapping) and dict(self._values) == dict(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    # unhashable: a class that defines __eq__ and no __hash__ gets __hash__ = None (Mapping's too)
 
     def __repr__(self) -> str:
         return f"Section({dict(self._values)!r})"

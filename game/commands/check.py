@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if all_ok else 1
 
 
-def register(sub) -> None:
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("check", help="validate game record files",
                        description="Validate game records (Rose King, and every other game of the app, "
                                    "found from the record's format); one line per file; exit 1 if any is bad.")

@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Callable
+from typing import Any, Callable
 
 from game.lan import check_record_path, default_name
 
@@ -37,7 +37,7 @@ class SignalStop:
     def __init__(self) -> None:
         #: The first signal received (``signal.SIGTERM`` or ``signal.SIGINT``), None before one came.
         self.signum: int | None = None
-        self._old: dict[int, object] = {}
+        self._old: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}  # signal -> handler
 
     def __call__(self) -> bool:
         """True once a signal asked the peer to stop."""
@@ -68,7 +68,7 @@ class SignalStop:
 
     def __exit__(self, *exc: object) -> None:
         for sig, old in self._old.items():
-            signal.signal(sig, old)  # type: ignore[arg-type]
+            signal.signal(sig, old)
         self._old.clear()
 
 
@@ -97,9 +97,9 @@ def start_peer(args: argparse.Namespace, role: str, game: str | None = None) -> 
     if not args.headless:
         try:
             from game.client import main as window  # the window's one entry point
+            hook = getattr(window, "run_lan", None)
         except ImportError:
-            window = None
-        hook = getattr(window, "run_lan", None)
+            hook = None
         if hook is None:
             print(f"{prog}: the windowed LAN mode needs the game window; use --headless --ai LEVEL", file=sys.stderr)
             return name, 2

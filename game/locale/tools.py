@@ -26,7 +26,7 @@ import sys
 from datetime import datetime, timezone
 from gettext import GNUTranslations
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -248,7 +248,8 @@ def _mo_problems(po: Path, catalog: Catalog) -> list[str]:
         else:
             singular, plural = message.id
             forms = tuple(message.string or ())
-            index = compiled.plural  # type: ignore[attr-defined]  # set from the .mo's Plural-Forms
+            # the plural rule set from the .mo's Plural-Forms (an attribute typeshed does not declare)
+            index: Callable[[int], int] = getattr(compiled, "plural")
             stale = any(
                 (compiled.npgettext(message.context, singular, plural, n) if message.context
                  else compiled.ngettext(singular, plural, n)) != forms[index(n)]

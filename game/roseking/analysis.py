@@ -59,11 +59,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from game.marks import LABELS, mark, serve
 from game.roseking.ai.evaluation import WIN_SCALE
 from game.roseking.engine import DRAW, Color, Move, State
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from game.roseking.ai.players import Player
 
 #: The share of the winning chance the mover still had that a move threw away, from which it is
 #: marked (see the module docstring: calibrated on careless, random-target, medium and hard play).
@@ -125,7 +130,7 @@ def terminal_red(state: State) -> float:
     return 1.0 if outcome.winner is Color.RED else 0.0
 
 
-def evaluate(state: State, player) -> tuple[Move | None, float | None]:
+def evaluate(state: State, player: Player) -> tuple[Move | None, float | None]:
     """(best move, Red's winning chance 0..1) of ``state`` by a searching ``player``
     (from :func:`game.roseking.ai.make_player`, "hard"); a finished game is scored exactly.
     The chance is None for a forced move (one legal action: the search does not weigh it)."""
@@ -213,7 +218,7 @@ def search_bias(drops: list[float], cap: float = 0.2) -> float:
     return min(cap, max(0.0, ordered[len(ordered) // 2]))
 
 
-def analyse(final: State, player, stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, Move | None, float]]:
+def analyse(final: State, player: Player, stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, Move | None, float]]:
     """Evaluate each position of ``final``'s game in order with ``player``; yields
     ``(index, best move, Red's chance)``. Ends early once ``stop()`` is true."""
     pending: list[tuple[int, Move | None]] = []  # forced positions: worth what the next one is
@@ -230,7 +235,7 @@ def analyse(final: State, player, stop: Callable[[], bool] | None = None) -> Ite
         yield k, best, value
 
 
-def worker(conn, final: State, level: str, seconds: float | None, iterations: int | None,
+def worker(conn: Connection, final: State, level: str, seconds: float | None, iterations: int | None,
            seed: int | None, nice: int = 0) -> None:
     """The analysis in a worker process: sends ``("pos", index, best move text or "", red chance)``
     for each position, then ``("done",)``; ``("error", text)`` if the search fails. Stops when the

@@ -71,7 +71,9 @@ class DeckChance:
         discard = 0
         generation = 0
         for move in state.move_stack:
-            bit = 1 << move.card.index  # type: ignore[union-attr]
+            card = move.card
+            assert card is not None  # (every move of the stack has its card)
+            bit = 1 << card.index
             if move.kind is DRAW:
                 pile &= ~bit
                 if not pile:  # ruling 5: the eager reshuffle

@@ -40,11 +40,16 @@ not see give the same verdicts).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from game.marks import LABELS, mark, serve
 from game.rng import Rng
 from game.royals.engine import Action, Observation, Phase, State, team_of
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from game.royals.ai.players import Player
 
 #: Determinizations each judged decision is played out on (the best and the played line on the same ones).
 PLAYOUTS = 24
@@ -93,7 +98,7 @@ def margin(state: State, seat: int, scores: Sequence[int]) -> float:
     return own - max(v for s, v in enumerate(scores, 1) if s != seat)
 
 
-def playout_value(obs: Observation, first: Action, seed: int, policy) -> float:
+def playout_value(obs: Observation, first: Action, seed: int, policy: Player) -> float:
     """One determinization of ``obs`` (drawn with ``seed``), ``first`` played in it, then the round
     played out by ``policy`` for every seat with chance from ``seed``: the seat's :func:`margin`
     in the round's points. Reads nothing but ``obs``."""
@@ -122,8 +127,9 @@ def judge(obs: Observation, played: Action, best: Action, playouts: int = PLAYOU
     diffs = [playout_value(obs, best, seed + k, policy) - playout_value(obs, played, seed + k, policy)
              for k in range(playouts)]
     mean = sum(diffs) / playouts
-    spread = (sum((d - mean) ** 2 for d in diffs) / (playouts - 1)) ** 0.5
-    return max(0.0, mean - spread / playouts ** 0.5)
+    spread: float = (sum((d - mean) ** 2 for d in diffs) / (playouts - 1)) ** 0.5
+    error: float = spread / playouts ** 0.5
+    return max(0.0, mean - error)
 
 
 def decisions(actions: Sequence[Action], players: int, teams: bool) -> Iterator[tuple[int, State]]:
@@ -164,7 +170,7 @@ def count(actions: Sequence[Action], players: int, teams: bool) -> int:
     return sum(1 for _ in decisions(actions, players, teams))
 
 
-def worker(conn, actions: list[str], players: int, teams: bool, iterations: int, playouts: int, seed: int,
+def worker(conn: Connection, actions: list[str], players: int, teams: bool, iterations: int, playouts: int, seed: int,
            nice: int = 0) -> None:
     """The analysis in a worker process: sends ``("verdict", index, best text, cost)`` per judged
     decision, then ``("done",)``; ``("error", text)`` if it fails. Stops when the parent closes
@@ -172,7 +178,7 @@ def worker(conn, actions: list[str], players: int, teams: bool, iterations: int,
     serve(conn, nice, lambda: run(conn, actions, players, teams, iterations, playouts, seed))
 
 
-def run(conn, actions: list[str], players: int, teams: bool, iterations: int, playouts: int, seed: int,
+def run(conn: Connection, actions: list[str], players: int, teams: bool, iterations: int, playouts: int, seed: int,
         stop: Callable[[], bool] | None = None) -> None:
     """Judge the match (actions as text) with the hard level at ``iterations`` per decision and
     send each verdict down ``conn`` (see :func:`worker`)."""

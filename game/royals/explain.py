@@ -23,7 +23,7 @@ from game.i18n import N_, _
 import game.royals.engine.kernel as K
 from game.royals.engine import Card, Observation, Rank, team_of, trick_winner
 from game.royals.engine.cards import ALL_CARDS_MASK, RANKED_MASK, mask_of, strength
-from game.royals.phrases import card_name
+from game.royals.phrases import SeatName, card_name
 
 #: Why a trick goes to its winner (the same keys as the table's beats, ruling 7).
 REASONS = {"highest": N_("highest card"), "guildmaster": N_("the Guildmaster makes the led rank's highest card win"),
@@ -142,9 +142,10 @@ def lead_reason(obs: Observation, card: Card) -> str | None:
     """A short, true reason to lead ``card`` (the first card of a trick), in the current language:
     no card still out beats it in the order in force; it is the weakest card in hand (the strong
     ones wait); it leads the rank the seat holds most of. None when none holds."""
-    if card.is_rankless:
+    rank = card.rank
+    if rank is None:  # (rankless)
         return None
-    beat = K.takers([(obs.seat, card.index)], int(card.rank), obs.revolution, cards_out(obs) & RANKED_MASK)
+    beat = K.takers([(obs.seat, card.index)], int(rank), obs.revolution, cards_out(obs) & RANKED_MASK)
     if not beat:
         return _("no card still out beats it")
     ranked = [c for c in obs.hand if not c.is_rankless]
@@ -176,7 +177,7 @@ def hint_play_text(obs: Observation, card: Card) -> str:
     return _("Hint: play {card}, because {why}.").format(card=card_name(card), why=hint_reason(obs, card))
 
 
-def hint_steal_text(obs: Observation, target: int | None, name) -> str:
+def hint_steal_text(obs: Observation, target: int | None, name: SeatName) -> str:
     """The hint for the Thief's choice (``target`` None: not stealing) with its reason: who takes
     the trick then (:func:`preview_steal`, or the trick as it stands). ``name``: seat -> name."""
     if target is None:

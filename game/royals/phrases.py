@@ -11,8 +11,9 @@ code and params. No pygame here.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
+from game.errors import Reason
 from game.i18n import N_, _, ngettext
 from game.royals.engine import Card, Rank
 from game.stop_words import stop_text as layer_stop_text
@@ -59,9 +60,8 @@ def illegal_text(reason: str, name: SeatName | None = None) -> str:
     by :func:`rank_name`). A reason without a code, or a code without a sentence here (a new
     one), reads "That is not allowed now.": no English text is ever parsed.
     """
-    code = getattr(reason, "code", "")
-    if code:
-        return _code_sentence(code, reason.params, name) or _("That is not allowed now.")  # type: ignore[attr-defined]
+    if isinstance(reason, Reason) and reason.code:
+        return _code_sentence(reason.code, reason.params, name) or _("That is not allowed now.")
     return _("That is not allowed now.")
 
 
@@ -103,7 +103,7 @@ _SENTENCES: dict[str, str] = {
 }
 
 
-def _code_sentence(code: str, params: dict, name: SeatName | None) -> str | None:
+def _code_sentence(code: str, params: dict[str, Any], name: SeatName | None) -> str | None:
     if code in _SENTENCES:
         return _(_SENTENCES[code])
     seat = params.get("seat")

@@ -1,20 +1,18 @@
-"""The 4-player options of hard's search (fourth pass): the rewards of
-:func:`make_reward`, the rule-based Thief and Executioner in the playouts, the greedy's prior
-at the root."""
+"""The 4-player option of hard's search (fourth pass): the rewards of :func:`make_reward`. (The
+variants screened and not kept, the rank reward among them: tests/royals/test_variants_bench.py.)"""
 
 import math
 
 import pytest
 
-from game.royals.ai.ismcts import ISMCTS, Node, _add_prior, make_reward
-from game.royals.ai.players import action_values
-from game.royals.ai.determinize import action_key, reward_values
+from game.royals.ai.ismcts import ISMCTS, make_reward
+from game.royals.ai.determinize import reward_values
 from game.royals.engine import Phase, Rng
 
 from .helpers import random_match
 
 
-@pytest.mark.parametrize("kind", ["best", "mean", "rank"])
+@pytest.mark.parametrize("kind", ["best", "mean"])
 def test_every_reward_is_todays_with_two_sides(kind):
     # two players, or two teams: the best other side is the mean of the others, so every kind
     # gives today's reward (the 2-player figures stay valid)
@@ -36,20 +34,13 @@ def test_the_mean_reward_is_the_margin_over_the_others_mean():
     assert tie[0] == tie[1] == pytest.approx(0.35 + 0.3 * (0.5 + 0.5 * math.tanh((11 - 17 / 3) / 10)))
 
 
-def test_the_rank_reward_orders_the_seats():
-    r = make_reward("rank")((20, 14, 14, 2), False, True)
-    assert r[0] == pytest.approx(1.0)  # ahead of all: 0.7 x win + 0.3 x share 1
-    assert r[1] == r[2] == pytest.approx(0.3 * 0.5)  # ahead of one, tied with one: share 1.5 / 3
-    assert r[3] == 0.0
-    mid = make_reward("rank")((20, 14, 14, 2), False, False)
-    assert mid == sorted(mid, reverse=True) and mid[1] == mid[2]
-
-
 def test_an_unknown_reward_is_refused():
     with pytest.raises(ValueError, match="unknown reward 'max'"):
         make_reward("max")
     with pytest.raises(ValueError):
         ISMCTS(Rng(1), None, 10, reward="max")
+    with pytest.raises(ValueError):  # screened, not kept: bench/royals_variants.py
+        make_reward("rank")
 
 
 def four_player_positions(count):
@@ -61,29 +52,6 @@ def four_player_positions(count):
             if len(out) == count:
                 break
     return out
-
-
-def test_the_prior_leans_towards_the_greedys_choice_and_fades():
-    o = four_player_positions(1)[0]
-    values = action_values(o)
-    keys = [action_key(a) for _, a in values]
-    root = Node()
-    for k in keys:  # the playouts could not tell the decisions apart: the same mean everywhere
-        ch = root.children[k] = Node()
-        ch.visits = ch.avail = 4
-        ch.total, ch.mean = 2.0, 0.5
-    _add_prior(root, o, 100, 0.05)
-    best = max(values, key=lambda va: va[0])
-    means = {k: root.children[k].mean for k in keys}
-    assert max(means, key=means.get) == action_key(best[1])
-    for (v, _), k in zip(values, keys):
-        ch = root.children[k]
-        assert ch.visits == ch.avail == 104
-        assert ch.mean == pytest.approx(0.5 + 0.05 * (v - best[0]) * 100 / 104)
-    # the search with the prior still chooses among the legal decisions and runs its budget
-    r = ISMCTS(Rng(3), None, 400, keep_search=False, prior=100, reward="mean", specials=True).search(o)
-    assert r.action in o.legal_actions() and r.iterations == 400
-    assert sum(r.visits.values()) == 400  # the real visits only
 
 
 def test_hard_and_medium_reward_the_margin_over_the_others_mean_with_3_or_4_players():

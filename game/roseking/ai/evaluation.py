@@ -15,6 +15,7 @@ expectimax (:mod:`game.roseking.ai.baselines.expectimax`). Measurements: ``docs/
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from game.roseking.engine import decide, score_of, territories
 from game.roseking.engine.cards import NUM_CARDS
@@ -40,7 +41,7 @@ EVAL_WEIGHTS: tuple[tuple[float, ...], ...] = (
 
 #: The search of the ``expectimax-fit`` baseline: :class:`~game.roseking.ai.baselines.expectimax.ExpectimaxConfig`
 #: fields besides the budget; its evaluation is the one the MCTS's implicit values use.
-LEVEL_CONFIG: dict = {"eval_weights": EVAL_WEIGHTS, "phase_limits": (20, 36, 53)}
+LEVEL_CONFIG: dict[str, Any] = {"eval_weights": EVAL_WEIGHTS, "phase_limits": (20, 36, 53)}
 
 #: Score points per unit of logit in :func:`win_chance` (fitted with :data:`EVAL_WEIGHTS`).
 WIN_SCALE = 37.0
@@ -106,7 +107,7 @@ def evaluate(st: list[int], p: int, hero_weight: float = 30.0, tempo_weight: flo
     b = cache.get(theirs)
     if b is None:
         b = cached_score(theirs)
-    v = a - b
+    v: float = a - b
     left = TOTAL_STONES - (mine | theirs).bit_count()
     hero_value = hero_weight * min(1.0, left / hero_fade) if hero_fade else hero_weight
     if hero_weight:
@@ -329,7 +330,7 @@ def best_gain(st: list[int], q: int, own_score: int, other_score: int, hero_cost
     heroes = st[K.HE0 + q]
     base = st[K.CROWN] * NUM_CARDS
     h = st[K.H0 + q]
-    best = 0
+    best: float = 0
     cache = _SCORE_CACHE
     while h:
         low = h & -h
@@ -342,7 +343,7 @@ def best_gain(st: list[int], q: int, own_score: int, other_score: int, hero_cost
             sm = cache.get(m)
             if sm is None:
                 sm = cached_score(m)
-            g = sm - own_score
+            g: float = sm - own_score
         elif heroes and theirs & bit:
             m, t = mine | bit, theirs & ~bit
             sm = cache.get(m)

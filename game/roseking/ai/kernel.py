@@ -15,6 +15,7 @@ engine's ``Move``, the smart default policy and its playouts, and the fitted eva
 from __future__ import annotations
 
 from random import Random
+from typing import Callable
 
 from game.roseking.engine import CARDS, DRAW, HERO, PLAY, Color, Move, State, decide, score_of, territories
 from game.roseking.engine.cards import NUM_CARDS, NUM_SQUARES, SIZE, TARGET
@@ -85,7 +86,7 @@ def winner_value(st: list[int], p: int) -> float:
 
 
 # ---------------------------------------------------------------- default policy
-def policy_action(st: list[int], rng_random, eps: float = 0.1) -> int:
+def policy_action(st: list[int], rng_random: Callable[[], float], eps: float = 0.1) -> int:
     """A smart default-policy action for the mover (the playout policy).
 
     Scores each play by the target square's own neighbours (joining territories,

@@ -8,7 +8,7 @@ from .baselines import BASELINES
 from .players import DEFAULT_SECONDS, LEVELS, Player
 
 
-def parse_level(spec: str) -> tuple[str, dict, float | None]:
+def parse_level(spec: object) -> tuple[str, dict[str, int], float | None]:
     """Split a level name into ``(level, parameters, seconds)``.
 
     ``spec``: a key of :data:`LEVELS` or :data:`BASELINES`; ``alphabeta`` takes its depth
@@ -40,13 +40,13 @@ def parse_level(spec: str) -> tuple[str, dict, float | None]:
 def is_level(spec: object) -> bool:
     """Whether :func:`make_player` accepts ``spec`` (see :func:`parse_level`)."""
     try:
-        parse_level(spec)  # type: ignore[arg-type]
+        parse_level(spec)
     except ValueError:
         return False
     return True
 
 
-class LevelNames(tuple):
+class LevelNames(tuple[str, ...]):
     """The level names a match accepts: iterates over :data:`LEVELS` and :data:`BASELINES`,
     and ``in`` also accepts parametrised names (``alphabeta:7``, ``hard@0.25``)."""
 

@@ -85,7 +85,7 @@ def run_game(a: str, b: str, seed: int, index: int, seconds: float | None,
     return GameResult(index, a_is_red, winner, out.red_score, out.white_score, state.ply, record.to_json())
 
 
-def _run_game_args(args: tuple) -> GameResult:
+def _run_game_args(args: tuple[str, str, int, int, float | None]) -> GameResult:
     return run_game(*args)
 
 

@@ -342,15 +342,16 @@ class MCTS:
                         # K.sample_draw inlined: the same number by the same rejection as
                         # Random.randrange(n) draws it, without its two Python calls
                         pile = st[7]  # PILE
-                        n = pile.bit_count()
-                        k = n.bit_length()
+                        size = pile.bit_count()
+                        k = size.bit_length()
                         i = getrandbits(k)
-                        while i >= n:
+                        while i >= size:
                             i = getrandbits(k)
                         card = nth_bit(pile, i)
-                        child = kids.get(card)
-                        if child is None:
-                            child = kids[card] = _Node(node.mover)
+                        got = kids.get(card)
+                        if got is None:
+                            got = kids[card] = _Node(node.mover)
+                        child = got
                     apply(st, 48, card)  # DRAW_ACTION
                     node = child
                     trail.append(node)
@@ -383,10 +384,12 @@ class MCTS:
                 if alpha:
                     for a, ch in node.children.items():
                         n = ch.n
+                        v = ch.v
+                        assert v is not None  # (implicit: every edge got its value when made)
                         if n:
-                            u = beta * ch.w / n + alpha * ch.v + c * sqrt(log_n / n)
+                            u = beta * ch.w / n + alpha * v + c * sqrt(log_n / n)
                         else:  # (expand_all) not visited yet: one virtual visit of its implicit value
-                            u = ch.v + c * sqrt(log_n)
+                            u = v + c * sqrt(log_n)
                         if u > best_u:
                             best_u, best, best_a = u, ch, a
                 else:

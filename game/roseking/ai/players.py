@@ -31,13 +31,13 @@ import math
 import threading
 import time
 from random import Random
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from game.roseking.engine import DRAW, Move, Rng, State, score_of
 
 import game.roseking.ai.kernel as K
 from .evaluation import EVAL_WEIGHTS
-from .mcts import MCTS, SearchConfig, SearchResult, find_subtree
+from .mcts import MCTS, SearchConfig, SearchResult, _Node, find_subtree
 
 #: Default thinking time of the search levels, seconds per move.
 DEFAULT_SECONDS = 1.0
@@ -174,17 +174,16 @@ class SearchPlayer:
     name = "search"
     #: :class:`~game.roseking.ai.mcts.SearchConfig` fields of this player besides the budget
     #: (keyword arguments override them).
-    level_config: dict = {}
+    level_config: dict[str, Any] = {}
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
+                 iterations: int | None = None, **knobs: Any) -> None:
         self.rng = Rng(seed)
-        self.config = SearchConfig(seconds=seconds, iterations=iterations,  # type: ignore[arg-type]
-                                   **{**self.level_config, **knobs})
+        self.config = SearchConfig(seconds=seconds, iterations=iterations, **{**self.level_config, **knobs})
         self.last: SearchResult | None = None
         #: Optional callable polled during a search; returning True ends it early (see ProcessThinker).
         self.stop: Callable[[], bool] | None = None
-        self._tree: tuple[object, list[int]] | None = None  # (root node, its kernel state) for reuse
+        self._tree: tuple[_Node, list[int]] | None = None  # (root node, its kernel state) for reuse
 
     def choose(self, state: State) -> Move:
         start = time.perf_counter()
@@ -211,7 +210,7 @@ class SearchPlayer:
 #: The MCTS of the ``hard`` and ``expert`` levels: :class:`~game.roseking.ai.mcts.SearchConfig`
 #: fields besides the budget (the measurements are in ``docs/ai.md``): the tree is kept
 #: from one move to the next, and selection mixes in implicit minimax values of the evaluation.
-LEVEL_MCTS: dict = {"reuse": True, "implicit": 0.5, "implicit_weights": EVAL_WEIGHTS}
+LEVEL_MCTS: dict[str, Any] = {"reuse": True, "implicit": 0.5, "implicit_weights": EVAL_WEIGHTS}
 
 #: The implicit weight of ``hard`` and ``expert`` for a short budget: a search of
 #: under :data:`SHORT_SECONDS` per move, or under :data:`SHORT_ITERATIONS` iterations when it has
@@ -257,7 +256,7 @@ class HardPlayer(SearchPlayer):
     level_config = LEVEL_MCTS
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
+                 iterations: int | None = None, **knobs: Any) -> None:
         knobs = {**level_knobs(seconds, iterations), **knobs}
         super().__init__(seed, seconds, iterations, **knobs)
 
@@ -268,7 +267,7 @@ class HardPlayer(SearchPlayer):
 #: afford in its one second. Three seconds of hard's own search chose as ``hard`` in 95 % of sampled
 #: positions and won 24 of 46 games against it; this search won its screening, 27 of 40 (20
 #: duplicate pairs) at equal time. Its figure against ``hard``: ``docs/ai.md``, "A judgement of its own".
-EXPERT_MCTS: dict = {**LEVEL_MCTS, "cutoff": None}
+EXPERT_MCTS: dict[str, Any] = {**LEVEL_MCTS, "cutoff": None}
 
 
 class ExpertPlayer(HardPlayer):
@@ -281,7 +280,7 @@ class ExpertPlayer(HardPlayer):
     level_config = EXPERT_MCTS
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
+                 iterations: int | None = None, **knobs: Any) -> None:
         super().__init__(seed, None if seconds is None else seconds * 3,
                          None if iterations is None else iterations * 3, **knobs)
 
@@ -301,7 +300,7 @@ class MediumPlayer(SearchPlayer):
     name = "medium"
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
+                 iterations: int | None = None, **knobs: Any) -> None:
         super().__init__(seed, None if seconds is None else seconds / MEDIUM_SHARE,
                          None if iterations is None else max(1, iterations // MEDIUM_SHARE), **knobs)
 

@@ -196,7 +196,9 @@ class State:
             return -1
         for m in reversed(self.move_stack):
             if m.kind is not DRAW:
-                return m.card.index  # type: ignore[union-attr]
+                card = m.card
+                assert card is not None  # a play or a hero move names its card
+                return card.index
         return self._top0
 
     @property
@@ -424,11 +426,14 @@ class State:
         if not self._st[_OVER]:
             return None
         rs, ws = self.scores()
+        winner: Color | None  # None: a draw
         if rs != ws:
             winner, by = (Color.RED if rs > ws else Color.WHITE), "score"
         else:
-            winner, by = decide(self._st[_S0], self._st[_S1])  # type: ignore[assignment]  # None: a draw
-        return Outcome(self.termination, winner, rs, ws, by)  # type: ignore[arg-type]  # (termination set: over)
+            winner, by = decide(self._st[_S0], self._st[_S1])
+        termination = self.termination
+        assert termination is not None  # the game is over
+        return Outcome(termination, winner, rs, ws, by)
 
     # ------------------------------------------------------------------ push / pop
     def push(self, move: Move) -> None:
@@ -438,7 +443,9 @@ class State:
         moves from people, files or the network.
         """
         kind = move.kind
-        c = move.card.index  # type: ignore[union-attr]
+        card = move.card
+        assert card is not None, "a draw without its card is never pushable"
+        c = card.index
         st = self._st
         self._undo.append((*st,))
         K.apply(st, _DRAW_ACTION if kind is DRAW else (c if kind is PLAY else NUM_CARDS + c), c)
@@ -513,7 +520,9 @@ class State:
         undo: list[tuple[int, ...] | None] = []
         for m in self.move_stack:
             undo.append((*st,))
-            c = m.card.index  # type: ignore[union-attr]
+            card = m.card
+            assert card is not None  # (every pushed move has its card)
+            c = card.index
             K.apply(st, _DRAW_ACTION if m.kind is DRAW else (c if m.kind is PLAY else NUM_CARDS + c), c)
         assert st == self._st, "the move stack rebuilds the position"
         self._undo = undo
@@ -523,7 +532,9 @@ class State:
         if self.move_stack and self._undo[-1] is None:
             self._rebuild_undo()
         move = self.move_stack.pop()
-        self._st = list(self._undo.pop())  # type: ignore[arg-type]
+        before = self._undo.pop()
+        assert before is not None  # (rebuilt above)
+        self._st = list(before)
         return move
 
     # ------------------------------------------------------------------ identity
@@ -547,7 +558,7 @@ class State:
         return (self._st == other._st and self.move_stack == other.move_stack
                 and self.deal == other.deal)
 
-    __hash__ = None  # type: ignore[assignment]  # mutable
+    # unhashable (mutable): a class that defines __eq__ and no __hash__ gets __hash__ = None
 
     def board_text(self) -> str:
         """A plain-text picture of the board, rank 9 on top: ``R`` red, ``W`` white, ``*`` crown."""

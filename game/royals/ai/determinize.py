@@ -366,11 +366,11 @@ def _hand_weights(bias: float) -> list[float]:
 
 def action_key(a: Action) -> int:
     """The kernel's key of a decision :class:`Action` (a steal's card is ignored)."""
-    if a.kind is PLAY:
-        return a.card.index  # type: ignore[union-attr]
-    if a.kind is STEAL:
+    kind, card = a.kind, a.card
+    if kind is STEAL:
         return _STEAL_NONE if a.target is None else _STEAL + a.target
-    return _EXEC + a.card.index  # type: ignore[union-attr]
+    assert card is not None  # (a play names its card, an execution its victim)
+    return card.index if kind is PLAY else _EXEC + card.index
 
 
 def reward_values(tot: Sequence[int], teams: bool, final: bool, scale: float = 10.0) -> list[float]:

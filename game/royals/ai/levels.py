@@ -6,8 +6,8 @@
 - ``hard``: the search of :mod:`.ismcts` at the full budget (``seconds`` of CPU time per
   decision, default 1 s; the wall clock is capped at 1 s per decision): the faster ISMCTS for
   the play, its determinizations inferring from the others' hand choices (:data:`HAND_BIAS`);
-  the greedy's hand at set-up (:data:`KEEP_SEARCH`); with 3 or 4 players the options of
-  :data:`MULTI` (the reward: the margin over the mean of the others).
+  the greedy's hand at set-up; with 3 or 4 players the options of :data:`MULTI` (the reward:
+  the margin over the mean of the others).
 - ``hard-2025``: ``hard`` before its ISMCTS rewrite (:mod:`.baselines`), the baseline of the
   strength figures, never offered in the window.
 
@@ -27,10 +27,6 @@ from .baselines import Hard2025Player
 from .determinize import SearchResult
 from .ismcts import ISMCTS
 
-#: Whether ``hard`` and ``medium`` choose the hand by search (:func:`.ismcts.ISMCTS.choose_keep`).
-#: Off: in the screening and the first figure games of the ISMCTS rewrite it did not win more than the
-#: greedy's hand (docs/royals-ai.md); the search is kept for the next try.
-KEEP_SEARCH = False
 #: How strongly ``hard`` and ``medium`` infer from the others' hand choices that their piles hold
 #: the cards a player lays aside (:class:`.search.Determinizer`'s ``hand_bias``). Chosen by the
 #: screening of the ISMCTS rewrite (docs/royals-ai.md).
@@ -43,9 +39,8 @@ MULTI: dict[str, Any] = {"reward": "mean"}
 
 
 class SearchPlayer:
-    """The search of :mod:`.ismcts` from the seat's observation: every play decision and the
-    hand (by search if :data:`KEEP_SEARCH`, else the greedy's); ``seconds`` per decision (None
-    with ``iterations``)."""
+    """The search of :mod:`.ismcts` from the seat's observation: every play decision, and the
+    greedy's hand at set-up; ``seconds`` per decision (None with ``iterations``)."""
 
     name = "hard"
     share = 1.0
@@ -62,7 +57,7 @@ class SearchPlayer:
         self.last: SearchResult | None = None
 
     def _search(self, seconds: float | None, iterations: int | None, **options: Any) -> ISMCTS:
-        return ISMCTS(self.rng, seconds, iterations, keep_search=KEEP_SEARCH, hand_bias=self.hand_bias, **options)
+        return ISMCTS(self.rng, seconds, iterations, hand_bias=self.hand_bias, **options)
 
     def choose(self, obs: Observation) -> Action:
         if obs.phase is Phase.START:

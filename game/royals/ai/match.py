@@ -84,7 +84,9 @@ def play_match(players: Sequence[Player], rng: Rng, teams: bool = False) -> tupl
         st[3] = max(st[3], wall)
         state.push_checked(action)
         if action.kind is STEAL and action.target is not None and action.card is None:
-            state.push(state.chance().sample(rng))  # type: ignore[union-attr]
+            event = state.chance()
+            assert event is not None  # the card the Thief takes
+            state.push(event.sample(rng))
     return state, stats
 
 
@@ -95,11 +97,12 @@ def run_one(levels: Sequence[str], seed: int, index: int, seconds: float | None,
     ms = match_seed(seed, index)
     deal_seed = match_seed(seed, index - index % n)  # the n matches of one seat rotation share their chance
     seat_of = tuple((k + index) % n + 1 for k in range(n))
-    by_seat: list[Player] = [None] * n  # type: ignore[list-item]
+    seated: dict[int, Player] = {}
     names = [""] * n
     for k, level in enumerate(levels):
-        by_seat[seat_of[k] - 1] = factory(level, ms ^ (0xA5 + k), seconds=seconds)
+        seated[seat_of[k]] = factory(level, ms ^ (0xA5 + k), seconds=seconds)
         names[seat_of[k] - 1] = level
+    by_seat = [seated[s] for s in range(1, n + 1)]
     state, stats = play_match(by_seat, Rng(deal_seed), teams)
     out = state.outcome()
     assert out is not None

@@ -228,12 +228,12 @@ def action_values(obs: Observation) -> list[tuple[float, Action]]:
     ev = Evaluator(obs)
     out = []
     for a in obs.legal_actions():
-        if a.kind is PLAY:
-            v = ev.play_value(a.card.index)  # type: ignore[union-attr]
+        if a.kind is PLAY and a.card is not None:
+            v = ev.play_value(a.card.index)
         elif a.kind is STEAL:
             v = ev.steal_value(a.target)
-        elif a.kind is EXECUTE:
-            v = ev.execute_value(a.card.index)  # type: ignore[union-attr]
+        elif a.kind is EXECUTE and a.card is not None:
+            v = ev.execute_value(a.card.index)
         else:
             v = 0.0
         out.append((v, a))

@@ -258,11 +258,12 @@ _PTS0, _PTS1, _PTS2 = _chunk_points(0), _chunk_points(12), _chunk_points(24)
 
 
 # ---------------------------------------------------------------------- the decisions open now
-def keys_at(phase: Phase, hands: Sequence[int], seat: int, led: int, trick: Sequence[tuple[int, int]]) -> list[int]:
-    """The decisions of ``seat`` as keys on raw fields (PLAY, STEAL and EXECUTE phases; else
-    []): in PLAY the cards :func:`playable` allows (ascending), in STEAL :data:`STEAL_NONE` then
-    ``STEAL + t`` for each seat :func:`steal_targets` allows, in EXECUTE ``EXECUTE + c`` for each
-    of :func:`victims` in trick order. In PLAY the trick holds a card iff it is started (no card
+def keys_at(phase: Phase | None, hands: Sequence[int], seat: int, led: int,
+            trick: Sequence[tuple[int, int]]) -> list[int]:
+    """The decisions of ``seat`` as keys on raw fields (PLAY, STEAL and EXECUTE phases; else,
+    None too (the round is over), []): in PLAY the cards :func:`playable` allows (ascending), in
+    STEAL :data:`STEAL_NONE` then ``STEAL + t`` for each seat :func:`steal_targets` allows, in
+    EXECUTE ``EXECUTE + c`` for each of :func:`victims` in trick order. In PLAY the trick holds a card iff it is started (no card
     leaves an open trick)."""
     if phase is _PLAY:
         m = playable(hands[seat - 1], led, bool(trick))

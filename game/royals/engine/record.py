@@ -300,8 +300,8 @@ class Record:
 
 
 #: "<seat> play <card>" -> (seat, card index), for the kernel's replay of the plays.
-_PLAY_KEY: dict[str, tuple[int, int]] = {t: (a.seat, a.card.index) for t, a in _PARSED.items()  # type: ignore[union-attr]
-                                         if a.kind is PLAY}
+_PLAY_KEY: dict[str, tuple[int, int]] = {t: (a.seat, a.card.index) for t, a in _PARSED.items()
+                                         if a.kind is PLAY and a.card is not None}
 
 
 def _last_trick_had_thief(state: State) -> bool:
@@ -310,7 +310,7 @@ def _last_trick_had_thief(state: State) -> bool:
     plays = 0
     for a in reversed(state.history):
         if a.kind is PLAY:
-            if a.card.index == THIEF:  # type: ignore[union-attr]
+            if a.card is not None and a.card.index == THIEF:
                 return True
             plays += 1
             if plays == state.players:

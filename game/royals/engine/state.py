@@ -329,7 +329,7 @@ class State:
         return (self.players, self.teams, self._snapshot(), self.history) == \
             (other.players, other.teams, other._snapshot(), other.history)
 
-    __hash__ = None  # type: ignore[assignment]
+    # unhashable (mutable): a class that defines __eq__ and no __hash__ gets __hash__ = None
 
     # ------------------------------------------------------------------ queries
     @property
@@ -482,8 +482,9 @@ class State:
                 return reason("wrong_seat", seat=self.pending)
             return reason("wrong_seat_play" if p is Phase.PLAY else "wrong_seat", seat=self.to_act)
         if k is PLAY:
-            return K.play_refusal(self.hands[a.seat - 1], self.led, bool(self.trick_plays),
-                                  a.card.index)  # type: ignore[union-attr]
+            card = a.card
+            assert card is not None  # (a play names its card)
+            return K.play_refusal(self.hands[a.seat - 1], self.led, bool(self.trick_plays), card.index)
         if k is STEAL:
             t = a.target
             if t is None:
@@ -498,7 +499,9 @@ class State:
                 return reason("not_in_that_hand")
             return None
         if k is EXECUTE:
-            c = a.card.index  # type: ignore[union-attr]
+            card = a.card
+            assert card is not None  # (an execution names its victim)
+            c = card.index
             if c == EXECUTIONER:
                 return reason("execute_itself")
             if c not in K.victims(self.trick):
@@ -554,7 +557,9 @@ class State:
         """Apply ``a`` WITHOUT checking it (the fast entry point; see :meth:`push_checked`)."""
         k = a.kind
         if k is PLAY:
-            K.play(self, a.seat, a.card.index)  # type: ignore[union-attr]
+            card = a.card
+            assert card is not None  # (a play names its card)
+            K.play(self, a.seat, card.index)
         elif k is STEAL:
             if a.target is None:
                 K.after_thief(self)
@@ -563,7 +568,9 @@ class State:
             else:
                 K.steal(self, a.seat, a.target, a.card.index)
         elif k is EXECUTE:
-            K.execute(self, a.card.index)  # type: ignore[union-attr]
+            card = a.card
+            assert card is not None  # (an execution names its victim)
+            K.execute(self, card.index)
         elif k is KEEP:
             self._keep(a.seat, bits_of(a.cards))
         elif k is PILE:

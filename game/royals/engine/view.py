@@ -64,7 +64,7 @@ class SeatView:
 
     _base: State                      #: the round's true start (the last true state put in)
     _state: State                     #: the view: the base and the log, with a placement of the unseen cards
-    _log: list[tuple[str, object]]    #: what happened since the base: ("act", Action), ("deal", 0), ...
+    _log: list[tuple[str, Action | int]]  #: what happened since the base: ("act", Action), ("deal", 0), ...
     _groups: list[list[int]]          #: the deal's groups as placed (each seat's, then the aside)
     _keeps: dict[int, int]            #: seat -> its kept hand (a card mask) as placed
     _orders: dict[int, list[int]]     #: seat -> its pile's order as placed
@@ -142,7 +142,9 @@ class SeatView:
         if why is None or why.code not in ("not_in_hand", "must_follow"):
             return why
         # another seat's play: judge it on the cards this seat has seen only (the same rule)
-        c, i = action.card.index, action.seat - 1  # type: ignore[union-attr]
+        card = action.card
+        assert card is not None  # (a play names its card)
+        c, i = card.index, action.seat - 1
         hand = st.hands[i]
         known_elsewhere = not (hand >> c) & 1 and (self._seen >> c) & 1
         seen_hand = (hand & self._seen) | (0 if known_elsewhere else 1 << c)
@@ -162,8 +164,10 @@ class SeatView:
         self._new_round_if_due()
         k = action.kind
         if k is PLAY and action.seat != self.seat:
-            self._place(action.card.index, action.seat)  # type: ignore[union-attr]
-            self._shows_void(action.seat, action.card.index)  # type: ignore[union-attr]
+            card = action.card
+            assert card is not None  # (a play names its card)
+            self._place(card.index, action.seat)
+            self._shows_void(action.seat, card.index)
         elif k is STEAL and action.card is not None and action.target is not None and action.target != self.seat:
             self._place(action.card.index, action.target)
         if action.card is not None:
@@ -311,18 +315,18 @@ class SeatView:
             self._base = st.copy()
             self._log, self._groups, self._keeps, self._orders, self._seen = [], [], {}, {}, 0
 
-    def _action(self, entry: tuple[str, object]) -> Action:
+    def _action(self, entry: tuple[str, Action | int]) -> Action:
         kind, x = entry
-        if kind == "act":
-            return x  # type: ignore[return-value]
+        if isinstance(x, Action):  # ("act", action)
+            return x
         if kind == "deal":
             return Action.deal([[CARDS[c] for c in g] for g in self._groups])
-        assert isinstance(x, int)  # ("keep" | "pile", seat)
+        # ("keep" | "pile", seat)
         if kind == "keep":
             return Action.keep(x, cards_of(self._keeps[x]))
         return Action.pile(x, [CARDS[c] for c in self._orders[x]])
 
-    def _append(self, entry: tuple[str, object]) -> None:
+    def _append(self, entry: tuple[str, Action | int]) -> None:
         self._log.append(entry)
         self._state.push(self._action(entry))
 
@@ -356,11 +360,13 @@ class SeatView:
         st = self._base.copy(stack=False)
         for e in self._log:
             a = self._action(e)
+            card, target = a.card, a.target
             if a.kind is PLAY:
-                c = a.card.index  # type: ignore[union-attr]
-                if K.play_refusal(st.hands[a.seat - 1], st.led, bool(st.trick_plays), c) is not None:
+                assert card is not None  # (a play names its card)
+                if K.play_refusal(st.hands[a.seat - 1], st.led, bool(st.trick_plays), card.index) is not None:
                     return st, 1
-            elif a.kind is STEAL and a.card is not None and not (st.hands[a.target - 1] >> a.card.index) & 1:  # type: ignore[operator]
+            elif a.kind is STEAL and card is not None and target is not None \
+                    and not (st.hands[target - 1] >> card.index) & 1:
                 return st, 1
             st.push(a)
         return st, 0
@@ -403,7 +409,9 @@ class SeatView:
         for e in self._log:
             a = self._action(e)
             if a.kind is PLAY:
-                s, c = a.seat, a.card.index  # type: ignore[union-attr]
+                card = a.card
+                assert card is not None  # (a play names its card)
+                s, c = a.seat, card.index
                 j = plays[s] + 1
                 if s != me and c not in fixed:
                     lo = max([v for v, r in voids[s] if r == RANK_OF[c]], default=0) + 1

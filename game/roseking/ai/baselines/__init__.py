@@ -15,7 +15,7 @@ benches, never offered in the window (``docs/ai.md`` has their figures; :func:`m
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from game.roseking.engine import Move, Rng, State
 
@@ -72,12 +72,12 @@ class FittedExpectimaxPlayer:
     share = 1.0
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
+                 iterations: int | None = None, **knobs: Any) -> None:
         rng = Rng(seed)
         config = {**LEVEL_CONFIG, **knobs}
         self.config = ExpectimaxConfig(seconds=None if seconds is None else seconds * self.share,
                                        max_nodes=None if iterations is None else max(1, int(iterations * self.share)),
-                                       **config)  # type: ignore[arg-type]
+                                       **config)
         self.search = Expectimax(self.config, salt=(rng.next_u32() << 32) | rng.next_u32())
         self.last: LevelResult | None = None
         self.stop: Callable[[], bool] | None = None
@@ -105,9 +105,9 @@ class ExpectimaxPlayer:
     name = "expectimax"
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
-                 iterations: int | None = None, **knobs: object) -> None:
+                 iterations: int | None = None, **knobs: Any) -> None:
         rng = Rng(seed)
-        self.config = ExpectimaxConfig(seconds=seconds, max_nodes=iterations, **knobs)  # type: ignore[arg-type]
+        self.config = ExpectimaxConfig(seconds=seconds, max_nodes=iterations, **knobs)
         self.search = Expectimax(self.config, salt=(rng.next_u32() << 32) | rng.next_u32())
         self.last: ExpectimaxResult | None = None
         self.stop: Callable[[], bool] | None = None

@@ -138,7 +138,7 @@ class Expectimax:
             raise ValueError("a search needs a budget: seconds, max_depth or max_nodes")
         self.cfg = config
         self.salt = salt
-        self.tt: dict[tuple, tuple] = {}
+        self.tt: dict[tuple[int, ...], tuple[int, int, float, int]] = {}  # position -> (depth, flag, value, move)
         self.nodes = 0
         self._deadline = _INF
         self._max_nodes: float = _INF
