@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return run_stoppable(lambda a: run_peer(a, "host"), args)  # SIGTERM/SIGINT: leave with a goodbye
 
 
-def register(sub) -> None:
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("host", help="host a LAN game and wait for players",
                        description="Host a game on the LAN (--game KEY: " + ", ".join(game_keys()) + ") and wait "
                                    "for players to join.",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Callable
 
 from net import DEFAULT_PORT
 
@@ -48,7 +49,8 @@ def _journal_game(record: str | None) -> str | None:
 PROBE_RETRY = 0.5
 
 
-def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int | None:
+def _learn_game(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic,
+                sleep: Callable[[float], None] = time.sleep) -> int | None:
     """Set ``args.game`` (and ``args.connected``) from the host's hello (:func:`probe_host`).
     Nobody answering yet: the window's join screen keeps trying and learns the game itself
     (the first game of the registry is its start); a headless joiner tries again every :data:`PROBE_RETRY`
@@ -82,7 +84,7 @@ def _learn_game(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep
             if stop is not None and stop():
                 print(f"rose-king join: {stop.name}: stopped while waiting for {args.address}:{args.port}",
                       flush=True)
-                return stop.exit_status
+                return int(stop.exit_status)
             if not told:
                 told = True
                 print(f"rose-king join: nobody answers at {args.address}:{args.port} yet; trying again…", flush=True)
@@ -172,7 +174,7 @@ def _run(args: argparse.Namespace) -> int:
     return run_peer(args, "join")
 
 
-def register(sub) -> None:
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("join", help="join a LAN game, or a game over the internet by code",
                        description="Join a game hosted on the LAN, or over the internet with the code the host "
                                    "gave you (the game is the host's).", epilog=EXIT_STATUS)

@@ -15,11 +15,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.lan import computer_name, now_iso, table_choice
 
 from .lanrun import start_peer
+
+if TYPE_CHECKING:
+    from net.match import Verdict
 
 #: Verdicts after which a headless peer's match counts as played to its end (exit status 0).
 PLAYED = ("finished", "resigned", "forfeit")
@@ -37,7 +40,7 @@ def seat_text(seat: int, names: list[str] | tuple[str, ...]) -> str:
     return f"seat {seat + 1} ({names[seat]})" if seat < len(names) else f"seat {seat + 1}"
 
 
-def verdict_text(v: Any, names: list[str] | tuple[str, ...]) -> str:
+def verdict_text(v: "Verdict", names: list[str] | tuple[str, ...]) -> str:
     """A :class:`net.match.Verdict` in one line for a person: its kind, the seat at fault (or
     the two seats of a ``disputed``) and the winners, seats counted from 1 with their names;
     e.g. ``"forfeit by seat 2 (Bo); winner: seat 1 (Ann)"``."""
@@ -154,11 +157,11 @@ def _invite(prog: str, session: Any, args: argparse.Namespace, kinds: tuple[str,
     import time
     end = time.monotonic() + CODE_WAIT
     while len(codes) < free and time.monotonic() < end:
-        for e in invites.wait(0.2):
-            if e.what == "code":
-                codes[e.slot] = e.detail
-            elif e.what == "failed":
-                print(f"{prog}: an invitation failed: {SENTENCES.get(e.detail, e.detail)}", file=sys.stderr)
+        for ev in invites.wait(0.2):
+            if ev.what == "code":
+                codes[ev.slot] = ev.detail
+            elif ev.what == "failed":
+                print(f"{prog}: an invitation failed: {SENTENCES.get(ev.detail, ev.detail)}", file=sys.stderr)
     if len(codes) < free:
         invites.close()
         print(f"{prog}: cannot reach the rendezvous server {servers.mailbox}: no invitation code came within "
@@ -207,8 +210,8 @@ def _play(prog: str, session: Any, args: argparse.Namespace, game: Any, role: st
         print(f"{prog}: {e}", file=sys.stderr)
         return 1
     session.close()
-    for e in session.poll():
-        show(e)
+    for left in session.poll():
+        show(left)
     if args.record and not os.path.exists(args.record):  # (no match began: nothing to record)
         print(f"{prog}: no record written: no match began", flush=True)
     elif args.record:
