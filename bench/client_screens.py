@@ -21,7 +21,7 @@ from game import i18n  # noqa: E402
 from game.client.app import App  # noqa: E402
 from game.client.main import open_window
 from game.client.roseking.howto import HowToPlay  # noqa: E402
-from game.client.roseking.match import HumanController, local_match  # noqa: E402
+from game.roseking.match import HumanController, local_match  # noqa: E402
 from game.client.roseking.game_scene import GameScene  # noqa: E402
 from game.client.settings_scene import SettingsScene  # noqa: E402
 from game.client.roseking.tutorial import TutorialOverlay  # noqa: E402

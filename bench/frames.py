@@ -26,7 +26,7 @@ from game.roseking.ai import GreedyPlayer, RandomPlayer  # noqa: E402
 from game.client.app import STEP, App  # noqa: E402
 from game.client.main import open_window
 from game.client.roseking.game_scene import GameScene  # noqa: E402
-from game.client.roseking.match import ComputerController, local_match  # noqa: E402
+from game.roseking.match import ComputerController, local_match  # noqa: E402
 from game.client.roseking.result import ResultPanel  # noqa: E402
 
 

@@ -34,7 +34,7 @@ from game.client.app import STEP  # noqa: E402
 from game.client.main import open_window
 from game.client.roseking.game_scene import GameScene  # noqa: E402
 from game.client.roseking.hint import Hint  # noqa: E402
-from game.client.roseking.match import ComputerController, HumanController, local_match  # noqa: E402
+from game.roseking.match import ComputerController, HumanController, local_match  # noqa: E402
 from game.roseking.ai import Thinker, make_player  # noqa: E402
 from game.client.roseking.thinking import WORKER_NICE, computer_thinker  # noqa: E402
 from game.roseking.engine import Color  # noqa: E402

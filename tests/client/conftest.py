@@ -13,7 +13,7 @@ from game.client.app import STEP, App
 from game.client.main import open_window
 from game.client.roseking.game_scene import GameScene
 from game.client.roseking.layout import DRAW_PILE_RECT, square_center
-from game.client.roseking.match import HumanController, Match, local_match
+from game.roseking.match import HumanController, Match, local_match
 from game.client.scene import ViewOptions
 from game.roseking.engine import DRAW, HERO, Move
 

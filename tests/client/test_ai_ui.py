@@ -20,7 +20,7 @@ from game.client.app import STEP
 from game.client.roseking.game_scene import GameScene
 from game.client.roseking.hint import HINT_COLOR, Hint, hint_text
 from game.client.roseking.layout import DRAW_PILE_RECT, square_rect
-from game.client.roseking.match import ComputerController, HumanController, Match, local_match
+from game.roseking.match import ComputerController, HumanController, Match, local_match
 from game.client.menus import MainMenu
 from game.client.roseking.setup import ComputerSetup, start_game
 from game.client.roseking.local_game import GameConfig

@@ -11,7 +11,7 @@ from game.client.app import STEP
 from game.client.dialogs import ConfirmDialog, PauseMenu
 from game.client.roseking.game_scene import GameScene
 from game.client.roseking.layout import CANVAS
-from game.client.roseking.match import ComputerController
+from game.roseking.match import ComputerController
 from game.client.menus import MainMenu
 from game.client.roseking.setup import ComputerSetup
 from game.client.scene import Scene

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.roseking.ai import GreedyPlayer
-from game.client.roseking.match import ComputerController, HumanController, LocalChance, Match, local_match
+from game.roseking.match import ComputerController, HumanController, LocalChance, Match, local_match
 from game.roseking.engine import DRAW, PLAY, Card, Color, Move, Rng, State
 
 

@@ -14,7 +14,7 @@ from game.client.app import STEP
 from game.client.main import run
 from game.client.dialogs import ConfirmDialog
 from game.client.roseking.local_game import LocalGame, LocalGameScene, LocalPauseMenu, TextEntryDialog, play
-from game.client.roseking.match import ComputerController
+from game.roseking.match import ComputerController
 from game.client.menus import MainMenu
 from game.client.roseking.setup import start_game
 from game.client.roseking.local_game import GameConfig
@@ -248,7 +248,7 @@ class Blocking(RandomPlayer):
 def test_undo_cancels_the_computers_thinking(app, driver: Driver):
     player = Blocking()
     cpu = ComputerController(player, "cpu", min_delay=0.0)
-    from game.client.roseking.match import HumanController
+    from game.roseking.match import HumanController
     state = State.random(Rng(4))
     game = LocalGame(state, GameMeta.new("computer", computer_level="random", computer_color=Color.WHITE),
                      (HumanController("me"), cpu))

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from game.roseking.ai import Thinker
-from game.client.roseking.match import ComputerController, HumanController, local_match
+from game.roseking.match import ComputerController, HumanController, local_match
 from game.client.roseking.thinking import BackgroundThinker, computer_thinker
 from game.roseking.engine import PLAY, Rng, State
 

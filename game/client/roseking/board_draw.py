@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from ..scene import AppLike
     from .hint import Hint
-    from .match import Match
+    from game.roseking.match import Match
     from .movelog import MoveLog
 
 TERRITORY_LINE = {Color.RED: (150, 20, 24), Color.WHITE: (250, 250, 240)}

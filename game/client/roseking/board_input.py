@@ -24,7 +24,7 @@ from .layout import DRAW_PILE_RECT, square_at
 from ..widgets import Button, handle_buttons
 
 if TYPE_CHECKING:
-    from .match import Match
+    from game.roseking.match import Match
     from .movelog import MoveLog
 
 

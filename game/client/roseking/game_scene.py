@@ -31,7 +31,7 @@ from .board_draw import BANNER_SECONDS, BoardDrawing, color_name
 from .board_input import BoardInput
 from ..dialogs import PauseMenu
 from .layout import BOARD_RECT, DISCARD_RECT, DRAW_PILE_RECT, MOVELOG_RECT
-from .match import Match
+from game.roseking.match import Match
 from .movelog import MoveLog, state_at
 from .result import ResultPanel
 from ..scene import Scene

@@ -28,9 +28,10 @@ from game.i18n import _
 from game.roseking.phrases import card_label
 
 from .art import CREAM, Art
+from game.roseking.match import Match, ThinkerLike, position_key
+
 from .layout import DISCARD_RECT, DRAW_PILE_RECT, SQUARE, square_rect
-from .match import Match, position_key
-from .thinking import ThinkerLike, computer_thinker
+from .thinking import computer_thinker
 from ..widgets import panel
 
 #: The glow of a suggestion: a cool blue no other highlight on the board uses.

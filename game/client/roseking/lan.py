@@ -24,7 +24,7 @@ from ..lan.table import LanTable
 from ..widgets import Button
 from .game_scene import BOARD_RECT, GameScene, color_name
 from .layout import DISCARD_RECT, DRAW_PILE_RECT
-from .match import Match
+from game.roseking.match import Match
 from .result import ResultPanel
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Games on this machine that keep themselves: autosave, resume, undo, "Save as…".
 
-A :class:`LocalGame` ties a :class:`~game.client.roseking.match.Match` to its save:
+A :class:`LocalGame` ties a :class:`~game.roseking.match.Match` to its save:
 
 - the match draws cards from :class:`~game.roseking.undo.UndoHistory` over a
   :class:`~game.roseking.undo.DeckChance` seeded by the save's ``chance_seed``, so an undone
@@ -40,7 +40,7 @@ from game.roseking.ai import make_player
 
 from .hint import Hint
 from .levels import level_name
-from .match import ComputerController, Controller, HumanController, Match
+from game.roseking.match import ComputerController, Controller, HumanController, Match
 from .thinking import computer_thinker
 from ..textinput import TextInput
 from ..widgets import Button, ButtonScene, panel

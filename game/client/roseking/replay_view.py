@@ -29,7 +29,7 @@ from .art import COLOR_UI, Art, CREAM, GOLD, GOLD_DARK, art_of
 from .board_draw import BoardDrawing
 from .game_scene import GameScene, color_name
 from .layout import SIDE_LEFT, SIDE_RIGHT
-from .match import Match
+from game.roseking.match import Match
 from .movelog import move_words
 from ..widgets import Button, handle_buttons, panel
 

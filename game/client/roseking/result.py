@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from game.roseking.engine import State
 
     from ..app import App
-    from .match import Match
+    from game.roseking.match import Match
 
 
 class FinishedGame(Protocol):

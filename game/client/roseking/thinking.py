@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable, Protocol
+from typing import Callable
 
 from game.roseking.ai import DEFAULT_SECONDS, LEVELS, ProcessThinker, Thinker, make_player, make_thinker
 from game.roseking.ai.process import SEARCH_LEVELS
 from game.roseking.engine import Move, State
+from game.roseking.match import ThinkerLike
 
 log = logging.getLogger(__name__)
 
@@ -29,18 +30,6 @@ BUILD_TIMEOUT = 10.0
 #: How much the search worker's scheduling priority is lowered (POSIX nice), so the frame
 #: loop wins the CPU on a machine with few or busy cores (see bench/think_frames.py).
 WORKER_NICE = 5
-
-
-class ThinkerLike(Protocol):
-    """The interface of :class:`game.roseking.ai.Thinker` and :class:`game.roseking.ai.ProcessThinker`."""
-
-    def start(self, state: State) -> None: ...
-
-    def poll(self) -> Move | None: ...
-
-    def cancel(self) -> None: ...
-
-    def close(self) -> None: ...
 
 
 class BackgroundThinker:

@@ -13,15 +13,27 @@ No pygame in here: the match runs the same in tests, in a replay or over a LAN.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import Callable, Protocol
 
 from game.roseking.ai import Player, Thinker
 from game.roseking.engine import DRAW, Card, Move, Rng, State
 
-if TYPE_CHECKING:
-    from .thinking import ThinkerLike
-
 MoveHook = Callable[[Move, State], None]
+
+
+class ThinkerLike(Protocol):
+    """What a computer controller thinks with: :class:`game.roseking.ai.Thinker` (a thread),
+    :class:`game.roseking.ai.ProcessThinker` (a worker process) or the window's background
+    starter of either. ``start(state)`` begins a search, ``poll()`` returns its move once found
+    (else None), ``cancel()`` drops it, ``close()`` frees the worker."""
+
+    def start(self, state: State) -> None: ...
+
+    def poll(self) -> Move | None: ...
+
+    def cancel(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class Controller(Protocol):
@@ -44,7 +56,7 @@ class Controller(Protocol):
     def close(self) -> None: ...
 
 
-def position_key(state: State) -> tuple:
+def position_key(state: State) -> tuple[object, ...]:
     """A cheap key that tells two positions apart (ply, side to move, crown, stones, hands, piles, heroes)."""
     return (state.ply, int(state.turn), state.crown, *state.stones, *state.hands, state.draw_pile, *state.heroes)
 
@@ -88,7 +100,7 @@ class ComputerController:
         self.thinker: ThinkerLike = thinker if thinker is not None else Thinker(player)
         self._waited = 0.0
         self._ready: Move | None = None
-        self._position: tuple | None = None
+        self._position: tuple[object, ...] | None = None
 
     def begin_turn(self, state: State) -> None:
         self._waited = 0.0
