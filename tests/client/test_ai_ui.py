@@ -56,8 +56,8 @@ def worker_pids(*thinkers) -> list[int]:
     out = []
     for t in thinkers:
         inner = t._inner if isinstance(t, BackgroundThinker) else t
-        if inner is not None and hasattr(inner, "_process"):
-            out.append(inner._process.pid)
+        if inner is not None and hasattr(inner, "worker"):
+            out.append(inner.worker.pid)
     return out
 
 

@@ -11,22 +11,18 @@ It has the same interface as :class:`~game.roseking.ai.players.Thinker`::
     thinker.cancel()                # the position changed: forget the pending answer
     thinker.close()                 # when the game ends: stops the worker process
 
-Protocol between the two ends (a duplex ``multiprocessing`` pipe): the parent
-sends ``(token, state)`` with a stack-less copy of the position, or ``None`` to
-stop; the worker answers ``(token, "ok", move_text)`` or ``(token, "error",
-message)``. A shared integer holds the newest token: a search whose token is
-stale stops within 16 iterations, so :meth:`cancel` frees the worker at once.
+The worker is the app's one :class:`game.worker.Worker`: the parent sends a stack-less copy
+of the position, the worker answers with the move's text; a cancelled search stops within 16
+iterations (the player's ``stop`` is the worker's ``stale``), so :meth:`cancel` frees it at once.
 The worker's player persists, so one seed reproduces one sequence of choices.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import traceback
-from typing import Any
+from typing import Callable
 
 from game.roseking.engine import Move, State
+from game.worker import Worker
 
 from .levels import make_player, parse_level
 from .players import DEFAULT_SECONDS, Player, Thinker
@@ -37,36 +33,16 @@ SEARCH_LEVELS = ("medium", "hard", "expert")
 _SEARCH_BASELINES = ("expectimax", "expectimax-fit", "alphabeta", "mcts-2025")
 
 
-def _worker(conn: Any, shared_token: Any, level: str, seed: int | None, seconds: float | None,
-            iterations: int | None, nice: int = 0) -> None:
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)  # yield the CPU to the window's frame loop when cores are scarce
-        except OSError:
-            pass
+def _decider(level: str, seed: int | None, seconds: float | None,
+             iterations: int | None) -> Callable[[State, Callable[[], bool]], str]:
+    """(In the worker.) The level's player, deciding a position's move as text."""
     player = make_player(level, seed, seconds=seconds, iterations=iterations)
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
-        token, state = msg
+
+    def decide(state: State, stale: Callable[[], bool]) -> str:
         if hasattr(player, "stop"):
-            player.stop = lambda t=token: shared_token.value != t
-        if shared_token.value != token:  # cancelled while queued: skip the work
-            conn.send((token, "cancelled", ""))
-            continue
-        try:
-            move = player.choose(state)
-            reply = (token, "ok", str(move))
-        except Exception as e:  # handed to poll() in the parent
-            reply = (token, "error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
-        try:
-            conn.send(reply)
-        except (BrokenPipeError, OSError):
-            return
+            player.stop = stale
+        return str(player.choose(state))
+    return decide
 
 
 class ProcessThinker:
@@ -83,62 +59,27 @@ class ProcessThinker:
     def __init__(self, level: str, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS,
                  iterations: int | None = None, nice: int = 0) -> None:
         parse_level(level)  # raises ValueError for an unknown level
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child = ctx.Pipe(duplex=True)
-        self._shared = ctx.RawValue("q", 0)
-        self._token = 0
-        self._process = ctx.Process(target=_worker, name=f"rose-king-{level}",
-                                    args=(child, self._shared, level, seed, seconds, iterations, nice), daemon=True)
-        self._process.start()
-        child.close()
-        self._closed = False
+        #: the worker process (:class:`game.worker.Worker`)
+        self.worker = Worker(_decider, (level, seed, seconds, iterations), name=f"rose-king-{level}", nice=nice)
 
     def start(self, state: State) -> None:
-        """Begin thinking about ``state`` (copied; the caller may go on changing its own)."""
-        if self._closed:
-            raise RuntimeError("thinker is closed")
-        self._token += 1
-        self._shared.value = self._token
-        self._conn.send((self._token, state.copy(stack=False)))
+        """Begin thinking about ``state`` (copied; the caller may go on changing its own).
+        Raises RuntimeError once closed."""
+        self.worker.ask(state.copy(stack=False))
 
     def poll(self) -> Move | None:
-        """The move for the latest ``start``, once ready; else None. Never blocks."""
-        if self._closed:
-            return None
-        try:
-            while self._conn.poll():
-                token, status, text = self._conn.recv()
-                if token != self._token or status == "cancelled":
-                    continue  # an answer to a cancelled request
-                if status == "error":
-                    raise RuntimeError(f"computer player failed: {text}")
-                return Move.from_str(text)
-        except (EOFError, OSError):
-            raise RuntimeError("computer player process died") from None
-        if not self._process.is_alive():
-            raise RuntimeError("computer player process died")
-        return None
+        """The move for the latest ``start``, once ready; else None. Never blocks. Raises
+        RuntimeError if the player failed or its process died."""
+        text = self.worker.poll()
+        return None if text is None else Move.from_str(text)
 
     def cancel(self) -> None:
         """Forget the pending answer; a running search stops within a few milliseconds."""
-        self._token += 1
-        self._shared.value = self._token
+        self.worker.cancel()
 
     def close(self, timeout: float = 2.0) -> None:
         """Stop the worker process (waits up to ``timeout`` seconds, then terminates it)."""
-        if self._closed:
-            return
-        self._closed = True
-        self.cancel()
-        try:
-            self._conn.send(None)
-        except (BrokenPipeError, OSError):
-            pass
-        self._process.join(timeout)
-        if self._process.is_alive():
-            self._process.terminate()
-            self._process.join(timeout)
-        self._conn.close()
+        self.worker.close(timeout)
 
     def __enter__(self) -> "ProcessThinker":
         return self

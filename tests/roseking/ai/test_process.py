@@ -48,7 +48,7 @@ def test_cancel_stops_a_long_search_quickly():
     assert thinker.poll() is None
     thinker.close(timeout=5.0)  # the worker must finish the (cancelled) search before it reads "stop"
     assert time.monotonic() - t0 < 1.0
-    assert thinker._process.exitcode == 0  # it stopped by itself, it was not terminated
+    assert thinker.worker.exitcode == 0  # it stopped by itself, it was not terminated
 
 
 def test_same_seed_same_choice_across_processes():
