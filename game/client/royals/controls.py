@@ -221,8 +221,8 @@ class TableControls:
         """Say what the next Enter (or Space) does, now that the keyboard mark shows."""
         if phase is Phase.PLAY and isinstance(item, Card):
             name = card_name(item)
-            self.table.say(lambda: _("Press Enter again to play {card}, or the arrow keys to choose another card.").format(
-                card=name))
+            self.table.say(lambda: _(
+                "Press Enter again to play {card}, or the arrow keys to choose another card.").format(card=name))
         elif phase is Phase.KEEP:
             self.table.say(lambda: _(
                 "Space puts the marked card in your hand or takes it out; the arrow keys move the mark."))

@@ -241,7 +241,8 @@ class TablePainter:
         if self.layout.rel(seat) == "bottom":
             self.draw_bottom_hand(surface, seat, hand)
         else:
-            target = self.table.state.phase is Phase.STEAL and self.table.my_turn() and seat in self.controls.choices(self.table.my_turn()) \
+            me = self.table.my_turn()
+            target = self.table.state.phase is Phase.STEAL and me and seat in self.controls.choices(me) \
                 and self.table.steal_target in (0, seat)
             for i, r in enumerate(self.layout.back_rects(seat, len(hand))):
                 img = ra.face(hand[i], SMALL) if self.table.reveal_all else ra.back_img(SMALL)
@@ -281,7 +282,8 @@ class TablePainter:
         if me == seat and phase is Phase.PLAY:
             legal = {a.card for a in self.table.state.legal_actions()}
         playing = me == seat and phase is Phase.PLAY
-        hover = self.controls.card_at(self.table.mouse) if playing else None  # no labels over the hand during other choices
+        mouse = self.table.mouse
+        hover = self.controls.card_at(mouse) if playing else None  # no labels over the hand during other choices
         focus_card = self.controls.focused() if playing else None  # the focus ring moves over playable cards only
         tip = ""
         for card, r in zip(hand, rects):
@@ -339,7 +341,8 @@ class TablePainter:
                 pygame.draw.rect(surface, HIGHLIGHT, r.inflate(8, 8), 4, border_radius=10)
             if choosing and card in self.table.hint_cards:  # the hint's choice
                 pygame.draw.rect(surface, TEAL, r.inflate(14, 14), 4, border_radius=12)
-            if choosing and card.name != "EXECUTIONER" and (r.collidepoint(self.table.mouse) or card == self.controls.focused()):
+            if choosing and card.name != "EXECUTIONER" and (
+                    r.collidepoint(self.table.mouse) or card == self.controls.focused()):
                 pygame.draw.rect(surface, (230, 80, 60), r.inflate(8, 8), 4, border_radius=10)
         if self.table.view.winner and a is not None and a.beat.kind == "trick":
             text = _("Trick to {name}: {why}").format(name=self.table.match.name(self.table.view.winner),
@@ -349,9 +352,9 @@ class TablePainter:
             self.banner(surface, _("Only rankless cards: nobody wins, they leave the game."), self.trick_note())
         elif self.preview_text():
             self.banner(surface, self.preview_text())
-        if self.table.state.phase is Phase.PLAY and self.table.view.trick and self.table.state.led >= 0 and self.table.idle():
-            t = self.table.app.art.text(_("Led: {rank}").format(rank=rank_name(Rank(self.table.state.led))), 22, CREAM,
-                                  shadow=True)
+        state = self.table.state
+        if state.phase is Phase.PLAY and self.table.view.trick and state.led >= 0 and self.table.idle():
+            t = self.table.app.art.text(_("Led: {rank}").format(rank=rank_name(Rank(state.led))), 22, CREAM, shadow=True)
             surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y)))
 
     def trick_note(self) -> str:
@@ -391,7 +394,8 @@ class TablePainter:
         name = self.table.match.name
         if self.table.state.phase is Phase.EXECUTE:
             card = next((c for s, c in reversed(self.table.view.trick) if c.name != "EXECUTIONER"
-                         and self.layout.trick_rect(s).collidepoint(self.table.mouse)), None) or self.controls.focused_card()
+                         and self.layout.trick_rect(s).collidepoint(self.table.mouse)), None) \
+                or self.controls.focused_card()
             if card is None:
                 return ""
             res = preview_execute(obs, card)

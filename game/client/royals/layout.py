@@ -397,7 +397,8 @@ class TableLayout:
         winners = out.winners if out else ()
         if state.teams and out is not None and out.team_scores is not None:
             a, b = out.team_scores
-            return _("The teams share the win") if a == b else _("{names} win").format(names=self.team_name(team_of(winners[0])))
+            return _("The teams share the win") if a == b else \
+                _("{names} win").format(names=self.team_name(team_of(winners[0])))
         if len(winners) == 1:
             return _("Winner: {name}").format(name=self.table.match.name(winners[0]))
         return _("Shared win: {names}").format(names=", ".join(self.table.match.name(w) for w in winners))
