@@ -53,8 +53,10 @@ def _serve(conn: Any, shared: Any, make: Callable[..., Decider], args: tuple[Any
         if shared.value != token:  # cancelled while queued: skip the work
             reply: tuple[int, str, Any] = (token, "cancelled", None)
         else:
+            def stale(t: int = token) -> bool:
+                return bool(shared.value != t)
             try:
-                reply = (token, "ok", decide(request, lambda t=token: shared.value != t))
+                reply = (token, "ok", decide(request, stale))
             except Exception as e:  # handed to poll() in the parent
                 reply = (token, "error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
         try:

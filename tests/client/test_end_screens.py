@@ -77,7 +77,7 @@ def test_royals_score_table_and_result_buttons_lie_under_the_panel(app, window, 
     scene.open_modal(kind, None)
     app.run_frames(2)  # drawn: the layout is the one on the screen
     canvas = pygame.Rect(0, 0, *CANVAS)
-    box, items = scene.modal_layout()
+    box, items = scene.layout.modal_layout()
     buttons = [b.rect for b in scene.modal_buttons]
     assert len(buttons) == (3 if kind == "over" else 1)  # over: Rematch, Analyse the match, Main menu
     assert canvas.contains(box)
@@ -103,8 +103,8 @@ def test_royals_result_title_fits_the_panel_even_for_the_widest_name(app):
     scene = RoyalsTableScene(app, match, lambda: None, lambda: None, advance=False)
     app.push(scene)
     scene.open_modal("over", None)
-    assert NAMES[0] in scene.modal_title() or NAMES[1] in scene.modal_title()
-    box, items = scene.modal_layout()
+    assert NAMES[0] in scene.layout.modal_title() or NAMES[1] in scene.layout.modal_title()
+    box, items = scene.layout.modal_layout()
     title = items[0][2]
     assert box.inflate(-16, -16).contains(title)
     # a name too wide for its column is cut with an ellipsis, not drawn over the scores
@@ -192,7 +192,7 @@ def test_royals_replay_end_and_its_buttons(app, language):
     replay.seek(len(replay.actions))
     replay.open_modal("over", None)
     app.run_frames(2)
-    box, items = replay.modal_layout()
+    box, items = replay.layout.modal_layout()
     back, analyse = replay.modal_buttons  # a finished match's replay offers its analysis
     assert back.text() == i18n._("Back") and back.rect.top > box.bottom and back.rect.bottom + SHADOW < CANVAS[1]
     assert analyse.text() == i18n._("Analyse the match") and not back.rect.colliderect(analyse.rect)

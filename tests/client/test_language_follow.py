@@ -95,7 +95,7 @@ def test_a_royals_toast_and_hint_redraw_in_the_new_language(instant, speak):
             break
         instant.step(STEP)
     n = scene.state.hand_size()
-    scene.confirm_keep()  # nothing chosen yet: the table says what to do
+    scene.controls.confirm_keep()  # nothing chosen yet: the table says what to do
     english = f"Choose {n} cards for your hand."
     assert english in drawn(instant, instant.art)
     speak("fr")
@@ -105,14 +105,14 @@ def test_a_royals_toast_and_hint_redraw_in_the_new_language(instant, speak):
     assert french in texts and english not in texts
     speak("en")
     # the hint after the prompt (it stays until the next decision)
-    scene.suggest_keep()
-    scene.confirm_keep()
+    scene.controls.suggest_keep()
+    scene.controls.confirm_keep()
     for _i in range(600):
         if scene.my_turn() and scene.state.phase is Phase.PLAY and not scene.modal:
             break
         if scene.my_turn() and scene.state.phase is Phase.KEEP:
-            scene.suggest_keep()
-            scene.confirm_keep()
+            scene.controls.suggest_keep()
+            scene.controls.confirm_keep()
         instant.step(STEP)
     assert scene.my_turn() and scene.state.phase is Phase.PLAY
     scene.hint()

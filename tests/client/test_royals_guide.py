@@ -71,8 +71,8 @@ def test_the_guided_first_game_explains_each_situation_once_and_the_table_waits(
         if seat and guide.due() is None:
             state = table.match.state
             if state.phase is Phase.KEEP:
-                table.suggest_keep()
-                table.confirm_keep()
+                table.controls.suggest_keep()
+                table.controls.confirm_keep()
             else:
                 table.act(state.legal_actions()[0])
         instant.step(STEP)

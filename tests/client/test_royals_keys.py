@@ -51,10 +51,10 @@ def test_enter_reveals_a_hand_or_marks_a_card_and_never_plays_at_once(instant):
             continue
         again += seat == last_actor  # no pass screen came: the same person plays again
         ply = scene.state.ply
-        assert scene._focused() is None  # no mark before the person's first key
+        assert scene.controls.focused() is None  # no mark before the person's first key
         p.key(pygame.K_RETURN)
         assert scene.state.ply == ply, "the first Enter played a card"
-        marked = scene._focused()
+        marked = scene.controls.focused()
         assert marked is not None and "Enter" in scene.toast
         p.key(pygame.K_RETURN)
         assert scene.state.ply > ply and scene.state.history[ply].card == marked
@@ -68,18 +68,18 @@ def test_the_arrows_move_the_mark_from_the_first_press_on_and_space_plays_the_ma
                         use_process=False, autosave=False)
     p = Person(instant, scene)
     for _i in range(5000):
-        if scene.my_turn() and scene.state.phase is Phase.PLAY and len(scene.choices(1)) > 1:
+        if scene.my_turn() and scene.state.phase is Phase.PLAY and len(scene.controls.choices(1)) > 1:
             break
         if scene.my_turn():
             p.decide(1)
         else:
             p.step()
-    choices = scene.choices(1)
+    choices = scene.controls.choices(1)
     ply = scene.state.ply
     p.key(pygame.K_RIGHT)  # shows the mark on the first playable card
-    assert scene._focused() == choices[0] and scene.state.ply == ply
+    assert scene.controls.focused() == choices[0] and scene.state.ply == ply
     p.key(pygame.K_RIGHT)
-    assert scene._focused() == choices[1]
+    assert scene.controls.focused() == choices[1]
     p.key(pygame.K_SPACE)
     assert scene.state.ply > ply and scene.state.history[ply].card == choices[1]
 
@@ -89,14 +89,14 @@ def test_the_thief_robs_by_a_click_on_the_chosen_players_name_box(instant):
     scene = person_at(instant, Phase.STEAL)
     p = Person(instant, scene)
     p.step()
-    targets = scene.choices(1)
+    targets = scene.controls.choices(1)
     target = targets[-1]
     ply = scene.state.ply
     if len(targets) > 1:  # (with one hand to rob, its player is chosen already)
-        p.click(scene.plate_rect(target).center)  # the name box: this player is chosen ...
+        p.click(scene.layout.plate_rect(target).center)  # the name box: this player is chosen ...
         assert scene.steal_target == target and scene.state.ply == ply
     assert scene.steal_target == target
-    p.click(scene.plate_rect(target).center)  # ... and a click on the glowing box robs them
+    p.click(scene.layout.plate_rect(target).center)  # ... and a click on the glowing box robs them
     assert scene.state.ply > ply
     steal = scene.state.history[ply]
     assert steal.kind.value == "steal" and steal.target == target

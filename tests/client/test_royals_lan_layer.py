@@ -86,7 +86,7 @@ class WindowPlayer:
         s = self.scene()
         if s is None:
             return
-        assert s.drawn_face_up <= {s.match.seat}, f"seat {s.drawn_face_up}'s hand drawn face up"
+        assert s.painter.drawn_face_up <= {s.match.seat}, f"seat {s.painter.drawn_face_up}'s hand drawn face up"
         assert not s.reveal_all
         if s.modal == "round":
             self.driver.click(s.modal_buttons[0].rect.center)
@@ -104,7 +104,7 @@ class WindowPlayer:
         elif phase is Phase.PLAY:
             legal = {a.card for a in obs.legal_actions()}
             hand = s.view.hands[seat - 1]
-            rects = s.hand_rects(len(hand))
+            rects = s.layout.hand_rects(len(hand))
             card = next((c for c in reversed(hand) if c in legal), None)
             if card is None:
                 return
@@ -168,7 +168,7 @@ def test_a_whole_match_between_the_host_window_and_a_headless_joiner(app, driver
         assert all(line in notes for line in code_lines(code))  # the code and what it is for
         assert kept.replay().is_over() and kept.extra["kind"] == "lan"
         assert table.modal_buttons[0].text() == "Offer a rematch"
-        assert table.drawn_face_up <= {1}
+        assert table.painter.drawn_face_up <= {1}
     finally:
         joiner.close(1.0)
         while app.scenes:
@@ -191,7 +191,7 @@ def test_a_whole_match_in_the_joiners_window_against_a_headless_host(app, driver
         assert out["verdict"].kind == "finished", out
         kept = Record.from_json(open(table.lan.saved, encoding="utf-8").read())
         assert kept.to_dict()["rounds"] == host.view(lambda m: m.record())["rounds"]
-        assert table.drawn_face_up <= {2}
+        assert table.painter.drawn_face_up <= {2}
     finally:
         host.close(1.0)
         while app.scenes:

@@ -75,13 +75,13 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
     scene = table(app, players, WIDE)
     canvas = pygame.Rect(0, 0, *CANVAS)
     seats = range(1, players + 1)
-    plates = [scene.plate_rect(s) for s in seats]
-    scores = scene._scores_rect()
+    plates = [scene.layout.plate_rect(s) for s in seats]
+    scores = scene.layout.scores_rect()
     assert not overlaps(plates + [scores])
     assert all(canvas.contains(r) for r in plates + [scores])
     # each plate's texts (level, name, pile, loot) inside the plate, apart
     for s, plate in zip(seats, plates):
-        items = scene.plate_texts(s)
+        items = scene.layout.plate_texts(s)
         rects = [r for _t, _i, r in items]
         assert all(plate.inflate(-8, -8).contains(r) for r in rects), (s, items)
         assert not overlaps(rects), (s, [t for t, _i, _r in items])
@@ -90,21 +90,21 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
     # the other seats' face-down cards (a full hand and one more) clear of the plates, the scores,
     # the rank card, the trick and the buttons
     fixed = plates + [scores, royals_art(app).sides[0].get_rect(topleft=(20, 16))]
-    fixed += [scene._trick_rect(s) for s in seats] + [drawn(b) for b in scene.buttons]
+    fixed += [scene.layout.trick_rect(s) for s in seats] + [drawn(b) for b in scene.buttons]
     for s in seats[1:]:
-        backs = scene.back_rects(s, scene.state.hand_size() + 1)
+        backs = scene.layout.back_rects(s, scene.state.hand_size() + 1)
         assert all(canvas.contains(r) for r in backs)
         hit = [(r, f) for r in backs for f in fixed if r.colliderect(f)]
         assert not hit, (s, hit)
     # the score panel's texts inside it, apart
-    rects = [r for _t, _i, r in scene.score_texts()]
+    rects = [r for _t, _i, r in scene.layout.score_texts()]
     assert all(scores.inflate(-8, -8).contains(r) for r in rects)
     assert not overlaps(rects)
     # every prompt the table can show, with the longest hint, keeps clear of seats, trick, scores, buttons
     taken = plates + [scores] + [royals_art(app).sides[0].get_rect(topleft=(20, 16))]
-    taken += [scene._trick_rect(s) for s in seats] + [b.rect for b in scene.buttons]
+    taken += [scene.layout.trick_rect(s) for s in seats] + [b.rect for b in scene.buttons]
     for s in seats[1:]:  # a full hand, and one more while a Thief's victim takes a card back
-        taken += scene.back_rects(s, scene.state.hand_size() + 1)
+        taken += scene.layout.back_rects(s, scene.state.hand_size() + 1)
     from game.royals.engine import Card
     hints = (i18n._("Hint: rob {victim}: the trick then goes to {name}.").format(victim=WIDE[1], name=WIDE[2]),
              i18n._("Hint: don't steal: the trick stays with {name}.").format(name=WIDE[2]),
@@ -127,7 +127,7 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
             scene.steal_target = target
             text = scene.decision_prompt(1, phase)
             for shown in (text, *(f"{text}  {hint}" for hint in hints)):
-                _img, where = scene.prompt_layout(shown)
+                _img, where = scene.layout.prompt_layout(shown)
                 assert canvas.contains(where), shown
                 hit = [r for r in taken if r.colliderect(where)]
                 assert not hit, f"{shown!r} at {where} over {hit}"
@@ -152,7 +152,7 @@ def test_royals_last_trick_names_are_cut_to_their_card(app):
     scene.show_last = True
     app.art.text = spy  # type: ignore[method-assign]
     try:
-        scene._draw_last_trick(app.screen)
+        scene.painter.draw_last_trick(app.screen)
     finally:
         app.art.text = real  # type: ignore[method-assign]
     cut = [t for t in texts if t.endswith("…") and t[:1] in "WMÖ"]
@@ -164,7 +164,7 @@ def test_royals_last_trick_names_are_cut_to_their_card(app):
 def test_royals_toast_stays_over_the_hand_between_the_plate_and_the_buttons(app, language):
     i18n.set_language(language)
     scene = table(app, 4, WIDE)
-    plate = scene.plate_rect(1)
+    plate = scene.layout.plate_rect(1)
     buttons = [b.rect for b in scene.buttons]
     long_reason = scene.explain("x" * 30 + " " + "y" * 30 + " the card is not in the hand")
     from game.fsutil import OS_ERROR_PHRASES
@@ -172,7 +172,7 @@ def test_royals_toast_stays_over_the_hand_between_the_plate_and_the_buttons(app,
         reason=max((i18n._(p) for p in OS_ERROR_PHRASES.values()), key=len))
     for text in (scene.explain("must follow"), long_reason,
                  i18n._("Your hand holds {n} cards: put one back first.").format(n=5), save_failed):
-        _img, where = scene.toast_layout(text)
+        _img, where = scene.layout.toast_layout(text)
         box = where.inflate(40, 20)  # its panel
         assert box.left > plate.right and not any(box.colliderect(b) for b in buttons), (text, box)
         assert pygame.Rect(0, 0, *CANVAS).contains(box)
@@ -188,13 +188,13 @@ def test_royals_table_buttons_fit_and_keep_clear_of_the_seats_and_the_hand(app, 
             break
         app.run_frames(1)
     app.run_frames(1)
-    buttons = scene.buttons + scene.action_buttons
-    assert [b.text() for b in scene.action_buttons] == [i18n._("Keep these"), i18n._("Choose for me")]
+    buttons = scene.buttons + scene.controls.action_buttons
+    assert [b.text() for b in scene.controls.action_buttons] == [i18n._("Keep these"), i18n._("Choose for me")]
     assert len(scene.buttons) == 4
     bad = [b.text() for b in buttons if not b.fits(app.art)]
     assert not bad, bad
     dealt = list(scene.state.observation(1).dealt)
-    taken = [scene.plate_rect(s) for s in range(1, 5)] + [scene._scores_rect()] + scene._keep_rects(dealt)
+    taken = [scene.layout.plate_rect(s) for s in range(1, 5)] + [scene.layout.scores_rect()] + scene.layout.keep_rects(dealt)
     rects = [drawn(b) for b in buttons]
     assert not overlaps(rects)
     assert not [(r, t) for r in rects for t in taken if r.colliderect(t)]
@@ -256,7 +256,7 @@ def test_royals_news_and_revolution_panels_hold_their_texts(app, language):
         scene.news = (1, beats)
         assert len(scene.news_text()) == MAX_LINES
         canvas = pygame.Rect(0, 0, *CANVAS)
-        panels = [scene.news_layout()] + [scene.announcement_layout(b) for b in beats[3:5]]
+        panels = [scene.layout.news_layout()] + [scene.layout.announcement_layout(b) for b in beats[3:5]]
         for box, items in panels:
             assert canvas.contains(box)
             rects = [r for _t, _i, r in items]

@@ -39,7 +39,7 @@ def test_the_result_labels_the_scoring_cards_with_their_round(app):
     scene = table(app, m)
     scene.round_loot = [[c for c in loot] for loot in scene.view.loot]  # round 3's loots, as the beats leave them
     scene.modal = "over"
-    texts = [t for t, _s, _r in scene.modal_layout()[1]]
+    texts = [t for t, _s, _r in scene.layout.modal_layout()[1]]
     with_cards = sum(1 for loot in scene.round_loot if loot)
     assert with_cards and texts.count("Round 3") == 1 + with_cards  # the column head, then one per seat
 
@@ -55,7 +55,7 @@ def test_the_last_trick_says_the_robbed_player_took_their_card_back(app):
     lt = m.last_trick
     back = next(c for s, c in lt.plays if s == lt.robbed)
     assert (lt.robbed, back) not in lt.kept  # it lies dimmed in the review ...
-    lines = table(app, m).last_trick_lines()
+    lines = table(app, m).painter.last_trick_lines()
     assert f"{m.name(lt.robbed)} took {card_name(back)} back into their hand." in lines  # ... and the review says why
 
 
@@ -81,7 +81,7 @@ def test_a_trick_that_turns_the_order_says_so_in_its_caption(app, kind):
     for _i in range(2000):
         scene.update(1 / 60)
         if scene.anim is not None and scene.anim.beat.kind in ("trick", "void"):
-            notes.add(scene.trick_note())
+            notes.add(scene.painter.trick_note())
         if scene.idle() or scene.modal:
             break
     want = "This trick started a revolution" if kind == "revolution" else "This trick ended the revolution"

@@ -102,8 +102,8 @@ def test_a_resumed_match_shows_the_records_numbers_in_every_score_table(fast, tm
             rec = saved_record(save, hook)
             done = rec.replay()
             rounds = [list(r) for r in done.round_scores]
-            assert numbers(scene.modal_layout()[1]) == expected_table(rounds, teams)
-            panel = numbers(scene.score_texts())
+            assert numbers(scene.layout.modal_layout()[1]) == expected_table(rounds, teams)
+            panel = numbers(scene.layout.score_texts())
             totals = [sum(r[i] for r in rounds) for i in range(players)]
             last = rounds[-1]
             want = [x for i in range(players) for x in (totals[i], last[i])]
@@ -116,7 +116,7 @@ def test_a_resumed_match_shows_the_records_numbers_in_every_score_table(fast, tm
                 assert rec.result["scores"] == totals
                 break
             fast.step(STEP)
-            assert numbers(scene.modal_layout()[1]) == expected_table(rounds, teams)
+            assert numbers(scene.layout.modal_layout()[1]) == expected_table(rounds, teams)
             scene.close_modal()
         elif scene.passing:
             scene.hand_to(scene.passing)

@@ -103,7 +103,7 @@ def test_the_replay_of_an_unfinished_match_keeps_the_hands_private(instant, peop
     seen: set[int] = set()
     for _i in range(3000):
         instant.step(STEP)
-        seen |= replay.drawn_face_up
+        seen |= replay.painter.drawn_face_up
         if replay.pos == len(replay.actions) and replay.idle():
             break
     assert replay.pos == len(replay.actions) and replay.match.state.history == m.state.history
@@ -130,17 +130,17 @@ def test_the_hot_seat_pause_menu_leaves_no_hand_readable(instant):
             p.click((640, 400))
         elif scene.news is not None:
             p.click((640, 400))
-        elif scene.my_turn() and scene.drawn_face_up:
+        elif scene.my_turn() and scene.painter.drawn_face_up:
             break
         else:
             p.step()
-    assert scene.drawn_face_up == {scene.revealed}
+    assert scene.painter.drawn_face_up == {scene.revealed}
     p.key(pygame.K_ESCAPE)
     assert instant.top is not scene
     p.step()
-    assert scene.drawn_face_up == set(), "a hand is readable behind the pause menu"
+    assert scene.painter.drawn_face_up == set(), "a hand is readable behind the pause menu"
     p.key(pygame.K_ESCAPE)  # back to the table: the hand shows again
-    assert instant.top is scene and scene.drawn_face_up == {scene.revealed}
+    assert instant.top is scene and scene.painter.drawn_face_up == {scene.revealed}
 
 
 # ---------------------------------------------------------------------------------------------- 2
@@ -195,7 +195,7 @@ def test_the_last_trick_says_whose_card_the_thief_took(instant):
     real = instant.art.text
     instant.art.text = lambda text, *a, **k: texts.append(text) or real(text, *a, **k)
     try:
-        scene._draw_last_trick(instant.screen)
+        scene.painter.draw_last_trick(instant.screen)
     finally:
         instant.art.text = real
     assert f"The Thief ({m.name(lt.thief)}) took " in " ".join(texts) and f"from {m.name(lt.robbed)}." in " ".join(texts)
@@ -218,7 +218,7 @@ def test_a_revolution_and_its_end_are_announced_with_their_sound(app, monkeypatc
             a = scene.anim
             if a is not None and a.beat.kind in ("revolution", "restore") and a.progress > 0.3:
                 app.draw()
-                box, items = scene.announcement_layout(a.beat)
+                box, items = scene.layout.announcement_layout(a.beat)
                 seen.setdefault(a.beat.kind, (a.beat, [t for t, _s, _r in items], box))
             if a is not None and a.beat.kind == "trick" and a.beat.reason == "restored":
                 seen.setdefault("restored", (a.beat,))
@@ -254,31 +254,12 @@ def test_the_table_reads_the_settings_of_its_game(instant):
     assert scene.pacing() == "slow" and scene.holds_trick()
 
 
-def test_table_setting_reads_the_games_section_then_a_field_then_the_default():
-    class Obj:
-        pass
-
-    def app_with(settings):
-        a = Obj()
-        a.prefs = Obj()
-        a.prefs.settings = settings
-        return a
-    section = Obj()
-    section.computer_speed = "slow"
-    top = Obj()
-    top.royals = section
-    assert table_setting(app_with(top), "computer_speed", "normal") == "slow"
-    games = Obj()
-    games.games = {"royals-riots": {"hold_trick": True}}
-    assert table_setting(app_with(games), "hold_trick", False) is True
-    class Shell(Obj):  # the shell's settings: one section per game, read with of(key)
-        def of(self, key):
-            return {"royals-riots": {"computer_speed": "fast"}}[key]
-    assert table_setting(app_with(Shell()), "computer_speed", "normal") == "fast"
-    flat = Obj()
-    flat.hold_trick = True
-    assert table_setting(app_with(flat), "hold_trick", False) is True
-    assert table_setting(app_with(Obj()), "computer_speed", "normal") == "normal"
+def test_table_setting_reads_the_games_section_else_the_default(instant):
+    """The one way the table reads a setting: the field of Royals & Riots' section of the app's
+    settings; a field the section lacks gives the default."""
+    instant.prefs.store.update_game("royals-riots", computer_speed="fast")
+    assert table_setting(instant, "computer_speed", "normal") == "fast"
+    assert table_setting(instant, "no_such_field", "normal") == "normal"
 
 
 def frames_to_first_computer_play(app, pace: str, monkeypatch) -> int:
@@ -403,18 +384,18 @@ def test_the_hand_choice_lays_every_dealt_card_whole_on_the_table(instant, playe
     instant.step(STEP)
     dealt = list(scene.state.observation(1).dealt)
     assert len(dealt) == {2: 14, 3: 12, 4: 9}[players]
-    slots = scene.keep_slots(len(dealt))
+    slots = scene.layout.keep_slots(len(dealt))
     canvas = pygame.Rect(0, 0, *CANVAS)
     assert all(r.size == (CARD_W, CARD_H) and canvas.contains(r.move(0, -26)) for r in slots)
     assert not any(a.colliderect(b) for i, a in enumerate(slots) for b in slots[i + 1:]), "cards cover each other"
-    taken = [scene.plate_rect(s) for s in range(1, players + 1)] + [scene._scores_rect()]
-    taken += [b.rect for b in scene.buttons + scene.action_buttons]
-    taken += [r for s in range(2, players + 1) for r in scene.back_rects(s, scene.state.hand_size())]
+    taken = [scene.layout.plate_rect(s) for s in range(1, players + 1)] + [scene.layout.scores_rect()]
+    taken += [b.rect for b in scene.buttons + scene.controls.action_buttons]
+    taken += [r for s in range(2, players + 1) for r in scene.layout.back_rects(s, scene.state.hand_size())]
     hit = [(r, t) for r in slots for t in taken if r.move(0, -26).union(r).colliderect(t)]
     assert not hit, hit
     p = Person(instant, scene)
     for card in dealt[-3:]:  # the second row answers clicks too
-        p.click(scene._keep_rects(dealt)[dealt.index(card)].center)
+        p.click(scene.layout.keep_rects(dealt)[dealt.index(card)].center)
     assert scene.selected == set(dealt[-3:])
 
 
@@ -482,15 +463,15 @@ def test_scores_are_labelled_teams_named_by_players_and_scoring_cards_shown(inst
     cfg = TableConfig([Seat("Ann"), Seat("Ada", "random"), Seat("Cato", "random"), Seat("Bram", "random")],
                       teams=True, seed=3)
     scene = start_match(instant, cfg, min_delay=0, use_process=False, autosave=False)
-    texts = [t for t, _i, _r in scene.score_texts()]
+    texts = [t for t, _i, _r in scene.layout.score_texts()]
     assert "This round" in texts and "Total" in texts and "Ann + Cato" in texts and "Ada + Bram" in texts
     assert not any(" / " in t for t in texts)
-    plate = [t for t, _i, _r in scene.plate_texts(1)]
+    plate = [t for t, _i, _r in scene.layout.plate_texts(1)]
     assert "won 0 cards" in plate
     assert drive(instant, scene, lambda: scene.modal == "round")
-    assert scene.header_title() == "Round 1 is over"
-    rect, items = scene.modal_layout()
-    assert not rect.colliderect(scene._scores_rect()), "the score table covers the table's scores"
+    assert scene.layout.header_title() == "Round 1 is over"
+    rect, items = scene.layout.modal_layout()
+    assert not rect.colliderect(scene.layout.scores_rect()), "the score table covers the table's scores"
     assert all(rect.inflate(-16, -16).contains(r) for _t, _i, r in items)
     assert not overlaps([r for _t, _i, r in items])
     assert all(pygame.Rect(0, 0, *CANVAS).contains(b.rect) and b.rect.top > rect.bottom for b in scene.modal_buttons)
@@ -506,10 +487,10 @@ def test_scores_are_labelled_teams_named_by_players_and_scoring_cards_shown(inst
     rs = scene.state.round_scores[0]
     assert str(rs[0] + rs[2]) in names and str(rs[1] + rs[3]) in names  # the teams' round score
     assert drive(instant, scene, lambda: scene.modal == "over")
-    assert scene.header_title() == "The match is over."
+    assert scene.layout.header_title() == "The match is over."
     out = scene.state.outcome()
     if out.team_scores[0] != out.team_scores[1]:
-        assert scene.modal_title() == f"{scene.team_name(0 if out.team_scores[0] > out.team_scores[1] else 1)} win"
+        assert scene.layout.modal_title() == f"{scene.layout.team_name(0 if out.team_scores[0] > out.team_scores[1] else 1)} win"
 
 
 def test_the_header_follows_the_beats_through_a_rounds_last_trick(app):
@@ -517,20 +498,20 @@ def test_the_header_follows_the_beats_through_a_rounds_last_trick(app):
     cfg = TableConfig([Seat("Ada", "random"), Seat("Bram", "random")], seed=2)
     scene = start_match(app, cfg, min_delay=0, use_process=False, autosave=False)
     assert drive(app, scene, lambda: any(b.kind == "round" for b in scene.queue) and scene.anim is not None)
-    assert scene.state.round == 2 and scene.header_title().startswith("Round 1 of 3 · trick ")
+    assert scene.state.round == 2 and scene.layout.header_title().startswith("Round 1 of 3 · trick ")
 
 
 def test_dont_steal_leaves_with_the_decision(instant):
     scene = person_at(instant, Phase.STEAL)
     instant.step(STEP)
-    labels = [b.label for b in scene.action_buttons]
+    labels = [b.label for b in scene.controls.action_buttons]
     assert labels == ["Don't steal"]
     instant.options.anim_speed = 1.0  # the trick now resolves for a while
     Person(instant, scene).key(pygame.K_n)
     declined = next(a for a in reversed(scene.state.history) if a.kind.value == "steal")
     assert declined.seat == 1 and declined.target is None
     assert not scene.idle(), "the trick resolves"
-    assert scene.action_buttons == [], "Don't steal stays while the trick resolves"
+    assert scene.controls.action_buttons == [], "Don't steal stays while the trick resolves"
 
 
 # ---------------------------------------------------------------------------------------------- 12
@@ -558,11 +539,11 @@ def test_the_executioners_choice_previews_who_takes_the_trick(instant):
     scene = person_at(instant, Phase.EXECUTE)
     victim_seat, victim = next((s, c) for s, c in scene.view.trick if c.name != "EXECUTIONER")
     p = Person(instant, scene)
-    p.post(pygame.MOUSEMOTION, pos=scene._trick_rect(victim_seat).center, rel=(0, 0), buttons=(0, 0, 0))
+    p.post(pygame.MOUSEMOTION, pos=scene.layout.trick_rect(victim_seat).center, rel=(0, 0), buttons=(0, 0, 0))
     p.step()
-    text = scene.preview_text()
+    text = scene.painter.preview_text()
     assert text.startswith(f"Without {royals_card_name(victim)}: ")
-    p.click(scene._trick_rect(victim_seat).center)
+    p.click(scene.layout.trick_rect(victim_seat).center)
     winner = scene.match.last_trick.winner
     assert text.endswith(f"trick to {scene.match.name(winner)}.") if winner else text.endswith("nobody takes the trick.")
 
@@ -570,7 +551,7 @@ def test_the_executioners_choice_previews_who_takes_the_trick(instant):
 def test_no_card_names_float_over_the_hand_during_the_executioners_choice(instant):
     scene = person_at(instant, Phase.EXECUTE)
     hand = scene.view.hands[0]
-    rects = scene.hand_rects(len(hand))
+    rects = scene.layout.hand_rects(len(hand))
     texts: list[str] = []
     real = instant.art.text
     instant.art.text = lambda text, *a, **k: texts.append(text) or real(text, *a, **k)
@@ -614,8 +595,8 @@ def test_a_thief_with_one_hand_to_rob_has_it_picked(instant):
     else:
         raise AssertionError("the person never played the Thief")
     instant.step(STEP)
-    assert scene.steal_target == 2 and [b.label for b in scene.action_buttons] == ["Don't steal"]
+    assert scene.steal_target == 2 and [b.label for b in scene.controls.action_buttons] == ["Don't steal"]
     ply = scene.state.ply
-    Person(instant, scene).click(scene.back_rects(2, len(scene.view.hands[1]))[0].center)
+    Person(instant, scene).click(scene.layout.back_rects(2, len(scene.view.hands[1]))[0].center)
     taken = next(a for a in reversed(scene.state.history) if a.kind.value == "steal")
     assert scene.state.ply > ply and taken.seat == 1 and taken.target == 2

@@ -59,14 +59,14 @@ class Person:
     def check_privacy(self) -> None:
         s = self.scene
         humans = s.humans
-        for seat in s.drawn_face_up:
+        for seat in s.painter.drawn_face_up:
             self.face_ups.add(seat)
             assert s.match.is_human(seat), f"a computer's hand (seat {seat}) was drawn face up"
             if len(humans) >= 2:
                 assert not s.passing, "a hand was drawn face up behind the pass screen"
                 assert seat == s.revealed == s.match.human_to_act(), \
                     f"seat {seat}'s hand was drawn face up while seat {s.match.human_to_act()} decides"
-        assert len(s.drawn_face_up) <= 1
+        assert len(s.painter.drawn_face_up) <= 1
 
     def play_match(self, max_frames: int = 60000) -> None:
         s = self.scene
@@ -107,7 +107,7 @@ class Person:
             else:
                 for card in s.match.suggested_hand(seat):
                     dealt = list(s.state.observation(seat).dealt)
-                    self.click(s._keep_rects(dealt)[dealt.index(card)].center)
+                    self.click(s.layout.keep_rects(dealt)[dealt.index(card)].center)
             assert len(s.selected) == s.state.hand_size()
             self.key(pygame.K_RETURN)
         elif phase is Phase.PLAY:
@@ -116,38 +116,38 @@ class Person:
             if len(legal) < len(hand) and self.keys_used < 3:
                 # an unplayable card is dimmed and says why when hovered; a click on it does nothing
                 bad = next(c for c in hand if c not in legal)
-                r = s.hand_rects(len(hand))[hand.index(bad)]
+                r = s.layout.hand_rects(len(hand))[hand.index(bad)]
                 self.click(r.center)
                 assert s.state.ply == ply and "follow" in s.toast
             if self.keys_used < 2 and len(hand) > 1:  # keyboard: arrows to a playable card, Enter
                 self.keys_used += 1
-                choices = s.choices(seat)  # the arrows move over the playable cards only
+                choices = s.controls.choices(seat)  # the arrows move over the playable cards only
                 assert choices == [c for c in hand if c in legal]
                 target = len(choices) - 1
                 self.key(pygame.K_RIGHT)  # the first arrow shows the mark (on the first playable card)
-                assert s._focused() == choices[0] and s.state.ply == ply
+                assert s.controls.focused() == choices[0] and s.state.ply == ply
                 while s.focus % len(choices) != target:
                     self.key(pygame.K_RIGHT)
-                    assert s._focused() in legal
+                    assert s.controls.focused() in legal
                 self.key(pygame.K_RETURN)
             else:
                 card = legal[-1]
-                r = s.hand_rects(len(hand))[hand.index(card)]
+                r = s.layout.hand_rects(len(hand))[hand.index(card)]
                 self.click((r.centerx, r.centery))
         elif phase is Phase.STEAL:
-            target = s.choices(seat)[0]
+            target = s.controls.choices(seat)[0]
             if s.steal_target != target:  # (the only player to rob is chosen already)
-                self.click(s.plate_rect(target).center)  # the player first ...
+                self.click(s.layout.plate_rect(target).center)  # the player first ...
                 assert s.state.ply == ply and s.steal_target == target
-            backs = s.back_rects(target, len(s.view.hands[target - 1]))
+            backs = s.layout.back_rects(target, len(s.view.hands[target - 1]))
             self.click(backs[-1].center)  # ... then one of their face-down cards
         elif phase is Phase.EXECUTE:
             victim = next(c for _, c in s.view.trick if c.name != "EXECUTIONER")
             seat_of = next(x for x, c in s.view.trick if c == victim)
-            self.click(s._trick_rect(seat_of).center)
+            self.click(s.layout.trick_rect(seat_of).center)
         elif phase is Phase.START:
             self.starts += 1
-            self.click(s.plate_rect(s.choices(seat)[-1]).center)
+            self.click(s.layout.plate_rect(s.controls.choices(seat)[-1]).center)
         assert s.state.ply > ply, f"the decision in {phase} did not happen"
 
 
@@ -390,9 +390,9 @@ def test_the_hint_names_the_hard_players_choice(instant):
         time.sleep(0.005)
     assert scene.hint_text.startswith("Hint: play ") and ", because " in scene.hint_text  # with its reason
     (marked,) = scene.hint_cards  # and the card is marked on the table
-    assert marked in scene.view.hands[0] and marked in scene.choices(1)
+    assert marked in scene.view.hands[0] and marked in scene.controls.choices(1)
     assert scene.hint_text.startswith(f"Hint: play {card_name(marked)}, because ")
-    p.click(scene.hand_rects(len(scene.view.hands[0]))[scene.view.hands[0].index(marked)].center)
+    p.click(scene.layout.hand_rects(len(scene.view.hands[0]))[scene.view.hands[0].index(marked)].center)
     assert not scene.hint_cards and not scene.hint_text  # gone with the decision
 
 
@@ -435,7 +435,7 @@ def test_a_refused_card_is_explained_in_the_players_language(instant, monkeypatc
             raise AssertionError("no trick where Ann must follow")
         bad = next(c for c in hand if c not in legal)
         follow = f"Du musst {i18n._(RANK_WORDS[Rank(scene.state.led)])} bedienen."
-        r = scene.hand_rects(len(hand))[hand.index(bad)]
+        r = scene.layout.hand_rects(len(hand))[hand.index(bad)]
         p.click(r.center)
         assert scene.toast == follow and scene.state.phase is Phase.PLAY
         p.post(pygame.MOUSEMOTION, pos=r.center, rel=(0, 0), buttons=(0, 0, 0))

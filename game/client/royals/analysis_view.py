@@ -16,13 +16,14 @@ import pygame
 
 from game.i18n import N_, _
 from game.royals import analysis
-from game.royals.engine import EXECUTE, PLAY, STEAL, Action, Phase, State
+from game.royals.engine import EXECUTE, PLAY, STEAL, Action, Card, Phase, State
 from game.royals.phrases import card_name
 
 from ..analysis_screen import LABEL_TEXTS, MARK_COLOURS, AnalysisScreen
 from ..jobs import WorkerJob
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import elide, panel
+from .table import TableMatch
 
 if TYPE_CHECKING:
     from ..app import App
@@ -225,7 +226,7 @@ class RoyalsAnalysisScene(AnalysisScreen):
     def verdict(self, index: int) -> analysis.Verdict | None:
         return next((v for v in self.job.verdicts if v.index == index), None)
 
-    def decision_layout(self) -> tuple[pygame.Rect, list[tuple[str, Any, pygame.Rect]]]:
+    def decision_layout(self) -> tuple[pygame.Rect, list[tuple[str | Card, pygame.Surface, pygame.Rect]]]:
         """The selected decision's panel (canvas px) and what it shows as (text or card, image,
         where): the headline (round, trick, who, what was played and what was better), the trick
         as it stood, that player's hand then; the played card framed red, the better one green."""
@@ -234,7 +235,7 @@ class RoyalsAnalysisScene(AnalysisScreen):
         v = self.verdict(self.selected) if self.selected is not None else None
         box = pygame.Rect(0, 0, 1040, 470)
         box.center = (CANVAS[0] // 2, 380)
-        items: list[tuple[str, Any, pygame.Rect]] = []
+        items: list[tuple[str | Card, pygame.Surface, pygame.Rect]] = []
         if v is None:
             return box, items
         s = position_before(self.actions, v.index, self.players, self.teams)
@@ -356,10 +357,12 @@ def open_analysis(app: "App", state: State, names: Callable[[int], str]) -> Roya
     return scene
 
 
-def analysis_button(scene) -> tuple[str, Callable[[], None], int | None]:
-    """The result screen's "Analyse the match" button (label, action, key) for a table or replay
-    ``scene`` (with ``match``): the spec its ``modal_button_row`` takes."""
-    return (N_("Analyse the match"), lambda: open_analysis(scene.app, scene.match.state, scene.match.name), pygame.K_a)
+def analysis_button(app: "App", match: TableMatch) -> tuple[str, Callable[[], None], int | None]:
+    """The result screen's "Analyse the match" button (label, action, key) for the table or replay
+    of ``match``: the spec its ``modal_button_row`` takes."""
+    def analyse() -> None:
+        open_analysis(app, match.state, match.name)
+    return (N_("Analyse the match"), analyse, pygame.K_a)
 
 
 __all__ = ["RoyalsAnalysisJob", "RoyalsAnalysisScene", "analysis_button", "decision_words", "finished",

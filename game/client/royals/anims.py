@@ -104,14 +104,17 @@ def begin(view: View, beat: Beat) -> None:
 
 def end(view: View, beat: Beat) -> None:
     """What changes as ``beat`` ends."""
-    k, i = beat.kind, beat.seat - 1
+    k, i, card = beat.kind, beat.seat - 1, beat.card
     if k == "play":
-        view.trick.append((beat.seat, beat.card))  # type: ignore[arg-type]
+        if card is not None:  # (a play, a draw, a theft: always of a card)
+            view.trick.append((beat.seat, card))
     elif k == "draw":
-        view.hands[i].append(beat.card)  # type: ignore[arg-type]
+        if card is not None:
+            view.hands[i].append(card)
         view.hands[i].sort()
     elif k == "steal":
-        view.loot[i].append(beat.card)  # type: ignore[arg-type]
+        if card is not None:
+            view.loot[i].append(card)
         if beat.back is not None:
             view.hands[beat.target - 1].append(beat.back)
             view.hands[beat.target - 1].sort()

@@ -9,7 +9,10 @@ import pygame
 
 from game.i18n import pgettext
 from game.royals.engine import CARDS, Card
-from game.royals.phrases import RANK_NAMES, SPECIAL_NAMES, card_name, rank_name  # noqa: F401 (the names live there)
+from game.royals.phrases import RANK_NAMES as RANK_NAMES  # the names live there
+from game.royals.phrases import SPECIAL_NAMES as SPECIAL_NAMES
+from game.royals.phrases import card_name as card_name
+from game.royals.phrases import rank_name as rank_name
 
 from ..theme import Theme, load_image
 

@@ -2,29 +2,36 @@
 card, the seats' hands, piles and loots, the trick and what flies across the table, the
 prompt, the last trick, the "pass to NAME" screen and the score table.
 
-:class:`TableDrawing` is a mixin of :class:`~game.client.royals.scene.RoyalsTableScene`; it
-reads the scene's view and layout and changes nothing but caches.
+:class:`TablePainter` is held by :class:`~game.client.royals.scene.RoyalsTableScene` (its
+``painter``): it reads the scene through :class:`PainterScene`, where things lie from the
+scene's :class:`~game.client.royals.layout.TableLayout` and the keyboard mark and the card under
+the mouse from its :class:`~game.client.royals.controls.TableControls`, and changes nothing but
+its own caches and :attr:`TablePainter.drawn_face_up`.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from game.i18n import _
-from game.royals.engine import Action, Card, Phase, Rank, team_of
+from game.royals.engine import Action, Card, Phase, Rank, State, team_of
 from game.royals.explain import REASONS, preview_execute, preview_steal
 
 from ..dialogs import dim
 from ..theme import CANVAS, CREAM, GOLD
-from ..widgets import elide, panel
-from .anims import DURATIONS, TRICK_HOLD
+from ..widgets import Button, elide, panel
+from .anims import DURATIONS, TRICK_HOLD, Anim, View
 from .art import CARD_H, CARD_W, card_name, rank_name, royals_art
-
+from .controls import TableControls
 from .layout import (HAND_LEFT, HAND_ROOM, HAND_Y, HIGHLIGHT, LIFT, SMALL, TEAL, TEAM_COLOURS, TRICK_SCALE,
-                     TRICK_Y)
+                     TRICK_Y, TableLayout)
+from .table import Beat, TableMatch
 
+if TYPE_CHECKING:
+    from ..scene import AppLike
 
 
 def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[float, float]:
@@ -32,88 +39,128 @@ def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[flo
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-class TableDrawing:
-    """The table's picture (a mixin of the table scene)."""
+class PainterScene(Protocol):
+    """What :class:`TablePainter` reads of the table scene (nothing is changed through it)."""
 
-    def modal_notes(self) -> list[tuple[str, int]]:
-        """Lines (text, px size) under the open modal's score table, inside its panel: who starts
-        the next round. Subclasses add theirs; an empty text keeps its line's room (so the panel and
-        its buttons do not move when the line fills in later)."""
-        if self.modal == "round" and not self.state.is_over():
-            nxt = self.state.next_starter()
-            if nxt:
-                return [(_("Round {r} starts with {name}.").format(name=self.match.name(nxt), r=self.state.round), 24)]
-        if self.modal == "over" and getattr(self.match, "undo_marked", False):
-            return [(_("Played with undo: this match does not count in your statistics."), 22)]
-        return []
+    @property
+    def app(self) -> "AppLike": ...
+    @property
+    def match(self) -> TableMatch: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def view(self) -> View: ...
+    @property
+    def anim(self) -> Anim | None: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def clock(self) -> float: ...
+    @property
+    def buttons(self) -> list[Button]: ...
+    @property
+    def modal_buttons(self) -> list[Button]: ...
+    @property
+    def modal(self) -> str: ...
+    @property
+    def passing(self) -> int: ...
+    @property
+    def news(self) -> tuple[int, list[Beat]] | None: ...
+    @property
+    def show_last(self) -> bool: ...
+    @property
+    def holding(self) -> bool: ...
+    @property
+    def toast(self) -> str: ...
+    @property
+    def toast_time(self) -> float: ...
+    @property
+    def reveal_all(self) -> bool: ...
+    @property
+    def mouse(self) -> tuple[int, int]: ...
+    @property
+    def selected(self) -> set[Card]: ...
+    @property
+    def focus(self) -> int: ...
+    @property
+    def steal_target(self) -> int: ...
+    @property
+    def hint_cards(self) -> set[Card]: ...
+    @property
+    def hint_seat(self) -> int: ...
+    def viewer(self) -> int: ...
+    def face_up_seat(self) -> int: ...
+    def idle(self) -> bool: ...
+    def my_turn(self) -> int: ...
+    def explain(self, reason: str) -> str: ...
+    def prompt_text(self) -> str: ...
 
-    def modal_title(self) -> str:
-        """The open modal's headline: who won the match (the result), or the round that ended."""
-        if self.modal != "over":
-            return _("Round {r} is over").format(r=len(self.state.round_scores))
-        out = self.state.outcome()
-        winners = out.winners if out else ()
-        if self.state.teams and out is not None and out.team_scores is not None:
-            a, b = out.team_scores
-            return _("The teams share the win") if a == b else _("{names} win").format(names=self.team_name(team_of(winners[0])))
-        if len(winners) == 1:
-            return _("Winner: {name}").format(name=self.match.name(winners[0]))
-        return _("Shared win: {names}").format(names=", ".join(self.match.name(w) for w in winners))
 
-    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
-        art = self.app.art
-        ra = royals_art(self.app)
-        surface.blit(self._background(), (0, 0))
+class TablePainter:
+    """The picture of ``table`` (see the module docstring)."""
+
+    def __init__(self, table: PainterScene, layout: TableLayout, controls: TableControls) -> None:
+        self.table = table
+        self.layout = layout
+        self.controls = controls
+        #: the seats whose hand the last frame drew face up (the privacy tests read it)
+        self.drawn_face_up: set[int] = set()
+        self._bg: tuple[tuple[int, int, bool], pygame.Surface] | None = None
+        self._fan: list[pygame.Surface] | None = None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The whole table, every screen over it (news, last trick, toast, pass screen, score table)."""
+        art = self.table.app.art
+        surface.blit(self.background(), (0, 0))
         self.drawn_face_up = set()
-        self._draw_rank_card(surface)
-        self._draw_scores(surface)
-        for seat in range(1, self.n + 1):
-            self._draw_seat(surface, seat)
-        self._draw_trick(surface)
-        self._draw_flying(surface)
-        self._draw_prompt(surface)
-        for b in self.buttons + self.action_buttons:
+        self.draw_rank_card(surface)
+        self.draw_scores(surface)
+        for seat in range(1, self.table.n + 1):
+            self.draw_seat(surface, seat)
+        self.draw_trick(surface)
+        self.draw_flying(surface)
+        self.draw_prompt(surface)
+        for b in self.table.buttons + self.controls.action_buttons:
             b.draw(surface, art)
-        self._draw_announcement(surface)
-        if self.news is not None:
-            self._draw_news(surface)
-        if self.show_last:
-            self._draw_last_trick(surface)
-        if self.toast_time > 0 and self.toast:
-            msg, r = self.toast_layout(self.toast)
+        self.draw_announcement(surface)
+        if self.table.news is not None:
+            self.draw_news(surface)
+        if self.table.show_last:
+            self.draw_last_trick(surface)
+        if self.table.toast_time > 0 and self.table.toast:
+            msg, r = self.layout.toast_layout(self.table.toast)
             surface.blit(panel((r.w + 40, r.h + 20), 235), r.inflate(40, 20))
             surface.blit(msg, r)
-        if self.passing:
-            self._draw_pass(surface)
-        if self.modal:
-            self._draw_modal(surface)
-        del ra
+        if self.table.passing:
+            self.draw_pass(surface)
+        if self.table.modal:
+            self.draw_modal(surface)
 
-    def _background(self) -> pygame.Surface:
+    def background(self) -> pygame.Surface:
         """The table with the seats' plates and the score panel, composed once per seating
         (one opaque blit a frame instead of a translucent panel per seat)."""
-        key = (self.n, self.viewer(), self.state.teams)
-        cache = getattr(self, "_bg", None)
+        key = (self.table.n, self.table.viewer(), self.table.state.teams)
+        cache = self._bg
         if cache is not None and cache[0] == key:
             return cache[1]
-        bg = self.app.art.table.copy()
-        for seat in range(1, self.n + 1):
-            plate = self.plate_rect(seat)
+        bg = self.table.app.art.table.copy()
+        for seat in range(1, self.table.n + 1):
+            plate = self.layout.plate_rect(seat)
             bg.blit(panel(plate.size, 200), plate)
-            if self.state.teams:
+            if self.table.state.teams:
                 pygame.draw.rect(bg, TEAM_COLOURS[team_of(seat)], plate.inflate(-6, -6), 3, border_radius=12)
-        r = self._scores_rect()
+        r = self.layout.scores_rect()
         bg.blit(panel(r.size, 215), r)
         if pygame.display.get_surface() is not None:
             bg = bg.convert()
         self._bg = (key, bg)
         return bg
 
-    def _draw_rank_card(self, surface: pygame.Surface) -> None:
-        ra = royals_art(self.app)
-        rev = self.view.revolution
+    def draw_rank_card(self, surface: pygame.Surface) -> None:
+        ra = royals_art(self.table.app)
+        rev = self.table.view.revolution
         img = ra.sides[1 if rev else 0]
-        a = self.anim
+        a = self.table.anim
         rect = img.get_rect(topleft=(20, 16))
         if a is not None and a.beat.kind in ("revolution", "restore"):
             p = a.progress
@@ -128,18 +175,18 @@ class TableDrawing:
         if a is not None and a.beat.kind in ("revolution", "restore") and a.progress >= 0.5:
             rev = a.beat.kind == "revolution"  # the label turns with the card
         label = _("Riots: the order is reversed") if rev else _("Royals: normal order")
-        t = self.app.art.text(label, 20, HIGHLIGHT if rev else CREAM, shadow=True, wrap=160)
+        t = self.table.app.art.text(label, 20, HIGHLIGHT if rev else CREAM, shadow=True, wrap=160)
         surface.blit(t, (20, rect.bottom + 6))
 
-    def _draw_announcement(self, surface: pygame.Surface) -> None:
+    def draw_announcement(self, surface: pygame.Surface) -> None:
         """A revolution starting or ending, across the table: the rank card large, turning, and
         what it means (ruling 7: the Rebels reverse the order, a Prince restores it)."""
-        a = self.anim
+        a = self.table.anim
         if a is None or a.beat.kind not in ("revolution", "restore"):
             return
-        ra = royals_art(self.app)
+        ra = royals_art(self.table.app)
         p = a.progress
-        box, items = self.announcement_layout(a.beat)
+        box, items = self.layout.announcement_layout(a.beat)
         # panel and words fade in together (an opening panel without words read as an empty box), stay, fade out
         fade = max(0.0, min(1.0, p / 0.05, (1.0 - p) / 0.1))
         surface.blit(panel(box.size, int(235 * fade)), box)
@@ -156,75 +203,76 @@ class TableDrawing:
                 surf.set_alpha(int(255 * fade))
             surface.blit(surf, rect)
 
-    def _draw_news(self, surface: pygame.Surface) -> None:
+    def draw_news(self, surface: pygame.Surface) -> None:
         """The "since your last turn" panel (several people at one screen)."""
-        box, items = self.news_layout()
+        box, items = self.layout.news_layout()
         surface.blit(panel(box.size, 240), box)
         pygame.draw.rect(surface, GOLD, box, 2, border_radius=14)
         for _text, surf, rect in items:
             surface.blit(surf, rect)
 
-    def _draw_scores(self, surface: pygame.Surface) -> None:
-        for _text, img, where in self.score_texts():
+    def draw_scores(self, surface: pygame.Surface) -> None:
+        for _text, img, where in self.layout.score_texts():
             surface.blit(img, where)
 
-    def _draw_seat(self, surface: pygame.Surface, seat: int) -> None:
-        ra = royals_art(self.app)
-        plate = self.plate_rect(seat)
-        if self.idle() and seat == self.match.decider():
+    def draw_seat(self, surface: pygame.Surface, seat: int) -> None:
+        ra = royals_art(self.table.app)
+        plate = self.layout.plate_rect(seat)
+        if self.table.idle() and seat == self.table.match.decider():
             pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(6, 6), 3, border_radius=16)
-        if seat == self.hint_seat and self.my_turn():  # the hint's choice: the seat to rob, or to lead
+        if seat == self.table.hint_seat and self.table.my_turn():  # the hint's choice: the seat to rob, or to lead
             pygame.draw.rect(surface, TEAL, plate.inflate(20, 20), 4, border_radius=20)
-        for _text, img, where in self.plate_texts(seat):
+        for _text, img, where in self.layout.plate_texts(seat):
             surface.blit(img, where)
         # pile and loot
-        piles = self.view.piles[seat - 1]
-        px, py = self.pile_pos(seat)
+        piles = self.table.view.piles[seat - 1]
+        px, py = self.layout.pile_pos(seat)
         if piles:
             for k in range(min(piles, 4)):
                 img = ra.back_img(0.36)
                 surface.blit(img, img.get_rect(center=(px + k * 2, py - k * 2)))
-        loot = self.view.loot[seat - 1]
-        lx, ly = self.loot_pos(seat)
+        loot = self.table.view.loot[seat - 1]
+        lx, ly = self.layout.loot_pos(seat)
         if loot:
             img = ra.face(loot[-1], 0.36)
             surface.blit(img, img.get_rect(center=(lx, ly)))
         # the hand
-        hand = self.view.hands[seat - 1]
-        if self.rel(seat) == "bottom":
-            self._draw_bottom_hand(surface, seat, hand)
+        hand = self.table.view.hands[seat - 1]
+        if self.layout.rel(seat) == "bottom":
+            self.draw_bottom_hand(surface, seat, hand)
         else:
-            target = self.state.phase is Phase.STEAL and self.my_turn() and seat in self.choices(self.my_turn()) \
-                and self.steal_target in (0, seat)
-            for i, r in enumerate(self.back_rects(seat, len(hand))):
-                img = ra.face(hand[i], SMALL) if self.reveal_all else ra.back_img(SMALL)
+            me = self.table.my_turn()
+            target = self.table.state.phase is Phase.STEAL and me and seat in self.controls.choices(me) \
+                and self.table.steal_target in (0, seat)
+            for i, r in enumerate(self.layout.back_rects(seat, len(hand))):
+                img = ra.face(hand[i], SMALL) if self.table.reveal_all else ra.back_img(SMALL)
                 surface.blit(img, r)
-                if target and r.collidepoint(self.mouse):
+                if target and r.collidepoint(self.table.mouse):
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=6)
             if target:
-                width = 5 if seat in (self.steal_target, self._focused()) else 2
+                width = 5 if seat in (self.table.steal_target, self.controls.focused()) else 2
                 pygame.draw.rect(surface, HIGHLIGHT, plate.inflate(12, 12), width, border_radius=18)
 
-    def _draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list[Card]) -> None:
-        ra = royals_art(self.app)
-        face_up = self.reveal_all or self.face_up_seat() == seat
-        me = self.my_turn()
-        phase = self.state.phase
+    def draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list[Card]) -> None:
+        ra = royals_art(self.table.app)
+        face_up = self.table.reveal_all or self.table.face_up_seat() == seat
+        me = self.table.my_turn()
+        phase = self.table.state.phase
         if face_up and me == seat and phase is Phase.KEEP:
-            dealt = list(self.state.observation(seat).dealt)
+            dealt = list(self.table.state.observation(seat).dealt)
             self.drawn_face_up.add(seat)
-            rects = self._keep_rects(dealt)
+            rects = self.layout.keep_rects(dealt)
             for i, (card, r) in enumerate(zip(dealt, rects)):
                 surface.blit(ra.face(card), r)
-                if card in self.hint_cards:  # the hint's choice: a glow around the card
+                if card in self.table.hint_cards:  # the hint's choice: a glow around the card
                     pygame.draw.rect(surface, TEAL, r.inflate(8, 8), 4, border_radius=11)
-                if card in self.selected:
+                if card in self.table.selected:
                     pygame.draw.rect(surface, HIGHLIGHT, r, 3, border_radius=8)
-                if self.keys_armed() and i == self.focus % len(dealt):
+                if self.controls.keys_armed() and i == self.table.focus % len(dealt):
                     pygame.draw.rect(surface, TEAL, r.inflate(6, 6), 2, border_radius=10)
-            surface.blit(*self.keep_count_layout(dealt))
+            surface.blit(*self.layout.keep_count_layout(dealt))
             return
-        rects = self.hand_rects(len(hand))
+        rects = self.layout.hand_rects(len(hand))
         if not face_up:
             for r in rects:
                 surface.blit(ra.back, r)
@@ -232,10 +280,11 @@ class TableDrawing:
         self.drawn_face_up.add(seat)
         legal = set()
         if me == seat and phase is Phase.PLAY:
-            legal = {a.card for a in self.state.legal_actions()}
+            legal = {a.card for a in self.table.state.legal_actions()}
         playing = me == seat and phase is Phase.PLAY
-        hover = self.card_at(self.mouse) if playing else None  # no labels over the hand during other choices
-        focus_card = self._focused() if playing else None  # the focus ring moves over playable cards only
+        mouse = self.table.mouse
+        hover = self.controls.card_at(mouse) if playing else None  # no labels over the hand during other choices
+        focus_card = self.controls.focused() if playing else None  # the focus ring moves over playable cards only
         tip = ""
         for card, r in zip(hand, rects):
             playable = card in legal
@@ -245,30 +294,30 @@ class TableDrawing:
                 surface.blit(ra.dimmed(card), rr)
             else:
                 surface.blit(ra.face(card), rr)
-            if card in self.hint_cards and playing:  # the hint's choice: a glow around the card
+            if card in self.table.hint_cards and playing:  # the hint's choice: a glow around the card
                 pygame.draw.rect(surface, TEAL, rr.inflate(10, 10), 4, border_radius=12)
             if card == focus_card:
                 pygame.draw.rect(surface, TEAL, rr.inflate(6, 6), 2, border_radius=10)
             if card == hover:
                 tip = card_name(card)
                 if not playable:
-                    tip = self.explain(self.state.illegal_reason(Action.play(seat, card)) or "")
+                    tip = self.table.explain(self.table.state.illegal_reason(Action.play(seat, card)) or "")
         if tip:
-            t = self.app.art.text(tip, 22, CREAM, shadow=True)
+            t = self.table.app.art.text(tip, 22, CREAM, shadow=True)
             surface.blit(t, t.get_rect(midbottom=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 30)))
 
-    def _draw_trick(self, surface: pygame.Surface) -> None:
-        ra = royals_art(self.app)
-        a = self.anim
+    def draw_trick(self, surface: pygame.Surface) -> None:
+        ra = royals_art(self.table.app)
+        a = self.table.anim
         sliding = a is not None and a.beat.kind in ("trick", "void") and a.progress > TRICK_HOLD / (
             DURATIONS["trick"] or 1)
-        choosing = self.state.phase is Phase.EXECUTE and self.my_turn()
-        for seat, card in self.view.trick:
-            r = self._trick_rect(seat)
+        choosing = self.table.state.phase is Phase.EXECUTE and self.table.my_turn()
+        for seat, card in self.table.view.trick:
+            r = self.layout.trick_rect(seat)
             img = ra.face(card, TRICK_SCALE)
             if sliding and a is not None:
                 p = (a.progress - TRICK_HOLD / DURATIONS["trick"]) / (1 - TRICK_HOLD / DURATIONS["trick"])
-                dest = self.loot_pos(a.beat.seat) if a.beat.kind == "trick" else (CANVAS[0] // 2 - 40, TRICK_Y)
+                dest = self.layout.loot_pos(a.beat.seat) if a.beat.kind == "trick" else (CANVAS[0] // 2 - 40, TRICK_Y)
                 c = _lerp(r.center, dest, max(0.0, min(1.0, p)))
                 img = ra.face(card, round(TRICK_SCALE * (1 - 0.55 * p) * 20) / 20)  # a few cached sizes
                 if a.beat.kind == "void":
@@ -276,55 +325,56 @@ class TableDrawing:
                     img.set_alpha(int(255 * (1 - p)))
                 surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
                 continue
-            if self.view.burning == card and a is not None:
+            if self.table.view.burning == card and a is not None:
                 p = a.progress
                 img = img.copy()
                 img.fill((255, int(200 - 150 * p), int(120 - 100 * p), 255), special_flags=pygame.BLEND_RGBA_MULT)
                 img.set_alpha(int(255 * (1 - p)))
                 surface.blit(img, r.move(0, int(-20 * p)))
                 for k in range(6):  # embers
-                    ex = r.x + (k * 17 + int(self.clock * 90)) % r.w
+                    ex = r.x + (k * 17 + int(self.table.clock * 90)) % r.w
                     ey = r.bottom - int((p * 140 + k * 23) % r.h)
                     pygame.draw.circle(surface, (255, 140 + k * 15, 40), (ex, ey), 3)
                 continue
             surface.blit(img, r)
-            if self.view.winner == seat:
+            if self.table.view.winner == seat:
                 pygame.draw.rect(surface, HIGHLIGHT, r.inflate(8, 8), 4, border_radius=10)
-            if choosing and card in self.hint_cards:  # the hint's choice
+            if choosing and card in self.table.hint_cards:  # the hint's choice
                 pygame.draw.rect(surface, TEAL, r.inflate(14, 14), 4, border_radius=12)
-            if choosing and card.name != "EXECUTIONER" and (r.collidepoint(self.mouse) or card == self._focused()):
+            if choosing and card.name != "EXECUTIONER" and (
+                    r.collidepoint(self.table.mouse) or card == self.controls.focused()):
                 pygame.draw.rect(surface, (230, 80, 60), r.inflate(8, 8), 4, border_radius=10)
-        if self.view.winner and a is not None and a.beat.kind == "trick":
-            text = _("Trick to {name}: {why}").format(name=self.match.name(self.view.winner),
-                                                      why=_(REASONS.get(self.view.reason, REASONS["highest"])))
+        if self.table.view.winner and a is not None and a.beat.kind == "trick":
+            text = _("Trick to {name}: {why}").format(name=self.table.match.name(self.table.view.winner),
+                                                      why=_(REASONS.get(self.table.view.reason, REASONS["highest"])))
             self.banner(surface, text, self.trick_note())
         elif a is not None and a.beat.kind == "void":
             self.banner(surface, _("Only rankless cards: nobody wins, they leave the game."), self.trick_note())
         elif self.preview_text():
             self.banner(surface, self.preview_text())
-        if self.state.phase is Phase.PLAY and self.view.trick and self.state.led >= 0 and self.idle():
-            t = self.app.art.text(_("Led: {rank}").format(rank=rank_name(Rank(self.state.led))), 22, CREAM,
-                                  shadow=True)
+        state = self.table.state
+        if state.phase is Phase.PLAY and self.table.view.trick and state.led >= 0 and self.table.idle():
+            t = self.table.app.art.text(_("Led: {rank}").format(rank=rank_name(Rank(state.led))), 22, CREAM, shadow=True)
             surface.blit(t, t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y)))
 
     def trick_note(self) -> str:
         """The line under a finished trick's caption: that it started or ended a revolution (the
         order in force for the next trick), and "Click to go on." while it is held; "" for none."""
         parts = []
-        if self.view.turned == "revolution":
+        if self.table.view.turned == "revolution":
             parts.append(_("This trick started a revolution: the order is reversed."))
-        elif self.view.turned == "restore":
+        elif self.table.view.turned == "restore":
             parts.append(_("This trick ended the revolution: the normal order is back."))
-        if self.holding:
+        if self.table.holding:
             parts.append(_("Click to go on."))
         return " ".join(parts)
 
     def banner(self, surface: pygame.Surface, text: str, note: str = "") -> None:
         """A message across the middle of the trick, with a smaller ``note`` under it."""
-        t = self.app.art.text(text, 26, HIGHLIGHT, shadow=True)
+        t = self.table.app.art.text(text, 26, HIGHLIGHT, shadow=True)
         r = t.get_rect(center=(CANVAS[0] // 2 - 40, TRICK_Y + 176))
         if note:
-            n = self.app.art.text(note, 20, CREAM, shadow=True)
+            n = self.table.app.art.text(note, 20, CREAM, shadow=True)
             nr = n.get_rect(midtop=(r.centerx, r.bottom + 4))
             box = r.union(nr)
             surface.blit(panel((box.w + 40, box.h + 24), 220), box.inflate(40, 24))
@@ -337,114 +387,83 @@ class TableDrawing:
         """Who would take the trick after the choice under the mouse or the keys: the
         Executioner's victim ("Without Royals 5: trick to Ada") or the Thief's target (who takes
         back the card it played); "" when no such choice is pointed at."""
-        seat = self.my_turn()
-        if not seat or self.state.phase not in (Phase.EXECUTE, Phase.STEAL):
+        seat = self.table.my_turn()
+        if not seat or self.table.state.phase not in (Phase.EXECUTE, Phase.STEAL):
             return ""
-        obs = self.state.observation(seat)
-        name = self.match.name
-        if self.state.phase is Phase.EXECUTE:
-            card = next((c for s, c in reversed(self.view.trick) if c.name != "EXECUTIONER"
-                         and self._trick_rect(s).collidepoint(self.mouse)), None) or self._focused()
+        obs = self.table.state.observation(seat)
+        name = self.table.match.name
+        if self.table.state.phase is Phase.EXECUTE:
+            card = next((c for s, c in reversed(self.table.view.trick) if c.name != "EXECUTIONER"
+                         and self.layout.trick_rect(s).collidepoint(self.table.mouse)), None) \
+                or self.controls.focused_card()
             if card is None:
                 return ""
             res = preview_execute(obs, card)
             return _("Without {card}: trick to {name}.").format(card=card_name(card), name=name(res.winner)) \
                 if res.winner else _("Without {card}: nobody takes the trick.").format(card=card_name(card))
-        target = self.steal_target or next(
-            (t for t in self.choices(seat) if self.plate_rect(t).collidepoint(self.mouse)
-             or any(r.collidepoint(self.mouse) for r in self.back_rects(t, len(self.view.hands[t - 1])))),
-            None) or self._focused()
+        mouse = self.table.mouse
+        target = self.table.steal_target or next(
+            (t for t in self.controls.targets(seat) if self.layout.plate_rect(t).collidepoint(mouse)
+             or any(r.collidepoint(mouse) for r in self.layout.back_rects(t, len(self.table.view.hands[t - 1])))),
+            None) or self.controls.focused_seat()
         if not target:
             return ""
         res = preview_steal(obs, target)
         return _("Rob {victim}: trick to {name}.").format(victim=name(target), name=name(res.winner)) \
             if res.winner else _("Rob {victim}: nobody takes the trick.").format(victim=name(target))
 
-    def _draw_flying(self, surface: pygame.Surface) -> None:
-        a = self.anim
+    def draw_flying(self, surface: pygame.Surface) -> None:
+        a = self.table.anim
         if a is None:
             return
-        ra = royals_art(self.app)
+        ra = royals_art(self.table.app)
         b = a.beat
         p = a.progress
         if b.kind == "play" and b.card is not None:
-            src = a.data.get("src", self.seat_anchor(b.seat))
-            dst = self.trick_pos(b.seat)
+            src = a.data.get("src", self.layout.seat_anchor(b.seat))
+            dst = self.layout.trick_pos(b.seat)
             c = _lerp(src, dst, p)
             img = ra.face(b.card, TRICK_SCALE)
             surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
         elif b.kind == "draw":
-            c = _lerp(self.pile_pos(b.seat), self.seat_anchor(b.seat), p)
+            c = _lerp(self.layout.pile_pos(b.seat), self.layout.seat_anchor(b.seat), p)
             img = ra.back_img(SMALL)
             surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
         elif b.kind == "steal" and b.card is not None:
-            src = a.data.get("src", self.seat_anchor(b.target))
-            c = _lerp(src, self.loot_pos(b.seat), p)
+            src = a.data.get("src", self.layout.seat_anchor(b.target))
+            c = _lerp(src, self.layout.loot_pos(b.seat), p)
             img = ra.face(b.card, 0.7) if p > 0.35 else ra.back_img(0.7)
             surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
             back = a.data.get("back")
             if back is not None:
-                c2 = _lerp(self.trick_pos(b.target), self.seat_anchor(b.target), p)
+                c2 = _lerp(self.layout.trick_pos(b.target), self.layout.seat_anchor(b.target), p)
                 img2 = ra.face(back, 0.6)
                 surface.blit(img2, img2.get_rect(center=(int(c2[0]), int(c2[1]))))
             self.banner(surface, _("The Thief ({thief}) robs {victim}").format(
-                thief=self.match.name(b.seat), victim=self.match.name(b.target)))
+                thief=self.table.match.name(b.seat), victim=self.table.match.name(b.target)))
         elif b.kind == "deal":  # a stream of cards to every seat, one after another
             img = ra.back_img(SMALL)
             for k in range(5):
                 pk = max(0.0, min(1.0, (p - k * 0.12) / 0.52))
                 if pk <= 0.0 or pk >= 1.0:
                     continue
-                for s in range(1, self.n + 1):
-                    c = _lerp((CANVAS[0] // 2 - 40, TRICK_Y), self.seat_anchor(s), pk)
+                for s in range(1, self.table.n + 1):
+                    c = _lerp((CANVAS[0] // 2 - 40, TRICK_Y), self.layout.seat_anchor(s), pk)
                     surface.blit(img, img.get_rect(center=(int(c[0]), int(c[1]))))
 
-    def prompt_text(self) -> str:
-        """What the table asks now: the person's decision (with the hint, if one was asked), or
-        which computer is thinking; "" for nothing."""
-        seat = self.my_turn()
-        text = ""
-        if seat:
-            text = self.decision_prompt(seat, self.state.phase)
-        elif self.idle() and not self.passing and not self.modal:
-            c = self.match.computer_to_act()
-            if c:
-                text = _("{name} is thinking…").format(name=self.match.name(c))
-        if seat and self.hint_text:
-            text = f"{text}  {self.hint_text}"
-        return text
-
-    def decision_prompt(self, seat: int, phase: Phase) -> str:
-        """The line asking ``seat`` for its decision in ``phase`` (rules: the phases of a trick)."""
-        if phase is Phase.KEEP:
-            return _("{name}: choose the {n} cards to keep in hand; the rest become your pile.").format(
-                name=self.match.name(seat), n=self.state.hand_size())
-        if phase is Phase.PLAY:
-            return _("{name}: play a card.").format(name=self.match.name(seat))
-        if phase is Phase.STEAL and self.steal_target:
-            return _("Thief: take one of {name}'s cards (you cannot see which).").format(
-                name=self.match.name(self.steal_target))
-        if phase is Phase.STEAL:
-            return _("Thief: pick a player to rob (click their cards), or don't steal.")
-        if phase is Phase.EXECUTE:
-            return _("Executioner: pick a card in the trick to take out of the game.")
-        if phase is Phase.START:
-            return _("Your team starts: click who leads the first trick.")
-        return ""
-
-    def _draw_prompt(self, surface: pygame.Surface) -> None:
-        text = self.prompt_text()
+    def draw_prompt(self, surface: pygame.Surface) -> None:
+        text = self.table.prompt_text()
         if text:
-            surface.blit(*self.prompt_layout(text))
+            surface.blit(*self.layout.prompt_layout(text))
 
     def last_trick_lines(self) -> list[str]:
         """What the last trick's review says under its cards: who won it and why, what the Thief
         took from whom (and the card the robbed player took back into their hand, which lies dimmed
         in the trick), what the Executioner removed."""
-        lt = self.match.last_trick
+        lt = self.table.match.last_trick
         if lt is None:
             return []
-        name = self.match.name
+        name = self.table.match.name
         if lt.winner:
             why = _("Won by {name}: {why}").format(name=name(lt.winner),
                                                    why=_(REASONS.get(lt.reason, REASONS["highest"])))
@@ -464,12 +483,12 @@ class TableDrawing:
             lines.append(_("The Executioner removed {card}.").format(card=card_name(lt.executed)))
         return lines
 
-    def _draw_last_trick(self, surface: pygame.Surface) -> None:
-        lt = self.match.last_trick
+    def draw_last_trick(self, surface: pygame.Surface) -> None:
+        lt = self.table.match.last_trick
         if lt is None:
             return
-        art = self.app.art
-        ra = royals_art(self.app)
+        art = self.table.app.art
+        ra = royals_art(self.table.app)
         dim(surface)
         images = [art.text(line, 24, CREAM, shadow=True, wrap=700) for line in self.last_trick_lines()]
         r = pygame.Rect(0, 0, 760, max(400, 262 + sum(i.get_height() + 6 for i in images) + 50))
@@ -481,7 +500,7 @@ class TableDrawing:
             x = r.x + 40 + i * 170
             img = ra.face(card) if card in kept else ra.dimmed(card)
             surface.blit(img, (x, r.y + 80))
-            surface.blit(art.text(elide(art.font(20), self.match.name(seat), 160), 20, CREAM), (x, r.y + 224))
+            surface.blit(art.text(elide(art.font(20), self.table.match.name(seat), 160), 20, CREAM), (x, r.y + 224))
             if seat == lt.winner and card in kept:
                 pygame.draw.rect(surface, HIGHLIGHT, (x - 4, r.y + 76, CARD_W + 8, CARD_H + 8), 4, border_radius=10)
         y = r.y + 262
@@ -491,30 +510,30 @@ class TableDrawing:
         hint = art.text(_("Click or press a key to go on."), 20, (200, 190, 160))
         surface.blit(hint, hint.get_rect(midbottom=(r.centerx, r.bottom - 14)))
 
-    def _draw_pass(self, surface: pygame.Surface) -> None:
-        art = self.app.art
+    def draw_pass(self, surface: pygame.Surface) -> None:
+        art = self.table.app.art
         surface.blit(art.table, (0, 0))  # nothing of the table shows: every hand stays hidden
         dim(surface, 120)
-        fan = getattr(self, "_fan", None)
+        fan = self._fan
         if fan is None:
-            back = royals_art(self.app).back
+            back = royals_art(self.table.app).back
             fan = self._fan = [pygame.transform.rotozoom(back, (2 - k) * 9, 1.0) for k in range(5)]
         for k, img in enumerate(fan):
             surface.blit(img, img.get_rect(center=(CANVAS[0] // 2 + (k - 2) * 46, CANVAS[1] // 2 - 190 + abs(k - 2) * 8)))
-        name = self.match.name(self.passing)
+        name = self.table.match.name(self.table.passing)
         t = art.text(_("Pass to {name}").format(name=name), 64, GOLD, shadow=True)
         surface.blit(t, t.get_rect(center=(CANVAS[0] // 2, CANVAS[1] // 2 - 40)))
         s = art.text(_("{name}: click or press Enter to see your cards.").format(name=name), 28, CREAM, shadow=True)
         surface.blit(s, s.get_rect(center=(CANVAS[0] // 2, CANVAS[1] // 2 + 30)))
 
-    def _draw_modal(self, surface: pygame.Surface) -> None:
+    def draw_modal(self, surface: pygame.Surface) -> None:
         dim(surface)
-        r = self._scores_rect()  # the table's score panel stays readable beside the score table
+        r = self.layout.scores_rect()  # the table's score panel stays readable beside the score table
         surface.blit(panel(r.size, 215), r)
-        self._draw_scores(surface)
-        r, items = self.modal_layout()
+        self.draw_scores(surface)
+        r, items = self.layout.modal_layout()
         surface.blit(panel(r.size, 245), r)
         for _text, surf, rect in items:
             surface.blit(surf, rect)
-        for b in self.modal_buttons:
-            b.draw(surface, self.app.art)
+        for b in self.table.modal_buttons:
+            b.draw(surface, self.table.app.art)

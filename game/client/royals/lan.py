@@ -4,13 +4,13 @@ face up, our decisions to :meth:`net.session.Session.act`) and the hooks (:data:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import pygame
 
 from game.errors import Reason
 from game.i18n import N_, _
-from game.royals.engine import Action, IllegalMoveError, Phase, State
+from game.royals.engine import Action, Card, IllegalMoveError, Phase, State
 from game.royals.lan.record import save_text
 from game.royals.phrases import stop_text
 
@@ -20,12 +20,19 @@ from ..lan.endpanel import play_again, rematch_button
 from ..lan.scene import LanScene
 from ..lan.table import LanTable, code_lines, record_file
 from ..theme import CANVAS
-from .anims import View
+from .anims import Anim, View
 from .art import royals_art
+from .controls import TableControls
+from .drawing import PainterScene, TablePainter
+from .layout import TableLayout
 from .scene import LEVEL_WORDS, RoyalsTableScene
 from .table import Beat, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
+    from net.match import MatchMachine
+
+    from game.royals.lan.match import FairMatch
+
     from ..app import App
 
 FAIR_NOTICE = N_("Nobody deals: every machine shuffles the cards in turn, so no program sees a card its "
@@ -42,6 +49,9 @@ TRICK_BOX = pygame.Rect(CANVAS[0] // 2 - 40 - 360, 200, 720, 250)
 class LanTableMatch(TableMatch):
     """Our seat's view in the session's machine (:meth:`refresh`); decisions go to the session (:meth:`apply`)."""
 
+    _turn: bool  # our decision is awaited in the view last read
+    _probe: tuple | None  # what the last refresh found changed, None: read anew
+
     def __init__(self, net: NetMatch) -> None:
         self.session, table, self.seat = net.session, net.started.table, net.seat + 1
         seats = [Seat(name or _("Player {n}").format(n=s + 1), None if s == net.seat else "lan-computer"
@@ -55,18 +65,28 @@ class LanTableMatch(TableMatch):
     def refresh(self) -> State | None:
         """The seat's view (a copy) when it changed since the last call, else None."""
         s = self.session
-        p = s.view(lambda m: (m.view.ply, m.accepted, m.round, m.over is not None, s.catching_up,
-                              m.turn_for(m.seat) is None))  # (our turn may come with no new action: a draw)
+
+        def probe(machine: "MatchMachine") -> tuple:
+            m = _fair(machine)
+            return (m.view.ply, m.accepted, m.round, m.over is not None, s.catching_up,
+                    m.turn_for(m.seat) is None)  # (our turn may come with no new action: a draw)
+
+        def look(machine: "MatchMachine") -> tuple[State, bool]:
+            m = _fair(machine)
+            return m.view.state.copy(), m.turn_for(m.seat) is not None and not s.catching_up
+
+        p = s.view(probe)
         if p is None or p == self._probe:
             return None
         self._probe = p
-        got = s.view(lambda m: (m.view.state.copy(), m.turn_for(m.seat) is not None and not s.catching_up))
+        got = s.view(look)
         if got is None:
             return None
         state, self._turn = got
         return state
 
-    def forget(self) -> None:  # (read the machine anew at the next refresh)
+    def forget(self) -> None:
+        """Read the machine anew at the next :meth:`refresh`."""
         self._turn, self._probe = False, None
 
     def human_to_act(self) -> int:
@@ -76,7 +96,7 @@ class LanTableMatch(TableMatch):
         return 0
 
     undo_seat = computer_to_act
-    advance = list  # type: ignore[assignment]
+    advance = list
 
     def apply(self, action: Action) -> list[Beat]:
         """Our decision to the session (no beats: it comes back in our view). Raises IllegalMoveError."""
@@ -90,19 +110,49 @@ class LanTableMatch(TableMatch):
         return []
 
 
+def _fair(machine: "MatchMachine") -> "FairMatch":
+    """A Royals & Riots session's machine: its :class:`game.royals.lan.match.FairMatch` (the
+    session names only the protocol every game's machine follows)."""
+    return cast("FairMatch", machine)
+
+
+class LanTablePainter(TablePainter):
+    """The network table's picture: while other seats choose their hands, our dealt cards show."""
+
+    def __init__(self, table: PainterScene, layout: TableLayout, controls: TableControls, seat: int) -> None:
+        super().__init__(table, layout, controls)
+        self.seat = seat  # ours
+
+    def draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list[Card]) -> None:
+        """While other seats choose their hands, our dealt cards show (ours to see)."""
+        state = self.table.state
+        mine = seat == self.seat and not hand and state.phase is Phase.KEEP and not self.table.my_turn()
+        dealt = list(state.observation(seat).dealt) if mine else []
+        if dealt:
+            self.drawn_face_up.add(seat)
+            for card, r in zip(dealt, self.layout.keep_slots(len(dealt))):
+                surface.blit(royals_art(self.table.app).face(card), r)
+            return
+        super().draw_bottom_hand(surface, seat, hand)
+
+
 class LanTableScene(LanScene, RoyalsTableScene):
     """The table of a network match, with the shell's table around it (:attr:`lan`)."""
+
+    match: LanTableMatch
 
     def __init__(self, app: "App", net: NetMatch) -> None:
         match = LanTableMatch(net)
         self.session, self._followed, self.round_seen = net.session, False, 1
         super().__init__(app, match, on_new_game=lambda: None, on_main_menu=net.on_main_menu, advance=False)
-        self.lan = LanTable(app, net, LAN, say=lambda text: self.say(text))
+        self.painter = LanTablePainter(self, self.layout, self.controls, match.seat)
+        self.lan = LanTable(app, net, LAN, say=self.say)
         self.banner_box = Banner(self.lan, TRICK_BOX, self.on_main_menu)
         self.buttons = [b for b in self.buttons if b.label not in ("Hint", "Undo")]  # no help against people
         for k, b in enumerate(self.buttons):  # Last trick and Menu side by side, the seats box under them
             b.rect, b.size = pygame.Rect(CANVAS[0] - 300 + 147 * k, 500, 137, 44), 22
-        self.say(lambda seat=match.seat: _("You sit at seat {n}. Good luck!").format(n=seat))
+        seat = match.seat
+        self.say(lambda: _("You sit at seat {n}. Good luck!").format(n=seat))
 
     def follow(self, events: list) -> None:
         """Follow our seat's view after the session's ``events`` (never blocks; any event: read it anew)."""
@@ -113,7 +163,8 @@ class LanTableScene(LanScene, RoyalsTableScene):
         first, self._followed, idle = not self._followed, True, self.idle()
         if new.round > self.round_seen and not new.is_over():
             self.round_seen = new.round
-            self.say(lambda r=new.round - 1: _("Round {r} checked: every card and every play was true.").format(r=r))
+            checked = new.round - 1
+            self.say(lambda: _("Round {r} checked: every card and every play was true.").format(r=checked))
         beats = self.match.follow(new, FIRST_ANIMATED if first else MAX_ANIMATED)
         if beats:
             self._queue_beats(beats)
@@ -128,7 +179,7 @@ class LanTableScene(LanScene, RoyalsTableScene):
         if self.lan.verdict is not None and self.lan.verdict.kind != "finished" and self.idle():
             self.end_panel(TRICK_BOX.center)  # (a finished match: the result, with the rematch)
 
-    def _start_anim(self, a) -> None:
+    def _start_anim(self, a: Anim) -> None:
         """Another seat's cards are placeholders: the card it plays (or loses) comes out of its hand."""
         b = a.beat
         for seat, kind in ((b.seat, "play"), (b.target, "steal")):
@@ -143,10 +194,10 @@ class LanTableScene(LanScene, RoyalsTableScene):
     def act(self, action: Action) -> bool:
         return bool(self.my_turn()) and super().act(action)  # (to the session: see LanTableMatch.apply)
 
-    def open_modal(self, kind: str, beat: Beat) -> None:
+    def open_modal(self, kind: str, beat: Beat | None) -> None:
         super().open_modal(kind, beat)
         if kind == "over":  # the rematch at the shell's table, then the way out
-            row = self.modal_button_row([(_("Play again at {name}'s table").format(name=self.lan.name(0)),
+            row = self.layout.modal_button_row([(_("Play again at {name}'s table").format(name=self.lan.name(0)),
                                           lambda: None, None), (N_("Main menu"), self.on_main_menu, pygame.K_m)])
             row[0] = rematch_button(self.lan, row[0].rect, lambda: play_again(self.app, self.lan), size=28)
             self.modal_buttons = row
@@ -180,16 +231,6 @@ class LanTableScene(LanScene, RoyalsTableScene):
             return super().prompt_text()
         return _("Waiting for {name}…").format(name=self.lan.name(self.lan.thinking[0]))
 
-    def _draw_bottom_hand(self, surface: pygame.Surface, seat: int, hand: list) -> None:
-        """While other seats choose their hands, our dealt cards show (ours to see)."""
-        mine = seat == self.match.seat and not hand and self.state.phase is Phase.KEEP and not self.my_turn()
-        dealt = list(self.state.observation(seat).dealt) if mine else []
-        if dealt:
-            self.drawn_face_up.add(seat)
-            for card, r in zip(dealt, self.keep_slots(len(dealt))):
-                surface.blit(royals_art(self.app).face(card), r)
-            return
-        super()._draw_bottom_hand(surface, seat, hand)
 
 
 #: Royals & Riots' window on the one LAN layer (:class:`game.client.lan.LanClient`).

@@ -2,25 +2,31 @@
 table as seen from the seat at the bottom, the hands, the trick, the plates, piles and loots,
 the score panel, the prompt, the toast, and the score table's panel with its buttons.
 
-:class:`TableLayout` is a mixin of :class:`~game.client.royals.scene.RoyalsTableScene`: its
-methods read the scene's match and view, and draw nothing. The methods that place texts return
-``(text, image, rect)`` triples, which the drawing blits and ``tests/client/test_royals_layout.py``
-checks for overlaps in every language.
+:class:`TableLayout` is held by :class:`~game.client.royals.scene.RoyalsTableScene` (its
+``layout``): it reads the scene through :class:`LayoutScene` (the match, the view, the seat at
+the bottom, the open modal) and draws nothing. The methods that place texts return
+``(text, image, rect)`` triples (:data:`Placed`), which the drawing blits and
+``tests/client/test_royals_layout.py`` checks for overlaps in every language.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Protocol
 
 import pygame
 
 from game.i18n import _, ngettext
-from game.royals.engine import Card, mask_of, points_of
+from game.royals.engine import Card, State, mask_of, points_of, team_of
 from game.royals.settings import LEVEL_WORDS as SETTINGS_LEVEL_WORDS
 
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, elide, fit_size
+from .anims import View
 from .art import CARD_H, CARD_W, card_name, royals_art
+from .table import Beat, TableMatch
+
+if TYPE_CHECKING:
+    from ..scene import AppLike
 
 
 HAND_Y = CANVAS[1] - CARD_H - 18
@@ -54,14 +60,50 @@ ANNOUNCE_W, NEWS_W = 760, 700
 #: How a seat's level is named on its plate: the settings' words for the computer levels
 #: (:data:`game.royals.settings.LEVEL_WORDS`), a copy the network table adds its seat kinds to.
 LEVEL_WORDS: dict[str, str] = dict(SETTINGS_LEVEL_WORDS)
+#: A text as placed: (the text, its image, where on the canvas).
+Placed = tuple[str, pygame.Surface, pygame.Rect]
+
+
+class LayoutScene(Protocol):
+    """What :class:`TableLayout` reads of the table scene (nothing is changed through it)."""
+
+    @property
+    def app(self) -> "AppLike": ...
+    @property
+    def match(self) -> TableMatch: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def view(self) -> View: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def modal(self) -> str: ...
+    @property
+    def selected(self) -> set[Card]: ...
+    @property
+    def round_loot(self) -> list[list[Card]]: ...
+    @property
+    def news(self) -> tuple[int, list[Beat]] | None: ...
+    def viewer(self) -> int: ...
+    def idle(self) -> bool: ...
+    def news_text(self) -> list[str]: ...
+    def modal_notes(self) -> list[tuple[str, int]]: ...
 
 
 class TableLayout:
-    """The table's geometry and text placement (a mixin of the table scene)."""
+    """The table's geometry and text placement for ``table`` (see the module docstring)."""
+
+    def __init__(self, table: LayoutScene) -> None:
+        self.table = table
+
+    @property
+    def n(self) -> int:
+        return self.table.n
 
     def rel(self, seat: int) -> str:
         """Where ``seat`` sits on screen: bottom, left, top or right."""
-        r = (seat - self.viewer()) % self.n
+        r = (seat - self.table.viewer()) % self.n
         if self.n == 2:
             return ("bottom", "top")[r]
         if self.n == 3:
@@ -117,28 +159,28 @@ class TableLayout:
             return pygame.Rect(CANVAS[0] - 216, 244, 200, 132)
         return pygame.Rect(170, 16, 200, 132)
 
-    def plate_texts(self, seat: int) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+    def plate_texts(self, seat: int) -> list[Placed]:
         """The texts on ``seat``'s plate as (text, image, where), canvas px: the computer's level at
         the top right, the name left of it (made smaller down to 18 px, then cut with "…", so that
         it never runs into the level or off the plate), the pile's and the loot's counts."""
-        art = self.app.art
+        art = self.table.app.art
         plate = self.plate_rect(seat)
-        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+        items: list[Placed] = []
         right = plate.right - 12
-        level = self.match.config.seats[seat - 1].level
+        level = self.table.match.config.seats[seat - 1].level
         if level is not None and LEVEL_WORDS.get(level, level):  # (a word of "": none, the name says it)
             word = elide(art.font(16), _(LEVEL_WORDS.get(level, level)), 80)
             lv = art.text(word, 16, (210, 200, 170))
             items.append((word, lv, lv.get_rect(topright=(right, plate.y + 14))))
             right = items[-1][2].left - 8
         room = right - (plate.x + 12) - 3  # the shadow is 3 px wider
-        name = self.match.name(seat)
+        name = self.table.match.name(seat)
         size = fit_size(art, name, 22, room, 18)
         name = elide(art.font(size), name, room)
         img = art.text(name, size, CREAM, shadow=True)
         items.append((name, img, img.get_rect(topleft=(plate.x + 12, plate.y + 10 + (22 - size) // 2))))
-        won = len(self.view.loot[seat - 1])
-        for text, y in ((_("pile {n}").format(n=self.view.piles[seat - 1]), 40),
+        won = len(self.table.view.loot[seat - 1])
+        for text, y in ((_("pile {n}").format(n=self.table.view.piles[seat - 1]), 40),
                         (ngettext("won {n} card", "won {n} cards", won).format(n=won), 104)):
             img = art.text(elide(art.font(18), text, plate.right - 12 - (plate.x + 70)), 18, CREAM)
             items.append((text, img, img.get_rect(topleft=(plate.x + 70, plate.y + y))))
@@ -152,7 +194,7 @@ class TableLayout:
         r = self.plate_rect(seat)
         return (r.x + 150, r.y + 82)
 
-    def _hand_card_center(self, seat: int, index: int, count: int) -> tuple[int, int]:
+    def hand_card_center(self, seat: int, index: int, count: int) -> tuple[int, int]:
         if self.rel(seat) == "bottom":
             rects = self.hand_rects(count)
         else:
@@ -161,16 +203,16 @@ class TableLayout:
             return self.seat_anchor(seat)
         return rects[min(index, len(rects) - 1)].center
 
-    def modal_layout(self) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
+    def modal_layout(self) -> tuple[pygame.Rect, list[Placed]]:
         """The open modal's panel (canvas px) and every text drawn on it as (text, image, where):
         the title, the score table (a row per seat, a column per round and the total; under each
         seat the last round's scoring cards, labelled with that round; the teams' totals), the
         :meth:`modal_notes`. The panel is as tall as its content, and it and the row of
         buttons under it (:meth:`modal_button_row`) are centred on the canvas together, so nothing
         overlaps in any language and with up to 4 seats."""
-        art = self.app.art
+        art = self.table.app.art
         w = MODAL_W
-        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+        items: list[Placed] = []
 
         def put(text: str, size: int, colour: tuple[int, int, int], shadow: bool = False, wrap: int = 0,
                 **at: tuple[int, int]) -> pygame.Rect:
@@ -183,22 +225,22 @@ class TableLayout:
         size = fit_size(art, title, 44, w - 60, 30)
         wrap = w - 60 if art.font(size).size(title)[0] > w - 60 else 0
         y = put(title, size, GOLD, True, wrap, midtop=(w // 2, 24)).bottom + 36
-        rounds = self.state.round_scores
+        rounds = self.table.state.round_scores
         cols = [40 + MODAL_NAMES_W + 70 + 110 * k for k in range(4)]  # the names, then 4 columns 110 px apart
         heads = [_("Round {r}").format(r=k + 1) for k in range(len(rounds))] + [_("Total")]
-        for k, h in enumerate(heads):
-            put(elide(art.font(22), h, 104), 22, GOLD, midtop=(cols[k], y))
+        for k, head in enumerate(heads):
+            put(elide(art.font(22), head, 104), 22, GOLD, midtop=(cols[k], y))
         totals = [0] * self.n
-        ra = royals_art(self.app)
+        ra = royals_art(self.table.app)
         for seat in range(1, self.n + 1):
             y += 40
-            put(elide(art.font(24), self.match.name(seat), MODAL_NAMES_W), 24, CREAM, topleft=(40, y))
+            put(elide(art.font(24), self.table.match.name(seat), MODAL_NAMES_W), 24, CREAM, topleft=(40, y))
             for k, rs in enumerate(rounds):
                 v = rs[seat - 1]
                 totals[seat - 1] += v
                 put(str(v), 24, CREAM, midtop=(cols[k], y))  # the record's numbers from the first frame
             put(str(totals[seat - 1]), 26, GOLD, midtop=(cols[len(rounds)], y))
-            loot = self.round_loot[seat - 1] if seat - 1 < len(self.round_loot) else []
+            loot = self.table.round_loot[seat - 1] if seat - 1 < len(self.table.round_loot) else []
             if rounds and loot:  # which cards scored: the ones not worth 1 as cards, then the 1s counted
                 y += 32
                 label = _("Round {r}").format(r=len(rounds))  # the last round's cards, not the match's
@@ -213,7 +255,7 @@ class TableLayout:
                         midleft=(x + 8, y + int(CARD_H * LOOT_SCALE) // 2))
                 y += int(CARD_H * LOOT_SCALE) - 32 + 6
         y += 30
-        if self.state.teams:
+        if self.table.state.teams:
             y += 18
             for team in (0, 1):
                 colour = TEAM_COLOURS[team]
@@ -222,7 +264,7 @@ class TableLayout:
                     put(str(rs[team] + rs[team + 2]), 24, colour, midtop=(cols[k], y))
                 put(str(totals[team] + totals[team + 2]), 26, colour, midtop=(cols[len(rounds)], y))
                 y += 36
-        for text, px in self.modal_notes():
+        for text, px in self.table.modal_notes():
             y += 14
             y += put(text, px, CREAM, True, w - 60, midtop=(w // 2, y)).h if text else art.font(px).get_linesize()
         h = y + 28
@@ -230,13 +272,13 @@ class TableLayout:
         r = pygame.Rect(self.modal_left(), top, w, h)
         return r, [(text, surf, rect.move(r.topleft)) for text, surf, rect in items]
 
-    def announcement_layout(self, beat) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
+    def announcement_layout(self, beat: Beat) -> tuple[pygame.Rect, list[Placed]]:
         """A revolution's start or end as announced over the table: its panel (canvas px; the rank
         card turns at its left) and texts (the headline, what it means), as (text, image, where)."""
-        art = self.app.art
+        art = self.table.app.art
         box = pygame.Rect(0, 0, ANNOUNCE_W, 200)
         box.center = (CANVAS[0] // 2 - 40, TRICK_Y)
-        who = self.match.name(beat.seat) if beat.seat else ""
+        who = self.table.match.name(beat.seat) if beat.seat else ""
         if beat.kind == "revolution":
             title = _("Revolution!")
             text = _("The Rebels played by {name} reverse the order: Peasant 10 is now the highest card, "
@@ -256,19 +298,19 @@ class TableLayout:
         box.h = max(box.h, mr.bottom - box.y + 20)
         return box, [(title, t, tr), (text, m, mr)]
 
-    def news_layout(self) -> tuple[pygame.Rect, list[tuple[str, pygame.Surface, pygame.Rect]]]:
+    def news_layout(self) -> tuple[pygame.Rect, list[Placed]]:
         """The "since your last turn" panel (canvas px) and its texts as (text, image, where): the
         headline, one line per event (:meth:`news_text`), how to go on; centred over the table."""
-        art = self.app.art
-        seat = self.news[0] if self.news is not None else 0
+        art = self.table.app.art
+        seat = self.table.news[0] if self.table.news is not None else 0
         w = NEWS_W
-        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
-        title = _("{name}, since your last turn:").format(name=self.match.name(seat)) if seat else ""
+        items: list[Placed] = []
+        title = _("{name}, since your last turn:").format(name=self.table.match.name(seat)) if seat else ""
         size = fit_size(art, title, 30, w - 48, 22)
         img = art.text(elide(art.font(size), title, w - 48), size, GOLD, shadow=True)
         items.append((title, img, img.get_rect(topleft=(24, 20))))
         y = items[-1][2].bottom + 12
-        for line in self.news_text():
+        for line in self.table.news_text():
             img = art.text(line, 21, CREAM, shadow=True, wrap=w - 56)
             items.append((line, img, img.get_rect(topleft=(32, y))))
             y = items[-1][2].bottom + 6
@@ -283,7 +325,7 @@ class TableLayout:
     def modal_left(self) -> int:
         """The score table's left edge: left of the table's score panel (which stays readable
         beside it), or centred when the canvas has no room for both."""
-        room = self._scores_rect().left - 12 - MODAL_W
+        room = self.scores_rect().left - 12 - MODAL_W
         return max(12, min((CANVAS[0] - MODAL_W) // 2, room))
 
     def modal_button_row(self, specs: list[tuple[str, Callable[[], None], int | None]]) -> list[Button]:
@@ -291,7 +333,7 @@ class TableLayout:
         (:meth:`modal_layout`), :data:`MODAL_GAP` px below it; each as wide as the longest label
         needs in the current language (at least 260 px)."""
         panel_rect, _items = self.modal_layout()
-        art = self.app.art
+        art = self.table.app.art
         w = max([260] + [min(360, art.font(28).size(_(label))[0] + 40) for label, _a, _k in specs])
         gap = 20
         x = panel_rect.centerx - (len(specs) * w + (len(specs) - 1) * gap) // 2
@@ -316,14 +358,14 @@ class TableLayout:
             out += [pygame.Rect(x0 + i * step, y, CARD_W, CARD_H) for i in range(n)]
         return out
 
-    def _keep_rects(self, dealt: list[Card]) -> list[pygame.Rect]:
+    def keep_rects(self, dealt: list[Card]) -> list[pygame.Rect]:
         rects = self.keep_slots(len(dealt))
-        return [r.move(0, -LIFT) if c in self.selected else r for c, r in zip(dealt, rects)]
+        return [r.move(0, -LIFT) if c in self.table.selected else r for c, r in zip(dealt, rects)]
 
     def keep_count_layout(self, dealt: list[Card]) -> tuple[pygame.Surface, pygame.Rect]:
         """The hand choice's count ("Keep 6 of 12 · 2 chosen") and where: above the dealt cards."""
-        img = self.app.art.text(_("Keep {k} of {n} · {s} chosen").format(
-            k=self.state.hand_size(), n=len(dealt), s=len(self.selected)), 24, GOLD, shadow=True)
+        img = self.table.app.art.text(_("Keep {k} of {n} · {s} chosen").format(
+            k=self.table.state.hand_size(), n=len(dealt), s=len(self.table.selected)), 24, GOLD, shadow=True)
         top = min(r.y for r in self.keep_slots(len(dealt))) - LIFT - 6 if dealt else HAND_Y - 34
         return img, img.get_rect(midbottom=(HAND_LEFT + HAND_ROOM // 2, top if len(dealt) > KEEP_ROW else HAND_Y - 34))
 
@@ -331,38 +373,53 @@ class TableLayout:
         """A short message (why a click did nothing) as drawn and where, canvas px: over the hand,
         between the seat's plate and the buttons; 26 px, smaller down to 18 px for a long one, then
         wrapped. Its panel is the rect grown by 40 x 20."""
-        art = self.app.art
+        art = self.table.app.art
         room = HAND_ROOM - 40
         size = fit_size(art, text, 26, room, 18)
         wrap = room if art.font(size).size(text)[0] > room else 0
         msg = art.text(text, size, CREAM, shadow=True, wrap=wrap, center=True)
         return msg, msg.get_rect(center=(HAND_LEFT + HAND_ROOM // 2, HAND_Y - 44))
 
-    def _scores_rect(self) -> pygame.Rect:
-        rows = self.n + (2 if self.state.teams else 0)
+    def scores_rect(self) -> pygame.Rect:
+        rows = self.n + (2 if self.table.state.teams else 0)
         return pygame.Rect(CANVAS[0] - 300, 16, 284, SCORES_TOP + SCORES_ROW * rows + 8)
 
     def team_name(self, team: int) -> str:
         """A team by its players: "Ann + Cato" (team 0: seats 1 and 3; ruling 10)."""
-        return " + ".join(self.match.name(s) for s in (team + 1, team + 3))
+        return " + ".join(self.table.match.name(s) for s in (team + 1, team + 3))
+
+    def modal_title(self) -> str:
+        """The open modal's headline: who won the match (the result), or the round that ended."""
+        state = self.table.state
+        if self.table.modal != "over":
+            return _("Round {r} is over").format(r=len(state.round_scores))
+        out = state.outcome()
+        winners = out.winners if out else ()
+        if state.teams and out is not None and out.team_scores is not None:
+            a, b = out.team_scores
+            return _("The teams share the win") if a == b else \
+                _("{names} win").format(names=self.team_name(team_of(winners[0])))
+        if len(winners) == 1:
+            return _("Winner: {name}").format(name=self.table.match.name(winners[0]))
+        return _("Shared win: {names}").format(names=", ".join(self.table.match.name(w) for w in winners))
 
     def header_title(self) -> str:
         """The score panel's headline: the round and trick the table shows (following the beats,
         so a round's last trick is still that round's), the round that just ended behind its
         score table, or the end of the match."""
-        if self.state.is_over() and (self.modal == "over" or self.idle()):
+        if self.table.state.is_over() and (self.table.modal == "over" or self.table.idle()):
             return _("The match is over.")
-        if self.modal == "round":
-            return _("Round {r} is over").format(r=len(self.state.round_scores))
-        return _("Round {r} of 3 · trick {t}").format(r=min(3, self.view.round), t=self.view.trick_no)
+        if self.table.modal == "round":
+            return _("Round {r} is over").format(r=len(self.table.state.round_scores))
+        return _("Round {r} of 3 · trick {t}").format(r=min(3, self.table.view.round), t=self.table.view.trick_no)
 
-    def score_texts(self) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+    def score_texts(self) -> list[Placed]:
         """The score panel's texts as (text, image, where), canvas px: the round and trick, then per
         seat its name (made smaller down to 17 px, then cut with "…", 12 px before its round points) and round / match points, and the
         teams' totals."""
-        art = self.app.art
-        r = self._scores_rect()
-        items: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+        art = self.table.app.art
+        r = self.scores_rect()
+        items: list[Placed] = []
 
         def put(text: str, size: int, colour: tuple[int, int, int], shadow: bool = False,
                 **at: tuple[int, int]) -> int:
@@ -379,9 +436,9 @@ class TableLayout:
         put(heads[0], 16, (210, 200, 170), topright=(round_x, r.y + 40))
         put(heads[1], 16, (210, 200, 170), topright=(total_x, r.y + 40))
         rp, totals = self.shown_scores()
-        rows = [(self.match.name(s), rp[s - 1], totals[s - 1],
-                 TEAL if self.idle() and s == self.match.decider() else CREAM) for s in range(1, self.n + 1)]
-        if self.state.teams:
+        rows = [(self.table.match.name(s), rp[s - 1], totals[s - 1],
+                 TEAL if self.table.idle() and s == self.table.match.decider() else CREAM) for s in range(1, self.n + 1)]
+        if self.table.state.teams:
             rows += [(self.team_name(t), rp[t] + rp[t + 2], totals[t] + totals[t + 2], TEAM_COLOURS[t]) for t in (0, 1)]
         y = r.y + SCORES_TOP
         for name, now, total, col in rows:
@@ -395,18 +452,18 @@ class TableLayout:
     def shown_scores(self) -> tuple[list[int], list[int]]:
         """(round points, match totals) per seat as the table shows them (following the beats);
         behind a round's score table ("Round 1 is over"), that round's points and the totals with it."""
-        if self.modal == "round" and self.state.round_scores:
-            rp = list(self.state.round_scores[-1])
-            totals = [sum(rs[i] for rs in self.state.round_scores) for i in range(self.n)]
+        if self.table.modal == "round" and self.table.state.round_scores:
+            rp = list(self.table.state.round_scores[-1])
+            totals = [sum(rs[i] for rs in self.table.state.round_scores) for i in range(self.n)]
             return rp, totals
-        rp = [points_of(mask_of(loot)) for loot in self.view.loot]
+        rp = [points_of(mask_of(loot)) for loot in self.table.view.loot]
         totals = list(rp)
-        for rs in self.state.round_scores[:self.view.round - 1]:
+        for rs in self.table.state.round_scores[:self.table.view.round - 1]:
             for i, v in enumerate(rs):
                 totals[i] += v
         return rp, totals
 
-    def _trick_rect(self, seat: int) -> pygame.Rect:
+    def trick_rect(self, seat: int) -> pygame.Rect:
         w, h = int(CARD_W * TRICK_SCALE), int(CARD_H * TRICK_SCALE)
         return pygame.Rect(0, 0, w, h).move(self.trick_pos(seat)[0] - w // 2, self.trick_pos(seat)[1] - h // 2)
 
@@ -415,7 +472,7 @@ class TableLayout:
         or as large as keeps it within :data:`PROMPT_H` (long names and a hint), in the band between
         the top seat's plate and the trick, or at the top when nobody sits there."""
         for size in range(24, 15, -1):
-            t = self.app.art.text(text, size, CREAM, shadow=True, wrap=PROMPT_W)
+            t = self.table.app.art.text(text, size, CREAM, shadow=True, wrap=PROMPT_W)
             if t.get_height() <= PROMPT_H:
                 break
         if self.rel_has_top():

@@ -24,7 +24,7 @@ from ..widgets import Button, handle_buttons
 from .anims import View
 from .analysis_view import analysis_button, open_analysis  # post-match analysis
 from .scene import RoyalsTableScene
-from .table import TableMatch
+from .table import Beat, TableMatch
 
 if TYPE_CHECKING:
     from ..app import App
@@ -141,11 +141,14 @@ class RoyalsReplayScene(RoyalsTableScene):
         self.modal = ""
         self.modal_buttons = []
 
-    def open_modal(self, kind: str, beat) -> None:
+    def look(self) -> tuple:
+        return super().look() + (self.pos,)
+
+    def open_modal(self, kind: str, beat: Beat | None) -> None:
         super().open_modal(kind, beat)
-        self.modal_buttons = self.modal_button_row([(N_("Back"), self.on_back, None), analysis_button(self)]) \
-            if kind == "over" else \
-            self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
+        self.modal_buttons = self.layout.modal_button_row(
+            [(N_("Back"), self.on_back, None), analysis_button(self.app, self.match)]) if kind == "over" else \
+            self.layout.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
 
     def update(self, dt: float) -> None:
         self.clock += dt

@@ -25,6 +25,7 @@ from game.royals.saves import record_result
 from .table import LEVELS, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
+    from game.saves import BackgroundAutosaver
     from game.stats import StatsStore
 
     from ..app import App
@@ -57,27 +58,32 @@ class RoyalsSave:
         return rec
 
 
-def autosaver(match: TableMatch, save: RoyalsSave | None = None,
-              stats: "StatsStore | None" = None) -> Callable[[TableMatch], None]:
+class Autosave:
+    """The autosave hook of a match (:func:`autosaver`): called with the match after every action,
+    with None (or nothing) when the table closes. ``save``: what is written; ``saver``: the
+    :class:`game.saves.BackgroundAutosaver` writing it (its ``error``, its ``flush``)."""
+
+    def __init__(self, save: RoyalsSave, saver: "BackgroundAutosaver", stats: "StatsStore | None" = None) -> None:
+        self.save = save
+        self.saver = saver
+        self.stats = stats
+
+    def __call__(self, m: TableMatch | None = None) -> None:
+        if m is None:  # the scene closes: write what is pending, stop the thread
+            self.saver.close()
+        else:
+            self.saver.submit(m.state, self.save)
+            if self.stats is not None and not m.undo_marked:  # a match played with an undo past shown cards is not counted
+                record_result(self.stats, [s.level for s in m.config.seats], m.state, self.save.game_id)  # the statistics, at the end
+
+
+def autosaver(match: TableMatch, save: RoyalsSave | None = None, stats: "StatsStore | None" = None) -> Autosave:
     """An autosave hook for ``match``: writes its record (to ``save``'s file, a new one if None)
     off the frame loop after every action, and counts a match against the computer at its end
     in ``stats`` (the window's ``app.stats``; None: not counted); called with None when the
     table closes."""
     from game.saves import BackgroundAutosaver, shared_store
-    save = save or RoyalsSave.new(match)
-    saver = BackgroundAutosaver(shared_store())
-
-    def hook(m: TableMatch | None = None) -> None:
-        if m is None:  # the scene closes: write what is pending, stop the thread
-            saver.close()
-        else:
-            saver.submit(m.state, save)  # type: ignore[arg-type]
-            if stats is not None and not m.undo_marked:  # a match played with an undo past shown cards is not counted
-                record_result(stats, [s.level for s in m.config.seats], m.state, save.game_id)  # the statistics, at the end
-
-    hook.save = save  # type: ignore[attr-defined]
-    hook.saver = saver  # type: ignore[attr-defined]
-    return hook
+    return Autosave(save or RoyalsSave.new(match), BackgroundAutosaver(shared_store()), stats)
 
 
 def load(path: str | os.PathLike[str]) -> tuple[TableMatch, RoyalsSave]:
@@ -99,12 +105,14 @@ def load(path: str | os.PathLike[str]) -> tuple[TableMatch, RoyalsSave]:
             level = lv if lv in LEVELS else None
         seats.append(Seat(name, level))
     seed = obj.get("chance_seed")
-    starter = obj.get("starter") if type(obj.get("starter")) is int else 0
+    raw_starter = obj.get("starter")
+    starter = raw_starter if type(raw_starter) is int else 0
     config = TableConfig(seats, teams=record.teams, starter=starter if 0 <= starter <= len(seats) else 0)
     match = TableMatch.resume(config, state)
     match.chance_seed = seed if type(seed) is int else secrets.randbits(62)
     match.undo_marked = obj.get("undo_marked") is True
-    game_id = obj.get("game_id") if isinstance(obj.get("game_id"), str) else uuid.uuid4().hex
+    raw_id = obj.get("game_id")
+    game_id = raw_id if isinstance(raw_id, str) else uuid.uuid4().hex
     return match, RoyalsSave(game_id, match, record.date or now_iso())
 
 
@@ -117,5 +125,7 @@ def open_replay(app: "App", path: str | os.PathLike[str], on_back: Callable[[], 
         match, _save = load(path)
     except SaveError as e:
         return str(e)
-    app.push(RoyalsReplayScene(app, match, on_back=on_back or app.pop))
+    def back() -> None:
+        app.pop()
+    app.push(RoyalsReplayScene(app, match, on_back=on_back or back))
     return None

@@ -13,39 +13,44 @@ menu) lies over the table; that person is then told what happened since their la
 This module is the match driver: the beats and their sounds, the computers' turns at the pace
 of the ``computer_speed`` setting, a finished trick held until a click (``hold_trick``; both
 read by :func:`table_setting`), decisions with one possibility made at once, undo (never past
-a deal), hints, opening and closing the score table. The table's geometry is :mod:`.layout`,
-clicks and keys :mod:`.controls`, the picture :mod:`.drawing`: mixins of :class:`RoyalsTableScene`.
+a deal), hints, opening and closing the score table, and what the table says (the prompt, the
+notes under the score table). Three parts it holds do the rest, each reading the scene through
+a small protocol: the table's geometry (:attr:`RoyalsTableScene.layout`, a
+:class:`~.layout.TableLayout`), clicks and keys (:attr:`~RoyalsTableScene.controls`, a
+:class:`~.controls.TableControls`) and the picture (:attr:`~RoyalsTableScene.painter`, a
+:class:`~.drawing.TablePainter`).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
 from game.fsutil import os_error_text
 from game.i18n import N_, Text, Worded, _
-from game.royals.engine import Action, Card, IllegalMoveError, Phase, team_of
-from game.royals.explain import hint_keep_text, hint_play_text, hint_steal_text, preview_execute
+from game.royals.engine import Action, Card, IllegalMoveError, Phase, State, team_of
+from game.royals.explain import REASONS, hint_keep_text, hint_play_text, hint_steal_text, preview_execute
 from game.royals.phrases import illegal_text
 
-from ..scene import Scene
+from ..dialogs import PauseMenu
+from ..scene import AppLike, Scene
 from ..theme import CANVAS
 from ..widgets import Button
 from .anims import DURATIONS, TRICK_HOLD, Anim, View, begin, end
 from .analysis_view import analysis_button  # post-match analysis
 from .art import card_name
+from .controls import TableControls
+from .drawing import TablePainter
+from .layout import LEVEL_WORDS, MODAL_NAMES_W, TEAM_COLOURS, TableLayout
+from .news import news_lines
 from .table import Beat, TableMatch
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:
     from ..app import App
-from .controls import TableControls
-from .drawing import REASONS, TableDrawing
-from .layout import LEVEL_WORDS, MODAL_NAMES_W, TEAM_COLOURS, TableLayout
-from .news import news_lines
 
 #: Asked before an undo past cards shown since the person's move (:meth:`RoyalsTableScene.undo`).
 UNDO_QUESTION = N_("Cards were shown since your move. Take it back anyway? The match then no longer "
@@ -66,42 +71,31 @@ BEAT_SOUNDS = {"deal": "royals_deal", "play": "royals_play", "draw": "royals_dra
                "trick": "royals_trick_won"}
 
 
-def table_setting(app: "App", name: str, default: object) -> object:
-    """A Royals & Riots table setting (``computer_speed``, ``hold_trick``) from the app's
-    settings: the game's own section (``settings.of("royals-riots")``, ``settings.games[...]`` or
-    ``settings.royals``, an object or a mapping), else a field of that name, else ``default``.
-    The one place the table reads its settings."""
-    settings = getattr(getattr(app, "prefs", None), "settings", None)
-    holders: list[object] = []
-    of = getattr(settings, "of", None)
-    if callable(of):
-        try:
-            holders.append(of(GAME_KEY))
-        except (KeyError, LookupError, ValueError):
-            pass
-    games = getattr(settings, "games", None)
-    if isinstance(games, Mapping):
-        holders.append(games.get(GAME_KEY))
-    holders += [getattr(settings, "royals", None), settings]
-    for holder in holders:
-        if holder is None:
-            continue
-        value = holder.get(name) if isinstance(holder, Mapping) else getattr(holder, name, None)
-        if value is not None:
-            return value
-    return default
+def table_setting(app: AppLike, name: str, default: object) -> object:
+    """A Royals & Riots table setting (``computer_speed``, ``hold_trick``): the field ``name`` of
+    the game's section of the app's settings (``app.prefs.settings.of("royals-riots")``, a
+    :class:`game.schema.Section`), or ``default`` if the section has no such field. The one
+    place the table reads its settings."""
+    return app.prefs.settings.of(GAME_KEY).get(name, default)
 
 __all__ = ["RoyalsTableScene", "LEVEL_WORDS", "MODAL_NAMES_W", "TEAM_COLOURS", "REASONS"]
 
 
-class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
+#: The autosave hook a table is given (:func:`.saving.autosaver`): called with the match after every
+#: action, with None when the table closes.
+Saver = Callable[[TableMatch | None], None]
+
+
+class RoyalsTableScene(Scene):
     """A match of :class:`TableMatch` at this screen. ``on_new_game`` starts a rematch with the
     same seats; ``on_main_menu`` leaves; ``saver`` (optional) is called with the match after
     every action (autosave)."""
 
+    app: "App"
+
     def __init__(self, app: "App", match: TableMatch, on_new_game: Callable[[], None],
                  on_main_menu: Callable[[], None], thinker: RoyalsThinker | None = None,
-                 min_delay: float = 0.45, saver: Callable[[TableMatch], None] | None = None,
+                 min_delay: float = 0.45, saver: Saver | None = None,
                  advance: bool = True) -> None:
         super().__init__(app)
         self.match = match
@@ -121,7 +115,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.clock = 0.0
         self.selected: set[Card] = set()   # KEEP: the cards chosen for the hand
         self.focus = 0                     # keyboard focus (index into the current choices)
-        self._armed: tuple[int, int] | None = None  # (ply, person) whose keys show the mark (keys_armed)
+        self.armed: tuple[int, int] | None = None  # (ply, person) whose keys show the mark (controls.keys_armed)
         self.mouse = (0, 0)
         self.steal_target = 0              # STEAL: the robbed seat picked, before its card is clicked
         self.steal_from: tuple[int, int] | None = None  # where the clicked face-down card lies
@@ -131,10 +125,10 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.modal = ""                    # "round" (score table) or "over" (result)
         self.modal_time = 0.0
         self.round_shown = 0
-        self.drawn_face_up: set[int] = set()  # seats whose hand was drawn face up in the last frame
         self.hint_text = ""
         self._held: Action | None = None
         self._shown_look: tuple | None = None  # what the last drawn frame showed (see at_rest)
+        self._save_error_shown: OSError | None = None  # the autosave's failure last said
         self.journal: list[Beat] = []      # every beat of this sitting, for "since your last turn"
         self.seen: dict[int, int] = {}     # person -> how much of the journal they saw at their last decision
         self.news: tuple[int, list[Beat]] | None = None  # (person, beats they missed) shown on getting the table
@@ -142,6 +136,13 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.hint_cards: set[Card] = set()  # the cards the hint marks (the hand choice's, the card to play or execute)
         self.hint_seat = 0                  # the seat the hint marks (the Thief's target, a team's leader)
         self.round_loot: list[list[Card]] = [[] for _ in range(match.players)]  # the last round's loots
+        self.reveal_all = False  # the replay viewer shows every hand
+        self.hinter: RoyalsThinker | None = None
+        self.hint_for = -1
+        self.modal_buttons: list[Button] = []
+        self.layout = TableLayout(self)
+        self.controls = TableControls(self, self.layout)
+        self.painter = TablePainter(self, self.layout, self.controls)
         x = CANVAS[0] - 210
         self.buttons = [
             Button((x, 0, 190, 44), N_("Hint"), self.hint, key=pygame.K_h, size=24,
@@ -156,16 +157,11 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             self.buttons.pop(1)
         for k, b in enumerate(self.buttons):  # one a row: "Rückgängig" fits no half row
             b.rect.y = 500 + 52 * k
-        self.reveal_all = False  # the replay viewer shows every hand
-        self.hinter: RoyalsThinker | None = None
-        self.hint_for = -1
-        self.action_buttons: list[Button] = []
-        self.modal_buttons: list[Button] = []
         if advance:  # play the chance events due (a replay pushes the record's own instead)
             self._queue_beats(self.match.advance())
 
     @property
-    def state(self):
+    def state(self) -> State:
         return self.match.state
 
     @property
@@ -229,9 +225,8 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         when this changes between two frames, the window draws again."""
         return (self.state.ply, self.passing, self.revealed, self.modal, self.thinking, self.hint_text,
                 self.news is not None, self.holding, len(self.hint_cards),
-                self.show_last, self.steal_target, len(self.selected), self.focus, getattr(self, "_buttons_for", None),
-                self.toast if self.toast_time > 0 else "", self.view.trick_no, len(self.view.trick),
-                getattr(self, "pos", 0))
+                self.show_last, self.steal_target, len(self.selected), self.focus, self.controls.buttons_for,
+                self.toast if self.toast_time > 0 else "", self.view.trick_no, len(self.view.trick))
 
     def at_rest(self) -> bool:
         """Still when no beat plays (or a finished trick is held until a click, or the score table
@@ -248,6 +243,73 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             return super().quit_question()
         return None  # saved after every action: Continue brings it back
 
+    # ------------------------------------------------------------------ input and picture (the parts)
+    def uses_key(self, key: int) -> bool:
+        return key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN, pygame.K_SPACE, pygame.K_UP, pygame.K_l,
+                       pygame.K_ESCAPE, pygame.K_s, pygame.K_n, pygame.K_KP_ENTER, pygame.K_h, pygame.K_u, pygame.K_z)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.controls.handle_event(event)
+
+    def draw(self, surface: pygame.Surface, alpha: float = 1.0) -> None:
+        self.painter.draw(surface)
+
+    def pause(self) -> None:
+        """"Menu" (and Esc): the pause menu over the table."""
+        self.app.push(PauseMenu(self.app, self.on_main_menu, self.unsaved_game))
+
+    def toggle_last(self) -> None:
+        """"Last trick": show the last finished trick again, or put it away."""
+        if self.match.last_trick is not None:
+            self.show_last = not self.show_last
+
+    # ------------------------------------------------------------------ what the table says
+    def prompt_text(self) -> str:
+        """What the table asks now: the person's decision (with the hint, if one was asked), or
+        which computer is thinking; "" for nothing."""
+        seat = self.my_turn()
+        text = ""
+        if seat:
+            text = self.decision_prompt(seat, self.state.phase)
+        elif self.idle() and not self.passing and not self.modal:
+            c = self.match.computer_to_act()
+            if c:
+                text = _("{name} is thinking…").format(name=self.match.name(c))
+        if seat and self.hint_text:
+            text = f"{text}  {self.hint_text}"
+        return text
+
+    def decision_prompt(self, seat: int, phase: Phase) -> str:
+        """The line asking ``seat`` for its decision in ``phase`` (rules: the phases of a trick)."""
+        if phase is Phase.KEEP:
+            return _("{name}: choose the {n} cards to keep in hand; the rest become your pile.").format(
+                name=self.match.name(seat), n=self.state.hand_size())
+        if phase is Phase.PLAY:
+            return _("{name}: play a card.").format(name=self.match.name(seat))
+        if phase is Phase.STEAL and self.steal_target:
+            return _("Thief: take one of {name}'s cards (you cannot see which).").format(
+                name=self.match.name(self.steal_target))
+        if phase is Phase.STEAL:
+            return _("Thief: pick a player to rob (click their cards), or don't steal.")
+        if phase is Phase.EXECUTE:
+            return _("Executioner: pick a card in the trick to take out of the game.")
+        if phase is Phase.START:
+            return _("Your team starts: click who leads the first trick.")
+        return ""
+
+    def modal_notes(self) -> list[tuple[str, int]]:
+        """Lines (text, px size) under the open modal's score table, inside its panel: who starts
+        the next round. Subclasses add theirs; an empty text keeps its line's room (so the panel and
+        its buttons do not move when the line fills in later)."""
+        if self.modal == "round" and not self.state.is_over():
+            nxt = self.state.next_starter()
+            if nxt:
+                return [(_("Round {r} starts with {name}.").format(name=self.match.name(nxt), r=self.state.round), 24)]
+        if self.modal == "over" and self.match.undo_marked:
+            return [(_("Played with undo: this match does not count in your statistics."), 22)]
+        return []
+
+    # ------------------------------------------------------------------ help: hints and undo
     def hint(self) -> None:
         """Ask the hard computer player what it would do here (for the person to act only); at
         the hand choice, mark the cards the computer players would keep."""
@@ -329,11 +391,11 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.hint_cards.clear()
         self.hint_seat = 0
         self.steal_target = 0
-        self._armed = None  # the keyboard mark of the decision taken back is gone with it
+        self.armed = None  # the keyboard mark of the decision taken back is gone with it
         self.focus = 0
         self.hint_text = ""
         self.holding = False
-        self._buttons_for = None
+        self.controls.buttons_for = None
         self._after_action()
         if self.match.undo_marked and not marked:
             self.say(lambda: _("Played with undo: this match does not count in your statistics."))
@@ -395,13 +457,13 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         self.clock += dt
         self._poll_hint()
         error = self.save_error()
-        if error is not None and error is not getattr(self, "_save_error_shown", None):
+        if error is not None and error is not self._save_error_shown:
             self._save_error_shown = error  # said once per failure, in the player's language
             self.say(lambda: _("The match could not be saved: {reason}").format(reason=os_error_text(error)))
         if self.toast_time > 0:
             self.toast_time -= dt
         self._advance(dt)
-        self._layout_action_buttons()
+        self.controls.layout_action_buttons()
 
     def _advance(self, dt: float) -> None:
         """The match moves on: the beats play, then whoever decides next is asked (a computer),
@@ -434,7 +496,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         screen comes for it). True if it was made. A Thief with one hand to rob has it picked
         (not robbed: not stealing stays open)."""
         if self.state.phase is Phase.STEAL and self.my_turn() == seat and not self.steal_target:
-            targets = self.choices(seat)
+            targets = self.controls.targets(seat)
             if len(targets) == 1:
                 self.steal_target = targets[0]
             return False
@@ -521,11 +583,11 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
             self.say(partial(lambda beat: news_lines([beat], beat.target, self.match.name)[0], b))
         if b.kind == "play":
             hand = self.view.hands[b.seat - 1]
-            src = self._hand_card_center(b.seat, hand.index(b.card) if b.card in hand else 0, len(hand))
+            src = self.layout.hand_card_center(b.seat, hand.index(b.card) if b.card in hand else 0, len(hand))
             a.data["src"] = src
         elif b.kind == "steal":
             hand = self.view.hands[b.target - 1]
-            a.data["src"] = self.steal_from or self._hand_card_center(
+            a.data["src"] = self.steal_from or self.layout.hand_card_center(
                 b.target, hand.index(b.card) if b.card in hand else 0, len(hand))
             self.steal_from = None
             back = next((c for s, c in self.view.trick if s == b.target), None)
@@ -536,7 +598,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         if self.thinking != seat:
             self.thinking = seat
             self.think_time = 0.0
-            self._held: Action | None = None
+            self._held = None
             level = self.match.config.seats[seat - 1].level or "random"
             self.thinker.start(self.state, seat, level)
         self.think_time += dt
@@ -570,7 +632,7 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         if name in SOUNDS:
             self.app.prefs.play(name)
 
-    def open_modal(self, kind: str, beat: Beat) -> None:
+    def open_modal(self, kind: str, beat: Beat | None) -> None:
         self.modal = kind
         self.modal_time = 0.0
         self.round_shown = len(self.state.round_scores)
@@ -581,11 +643,11 @@ class RoyalsTableScene(TableControls, TableDrawing, TableLayout, Scene):
         else:
             self.play_sound("royals_round_end")
         if kind == "round":
-            self.modal_buttons = self.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
+            self.modal_buttons = self.layout.modal_button_row([(N_("Next round"), self.close_modal, pygame.K_RETURN)])
         else:
-            self.modal_buttons = self.modal_button_row([(N_("Rematch"), self.on_new_game, pygame.K_r),
-                                                        analysis_button(self),  # post-match analysis
-                                                        (N_("Main menu"), self.on_main_menu, pygame.K_m)])
+            self.modal_buttons = self.layout.modal_button_row([(N_("Rematch"), self.on_new_game, pygame.K_r),
+                                                               analysis_button(self.app, self.match),  # post-match analysis
+                                                               (N_("Main menu"), self.on_main_menu, pygame.K_m)])
 
     def close_modal(self) -> None:
         if self.modal == "round":

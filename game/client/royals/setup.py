@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import math
+from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 import pygame
@@ -17,12 +18,13 @@ from ..theme import CANVAS, CREAM, GOLD
 from ..textinput import TextInput
 from ..widgets import Button, ButtonScene, elide, panel
 from .art import royals_art
-from .scene import LEVEL_WORDS as LEVEL_LABELS, RoyalsTableScene
+from .scene import LEVEL_WORDS as LEVEL_LABELS, RoyalsTableScene, Saver
 from .table import LEVELS, Seat, TableConfig, TableMatch
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:
     from ..app import App
+    from ..scene import AppLike
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +59,7 @@ def level_label(level: str | None) -> str:
     return _("Person") if level is None else _("Computer · {level}").format(level=_(LEVEL_LABELS[level]))
 
 
-def default_level(app: "App") -> str:
+def default_level(app: "AppLike") -> str:
     """Royals & Riots' "Default computer level" setting, else ``medium``."""
     try:
         level = app.prefs.store.settings.of("royals-riots").computer_level
@@ -66,7 +68,7 @@ def default_level(app: "App") -> str:
     return level if level in LEVELS else "medium"
 
 
-def draw_title(surface: pygame.Surface, app: "App", clock: float, y: int = 150) -> None:
+def draw_title(surface: pygame.Surface, app: "AppLike", clock: float, y: int = 150) -> None:
     """The table, the title, and a fan of cards that sways gently for :data:`TITLE_SETTLE`
     seconds of ``clock``, then rests (the screen can then be still)."""
     clock = min(clock, TITLE_SETTLE)
@@ -93,7 +95,7 @@ def start_match(app: "App", config: TableConfig, *, min_delay: float = 0.45, use
                       use_process=use_process)
 
 
-def play_match(app: "App", match: TableMatch, saver: Callable[..., None] | None, *, min_delay: float = 0.45,
+def play_match(app: "App", match: TableMatch, saver: Saver | None, *, min_delay: float = 0.45,
                use_process: bool = True) -> RoyalsTableScene:
     """Replace the whole stack by the table of ``match``."""
     config = match.config
@@ -185,10 +187,10 @@ class RoyalsSetup(ButtonScene):
         x0 = r.x + 40
         self.buttons = []
         for i, n in enumerate((2, 3, 4)):
-            self.buttons.append(Button((x0 + 130 + i * 90, r.y + 40, 80, 48), str(n), lambda n=n: self.set_count(n),
-                                       key=getattr(pygame, f"K_{n}"), selected=lambda n=n: self.count == n, size=28))
-        self.seat_buttons = [Button((r.x + 450, r.y + 120 + 56 * i, 310, 44), lambda i=i: level_label(self.levels[i]),
-                                    lambda i=i: self.cycle_level(i), size=24, enabled=lambda i=i: i < self.count)
+            self.buttons.append(Button((x0 + 130 + i * 90, r.y + 40, 80, 48), str(n), partial(self.set_count, n),
+                                       key=getattr(pygame, f"K_{n}"), selected=partial(self.count_is, n), size=28))
+        self.seat_buttons = [Button((r.x + 450, r.y + 120 + 56 * i, 310, 44), partial(self.level_text, i),
+                                    partial(self.cycle_level, i), size=24, enabled=partial(self.seat_used, i))
                              for i in range(4)]
         self.buttons += self.seat_buttons
         y = r.y + 120 + 56 * 4 + 14
@@ -219,6 +221,17 @@ class RoyalsSetup(ButtonScene):
     def name(self, seat: int) -> str:
         text = self.fields[seat - 1].text.strip()
         return text or _("Player {n}").format(n=seat)
+
+    def count_is(self, n: int) -> bool:
+        return self.count == n
+
+    def seat_used(self, i: int) -> bool:
+        """Whether seat ``i`` (0-based) plays with the count chosen."""
+        return i < self.count
+
+    def level_text(self, i: int) -> str:
+        """Seat ``i``'s (0-based) level as its button says it."""
+        return level_label(self.levels[i])
 
     def set_count(self, n: int) -> None:
         self.count = n
@@ -303,8 +316,8 @@ class RoyalsSetup(ButtonScene):
         config = guided_config(person or _("You"), (COMPUTER_NAMES[1], COMPUTER_NAMES[2]))
         self.start_fn(config)
         top = self.app.top
-        if top is not None and getattr(top, "match", None) is not None:
-            guide(self.app, top)  # type: ignore[arg-type]
+        if isinstance(top, RoyalsTableScene):
+            guide(self.app, top)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for i, f in enumerate(self.fields[:self.count]):

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.rng import Rng
 from game.royals.explain import resolve
 from game.royals.engine import (CARDS, DEAL, EXECUTE, KEEP, PLAY, START, STEAL, Action, Card, Phase, Rank,
                                 State)
+
+if TYPE_CHECKING:
+    from game.royals.ai.players import Player
 
 #: The levels a computer seat may have, weakest first (the engine's computer players).
 LEVELS = ("random", "greedy", "easy", "medium", "hard")
@@ -309,7 +312,8 @@ class TableMatch:
         finished = bool(pre.trick_plays or k is PLAY) and (not post.trick_plays) and k in (PLAY, STEAL, EXECUTE) \
             and post.phase is not Phase.STOLEN
         if finished:
-            plays = tuple((s_, CARDS[c]) for s_, c in (list(pre.trick_plays) + ([(a.seat, a.card.index)] if k is PLAY else [])))  # type: ignore[union-attr]
+            played = [(a.seat, a.card.index)] if k is PLAY and a.card is not None else []
+            plays = tuple((s_, CARDS[c]) for s_, c in list(pre.trick_plays) + played)
             kept = tuple((s_, CARDS[c]) for s_, c in trick)
             led = None if pre.led < 0 else Rank(pre.led)
             res = resolve(kept, led, pre.revolution)
@@ -350,13 +354,8 @@ class TableMatch:
 
     def suggested_hand(self, seat: int) -> tuple[Card, ...]:
         """A sensible hand to keep from ``seat``'s dealt cards (the computer players' choice)."""
-        obs = self.state.observation(seat)
-        try:
-            from game.royals.ai.players import decide_keep
-            return decide_keep(obs).cards
-        except ImportError:  # an engine without computer players yet: keep the strongest cards
-            order = sorted(obs.dealt, key=_keep_value, reverse=True)
-            return tuple(sorted(order[:self.state.hand_size()]))
+        from game.royals.ai.players import decide_keep
+        return decide_keep(self.state.observation(seat)).cards
 
 
 def _last_deal(history: list[Action]) -> int:
@@ -375,38 +374,12 @@ def _is_decision(a: Action, seat: int) -> bool:
     return a.kind in (KEEP, PLAY, EXECUTE)
 
 
-def _keep_value(c: Card) -> float:
-    if c.is_rankless:
-        return 2.5 if c.name != "BEGGAR" else 3.0  # the Beggar is best played away, not drawn late
-    return c.points + (36 - c.index) / 36
-
-
-def computer_player(level: str, seed: int | None = None, seconds: float | None = 1.0):
+def computer_player(level: str, seed: int | None = None, seconds: float | None = 1.0) -> "Player":
     """The engine's computer player of ``level`` (``player.choose(observation) -> Action``)."""
-    try:
-        from game.royals.ai.levels import make_player
-    except ImportError:  # an engine without computer players yet: legal random choices
-        return _RandomPlayer(seed)
+    from game.royals.ai.levels import make_player
     return make_player(level, seed, seconds=seconds)
 
 
-class _RandomPlayer:
-    def __init__(self, seed: int | None) -> None:
-        self.rng = Rng(seed)
-
-    def choose(self, obs) -> Action:  # pragma: no cover - only before the engine's AI exists
-        raise NotImplementedError
-
-
-def choose_for(state: State, seat: int, player) -> Action:
+def choose_for(state: State, seat: int, player: "Player") -> Action:
     """``player``'s decision for ``seat`` now (from the seat's observation only)."""
-    if isinstance(player, _RandomPlayer):
-        acts = state.legal_actions() if state.phase is not Phase.KEEP else []
-        if state.phase is Phase.KEEP:
-            dealt = list(state.observation(seat).dealt)
-            player.rng.shuffle(dealt)
-            return Action.keep(seat, dealt[:state.hand_size()])
-        if state.phase is Phase.START:
-            acts = [a for a in acts] or [Action.start(seat)]
-        return acts[player.rng.randbelow(len(acts))]
     return player.choose(state.observation(seat))

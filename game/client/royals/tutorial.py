@@ -29,7 +29,7 @@ from ..widgets import Button, handle_buttons, panel
 from .table import Seat, TableConfig
 
 if TYPE_CHECKING:
-    from ..app import App
+    from ..scene import AppLike
     from .scene import RoyalsTableScene
 
 BUBBLE_W = 520
@@ -111,7 +111,7 @@ class GuideOverlay(Scene):
 
     opaque = False
 
-    def __init__(self, app: "App", table: "RoyalsTableScene", seat: int) -> None:
+    def __init__(self, app: "AppLike", table: "RoyalsTableScene", seat: int) -> None:
         super().__init__(app)
         self.table = table
         self.seat = seat
@@ -188,20 +188,20 @@ class GuideOverlay(Scene):
     # ------------------------------------------------------------------ drawing
     def anchor_rect(self, anchor: str) -> pygame.Rect | None:
         """The table's area a step points at (None: a centred bubble)."""
-        table = self.table
-        state = table.match.state
+        layout = self.table.layout
+        state = self.table.match.state
         if anchor == "hand":
-            rects = table.keep_slots(len(state.hand(self.seat)) or len(state.observation(self.seat).dealt))
+            rects = layout.keep_slots(len(state.hand(self.seat)) or len(state.observation(self.seat).dealt))
             return rects[0].unionall(rects[1:]).inflate(16, 16) if rects else None
         if anchor == "trick":
-            points = [table.trick_pos(s) for s in range(1, table.n + 1)]
+            points = [layout.trick_pos(s) for s in range(1, layout.n + 1)]
             xs, ys = [p[0] for p in points], [p[1] for p in points]
             return pygame.Rect(min(xs) - 60, min(ys) - 80, max(xs) - min(xs) + 120, max(ys) - min(ys) + 160)
         if anchor == "seats":
-            plates = [table.plate_rect(s) for s in range(1, table.n + 1) if s != self.seat]
+            plates = [layout.plate_rect(s) for s in range(1, layout.n + 1) if s != self.seat]
             return plates[0].unionall(plates[1:]).inflate(12, 12) if plates else None
         if anchor == "scores":
-            return table._scores_rect().inflate(10, 10)
+            return layout.scores_rect().inflate(10, 10)
         if anchor == "rank":
             return pygame.Rect(10, 8, 190, 330)
         return None
@@ -255,7 +255,7 @@ def guided_config(person: str, computers: tuple[str, str]) -> TableConfig:
     return TableConfig([Seat(person), *(Seat(name, GUIDE_LEVEL) for name in computers)])
 
 
-def guide(app: "App", table: "RoyalsTableScene") -> GuideOverlay:
+def guide(app: "AppLike", table: "RoyalsTableScene") -> GuideOverlay:
     """Put the guide over ``table`` (the top scene) for its first person. Raises ValueError if no
     person plays at this screen."""
     people = table.match.config.humans()
