@@ -155,6 +155,7 @@ class SaveMeta(Protocol):
     state of its game (an object with ``to_json()``): Rose King's ``GameMeta``, Royals & Riots'
     ``RoyalsSave``."""
 
-    game_id: str
+    @property
+    def game_id(self) -> str: ...
 
     def record(self, state: Any) -> Any: ...
