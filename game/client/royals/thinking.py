@@ -3,7 +3,7 @@
 :class:`RoyalsThinker` answers ``start(state, seat, level)`` with a later ``poll()``:
 
 - the search levels (``medium``, ``hard``: up to a second per decision) think in one worker
-  process, started on first use with the ``spawn`` method at a lower priority, so the frame
+  process (:class:`game.worker.Worker`), started on first use at a lower priority, so the frame
   loop keeps its 60 updates a second while they think; the worker rebuilds the position
   from the action history and decides from the seat's observation only;
 - the quick levels (``random``, ``greedy``, ``easy``) decide on a short thread.
@@ -14,46 +14,36 @@ If the worker cannot start or dies, the search levels think on a thread instead.
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import os
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from game.royals.engine import Action, State
+from game.worker import Worker
 
 from .table import SEARCH_LEVELS, choose_for, computer_player
 
 log = logging.getLogger(__name__)
 WORKER_NICE = 5
 
+#: a request to the worker: players, teams, the action history (text), the seat, its level, its seed
+Request = tuple[int, bool, list[str], int, str, "int | None"]
 
-def _worker(conn: Any, seconds: float, nice: int) -> None:  # pragma: no cover - runs in the child
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)
-        except OSError:
-            pass
+
+def _decider(seconds: float) -> Callable[[Request, Callable[[], bool]], str]:  # pragma: no cover - the child
+    """(In the worker.) Rebuild the position from its history and decide for the seat from its
+    observation only; each seat's player (per level and seed) persists across requests."""
     players: dict[tuple[int, str, int | None], Any] = {}
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
-        req, n, teams, history, seat, level, seed = msg
+
+    def decide(request: Request, stale: Callable[[], bool]) -> str:
+        n, teams, history, seat, level, seed = request
         state = State(n, teams)
         for text in history:
             state.push(Action.from_str(text))
-        key = (seat, level, seed)
-        player = players.get(key)
+        player = players.get((seat, level, seed))
         if player is None:
-            player = players[key] = computer_player(level, seed, seconds)
-        try:
-            action = choose_for(state, seat, player)
-            conn.send((req, str(action)))
-        except Exception as e:  # noqa: BLE001 - reported to the window, which falls back
-            conn.send((req, e))
+            player = players[(seat, level, seed)] = computer_player(level, seed, seconds)
+        return str(choose_for(state, seat, player))
+    return decide
 
 
 class RoyalsThinker:
@@ -68,10 +58,15 @@ class RoyalsThinker:
         self._answer: Action | None = None
         self._answer_req = -1
         self._lock = threading.Lock()
-        self._proc: Any = None
-        self._conn: Any = None
+        self._worker: Worker | None = None
         self._local: dict[tuple[int, str], Any] = {}
         self._waiting_process = False
+
+    @property
+    def worker(self) -> Worker | None:
+        """The worker process while one runs for the search levels (None before the first
+        search decision, after :meth:`close`, or when they think on threads)."""
+        return self._worker
 
     # ------------------------------------------------------------------ api
     def start(self, state: State, seat: int, level: str) -> None:
@@ -80,11 +75,12 @@ class RoyalsThinker:
         req = self._req
         seed = None if self.seed is None else self.seed * 10 + seat
         if level in SEARCH_LEVELS and self.use_process and self._ensure_process():
+            assert self._worker is not None
             try:
-                self._conn.send((req, state.players, state.teams, [str(a) for a in state.history], seat, level, seed))
+                self._worker.ask((state.players, state.teams, [str(a) for a in state.history], seat, level, seed))
                 self._waiting_process = True
                 return
-            except (OSError, BrokenPipeError):
+            except (OSError, RuntimeError):
                 self._drop_process()
         self._waiting_process = False
         copy = state.copy()
@@ -102,19 +98,18 @@ class RoyalsThinker:
 
     def poll(self) -> Action | None:
         """The decision for the latest ``start`` once made, else None. Never blocks."""
-        if self._waiting_process and self._conn is not None:
+        if self._waiting_process and self._worker is not None:
             try:
-                while self._conn.poll():
-                    req, answer = self._conn.recv()
-                    if req == self._req:
-                        self._waiting_process = False
-                        if isinstance(answer, Exception):
-                            raise RuntimeError(f"the computer player failed: {answer}")
-                        return Action.from_str(answer)
-            except (EOFError, OSError):
-                self._drop_process()
-                raise RuntimeError("the computer player's worker stopped") from None
-            return None
+                text = self._worker.poll()
+            except RuntimeError:
+                self._waiting_process = False
+                if not self._worker.alive:
+                    self._drop_process()
+                raise
+            if text is None:
+                return None
+            self._waiting_process = False
+            return Action.from_str(text)
         with self._lock:
             if self._answer is not None and self._answer_req == self._req:
                 a, self._answer = self._answer, None
@@ -125,6 +120,8 @@ class RoyalsThinker:
         """Forget the pending decision (an answer on its way is dropped)."""
         self._req += 1
         self._waiting_process = False
+        if self._worker is not None:
+            self._worker.cancel()
         with self._lock:
             self._answer = None
 
@@ -134,33 +131,18 @@ class RoyalsThinker:
 
     # ------------------------------------------------------------------ the worker
     def _ensure_process(self) -> bool:
-        if self._proc is not None and self._proc.is_alive():
+        if self._worker is not None and self._worker.alive:
             return True
         try:
-            ctx = multiprocessing.get_context("spawn")
-            self._conn, child = ctx.Pipe(duplex=True)
-            self._proc = ctx.Process(target=_worker, args=(child, self.seconds, WORKER_NICE),
-                                     name="royals-think", daemon=True)
-            self._proc.start()
-            child.close()
+            self._worker = Worker(_decider, (self.seconds,), name="royals-think", nice=WORKER_NICE)
             return True
         except (OSError, RuntimeError) as e:
             log.warning("cannot start the computer's worker process (%s); thinking on a thread", e)
             self.use_process = False
-            self._proc = self._conn = None
+            self._worker = None
             return False
 
     def _drop_process(self) -> None:
-        conn, proc = self._conn, self._proc
-        self._conn = self._proc = None
-        if conn is not None:
-            try:
-                conn.send(None)
-            except (OSError, BrokenPipeError):
-                pass
-            conn.close()
-        if proc is not None:
-            proc.join(0.3)
-            if proc.is_alive():
-                proc.terminate()
-                proc.join(1.0)
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.close(0.3)
