@@ -43,7 +43,7 @@ def measure(case: str, seconds: float, warmup: float) -> tuple[float, float]:
         app.push(RoyalsSetup(app))
     elif case == "royals":  # the deal plays, then the table waits for the person's hand choice
         from game.client.royals.setup import start_match
-        from game.client.royals.table import Seat, TableConfig
+        from game.royals.match import Seat, TableConfig
         start_match(app, TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "easy")], seed=1),
                     use_process=False)  # autosaved: closing asks nothing
     elif case == "royals-lan":  # hosting on 127.0.0.1 with a computer seat: the network table waits for us

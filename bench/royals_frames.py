@@ -31,7 +31,7 @@ import pygame  # noqa: E402
 from game.client.app import STEP, App  # noqa: E402
 from game.client.main import open_window  # noqa: E402
 from game.client.royals.setup import start_match  # noqa: E402
-from game.client.royals.table import Seat, TableConfig  # noqa: E402
+from game.royals.match import Seat, TableConfig  # noqa: E402
 from frames import summary  # noqa: E402  (bench/ is the script's folder: Rose King's frame bench)
 
 

@@ -287,7 +287,7 @@ def test_a_royals_match_against_the_computer_is_counted_by_its_autosave_hook(app
     """The one-line hook of a local Royals & Riots match: the autosave after its last action counts
     it (once) for its strongest computer level."""
     from game.client.royals.saving import autosaver
-    from game.client.royals.table import Seat, TableConfig, TableMatch
+    from game.royals.match import Seat, TableConfig, TableMatch
     from tests.royals.helpers import random_match
     config = TableConfig([Seat("You"), Seat("Ada", "easy"), Seat("Bram", "hard")])
     unfinished = TableMatch.resume(config, random_match(5, 3, upto=50))

@@ -15,7 +15,7 @@ import pytest
 from game import i18n
 from game.client.app import MIN_WINDOW, STEP
 from game.client.royals.scene import MODAL_NAMES_W, RoyalsTableScene
-from game.client.royals.table import Seat, TableConfig, TableMatch, choose_for, computer_player
+from game.royals.match import Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.client.roseking.result import ResultPanel
 from game.client.theme import CANVAS
 from game.roseking.ai import RandomPlayer

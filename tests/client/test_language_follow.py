@@ -86,7 +86,7 @@ def instant(app):
 
 def test_a_royals_toast_and_hint_redraw_in_the_new_language(instant, speak):
     from game.client.royals.setup import start_match
-    from game.client.royals.table import Seat, TableConfig
+    from game.royals.match import Seat, TableConfig
     from game.royals.engine import Phase
     cfg = TableConfig([Seat("You"), Seat("Ada", "random")], seed=3, seconds=0.05)
     scene = start_match(instant, cfg, min_delay=0, use_process=False)

@@ -13,7 +13,7 @@ from game.client.royals import analysis_view
 from game.client.royals.analysis_view import RoyalsAnalysisJob, RoyalsAnalysisScene, open_analysis
 from game.client.royals.replay_view import RoyalsReplayScene
 from game.client.royals.setup import start_match
-from game.client.royals.table import Seat, TableConfig
+from game.royals.match import Seat, TableConfig
 from game.royals.engine import Record, Rng, State
 
 

@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from game.client.royals.setup import start_match
-from game.client.royals.table import Seat, TableConfig
+from game.royals.match import Seat, TableConfig
 from game.royals.engine import Phase
 
 from .test_royals_ui import Person

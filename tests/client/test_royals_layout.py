@@ -13,7 +13,7 @@ from game import i18n
 from game.client.royals.art import card_name, royals_art
 from game.client.royals.scene import RoyalsTableScene
 from game.client.royals.setup import RoyalsSetup
-from game.client.royals.table import Seat, TableConfig, TableMatch
+from game.royals.match import Seat, TableConfig, TableMatch
 from game.client.theme import CANVAS
 from game.royals.engine import Phase
 from net.framing import MAX_NAME
@@ -137,7 +137,7 @@ def test_royals_table_plates_scores_and_prompt_keep_apart(app, window, language,
 def test_royals_last_trick_names_are_cut_to_their_card(app):
     app.options.anim_speed = 0.0
     scene = table(app, 4, WIDE)
-    from game.client.royals.table import choose_for, computer_player
+    from game.royals.match import choose_for, computer_player
     bots = {s: computer_player("random", seed=s) for s in range(1, 5)}
     m = scene.match
     while m.last_trick is None:
@@ -243,7 +243,7 @@ def test_royals_news_and_revolution_panels_hold_their_texts(app, language):
     """The widest names in every language: "since your last turn" (at most its nine lines) and
     the revolution's announcement keep their texts inside their panels, apart, on the canvas."""
     from game.client.royals.news import MAX_LINES
-    from game.client.royals.table import Beat
+    from game.royals.match import Beat
     from game.royals.engine import Card
     i18n.set_language(language)
     try:

@@ -8,7 +8,7 @@ import pytest
 
 from game.client.royals.anims import DURATIONS
 from game.client.royals.scene import RoyalsTableScene
-from game.client.royals.table import Seat, TableConfig, TableMatch, choose_for, computer_player
+from game.royals.match import Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.royals.phrases import card_name
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from game.client.app import STEP
 from game.client.royals.saving import RoyalsSave, autosaver, load
 from game.client.royals.setup import play_match
-from game.client.royals.table import Seat, TableConfig, TableMatch, choose_for, computer_player
+from game.royals.match import Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.royals.engine import Phase, Record
 from game.saves import shared_store
 

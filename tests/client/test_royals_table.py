@@ -17,7 +17,7 @@ from game.client.royals.news import news_lines
 from game.client.royals.replay_view import RoyalsReplayScene
 from game.client.royals.scene import BEAT_SOUNDS, RoyalsTableScene, table_setting
 from game.client.royals.setup import start_match
-from game.client.royals.table import Beat, Seat, TableConfig, TableMatch, choose_for, computer_player
+from game.royals.match import Beat, Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.client.theme import CANVAS
 from game.royals.engine import Action, Card, Phase
 from game.royals.explain import lost_anyway, outcome_of_play, play_reason, playable, preview_execute, preview_steal

@@ -13,7 +13,7 @@ import pytest
 from game.client.app import STEP
 from game.client.royals.scene import RoyalsTableScene
 from game.client.royals.setup import RoyalsSetup, start_match
-from game.client.royals.table import Seat, TableConfig
+from game.royals.match import Seat, TableConfig
 from game.royals.engine import Phase
 from game.royals.phrases import card_name
 from game.royals.phrases import RANK_NAMES as RANK_WORDS
@@ -353,7 +353,7 @@ def test_autosave_continue_and_replay_of_a_royals_match(instant):
 def test_undo_cannot_fish_a_theft():
     """Chance comes from the position: taking back a steal and stealing again from the same
     player takes the same card (undo against the computer cannot fish for hidden cards)."""
-    from game.client.royals.table import TableMatch, choose_for, computer_player
+    from game.royals.match import TableMatch, choose_for, computer_player
     from game.royals.engine import Action
     for seed in range(40):
         m = TableMatch(TableConfig([Seat("You"), Seat("A", "random"), Seat("B", "random")], seed=seed))

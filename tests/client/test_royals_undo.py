@@ -10,7 +10,7 @@ import pytest
 from game.client.dialogs import ConfirmDialog
 from game.client.royals.saving import RoyalsSave, autosaver, load
 from game.client.royals.setup import start_match
-from game.client.royals.table import Seat, TableConfig, TableMatch, choose_for, computer_player
+from game.royals.match import Seat, TableConfig, TableMatch, choose_for, computer_player
 from game.royals.engine import PLAY, Phase
 from game.saves import shared_store
 

@@ -215,7 +215,7 @@ def test_the_list_rereads_only_changed_files(game, monkeypatch):
 def test_two_royals_matches_of_the_same_names_read_apart_by_game_and_kind():
     """Hot-seat and against the computer, both "Alice – Bob": the list's game and kind of match tell them apart."""
     from game.client.royals.saving import RoyalsSave
-    from game.client.royals.table import Seat, TableConfig, TableMatch
+    from game.royals.match import Seat, TableConfig, TableMatch
     from game.client.saved_games import game_title
     store = SaveStore()
     notes = {}

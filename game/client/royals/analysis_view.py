@@ -23,7 +23,7 @@ from ..analysis_screen import LABEL_TEXTS, MARK_COLOURS, AnalysisScreen
 from ..jobs import WorkerJob
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import elide, panel
-from .table import TableMatch
+from game.royals.match import TableMatch
 
 if TYPE_CHECKING:
     from ..app import App

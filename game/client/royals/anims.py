@@ -1,5 +1,5 @@
 """What the table shows while beats play out: a display model of the table that moves one
-:class:`~game.client.royals.table.Beat` at a time, and the timed animation of each beat.
+:class:`~game.royals.match.Beat` at a time, and the timed animation of each beat.
 
 The model (:class:`View`) is plain data rebuilt from the match state whenever no beat is
 playing; an :class:`Anim` changes it at its start (the card leaves the hand) and at its end
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from game.royals.engine import Card, State
 
-from .table import Beat
+from game.royals.match import Beat
 
 #: Seconds each beat takes at normal speed.
 DURATIONS = {"deal": 0.7, "play": 0.32, "draw": 0.22, "steal": 0.7, "nosteal": 0.1, "execute": 0.7,

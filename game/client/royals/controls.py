@@ -24,7 +24,7 @@ from ..widgets import Button, handle_buttons
 from .anims import Anim, View
 from .art import card_name
 from .layout import LIFT, TableLayout
-from .table import Beat, TableMatch
+from game.royals.match import Beat, TableMatch
 
 #: What the arrow keys move through: cards (of the hand, of the trick) or seats (to rob, to lead).
 Choice = Card | int

@@ -28,7 +28,7 @@ from .art import CARD_H, CARD_W, card_name, rank_name, royals_art
 from .controls import TableControls
 from .layout import (HAND_LEFT, HAND_ROOM, HAND_Y, HIGHLIGHT, LIFT, SMALL, TEAL, TEAM_COLOURS, TRICK_SCALE,
                      TRICK_Y, TableLayout)
-from .table import Beat, TableMatch
+from game.royals.match import Beat, TableMatch
 
 if TYPE_CHECKING:
     from ..scene import AppLike

@@ -26,7 +26,7 @@ from .controls import TableControls
 from .drawing import PainterScene, TablePainter
 from .layout import TableLayout
 from .scene import LEVEL_WORDS, RoyalsTableScene
-from .table import Beat, Seat, TableConfig, TableMatch
+from game.royals.match import Beat, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
     from net.match import MatchMachine

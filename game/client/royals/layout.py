@@ -23,7 +23,7 @@ from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, elide, fit_size
 from .anims import View
 from .art import CARD_H, CARD_W, card_name, royals_art
-from .table import Beat, TableMatch
+from game.royals.match import Beat, TableMatch
 
 if TYPE_CHECKING:
     from ..scene import AppLike

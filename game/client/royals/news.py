@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 from game.i18n import _
 from game.royals.phrases import card_name
 
-from .table import Beat
+from game.royals.match import Beat
 
 #: At most this many lines (the latest): a whole round missed is told by the score table.
 MAX_LINES = 9

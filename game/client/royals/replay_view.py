@@ -24,7 +24,7 @@ from ..widgets import Button, handle_buttons
 from .anims import View
 from .analysis_view import analysis_button, open_analysis  # post-match analysis
 from .scene import RoyalsTableScene
-from .table import Beat, TableMatch
+from game.royals.match import Beat, TableMatch
 
 if TYPE_CHECKING:
     from ..app import App

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from game.royals.engine import Record, RecordError, now_iso
 from game.royals.saves import record_result
 
-from .table import LEVELS, Seat, TableConfig, TableMatch
+from game.royals.match import LEVELS, Seat, TableConfig, TableMatch
 
 if TYPE_CHECKING:
     from game.saves import BackgroundAutosaver

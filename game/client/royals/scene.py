@@ -3,7 +3,7 @@ mouse and keyboard play, the "pass to NAME" screen, the last trick, the round's 
 and the match's result.
 
 The scene draws a display model (:class:`~game.client.royals.anims.View`) that follows the
-match one :class:`~game.client.royals.table.Beat` at a time; decisions (people's clicks,
+match one :class:`~game.royals.match.Beat` at a time; decisions (people's clicks,
 computers' answers) wait until every beat has played. Privacy: with two or more people at
 the screen, a hand is face up only for the person whose decision it is, after that person
 has clicked through the "pass to NAME" screen, and never while another screen (the pause
@@ -46,7 +46,7 @@ from .controls import TableControls
 from .drawing import TablePainter
 from .layout import LEVEL_WORDS, MODAL_NAMES_W, TEAM_COLOURS, TableLayout
 from .news import news_lines
-from .table import Beat, TableMatch
+from game.royals.match import Beat, TableMatch
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:

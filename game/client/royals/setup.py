@@ -19,7 +19,7 @@ from ..textinput import TextInput
 from ..widgets import Button, ButtonScene, elide, panel
 from .art import royals_art
 from .scene import LEVEL_WORDS as LEVEL_LABELS, RoyalsTableScene, Saver
-from .table import LEVELS, Seat, TableConfig, TableMatch
+from game.royals.match import LEVELS, Seat, TableConfig, TableMatch
 from .thinking import RoyalsThinker
 
 if TYPE_CHECKING:

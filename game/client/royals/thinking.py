@@ -20,7 +20,7 @@ from typing import Any, Callable
 from game.royals.engine import Action, State
 from game.worker import Worker
 
-from .table import SEARCH_LEVELS, choose_for, computer_player
+from game.royals.match import SEARCH_LEVELS, choose_for, computer_player
 
 log = logging.getLogger(__name__)
 WORKER_NICE = 5

@@ -26,7 +26,7 @@ from ..scene import Scene
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, handle_buttons, panel
 
-from .table import Seat, TableConfig
+from game.royals.match import Seat, TableConfig
 
 if TYPE_CHECKING:
     from ..scene import AppLike

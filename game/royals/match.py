@@ -22,6 +22,7 @@ from game.royals.engine import (CARDS, DEAL, EXECUTE, KEEP, PLAY, START, STEAL, 
 
 if TYPE_CHECKING:
     from game.royals.ai.players import Player
+    from game.royals.engine.state import ChanceEvent
 
 #: The levels a computer seat may have, weakest first (the engine's computer players).
 LEVELS = ("random", "greedy", "easy", "medium", "hard")
@@ -201,7 +202,7 @@ class TableMatch:
         beats = self._push(action)
         return beats + self.advance()
 
-    def _chance_rng(self, event) -> Rng:
+    def _chance_rng(self, event: "ChanceEvent") -> Rng:
         s = self.state
         key = (self.chance_seed, s.round, s.trick_no, event.kind.value, event.seat, event.target)
         text = ":".join(str(k) for k in key)
