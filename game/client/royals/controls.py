@@ -16,21 +16,20 @@ from typing import Protocol
 import pygame
 
 from game.i18n import N_, Text, _
-from game.royals.engine import Action, Card, Phase, State
+from game.royals.engine import Action, Card, Phase
 
 from ..theme import CANVAS
 from ..widgets import Button, handle_buttons
 
-from .anims import Anim, View
 from .art import card_name
-from .layout import LIFT, TableLayout
-from game.royals.match import Beat, TableMatch
+from .layout import LIFT, TableLayout, TableMotion
+from game.royals.match import Beat
 
 #: What the arrow keys move through: cards (of the hand, of the trick) or seats (to rob, to lead).
 Choice = Card | int
 
 
-class ControlsScene(Protocol):
+class ControlsScene(TableMotion, Protocol):
     """What :class:`TableControls` reads of the table scene, what it sets there (the attributes)
     and what it asks of it (the methods)."""
 
@@ -43,24 +42,6 @@ class ControlsScene(Protocol):
     steal_target: int
     steal_from: tuple[int, int] | None
 
-    @property
-    def match(self) -> TableMatch: ...
-    @property
-    def state(self) -> State: ...
-    @property
-    def view(self) -> View: ...
-    @property
-    def anim(self) -> Anim | None: ...
-    @property
-    def modal(self) -> str: ...
-    @property
-    def passing(self) -> int: ...
-    @property
-    def holding(self) -> bool: ...
-    @property
-    def buttons(self) -> list[Button]: ...
-    @property
-    def modal_buttons(self) -> list[Button]: ...
     def pause(self) -> None: ...
     def undo(self) -> None: ...
     def hand_to(self, seat: int) -> None: ...

@@ -17,18 +17,18 @@ from typing import TYPE_CHECKING, Protocol
 import pygame
 
 from game.i18n import _
-from game.royals.engine import Action, Card, Phase, Rank, State, team_of
+from game.royals.engine import Action, Card, Phase, Rank, team_of
 from game.royals.explain import REASONS, preview_execute, preview_steal
 
 from ..dialogs import dim
 from ..theme import CANVAS, CREAM, GOLD
-from ..widgets import Button, elide, panel
-from .anims import DURATIONS, TRICK_HOLD, Anim, View
+from ..widgets import elide, panel
+from .anims import DURATIONS, TRICK_HOLD
 from .art import CARD_H, CARD_W, card_name, rank_name, royals_art
 from .controls import TableControls
 from .layout import (HAND_LEFT, HAND_ROOM, HAND_Y, HIGHLIGHT, LIFT, SMALL, TEAL, TEAM_COLOURS, TRICK_SCALE,
-                     TRICK_Y, TableLayout)
-from game.royals.match import Beat, TableMatch
+                     TRICK_Y, TableLayout, TableMotion)
+from game.royals.match import Beat
 
 if TYPE_CHECKING:
     from ..scene import AppLike
@@ -39,37 +39,19 @@ def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[flo
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-class PainterScene(Protocol):
+class PainterScene(TableMotion, Protocol):
     """What :class:`TablePainter` reads of the table scene (nothing is changed through it)."""
 
     @property
     def app(self) -> "AppLike": ...
     @property
-    def match(self) -> TableMatch: ...
-    @property
-    def state(self) -> State: ...
-    @property
-    def view(self) -> View: ...
-    @property
-    def anim(self) -> Anim | None: ...
-    @property
     def n(self) -> int: ...
     @property
     def clock(self) -> float: ...
     @property
-    def buttons(self) -> list[Button]: ...
-    @property
-    def modal_buttons(self) -> list[Button]: ...
-    @property
-    def modal(self) -> str: ...
-    @property
-    def passing(self) -> int: ...
-    @property
     def news(self) -> tuple[int, list[Beat]] | None: ...
     @property
     def show_last(self) -> bool: ...
-    @property
-    def holding(self) -> bool: ...
     @property
     def toast(self) -> str: ...
     @property

@@ -21,7 +21,7 @@ from game.royals.settings import LEVEL_WORDS as SETTINGS_LEVEL_WORDS
 
 from ..theme import CANVAS, CREAM, GOLD
 from ..widgets import Button, elide, fit_size
-from .anims import View
+from .anims import Anim, View
 from .art import CARD_H, CARD_W, card_name, royals_art
 from game.royals.match import Beat, TableMatch
 
@@ -64,11 +64,10 @@ LEVEL_WORDS: dict[str, str] = dict(SETTINGS_LEVEL_WORDS)
 Placed = tuple[str, pygame.Surface, pygame.Rect]
 
 
-class LayoutScene(Protocol):
-    """What :class:`TableLayout` reads of the table scene (nothing is changed through it)."""
+class TableBasics(Protocol):
+    """What every part of the table scene reads of it: the match, its state, the seat's view, and
+    which modal panel is up ("" for none)."""
 
-    @property
-    def app(self) -> "AppLike": ...
     @property
     def match(self) -> TableMatch: ...
     @property
@@ -76,9 +75,32 @@ class LayoutScene(Protocol):
     @property
     def view(self) -> View: ...
     @property
-    def n(self) -> int: ...
-    @property
     def modal(self) -> str: ...
+
+
+class TableMotion(TableBasics, Protocol):
+    """What the painter and the controls read besides: the running animation, the buttons, and
+    whether a pass screen or a held beat stops the table."""
+
+    @property
+    def anim(self) -> Anim | None: ...
+    @property
+    def passing(self) -> int: ...
+    @property
+    def holding(self) -> bool: ...
+    @property
+    def buttons(self) -> list[Button]: ...
+    @property
+    def modal_buttons(self) -> list[Button]: ...
+
+
+class LayoutScene(TableBasics, Protocol):
+    """What :class:`TableLayout` reads of the table scene (nothing is changed through it)."""
+
+    @property
+    def app(self) -> "AppLike": ...
+    @property
+    def n(self) -> int: ...
     @property
     def selected(self) -> set[Card]: ...
     @property
