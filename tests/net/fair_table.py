@@ -27,25 +27,10 @@ def table(n: int, computers=(), teams: bool = False) -> Table:
                  {"teams": teams} if teams else {}, tuple(computers))
 
 
-def seeded_tokens(seed: int):
-    """A ``token_bytes(n)`` whose bytes follow from ``seed`` (SHA-256 of the seed and a counter):
-    the machines' secrets, so the deal, and every hand, repeat from run to run."""
-    import hashlib
-    import itertools
-    count = itertools.count()
-
-    def token_bytes(n: int = 32) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(f"{seed}:{next(count)}".encode()).digest()
-        return out[:n]
-    return token_bytes
-
-
 class Net:
     """``n`` seats; seat 0 the host (with ``computers``), the others joiners (one machine each).
-    ``token_bytes``: the machines' source of secrets (:func:`seeded_tokens` for a deal that
-    repeats)."""
+    ``token_bytes``: the machines' source of secrets (:class:`tests.net.adversary.Tokens` for a
+    deal that repeats)."""
 
     def __init__(self, n: int, computers=(), teams: bool = False, seed: int = 1, cls=FairMatch,
                  classes: dict | None = None, token_bytes=secrets.token_bytes) -> None:

@@ -16,7 +16,8 @@ from game.royals.lan import messages as fm
 from game.royals.lan.match import FairMatch, Relayed, _restore, env_msg
 from net.signed import Envelope
 
-from .fair_table import GID, Net, seeded_tokens
+from .adversary import Tokens
+from .fair_table import GID, Net
 
 
 def _named(net: Net, cheater: int, honest=None, kind: str | None = None) -> list:
@@ -352,7 +353,7 @@ def test_a_host_telling_two_keeps_is_named_by_both_joiners_never_a_joiner():
     host too (before, it named the honest joiner whose verdict it could not check)."""
     caught = 0
     for seed in range(1, 6):  # (seeded secrets: the same five deals every run)
-        net = Net(3, seed=seed, token_bytes=seeded_tokens(seed)).start()
+        net = Net(3, seed=seed, token_bytes=Tokens(f"two-keeps:{seed}")).start()
         host = net.machines[0]
         done = []
 
