@@ -224,7 +224,7 @@ class Session(Mailbox):
         """Leave: every connection is told ``bye`` (a match in progress: the others judge the
         stop by who owes what), files are written, the thread ends."""
         self._command("leave")
-        self._thread.join(timeout)
+        self.join(timeout)
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` s (None: for ever) for the session's thread to end (after

@@ -76,13 +76,12 @@ def route_words(route: str, rtt: float | None = None) -> str:
         words = _("by code · relayed")
     else:
         return _("by code")
-    if rtt is None:
-        return words
-    return f"{words} · " + pgettext("round trip", "{ms} ms").format(ms=max(1, round(rtt * 1000)))
+    ms = _ms(rtt)
+    return words if ms is None else f"{words} · " + pgettext("round trip", "{ms} ms").format(ms=ms)
 
 
 def _ms(rtt: float | None) -> int | None:
-    """The round trip as shown (whole ms): a change of it is a change of the screen."""
+    """The round trip as shown (whole ms, at least 1): a change of it is a change of the screen."""
     return None if rtt is None else max(1, round(rtt * 1000))
 
 
